@@ -1,0 +1,129 @@
+package anim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+const eps = 1e-5
+
+func approxEqual(a, b, epsilon float32) bool {
+	return float32(math.Abs(float64(a-b))) <= epsilon
+}
+
+func matApprox(t *testing.T, name string, got, want mgl32.Mat4) {
+	t.Helper()
+	for i := range got {
+		if !approxEqual(got[i], want[i], eps) {
+			t.Fatalf("%s: element %d = %v, want %v\ngot  %v\nwant %v", name, i, got[i], want[i], got, want)
+		}
+	}
+}
+
+// twoJointArm is a shoulder at the origin and an elbow one unit along +X.
+func twoJointArm() *Skeleton {
+	return &Skeleton{
+		Names:   []string{"shoulder", "elbow"},
+		Parents: []int{-1, 0},
+		Rest: []Transform{
+			IdentityTransform,
+			{Translation: mgl32.Vec3{1, 0, 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}},
+		},
+	}
+}
+
+func TestLocalToModelArmRotated90(t *testing.T) {
+	sk := twoJointArm()
+	pose := append([]Transform(nil), sk.Rest...)
+	// Shoulder turns 90° about +Z: the elbow, one unit along +X, swings to +Y.
+	pose[0].Rotation = mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 0, 1})
+	out := make([]mgl32.Mat4, 2)
+	job := LocalToModelJob{Skeleton: sk, Input: pose, Output: out}
+	if err := job.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	job.Run()
+	// By hand: Rz(90°) maps x→y, y→−x; columns are the images of the axes.
+	wantShoulder := mgl32.Mat4{
+		0, 1, 0, 0,
+		-1, 0, 0, 0,
+		0, 0, 1, 0,
+		0, 0, 0, 1,
+	}
+	wantElbow := wantShoulder
+	wantElbow[12], wantElbow[13] = 0, 1
+	matApprox(t, "shoulder", out[0], wantShoulder)
+	matApprox(t, "elbow", out[1], wantElbow)
+}
+
+func TestPaletteOfBindPoseIsIdentity(t *testing.T) {
+	sk := twoJointArm()
+	sk.Rest[0].Translation = mgl32.Vec3{0, 1.5, 0}
+	sk.Rest[1].Rotation = mgl32.QuatRotate(0.7, mgl32.Vec3{0, 1, 0})
+	models := make([]mgl32.Mat4, 2)
+	(&LocalToModelJob{Skeleton: sk, Input: sk.Rest, Output: models}).Run()
+	// The inverse bind matrices of a skin bound in this pose.
+	skin := &Skin{Joints: []int{0, 1}, InverseBind: []mgl32.Mat4{models[0].Inv(), models[1].Inv()}}
+	pal := make([]float32, 2*PaletteFloats)
+	job := PaletteJob{Skin: skin, Models: models, Output: pal}
+	if err := job.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	job.Run()
+	identityRows := []float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
+	for i, v := range pal {
+		if !approxEqual(v, identityRows[i%PaletteFloats], eps) {
+			t.Fatalf("palette[%d] = %v, want %v (identity rows)", i, v, identityRows[i%PaletteFloats])
+		}
+	}
+}
+
+func TestPaletteRowLayout(t *testing.T) {
+	// A matrix whose element (row r, column c) is 10r+c, so each float
+	// says where it came from.
+	var m mgl32.Mat4
+	for c := 0; c < 4; c++ {
+		for r := 0; r < 4; r++ {
+			m[c*4+r] = float32(10*r + c)
+		}
+	}
+	dst := make([]float32, 12)
+	WritePaletteEntry(dst, &m)
+	want := []float32{0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23}
+	for i := range want {
+		if dst[i] != want[i] {
+			t.Fatalf("entry = %v, want rows %v", dst, want)
+		}
+	}
+}
+
+func TestTransformMat4MatchesProduct(t *testing.T) {
+	tr := Transform{
+		Translation: mgl32.Vec3{1, 2, 3},
+		Rotation:    mgl32.QuatRotate(1.1, mgl32.Vec3{1, 2, 3}.Normalize()),
+		Scale:       mgl32.Vec3{2, 0.5, 3},
+	}
+	want := mgl32.Translate3D(1, 2, 3).Mul4(tr.Rotation.Mat4()).Mul4(mgl32.Scale3D(2, 0.5, 3))
+	matApprox(t, "T·R·S", tr.Mat4(), want)
+	back := DecomposeMat4(tr.Mat4())
+	matApprox(t, "decompose round trip", back.Mat4(), want)
+}
+
+func TestSlerpTakesShortestArc(t *testing.T) {
+	a := mgl32.QuatRotate(mgl32.DegToRad(10), mgl32.Vec3{0, 0, 1})
+	b := mgl32.QuatRotate(mgl32.DegToRad(50), mgl32.Vec3{0, 0, 1})
+	negB := mgl32.Quat{W: -b.W, V: b.V.Mul(-1)} // same rotation, dot(a, -b) < 0
+	want := mgl32.QuatRotate(mgl32.DegToRad(30), mgl32.Vec3{0, 0, 1})
+	for name, q := range map[string]mgl32.Quat{"b": b, "-b": negB} {
+		got := Slerp(a, q, 0.5)
+		if !got.OrientationEqualThreshold(want, 1e-5) {
+			t.Errorf("Slerp(a, %s, 0.5) = %v, want 30° about Z %v", name, got, want)
+		}
+		got = Nlerp(a, q, 0.5)
+		if !got.OrientationEqualThreshold(want, 1e-5) {
+			t.Errorf("Nlerp(a, %s, 0.5) = %v, want %v", name, got, want)
+		}
+	}
+}

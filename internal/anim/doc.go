@@ -1,0 +1,4 @@
+// Package anim is the CPU animation engine: skeletons, clips, sampling,
+// local-to-model and the matrix palette. It imports only the standard library
+// and mathgl; it knows nothing of OpenGL, windows or glTF.
+package anim

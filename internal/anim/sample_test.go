@@ -1,0 +1,150 @@
+package anim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+func sampleAt(t *testing.T, clip *Clip, time float32) Transform {
+	t.Helper()
+	if err := clip.Validate(1); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]Transform, 1)
+	job := SampleJob{Clip: clip, Time: time, Rest: []Transform{IdentityTransform}, Cursors: make([]int, len(clip.Tracks)), Output: out}
+	if err := job.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	job.Run()
+	return out[0]
+}
+
+func TestSampleTranslation(t *testing.T) {
+	linear := &Clip{Tracks: []Track{{Path: Translation, Interp: Linear, Times: []float32{1, 3}, Values: []float32{0, 0, 0, 4, -2, 8}}}}
+	step := &Clip{Tracks: []Track{{Path: Translation, Interp: Step, Times: []float32{1, 3}, Values: []float32{0, 0, 0, 4, -2, 8}}}}
+	// Cubic: keys 0 at t=0 and 1 at t=2 (x only), out-tangent of key 0 is 1,
+	// in-tangent of key 1 is 0. At u = 0.5 (t = 1), with dt = 2:
+	// h00=0.5 h10=0.125 h01=0.5 h11=-0.125 → 0.5·0 + 0.125·2·1 + 0.5·1 + 0 = 0.75.
+	cubic := &Clip{Tracks: []Track{{Path: Translation, Interp: CubicSpline, Times: []float32{0, 2},
+		Values: []float32{
+			0, 0, 0 /*in*/, 0, 0, 0 /*value*/, 1, 0, 0, /*out*/
+			0, 0, 0 /*in*/, 1, 0, 0 /*value*/, 0, 0, 0, /*out*/
+		}}}}
+	cases := []struct {
+		name string
+		clip *Clip
+		time float32
+		want mgl32.Vec3
+	}{
+		{"linear before first key holds first", linear, 0, mgl32.Vec3{0, 0, 0}},
+		{"linear midway", linear, 2, mgl32.Vec3{2, -1, 4}},
+		{"linear quarter", linear, 1.5, mgl32.Vec3{1, -0.5, 2}},
+		{"linear after last key holds last", linear, 9, mgl32.Vec3{4, -2, 8}},
+		{"step between keys is the previous key", step, 2.9, mgl32.Vec3{0, 0, 0}},
+		{"step exactly at a key is that key", step, 3, mgl32.Vec3{4, -2, 8}},
+		{"cubic tangents scaled by key interval", cubic, 1, mgl32.Vec3{0.75, 0, 0}},
+		{"cubic at key", cubic, 2, mgl32.Vec3{1, 0, 0}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := sampleAt(t, tc.clip, tc.time).Translation
+			for c := 0; c < 3; c++ {
+				if !approxEqual(got[c], tc.want[c], eps) {
+					t.Fatalf("got %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestSampleRotationNegativeDot(t *testing.T) {
+	q0 := mgl32.QuatRotate(mgl32.DegToRad(170), mgl32.Vec3{0, 1, 0})
+	q1 := mgl32.QuatRotate(mgl32.DegToRad(-170), mgl32.Vec3{0, 1, 0}) // 20° further along the short way
+	if q0.Dot(q1) >= 0 {
+		t.Fatalf("test setup: want keys with a negative dot product, got %v", q0.Dot(q1))
+	}
+	clip := &Clip{Tracks: []Track{{Path: Rotation, Interp: Linear, Times: []float32{0, 1},
+		Values: []float32{q0.V[0], q0.V[1], q0.V[2], q0.W, q1.V[0], q1.V[1], q1.V[2], q1.W}}}}
+	got := sampleAt(t, clip, 0.5).Rotation
+	want := mgl32.QuatRotate(math.Pi, mgl32.Vec3{0, 1, 0}) // halfway on the 20° arc: 180°
+	if !got.OrientationEqualThreshold(want, 1e-5) {
+		t.Fatalf("got %v, want 180° about Y %v (the long way would give 0°)", got, want)
+	}
+}
+
+func TestSeekKeyCursor(t *testing.T) {
+	times := []float32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	cases := []struct {
+		name   string
+		t      float32
+		cursor int
+		want   int
+	}{
+		{"same segment", 2.5, 2, 2},
+		{"next segment", 3.2, 2, 3},
+		{"previous segment", 1.5, 2, 1},
+		{"far forward", 8.5, 0, 8},
+		{"wrap to start", 0.1, 8, 0},
+		{"exactly at key", 4, 0, 4},
+		{"stale cursor", 5.5, 99, 5},
+		{"past the end", 99, 0, 8},
+	}
+	for _, tc := range cases {
+		if got := seekKey(times, tc.t, tc.cursor); got != tc.want {
+			t.Errorf("%s: seekKey(%v, cursor %d) = %d, want %d", tc.name, tc.t, tc.cursor, got, tc.want)
+		}
+	}
+}
+
+func TestSampleAllocatesNothing(t *testing.T) {
+	clip := &Clip{Tracks: []Track{
+		{Path: Translation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 1, 1}},
+		{Path: Rotation, Interp: CubicSpline, Times: []float32{0, 1}, Values: make([]float32, 24)},
+	}}
+	clip.Tracks[1].Values[7], clip.Tracks[1].Values[19] = 1, 1
+	out := make([]Transform, 1)
+	job := SampleJob{Clip: clip, Rest: []Transform{IdentityTransform}, Cursors: make([]int, 2), Output: out}
+	sk := &Skeleton{Names: []string{"a"}, Parents: []int{-1}, Rest: []Transform{IdentityTransform}}
+	models := make([]mgl32.Mat4, 1)
+	l2m := LocalToModelJob{Skeleton: sk, Input: out, Output: models}
+	pal := make([]float32, 12)
+	pj := PaletteJob{Skin: &Skin{Joints: []int{0}, InverseBind: []mgl32.Mat4{mgl32.Ident4()}}, Models: models, Output: pal}
+	allocs := testing.AllocsPerRun(100, func() {
+		job.Time += 0.01
+		job.Run()
+		l2m.Run()
+		pj.Run()
+	})
+	if allocs != 0 {
+		t.Fatalf("sample → local-to-model → palette allocates %v times per frame; want 0", allocs)
+	}
+}
+
+func TestClipValidate(t *testing.T) {
+	good := func() *Clip {
+		return &Clip{Name: "c", Tracks: []Track{{Joint: 0, Path: Translation, Times: []float32{0, 1}, Values: make([]float32, 6)}}}
+	}
+	cases := []struct {
+		name  string
+		break_ func(c *Clip)
+	}{
+		{"joint out of range", func(c *Clip) { c.Tracks[0].Joint = 5 }},
+		{"no keys", func(c *Clip) { c.Tracks[0].Times = nil }},
+		{"value count", func(c *Clip) { c.Tracks[0].Values = c.Tracks[0].Values[:5] }},
+		{"times not increasing", func(c *Clip) { c.Tracks[0].Times[1] = 0 }},
+		{"NaN time", func(c *Clip) { c.Tracks[0].Times[0] = float32(math.NaN()) }},
+		{"Inf value", func(c *Clip) { c.Tracks[0].Values[2] = float32(math.Inf(1)) }},
+	}
+	if err := good().Validate(1); err != nil {
+		t.Fatalf("valid clip refused: %v", err)
+	}
+	for _, tc := range cases {
+		c := good()
+		tc.break_(c)
+		if err := c.Validate(1); err == nil {
+			t.Errorf("%s: Validate accepted a broken clip", tc.name)
+		}
+	}
+}
