@@ -1,0 +1,104 @@
+package gltfload
+
+import (
+	"image"
+
+	"github.com/skinview/skinview/internal/anim"
+)
+
+// Model is everything the viewer needs from one glTF file, CPU side.
+type Model struct {
+	// Name is the file's base name.
+	Name string
+	// Skeleton holds every node of the file as a joint, parents first, so
+	// that a joint's model matrix is exactly its node's global transform
+	// (glTF §3.7.3), whatever non-joint nodes sit between joints, and rigid
+	// node animation comes from the same pass.
+	Skeleton anim.Skeleton
+	// NodeOfJoint[j] is the glTF node index of skeleton joint j.
+	NodeOfJoint []int
+	// JointOfNode[n] is the skeleton joint of glTF node n.
+	JointOfNode []int
+	// NodeNames[n] is glTF node n's name as in the file, possibly empty
+	// (Skeleton.Names falls back to "nodeN" instead).
+	NodeNames []string
+	// Skins has one entry per glTF skin, in file order; Skin.Joints index
+	// Skeleton. SkinRoots[i] is the joint of skins[i].skeleton, or -1.
+	Skins     []anim.Skin
+	SkinRoots []int
+	// Clips has one entry per glTF animation, in file order.
+	Clips []anim.Clip
+	// Meshes has one entry per glTF mesh.
+	Meshes []Mesh
+	// Materials has one entry per glTF material.
+	Materials []Material
+	// Textures has one decoded image per glTF texture; nil where the image
+	// could not be read (a warning says why).
+	Textures []*image.NRGBA
+	// Instances are the nodes of the shown scene that draw a mesh.
+	Instances []Instance
+	// Warnings lists recoverable problems and how they were handled.
+	Warnings []string
+}
+
+// Instance is a node that draws a mesh.
+type Instance struct {
+	Node int // glTF node index
+	Mesh int // index into Model.Meshes
+	// Skin is the index into Model.Skins, or -1 for a rigid mesh drawn with
+	// its node's global transform.
+	Skin int
+}
+
+// Mesh is a glTF mesh.
+type Mesh struct {
+	Name       string
+	Primitives []Primitive
+}
+
+// Primitive is one triangle list with its vertex attributes, de-interleaved.
+// Vertex count n = len(Positions)/3.
+type Primitive struct {
+	// Positions, xyz per vertex, in the mesh's (bind) space.
+	Positions []float32
+	// Normals, xyz per vertex, unit length. Computed (flat) when the file
+	// has none, in which case vertices are unshared per triangle.
+	Normals []float32
+	// UV0 is TEXCOORD_0, uv per vertex, or nil.
+	UV0 []float32
+	// Joints and Weights are the four largest influences of each vertex
+	// (renormalized to sum 1); unused slots have joint 0 and weight 0. Nil
+	// when the primitive is not skinned.
+	Joints  []uint16
+	Weights []float32
+	// AllJoints and AllWeights hold every influence of every JOINTS_n /
+	// WEIGHTS_n set as stored (4·sets per vertex), for reference skinning
+	// by the glTF formula. Nil when not skinned.
+	AllJoints  []uint16
+	AllWeights []float32
+	// Sets is the number of JOINTS_n/WEIGHTS_n pairs.
+	Sets int
+	// Indices lists triangles, three vertex indices each.
+	Indices []uint32
+	// Material indexes Model.Materials, or -1 for the default material.
+	Material int
+	// DroppedMax and DroppedMean are the largest and mean fraction of a
+	// vertex's weight lost by keeping only four influences.
+	DroppedMax, DroppedMean float32
+}
+
+// NumVertices is the vertex count.
+func (p *Primitive) NumVertices() int { return len(p.Positions) / 3 }
+
+// Material is the subset of glTF PBR the viewer shades with.
+type Material struct {
+	Name string
+	// BaseColor is the linear RGBA base colour factor.
+	BaseColor [4]float32
+	// BaseColorTexture indexes Model.Textures, or -1.
+	BaseColorTexture int
+	DoubleSided      bool
+}
+
+// DefaultMaterial is what glTF prescribes for primitives without one.
+var DefaultMaterial = Material{Name: "default", BaseColor: [4]float32{1, 1, 1, 1}, BaseColorTexture: -1}
