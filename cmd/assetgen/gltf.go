@@ -1,0 +1,159 @@
+package main
+
+// The glTF document is built from structs rather than maps so that
+// encoding/json writes fields in a fixed order and the file is reproducible.
+// Optional indices are pointers: index 0 is valid and must not be omitted.
+
+type gltfDoc struct {
+	Asset       gltfAsset        `json:"asset"`
+	Scene       int              `json:"scene"`
+	Scenes      []gltfScene      `json:"scenes"`
+	Nodes       []gltfNode       `json:"nodes"`
+	Meshes      []gltfMesh       `json:"meshes"`
+	Skins       []gltfSkin       `json:"skins"`
+	Materials   []gltfMaterial   `json:"materials"`
+	Textures    []gltfTexture    `json:"textures"`
+	Samplers    []gltfSampler    `json:"samplers"`
+	Images      []gltfImage      `json:"images"`
+	Animations  []gltfAnimation  `json:"animations"`
+	Accessors   []gltfAccessor   `json:"accessors"`
+	BufferViews []gltfBufferView `json:"bufferViews"`
+	Buffers     []gltfBuffer     `json:"buffers"`
+}
+
+type gltfAsset struct {
+	Version   string `json:"version"`
+	Generator string `json:"generator"`
+}
+
+type gltfScene struct {
+	Name  string `json:"name"`
+	Nodes []int  `json:"nodes"`
+}
+
+type gltfNode struct {
+	Name        string      `json:"name"`
+	Children    []int       `json:"children,omitempty"`
+	Mesh        *int        `json:"mesh,omitempty"`
+	Skin        *int        `json:"skin,omitempty"`
+	Translation *[3]float64 `json:"translation,omitempty"`
+	Rotation    *[4]float64 `json:"rotation,omitempty"`
+}
+
+type gltfMesh struct {
+	Name       string          `json:"name"`
+	Primitives []gltfPrimitive `json:"primitives"`
+}
+
+type gltfAttributes struct {
+	Position  int `json:"POSITION"`
+	Normal    int `json:"NORMAL"`
+	TexCoord0 int `json:"TEXCOORD_0"`
+	Joints0   int `json:"JOINTS_0"`
+	Weights0  int `json:"WEIGHTS_0"`
+}
+
+type gltfPrimitive struct {
+	Attributes gltfAttributes `json:"attributes"`
+	Indices    int            `json:"indices"`
+	Material   int            `json:"material"`
+	Mode       int            `json:"mode"`
+}
+
+type gltfSkin struct {
+	Name                string `json:"name"`
+	InverseBindMatrices int    `json:"inverseBindMatrices"`
+	Skeleton            int    `json:"skeleton"`
+	Joints              []int  `json:"joints"`
+}
+
+type gltfTextureInfo struct {
+	Index int `json:"index"`
+}
+
+type gltfPBR struct {
+	BaseColorFactor  [4]float64      `json:"baseColorFactor"`
+	BaseColorTexture gltfTextureInfo `json:"baseColorTexture"`
+	MetallicFactor   float64         `json:"metallicFactor"`
+	RoughnessFactor  float64         `json:"roughnessFactor"`
+}
+
+type gltfMaterial struct {
+	Name string  `json:"name"`
+	PBR  gltfPBR `json:"pbrMetallicRoughness"`
+}
+
+type gltfTexture struct {
+	Sampler int `json:"sampler"`
+	Source  int `json:"source"`
+}
+
+type gltfSampler struct {
+	MagFilter int `json:"magFilter"`
+	MinFilter int `json:"minFilter"`
+	WrapS     int `json:"wrapS"`
+	WrapT     int `json:"wrapT"`
+}
+
+type gltfImage struct {
+	Name       string `json:"name"`
+	BufferView int    `json:"bufferView"`
+	MimeType   string `json:"mimeType"`
+}
+
+type gltfAnimation struct {
+	Name     string            `json:"name"`
+	Channels []gltfChannel     `json:"channels"`
+	Samplers []gltfAnimSampler `json:"samplers"`
+}
+
+type gltfChannel struct {
+	Sampler int        `json:"sampler"`
+	Target  gltfTarget `json:"target"`
+}
+
+type gltfTarget struct {
+	Node int    `json:"node"`
+	Path string `json:"path"`
+}
+
+type gltfAnimSampler struct {
+	Input         int    `json:"input"`
+	Interpolation string `json:"interpolation"`
+	Output        int    `json:"output"`
+}
+
+type gltfAccessor struct {
+	BufferView    int       `json:"bufferView"`
+	ComponentType int       `json:"componentType"`
+	Count         int       `json:"count"`
+	Type          string    `json:"type"`
+	Min           []float64 `json:"min,omitempty"`
+	Max           []float64 `json:"max,omitempty"`
+}
+
+type gltfBufferView struct {
+	Buffer     int `json:"buffer"`
+	ByteOffset int `json:"byteOffset"`
+	ByteLength int `json:"byteLength"`
+	Target     int `json:"target,omitempty"`
+}
+
+type gltfBuffer struct {
+	ByteLength int `json:"byteLength"`
+}
+
+// glTF enum values used here.
+const (
+	compUnsignedShort = 5123
+	compFloat         = 5126
+
+	targetArrayBuffer        = 34962
+	targetElementArrayBuffer = 34963
+
+	filterLinear             = 9729
+	filterLinearMipmapLinear = 9987
+	wrapRepeat               = 10497
+
+	modeTriangles = 4
+)
