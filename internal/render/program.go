@@ -1,0 +1,89 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+
+	"github.com/skinview/skinview/shaders"
+)
+
+type program uint32
+
+// compileShader compiles one embedded source. defines are inserted right
+// after the #version line, which GLSL requires to come first.
+func compileShader(file string, kind uint32, defines string) (uint32, error) {
+	src, err := shaders.FS.ReadFile(file)
+	if err != nil {
+		return 0, fmt.Errorf("render: shader %s: %w", file, err)
+	}
+	text := string(src)
+	if defines != "" {
+		if i := strings.IndexByte(text, '\n'); i >= 0 && strings.HasPrefix(text, "#version") {
+			text = text[:i+1] + defines + "#line 2\n" + text[i+1:]
+		}
+	}
+	sh := gl.CreateShader(kind)
+	csrc, free := gl.Strs(text + "\x00")
+	gl.ShaderSource(sh, 1, csrc, nil)
+	free()
+	gl.CompileShader(sh)
+	var ok int32
+	gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
+	if ok == gl.FALSE {
+		log := shaderLog(sh, false)
+		gl.DeleteShader(sh)
+		return 0, fmt.Errorf("render: shader %s does not compile: %s", file, log)
+	}
+	return sh, nil
+}
+
+func shaderLog(obj uint32, isProgram bool) string {
+	var n int32
+	if isProgram {
+		gl.GetProgramiv(obj, gl.INFO_LOG_LENGTH, &n)
+	} else {
+		gl.GetShaderiv(obj, gl.INFO_LOG_LENGTH, &n)
+	}
+	if n <= 1 {
+		return "(the driver gave no log)"
+	}
+	buf := make([]byte, n)
+	if isProgram {
+		gl.GetProgramInfoLog(obj, n, nil, &buf[0])
+	} else {
+		gl.GetShaderInfoLog(obj, n, nil, &buf[0])
+	}
+	return strings.TrimSpace(strings.TrimRight(string(buf), "\x00"))
+}
+
+// linkProgram compiles and links a vertex and a fragment shader.
+func linkProgram(vert, frag, defines string) (program, error) {
+	vs, err := compileShader(vert, gl.VERTEX_SHADER, defines)
+	if err != nil {
+		return 0, err
+	}
+	defer gl.DeleteShader(vs)
+	fs, err := compileShader(frag, gl.FRAGMENT_SHADER, defines)
+	if err != nil {
+		return 0, err
+	}
+	defer gl.DeleteShader(fs)
+	p := gl.CreateProgram()
+	gl.AttachShader(p, vs)
+	gl.AttachShader(p, fs)
+	gl.LinkProgram(p)
+	var ok int32
+	gl.GetProgramiv(p, gl.LINK_STATUS, &ok)
+	if ok == gl.FALSE {
+		log := shaderLog(p, true)
+		gl.DeleteProgram(p)
+		return 0, fmt.Errorf("render: program %s + %s does not link: %s", vert, frag, log)
+	}
+	return program(p), nil
+}
+
+func (p program) uniform(name string) int32 {
+	return gl.GetUniformLocation(uint32(p), gl.Str(name+"\x00"))
+}

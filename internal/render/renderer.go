@@ -1,0 +1,361 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"unsafe"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// paletteEntryBytes is one std140 palette entry: three vec4 rows.
+const paletteEntryBytes = 48
+
+// maxPaletteJoints caps the palette size even on drivers with very large
+// uniform blocks: beyond it a skin is split into partitions anyway.
+const maxPaletteJoints = 1024
+
+// MeshID names an uploaded mesh.
+type MeshID int
+
+// TextureID names an uploaded texture; NoTexture is plain white.
+type TextureID int
+
+// NoTexture means a material without a base colour texture.
+const NoTexture TextureID = -1
+
+// MeshData is one triangle list in the vertex layout skin.vert reads.
+// Vertex count n = len(Positions)/3.
+type MeshData struct {
+	Positions []float32 // xyz per vertex, bind space
+	Normals   []float32 // xyz per vertex
+	UV        []float32 // uv per vertex, or nil
+	// Joints and Weights: four per vertex, indices into the palette drawn
+	// with. Nil for a rigid mesh, which is drawn with palette entry 0.
+	Joints  []uint16
+	Weights []float32
+	Indices []uint32 // three per triangle
+}
+
+// Material is how a mesh is shaded.
+type Material struct {
+	BaseColor   [4]float32 // linear RGBA
+	Texture     TextureID
+	DoubleSided bool
+}
+
+// DrawItem is one draw call.
+type DrawItem struct {
+	Mesh     MeshID
+	Material Material
+	// Palette holds 12 floats (three rows) per joint, anim's layout.
+	Palette []float32
+}
+
+// Frame is everything drawn in one frame.
+type Frame struct {
+	Width, Height int // viewport in framebuffer pixels
+	Camera        Camera
+	Clear         color.NRGBA
+	Items         []DrawItem
+}
+
+type gpuMesh struct {
+	vao, vbo, ebo uint32
+	count         int32
+	live          bool
+}
+
+// Renderer draws skinned meshes. It needs a current GL 4.1 context and must
+// be used from the thread that owns it.
+type Renderer struct {
+	prog        program
+	uViewProj   int32
+	uBaseColor  int32
+	uBaseTex    int32
+	uLightDir   int32
+	uEye        int32
+	ubo         uint32
+	uboSize     int
+	uboAlign    int
+	maxJoints   int
+	white       uint32
+	meshes      []gpuMesh
+	textures    []uint32
+	uploadBuf   []byte
+	offsets     []int
+	PaletteUsed int // bytes of palette uploaded by the last Draw
+}
+
+// New initializes GL function pointers and builds the shaders. The palette
+// capacity comes from GL_MAX_UNIFORM_BLOCK_SIZE.
+func New() (*Renderer, error) {
+	if err := gl.Init(); err != nil {
+		return nil, fmt.Errorf("render: OpenGL: %w", err)
+	}
+	r := &Renderer{}
+	var maxBlock, align int32
+	gl.GetIntegerv(gl.MAX_UNIFORM_BLOCK_SIZE, &maxBlock)
+	gl.GetIntegerv(gl.UNIFORM_BUFFER_OFFSET_ALIGNMENT, &align)
+	r.maxJoints = int(maxBlock) / paletteEntryBytes
+	if r.maxJoints > maxPaletteJoints {
+		r.maxJoints = maxPaletteJoints
+	}
+	if r.maxJoints < 1 {
+		return nil, fmt.Errorf("render: GL_MAX_UNIFORM_BLOCK_SIZE is %d bytes, too small for a palette", maxBlock)
+	}
+	r.uboAlign = max(int(align), 16)
+	p, err := linkProgram("skin.vert", "lit.frag", fmt.Sprintf("#define MAX_JOINTS %d\n", r.maxJoints))
+	if err != nil {
+		return nil, err
+	}
+	r.prog = p
+	r.uViewProj = p.uniform("uViewProj")
+	r.uBaseColor = p.uniform("uBaseColor")
+	r.uBaseTex = p.uniform("uBaseTex")
+	r.uLightDir = p.uniform("uLightDir")
+	r.uEye = p.uniform("uEye")
+	blk := gl.GetUniformBlockIndex(uint32(p), gl.Str("Palette\x00"))
+	if blk == gl.INVALID_INDEX {
+		r.Destroy()
+		return nil, errors.New("render: skin.vert has no Palette uniform block")
+	}
+	gl.UniformBlockBinding(uint32(p), blk, 0)
+	gl.GenBuffers(1, &r.ubo)
+	r.white = uploadTexture(image.NewNRGBA(image.Rect(0, 0, 1, 1)), true)
+	return r, nil
+}
+
+// MaxJoints is how many palette entries one draw call can use.
+func (r *Renderer) MaxJoints() int { return r.maxJoints }
+
+// AddMesh uploads a mesh and returns its handle.
+func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
+	n := len(d.Positions) / 3
+	if len(d.Normals) != n*3 || (d.UV != nil && len(d.UV) != n*2) ||
+		(d.Joints == nil) != (d.Weights == nil) || (d.Joints != nil && (len(d.Joints) != n*4 || len(d.Weights) != n*4)) {
+		return -1, fmt.Errorf("render: mesh arrays disagree on the vertex count (%d positions)", n)
+	}
+	for _, i := range d.Indices {
+		if int(i) >= n {
+			return -1, fmt.Errorf("render: index %d out of %d vertices", i, n)
+		}
+	}
+	for k, j := range d.Joints {
+		if int(j) >= r.maxJoints && d.Weights[k] != 0 {
+			return -1, fmt.Errorf("render: joint %d is beyond the palette's %d entries", j, r.maxJoints)
+		}
+	}
+	var m gpuMesh
+	gl.GenVertexArrays(1, &m.vao)
+	gl.BindVertexArray(m.vao)
+	// One buffer, attributes one after another: simpler than interleaving
+	// and just as fast for a viewer's vertex counts.
+	size := n * (12 + 12 + 8 + 8 + 16)
+	gl.GenBuffers(1, &m.vbo)
+	gl.BindBuffer(gl.ARRAY_BUFFER, m.vbo)
+	gl.BufferData(gl.ARRAY_BUFFER, size, nil, gl.STATIC_DRAW)
+	off := 0
+	put := func(ptr unsafe.Pointer, bytes int) int {
+		at := off
+		if bytes > 0 {
+			gl.BufferSubData(gl.ARRAY_BUFFER, off, bytes, ptr)
+		}
+		off += bytes
+		return at
+	}
+	pos := put(gl.Ptr(d.Positions), n*12)
+	gl.EnableVertexAttribArray(0)
+	gl.VertexAttribPointerWithOffset(0, 3, gl.FLOAT, false, 0, uintptr(pos))
+	nrm := put(gl.Ptr(d.Normals), n*12)
+	gl.EnableVertexAttribArray(1)
+	gl.VertexAttribPointerWithOffset(1, 3, gl.FLOAT, false, 0, uintptr(nrm))
+	if d.UV != nil && n > 0 {
+		uv := put(gl.Ptr(d.UV), n*8)
+		gl.EnableVertexAttribArray(2)
+		gl.VertexAttribPointerWithOffset(2, 2, gl.FLOAT, false, 0, uintptr(uv))
+	} else {
+		gl.DisableVertexAttribArray(2)
+		gl.VertexAttrib2f(2, 0, 0)
+	}
+	if d.Joints != nil && n > 0 {
+		j := put(gl.Ptr(d.Joints), n*8)
+		gl.EnableVertexAttribArray(3)
+		gl.VertexAttribIPointerWithOffset(3, 4, gl.UNSIGNED_SHORT, 0, uintptr(j))
+		w := put(gl.Ptr(d.Weights), n*16)
+		gl.EnableVertexAttribArray(4)
+		gl.VertexAttribPointerWithOffset(4, 4, gl.FLOAT, false, 0, uintptr(w))
+	} else {
+		gl.DisableVertexAttribArray(3)
+		gl.DisableVertexAttribArray(4)
+	}
+	gl.GenBuffers(1, &m.ebo)
+	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, m.ebo)
+	if len(d.Indices) > 0 {
+		gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, len(d.Indices)*4, gl.Ptr(d.Indices), gl.STATIC_DRAW)
+	}
+	m.count = int32(len(d.Indices))
+	m.live = true
+	gl.BindVertexArray(0)
+	r.meshes = append(r.meshes, m)
+	return MeshID(len(r.meshes) - 1), nil
+}
+
+// AddTexture uploads an sRGB-encoded image with mipmaps.
+func (r *Renderer) AddTexture(img *image.NRGBA) TextureID {
+	r.textures = append(r.textures, uploadTexture(img, false))
+	return TextureID(len(r.textures) - 1)
+}
+
+func uploadTexture(img *image.NRGBA, white bool) uint32 {
+	var tex uint32
+	gl.GenTextures(1, &tex)
+	gl.BindTexture(gl.TEXTURE_2D, tex)
+	b := img.Bounds()
+	pix := img.Pix
+	if white {
+		pix = []byte{255, 255, 255, 255}
+	} else if img.Stride != b.Dx()*4 || b.Min != (image.Point{}) {
+		c := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		for y := 0; y < b.Dy(); y++ {
+			copy(c.Pix[y*c.Stride:y*c.Stride+b.Dx()*4], img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):])
+		}
+		pix = c.Pix
+	}
+	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.SRGB8_ALPHA8, int32(b.Dx()), int32(b.Dy()), 0, gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(pix))
+	gl.GenerateMipmap(gl.TEXTURE_2D)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.REPEAT)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.REPEAT)
+	return tex
+}
+
+// Draw renders a frame into the bound framebuffer. All palettes go into one
+// uniform buffer, each draw binding its range.
+func (r *Renderer) Draw(f *Frame) error {
+	if err := r.uploadPalettes(f.Items); err != nil {
+		return err
+	}
+	gl.Viewport(0, 0, int32(f.Width), int32(f.Height))
+	gl.ClearColor(float32(f.Clear.R)/255, float32(f.Clear.G)/255, float32(f.Clear.B)/255, 1)
+	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
+	gl.Enable(gl.DEPTH_TEST)
+	gl.DepthFunc(gl.LESS)
+	gl.UseProgram(uint32(r.prog))
+	aspect := float32(f.Width) / float32(max(f.Height, 1))
+	vp := f.Camera.Proj(aspect).Mul4(f.Camera.View())
+	gl.UniformMatrix4fv(r.uViewProj, 1, false, &vp[0])
+	light := mgl32.Vec3{-0.35, -0.8, -0.5}.Normalize()
+	gl.Uniform3fv(r.uLightDir, 1, &light[0])
+	eye := f.Camera.Eye()
+	gl.Uniform3fv(r.uEye, 1, &eye[0])
+	gl.Uniform1i(r.uBaseTex, 0)
+	gl.ActiveTexture(gl.TEXTURE0)
+	for i, it := range f.Items {
+		if it.Mesh < 0 || int(it.Mesh) >= len(r.meshes) || !r.meshes[it.Mesh].live {
+			return fmt.Errorf("render: draw item %d names mesh %d, which is not uploaded", i, it.Mesh)
+		}
+		m := r.meshes[it.Mesh]
+		if it.Material.DoubleSided {
+			gl.Disable(gl.CULL_FACE)
+		} else {
+			gl.Enable(gl.CULL_FACE)
+			gl.CullFace(gl.BACK)
+		}
+		tex := r.white
+		if t := it.Material.Texture; t >= 0 && int(t) < len(r.textures) {
+			tex = r.textures[t]
+		}
+		gl.BindTexture(gl.TEXTURE_2D, tex)
+		c := it.Material.BaseColor
+		gl.Uniform4f(r.uBaseColor, c[0], c[1], c[2], c[3])
+		gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
+		gl.BindVertexArray(m.vao)
+		if m.count > 0 {
+			gl.DrawElementsWithOffset(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0)
+		}
+	}
+	gl.BindVertexArray(0)
+	return nil
+}
+
+// uploadPalettes packs every item's palette at aligned offsets into one
+// buffer and uploads it, orphaning last frame's storage so the driver never
+// waits for draws still reading it.
+func (r *Renderer) uploadPalettes(items []DrawItem) error {
+	r.offsets = r.offsets[:0]
+	size := 0
+	for i, it := range items {
+		if len(it.Palette) == 0 || len(it.Palette)%12 != 0 {
+			return fmt.Errorf("render: draw item %d has a palette of %d floats; want a positive multiple of 12", i, len(it.Palette))
+		}
+		if len(it.Palette)/12 > r.maxJoints {
+			return fmt.Errorf("render: draw item %d uses %d joints; one draw holds %d", i, len(it.Palette)/12, r.maxJoints)
+		}
+		r.offsets = append(r.offsets, size)
+		size += len(it.Palette) * 4
+		size = (size + r.uboAlign - 1) / r.uboAlign * r.uboAlign
+	}
+	if cap(r.uploadBuf) < size {
+		r.uploadBuf = make([]byte, size)
+	}
+	buf := r.uploadBuf[:size]
+	for i, it := range items {
+		copy(buf[r.offsets[i]:], unsafe.Slice((*byte)(unsafe.Pointer(&it.Palette[0])), len(it.Palette)*4))
+	}
+	gl.BindBuffer(gl.UNIFORM_BUFFER, r.ubo)
+	if size > r.uboSize {
+		r.uboSize = size
+	}
+	gl.BufferData(gl.UNIFORM_BUFFER, r.uboSize, nil, gl.STREAM_DRAW)
+	if size > 0 {
+		gl.BufferSubData(gl.UNIFORM_BUFFER, 0, size, gl.Ptr(buf))
+	}
+	r.PaletteUsed = size
+	return nil
+}
+
+// RemoveMesh frees a mesh's GL objects.
+func (r *Renderer) RemoveMesh(id MeshID) {
+	if id < 0 || int(id) >= len(r.meshes) || !r.meshes[id].live {
+		return
+	}
+	m := &r.meshes[id]
+	gl.DeleteVertexArrays(1, &m.vao)
+	gl.DeleteBuffers(1, &m.vbo)
+	gl.DeleteBuffers(1, &m.ebo)
+	m.live = false
+}
+
+// Clear frees every mesh and texture, keeping the program: used when the
+// viewer switches models.
+func (r *Renderer) Clear() {
+	for i := range r.meshes {
+		r.RemoveMesh(MeshID(i))
+	}
+	r.meshes = r.meshes[:0]
+	if len(r.textures) > 0 {
+		gl.DeleteTextures(int32(len(r.textures)), &r.textures[0])
+	}
+	r.textures = r.textures[:0]
+}
+
+// Destroy frees everything the renderer made.
+func (r *Renderer) Destroy() {
+	r.Clear()
+	if r.white != 0 {
+		gl.DeleteTextures(1, &r.white)
+	}
+	if r.ubo != 0 {
+		gl.DeleteBuffers(1, &r.ubo)
+	}
+	if r.prog != 0 {
+		gl.DeleteProgram(uint32(r.prog))
+	}
+	*r = Renderer{}
+}

@@ -1,0 +1,30 @@
+#version 410 core
+// Base colour (factor x texture) lit by a directional key light and a
+// sky/ground hemisphere ambient, in linear space, encoded to sRGB at the end.
+
+in vec3 vNormal;
+in vec2 vUV;
+in vec3 vWorld;
+
+uniform vec4 uBaseColor;      // linear RGBA factor
+uniform sampler2D uBaseTex;   // sRGB texture (white when the material has none)
+uniform vec3 uLightDir;       // direction the light travels, unit length
+uniform vec3 uEye;            // camera position, for the rim term
+
+out vec4 fragColor;
+
+void main() {
+    vec3 n = normalize(vNormal);
+    if (!gl_FrontFacing) {
+        n = -n;
+    }
+    vec4 base = uBaseColor * texture(uBaseTex, vUV);
+    float key = max(dot(n, -uLightDir), 0.0);
+    vec3 sky = vec3(0.42, 0.45, 0.52);
+    vec3 ground = vec3(0.22, 0.20, 0.18);
+    vec3 ambient = mix(ground, sky, 0.5 + 0.5 * n.y);
+    vec3 v = normalize(uEye - vWorld);
+    float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.25;
+    vec3 lit = base.rgb * (ambient + key * vec3(1.0, 0.97, 0.92)) + rim * vec3(0.6, 0.7, 0.9);
+    fragColor = vec4(pow(clamp(lit, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
+}

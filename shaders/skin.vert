@@ -1,0 +1,47 @@
+#version 410 core
+// Four-weight linear blend skinning. The renderer inserts
+// "#define MAX_JOINTS n" after the version line, n chosen from
+// GL_MAX_UNIFORM_BLOCK_SIZE.
+
+layout(location = 0) in vec3 aPosition;
+layout(location = 1) in vec3 aNormal;
+layout(location = 2) in vec2 aUV;
+layout(location = 3) in uvec4 aJoints;
+layout(location = 4) in vec4 aWeights;
+
+// Each palette entry is an affine 3x4 matrix as three rows: the fourth row
+// is always (0 0 0 1), so storing it would only cost joints per block.
+layout(std140) uniform Palette {
+    vec4 uRows[3 * MAX_JOINTS];
+};
+
+uniform mat4 uViewProj;
+
+out vec3 vNormal;
+out vec2 vUV;
+out vec3 vWorld;
+
+void main() {
+    uvec4 j = aJoints * 3u;
+    vec4 w = aWeights;
+    vec4 r0 = w.x * uRows[j.x] + w.y * uRows[j.y] + w.z * uRows[j.z] + w.w * uRows[j.w];
+    vec4 r1 = w.x * uRows[j.x + 1u] + w.y * uRows[j.y + 1u] + w.z * uRows[j.z + 1u] + w.w * uRows[j.w + 1u];
+    vec4 r2 = w.x * uRows[j.x + 2u] + w.y * uRows[j.y + 2u] + w.z * uRows[j.z + 2u] + w.w * uRows[j.w + 2u];
+
+    vec4 p = vec4(aPosition, 1.0);
+    vec3 world = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
+
+    // Normals transform by the inverse transpose of the blended 3x3 part.
+    // Its cofactor matrix is det(M) times that, needs no division, and is
+    // exact under non-uniform scale; the sign keeps mirrored joints facing
+    // out, and normalization removes the determinant's magnitude.
+    mat3 m = transpose(mat3(r0.xyz, r1.xyz, r2.xyz));
+    mat3 cof = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
+    float det = dot(m[0], cof[0]);
+    vec3 n = cof * aNormal * (det < 0.0 ? -1.0 : 1.0);
+
+    vNormal = n;
+    vUV = aUV;
+    vWorld = world;
+    gl_Position = uViewProj * vec4(world, 1.0);
+}
