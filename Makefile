@@ -1,0 +1,50 @@
+# The project's front door: make run, make test.
+GO      ?= go
+BIN     := bin/viewer
+XVFB    := xvfb-run -a -s "-screen 0 1280x1024x24"
+CORPUS  ?= ../shared/gltf-corpus
+
+.PHONY: all setup build run test bench golden lint assets corpus clean
+
+all: build
+
+setup:
+	@./scripts/setup.sh
+
+build:
+	$(GO) build -o $(BIN) ./cmd/viewer
+
+# With a display: the interactive viewer on the built-in character.
+# Without one: a screenshot rendered under Xvfb, and its path.
+run: setup build
+	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then \
+		./$(BIN) $(MODEL); \
+	else \
+		mkdir -p screenshots; \
+		$(XVFB) ./$(BIN) -screenshot screenshots/run.png -time 0.5 $(MODEL) && \
+		echo "no display: rendered the viewer offscreen to $$(pwd)/screenshots/run.png"; \
+	fi
+
+# GL tests run under Xvfb on Mesa's software rasterizer, so they behave the
+# same on every machine.
+test: setup
+	$(GO) vet ./...
+	$(XVFB) $(GO) test -count=1 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
+
+# Rewrites every golden image; look at each before committing it.
+golden: setup
+	GOLDEN_UPDATE=1 $(XVFB) $(GO) test -count=1 ./...
+
+lint:
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) vet ./...
+
+# Regenerates the built-in assets byte for byte.
+assets:
+	$(GO) generate ./assets/...
+
+clean:
+	rm -rf bin screenshots

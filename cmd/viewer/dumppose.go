@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/skinview/skinview/internal/skin"
+)
+
+// dumpPose writes the pose contract: the world matrix of every node that is
+// a joint of any skin (or of every node with allNodes), and the skinned
+// world-space positions of every skinned primitive, by the glTF formula
+// Σ wᵢ·(jointWorldᵢ·inverseBindᵢ)·v over all JOINTS_n/WEIGHTS_n.
+func dumpPose(w io.Writer, c *character, t float32, allNodes bool) error {
+	c.evaluate(t)
+	m := c.model
+	var nodes []int
+	if allNodes {
+		for n := range m.JointOfNode {
+			nodes = append(nodes, n)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, s := range m.Skins {
+			for _, j := range s.Joints {
+				n := m.NodeOfJoint[j]
+				if !seen[n] {
+					seen[n] = true
+					nodes = append(nodes, n)
+				}
+			}
+		}
+		sort.Ints(nodes)
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(`{"clip": `)
+	if c.clip >= 0 {
+		writeJSONString(bw, m.Clips[c.clip].Name)
+	} else {
+		bw.WriteString("null")
+	}
+	bw.WriteString(`, "time": `)
+	writeFloat(bw, t)
+	bw.WriteString(",\n \"nodes\": [")
+	for i, n := range nodes {
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n  {\"index\": ")
+		bw.WriteString(strconv.Itoa(n))
+		bw.WriteString(`, "name": `)
+		writeJSONString(bw, nodeName(c, n))
+		bw.WriteString(`, "world": [`)
+		wm := c.nodeWorld(n)
+		for k, v := range wm {
+			if k > 0 {
+				bw.WriteString(", ")
+			}
+			writeFloat(bw, v)
+		}
+		bw.WriteString("]}")
+	}
+	bw.WriteString("\n ],\n \"primitives\": [")
+	first := true
+	var out []float32
+	for _, inst := range m.Instances {
+		if inst.Skin < 0 {
+			continue
+		}
+		for pi := range m.Meshes[inst.Mesh].Primitives {
+			p := &m.Meshes[inst.Mesh].Primitives[pi]
+			if p.AllJoints == nil {
+				continue
+			}
+			if cap(out) < len(p.Positions) {
+				out = make([]float32, len(p.Positions))
+			}
+			out = out[:len(p.Positions)]
+			if err := skin.Positions(out, p.Positions, p.AllJoints, p.AllWeights, 4*p.Sets, c.palettes[inst.Skin]); err != nil {
+				return err
+			}
+			if !first {
+				bw.WriteString(",")
+			}
+			first = false
+			bw.WriteString("\n  {\"mesh\": ")
+			bw.WriteString(strconv.Itoa(inst.Mesh))
+			bw.WriteString(`, "primitive": `)
+			bw.WriteString(strconv.Itoa(pi))
+			bw.WriteString(`, "node": `)
+			bw.WriteString(strconv.Itoa(inst.Node))
+			bw.WriteString(`, "positions": [`)
+			for k, v := range out {
+				if k > 0 {
+					bw.WriteString(",")
+				}
+				writeFloat(bw, v)
+			}
+			bw.WriteString("]}")
+		}
+	}
+	bw.WriteString("\n ]\n}\n")
+	return bw.Flush()
+}
+
+// nodeName is the node's name from the file (empty when it has none).
+func nodeName(c *character, n int) string {
+	return c.model.NodeNames[n]
+}
+
+func writeJSONString(w *bufio.Writer, s string) {
+	b, _ := json.Marshal(s)
+	w.Write(b)
+}
+
+// writeFloat prints the shortest decimal that reads back as the same
+// float32, so the dump loses nothing; non-finite values (which the loader
+// refuses) would not be JSON, so they are written as null.
+func writeFloat(w *bufio.Writer, v float32) {
+	if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+		w.WriteString("null")
+		return
+	}
+	var buf [32]byte
+	w.Write(strconv.AppendFloat(buf[:0], float64(v), 'g', -1, 32))
+}

@@ -1,0 +1,158 @@
+// Command viewer shows animated, skinned glTF 2.0 characters.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/skinview/skinview/assets"
+	"github.com/skinview/skinview/internal/gltfload"
+)
+
+func init() {
+	// GLFW and OpenGL calls must all come from the main OS thread.
+	runtime.LockOSThread()
+}
+
+type options struct {
+	model      string
+	screenshot string
+	dumpPose   string
+	allNodes   bool
+	time       float64
+	timeSet    bool
+	clip       string
+	width      int
+	height     int
+}
+
+func main() {
+	opt, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "viewer:", err)
+		os.Exit(2)
+	}
+	if err := run(opt); err != nil {
+		fmt.Fprintln(os.Stderr, "viewer:", oneLine(err))
+		os.Exit(1)
+	}
+}
+
+// oneLine keeps a refusal on one readable line, whatever the source error
+// contains.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	opt := &options{}
+	fs := flag.NewFlagSet("viewer", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: viewer [flags] [MODEL.gltf|MODEL.glb]")
+		fmt.Fprintln(stderr, "With no MODEL the built-in character is shown.")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&opt.screenshot, "screenshot", "", "render one frame offscreen to this PNG `file` and exit")
+	fs.StringVar(&opt.dumpPose, "dump-pose", "", "write joint world matrices and skinned positions as JSON to `file` ('-' = stdout) and exit; needs no display")
+	fs.BoolVar(&opt.allNodes, "all-nodes", false, "with -dump-pose, list every node's world matrix, not only joints")
+	fs.Float64Var(&opt.time, "time", 0, "clip-local time in `seconds` (clamped to the clip in -screenshot and -dump-pose)")
+	fs.StringVar(&opt.clip, "clip", "", "clip to play, by `name or index` (default: the first)")
+	size := fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "time" {
+			opt.timeSet = true
+		}
+	})
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		opt.model = fs.Arg(0)
+	default:
+		return nil, fmt.Errorf("one model at a time, got %d: %s", fs.NArg(), strings.Join(fs.Args(), " "))
+	}
+	w, h, ok := strings.Cut(*size, "x")
+	var err1, err2 error
+	opt.width, err1 = strconv.Atoi(w)
+	opt.height, err2 = strconv.Atoi(h)
+	if !ok || err1 != nil || err2 != nil || opt.width < 16 || opt.height < 16 || opt.width > 8192 || opt.height > 8192 {
+		return nil, fmt.Errorf("-size %q: want WIDTHxHEIGHT between 16 and 8192, like 960x720", *size)
+	}
+	if opt.screenshot != "" && opt.dumpPose != "" {
+		return nil, errors.New("-screenshot and -dump-pose are separate runs; give one")
+	}
+	if opt.time != opt.time {
+		return nil, errors.New("-time is not a number")
+	}
+	return opt, nil
+}
+
+// loadModel reads the named file, or the built-in character.
+func loadModel(path string) (*gltfload.Model, error) {
+	if path == "" {
+		return gltfload.Decode(assets.CharacterGLB, nil, "character.glb")
+	}
+	return gltfload.Load(path)
+}
+
+func run(opt *options) error {
+	m, err := loadModel(opt.model)
+	if err != nil {
+		return err
+	}
+	c, err := newCharacter(m)
+	if err != nil {
+		return err
+	}
+	if err := c.selectClip(opt.clip); err != nil {
+		return err
+	}
+	t := clampTime(float32(opt.time), c.duration())
+	switch {
+	case opt.dumpPose != "":
+		out := os.Stdout
+		if opt.dumpPose != "-" {
+			f, err := os.Create(opt.dumpPose)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			out = f
+		}
+		if err := dumpPose(out, c, t, opt.allNodes); err != nil {
+			return err
+		}
+		if out != os.Stdout {
+			return out.Close()
+		}
+		return nil
+	case opt.screenshot != "":
+		return screenshot(opt, c, t)
+	default:
+		return interactive(opt, c)
+	}
+}
+
+// clampTime keeps a requested time inside [0, duration]: -screenshot and
+// -dump-pose show one moment of the clip and never loop.
+func clampTime(t, duration float32) float32 {
+	if t < 0 || t != t {
+		return 0
+	}
+	if t > duration {
+		return duration
+	}
+	return t
+}

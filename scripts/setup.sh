@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the system packages the viewer builds and tests with (cgo
+# headers for GLFW, Mesa's software OpenGL, Xvfb). Quiet and quick when
+# everything is already there.
+set -euo pipefail
+
+pkgs=(libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
+      libxi-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri)
+
+if ! command -v dpkg >/dev/null 2>&1; then
+	echo "setup: not a Debian-like system; install the equivalents of: ${pkgs[*]}" >&2
+	command -v xvfb-run >/dev/null 2>&1 || echo "setup: xvfb-run is missing; GL tests need it" >&2
+	exit 0
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "setup: missing system packages: ${missing[*]}" >&2
+	echo "setup: install them with: sudo apt-get install -y ${missing[*]}" >&2
+	exit 1
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
