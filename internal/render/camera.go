@@ -42,25 +42,40 @@ func (c Camera) Proj(aspect float32) mgl32.Mat4 {
 }
 
 // FrameBounds returns a camera that shows the whole box [min, max] from
-// three-quarter front, whatever the viewport's aspect ratio. It fits the
-// box's height and its horizontal extent (under any yaw) separately, which
-// frames a standing character much tighter than a bounding sphere.
+// three-quarter front, whatever the viewport's aspect ratio: each corner
+// of the box, seen from the camera's direction, must fit both fields of
+// view, which frames long or tall models tighter than a bounding sphere.
 func FrameBounds(min, max mgl32.Vec3, aspect float32) Camera {
 	c := Camera{Yaw: mgl32.DegToRad(25), Pitch: mgl32.DegToRad(8), FovY: mgl32.DegToRad(40)}
-	ext := max.Sub(min)
-	halfH := float64(ext[1]) / 2
-	halfW := math.Hypot(float64(ext[0]), float64(ext[2])) / 2
-	if !(halfH+halfW > 0) || math.IsInf(halfH+halfW, 0) {
-		halfH, halfW = 1, 1
+	c.Target = min.Add(max).Mul(0.5)
+	half := max.Sub(min).Mul(0.5)
+	if !(half.Len() > 0) || math.IsInf(float64(half.Len()), 0) {
+		half = mgl32.Vec3{1, 1, 1}
 	}
+	// Camera axes: back points from the target towards the eye.
+	c.Distance = 1
+	back := c.Eye().Sub(c.Target).Normalize()
+	right := mgl32.Vec3{0, 1, 0}.Cross(back).Normalize()
+	up := back.Cross(right)
 	tanY := math.Tan(float64(c.FovY) / 2)
 	tanX := tanY * float64(aspect)
-	// The box's near face is halfW closer than its centre and looks larger.
-	d := math.Max(halfH/tanY, halfW/tanX) + halfW
-	c.Target = min.Add(max).Mul(0.5)
-	c.Distance = float32(d * 1.08)
-	radius := float32(math.Hypot(halfH, halfW))
-	c.Near = c.Distance / 100
-	c.Far = c.Distance + radius*4
+	d := 0.0
+	for i := 0; i < 8; i++ {
+		corner := mgl32.Vec3{half[0] * sign(i&1), half[1] * sign(i&2), half[2] * sign(i&4)}
+		x, y, z := float64(corner.Dot(right)), float64(corner.Dot(up)), float64(corner.Dot(back))
+		d = math.Max(d, z+math.Abs(x)/tanX)
+		d = math.Max(d, z+math.Abs(y)/tanY)
+	}
+	c.Distance = float32(d * 1.06)
+	radius := half.Len()
+	c.Near = float32(math.Max(float64(c.Distance-radius*2), float64(c.Distance)/1000))
+	c.Far = c.Distance + radius*2
 	return c
+}
+
+func sign(bit int) float32 {
+	if bit != 0 {
+		return 1
+	}
+	return -1
 }
