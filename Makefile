@@ -48,3 +48,8 @@ assets:
 
 clean:
 	rm -rf bin screenshots
+
+# Loads, poses and renders every model under CORPUS (files under an
+# "invalid" folder must be refused); screenshots land in corpus-out/.
+corpus: setup build
+	$(XVFB) ./$(BIN) -corpus $(CORPUS) -out corpus-out -size 480x480

@@ -5,6 +5,7 @@
 in vec3 vNormal;
 in vec2 vUV;
 in vec3 vWorld;
+in vec4 vColor;
 
 uniform vec4 uBaseColor;      // linear RGBA factor
 uniform sampler2D uBaseTex;   // sRGB texture (white when the material has none)
@@ -18,7 +19,7 @@ void main() {
     if (!gl_FrontFacing) {
         n = -n;
     }
-    vec4 base = uBaseColor * texture(uBaseTex, vUV);
+    vec4 base = uBaseColor * vColor * texture(uBaseTex, vUV);
     float key = max(dot(n, -uLightDir), 0.0);
     vec3 sky = vec3(0.42, 0.45, 0.52);
     vec3 ground = vec3(0.22, 0.20, 0.18);

@@ -8,6 +8,7 @@ layout(location = 1) in vec3 aNormal;
 layout(location = 2) in vec2 aUV;
 layout(location = 3) in uvec4 aJoints;
 layout(location = 4) in vec4 aWeights;
+layout(location = 5) in vec4 aColor;    // COLOR_0, white when absent
 
 // Each palette entry is an affine 3x4 matrix as three rows: the fourth row
 // is always (0 0 0 1), so storing it would only cost joints per block.
@@ -20,6 +21,7 @@ uniform mat4 uViewProj;
 out vec3 vNormal;
 out vec2 vUV;
 out vec3 vWorld;
+out vec4 vColor;
 
 void main() {
     uvec4 j = aJoints * 3u;
@@ -42,6 +44,7 @@ void main() {
 
     vNormal = n;
     vUV = aUV;
+    vColor = aColor;
     vWorld = world;
     gl_Position = uViewProj * vec4(world, 1.0);
 }

@@ -51,7 +51,7 @@ func upload(r *render.Renderer, c *character) (*gpuScene, error) {
 				flat := p.WithFlatNormals()
 				p = &flat
 			}
-			d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, Indices: p.Indices}
+			d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, Colors: p.Colors, Indices: p.Indices}
 			if inst.Skin >= 0 && p.Joints != nil {
 				d.Joints, d.Weights = p.Joints, p.Weights
 			}

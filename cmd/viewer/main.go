@@ -25,6 +25,9 @@ type options struct {
 	screenshot string
 	dumpPose   string
 	allNodes   bool
+	info       bool
+	corpus     string
+	out        string
 	time       float64
 	timeSet    bool
 	clip       string
@@ -65,6 +68,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.screenshot, "screenshot", "", "render one frame offscreen to this PNG `file` and exit")
 	fs.StringVar(&opt.dumpPose, "dump-pose", "", "write joint world matrices and skinned positions as JSON to `file` ('-' = stdout) and exit; needs no display")
 	fs.BoolVar(&opt.allNodes, "all-nodes", false, "with -dump-pose, list every node's world matrix, not only joints")
+	fs.BoolVar(&opt.info, "info", false, "print the model's skins, clips, meshes and any specification violations, and exit")
+	fs.StringVar(&opt.corpus, "corpus", "", "load, pose and render every .gltf/.glb under `folder` and print a table; files under an 'invalid' folder must be refused")
+	fs.StringVar(&opt.out, "out", "corpus-out", "`folder` for -corpus screenshots and poses")
 	fs.Float64Var(&opt.time, "time", 0, "clip-local time in `seconds` (clamped to the clip in -screenshot and -dump-pose)")
 	fs.StringVar(&opt.clip, "clip", "", "clip to play, by `name or index` (default: the first)")
 	size := fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
@@ -90,8 +96,17 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if !ok || err1 != nil || err2 != nil || opt.width < 16 || opt.height < 16 || opt.width > 8192 || opt.height > 8192 {
 		return nil, fmt.Errorf("-size %q: want WIDTHxHEIGHT between 16 and 8192, like 960x720", *size)
 	}
-	if opt.screenshot != "" && opt.dumpPose != "" {
-		return nil, errors.New("-screenshot and -dump-pose are separate runs; give one")
+	modes := 0
+	for _, on := range []bool{opt.screenshot != "", opt.dumpPose != "", opt.info, opt.corpus != ""} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return nil, errors.New("-screenshot, -dump-pose, -info and -corpus are separate runs; give one")
+	}
+	if opt.corpus != "" && opt.model != "" {
+		return nil, errors.New("-corpus takes a folder, not a model")
 	}
 	if opt.time != opt.time {
 		return nil, errors.New("-time is not a number")
@@ -108,9 +123,16 @@ func loadModel(path string) (*gltfload.Model, error) {
 }
 
 func run(opt *options) error {
+	if opt.corpus != "" {
+		return runCorpus(os.Stdout, opt.corpus, opt.out, opt.width, opt.height)
+	}
 	m, err := loadModel(opt.model)
 	if err != nil {
 		return err
+	}
+	if opt.info {
+		printInfo(os.Stdout, m)
+		return nil
 	}
 	c, err := newCharacter(m)
 	if err != nil {

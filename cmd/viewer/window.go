@@ -87,7 +87,7 @@ func interactive(opt *options, c *character) error {
 	}
 	cam := frameClip(scene, c, float32(opt.width)/float32(opt.height))
 
-	ctl := &playback{time: float32(opt.time), playing: true}
+	ctl := newPlayback(c.duration(), float32(opt.time))
 	win.SetKeyCallback(func(w *glfw.Window, key glfw.Key, _ int, action glfw.Action, mods glfw.ModifierKey) {
 		if action == glfw.Release {
 			return
@@ -100,17 +100,17 @@ func interactive(opt *options, c *character) error {
 				ctl.playing = !ctl.playing
 			}
 		case glfw.KeyLeft:
-			ctl.step(-1, mods&glfw.ModShift != 0, c.duration())
+			ctl.step(-1, mods&glfw.ModShift != 0)
 		case glfw.KeyRight:
-			ctl.step(+1, mods&glfw.ModShift != 0, c.duration())
+			ctl.step(+1, mods&glfw.ModShift != 0)
 		}
 	})
 	last := time.Now()
 	for !win.ShouldClose() {
 		now := time.Now()
-		ctl.advance(float32(now.Sub(last).Seconds()), c.duration())
+		ctl.advance(float32(now.Sub(last).Seconds()))
 		last = now
-		c.evaluate(ctl.time)
+		c.evaluate(ctl.time())
 		scene.refresh(c)
 		fw, fh := win.GetFramebufferSize()
 		if fw > 0 && fh > 0 {

@@ -127,7 +127,7 @@ func TestClipValidate(t *testing.T) {
 		return &Clip{Name: "c", Tracks: []Track{{Joint: 0, Path: Translation, Times: []float32{0, 1}, Values: make([]float32, 6)}}}
 	}
 	cases := []struct {
-		name  string
+		name   string
 		break_ func(c *Clip)
 	}{
 		{"joint out of range", func(c *Clip) { c.Tracks[0].Joint = 5 }},

@@ -100,6 +100,9 @@ func (l *loader) decode(data []byte) (*Model, error) {
 		return nil, jsonError(err, js)
 	}
 	l.doc = doc
+	if err := checkExtensions(js); err != nil {
+		return nil, err
+	}
 	if !strings.HasPrefix(doc.Asset.Version, "2.") {
 		return nil, fmt.Errorf("asset.version %q: only glTF 2.x is supported", doc.Asset.Version)
 	}
@@ -189,10 +192,15 @@ func jsonError(err error, js []byte) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		if te.Field != "" {
-			return fmt.Errorf("%s: JSON value is %s, want %s", te.Field, te.Value, te.Type)
+		want := jsonKind(te.Type)
+		where := te.Field
+		if p := locateTypeError(js, te.Field, te.Value); p != "" {
+			where = p
 		}
-		return fmt.Errorf("JSON value is %s, want %s", te.Value, te.Type)
+		if where == "" {
+			return fmt.Errorf("JSON value is %s, want %s", te.Value, want)
+		}
+		return fmt.Errorf("%s: JSON value is %s, want %s", where, te.Value, want)
 	}
 	return fmt.Errorf("invalid glTF JSON: %w", err)
 }
@@ -461,8 +469,14 @@ func (l *loader) loadScene() error {
 			return fmt.Errorf("scene: scenes[%d] does not exist (%d scenes)", si, len(l.doc.Scenes))
 		}
 		roots = l.doc.Scenes[si].Nodes
+		if len(roots) == 0 {
+			return fmt.Errorf("scenes[%d]: no nodes; the shown scene is empty", si)
+		}
 	case len(l.doc.Scenes) > 0 && l.doc.Scenes[0] != nil:
 		roots = l.doc.Scenes[0].Nodes
+		if len(roots) == 0 {
+			return fmt.Errorf("scenes[0]: no nodes; the shown scene is empty")
+		}
 	default:
 		for i := range l.doc.Nodes {
 			if l.model.Skeleton.Parents[l.model.JointOfNode[i]] < 0 {

@@ -94,10 +94,14 @@ func (l *loader) loadMaterials() error {
 				if bt.Index < 0 || bt.Index >= len(l.model.Textures) {
 					return fmt.Errorf("%s.pbrMetallicRoughness.baseColorTexture: textures[%d] does not exist (%d textures)", where, bt.Index, len(l.model.Textures))
 				}
+				if bt.TexCoord < 0 {
+					return fmt.Errorf("%s.pbrMetallicRoughness.baseColorTexture.texCoord: %d is negative", where, bt.TexCoord)
+				}
 				if bt.TexCoord != 0 {
 					l.warnf("%s.pbrMetallicRoughness.baseColorTexture: texCoord %d is drawn with TEXCOORD_0", where, bt.TexCoord)
 				}
 				mat.BaseColorTexture = bt.Index
+				mat.TexCoord = bt.TexCoord
 			}
 		}
 		l.model.Materials = append(l.model.Materials, mat)

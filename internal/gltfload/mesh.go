@@ -73,8 +73,20 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 	if prim.UV0, err = attr(gltf.TEXCOORD_0, gltf.AccessorVec2); err != nil {
 		return prim, err
 	}
-	for k := 0; k < len(prim.Normals); k += 3 {
-		normalize3(prim.Normals[k : k+3])
+	if acc, ok := p.Attributes[gltf.COLOR_0]; ok {
+		if prim.Colors, err = l.colors(where, acc, n); err != nil {
+			return prim, err
+		}
+	}
+	if err := l.checkNormals(where, prim.Normals); err != nil {
+		return prim, err
+	}
+	if prim.Material >= 0 {
+		if tc := l.model.Materials[prim.Material].TexCoord; tc >= 0 {
+			if _, ok := p.Attributes[fmt.Sprintf("TEXCOORD_%d", tc)]; !ok {
+				return prim, fmt.Errorf("%s: materials[%d] samples TEXCOORD_%d, which the primitive does not have", where, prim.Material, tc)
+			}
+		}
 	}
 	if err := l.loadInfluences(where, p, &prim, attr); err != nil {
 		return prim, err
@@ -90,6 +102,44 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 		}
 	}
 	return prim, nil
+}
+
+// colors reads COLOR_0 (VEC3 or VEC4) as RGBA.
+func (l *loader) colors(where string, acc, n int) ([]float32, error) {
+	v, comps, err := l.floats(acc, gltf.AccessorVec3, gltf.AccessorVec4)
+	if err != nil {
+		return nil, fmt.Errorf("%s.attributes.COLOR_0: %w", where, err)
+	}
+	if len(v)/comps != n {
+		return nil, fmt.Errorf("%s.attributes.COLOR_0: accessors[%d] has %d elements, POSITION has %d", where, acc, len(v)/comps, n)
+	}
+	if comps == 4 {
+		return v, nil
+	}
+	rgba := make([]float32, n*4)
+	for i := 0; i < n; i++ {
+		copy(rgba[i*4:], v[i*3:i*3+3])
+		rgba[i*4+3] = 1
+	}
+	return rgba, nil
+}
+
+// checkNormals refuses normals that have no direction and normalizes the
+// rest, with a warning when the file's were not unit length.
+func (l *loader) checkNormals(where string, n []float32) error {
+	worst := 0.0
+	for k := 0; k+2 < len(n); k += 3 {
+		ln := math.Sqrt(float64(n[k]*n[k] + n[k+1]*n[k+1] + n[k+2]*n[k+2]))
+		if !(ln > 1e-6) || !finite(ln) {
+			return fmt.Errorf("%s.attributes.NORMAL: vertex %d has normal (%v, %v, %v), which has no direction", where, k/3, n[k], n[k+1], n[k+2])
+		}
+		worst = math.Max(worst, math.Abs(ln-1))
+		normalize3(n[k : k+3])
+	}
+	if worst > 1e-3 {
+		l.warnf("%s.attributes.NORMAL: normals up to %.3g away from unit length; normalized", where, worst)
+	}
+	return nil
 }
 
 func normalize3(v []float32) {
@@ -230,7 +280,15 @@ func (l *loader) loadIndices(where string, p *gltf.Primitive, prim *Primitive) e
 	}
 	switch p.Mode {
 	case gltf.PrimitiveTriangles:
-		prim.Indices = idx[:len(idx)/3*3]
+		if len(idx)%3 != 0 {
+			return fmt.Errorf("%s: %d %s do not make whole triangles (mode TRIANGLES needs a multiple of 3)", where, len(idx), countNoun(p))
+		}
+		prim.Indices = idx
+	case gltf.PrimitiveLines:
+		if len(idx)%2 != 0 {
+			return fmt.Errorf("%s: %d %s do not make whole lines (mode LINES needs an even count)", where, len(idx), countNoun(p))
+		}
+		l.warnf("%s: mode %s is not drawn (only triangles)", where, p.Mode)
 	case gltf.PrimitiveTriangleStrip:
 		for k := 0; k+2 < len(idx); k++ {
 			if k%2 == 0 {
@@ -249,6 +307,13 @@ func (l *loader) loadIndices(where string, p *gltf.Primitive, prim *Primitive) e
 	return nil
 }
 
+func countNoun(p *gltf.Primitive) string {
+	if p.Indices != nil {
+		return "indices"
+	}
+	return "vertices"
+}
+
 // WithFlatNormals returns a copy whose triangles share no vertices and
 // carry face normals, which glTF prescribes when a primitive has none. The
 // copy is for drawing; reference skinning keeps the file's vertex order.
@@ -261,6 +326,9 @@ func (p *Primitive) WithFlatNormals() Primitive {
 	if p.UV0 != nil {
 		q.UV0 = make([]float32, 0, m*2)
 	}
+	if p.Colors != nil {
+		q.Colors = make([]float32, 0, m*4)
+	}
 	if p.Joints != nil {
 		q.Joints = make([]uint16, 0, m*4)
 		q.Weights = make([]float32, 0, m*4)
@@ -270,6 +338,9 @@ func (p *Primitive) WithFlatNormals() Primitive {
 		q.Positions = append(q.Positions, p.Positions[i*3:i*3+3]...)
 		if p.UV0 != nil {
 			q.UV0 = append(q.UV0, p.UV0[i*2:i*2+2]...)
+		}
+		if p.Colors != nil {
+			q.Colors = append(q.Colors, p.Colors[i*4:i*4+4]...)
 		}
 		if p.Joints != nil {
 			q.Joints = append(q.Joints, p.Joints[i*4:i*4+4]...)

@@ -66,6 +66,9 @@ type Primitive struct {
 	Normals []float32
 	// UV0 is TEXCOORD_0, uv per vertex, or nil.
 	UV0 []float32
+	// Colors is COLOR_0 as linear RGBA per vertex (alpha 1 where the file
+	// has RGB), or nil. It multiplies the base colour.
+	Colors []float32
 	// Joints and Weights are the four largest influences of each vertex
 	// (renormalized to sum 1); unused slots have joint 0 and weight 0. Nil
 	// when the primitive is not skinned.
@@ -97,8 +100,11 @@ type Material struct {
 	BaseColor [4]float32
 	// BaseColorTexture indexes Model.Textures, or -1.
 	BaseColorTexture int
-	DoubleSided      bool
+	// TexCoord is the TEXCOORD_n set the base colour texture samples, or
+	// -1 without a texture.
+	TexCoord    int
+	DoubleSided bool
 }
 
 // DefaultMaterial is what glTF prescribes for primitives without one.
-var DefaultMaterial = Material{Name: "default", BaseColor: [4]float32{1, 1, 1, 1}, BaseColorTexture: -1}
+var DefaultMaterial = Material{Name: "default", BaseColor: [4]float32{1, 1, 1, 1}, BaseColorTexture: -1, TexCoord: -1}

@@ -33,6 +33,7 @@ type MeshData struct {
 	Positions []float32 // xyz per vertex, bind space
 	Normals   []float32 // xyz per vertex
 	UV        []float32 // uv per vertex, or nil
+	Colors    []float32 // linear RGBA per vertex multiplying the base colour, or nil
 	// Joints and Weights: four per vertex, indices into the palette drawn
 	// with. Nil for a rigid mesh, which is drawn with palette entry 0.
 	Joints  []uint16
@@ -66,6 +67,9 @@ type Frame struct {
 type gpuMesh struct {
 	vao, vbo, ebo uint32
 	count         int32
+	hasUV         bool
+	hasColor      bool
+	skinned       bool
 	live          bool
 }
 
@@ -135,7 +139,7 @@ func (r *Renderer) MaxJoints() int { return r.maxJoints }
 // AddMesh uploads a mesh and returns its handle.
 func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 	n := len(d.Positions) / 3
-	if len(d.Normals) != n*3 || (d.UV != nil && len(d.UV) != n*2) ||
+	if len(d.Normals) != n*3 || (d.UV != nil && len(d.UV) != n*2) || (d.Colors != nil && len(d.Colors) != n*4) ||
 		(d.Joints == nil) != (d.Weights == nil) || (d.Joints != nil && (len(d.Joints) != n*4 || len(d.Weights) != n*4)) {
 		return -1, fmt.Errorf("render: mesh arrays disagree on the vertex count (%d positions)", n)
 	}
@@ -154,7 +158,7 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 	gl.BindVertexArray(m.vao)
 	// One buffer, attributes one after another: simpler than interleaving
 	// and just as fast for a viewer's vertex counts.
-	size := n * (12 + 12 + 8 + 8 + 16)
+	size := n * (12 + 12 + 8 + 8 + 16 + 16)
 	gl.GenBuffers(1, &m.vbo)
 	gl.BindBuffer(gl.ARRAY_BUFFER, m.vbo)
 	gl.BufferData(gl.ARRAY_BUFFER, size, nil, gl.STATIC_DRAW)
@@ -177,9 +181,17 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 		uv := put(gl.Ptr(d.UV), n*8)
 		gl.EnableVertexAttribArray(2)
 		gl.VertexAttribPointerWithOffset(2, 2, gl.FLOAT, false, 0, uintptr(uv))
+		m.hasUV = true
 	} else {
 		gl.DisableVertexAttribArray(2)
-		gl.VertexAttrib2f(2, 0, 0)
+	}
+	if d.Colors != nil && n > 0 {
+		col := put(gl.Ptr(d.Colors), n*16)
+		gl.EnableVertexAttribArray(5)
+		gl.VertexAttribPointerWithOffset(5, 4, gl.FLOAT, false, 0, uintptr(col))
+		m.hasColor = true
+	} else {
+		gl.DisableVertexAttribArray(5)
 	}
 	if d.Joints != nil && n > 0 {
 		j := put(gl.Ptr(d.Joints), n*8)
@@ -188,6 +200,7 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 		w := put(gl.Ptr(d.Weights), n*16)
 		gl.EnableVertexAttribArray(4)
 		gl.VertexAttribPointerWithOffset(4, 4, gl.FLOAT, false, 0, uintptr(w))
+		m.skinned = true
 	} else {
 		gl.DisableVertexAttribArray(3)
 		gl.DisableVertexAttribArray(4)
@@ -275,6 +288,18 @@ func (r *Renderer) Draw(f *Frame) error {
 		c := it.Material.BaseColor
 		gl.Uniform4f(r.uBaseColor, c[0], c[1], c[2], c[3])
 		gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
+		// Attributes a mesh lacks read the context's current values, which
+		// are not part of the vertex array: set them for every such draw.
+		if !m.hasUV {
+			gl.VertexAttrib2f(2, 0, 0)
+		}
+		if !m.hasColor {
+			gl.VertexAttrib4f(5, 1, 1, 1, 1)
+		}
+		if !m.skinned {
+			gl.VertexAttribI4ui(3, 0, 0, 0, 0) // rigid: palette entry 0 ...
+			gl.VertexAttrib4f(4, 1, 0, 0, 0)   // ... with full weight
+		}
 		gl.BindVertexArray(m.vao)
 		if m.count > 0 {
 			gl.DrawElementsWithOffset(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0)

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"image/png"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"github.com/skinview/skinview/internal/gltfload"
+)
+
+// corpusPoseTimes is how many evenly spaced times of each clip are dumped.
+const corpusPoseTimes = 5
+
+// runCorpus loads, poses and renders every .gltf/.glb under dir, writing
+// pose dumps and one screenshot per model under out, and prints a table.
+// Files under a folder named "invalid" must be refused; any other file
+// must load and render. It fails if any file does otherwise.
+func runCorpus(w io.Writer, dir, out string, width, height int) error {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if ext := strings.ToLower(filepath.Ext(p)); !d.IsDir() && (ext == ".gltf" || ext == ".glb") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("no .gltf or .glb files under %s", dir)
+	}
+	sort.Strings(files)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	win, err := openWindow(64, 64, "corpus", false)
+	if err != nil {
+		return err
+	}
+	defer glfw.Terminate()
+	defer win.Destroy()
+
+	fmt.Fprintf(w, "%-72s %8s %6s %5s %8s  %s\n", "model", "load ms", "joints", "clips", "vertices", "status")
+	failed := 0
+	for i, f := range files {
+		rel, _ := filepath.Rel(dir, f)
+		row, ok := corpusModel(f, rel, out, width, height)
+		if !ok {
+			failed++
+		}
+		fmt.Fprintf(w, "%-72s %s\n", rel, row)
+		if (i+1)%10 == 0 {
+			fmt.Fprintf(os.Stderr, "corpus: %d/%d files\n", i+1, len(files))
+		}
+	}
+	fmt.Fprintf(w, "%d files, %d as expected, %d failed; screenshots and poses in %s\n", len(files), len(files)-failed, failed, out)
+	if failed > 0 {
+		return fmt.Errorf("%d of %d corpus files failed", failed, len(files))
+	}
+	return nil
+}
+
+// corpusModel handles one file and returns its table row and whether it
+// behaved as expected. A panic is caught and reported as a failure.
+func corpusModel(file, rel, out string, width, height int) (row string, ok bool) {
+	expectRefusal := false
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if part == "invalid" {
+			expectRefusal = true
+		}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			row, ok = fmt.Sprintf("%8s %6s %5s %8s  FAIL: panic: %v", "-", "-", "-", "-", p), false
+		}
+	}()
+	start := time.Now()
+	m, err := gltfload.Load(file)
+	ms := float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		if expectRefusal {
+			return fmt.Sprintf("%8.1f %6s %5s %8s  refused as expected: %s", ms, "-", "-", "-", oneLine(err)), true
+		}
+		return fmt.Sprintf("%8.1f %6s %5s %8s  FAIL: %s", ms, "-", "-", "-", oneLine(err)), false
+	}
+	verts := 0
+	for _, me := range m.Meshes {
+		for _, p := range me.Primitives {
+			verts += p.NumVertices()
+		}
+	}
+	cols := fmt.Sprintf("%8.1f %6d %5d %8d ", ms, m.Skeleton.NumJoints(), len(m.Clips), verts)
+	if expectRefusal {
+		return cols + " FAIL: loaded a file that should be refused", false
+	}
+	c, err := newCharacter(m)
+	if err != nil {
+		return cols + " FAIL: " + oneLine(err), false
+	}
+	base := strings.NewReplacer("/", "_", "\\", "_", " ", "_").Replace(strings.TrimSuffix(rel, filepath.Ext(rel)))
+	for ci := range m.Clips {
+		c.clip = ci
+		for k := 0; k < corpusPoseTimes; k++ {
+			t := c.duration() * float32(k) / (corpusPoseTimes - 1)
+			if err := writePoseFile(filepath.Join(out, fmt.Sprintf("%s.clip%d.t%d.json", base, ci, k)), c, t); err != nil {
+				return cols + " FAIL: pose: " + oneLine(err), false
+			}
+		}
+	}
+	c.clip = min(0, len(m.Clips)-1)
+	img, err := renderImage(c, c.duration()/2, width, height)
+	if err != nil {
+		return cols + " FAIL: render: " + oneLine(err), false
+	}
+	shot := filepath.Join(out, base+".png")
+	f, err := os.Create(shot)
+	if err != nil {
+		return cols + " FAIL: " + oneLine(err), false
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		return cols + " FAIL: " + oneLine(err), false
+	}
+	return cols + " ok", true
+}
+
+func writePoseFile(path string, c *character, t float32) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := dumpPose(f, c, t, false); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

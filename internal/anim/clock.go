@@ -1,0 +1,108 @@
+package anim
+
+import "math"
+
+// LoopMode is what a clip clock does at the end of its clip.
+type LoopMode uint8
+
+const (
+	// Loop wraps to the start (and, played backwards, to the end).
+	Loop LoopMode = iota
+	// Once stops on the last frame (or the first, played backwards).
+	Once
+	// PingPong plays forwards, then backwards, and so on.
+	PingPong
+	// Repeat plays Loops times, then holds the last frame.
+	Repeat
+)
+
+func (m LoopMode) String() string {
+	switch m {
+	case Loop:
+		return "loop"
+	case Once:
+		return "once"
+	case PingPong:
+		return "ping-pong"
+	case Repeat:
+		return "repeat"
+	}
+	return "LoopMode(?)"
+}
+
+// ClipClock maps global time to a clip's local time (GEA §12.4): with
+// τ the time since the clip started, R the rate and T the duration,
+// t = clamp(τ·R, 0, N·T) mod T. It holds the scaled time τ·R so that rate
+// changes take effect from now on, without jumps.
+type ClipClock struct {
+	// Duration T of the clip in seconds.
+	Duration float32
+	// Rate R: 1 plays at authored speed, 0.5 half speed, negative plays
+	// backwards. The zero value is treated as 1 by NewClipClock only.
+	Rate float32
+	// Mode at the end of the clip.
+	Mode LoopMode
+	// Loops N for Repeat; ignored otherwise.
+	Loops int
+	// Elapsed is τ·R, the clip time before looping is applied, in seconds.
+	Elapsed float32
+}
+
+// NewClipClock returns a clock at the start of a clip of the given
+// duration, playing forward at authored speed in mode.
+func NewClipClock(duration float32, mode LoopMode) ClipClock {
+	return ClipClock{Duration: duration, Rate: 1, Mode: mode, Loops: 1}
+}
+
+// Advance moves the clock by dt seconds of global time.
+func (c *ClipClock) Advance(dt float32) { c.Elapsed += dt * c.Rate }
+
+// Local is the clip-local time for Elapsed, in [0, Duration].
+func (c *ClipClock) Local() float32 {
+	t, d := float64(c.Elapsed), float64(c.Duration)
+	if !(d > 0) {
+		return 0
+	}
+	switch c.Mode {
+	case Once:
+		return float32(math.Min(math.Max(t, 0), d))
+	case PingPong:
+		p := posMod(t, 2*d)
+		if p > d {
+			p = 2*d - p
+		}
+		return float32(p)
+	case Repeat:
+		n := float64(max(c.Loops, 1))
+		if t <= 0 {
+			return 0
+		}
+		if t >= n*d {
+			return float32(d) // holds the end of the last loop, not the start
+		}
+		return float32(posMod(t, d))
+	default:
+		return float32(posMod(t, d))
+	}
+}
+
+// Finished reports whether a clock that stops (Once, Repeat) has reached
+// its end in the direction it plays.
+func (c *ClipClock) Finished() bool {
+	d := float64(c.Duration)
+	switch c.Mode {
+	case Once:
+		return (c.Rate >= 0 && float64(c.Elapsed) >= d) || (c.Rate < 0 && c.Elapsed <= 0)
+	case Repeat:
+		return (c.Rate >= 0 && float64(c.Elapsed) >= float64(max(c.Loops, 1))*d) || (c.Rate < 0 && c.Elapsed <= 0)
+	}
+	return false
+}
+
+func posMod(a, m float64) float64 {
+	r := math.Mod(a, m)
+	if r < 0 {
+		r += m
+	}
+	return r
+}
