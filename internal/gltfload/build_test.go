@@ -1,0 +1,113 @@
+package gltfload
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// docBuilder assembles small glTF documents for tests: views into one
+// binary buffer and JSON written by hand around them.
+type docBuilder struct {
+	bin   bytes.Buffer
+	views []string
+	accs  []string
+}
+
+// view appends data (little-endian, padded to 4 bytes) as a bufferView
+// with an optional byteStride and returns its index.
+func (b *docBuilder) view(t *testing.T, stride int, data ...any) int {
+	t.Helper()
+	for b.bin.Len()%4 != 0 {
+		b.bin.WriteByte(0)
+	}
+	off := b.bin.Len()
+	for _, d := range data {
+		if err := binary.Write(&b.bin, binary.LittleEndian, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := fmt.Sprintf(`{"buffer": 0, "byteOffset": %d, "byteLength": %d`, off, b.bin.Len()-off)
+	if stride > 0 {
+		v += fmt.Sprintf(`, "byteStride": %d`, stride)
+	}
+	b.views = append(b.views, v+"}")
+	return len(b.views) - 1
+}
+
+// acc adds an accessor given as JSON fields and returns its index.
+func (b *docBuilder) acc(fields string) int {
+	b.accs = append(b.accs, "{"+fields+"}")
+	return len(b.accs) - 1
+}
+
+// floatAcc adds a tightly packed float accessor over new data.
+func (b *docBuilder) floatAcc(t *testing.T, typ string, vals []float32) int {
+	comps := map[string]int{"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}[typ]
+	v := b.view(t, 0, vals)
+	extra := ""
+	if typ == "SCALAR" {
+		extra = fmt.Sprintf(`, "min": [%g], "max": [%g]`, vals[0], vals[len(vals)-1])
+	}
+	return b.acc(fmt.Sprintf(`"bufferView": %d, "componentType": 5126, "count": %d, "type": %q%s`, v, len(vals)/comps, typ, extra))
+}
+
+// json finishes the document: rest holds the other top-level members.
+func (b *docBuilder) json(rest string) []byte {
+	if b.bin.Len() == 0 {
+		return []byte(`{"asset": {"version": "2.0"}, ` + rest + `}`)
+	}
+	return []byte(fmt.Sprintf(`{"asset": {"version": "2.0"}, %s,
+  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
+  "bufferViews": [%s], "accessors": [%s]}`,
+		rest, b.bin.Len(), base64.StdEncoding.EncodeToString(b.bin.Bytes()), join(b.views), join(b.accs)))
+}
+
+// glb wraps the same document as a binary glTF with the buffer in the BIN
+// chunk.
+func (b *docBuilder) glb(t *testing.T, rest string) []byte {
+	t.Helper()
+	js := fmt.Sprintf(`{"asset": {"version": "2.0"}, %s, "buffers": [{"byteLength": %d}], "bufferViews": [%s], "accessors": [%s]}`,
+		rest, b.bin.Len(), join(b.views), join(b.accs))
+	for len(js)%4 != 0 {
+		js += " "
+	}
+	bin := append([]byte(nil), b.bin.Bytes()...)
+	for len(bin)%4 != 0 {
+		bin = append(bin, 0)
+	}
+	var out bytes.Buffer
+	w := func(v any) { binary.Write(&out, binary.LittleEndian, v) }
+	w(uint32(glbMagic))
+	w(uint32(2))
+	w(uint32(12 + 8 + len(js) + 8 + len(bin)))
+	w(uint32(len(js)))
+	w(uint32(glbChunkJSON))
+	out.WriteString(js)
+	w(uint32(len(bin)))
+	w(uint32(glbChunkBIN))
+	out.Write(bin)
+	return out.Bytes()
+}
+
+func join(items []string) string {
+	var b bytes.Buffer
+	for i, s := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+func mustJSON(t *testing.T, doc []byte) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		t.Fatalf("test document is not JSON: %v\n%s", err, doc)
+	}
+}

@@ -1,0 +1,289 @@
+package gltfload
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+)
+
+const eps = 1e-5
+
+func approxEqual(a, b, epsilon float32) bool {
+	return float32(math.Abs(float64(a-b))) <= epsilon
+}
+
+// worlds computes every node's global matrix in the rest pose.
+func worlds(t *testing.T, m *Model) []mgl32.Mat4 {
+	t.Helper()
+	out := make([]mgl32.Mat4, m.Skeleton.NumJoints())
+	job := anim.LocalToModelJob{Skeleton: &m.Skeleton, Input: m.Skeleton.Rest, Output: out}
+	if err := job.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	job.Run()
+	byNode := make([]mgl32.Mat4, len(out))
+	for j, n := range m.NodeOfJoint {
+		byNode[n] = out[j]
+	}
+	return byNode
+}
+
+func wantMat(t *testing.T, what string, got, want mgl32.Mat4) {
+	t.Helper()
+	for i := range got {
+		if !approxEqual(got[i], want[i], eps) {
+			t.Fatalf("%s = %v, want %v", what, got, want)
+		}
+	}
+}
+
+// triangle is one skinned triangle; it returns the mesh JSON member.
+func triangle(t *testing.T, b *docBuilder) string {
+	pos := b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0, 0, 1, 0})
+	jv := b.view(t, 0, []uint8{0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})
+	j := b.acc(`"bufferView": ` + itoa(jv) + `, "componentType": 5121, "count": 3, "type": "VEC4"`)
+	w := b.floatAcc(t, "VEC4", []float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})
+	return `"meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `, "JOINTS_0": ` + itoa(j) + `, "WEIGHTS_0": ` + itoa(w) + `}}]}]`
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestNodeMatrixAndTRSAgree(t *testing.T) {
+	b := &docBuilder{}
+	// Node 0: TRS; node 1: the same transform as a matrix (T(1,2,3)·Rz(90°)·S(2)).
+	doc := b.json(`"nodes": [
+	  {"translation": [1, 2, 3], "rotation": [0, 0, 0.7071068, 0.7071068], "scale": [2, 2, 2]},
+	  {"matrix": [0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1]}],
+	  "scenes": [{"nodes": [0, 1]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := worlds(t, m)
+	wantMat(t, "matrix node", w[1], w[0])
+	wantMat(t, "TRS node", w[0], mgl32.Mat4{0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1})
+}
+
+func TestJointWorldIncludesNonJointNodes(t *testing.T) {
+	b := &docBuilder{}
+	mesh := triangle(t, b)
+	// joint 0 (node 1) → helper node 2 (not a joint, translated) → joint 1 (node 3).
+	doc := b.json(`"nodes": [
+	  {"mesh": 0, "skin": 0},
+	  {"children": [2], "translation": [0, 1, 0]},
+	  {"children": [3], "translation": [5, 0, 0]},
+	  {"translation": [0, 0, 2]}],
+	  "skins": [{"joints": [1, 3]}],
+	  "scenes": [{"nodes": [0, 1]}], ` + mesh)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := worlds(t, m)
+	wantMat(t, "joint 1 world", w[3], mgl32.Translate3D(5, 1, 2))
+	if got := m.Skins[0].InverseBind[1]; got != mgl32.Ident4() {
+		t.Fatalf("missing inverseBindMatrices: got %v, want identity", got)
+	}
+	if m.NodeOfJoint[m.Skins[0].Joints[1]] != 3 {
+		t.Fatalf("skin joint 1 maps to node %d, want 3", m.NodeOfJoint[m.Skins[0].Joints[1]])
+	}
+}
+
+func TestGLBMatchesGLTF(t *testing.T) {
+	b := &docBuilder{}
+	mesh := triangle(t, b)
+	rest := `"nodes": [{"mesh": 0, "skin": 0}, {"translation": [0, 1, 0]}, {}], "skins": [{"joints": [1, 2]}], "scenes": [{"nodes": [0, 1, 2]}], ` + mesh
+	a, err := Decode(b.json(rest), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Decode(b.glb(t, rest), nil, "t.glb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pg := a.Meshes[0].Primitives[0], g.Meshes[0].Primitives[0]
+	for i := range pa.Positions {
+		if pa.Positions[i] != pg.Positions[i] {
+			t.Fatalf("positions differ: gltf %v, glb %v", pa.Positions, pg.Positions)
+		}
+	}
+}
+
+func TestExternalBufferAndPathEscape(t *testing.T) {
+	bin := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	doc := func(uri string) []byte {
+		return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 12, "uri": "` + uri + `"}],
+		  "bufferViews": [{"buffer": 0, "byteLength": 12}],
+		  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 1, "type": "VEC3", "min": [0,0,0], "max": [0,0,0]}],
+		  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "mode": 0}]}],
+		  "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}`)
+	}
+	fsys := fstest.MapFS{"models/a.gltf": {Data: doc("data/a.bin")}, "models/data/a.bin": {Data: bin}, "secret.bin": {Data: bin}}
+	if _, err := LoadFS(fsys, "models/a.gltf"); err != nil {
+		t.Fatalf("external buffer: %v", err)
+	}
+	fsys["models/b.gltf"] = &fstest.MapFile{Data: doc("../secret.bin")}
+	_, err := LoadFS(fsys, "models/b.gltf")
+	if err == nil || !strings.Contains(err.Error(), "buffers[0]") || !strings.Contains(err.Error(), "leaves the model's folder") {
+		t.Fatalf("path escape: got %v, want buffers[0] refused for leaving the folder", err)
+	}
+}
+
+func TestInfluences(t *testing.T) {
+	b := &docBuilder{}
+	pos := b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0, 0, 1, 0})
+	// Vertex 0: six influences over two sets; the four largest are kept.
+	// Vertex 1: normalized UNSIGNED_BYTE weights 255 → 1.0.
+	// Vertex 2: weights summing to 0.5, renormalized to 1.
+	j0 := b.view(t, 0, []uint16{0, 1, 2, 3, 0, 0, 0, 0, 1, 0, 0, 0})
+	j1 := b.view(t, 0, []uint16{4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	w0 := b.view(t, 0, []uint8{77, 51, 26, 26, 255, 0, 0, 0, 64, 64, 0, 0})
+	w1 := b.view(t, 0, []uint8{51, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	ja := b.acc(`"bufferView": ` + itoa(j0) + `, "componentType": 5123, "count": 3, "type": "VEC4"`)
+	jb := b.acc(`"bufferView": ` + itoa(j1) + `, "componentType": 5123, "count": 3, "type": "VEC4"`)
+	wa := b.acc(`"bufferView": ` + itoa(w0) + `, "componentType": 5121, "normalized": true, "count": 3, "type": "VEC4"`)
+	wb := b.acc(`"bufferView": ` + itoa(w1) + `, "componentType": 5121, "normalized": true, "count": 3, "type": "VEC4"`)
+	doc := b.json(`"nodes": [{"mesh": 0, "skin": 0}, {}, {}, {}, {}, {}, {}],
+	  "skins": [{"joints": [1, 2, 3, 4, 5, 6]}], "scenes": [{"nodes": [0, 1, 2, 3, 4, 5, 6]}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `, "JOINTS_0": ` + itoa(ja) + `, "WEIGHTS_0": ` + itoa(wa) +
+		`, "JOINTS_1": ` + itoa(jb) + `, "WEIGHTS_1": ` + itoa(wb) + `}}]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Meshes[0].Primitives[0]
+	// Vertex 0 raw weights /255: 77 51 26 26 | 51 26 → joints 0,1,4 then a
+	// tie at 26 between 2, 3, 5: the first met (2) wins. Kept 77+51+51+26 = 205
+	// of 257, so 52/257 is dropped.
+	wantJ := []uint16{0, 1, 4, 2}
+	wantW := []float32{77.0 / 205, 51.0 / 205, 51.0 / 205, 26.0 / 205}
+	for k := 0; k < 4; k++ {
+		if p.Joints[k] != wantJ[k] || !approxEqual(p.Weights[k], wantW[k], 1e-6) {
+			t.Fatalf("vertex 0 top four = %v %v, want %v %v", p.Joints[:4], p.Weights[:4], wantJ, wantW)
+		}
+	}
+	if !approxEqual(p.DroppedMax, 52.0/257, 1e-6) {
+		t.Fatalf("dropped max = %v, want %v", p.DroppedMax, 52.0/257)
+	}
+	if p.Weights[4] != 1 || p.Joints[4] != 0 {
+		t.Fatalf("vertex 1 = joint %d weight %v, want joint 0 weight 1", p.Joints[4], p.Weights[4])
+	}
+	if !approxEqual(p.Weights[8], 0.5, 1e-6) || !approxEqual(p.Weights[9], 0.5, 1e-6) {
+		t.Fatalf("vertex 2 weights = %v, want renormalized 0.5 0.5", p.Weights[8:12])
+	}
+	if p.Sets != 2 || len(p.AllWeights) != 3*8 || !approxEqual(p.AllWeights[0], 77.0/255, 1e-6) {
+		t.Fatalf("all influences: %d sets, %d weights, first %v", p.Sets, len(p.AllWeights), p.AllWeights[0])
+	}
+}
+
+func TestSparseAndInterleavedAccessors(t *testing.T) {
+	b := &docBuilder{}
+	// Interleaved: position (3 floats) then a 4-byte pad, stride 16.
+	inter := b.view(t, 16, []float32{0, 0, 0, 9, 1, 0, 0, 9, 0, 1, 0, 9})
+	pos := b.acc(`"bufferView": ` + itoa(inter) + `, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0,0,0], "max": [1,1,0]`)
+	// Sparse over no bufferView: zeros except element 2 = (0, 0, 7).
+	idx := b.view(t, 0, []uint16{2, 0})
+	val := b.view(t, 0, []float32{0, 0, 7})
+	sp := b.acc(`"componentType": 5126, "count": 3, "type": "VEC3", "sparse": {"count": 1,
+	  "indices": {"bufferView": ` + itoa(idx) + `, "componentType": 5123}, "values": {"bufferView": ` + itoa(val) + `}}`)
+	doc := b.json(`"nodes": [{"mesh": 0}, {"mesh": 1}], "scenes": [{"nodes": [0, 1]}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `}}]}, {"primitives": [{"attributes": {"POSITION": ` + itoa(sp) + `}}]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.Meshes[0].Primitives[0].Positions
+	want := []float32{0, 0, 0, 1, 0, 0, 0, 1, 0}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("interleaved positions = %v, want %v", got, want)
+		}
+	}
+	got = m.Meshes[1].Primitives[0].Positions
+	want = []float32{0, 0, 0, 0, 0, 0, 0, 0, 7}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("sparse positions = %v, want %v", got, want)
+		}
+	}
+}
+
+func TestQuantizedPositionsAndNormalizedRotation(t *testing.T) {
+	b := &docBuilder{}
+	// KHR_mesh_quantization: SHORT positions, normalized (32767 → 1).
+	pv := b.view(t, 0, []int16{0, 0, 0, 0, 32767, 0, -32767, 0, 0, 0, 0, 0})
+	pos := b.acc(`"bufferView": ` + itoa(pv) + `, "componentType": 5122, "normalized": true, "count": 3, "type": "VEC3", "min": [-1,0,0], "max": [0,1,0]`)
+	times := b.floatAcc(t, "SCALAR", []float32{0, 1})
+	// Rotation keys of length 2: normalized on load.
+	rot := b.floatAcc(t, "VEC4", []float32{0, 0, 0, 2, 0, 0, 2, 0})
+	doc := b.json(`"extensionsUsed": ["KHR_mesh_quantization"], "extensionsRequired": ["KHR_mesh_quantization"],
+	  "nodes": [{"mesh": 0, "rotation": [0, 0, 0, 3]}], "scenes": [{"nodes": [0]}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `}}]}],
+	  "animations": [{"channels": [{"sampler": 0, "target": {"node": 0, "path": "rotation"}}], "samplers": [{"input": ` + itoa(times) + `, "output": ` + itoa(rot) + `}]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Meshes[0].Primitives[0].Positions
+	if p[4] != 1 || p[6] != -1 {
+		t.Fatalf("dequantized positions = %v, want y=1 for vertex 1 and x=-1 for vertex 2", p)
+	}
+	v := m.Clips[0].Tracks[0].Values
+	if v[3] != 1 || v[6] != 1 {
+		t.Fatalf("rotation keys = %v, want unit quaternions", v)
+	}
+	if r := m.Skeleton.Rest[0].Rotation; r.W != 1 {
+		t.Fatalf("node rotation = %v, want normalized to identity", r)
+	}
+	if len(m.Warnings) == 0 {
+		t.Fatal("non-unit quaternions were normalized without a warning")
+	}
+}
+
+func TestDefaultSceneIsShown(t *testing.T) {
+	b := &docBuilder{}
+	pos := b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0, 0, 1, 0})
+	doc := b.json(`"scene": 1, "scenes": [{"nodes": [0]}, {"nodes": [1]}],
+	  "nodes": [{"mesh": 0}, {"mesh": 0, "camera": 0}], "cameras": [{"type": "perspective", "perspective": {"yfov": 1, "znear": 0.1}}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `}}]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Instances) != 1 || m.Instances[0].Node != 1 {
+		t.Fatalf("instances = %+v, want only node 1 from scene 1", m.Instances)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	cases := []struct {
+		name string
+		doc  string
+		want string
+	}{
+		{"cycle", `{"asset": {"version": "2.0"}, "nodes": [{"children": [1]}, {"children": [0]}]}`, "nodes[0]: the node hierarchy has a cycle"},
+		{"two parents", `{"asset": {"version": "2.0"}, "nodes": [{"children": [2]}, {"children": [2]}, {}]}`, "nodes[1].children[0]: node 2 already has parent"},
+		{"child out of range", `{"asset": {"version": "2.0"}, "nodes": [{"children": [7]}]}`, "nodes[0].children[0]: node 7 does not exist"},
+		{"skin joint not a node", `{"asset": {"version": "2.0"}, "nodes": [{}], "skins": [{"joints": [3]}]}`, "skins[0].joints[0]: node 3 does not exist"},
+		{"JSON syntax", "{\"asset\": {\"version\": \"2.0\"},\n \"nodes\": [}", "line 2, column"},
+		{"accessor outside buffer", `{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "data:application/octet-stream;base64,AAAAAA=="}],
+		  "bufferViews": [{"buffer": 0, "byteLength": 4}], "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}],
+		  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}], "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}`, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: 3 elements"},
+		{"bad data URI", `{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "data:application/octet-stream;base64,@@@"}]}`, "buffers[0]: data URI does not decode"},
+		{"GLB chunk past the end", "glTF\x02\x00\x00\x00\x16\x00\x00\x00\xff\x00\x00\x00JSON{}", "glb: chunk 0 length 255 runs past the end"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode([]byte(tc.doc), nil, "t.gltf")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
