@@ -269,3 +269,23 @@ func (l *loader) checkType(i int, want []gltf.AccessorType) error {
 	}
 	return fmt.Errorf("accessors[%d]: type %s, want %s", i, a.Type, want[0])
 }
+
+// warnStride notes a byteStride on a view the specification allows it only
+// for vertex attributes: harmless to read (real exporters write it), so it
+// is a warning, once per view.
+func (l *loader) warnStride(acc int, use string) {
+	if acc < 0 || acc >= len(l.doc.Accessors) || l.doc.Accessors[acc] == nil || l.doc.Accessors[acc].BufferView == nil {
+		return
+	}
+	v := *l.doc.Accessors[acc].BufferView
+	if v < 0 || v >= len(l.doc.BufferViews) || l.doc.BufferViews[v] == nil || l.doc.BufferViews[v].ByteStride == 0 {
+		return
+	}
+	if l.strideWarned == nil {
+		l.strideWarned = map[int]bool{}
+	}
+	if !l.strideWarned[v] {
+		l.strideWarned[v] = true
+		l.warnf("bufferViews[%d]: byteStride %d is only allowed for vertex attributes, but accessors[%d] uses it for %s; read with the stride", v, l.doc.BufferViews[v].ByteStride, acc, use)
+	}
+}

@@ -74,6 +74,7 @@ func (l *loader) loadAnimations() error {
 			if path == anim.Rotation {
 				typ = gltf.AccessorVec4
 			}
+			l.warnStride(s.Output, "animation output")
 			vals, comps, err := l.floats(s.Output, typ)
 			if err != nil {
 				return fmt.Errorf("%s.output: %w", sw, err)
@@ -111,6 +112,7 @@ func (l *loader) keyTimes(sw string, acc int) ([]float32, error) {
 	if acc >= 0 && acc < len(l.doc.Accessors) && l.doc.Accessors[acc] != nil && l.doc.Accessors[acc].ComponentType != gltf.ComponentFloat {
 		return nil, fmt.Errorf("%s.input: accessors[%d] componentType %s, want FLOAT", sw, acc, l.doc.Accessors[acc].ComponentType)
 	}
+	l.warnStride(acc, "animation input")
 	times, _, err := l.floats(acc, gltf.AccessorScalar)
 	if err != nil {
 		return nil, fmt.Errorf("%s.input: %w", sw, err)

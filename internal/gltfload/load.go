@@ -77,6 +77,8 @@ type loader struct {
 	name  string
 	doc   *gltf.Document
 	model *Model
+	// strideWarned remembers views already reported by warnStride.
+	strideWarned map[int]bool
 }
 
 func (l *loader) warnf(format string, args ...any) {
@@ -429,6 +431,7 @@ func (l *loader) loadSkins() error {
 		}
 		if s.InverseBindMatrices != nil {
 			acc := *s.InverseBindMatrices
+			l.warnStride(acc, "inverse bind matrices")
 			vals, _, err := l.floats(acc, gltf.AccessorMat4)
 			if err != nil {
 				return fmt.Errorf("%s.inverseBindMatrices: %w", where, err)
