@@ -66,7 +66,8 @@ type Frame struct {
 
 type gpuMesh struct {
 	vao, vbo, ebo uint32
-	count         int32
+	count         int32 // indices
+	vertices      int32
 	hasUV         bool
 	hasColor      bool
 	skinned       bool
@@ -77,6 +78,8 @@ type gpuMesh struct {
 // be used from the thread that owns it.
 type Renderer struct {
 	prog        program
+	capture     program // skin.vert alone, recording vWorld by transform feedback
+	uCapVP      int32
 	uViewProj   int32
 	uBaseColor  int32
 	uBaseTex    int32
@@ -92,6 +95,7 @@ type Renderer struct {
 	uploadBuf   []byte
 	offsets     []int
 	PaletteUsed int // bytes of palette uploaded by the last Draw
+	defines     string
 }
 
 // New initializes GL function pointers and builds the shaders. The palette
@@ -117,6 +121,7 @@ func New() (*Renderer, error) {
 		return nil, err
 	}
 	r.prog = p
+	r.defines = fmt.Sprintf("#define MAX_JOINTS %d\n", r.maxJoints)
 	r.uViewProj = p.uniform("uViewProj")
 	r.uBaseColor = p.uniform("uBaseColor")
 	r.uBaseTex = p.uniform("uBaseTex")
@@ -128,6 +133,10 @@ func New() (*Renderer, error) {
 		return nil, errors.New("render: skin.vert has no Palette uniform block")
 	}
 	gl.UniformBlockBinding(uint32(p), blk, 0)
+	if err := r.linkCapture(); err != nil {
+		r.Destroy()
+		return nil, err
+	}
 	gl.GenBuffers(1, &r.ubo)
 	r.white = uploadTexture(image.NewNRGBA(image.Rect(0, 0, 1, 1)), true)
 	return r, nil
@@ -211,6 +220,7 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 		gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, len(d.Indices)*4, gl.Ptr(d.Indices), gl.STATIC_DRAW)
 	}
 	m.count = int32(len(d.Indices))
+	m.vertices = int32(n)
 	m.live = true
 	gl.BindVertexArray(0)
 	r.meshes = append(r.meshes, m)
@@ -288,18 +298,7 @@ func (r *Renderer) Draw(f *Frame) error {
 		c := it.Material.BaseColor
 		gl.Uniform4f(r.uBaseColor, c[0], c[1], c[2], c[3])
 		gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
-		// Attributes a mesh lacks read the context's current values, which
-		// are not part of the vertex array: set them for every such draw.
-		if !m.hasUV {
-			gl.VertexAttrib2f(2, 0, 0)
-		}
-		if !m.hasColor {
-			gl.VertexAttrib4f(5, 1, 1, 1, 1)
-		}
-		if !m.skinned {
-			gl.VertexAttribI4ui(3, 0, 0, 0, 0) // rigid: palette entry 0 ...
-			gl.VertexAttrib4f(4, 1, 0, 0, 0)   // ... with full weight
-		}
+		r.setMissingAttributes(&m)
 		gl.BindVertexArray(m.vao)
 		if m.count > 0 {
 			gl.DrawElementsWithOffset(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0)
@@ -307,6 +306,22 @@ func (r *Renderer) Draw(f *Frame) error {
 	}
 	gl.BindVertexArray(0)
 	return nil
+}
+
+// setMissingAttributes gives the attributes a mesh lacks their defaults.
+// Those read the context's current values, which are not part of the
+// vertex array, so they are set for every draw of such a mesh.
+func (r *Renderer) setMissingAttributes(m *gpuMesh) {
+	if !m.hasUV {
+		gl.VertexAttrib2f(2, 0, 0)
+	}
+	if !m.hasColor {
+		gl.VertexAttrib4f(5, 1, 1, 1, 1)
+	}
+	if !m.skinned {
+		gl.VertexAttribI4ui(3, 0, 0, 0, 0) // rigid: palette entry 0 ...
+		gl.VertexAttrib4f(4, 1, 0, 0, 0)   // ... with full weight
+	}
 }
 
 // uploadPalettes packs every item's palette at aligned offsets into one
@@ -381,6 +396,9 @@ func (r *Renderer) Destroy() {
 	}
 	if r.prog != 0 {
 		gl.DeleteProgram(uint32(r.prog))
+	}
+	if r.capture != 0 {
+		gl.DeleteProgram(uint32(r.capture))
 	}
 	*r = Renderer{}
 }

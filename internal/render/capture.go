@@ -1,0 +1,79 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+)
+
+// linkCapture builds the transform-feedback program: the very skinning
+// shader the renderer draws with, its world-space output recorded instead
+// of rasterized, so tests compare what the GPU computes with the CPU.
+func (r *Renderer) linkCapture() error {
+	vs, err := compileShader("skin.vert", gl.VERTEX_SHADER, r.defines)
+	if err != nil {
+		return err
+	}
+	defer gl.DeleteShader(vs)
+	p := gl.CreateProgram()
+	gl.AttachShader(p, vs)
+	names, free := gl.Strs("vWorld\x00")
+	gl.TransformFeedbackVaryings(p, 1, names, gl.INTERLEAVED_ATTRIBS)
+	free()
+	gl.LinkProgram(p)
+	var ok int32
+	gl.GetProgramiv(p, gl.LINK_STATUS, &ok)
+	if ok == gl.FALSE {
+		log := shaderLog(p, true)
+		gl.DeleteProgram(p)
+		return fmt.Errorf("render: capture program from skin.vert does not link: %s", log)
+	}
+	blk := gl.GetUniformBlockIndex(p, gl.Str("Palette\x00"))
+	gl.UniformBlockBinding(p, blk, 0)
+	r.capture = program(p)
+	r.uCapVP = r.capture.uniform("uViewProj")
+	return nil
+}
+
+// CaptureSkinned runs skin.vert over every vertex of a mesh with the given
+// palette and returns the skinned world-space positions, xyz per vertex in
+// the mesh's vertex order, read back by transform feedback.
+func (r *Renderer) CaptureSkinned(id MeshID, palette []float32) ([]float32, error) {
+	if id < 0 || int(id) >= len(r.meshes) || !r.meshes[id].live {
+		return nil, fmt.Errorf("render: capture of mesh %d, which is not uploaded", id)
+	}
+	m := r.meshes[id]
+	if err := r.uploadPalettes([]DrawItem{{Mesh: id, Palette: palette}}); err != nil {
+		return nil, err
+	}
+	n := int(m.vertices)
+	var tfb uint32
+	gl.GenBuffers(1, &tfb)
+	defer gl.DeleteBuffers(1, &tfb)
+	gl.BindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, tfb)
+	gl.BufferData(gl.TRANSFORM_FEEDBACK_BUFFER, max(n, 1)*12, nil, gl.STREAM_READ)
+	gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, tfb)
+
+	gl.UseProgram(uint32(r.capture))
+	ident := [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
+	gl.UniformMatrix4fv(r.uCapVP, 1, false, &ident[0])
+	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, 0, len(palette)*4)
+	r.setMissingAttributes(&m)
+	gl.BindVertexArray(m.vao)
+	gl.Enable(gl.RASTERIZER_DISCARD)
+	gl.BeginTransformFeedback(gl.POINTS)
+	gl.DrawArrays(gl.POINTS, 0, int32(n))
+	gl.EndTransformFeedback()
+	gl.Disable(gl.RASTERIZER_DISCARD)
+	gl.BindVertexArray(0)
+
+	out := make([]float32, n*3)
+	if n > 0 {
+		gl.GetBufferSubData(gl.TRANSFORM_FEEDBACK_BUFFER, 0, n*12, gl.Ptr(out))
+	}
+	gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, 0)
+	if e := gl.GetError(); e != gl.NO_ERROR {
+		return nil, fmt.Errorf("render: transform feedback failed: GL error 0x%x", e)
+	}
+	return out, nil
+}

@@ -1,0 +1,123 @@
+package render
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/gltest"
+	"github.com/skinview/skinview/internal/skin"
+)
+
+func TestMain(m *testing.M) { gltest.Main(m) }
+
+// TestPaletteBlockLayout asks the driver how it laid out the Palette
+// block: a vec4 array at offset 0 with a 16-byte stride, 48 bytes per
+// joint, exactly the floats anim.PaletteJob writes.
+func TestPaletteBlockLayout(t *testing.T) {
+	gltest.Do(t, func() error {
+		r, err := New()
+		if err != nil {
+			return err
+		}
+		defer r.Destroy()
+		p := uint32(r.prog)
+		blk := gl.GetUniformBlockIndex(p, gl.Str("Palette\x00"))
+		var size int32
+		gl.GetActiveUniformBlockiv(p, blk, gl.UNIFORM_BLOCK_DATA_SIZE, &size)
+		if want := int32(r.MaxJoints() * anim.PaletteFloats * 4); size != want {
+			t.Errorf("Palette block is %d bytes, want %d (48 per joint)", size, want)
+		}
+		var idx uint32
+		name, free := gl.Strs("uRows\x00")
+		defer free()
+		gl.GetUniformIndices(p, 1, name, &idx)
+		var offset, stride int32
+		gl.GetActiveUniformsiv(p, 1, &idx, gl.UNIFORM_OFFSET, &offset)
+		gl.GetActiveUniformsiv(p, 1, &idx, gl.UNIFORM_ARRAY_STRIDE, &stride)
+		if offset != 0 || stride != 16 {
+			t.Errorf("uRows at offset %d with stride %d, want 0 and 16", offset, stride)
+		}
+		return nil
+	})
+}
+
+// randomSkin makes a mesh of n vertices bound to up to four of joints
+// joints with random weights, and a palette of random affine matrices with
+// rotation, translation and non-uniform scale.
+func randomSkin(seed int64, n, joints int) (MeshData, []float32) {
+	rng := rand.New(rand.NewSource(seed))
+	d := MeshData{Positions: make([]float32, n*3), Normals: make([]float32, n*3), Joints: make([]uint16, n*4), Weights: make([]float32, n*4)}
+	for v := 0; v < n; v++ {
+		for c := 0; c < 3; c++ {
+			d.Positions[v*3+c] = rng.Float32()*4 - 2
+		}
+		d.Normals[v*3+1] = 1
+		var sum float32
+		for k := 0; k < 4; k++ {
+			d.Joints[v*4+k] = uint16(rng.Intn(joints))
+			d.Weights[v*4+k] = rng.Float32()
+			sum += d.Weights[v*4+k]
+		}
+		for k := 0; k < 4; k++ {
+			d.Weights[v*4+k] /= sum
+		}
+	}
+	d.Indices = make([]uint32, n/3*3)
+	for i := range d.Indices {
+		d.Indices[i] = uint32(i)
+	}
+	pal := make([]float32, joints*anim.PaletteFloats)
+	for j := 0; j < joints; j++ {
+		axis := mgl32.Vec3{rng.Float32() - 0.5, rng.Float32() - 0.5, rng.Float32() - 0.5}.Normalize()
+		tr := anim.Transform{
+			Translation: mgl32.Vec3{rng.Float32()*2 - 1, rng.Float32()*2 - 1, rng.Float32()*2 - 1},
+			Rotation:    mgl32.QuatRotate(rng.Float32()*6, axis),
+			Scale:       mgl32.Vec3{0.5 + rng.Float32(), 0.5 + rng.Float32(), 0.5 + rng.Float32()},
+		}
+		m := tr.Mat4()
+		anim.WritePaletteEntry(pal[j*anim.PaletteFloats:], &m)
+	}
+	return d, pal
+}
+
+// TestGPUSkinningMatchesCPU records skin.vert's output by transform
+// feedback and compares it with the CPU reference, relative to the
+// bounding-box diagonal.
+func TestGPUSkinningMatchesCPU(t *testing.T) {
+	d, pal := randomSkin(7, 3000, 60)
+	want := make([]float32, len(d.Positions))
+	if err := skin.Positions(want, d.Positions, d.Joints, d.Weights, 4, pal); err != nil {
+		t.Fatal(err)
+	}
+	var got []float32
+	gltest.Do(t, func() error {
+		r, err := New()
+		if err != nil {
+			return err
+		}
+		defer r.Destroy()
+		id, err := r.AddMesh(d)
+		if err != nil {
+			return err
+		}
+		got, err = r.CaptureSkinned(id, pal)
+		return err
+	})
+	lo, hi, _ := skin.Bounds(want)
+	diag := math.Sqrt(float64((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2])))
+	worst, at := 0.0, 0
+	for i := range want {
+		if e := math.Abs(float64(got[i]-want[i])) / diag; e > worst {
+			worst, at = e, i
+		}
+	}
+	if worst > 1e-5 {
+		t.Fatalf("GPU and CPU skinning differ by %.3g of the diagonal at vertex %d (GPU %v, CPU %v)", worst, at/3, got[at/3*3:at/3*3+3], want[at/3*3:at/3*3+3])
+	}
+	t.Logf("worst GPU/CPU difference: %.3g of the %.3f diagonal", worst, diag)
+}
