@@ -6,11 +6,14 @@ in vec3 vNormal;
 in vec2 vUV;
 in vec3 vWorld;
 in vec4 vColor;
+in float vSel;
 
 uniform vec4 uBaseColor;      // linear RGBA factor
 uniform sampler2D uBaseTex;   // sRGB texture (white when the material has none)
 uniform vec3 uLightDir;       // direction the light travels, unit length
 uniform vec3 uEye;            // camera position, for the rim term
+uniform int uView;            // 0 shaded, 1 partitions (flat uTint), 2 weights of the selected joint
+uniform vec4 uTint;           // the draw's partition colour
 
 out vec4 fragColor;
 
@@ -20,6 +23,14 @@ void main() {
         n = -n;
     }
     vec4 base = uBaseColor * vColor * texture(uBaseTex, vUV);
+    if (uView == 1) {
+        base = uTint;
+    } else if (uView == 2) {
+        // Blue (no weight) through green to red (full weight), in linear space.
+        float w = clamp(vSel, 0.0, 1.0);
+        base = vec4(mix(mix(vec3(0.02, 0.05, 0.6), vec3(0.05, 0.7, 0.05), clamp(w * 2.0, 0.0, 1.0)),
+                        vec3(0.9, 0.05, 0.02), clamp(w * 2.0 - 1.0, 0.0, 1.0)), 1.0);
+    }
     float key = max(dot(n, -uLightDir), 0.0);
     vec3 sky = vec3(0.42, 0.45, 0.52);
     vec3 ground = vec3(0.22, 0.20, 0.18);

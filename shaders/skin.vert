@@ -17,11 +17,13 @@ layout(std140) uniform Palette {
 };
 
 uniform mat4 uViewProj;
+uniform int uSelJoint;    // palette entry shown by the weights view, -1 for none
 
 out vec3 vNormal;
 out vec2 vUV;
 out vec3 vWorld;
 out vec4 vColor;
+out float vSel;           // this vertex's weight on uSelJoint
 
 void main() {
     uvec4 j = aJoints * 3u;
@@ -45,6 +47,7 @@ void main() {
     vNormal = n;
     vUV = aUV;
     vColor = aColor;
+    vSel = dot(aWeights, vec4(equal(aJoints, uvec4(uint(uSelJoint)))));
     vWorld = world;
     gl_Position = uViewProj * vec4(world, 1.0);
 }

@@ -119,7 +119,7 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 		}
 	}
 	c.clip = min(0, len(m.Clips)-1)
-	img, err := renderImage(c, c.duration()/2, width, height)
+	img, err := renderImage(c, &options{skinning: skinGPU}, c.duration()/2, width, height)
 	if err != nil {
 		return cols + " FAIL: render: " + oneLine(err), false
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"image/color"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -14,22 +15,48 @@ import (
 // background is the clear colour of every view.
 var background = color.NRGBA{R: 46, G: 50, B: 58, A: 255}
 
-// gpuScene is a character's meshes on the GPU and the draw list that
-// shows them; rigid palettes are sized once here.
+// Skinning modes of -skinning.
+const (
+	skinGPU = "gpu"
+	skinCPU = "cpu"
+	skinDQ  = "dq" // dual-quaternion skinning on the GPU, for comparison
+)
+
+// gpuScene is a character's meshes on the GPU and the draw list that shows
+// them. Everything a frame writes (rigid and partition palettes, CPU-skinned
+// vertices) is sized here once.
 type gpuScene struct {
 	items   []render.DrawItem
-	sources []source // per item: what it draws
-	rigid   [][]float32
+	draws   []drawSource // per item
+	rigid   [][]float32  // per instance: one palette entry, nil when skinned
+	mode    string
+	limit   int // joints per draw call
+	parts   int // partitions over all skinned primitives
+	dup     int // vertices duplicated by partitioning
 	scratch []float32
 }
 
-// source names the model instance and primitive a draw item shows.
-type source struct{ instance, primitive int }
+// drawSource is what one draw item shows and how its data is refreshed.
+type drawSource struct {
+	instance, primitive int
+	prim                *gltfload.Primitive // the drawn copy (flat normals, partition subset)
+	joints              []uint16            // partition: local palette entry → skin joint; nil: the whole skin
+	palette             []float32           // partition palette, gathered each frame
+	cpu                 bool                // skinned on the CPU into pos/nrm
+	gpu                 bool                // skinned by skin.vert with palette
+	source              []uint32            // partition: drawn vertex → vertex of the model's primitive
+	dq                  []float32           // -skinning dq: palette as dual quaternions, what the item draws with
+	pos, nrm            []float32
+}
 
-// upload sends every drawn primitive of c to the renderer.
-func upload(r *render.Renderer, c *character) (*gpuScene, error) {
+// upload sends every drawn primitive of c to the renderer, partitioned so
+// that no draw uses more than limit joints (0: the renderer's capacity).
+func upload(r *render.Renderer, c *character, mode string, limit int) (*gpuScene, error) {
 	m := c.model
-	s := &gpuScene{}
+	if limit <= 0 || limit > r.MaxJoints() {
+		limit = r.MaxJoints()
+	}
+	s := &gpuScene{mode: mode, limit: limit}
 	textures := make([]render.TextureID, len(m.Textures))
 	for i, img := range m.Textures {
 		textures[i] = render.NoTexture
@@ -39,9 +66,6 @@ func upload(r *render.Renderer, c *character) (*gpuScene, error) {
 	}
 	for ii, inst := range m.Instances {
 		var rigid []float32
-		if inst.Skin < 0 {
-			rigid = make([]float32, anim.PaletteFloats)
-		}
 		for pi := range m.Meshes[inst.Mesh].Primitives {
 			p := &m.Meshes[inst.Mesh].Primitives[pi]
 			if len(p.Indices) == 0 {
@@ -51,14 +75,6 @@ func upload(r *render.Renderer, c *character) (*gpuScene, error) {
 				flat := p.WithFlatNormals()
 				p = &flat
 			}
-			d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, Colors: p.Colors, Indices: p.Indices}
-			if inst.Skin >= 0 && p.Joints != nil {
-				d.Joints, d.Weights = p.Joints, p.Weights
-			}
-			id, err := r.AddMesh(d)
-			if err != nil {
-				return nil, err
-			}
 			mat := gltfload.DefaultMaterial
 			if p.Material >= 0 {
 				mat = m.Materials[p.Material]
@@ -67,64 +83,174 @@ func upload(r *render.Renderer, c *character) (*gpuScene, error) {
 			if mat.BaseColorTexture >= 0 {
 				rm.Texture = textures[mat.BaseColorTexture]
 			}
-			it := render.DrawItem{Mesh: id, Material: rm}
-			switch {
-			case inst.Skin >= 0 && p.Joints != nil:
-				it.Palette = c.palettes[inst.Skin]
-			case inst.Skin >= 0:
-				// A primitive without joints under a skinned node: glTF
-				// draws it with the skin's joints ignored, at the node.
-				fallthrough
-			default:
+			skinned := inst.Skin >= 0 && p.Joints != nil
+			if !skinned {
+				// Rigid, or a primitive without joints under a skinned node
+				// (glTF draws it at the node): one palette entry.
 				if rigid == nil {
 					rigid = make([]float32, anim.PaletteFloats)
 				}
-				it.Palette = rigid
+				if err := s.add(r, drawSource{instance: ii, primitive: pi, prim: p, palette: rigid}, rm); err != nil {
+					return nil, err
+				}
+				continue
 			}
-			s.items = append(s.items, it)
-			s.sources = append(s.sources, source{ii, pi})
+			if mode == skinCPU {
+				src := drawSource{instance: ii, primitive: pi, prim: p, cpu: true,
+					pos: make([]float32, len(p.Positions)), nrm: make([]float32, len(p.Normals)),
+					palette: identityEntry()}
+				if err := s.add(r, src, rm); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			plan, err := skin.PlanPartitions(p.Indices, p.Joints, p.Weights, limit)
+			if err != nil {
+				return nil, fmt.Errorf("meshes[%d].primitives[%d]: %w", inst.Mesh, pi, err)
+			}
+			if len(plan.Partitions) == 1 && len(m.Skins[inst.Skin].Joints) <= limit {
+				// Fits: draw with the skin's whole palette, no copy.
+				s.parts++
+				if err := s.add(r, drawSource{instance: ii, primitive: pi, prim: p, palette: c.palettes[inst.Skin], gpu: true}, rm); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			s.dup += plan.Duplicated
+			for k := range plan.Partitions {
+				part := &plan.Partitions[k]
+				sub := partitionPrimitive(p, plan, part)
+				src := drawSource{instance: ii, primitive: pi, prim: sub, joints: part.Joints, gpu: true,
+					source:  plan.Source[part.FirstVertex : part.FirstVertex+part.NumVertices],
+					palette: make([]float32, len(part.Joints)*anim.PaletteFloats)}
+				s.parts++
+				if err := s.add(r, src, rm); err != nil {
+					return nil, err
+				}
+			}
 		}
 		s.rigid = append(s.rigid, rigid)
 	}
 	return s, nil
 }
 
-// refresh writes the rigid instances' node transforms for the current pose
-// (skinned items read the character's palettes directly).
-func (s *gpuScene) refresh(c *character) {
-	for ii, inst := range c.model.Instances {
-		if rp := s.rigid[ii]; rp != nil {
-			w := c.nodeWorld(inst.Node)
-			anim.WritePaletteEntry(rp, &w)
+func identityEntry() []float32 {
+	return []float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
+}
+
+// partitionPrimitive builds the vertex arrays one partition draws: its
+// contiguous range of the plan's output vertices, with local joint indices.
+func partitionPrimitive(p *gltfload.Primitive, plan *skin.Plan, part *skin.Partition) *gltfload.Primitive {
+	q := &gltfload.Primitive{Material: p.Material}
+	first, n := part.FirstVertex, part.NumVertices
+	for o := first; o < first+n; o++ {
+		src := plan.Source[o]
+		q.Positions = append(q.Positions, p.Positions[src*3:src*3+3]...)
+		q.Normals = append(q.Normals, p.Normals[src*3:src*3+3]...)
+		if p.UV0 != nil {
+			q.UV0 = append(q.UV0, p.UV0[src*2:src*2+2]...)
+		}
+		if p.Colors != nil {
+			q.Colors = append(q.Colors, p.Colors[src*4:src*4+4]...)
 		}
 	}
+	q.Joints = plan.LocalJoints[first*4 : (first+n)*4]
+	q.Weights = plan.Weights[first*4 : (first+n)*4]
+	q.Indices = make([]uint32, len(part.Indices))
+	for i, oi := range part.Indices {
+		q.Indices[i] = oi - uint32(first)
+	}
+	return q
+}
+
+func (s *gpuScene) add(r *render.Renderer, src drawSource, mat render.Material) error {
+	p := src.prim
+	drawn := src.palette
+	if s.mode == skinDQ {
+		src.dq = make([]float32, len(src.palette)/anim.PaletteFloats*skin.DualQuatFloats)
+		drawn = src.dq
+	}
+	d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, Colors: p.Colors, Indices: p.Indices, Dynamic: src.cpu}
+	if src.gpu {
+		d.Joints, d.Weights = p.Joints, p.Weights
+	}
+	id, err := r.AddMesh(d)
+	if err != nil {
+		return err
+	}
+	s.items = append(s.items, render.DrawItem{Mesh: id, Material: mat, Palette: drawn})
+	s.draws = append(s.draws, src)
+	return nil
+}
+
+// refresh brings the draw list to the character's current pose: rigid
+// node transforms, partition palettes gathered from the skin palette, and
+// CPU-skinned vertices.
+func (s *gpuScene) refresh(r *render.Renderer, c *character) error {
+	for ii, inst := range c.model.Instances {
+		if ii < len(s.rigid) && s.rigid[ii] != nil {
+			w := c.nodeWorld(inst.Node)
+			anim.WritePaletteEntry(s.rigid[ii], &w)
+		}
+	}
+	for i := range s.draws {
+		d := &s.draws[i]
+		inst := c.model.Instances[d.instance]
+		switch {
+		case d.joints != nil:
+			skin.GatherPalette(d.palette, c.palettes[inst.Skin], d.joints)
+		case d.cpu:
+			if err := skin.Skin4(d.pos, d.nrm, d.prim.Positions, d.prim.Normals, d.prim.Joints, d.prim.Weights, c.palettes[inst.Skin]); err != nil {
+				return err
+			}
+			if err := r.UpdateVertices(s.items[i].Mesh, d.pos, d.nrm); err != nil {
+				return err
+			}
+		}
+		if d.dq != nil {
+			skin.WriteDualQuats(d.dq, d.palette)
+		}
+	}
+	return nil
+}
+
+// method is the vertex shader the scene's palettes are laid out for.
+func (s *gpuScene) method() render.Skinning {
+	if s.mode == skinDQ {
+		return render.DualQuat
+	}
+	return render.LinearBlend
 }
 
 // bounds is the box around every drawn vertex in the current pose, skinned
 // on the CPU the way the shader does it.
 func (s *gpuScene) bounds(c *character) (mgl32.Vec3, mgl32.Vec3, bool) {
 	var lo, hi mgl32.Vec3
-	any := false
-	for i, it := range s.items {
-		inst := c.model.Instances[s.sources[i].instance]
-		p := &c.model.Meshes[inst.Mesh].Primitives[s.sources[i].primitive]
+	found := false
+	for i := range s.draws {
+		d := &s.draws[i]
+		inst := c.model.Instances[d.instance]
+		p := d.prim
 		if cap(s.scratch) < len(p.Positions) {
 			s.scratch = make([]float32, len(p.Positions))
 		}
 		out := s.scratch[:len(p.Positions)]
-		if inst.Skin >= 0 && p.Joints != nil {
-			if skin.Positions(out, p.Positions, p.Joints, p.Weights, 4, it.Palette) != nil {
+		switch {
+		case d.cpu:
+			copy(out, d.pos)
+		case inst.Skin >= 0 && p.Joints != nil:
+			if skin.Positions(out, p.Positions, p.Joints, p.Weights, 4, d.palette) != nil {
 				continue
 			}
-		} else {
-			skin.Transform(out, p.Positions, it.Palette)
+		default:
+			skin.Transform(out, p.Positions, d.palette)
 		}
 		mn, mx, ok := skin.Bounds(out)
 		if !ok {
 			continue
 		}
-		if !any {
-			lo, hi, any = mn, mx, true
+		if !found {
+			lo, hi, found = mn, mx, true
 			continue
 		}
 		for k := 0; k < 3; k++ {
@@ -132,5 +258,5 @@ func (s *gpuScene) bounds(c *character) (mgl32.Vec3, mgl32.Vec3, bool) {
 			hi[k] = max(hi[k], mx[k])
 		}
 	}
-	return lo, hi, any
+	return lo, hi, found
 }

@@ -33,6 +33,14 @@ type options struct {
 	clip       string
 	width      int
 	height     int
+	// skinning is "gpu" (default) or "cpu"; paletteLimit caps joints per
+	// draw call (0: the driver's limit); stats prints frame statistics.
+	skinning     string
+	paletteLimit int
+	stats        bool
+	// view is the debug view; joint the joint the weights view shows.
+	view  string
+	joint string
 }
 
 func main() {
@@ -73,6 +81,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.out, "out", "corpus-out", "`folder` for -corpus screenshots and poses")
 	fs.Float64Var(&opt.time, "time", 0, "clip-local time in `seconds` (clamped to the clip in -screenshot and -dump-pose)")
 	fs.StringVar(&opt.clip, "clip", "", "clip to play, by `name or index` (default: the first)")
+	fs.StringVar(&opt.skinning, "skinning", skinGPU, "skinning method: `gpu` (linear blend in skin.vert), cpu (the same, computed in Go) or dq (dual quaternions in skin_dq.vert, for comparison)")
+	fs.IntVar(&opt.paletteLimit, "palette-limit", 0, "joints per draw call, `K` (0: as many as the driver's uniform block holds); larger skins are split into bone partitions")
+	fs.BoolVar(&opt.stats, "stats", false, "render 120 frames offscreen from -time on and print frame statistics (draw calls, partitions, palette bytes per frame, CPU ms for animation and rendering), then exit")
+	fs.StringVar(&opt.view, "view", viewShaded, "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh)")
+	fs.StringVar(&opt.joint, "joint", "", "joint `name or index` whose weights -view weights shows (default: the one with the most vertices)")
 	size := fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -96,14 +109,25 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if !ok || err1 != nil || err2 != nil || opt.width < 16 || opt.height < 16 || opt.width > 8192 || opt.height > 8192 {
 		return nil, fmt.Errorf("-size %q: want WIDTHxHEIGHT between 16 and 8192, like 960x720", *size)
 	}
+	if opt.skinning != skinGPU && opt.skinning != skinCPU && opt.skinning != skinDQ {
+		return nil, fmt.Errorf("-skinning %q: want gpu, cpu or dq", opt.skinning)
+	}
+	switch opt.view {
+	case viewShaded, viewPartitions, viewWeights, viewSkeleton:
+	default:
+		return nil, fmt.Errorf("-view %q: want shaded, partitions, weights or skeleton", opt.view)
+	}
+	if opt.paletteLimit < 0 {
+		return nil, fmt.Errorf("-palette-limit %d: want a positive joint count (or 0 for the driver's limit)", opt.paletteLimit)
+	}
 	modes := 0
-	for _, on := range []bool{opt.screenshot != "", opt.dumpPose != "", opt.info, opt.corpus != ""} {
+	for _, on := range []bool{opt.screenshot != "", opt.dumpPose != "", opt.info, opt.corpus != "", opt.stats} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		return nil, errors.New("-screenshot, -dump-pose, -info and -corpus are separate runs; give one")
+		return nil, errors.New("-screenshot, -dump-pose, -info, -stats and -corpus are separate runs; give one")
 	}
 	if opt.corpus != "" && opt.model != "" {
 		return nil, errors.New("-corpus takes a folder, not a model")
@@ -161,7 +185,12 @@ func run(opt *options) error {
 		}
 		return nil
 	case opt.screenshot != "":
-		return screenshot(opt, c, t)
+		if err := screenshot(opt, c, t); err != nil {
+			return err
+		}
+		return nil
+	case opt.stats:
+		return runStats(os.Stdout, opt, c, t)
 	default:
 		return interactive(opt, c)
 	}

@@ -34,10 +34,10 @@ func TestScreenshotDefaultCharacter(t *testing.T) {
 			// Drawn a second time in the same context, a frame must come out
 			// the same: anything else is GL state leaking between frames.
 			onGL(t, func() (err error) {
-				if img, err = renderImage(c, tc.time, 320, 400); err != nil {
+				if img, err = renderImage(c, &options{skinning: skinGPU}, tc.time, 320, 400); err != nil {
 					return err
 				}
-				again, err = renderImage(c, tc.time, 320, 400)
+				again, err = renderImage(c, &options{skinning: skinGPU}, tc.time, 320, 400)
 				return err
 			})
 			golden.Check(t, "TestScreenshotDefaultCharacter/"+tc.name, img, golden.Options{})
@@ -66,7 +66,7 @@ func TestScreenshotIsLitAndTextured(t *testing.T) {
 	}
 	var img *image.NRGBA
 	onGL(t, func() (err error) {
-		img, err = renderImage(c, 0.5, 320, 400)
+		img, err = renderImage(c, &options{skinning: skinGPU}, 0.5, 320, 400)
 		return err
 	})
 	colours := map[color.NRGBA]int{}

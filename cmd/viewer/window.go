@@ -8,9 +8,6 @@ import (
 	"time"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
-	"github.com/go-gl/mathgl/mgl32"
-
-	"github.com/skinview/skinview/internal/render"
 )
 
 // openWindow creates a GL 4.1 core context in a window, hidden for
@@ -39,15 +36,19 @@ func openWindow(w, h int, title string, visible bool) (*glfw.Window, error) {
 	return win, nil
 }
 
+func closeWindow(win *glfw.Window) {
+	win.Destroy()
+	glfw.Terminate()
+}
+
 // screenshot renders one frame at time t offscreen and writes it as PNG.
 func screenshot(opt *options, c *character, t float32) error {
 	win, err := openWindow(64, 64, "viewer", false)
 	if err != nil {
 		return err
 	}
-	defer glfw.Terminate()
-	defer win.Destroy()
-	img, err := renderImage(c, t, opt.width, opt.height)
+	defer closeWindow(win)
+	img, err := renderImage(c, opt, t, opt.width, opt.height)
 	if err != nil {
 		return err
 	}
@@ -73,19 +74,18 @@ func interactive(opt *options, c *character) error {
 	if err != nil {
 		return err
 	}
-	defer glfw.Terminate()
-	defer win.Destroy()
+	defer closeWindow(win)
 	glfw.SwapInterval(1)
-	r, err := render.New()
+	fw, fh := win.GetFramebufferSize()
+	v, err := newView(c, opt, 0, 0)
 	if err != nil {
 		return err
 	}
-	defer r.Destroy()
-	scene, err := upload(r, c)
+	defer v.destroy()
+	v.cam, err = frameClip(v.r, v.scene, c, float32(max(fw, 1))/float32(max(fh, 1)))
 	if err != nil {
 		return err
 	}
-	cam := frameClip(scene, c, float32(opt.width)/float32(opt.height))
 
 	ctl := newPlayback(c.duration(), float32(opt.time))
 	win.SetKeyCallback(func(w *glfw.Window, key glfw.Key, _ int, action glfw.Action, mods glfw.ModifierKey) {
@@ -111,45 +111,21 @@ func interactive(opt *options, c *character) error {
 		ctl.advance(float32(now.Sub(last).Seconds()))
 		last = now
 		c.evaluate(ctl.time())
-		scene.refresh(c)
-		fw, fh := win.GetFramebufferSize()
-		if fw > 0 && fh > 0 {
-			// The framebuffer may be larger than the window on HiDPI
-			// screens: the viewport follows the framebuffer.
-			frame := render.Frame{Width: fw, Height: fh, Camera: cam, Clear: background, Items: scene.items}
-			if err := r.Draw(&frame); err != nil {
+		if err := v.scene.refresh(v.r, c); err != nil {
+			return err
+		}
+		animDone := time.Now()
+		// The framebuffer may be larger than the window on HiDPI screens:
+		// the viewport follows the framebuffer.
+		v.w, v.h = win.GetFramebufferSize()
+		if v.w > 0 && v.h > 0 {
+			if err := v.draw(); err != nil {
 				return err
 			}
 		}
+		v.stats.add(animDone.Sub(now), time.Since(animDone), v.r.DrawCalls, v.r.PaletteUsed)
 		win.SwapBuffers()
 		glfw.PollEvents()
 	}
 	return nil
-}
-
-// frameClip frames the character over its whole clip so that no pose
-// leaves the view.
-func frameClip(s *gpuScene, c *character, aspect float32) render.Camera {
-	var lo, hi mgl32.Vec3
-	found := false
-	const samples = 12
-	for k := 0; k <= samples; k++ {
-		c.evaluate(c.duration() * float32(k) / samples)
-		s.refresh(c)
-		mn, mx, ok := s.bounds(c)
-		if !ok {
-			continue
-		}
-		if !found {
-			lo, hi, found = mn, mx, true
-			continue
-		}
-		for i := 0; i < 3; i++ {
-			lo[i], hi[i] = min(lo[i], mn[i]), max(hi[i], mx[i])
-		}
-	}
-	if !found {
-		lo, hi = mgl32.Vec3{-1, -1, -1}, mgl32.Vec3{1, 1, 1}
-	}
-	return render.FrameBounds(lo, hi, aspect)
 }

@@ -6,13 +6,13 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 )
 
-// linkCapture builds the transform-feedback program: the very skinning
+// linkCapture builds a transform-feedback program: the very skinning
 // shader the renderer draws with, its world-space output recorded instead
 // of rasterized, so tests compare what the GPU computes with the CPU.
-func (r *Renderer) linkCapture() error {
-	vs, err := compileShader("skin.vert", gl.VERTEX_SHADER, r.defines)
+func linkCapture(vert, defines string) (program, error) {
+	vs, err := compileShader(vert, gl.VERTEX_SHADER, defines)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer gl.DeleteShader(vs)
 	p := gl.CreateProgram()
@@ -26,24 +26,28 @@ func (r *Renderer) linkCapture() error {
 	if ok == gl.FALSE {
 		log := shaderLog(p, true)
 		gl.DeleteProgram(p)
-		return fmt.Errorf("render: capture program from skin.vert does not link: %s", log)
+		return 0, fmt.Errorf("render: capture program from %s does not link: %s", vert, log)
 	}
-	blk := gl.GetUniformBlockIndex(p, gl.Str("Palette\x00"))
-	gl.UniformBlockBinding(p, blk, 0)
-	r.capture = program(p)
-	r.uCapVP = r.capture.uniform("uViewProj")
-	return nil
+	if err := bindPalette(program(p), vert); err != nil {
+		gl.DeleteProgram(p)
+		return 0, err
+	}
+	return program(p), nil
 }
 
 // CaptureSkinned runs skin.vert over every vertex of a mesh with the given
 // palette and returns the skinned world-space positions, xyz per vertex in
 // the mesh's vertex order, read back by transform feedback.
-func (r *Renderer) CaptureSkinned(id MeshID, palette []float32) ([]float32, error) {
+func (r *Renderer) CaptureSkinned(id MeshID, palette []float32, method Skinning) ([]float32, error) {
+	pl := &r.lbs
+	if method == DualQuat {
+		pl = &r.dq
+	}
 	if id < 0 || int(id) >= len(r.meshes) || !r.meshes[id].live {
 		return nil, fmt.Errorf("render: capture of mesh %d, which is not uploaded", id)
 	}
 	m := r.meshes[id]
-	if err := r.uploadPalettes([]DrawItem{{Mesh: id, Palette: palette}}); err != nil {
+	if err := r.uploadPalettes([]DrawItem{{Mesh: id, Palette: palette}}, pl.entryFloats); err != nil {
 		return nil, err
 	}
 	n := int(m.vertices)
@@ -54,9 +58,10 @@ func (r *Renderer) CaptureSkinned(id MeshID, palette []float32) ([]float32, erro
 	gl.BufferData(gl.TRANSFORM_FEEDBACK_BUFFER, max(n, 1)*12, nil, gl.STREAM_READ)
 	gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, tfb)
 
-	gl.UseProgram(uint32(r.capture))
+	gl.UseProgram(uint32(pl.capture))
 	ident := [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
-	gl.UniformMatrix4fv(r.uCapVP, 1, false, &ident[0])
+	gl.UniformMatrix4fv(pl.uCapVP, 1, false, &ident[0])
+	gl.Uniform1i(pl.capture.uniform("uSelJoint"), -1)
 	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, 0, len(palette)*4)
 	r.setMissingAttributes(&m)
 	gl.BindVertexArray(m.vao)

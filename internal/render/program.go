@@ -87,3 +87,68 @@ func linkProgram(vert, frag, defines string) (program, error) {
 func (p program) uniform(name string) int32 {
 	return gl.GetUniformLocation(uint32(p), gl.Str(name+"\x00"))
 }
+
+// pipeline is one skinning vertex shader with the lit fragment shader, and
+// the same vertex shader alone recording vWorld by transform feedback.
+type pipeline struct {
+	prog        program
+	capture     program
+	entryFloats int // palette floats per joint
+	uViewProj   int32
+	uBaseColor  int32
+	uBaseTex    int32
+	uLightDir   int32
+	uEye        int32
+	uView       int32
+	uTint       int32
+	uSelJoint   int32
+	uCapVP      int32
+}
+
+func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
+	pl := pipeline{entryFloats: entryFloats}
+	p, err := linkProgram(vert, "lit.frag", defines)
+	if err != nil {
+		return pl, err
+	}
+	pl.prog = p
+	pl.uViewProj = p.uniform("uViewProj")
+	pl.uBaseColor = p.uniform("uBaseColor")
+	pl.uBaseTex = p.uniform("uBaseTex")
+	pl.uLightDir = p.uniform("uLightDir")
+	pl.uEye = p.uniform("uEye")
+	pl.uView = p.uniform("uView")
+	pl.uTint = p.uniform("uTint")
+	pl.uSelJoint = p.uniform("uSelJoint")
+	if err := bindPalette(p, vert); err != nil {
+		pl.destroy()
+		return pl, err
+	}
+	if pl.capture, err = linkCapture(vert, defines); err != nil {
+		pl.destroy()
+		return pl, err
+	}
+	pl.uCapVP = pl.capture.uniform("uViewProj")
+	return pl, nil
+}
+
+// bindPalette attaches the program's Palette block to binding point 0,
+// where every draw binds its palette range.
+func bindPalette(p program, file string) error {
+	blk := gl.GetUniformBlockIndex(uint32(p), gl.Str("Palette\x00"))
+	if blk == gl.INVALID_INDEX {
+		return fmt.Errorf("render: %s has no Palette uniform block", file)
+	}
+	gl.UniformBlockBinding(uint32(p), blk, 0)
+	return nil
+}
+
+func (pl *pipeline) destroy() {
+	if pl.prog != 0 {
+		gl.DeleteProgram(uint32(pl.prog))
+	}
+	if pl.capture != 0 {
+		gl.DeleteProgram(uint32(pl.capture))
+	}
+	*pl = pipeline{}
+}

@@ -25,7 +25,7 @@ func TestPaletteBlockLayout(t *testing.T) {
 			return err
 		}
 		defer r.Destroy()
-		p := uint32(r.prog)
+		p := uint32(r.lbs.prog)
 		blk := gl.GetUniformBlockIndex(p, gl.Str("Palette\x00"))
 		var size int32
 		gl.GetActiveUniformBlockiv(p, blk, gl.UNIFORM_BLOCK_DATA_SIZE, &size)
@@ -105,7 +105,7 @@ func TestGPUSkinningMatchesCPU(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		got, err = r.CaptureSkinned(id, pal)
+		got, err = r.CaptureSkinned(id, pal, LinearBlend)
 		return err
 	})
 	lo, hi, _ := skin.Bounds(want)
@@ -120,4 +120,39 @@ func TestGPUSkinningMatchesCPU(t *testing.T) {
 		t.Fatalf("GPU and CPU skinning differ by %.3g of the diagonal at vertex %d (GPU %v, CPU %v)", worst, at/3, got[at/3*3:at/3*3+3], want[at/3*3:at/3*3+3])
 	}
 	t.Logf("worst GPU/CPU difference: %.3g of the %.3f diagonal", worst, diag)
+}
+
+// TestGPUDualQuatMatchesCPU does the same for skin_dq.vert against the
+// CPU dual-quaternion reference, both fed the same dual quaternions.
+func TestGPUDualQuatMatchesCPU(t *testing.T) {
+	d, pal := randomSkin(11, 2000, 40)
+	dq := make([]float32, len(pal)/anim.PaletteFloats*skin.DualQuatFloats)
+	skin.WriteDualQuats(dq, pal)
+	want := make([]float32, len(d.Positions))
+	if err := skin.SkinDQ(want, nil, d.Positions, nil, d.Joints, d.Weights, dq); err != nil {
+		t.Fatal(err)
+	}
+	var got []float32
+	gltest.Do(t, func() error {
+		r, err := New()
+		if err != nil {
+			return err
+		}
+		defer r.Destroy()
+		id, err := r.AddMesh(d)
+		if err != nil {
+			return err
+		}
+		got, err = r.CaptureSkinned(id, dq, DualQuat)
+		return err
+	})
+	lo, hi, _ := skin.Bounds(want)
+	diag := math.Sqrt(float64((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2])))
+	worst := 0.0
+	for i := range want {
+		worst = math.Max(worst, math.Abs(float64(got[i]-want[i]))/diag)
+	}
+	if worst > 1e-5 {
+		t.Fatalf("GPU and CPU dual-quaternion skinning differ by %.3g of the diagonal", worst)
+	}
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -39,6 +38,9 @@ type MeshData struct {
 	Joints  []uint16
 	Weights []float32
 	Indices []uint32 // three per triangle
+	// Dynamic meshes have their positions and normals rewritten every
+	// frame (CPU skinning) through UpdateVertices.
+	Dynamic bool
 }
 
 // Material is how a mesh is shaded.
@@ -52,22 +54,60 @@ type Material struct {
 type DrawItem struct {
 	Mesh     MeshID
 	Material Material
-	// Palette holds 12 floats (three rows) per joint, anim's layout.
+	// Palette holds 12 floats (three rows) per joint, anim's layout, or 8
+	// per joint (a dual quaternion) when the frame skins with DualQuat.
 	Palette []float32
+	// Tint is the flat colour of the Partitions view (linear RGBA).
+	Tint [4]float32
+	// WeightJoint is the palette entry whose weights the Weights view
+	// shows, or -1 when this draw has no such joint.
+	WeightJoint int
 }
+
+// View selects what the fragments show.
+type View int
+
+const (
+	// Shaded is the lit, textured picture.
+	Shaded View = iota
+	// Partitions paints every draw call flat in its Tint.
+	Partitions
+	// Weights paints each vertex's weight on the item's WeightJoint, blue
+	// (none) through green to red (all).
+	Weights
+)
+
+// Skinning is a vertex-skinning method.
+type Skinning int
+
+const (
+	// LinearBlend blends 3×4 matrices (12 floats per joint, anim's
+	// palette layout).
+	LinearBlend Skinning = iota
+	// DualQuat blends unit dual quaternions (8 floats per joint: real
+	// x y z w, then dual x y z w).
+	DualQuat
+)
 
 // Frame is everything drawn in one frame.
 type Frame struct {
 	Width, Height int // viewport in framebuffer pixels
-	Camera        Camera
-	Clear         color.NRGBA
-	Items         []DrawItem
+	// Skinning selects the vertex shader; it decides the palette layout
+	// of every item.
+	Skinning Skinning
+	// View is the debug view (Shaded by default).
+	View   View
+	Camera Camera
+	Clear  color.NRGBA
+	Items  []DrawItem
 }
 
 type gpuMesh struct {
 	vao, vbo, ebo uint32
 	count         int32 // indices
 	vertices      int32
+	posOff        int // byte offsets of positions and normals in vbo
+	nrmOff        int
 	hasUV         bool
 	hasColor      bool
 	skinned       bool
@@ -77,14 +117,7 @@ type gpuMesh struct {
 // Renderer draws skinned meshes. It needs a current GL 4.1 context and must
 // be used from the thread that owns it.
 type Renderer struct {
-	prog        program
-	capture     program // skin.vert alone, recording vWorld by transform feedback
-	uCapVP      int32
-	uViewProj   int32
-	uBaseColor  int32
-	uBaseTex    int32
-	uLightDir   int32
-	uEye        int32
+	lbs, dq     pipeline
 	ubo         uint32
 	uboSize     int
 	uboAlign    int
@@ -95,6 +128,7 @@ type Renderer struct {
 	uploadBuf   []byte
 	offsets     []int
 	PaletteUsed int // bytes of palette uploaded by the last Draw
+	DrawCalls   int // draw calls issued by the last Draw
 	defines     string
 }
 
@@ -116,24 +150,13 @@ func New() (*Renderer, error) {
 		return nil, fmt.Errorf("render: GL_MAX_UNIFORM_BLOCK_SIZE is %d bytes, too small for a palette", maxBlock)
 	}
 	r.uboAlign = max(int(align), 16)
-	p, err := linkProgram("skin.vert", "lit.frag", fmt.Sprintf("#define MAX_JOINTS %d\n", r.maxJoints))
-	if err != nil {
+	r.defines = fmt.Sprintf("#define MAX_JOINTS %d\n", r.maxJoints)
+	var err error
+	if r.lbs, err = newPipeline("skin.vert", r.defines, 12); err != nil {
+		r.Destroy()
 		return nil, err
 	}
-	r.prog = p
-	r.defines = fmt.Sprintf("#define MAX_JOINTS %d\n", r.maxJoints)
-	r.uViewProj = p.uniform("uViewProj")
-	r.uBaseColor = p.uniform("uBaseColor")
-	r.uBaseTex = p.uniform("uBaseTex")
-	r.uLightDir = p.uniform("uLightDir")
-	r.uEye = p.uniform("uEye")
-	blk := gl.GetUniformBlockIndex(uint32(p), gl.Str("Palette\x00"))
-	if blk == gl.INVALID_INDEX {
-		r.Destroy()
-		return nil, errors.New("render: skin.vert has no Palette uniform block")
-	}
-	gl.UniformBlockBinding(uint32(p), blk, 0)
-	if err := r.linkCapture(); err != nil {
+	if r.dq, err = newPipeline("skin_dq.vert", r.defines, 8); err != nil {
 		r.Destroy()
 		return nil, err
 	}
@@ -170,7 +193,11 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 	size := n * (12 + 12 + 8 + 8 + 16 + 16)
 	gl.GenBuffers(1, &m.vbo)
 	gl.BindBuffer(gl.ARRAY_BUFFER, m.vbo)
-	gl.BufferData(gl.ARRAY_BUFFER, size, nil, gl.STATIC_DRAW)
+	usage := uint32(gl.STATIC_DRAW)
+	if d.Dynamic {
+		usage = gl.DYNAMIC_DRAW
+	}
+	gl.BufferData(gl.ARRAY_BUFFER, size, nil, usage)
 	off := 0
 	put := func(ptr unsafe.Pointer, bytes int) int {
 		at := off
@@ -181,9 +208,11 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 		return at
 	}
 	pos := put(gl.Ptr(d.Positions), n*12)
+	m.posOff = pos
 	gl.EnableVertexAttribArray(0)
 	gl.VertexAttribPointerWithOffset(0, 3, gl.FLOAT, false, 0, uintptr(pos))
 	nrm := put(gl.Ptr(d.Normals), n*12)
+	m.nrmOff = nrm
 	gl.EnableVertexAttribArray(1)
 	gl.VertexAttribPointerWithOffset(1, 3, gl.FLOAT, false, 0, uintptr(nrm))
 	if d.UV != nil && n > 0 {
@@ -227,6 +256,27 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 	return MeshID(len(r.meshes) - 1), nil
 }
 
+// UpdateVertices replaces a mesh's positions and normals (same vertex
+// count as uploaded): the CPU-skinning path draws through this.
+func (r *Renderer) UpdateVertices(id MeshID, positions, normals []float32) error {
+	if id < 0 || int(id) >= len(r.meshes) || !r.meshes[id].live {
+		return fmt.Errorf("render: update of mesh %d, which is not uploaded", id)
+	}
+	m := &r.meshes[id]
+	n := int(m.vertices)
+	if len(positions) != n*3 || len(normals) != n*3 {
+		return fmt.Errorf("render: mesh %d has %d vertices; update has %d positions and %d normals", id, n, len(positions)/3, len(normals)/3)
+	}
+	if n == 0 {
+		return nil
+	}
+	gl.BindBuffer(gl.ARRAY_BUFFER, m.vbo)
+	gl.BufferSubData(gl.ARRAY_BUFFER, m.posOff, n*12, gl.Ptr(positions))
+	gl.BufferSubData(gl.ARRAY_BUFFER, m.nrmOff, n*12, gl.Ptr(normals))
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	return nil
+}
+
 // AddTexture uploads an sRGB-encoded image with mipmaps.
 func (r *Renderer) AddTexture(img *image.NRGBA) TextureID {
 	r.textures = append(r.textures, uploadTexture(img, false))
@@ -261,7 +311,11 @@ func uploadTexture(img *image.NRGBA, white bool) uint32 {
 // Draw renders a frame into the bound framebuffer. All palettes go into one
 // uniform buffer, each draw binding its range.
 func (r *Renderer) Draw(f *Frame) error {
-	if err := r.uploadPalettes(f.Items); err != nil {
+	pl := &r.lbs
+	if f.Skinning == DualQuat {
+		pl = &r.dq
+	}
+	if err := r.uploadPalettes(f.Items, pl.entryFloats); err != nil {
 		return err
 	}
 	gl.Viewport(0, 0, int32(f.Width), int32(f.Height))
@@ -269,16 +323,18 @@ func (r *Renderer) Draw(f *Frame) error {
 	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LESS)
-	gl.UseProgram(uint32(r.prog))
+	gl.UseProgram(uint32(pl.prog))
 	aspect := float32(f.Width) / float32(max(f.Height, 1))
 	vp := f.Camera.Proj(aspect).Mul4(f.Camera.View())
-	gl.UniformMatrix4fv(r.uViewProj, 1, false, &vp[0])
+	gl.UniformMatrix4fv(pl.uViewProj, 1, false, &vp[0])
 	light := mgl32.Vec3{-0.35, -0.8, -0.5}.Normalize()
-	gl.Uniform3fv(r.uLightDir, 1, &light[0])
+	gl.Uniform3fv(pl.uLightDir, 1, &light[0])
 	eye := f.Camera.Eye()
-	gl.Uniform3fv(r.uEye, 1, &eye[0])
-	gl.Uniform1i(r.uBaseTex, 0)
+	gl.Uniform3fv(pl.uEye, 1, &eye[0])
+	gl.Uniform1i(pl.uBaseTex, 0)
+	gl.Uniform1i(pl.uView, int32(f.View))
 	gl.ActiveTexture(gl.TEXTURE0)
+	r.DrawCalls = 0
 	for i, it := range f.Items {
 		if it.Mesh < 0 || int(it.Mesh) >= len(r.meshes) || !r.meshes[it.Mesh].live {
 			return fmt.Errorf("render: draw item %d names mesh %d, which is not uploaded", i, it.Mesh)
@@ -296,12 +352,15 @@ func (r *Renderer) Draw(f *Frame) error {
 		}
 		gl.BindTexture(gl.TEXTURE_2D, tex)
 		c := it.Material.BaseColor
-		gl.Uniform4f(r.uBaseColor, c[0], c[1], c[2], c[3])
+		gl.Uniform4f(pl.uBaseColor, c[0], c[1], c[2], c[3])
+		gl.Uniform4f(pl.uTint, it.Tint[0], it.Tint[1], it.Tint[2], it.Tint[3])
+		gl.Uniform1i(pl.uSelJoint, int32(it.WeightJoint))
 		gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
 		r.setMissingAttributes(&m)
 		gl.BindVertexArray(m.vao)
 		if m.count > 0 {
 			gl.DrawElementsWithOffset(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0)
+			r.DrawCalls++
 		}
 	}
 	gl.BindVertexArray(0)
@@ -327,15 +386,15 @@ func (r *Renderer) setMissingAttributes(m *gpuMesh) {
 // uploadPalettes packs every item's palette at aligned offsets into one
 // buffer and uploads it, orphaning last frame's storage so the driver never
 // waits for draws still reading it.
-func (r *Renderer) uploadPalettes(items []DrawItem) error {
+func (r *Renderer) uploadPalettes(items []DrawItem, entryFloats int) error {
 	r.offsets = r.offsets[:0]
 	size := 0
 	for i, it := range items {
-		if len(it.Palette) == 0 || len(it.Palette)%12 != 0 {
-			return fmt.Errorf("render: draw item %d has a palette of %d floats; want a positive multiple of 12", i, len(it.Palette))
+		if len(it.Palette) == 0 || len(it.Palette)%entryFloats != 0 {
+			return fmt.Errorf("render: draw item %d has a palette of %d floats; want a positive multiple of %d", i, len(it.Palette), entryFloats)
 		}
-		if len(it.Palette)/12 > r.maxJoints {
-			return fmt.Errorf("render: draw item %d uses %d joints; one draw holds %d", i, len(it.Palette)/12, r.maxJoints)
+		if len(it.Palette)/entryFloats > r.maxJoints {
+			return fmt.Errorf("render: draw item %d uses %d joints; one draw holds %d", i, len(it.Palette)/entryFloats, r.maxJoints)
 		}
 		r.offsets = append(r.offsets, size)
 		size += len(it.Palette) * 4
@@ -394,11 +453,7 @@ func (r *Renderer) Destroy() {
 	if r.ubo != 0 {
 		gl.DeleteBuffers(1, &r.ubo)
 	}
-	if r.prog != 0 {
-		gl.DeleteProgram(uint32(r.prog))
-	}
-	if r.capture != 0 {
-		gl.DeleteProgram(uint32(r.capture))
-	}
+	r.lbs.destroy()
+	r.dq.destroy()
 	*r = Renderer{}
 }

@@ -1,4 +1,4 @@
-// Package skin is the CPU reference for linear blend skinning: the numbers
-// the GPU must reproduce, and the positions -dump-pose reports. It reads
-// the same std140 palette that the renderer uploads.
+// Package skin is the CPU reference for skinning as skin.vert does it, plus a
+// dual-quaternion reference, per-joint bounds for framing, and the planner that
+// splits a primitive into partitions of at most K joints for the GPU palette.
 package skin

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/render"
+)
+
+// Debug views of -view.
+const (
+	viewShaded     = "shaded"
+	viewPartitions = "partitions"
+	viewWeights    = "weights"
+	viewSkeleton   = "skeleton"
+)
+
+// partitionTint gives draw call i a colour far from its neighbours': hues
+// step by the golden angle.
+func partitionTint(i int) [4]float32 {
+	h := math.Mod(float64(i)*0.618033988749895, 1) * 6
+	x := float32(1 - math.Abs(math.Mod(h, 2)-1))
+	var r, g, b float32
+	switch int(h) {
+	case 0:
+		r, g = 1, x
+	case 1:
+		r, g = x, 1
+	case 2:
+		g, b = 1, x
+	case 3:
+		g, b = x, 1
+	case 4:
+		r, b = x, 1
+	default:
+		r, b = 1, x
+	}
+	// Linear values that stay bright after the shader's lighting.
+	return [4]float32{0.1 + 0.8*r, 0.1 + 0.8*g, 0.1 + 0.8*b, 1}
+}
+
+// resolveJoint finds a skeleton joint by name or index for the weights
+// view; "" picks the joint with the most vertices of the first skin.
+func resolveJoint(c *character, spec string) (int, error) {
+	m := c.model
+	if spec == "" {
+		if len(m.Skins) == 0 {
+			return -1, nil
+		}
+		counts := make([]int, len(m.Skins[0].Joints))
+		for _, inst := range m.Instances {
+			if inst.Skin != 0 {
+				continue
+			}
+			for _, p := range m.Meshes[inst.Mesh].Primitives {
+				for k, j := range p.Joints {
+					if p.Weights[k] > 0 && int(j) < len(counts) {
+						counts[j]++
+					}
+				}
+			}
+		}
+		best := 0
+		for j, n := range counts {
+			if n > counts[best] {
+				best = j
+			}
+		}
+		return m.Skins[0].Joints[best], nil
+	}
+	if j := m.Skeleton.JointIndex(spec); j >= 0 {
+		return j, nil
+	}
+	if i, err := strconv.Atoi(spec); err == nil && i >= 0 && i < m.Skeleton.NumJoints() {
+		return i, nil
+	}
+	return -1, fmt.Errorf("-joint %q: no such joint in %s", spec, m.Name)
+}
+
+// setDebugView prepares every draw item for the chosen view: partition
+// tints, and the local palette entry of the joint whose weights are shown.
+func (s *gpuScene) setDebugView(c *character, joint int) {
+	for i := range s.items {
+		s.items[i].Tint = partitionTint(i)
+		s.items[i].WeightJoint = -1
+		d := &s.draws[i]
+		inst := c.model.Instances[d.instance]
+		if joint < 0 || inst.Skin < 0 || !d.gpu {
+			continue
+		}
+		for k, sj := range c.model.Skins[inst.Skin].Joints {
+			if sj != joint {
+				continue
+			}
+			if d.joints == nil {
+				s.items[i].WeightJoint = k
+				break
+			}
+			for local, pj := range d.joints {
+				if int(pj) == k {
+					s.items[i].WeightJoint = local
+				}
+			}
+		}
+	}
+}
+
+// drawSkeleton overlays every skin's joints and bones, projected with the
+// view's camera, through the HUD: bones stay visible inside the mesh.
+func drawSkeleton(h *render.HUD, c *character, cam render.Camera, w, ht int) {
+	vp := cam.Proj(float32(w) / float32(max(ht, 1))).Mul4(cam.View())
+	project := func(j int) (float32, float32, bool) {
+		p := c.models[j].Col(3)
+		q := vp.Mul4x1(mgl32.Vec4{p[0], p[1], p[2], 1})
+		if q[3] <= 0 {
+			return 0, 0, false
+		}
+		return (q[0]/q[3]*0.5 + 0.5) * float32(w), (0.5 - q[1]/q[3]*0.5) * float32(ht), true
+	}
+	inSkin := make([]bool, c.model.Skeleton.NumJoints())
+	for _, s := range c.model.Skins {
+		for _, j := range s.Joints {
+			inSkin[j] = true
+		}
+	}
+	bone := color.NRGBA{255, 214, 64, 255}
+	for j, on := range inSkin {
+		if !on {
+			continue
+		}
+		x, y, ok := project(j)
+		if !ok {
+			continue
+		}
+		if p := c.model.Skeleton.Parents[j]; p >= 0 && inSkin[p] {
+			if px, py, ok := project(p); ok {
+				h.Line(px, py, x, y, 2, bone)
+			}
+		}
+	}
+	for j, on := range inSkin {
+		if on {
+			if x, y, ok := project(j); ok {
+				h.Disc(x, y, 3.5, color.NRGBA{255, 90, 40, 255})
+			}
+		}
+	}
+}

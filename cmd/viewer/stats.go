@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+)
+
+// frameStats accumulates per-frame costs for -stats and the HUD.
+type frameStats struct {
+	frames       int
+	anim, render time.Duration
+	drawCalls    int
+	partitions   int
+	paletteBytes int
+	joints       int
+	vertices     int
+}
+
+func (s *frameStats) add(anim, render time.Duration, drawCalls, paletteBytes int) {
+	s.frames++
+	s.anim += anim
+	s.render += render
+	s.drawCalls = drawCalls
+	s.paletteBytes = paletteBytes
+}
+
+func (s *frameStats) print(w io.Writer) {
+	n := float64(max(s.frames, 1))
+	fmt.Fprintf(w, "frames %d: animation %.3f ms/frame, render %.3f ms/frame (CPU), draw calls %d, partitions %d, palette %d bytes/frame, joints %d, vertices %d\n",
+		s.frames, float64(s.anim.Microseconds())/1000/n, float64(s.render.Microseconds())/1000/n,
+		s.drawCalls, s.partitions, s.paletteBytes, s.joints, s.vertices)
+}
+
+// statsFrames is how many frames -stats renders offscreen.
+const statsFrames = 120
+
+// runStats renders statsFrames frames offscreen, advancing 1/60 s each,
+// and prints the averages. The render time includes glFinish so that it
+// measures the frame, not only command submission.
+func runStats(w io.Writer, opt *options, c *character, t float32) error {
+	win, err := openWindow(64, 64, "viewer", false)
+	if err != nil {
+		return err
+	}
+	defer closeWindow(win)
+	v, err := newView(c, opt, opt.width, opt.height)
+	if err != nil {
+		return err
+	}
+	defer v.destroy()
+	clock := newPlayback(c.duration(), t)
+	for i := 0; i < statsFrames; i++ {
+		start := time.Now()
+		c.evaluate(clock.time())
+		if err := v.scene.refresh(v.r, c); err != nil {
+			return err
+		}
+		mid := time.Now()
+		if err := v.draw(); err != nil {
+			return err
+		}
+		gl.Finish()
+		v.stats.add(mid.Sub(start), time.Since(mid), v.r.DrawCalls, v.r.PaletteUsed)
+		clock.advance(1.0 / 60)
+	}
+	v.stats.print(w)
+	return nil
+}

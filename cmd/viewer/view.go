@@ -1,0 +1,149 @@
+package main
+
+import (
+	"image"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/render"
+)
+
+// view is one character drawn by one renderer: into the window's
+// framebuffer, or into an offscreen target when it has one.
+type view struct {
+	r      *render.Renderer
+	hud    *render.HUD // overlays; nil until a view needs one
+	c      *character
+	mode   render.View
+	bones  bool // draw the skeleton over the mesh
+	scene  *gpuScene
+	target *render.Target
+	cam    render.Camera
+	w, h   int
+	stats  frameStats
+}
+
+// newView uploads the character and frames it over its clip. With w and h
+// positive it draws offscreen into a w×h target. A GL context must be
+// current.
+func newView(c *character, opt *options, w, h int) (*view, error) {
+	r, err := render.New()
+	if err != nil {
+		return nil, err
+	}
+	v := &view{r: r, w: w, h: h, c: c}
+	if v.scene, err = upload(r, c, opt.skinning, opt.paletteLimit); err != nil {
+		v.destroy()
+		return nil, err
+	}
+	if w > 0 && h > 0 {
+		if v.target, err = render.NewTarget(w, h, 4); err != nil {
+			v.destroy()
+			return nil, err
+		}
+	}
+	aspect := float32(max(w, 1)) / float32(max(h, 1))
+	if v.cam, err = frameClip(r, v.scene, c, aspect); err != nil {
+		v.destroy()
+		return nil, err
+	}
+	joint, err := resolveJoint(c, opt.joint)
+	if err != nil {
+		v.destroy()
+		return nil, err
+	}
+	v.scene.setDebugView(c, joint)
+	switch opt.view {
+	case viewPartitions:
+		v.mode = render.Partitions
+	case viewWeights:
+		v.mode = render.Weights
+	case viewSkeleton:
+		v.bones = true
+	}
+	if v.bones {
+		if v.hud, err = render.NewHUD(1); err != nil {
+			v.destroy()
+			return nil, err
+		}
+	}
+	v.stats.partitions = v.scene.parts
+	v.stats.joints = c.model.Skeleton.NumJoints()
+	for _, d := range v.scene.draws {
+		v.stats.vertices += d.prim.NumVertices()
+	}
+	return v, nil
+}
+
+// draw renders the current state of the scene.
+func (v *view) draw() error {
+	if v.target != nil {
+		v.target.Bind()
+	}
+	frame := render.Frame{Width: v.w, Height: v.h, Camera: v.cam, Clear: background, Items: v.scene.items, Skinning: v.scene.method(), View: v.mode}
+	if err := v.r.Draw(&frame); err != nil {
+		return err
+	}
+	if v.bones {
+		drawSkeleton(v.hud, v.c, v.cam, v.w, v.h)
+		v.hud.Flush(v.w, v.h)
+	}
+	return nil
+}
+
+func (v *view) destroy() {
+	if v.hud != nil {
+		v.hud.Destroy()
+	}
+	if v.target != nil {
+		v.target.Destroy()
+	}
+	v.r.Destroy()
+}
+
+// frameClip frames the character over its whole clip so that no pose
+// leaves the view and the camera holds still while it plays.
+func frameClip(r *render.Renderer, s *gpuScene, c *character, aspect float32) (render.Camera, error) {
+	var lo, hi mgl32.Vec3
+	found := false
+	const samples = 12
+	for k := 0; k <= samples; k++ {
+		c.evaluate(c.duration() * float32(k) / samples)
+		if err := s.refresh(r, c); err != nil {
+			return render.Camera{}, err
+		}
+		mn, mx, ok := s.bounds(c)
+		if !ok {
+			continue
+		}
+		if !found {
+			lo, hi, found = mn, mx, true
+			continue
+		}
+		for i := 0; i < 3; i++ {
+			lo[i], hi[i] = min(lo[i], mn[i]), max(hi[i], mx[i])
+		}
+	}
+	if !found {
+		lo, hi = mgl32.Vec3{-1, -1, -1}, mgl32.Vec3{1, 1, 1}
+	}
+	return render.FrameBounds(lo, hi, aspect), nil
+}
+
+// renderImage draws the character at clip time t into a w×h image. A GL
+// context must be current.
+func renderImage(c *character, opt *options, t float32, w, h int) (*image.NRGBA, error) {
+	v, err := newView(c, opt, w, h)
+	if err != nil {
+		return nil, err
+	}
+	defer v.destroy()
+	c.evaluate(t)
+	if err := v.scene.refresh(v.r, c); err != nil {
+		return nil, err
+	}
+	if err := v.draw(); err != nil {
+		return nil, err
+	}
+	return v.target.ReadImage(), nil
+}

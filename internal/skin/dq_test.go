@@ -1,0 +1,198 @@
+package skin
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// sameRotation compares quaternions up to sign: q and −q are one rotation.
+func sameRotation(a, b mgl32.Quat, eps float32) bool {
+	if a.Dot(b) < 0 {
+		b = mgl32.Quat{W: -b.W, V: b.V.Mul(-1)}
+	}
+	return approxEqual(a.W, b.W, eps) && approxVec(a.V[:], b.V[:], eps)
+}
+
+func TestDualQuatFromEntry(t *testing.T) {
+	axis := mgl32.Vec3{1, -2, 0.5}.Normalize()
+	tests := []struct {
+		name  string
+		m     mgl32.Mat4
+		rot   mgl32.Quat
+		trans mgl32.Vec3
+	}{
+		{"identity", mgl32.Ident4(), mgl32.QuatIdent(), mgl32.Vec3{}},
+		{"translation", mgl32.Translate3D(1, 2, 3), mgl32.QuatIdent(), mgl32.Vec3{1, 2, 3}},
+		{"rotation and translation", mgl32.Translate3D(-1, 0.5, 4).Mul4(mgl32.HomogRotate3D(2.5, axis)), mgl32.QuatRotate(2.5, axis), mgl32.Vec3{-1, 0.5, 4}},
+		{"half turn (w = 0)", mgl32.HomogRotate3DY(math.Pi), mgl32.QuatRotate(math.Pi, mgl32.Vec3{0, 1, 0}), mgl32.Vec3{}},
+		// T·R·S: the scale is dropped, R and T kept.
+		{"non-uniform scale after rotation", mgl32.Translate3D(0, 1, 0).Mul4(mgl32.HomogRotate3D(1, axis)).Mul4(mgl32.Scale3D(2, 0.5, 3)), mgl32.QuatRotate(1, axis), mgl32.Vec3{0, 1, 0}},
+		// S·R, a parent's non-uniform scale over a rotated child: columns
+		// are no longer orthogonal and normalizing them would give no
+		// rotation; the polar factor is R (S·R = R·(Rᵀ·S·R), symmetric).
+		{"non-uniform scale before rotation", mgl32.Scale3D(2, 1, 1).Mul4(mgl32.HomogRotate3DZ(math.Pi / 6)), mgl32.QuatRotate(math.Pi/6, mgl32.Vec3{0, 0, 1}), mgl32.Vec3{}},
+		// Mirror: the rotation closest to −diag(−1, 1, 1) = diag(1, −1, −1),
+		// a half turn about x.
+		{"mirror", mgl32.Scale3D(-1, 1, 1), mgl32.QuatRotate(math.Pi, mgl32.Vec3{1, 0, 0}), mgl32.Vec3{}},
+		{"zero scale", mgl32.Translate3D(4, 5, 6).Mul4(mgl32.Scale3D(0, 0, 0)), mgl32.QuatIdent(), mgl32.Vec3{4, 5, 6}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q := DualQuatFromEntry(entry(tc.m))
+			if !sameRotation(q.Real, tc.rot, 1e-5) {
+				t.Errorf("rotation %v; want %v", q.Real, tc.rot)
+			}
+			if q.Real.W < 0 {
+				t.Errorf("real part %v has w < 0", q.Real)
+			}
+			if l := q.Real.Len(); !approxEqual(l, 1, 1e-6) {
+				t.Errorf("real part has length %v", l)
+			}
+			if tr := q.Translation(); !approxVec(tr[:], tc.trans[:], 1e-5) {
+				t.Errorf("translation %v; want %v", tr, tc.trans)
+			}
+		})
+	}
+}
+
+func TestWriteDualQuats(t *testing.T) {
+	h := float32(math.Sqrt2 / 2)
+	pal := paletteOf(mgl32.Translate3D(1, 2, 3), mgl32.Translate3D(1, 0, 0).Mul4(mgl32.HomogRotate3DZ(math.Pi/2)))
+	got := make([]float32, 2*DualQuatFloats)
+	WriteDualQuats(got, pal)
+	want := []float32{
+		// Translation only: real = 1, dual = ½·(0, t).
+		0, 0, 0, 1, 0.5, 1, 1.5, 0,
+		// Quarter turn about z, then t = (1, 0, 0): real = (0, 0, h, h);
+		// dual = ½·(0, t)·real = ½·(h, −h, 0; 0) by the quaternion product.
+		0, 0, h, h, h / 2, -h / 2, 0, 0,
+	}
+	if !approxVec(got, want, 1e-6) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+}
+
+func TestSkinDQRigidMatchesLBS(t *testing.T) {
+	m := gridMesh(11, 25, 20)
+	rng := rand.New(rand.NewPCG(11, 11))
+
+	// Each vertex on one joint, each joint a different rigid motion.
+	single := randomPose(rng, m.numJ, false)
+	oneJ := make([]uint16, len(m.joints))
+	oneW := make([]float32, len(m.weights))
+	for v := 0; v < len(m.joints)/4; v++ {
+		oneJ[v*4], oneW[v*4] = uint16(rng.IntN(m.numJ)), 1
+	}
+	// Four influences that agree: any blend of them is that motion.
+	var same []float32
+	one := randomPose(rng, 1, false)
+	for j := 0; j < m.numJ; j++ {
+		same = append(same, one...)
+	}
+
+	tests := []struct {
+		name    string
+		pal     []float32
+		joints  []uint16
+		weights []float32
+	}{
+		{"one influence", single, oneJ, oneW},
+		{"influences agree", same, m.joints, m.weights},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			lp, ln := make([]float32, len(m.pos)), make([]float32, len(m.nrm))
+			if err := Skin4(lp, ln, m.pos, m.nrm, tc.joints, tc.weights, tc.pal); err != nil {
+				t.Fatal(err)
+			}
+			dq := make([]float32, m.numJ*DualQuatFloats)
+			WriteDualQuats(dq, tc.pal)
+			qp, qn := make([]float32, len(m.pos)), make([]float32, len(m.nrm))
+			if err := SkinDQ(qp, qn, m.pos, m.nrm, tc.joints, tc.weights, dq); err != nil {
+				t.Fatal(err)
+			}
+			if !approxVec(qp, lp, 1e-5) || !approxVec(qn, ln, 1e-5) {
+				for i := range qp {
+					if !approxEqual(qp[i], lp[i], 1e-5) || !approxEqual(qn[i], ln[i], 1e-5) {
+						t.Fatalf("float %d: DQ %v %v, LBS %v %v", i, qp[i], qn[i], lp[i], ln[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestCandyWrapper(t *testing.T) {
+	// A limb along x; joint 1 twists half a turn about it (pivot at x = 1,
+	// on the axis). A vertex at radius 0.5 weighted half and half: LBS
+	// averages (1, 0.5, 0) and (1, −0.5, 0) to the axis; DQS turns it a
+	// quarter turn, to (1, 0, ±0.5), keeping its radius.
+	const r = 0.5
+	pal := paletteOf(mgl32.Ident4(),
+		mgl32.Translate3D(1, 0, 0).Mul4(mgl32.HomogRotate3DX(math.Pi)).Mul4(mgl32.Translate3D(-1, 0, 0)))
+	pos := []float32{1, r, 0}
+	nrm := []float32{0, 1, 0}
+	joints := []uint16{0, 1, 0, 0}
+	weights := []float32{0.5, 0.5, 0, 0}
+	radius := func(p []float32) float32 { return float32(math.Hypot(float64(p[1]), float64(p[2]))) }
+
+	lp := make([]float32, 3)
+	if err := Skin4(lp, nil, pos, nil, joints, weights, pal); err != nil {
+		t.Fatal(err)
+	}
+	if d := radius(lp); d > 1e-6 {
+		t.Errorf("LBS radius %v; the candy wrapper collapses it to 0", d)
+	}
+
+	dq := make([]float32, 2*DualQuatFloats)
+	WriteDualQuats(dq, pal)
+	qp, qn := make([]float32, 3), make([]float32, 3)
+	if err := SkinDQ(qp, qn, pos, nrm, joints, weights, dq); err != nil {
+		t.Fatal(err)
+	}
+	if d := radius(qp); !approxEqual(d, r, 1e-5) || !approxEqual(qp[0], 1, 1e-5) || !approxEqual(qp[1], 0, 1e-5) {
+		t.Errorf("DQS position %v (radius %v); want (1, 0, ±%v)", qp, d, r)
+	}
+	// The normal turns with the point: radial, unit, still facing out.
+	if !approxEqual(qn[0], 0, 1e-5) || !approxEqual(qn[1], 0, 1e-5) || !approxEqual(qn[2]*qp[2]/r, 1, 1e-5) {
+		t.Errorf("DQS normal %v at %v; want radial", qn, qp)
+	}
+}
+
+func TestSkinDQAntipodal(t *testing.T) {
+	// Turns of +170° and −170° about x stored with w ≥ 0 have real parts
+	// whose dot product is cos 170° < 0. Blended the short way they meet at
+	// 180°: (0, 1, 0) → (0, −1, 0). Without the sign flip the blend would
+	// be the identity, the long way round.
+	pal := paletteOf(mgl32.HomogRotate3DX(170*math.Pi/180), mgl32.HomogRotate3DX(-170*math.Pi/180))
+	dq := make([]float32, 2*DualQuatFloats)
+	WriteDualQuats(dq, pal)
+	if d := dq[0]*dq[8] + dq[1]*dq[9] + dq[2]*dq[10] + dq[3]*dq[11]; d >= 0 {
+		t.Fatalf("the two real parts have dot %v; the test needs them antipodal", d)
+	}
+	got := make([]float32, 3)
+	if err := SkinDQ(got, nil, []float32{0, 1, 0}, nil, []uint16{0, 1, 0, 0}, []float32{0.5, 0.5, 0, 0}, dq); err != nil {
+		t.Fatal(err)
+	}
+	if !approxVec(got, []float32{0, -1, 0}, 1e-5) {
+		t.Errorf("got %v; want (0, -1, 0)", got)
+	}
+}
+
+func TestSkinDQErrors(t *testing.T) {
+	dq := make([]float32, DualQuatFloats)
+	WriteDualQuats(dq, paletteOf(mgl32.Ident4()))
+	err := SkinDQ(make([]float32, 3), nil, []float32{0, 0, 0}, nil, []uint16{0, 3, 0, 0}, []float32{0.5, 0.5, 0, 0}, dq)
+	if err == nil || !strings.Contains(err.Error(), "vertex 0 uses joint 3") {
+		t.Errorf("error %v; want one naming vertex 0 and joint 3", err)
+	}
+	// No weight at all: zero, as LBS gives.
+	got := []float32{9, 9, 9}
+	if err := SkinDQ(got, nil, []float32{1, 2, 3}, nil, []uint16{0, 0, 0, 0}, []float32{0, 0, 0, 0}, dq); err != nil || !approxVec(got, []float32{0, 0, 0}, 0) {
+		t.Errorf("weightless vertex: %v, %v", got, err)
+	}
+}

@@ -1,0 +1,169 @@
+package skin
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// inverseTranspose is the textbook normal transform, computed with mathgl
+// independently of the cofactor formula under test: the weighted sum of the
+// matrices, then normalize(M₃⁻ᵀ·n).
+func inverseTranspose(ms []mgl32.Mat4, w []float32, n mgl32.Vec3) mgl32.Vec3 {
+	var sum mgl32.Mat4
+	for i, m := range ms {
+		sum = sum.Add(m.Mul(w[i]))
+	}
+	return sum.Mat3().Inv().Transpose().Mul3x1(n).Normalize()
+}
+
+func TestNormals(t *testing.T) {
+	rot := mgl32.HomogRotate3D(0.7, mgl32.Vec3{1, 2, 3}.Normalize())
+	sheared := mgl32.HomogRotate3DY(math.Pi / 6).Mul4(mgl32.Scale3D(3, 1, 0.25)).Mul4(mgl32.HomogRotate3DX(0.7))
+	tests := []struct {
+		name    string
+		mats    []mgl32.Mat4
+		weights []float32
+		n       mgl32.Vec3
+		want    mgl32.Vec3 // by hand; zero means: the inverse transpose
+	}{
+		{"identity", []mgl32.Mat4{mgl32.Ident4()}, []float32{1}, mgl32.Vec3{0, 0, 1}, mgl32.Vec3{0, 0, 1}},
+		{"rotate z 90, uniform scale 3", []mgl32.Mat4{mgl32.HomogRotate3DZ(math.Pi / 2).Mul4(mgl32.Scale3D(3, 3, 3))}, []float32{1}, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 1, 0}},
+		{"rotate x 90, translated", []mgl32.Mat4{mgl32.Translate3D(5, -2, 1).Mul4(mgl32.HomogRotate3DX(math.Pi / 2))}, []float32{1}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 0, 1}},
+		{"uniform scale keeps direction", []mgl32.Mat4{mgl32.Scale3D(0.1, 0.1, 0.1)}, []float32{1}, mgl32.Vec3{0.6, 0, 0.8}, mgl32.Vec3{0.6, 0, 0.8}},
+		// diag(2, 0.5, 1)⁻ᵀ·(1, 1, 0) = (0.5, 2, 0), normalized: /√4.25.
+		{"non-uniform scale", []mgl32.Mat4{mgl32.Scale3D(2, 0.5, 1)}, []float32{1}, mgl32.Vec3{1, 1, 0}, mgl32.Vec3{0.5 / 2.0615528, 2 / 2.0615528, 0}},
+		{"non-uniform scale, inverse transpose", []mgl32.Mat4{mgl32.Scale3D(2, 0.5, 1)}, []float32{1}, mgl32.Vec3{1, 1, 0}, mgl32.Vec3{}},
+		{"rotated and sheared", []mgl32.Mat4{sheared}, []float32{1}, mgl32.Vec3{0.3, -0.5, 0.8}, mgl32.Vec3{}},
+		{"blend of two scaled", []mgl32.Mat4{rot.Mul4(mgl32.Scale3D(1, 2, 1)), mgl32.Scale3D(0.5, 1, 3)}, []float32{0.3, 0.7}, mgl32.Vec3{0, 0.6, 0.8}, mgl32.Vec3{}},
+		{"four influences", []mgl32.Mat4{rot, sheared, mgl32.Scale3D(1, 1, 2), mgl32.Translate3D(1, 1, 1)}, []float32{0.1, 0.2, 0.3, 0.4}, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{}},
+		// A mirrored joint still turns the normal outwards: diag(−1, 1, 1)
+		// flips the x normal, as the inverse transpose says.
+		{"mirror", []mgl32.Mat4{mgl32.Scale3D(-1, 1, 1)}, []float32{1}, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{-1, 0, 0}},
+		{"mirror, inverse transpose", []mgl32.Mat4{mgl32.Scale3D(-1, 2, 1).Mul4(rot)}, []float32{1}, mgl32.Vec3{0.48, 0.6, 0.64}, mgl32.Vec3{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := tc.want
+			if want == (mgl32.Vec3{}) {
+				want = inverseTranspose(tc.mats, tc.weights, tc.n)
+			}
+			var joints [4]uint16
+			var weights [4]float32
+			for i := range tc.mats {
+				joints[i], weights[i] = uint16(i), tc.weights[i]
+			}
+			pal := paletteOf(tc.mats...)
+			got := make([]float32, 3)
+			if err := Normals(got, tc.n[:], joints[:], weights[:], pal); err != nil {
+				t.Fatal(err)
+			}
+			if !approxVec(got, want[:], 1e-5) {
+				t.Errorf("Normals: %v; want %v", got, want)
+			}
+			pos := make([]float32, 3)
+			nrm := make([]float32, 3)
+			if err := Skin4(pos, nrm, []float32{0.3, 0.2, 0.1}, tc.n[:], joints[:], weights[:], pal); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(nrm, got) {
+				t.Errorf("Skin4 normal %v differs from Normals %v", nrm, got)
+			}
+		})
+	}
+}
+
+func TestSkin4MatchesPositions(t *testing.T) {
+	// Positions sums weighted transformed points, Skin4 transforms by the
+	// weighted matrix: the same value by linearity, rounded differently.
+	m := gridMesh(9, 30, 40)
+	rng := rand.New(rand.NewPCG(9, 9))
+	for pose := 0; pose < 3; pose++ {
+		pal := randomPose(rng, m.numJ, pose > 0)
+		want := make([]float32, len(m.pos))
+		if err := Positions(want, m.pos, m.joints, m.weights, 4, pal); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float32, len(m.pos))
+		if err := Skin4(got, nil, m.pos, nil, m.joints, m.weights, pal); err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if !approxEqual(got[i], want[i], 1e-5) {
+				t.Fatalf("pose %d float %d: Skin4 %v, Positions %v", pose, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+func TestSkin4Errors(t *testing.T) {
+	pal := paletteOf(mgl32.Ident4(), mgl32.Ident4())
+	pos := []float32{0, 0, 0, 1, 1, 1}
+	joints := []uint16{0, 0, 0, 0, 1, 2, 0, 0}
+	tests := []struct {
+		name    string
+		dst     []float32
+		nrm     []float32
+		joints  []uint16
+		weights []float32
+		want    string
+	}{
+		{"joint outside palette", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0}, "vertex 1 uses joint 2; the palette has 2"},
+		{"zero weight on a missing joint is fine", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, ""},
+		{"short output", make([]float32, 5), nil, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, "2 vertices needs 6 outputs"},
+		{"short weights", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0}, "4 weights"},
+		{"short normals", make([]float32, 6), []float32{0, 0, 1}, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, "1 normals"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Skin4(tc.dst, make([]float32, 6), pos, tc.nrm, tc.joints, tc.weights, pal)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v; want one saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestAllocs(t *testing.T) {
+	m := gridMesh(3, 20, 30)
+	rng := rand.New(rand.NewPCG(3, 3))
+	pal := randomPose(rng, m.numJ, true)
+	pos := make([]float32, len(m.pos))
+	nrm := make([]float32, len(m.nrm))
+	dq := make([]float32, m.numJ*DualQuatFloats)
+	joints := []uint16{5, 1, 29, 0}
+	sub := make([]float32, len(joints)*12)
+	boxes, err := JointBounds(m.pos, m.joints, m.weights, m.numJ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	WriteDualQuats(dq, pal)
+	tests := []struct {
+		name string
+		f    func()
+	}{
+		{"Skin4", func() { _ = Skin4(pos, nrm, m.pos, m.nrm, m.joints, m.weights, pal) }},
+		{"Normals", func() { _ = Normals(nrm, m.nrm, m.joints, m.weights, pal) }},
+		{"SkinDQ", func() { _ = SkinDQ(pos, nrm, m.pos, m.nrm, m.joints, m.weights, dq) }},
+		{"WriteDualQuats", func() { WriteDualQuats(dq, pal) }},
+		{"GatherPalette", func() { GatherPalette(sub, pal, joints) }},
+		{"PosedBounds", func() { _, _, _ = PosedBounds(boxes, pal) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if n := testing.AllocsPerRun(20, tc.f); n != 0 {
+				t.Errorf("%v allocations per run; want 0", n)
+			}
+		})
+	}
+}

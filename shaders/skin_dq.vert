@@ -1,0 +1,56 @@
+#version 410 core
+// Dual-quaternion skinning, for comparison with linear blend skinning: it
+// keeps volume where LBS collapses (the candy-wrapper twist) but carries
+// only rotation and translation, so joint scale is ignored. The renderer
+// inserts "#define MAX_JOINTS n" after the version line.
+
+layout(location = 0) in vec3 aPosition;
+layout(location = 1) in vec3 aNormal;
+layout(location = 2) in vec2 aUV;
+layout(location = 3) in uvec4 aJoints;
+layout(location = 4) in vec4 aWeights;
+layout(location = 5) in vec4 aColor;
+
+// Each joint is a unit dual quaternion as two vec4: the real part (x y z w)
+// then the dual part, with dual = 0.5 * translation * real.
+layout(std140) uniform Palette {
+    vec4 uDQ[2 * MAX_JOINTS];
+};
+
+uniform mat4 uViewProj;
+uniform int uSelJoint;    // palette entry shown by the weights view, -1 for none
+
+out vec3 vNormal;
+out vec2 vUV;
+out vec3 vWorld;
+out vec4 vColor;
+out float vSel;           // this vertex's weight on uSelJoint
+
+void main() {
+    uvec4 j = aJoints * 2u;
+    vec4 r0 = uDQ[j.x];
+    // q and -q are the same rotation: blend every influence in the
+    // hemisphere of the first, or the blend can cancel out.
+    vec4 s = vec4(1.0,
+                  dot(r0, uDQ[j.y]) < 0.0 ? -1.0 : 1.0,
+                  dot(r0, uDQ[j.z]) < 0.0 ? -1.0 : 1.0,
+                  dot(r0, uDQ[j.w]) < 0.0 ? -1.0 : 1.0) * aWeights;
+    vec4 br = s.x * r0 + s.y * uDQ[j.y] + s.z * uDQ[j.z] + s.w * uDQ[j.w];
+    vec4 bd = s.x * uDQ[j.x + 1u] + s.y * uDQ[j.y + 1u] + s.z * uDQ[j.z + 1u] + s.w * uDQ[j.w + 1u];
+    float len = length(br);
+    br /= len;
+    bd /= len;
+
+    vec3 p = aPosition;
+    p += 2.0 * cross(br.xyz, cross(br.xyz, p) + br.w * p);
+    vec3 t = 2.0 * (br.w * bd.xyz - bd.w * br.xyz + cross(br.xyz, bd.xyz));
+    vec3 world = p + t;
+    vec3 n = aNormal + 2.0 * cross(br.xyz, cross(br.xyz, aNormal) + br.w * aNormal);
+
+    vNormal = n;
+    vUV = aUV;
+    vColor = aColor;
+    vSel = dot(aWeights, vec4(equal(aJoints, uvec4(uint(uSelJoint)))));
+    vWorld = world;
+    gl_Position = uViewProj * vec4(world, 1.0);
+}
