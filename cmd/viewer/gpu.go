@@ -26,14 +26,14 @@ const (
 // them. Everything a frame writes (rigid and partition palettes, CPU-skinned
 // vertices) is sized here once.
 type gpuScene struct {
-	items   []render.DrawItem
-	draws   []drawSource // per item
-	rigid   [][]float32  // per instance: one palette entry, nil when skinned
-	mode    string
-	limit   int // joints per draw call
-	parts   int // partitions over all skinned primitives
-	dup     int // vertices duplicated by partitioning
-	scratch []float32
+	items  []render.DrawItem
+	draws  []drawSource // per item
+	rigid  [][]float32  // per instance: one palette entry, nil when skinned
+	mode   string
+	limit  int // joints per draw call
+	parts  int // partitions over all skinned primitives
+	dup    int // vertices duplicated by partitioning
+	frames []boundsOf
 }
 
 // drawSource is what one draw item shows and how its data is refreshed.
@@ -84,12 +84,19 @@ func upload(r *render.Renderer, c *character, mode string, limit int) (*gpuScene
 				rm.Texture = textures[mat.BaseColorTexture]
 			}
 			skinned := inst.Skin >= 0 && p.Joints != nil
+			if !skinned && rigid == nil {
+				rigid = make([]float32, anim.PaletteFloats)
+			}
+			var boundsRigid []float32
+			if !skinned {
+				boundsRigid = rigid
+			}
+			if err := s.addBounds(c, ii, p, boundsRigid); err != nil {
+				return nil, fmt.Errorf("meshes[%d].primitives[%d]: %w", inst.Mesh, pi, err)
+			}
 			if !skinned {
 				// Rigid, or a primitive without joints under a skinned node
 				// (glTF draws it at the node): one palette entry.
-				if rigid == nil {
-					rigid = make([]float32, anim.PaletteFloats)
-				}
 				if err := s.add(r, drawSource{instance: ii, primitive: pi, prim: p, palette: rigid}, rm); err != nil {
 					return nil, err
 				}
@@ -222,41 +229,53 @@ func (s *gpuScene) method() render.Skinning {
 	return render.LinearBlend
 }
 
-// bounds is the box around every drawn vertex in the current pose, skinned
-// on the CPU the way the shader does it.
+// boundsOf is what frames one drawn primitive: the bind-space box of the
+// vertices each skin joint moves (boxes[i] for skin joint i), or for a
+// rigid primitive a single box moved by its node. It depends on the model
+// alone, so every skinning mode and palette limit frames the same.
+type boundsOf struct {
+	instance int
+	boxes    []skin.Box
+	rigid    []float32 // the instance's node palette entry, or nil when skinned
+}
+
+func (s *gpuScene) addBounds(c *character, instance int, p *gltfload.Primitive, rigid []float32) error {
+	inst := c.model.Instances[instance]
+	if rigid == nil {
+		b, err := skin.JointBounds(p.Positions, p.Joints, p.Weights, len(c.model.Skins[inst.Skin].Joints))
+		if err != nil {
+			return err
+		}
+		s.frames = append(s.frames, boundsOf{instance: instance, boxes: b})
+		return nil
+	}
+	box := skin.EmptyBox()
+	for v := 0; v+2 < len(p.Positions); v += 3 {
+		box.Add(p.Positions[v], p.Positions[v+1], p.Positions[v+2])
+	}
+	s.frames = append(s.frames, boundsOf{instance: instance, boxes: []skin.Box{box}, rigid: rigid})
+	return nil
+}
+
+// bounds is a box around every drawn vertex in the current pose, from each
+// joint's box under its palette entry: conservative, and cheap enough for
+// every frame. (Dual-quaternion skinning ignores joint scale; the box of
+// the linear blend stays a good frame for it.)
 func (s *gpuScene) bounds(c *character) (mgl32.Vec3, mgl32.Vec3, bool) {
-	var lo, hi mgl32.Vec3
-	found := false
-	for i := range s.draws {
-		d := &s.draws[i]
-		inst := c.model.Instances[d.instance]
-		p := d.prim
-		if cap(s.scratch) < len(p.Positions) {
-			s.scratch = make([]float32, len(p.Positions))
+	out := skin.EmptyBox()
+	for i := range s.frames {
+		f := &s.frames[i]
+		pal := f.rigid
+		if pal == nil {
+			pal = c.palettes[c.model.Instances[f.instance].Skin]
 		}
-		out := s.scratch[:len(p.Positions)]
-		switch {
-		case d.cpu:
-			copy(out, d.pos)
-		case inst.Skin >= 0 && p.Joints != nil:
-			if skin.Positions(out, p.Positions, p.Joints, p.Weights, 4, d.palette) != nil {
-				continue
-			}
-		default:
-			skin.Transform(out, p.Positions, d.palette)
-		}
-		mn, mx, ok := skin.Bounds(out)
-		if !ok {
-			continue
-		}
-		if !found {
-			lo, hi, found = mn, mx, true
-			continue
-		}
-		for k := 0; k < 3; k++ {
-			lo[k] = min(lo[k], mn[k])
-			hi[k] = max(hi[k], mx[k])
+		if lo, hi, ok := skin.PosedBounds(f.boxes, pal); ok {
+			out.Add(lo[0], lo[1], lo[2])
+			out.Add(hi[0], hi[1], hi[2])
 		}
 	}
-	return lo, hi, found
+	if out.Empty() {
+		return mgl32.Vec3{}, mgl32.Vec3{}, false
+	}
+	return out.Min, out.Max, true
 }
