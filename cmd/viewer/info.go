@@ -7,11 +7,17 @@ import (
 	"strings"
 
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/skin"
 )
 
 // printInfo describes a model: skins, clips, meshes and every problem the
 // loader recovered from.
-func printInfo(w io.Writer, m *gltfload.Model) {
+// minBlockJoints is the palette size every GL 4.1 driver can hold: the
+// specification's minimum GL_MAX_UNIFORM_BLOCK_SIZE, 16 KiB, over 48-byte
+// entries. -info has no GL context to ask the real driver.
+const minBlockJoints = 16384 / 48
+
+func printInfo(w io.Writer, m *gltfload.Model, limit int) {
 	fmt.Fprintf(w, "model %s: %d nodes, %d skins, %d clips, %d meshes, %d drawn instances\n",
 		m.Name, m.Skeleton.NumJoints(), len(m.Skins), len(m.Clips), len(m.Meshes), len(m.Instances))
 	for i, s := range m.Skins {
@@ -42,6 +48,10 @@ func printInfo(w io.Writer, m *gltfload.Model) {
 			fmt.Fprintf(w, "mesh %d %q primitive %d: %d vertices, %d triangles, %s\n", i, me.Name, pi, p.NumVertices(), len(p.Indices)/3, infl)
 		}
 	}
+	if limit <= 0 {
+		limit = minBlockJoints
+	}
+	printPartitionPlan(w, m, limit)
 	if len(m.Warnings) == 0 {
 		fmt.Fprintln(w, "no specification violations found")
 	}
@@ -76,4 +86,38 @@ func maxInfluences(p *gltfload.Primitive) int {
 		best = max(best, n)
 	}
 	return best
+}
+
+// printPartitionPlan reports how each skinned primitive would be split into
+// draw calls of at most limit joints.
+func printPartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
+	calls, parts, dup := 0, 0, 0
+	for _, inst := range m.Instances {
+		for pi := range m.Meshes[inst.Mesh].Primitives {
+			p := &m.Meshes[inst.Mesh].Primitives[pi]
+			if len(p.Indices) == 0 {
+				continue
+			}
+			calls++
+			if inst.Skin < 0 || p.Joints == nil {
+				continue
+			}
+			plan, err := skin.PlanPartitions(p.Indices, p.Joints, p.Weights, limit)
+			if err != nil {
+				fmt.Fprintf(w, "partition plan: meshes[%d].primitives[%d]: %v\n", inst.Mesh, pi, err)
+				continue
+			}
+			n := len(plan.Partitions)
+			calls += n - 1
+			parts += n
+			dup += plan.Duplicated
+			sizes := make([]string, len(plan.Partitions))
+			for k, pt := range plan.Partitions {
+				sizes[k] = fmt.Sprintf("%d", len(pt.Joints))
+			}
+			fmt.Fprintf(w, "partition plan (K=%d): node %d meshes[%d].primitives[%d]: %d partitions (joints %s), %d duplicated vertices\n",
+				limit, inst.Node, inst.Mesh, pi, len(plan.Partitions), strings.Join(sizes, " "), plan.Duplicated)
+		}
+	}
+	fmt.Fprintf(w, "draw calls at K=%d: %d (%d skinned partitions, %d duplicated vertices)\n", limit, calls, parts, dup)
 }

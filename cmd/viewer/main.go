@@ -87,20 +87,29 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.view, "view", viewShaded, "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh)")
 	fs.StringVar(&opt.joint, "joint", "", "joint `name or index` whose weights -view weights shows (default: the one with the most vertices)")
 	size := fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
-	if err := fs.Parse(args); err != nil {
-		return nil, err
+	// Flags may come before or after the model, as in "viewer a.glb -clip 1".
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "time" {
 			opt.timeSet = true
 		}
 	})
-	switch fs.NArg() {
+	switch len(positional) {
 	case 0:
 	case 1:
-		opt.model = fs.Arg(0)
+		opt.model = positional[0]
 	default:
-		return nil, fmt.Errorf("one model at a time, got %d: %s", fs.NArg(), strings.Join(fs.Args(), " "))
+		return nil, fmt.Errorf("one model at a time, got %d: %s", len(positional), strings.Join(positional, " "))
 	}
 	w, h, ok := strings.Cut(*size, "x")
 	var err1, err2 error
@@ -155,7 +164,7 @@ func run(opt *options) error {
 		return err
 	}
 	if opt.info {
-		printInfo(os.Stdout, m)
+		printInfo(os.Stdout, m, opt.paletteLimit)
 		return nil
 	}
 	c, err := newCharacter(m)
