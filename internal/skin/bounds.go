@@ -22,7 +22,7 @@ func (b Box) Empty() bool {
 	return !(b.Min[0] <= b.Max[0] && b.Min[1] <= b.Max[1] && b.Min[2] <= b.Max[2])
 }
 
-// Add grows b to contain the point p.
+// Add grows b to contain the point (x, y, z).
 func (b *Box) Add(x, y, z float32) {
 	b.Min[0], b.Max[0] = min(b.Min[0], x), max(b.Max[0], x)
 	b.Min[1], b.Max[1] = min(b.Min[1], y), max(b.Max[1], y)

@@ -139,7 +139,7 @@ func SkinDQ(dstPos, dstNrm, pos, nrm []float32, joints []uint16, weights []float
 			}
 			continue
 		}
-		inv := float32(1 / math.Sqrt(float64(l2)))
+		inv := 1 / float32(math.Sqrt(float64(l2)))
 		for i := range b {
 			b[i] *= inv
 		}
@@ -157,7 +157,7 @@ func SkinDQ(dstPos, dstNrm, pos, nrm []float32, joints []uint16, weights []float
 				d[0], d[1], d[2] = 0, 0, 0
 				continue
 			}
-			s := float32(1 / math.Sqrt(float64(l)))
+			s := 1 / float32(math.Sqrt(float64(l)))
 			d[0], d[1], d[2] = nx*s, ny*s, nz*s
 		}
 	}
@@ -194,7 +194,8 @@ func polarRotation(m []float32) [3][3]float64 {
 		}
 	}
 	// Singular or nearly so, relative to the matrix's size: no rotation.
-	if norm == 0 || math.Abs(det) <= 1e-12*math.Pow(norm, 1.5) || math.IsNaN(det) || math.IsInf(det, 0) {
+	// (|det| ≤ 1e-12·‖X‖³, squared.)
+	if !(det*det > 1e-24*norm*norm*norm) || math.IsInf(det, 0) {
 		return [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	}
 	if det < 0 {
@@ -206,20 +207,28 @@ func polarRotation(m []float32) [3][3]float64 {
 		cof, det = cofactor(&x)
 	}
 	for it := 0; it < 30; it++ {
-		g := math.Cbrt(1 / det)
+		// Scaling only speeds up the start; near a rotation (det ≈ 1) the
+		// plain iteration converges quadratically and the root is wasted.
+		g := 1.0
+		if math.Abs(det-1) > 1e-3 {
+			g = math.Cbrt(1 / det)
+		}
 		// (γX)⁻ᵀ = cof(X)/(γ·det X).
+		h := 1 / (g * det)
 		var diff float64
 		for r := 0; r < 3; r++ {
 			for c := 0; c < 3; c++ {
-				nx := 0.5 * (g*x[r][c] + cof[r][c]/(g*det))
+				nx := 0.5 * (g*x[r][c] + h*cof[r][c])
 				diff += (nx - x[r][c]) * (nx - x[r][c])
 				x[r][c] = nx
 			}
 		}
-		cof, det = cofactor(&x)
-		if diff < 1e-24 {
+		// A step of δ leaves an error of order δ², far below float32's
+		// resolution once δ < 1e-7.
+		if diff < 1e-14 {
 			break
 		}
+		cof, det = cofactor(&x)
 	}
 	return x
 }

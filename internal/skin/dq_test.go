@@ -196,3 +196,48 @@ func TestSkinDQErrors(t *testing.T) {
 		t.Errorf("weightless vertex: %v, %v", got, err)
 	}
 }
+
+func TestPolarRotation(t *testing.T) {
+	// The definition, checked directly: M = R·U with R a rotation
+	// (RᵀR = I, det R = 1) and U = RᵀM symmetric positive definite
+	// (Sylvester: positive leading minors).
+	rng := rand.New(rand.NewPCG(17, 17))
+	for i := 0; i < 200; i++ {
+		axis := mgl32.Vec3{rng.Float32() - 0.5, rng.Float32() - 0.5, rng.Float32() - 0.5}.Normalize()
+		s := func() float32 { return float32(math.Pow(10, rng.Float64()*4-2)) } // 0.01 … 100
+		m := mgl32.HomogRotate3D(rng.Float32()*6, axis).Mul4(mgl32.Scale3D(s(), s(), s())).
+			Mul4(mgl32.HomogRotate3D(rng.Float32()*6, axis.Cross(mgl32.Vec3{1, 0, 0}).Normalize()))
+		e := entry(m)
+		r := polarRotation(e)
+		var rtr, u [3][3]float64
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				for k := 0; k < 3; k++ {
+					rtr[a][b] += r[k][a] * r[k][b]
+					u[a][b] += r[k][a] * float64(e[k*4+b])
+				}
+			}
+		}
+		_, det := cofactor(&r)
+		scale := math.Abs(u[0][0]) + math.Abs(u[1][1]) + math.Abs(u[2][2])
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				want := 0.0
+				if a == b {
+					want = 1
+				}
+				if math.Abs(rtr[a][b]-want) > 1e-9 {
+					t.Fatalf("case %d: RᵀR[%d][%d] = %v", i, a, b, rtr[a][b])
+				}
+				if math.Abs(u[a][b]-u[b][a]) > 1e-5*scale {
+					t.Fatalf("case %d: U = RᵀM is not symmetric: %v", i, u)
+				}
+			}
+		}
+		m2 := u[0][0]*u[1][1] - u[0][1]*u[1][0]
+		_, m3 := cofactor(&u)
+		if math.Abs(det-1) > 1e-9 || u[0][0] <= 0 || m2 <= 0 || m3 <= 0 {
+			t.Fatalf("case %d: det R = %v, U minors %v %v %v", i, det, u[0][0], m2, m3)
+		}
+	}
+}

@@ -51,3 +51,29 @@ func ExamplePlanPartitions() {
 	// duplicated: 2
 	// skin: triangle 0 (vertices 0, 2, 1) references 2 joints; a partition holds at most 1
 }
+
+// Framing a skinned mesh without skinning it: per-joint boxes once at load
+// time, then each frame the union of the boxes moved by their joints.
+func ExamplePosedBounds() {
+	positions := []float32{
+		0, 0, 0, // on joint 0
+		0, 1, 0, // half on each
+		0, 2, 0, // on joint 1
+	}
+	joints := []uint16{0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0}
+	weights := []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0, 1, 0, 0, 0}
+	boxes, err := skin.JointBounds(positions, joints, weights, 2)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Joint 0 stays; joint 1 moves 3 along x (rows of a 3×4 matrix).
+	palette := []float32{
+		1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+		1, 0, 0, 3, 0, 1, 0, 0, 0, 0, 1, 0,
+	}
+	lo, hi, ok := skin.PosedBounds(boxes, palette)
+	fmt.Println(lo, hi, ok)
+	// Output:
+	// [0 0 0] [3 2 0] true
+}

@@ -45,68 +45,67 @@ func skinNormal(a0, a1, a2, b0, b1, b2, c0, c1, c2, nx, ny, nz float32) (float32
 	if !(l2 > 0) || l2 > math.MaxFloat32 {
 		return 0, 0, 0
 	}
-	s := float32(1 / math.Sqrt(float64(l2)))
+	// float32(math.Sqrt(float64(x))) compiles to a single-precision root.
+	s := 1 / float32(math.Sqrt(float64(l2)))
 	if det < 0 {
 		s = -s
 	}
 	return ox * s, oy * s, oz * s
 }
 
+// zeroEntry stands in for the palette entry of a zero-weight influence, so
+// that the blend below has no branches and its joint need not exist.
+var zeroEntry [paletteFloats]float32
+
 // skin4 is the kernel of Skin4 and Normals, for n vertices whose slices
-// the caller has checked. Per vertex it blends M = Σ wᵢ·Pᵢ in the shader's
-// order, skipping zero weights (the shader multiplies them in, which adds
-// exact zeros for a finite palette), then writes what was asked. The twelve
-// sums are locals so that they stay in registers. It returns the first
-// vertex using a joint outside the palette, and that joint, or -1.
+// the caller has checked (pos or nrm nil: skip that output). Per vertex it
+// blends M = w₀·P₀ + w₁·P₁ + w₂·P₂ + w₃·P₃, the shader's expression, term
+// by term in its order, one expression per matrix element. A zero weight
+// multiplies a zero entry instead of its joint's (the shader multiplies the
+// joint's, which adds the same exact zero for a finite palette), so that a
+// zero-weight slot's joint may be anything and the blend has no branches.
+// It returns the first vertex using a joint outside the palette, and that
+// joint, or -1.
 func skin4(dstPos, dstNrm, pos, nrm []float32, joints []uint16, weights []float32, palette []float32, n int) (badV, badJ int) {
 	entries := len(palette) / paletteFloats
 	doPos, doNrm := pos != nil, nrm != nil
 	for v := 0; v < n; v++ {
 		js := (*[Influences]uint16)(joints[v*Influences:])
 		ws := (*[Influences]float32)(weights[v*Influences:])
+		var e [Influences]*[paletteFloats]float32
+		for k := range e {
+			e[k] = &zeroEntry
+			if ws[k] != 0 {
+				j := int(js[k])
+				if j >= entries {
+					return v, j
+				}
+				e[k] = (*[paletteFloats]float32)(palette[j*paletteFloats:])
+			}
+		}
+		w0, w1, w2, w3 := ws[0], ws[1], ws[2], ws[3]
+		p0, p1, p2, p3 := e[0], e[1], e[2], e[3]
+		m0 := w0*p0[0] + w1*p1[0] + w2*p2[0] + w3*p3[0]
+		m1 := w0*p0[1] + w1*p1[1] + w2*p2[1] + w3*p3[1]
+		m2 := w0*p0[2] + w1*p1[2] + w2*p2[2] + w3*p3[2]
+		m4 := w0*p0[4] + w1*p1[4] + w2*p2[4] + w3*p3[4]
+		m5 := w0*p0[5] + w1*p1[5] + w2*p2[5] + w3*p3[5]
+		m6 := w0*p0[6] + w1*p1[6] + w2*p2[6] + w3*p3[6]
+		m8 := w0*p0[8] + w1*p1[8] + w2*p2[8] + w3*p3[8]
+		m9 := w0*p0[9] + w1*p1[9] + w2*p2[9] + w3*p3[9]
+		m10 := w0*p0[10] + w1*p1[10] + w2*p2[10] + w3*p3[10]
 		if doPos {
+			m3 := w0*p0[3] + w1*p1[3] + w2*p2[3] + w3*p3[3]
+			m7 := w0*p0[7] + w1*p1[7] + w2*p2[7] + w3*p3[7]
+			m11 := w0*p0[11] + w1*p1[11] + w2*p2[11] + w3*p3[11]
 			p := (*[3]float32)(pos[v*3:])
 			x, y, z := p[0], p[1], p[2]
-			var ox, oy, oz float32
-			for k := 0; k < Influences; k++ {
-				w := ws[k]
-				if w == 0 {
-					continue
-				}
-				j := int(js[k])
-				if j >= entries {
-					return v, j
-				}
-				m := (*[paletteFloats]float32)(palette[j*paletteFloats:])
-				ox += w * (m[0]*x + m[1]*y + m[2]*z + m[3])
-				oy += w * (m[4]*x + m[5]*y + m[6]*z + m[7])
-				oz += w * (m[8]*x + m[9]*y + m[10]*z + m[11])
-			}
 			o := (*[3]float32)(dstPos[v*3:])
-			o[0], o[1], o[2] = ox, oy, oz
+			o[0] = m0*x + m1*y + m2*z + m3
+			o[1] = m4*x + m5*y + m6*z + m7
+			o[2] = m8*x + m9*y + m10*z + m11
 		}
 		if doNrm {
-			var m0, m1, m2, m4, m5, m6, m8, m9, m10 float32
-			for k := 0; k < Influences; k++ {
-				w := ws[k]
-				if w == 0 {
-					continue
-				}
-				j := int(js[k])
-				if j >= entries {
-					return v, j
-				}
-				p := (*[paletteFloats]float32)(palette[j*paletteFloats:])
-				m0 += w * p[0]
-				m1 += w * p[1]
-				m2 += w * p[2]
-				m4 += w * p[4]
-				m5 += w * p[5]
-				m6 += w * p[6]
-				m8 += w * p[8]
-				m9 += w * p[9]
-				m10 += w * p[10]
-			}
 			q := (*[3]float32)(nrm[v*3:])
 			d := (*[3]float32)(dstNrm[v*3:])
 			d[0], d[1], d[2] = skinNormal(m0, m1, m2, m4, m5, m6, m8, m9, m10, q[0], q[1], q[2])
@@ -127,8 +126,9 @@ func checkSkin(what string, n, dst int, joints []uint16, weights []float32) erro
 // n' = normalize(sign(det M₃)·cof(M₃)·n). The vertex count is len(pos)/3.
 // nrm may be nil (then dstNrm is not touched); otherwise it holds as many
 // normals as pos holds positions. palette uses anim's row layout. Weights
-// are used as given. dst slices may alias their inputs. Skin4 allocates
-// nothing; it is the CPU skinning path.
+// are used as given. dstPos may be pos itself and dstNrm nrm itself (skinning
+// in place); other overlaps are not supported. Skin4 allocates nothing; it
+// is the CPU skinning path.
 func Skin4(dstPos, dstNrm, pos, nrm []float32, joints []uint16, weights []float32, palette []float32) error {
 	n := len(pos) / 3
 	if err := checkSkin("Skin4", n, len(dstPos), joints, weights); err != nil {

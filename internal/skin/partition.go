@@ -2,6 +2,7 @@ package skin
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -68,7 +69,8 @@ type Plan struct {
 //
 // Otherwise only vertices that some triangle references are emitted, each
 // partition's vertices together, in order of first use by the partition's
-// triangles. The error names the triangle when a single triangle references
+// triangles. A weight counts as used unless it is exactly zero. The error
+// names the triangle when a single triangle references
 // more than k joints (possible when k < 3·Influences), or when an index is
 // out of range; the caller adds the primitive's glTF path.
 func PlanPartitions(indices []uint32, joints []uint16, weights []float32, k int) (*Plan, error) {
@@ -82,6 +84,9 @@ func PlanPartitions(indices []uint32, joints []uint16, weights []float32, k int)
 		return nil, fmt.Errorf("skin: %d indices do not make whole triangles", len(indices))
 	}
 	nv := len(joints) / Influences
+	if len(indices)/3 > math.MaxInt32 || nv > math.MaxInt32 {
+		return nil, fmt.Errorf("skin: %d triangles over %d vertices are more than the planner indexes", len(indices)/3, nv)
+	}
 	for i, ix := range indices {
 		if int64(ix) >= int64(nv) {
 			return nil, fmt.Errorf("skin: triangle %d corner %d uses vertex %d; the primitive has %d", i/3, i%3, ix, nv)
@@ -96,20 +101,20 @@ func PlanPartitions(indices []uint32, joints []uint16, weights []float32, k int)
 			maxJoint = int(j)
 		}
 	}
-	dense := make([]int32, maxJoint+1)
-	for i := range dense {
-		dense[i] = -1
-	}
-	var used []uint16
+	inUse := make([]bool, maxJoint+1)
 	for s, j := range joints {
-		if weights[s] != 0 && dense[j] < 0 {
-			dense[j] = 1
-			used = append(used, j)
+		if weights[s] != 0 {
+			inUse[j] = true
 		}
 	}
-	slices.Sort(used)
-	for i, j := range used {
-		dense[j] = int32(i)
+	dense := make([]int32, maxJoint+1)
+	var used []uint16 // dense id → skin joint, ascending
+	for j, ok := range inUse {
+		dense[j] = none
+		if ok {
+			dense[j] = int32(len(used))
+			used = append(used, uint16(j))
+		}
 	}
 	if len(used) <= k {
 		return planWhole(indices, joints, weights, used, dense), nil
@@ -132,9 +137,6 @@ func planWhole(indices []uint32, joints []uint16, weights []float32, used []uint
 		LocalJoints: make([]uint16, len(joints)),
 		Weights:     slices.Clone(weights),
 	}
-	if p.Weights == nil {
-		p.Weights = []float32{}
-	}
 	for v := range p.Source {
 		p.Source[v] = uint32(v)
 	}
@@ -143,16 +145,9 @@ func planWhole(indices []uint32, joints []uint16, weights []float32, used []uint
 			p.LocalJoints[s] = uint16(dense[j])
 		}
 	}
-	if len(indices) == 0 && nv == 0 {
-		return p
-	}
-	idx := slices.Clone(indices)
-	if idx == nil {
-		idx = []uint32{}
-	}
-	p.Partitions = []Partition{{Joints: slices.Clone(used), Indices: idx, NumVertices: nv}}
-	if p.Partitions[0].Joints == nil {
-		p.Partitions[0].Joints = []uint16{}
+	if len(indices) > 0 || nv > 0 {
+		idx := slices.Clone(indices)
+		p.Partitions = []Partition{{Joints: used, Indices: idx[:len(idx):len(idx)], NumVertices: nv}}
 	}
 	return p
 }
