@@ -104,13 +104,12 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	if expectRefusal {
 		return cols + " FAIL: loaded a file that should be refused", false
 	}
-	c, err := newCharacter(m)
-	if err != nil {
-		return cols + " FAIL: " + oneLine(err), false
-	}
 	base := strings.NewReplacer("/", "_", "\\", "_", " ", "_").Replace(strings.TrimSuffix(rel, filepath.Ext(rel)))
 	for ci := range m.Clips {
-		c.clip = ci
+		c, err := newCharacter(m, nil, ci, 0)
+		if err != nil {
+			return cols + " FAIL: " + oneLine(err), false
+		}
 		for k := 0; k < corpusPoseTimes; k++ {
 			t := c.duration() * float32(k) / (corpusPoseTimes - 1)
 			if err := writePoseFile(filepath.Join(out, fmt.Sprintf("%s.clip%d.t%d.json", base, ci, k)), c, t); err != nil {
@@ -118,7 +117,10 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 			}
 		}
 	}
-	c.clip = min(0, len(m.Clips)-1)
+	c, err := newCharacter(m, nil, -1, 0)
+	if err != nil {
+		return cols + " FAIL: " + oneLine(err), false
+	}
 	img, err := renderImage(c, &options{skinning: skinGPU}, c.duration()/2, width, height)
 	if err != nil {
 		return cols + " FAIL: render: " + oneLine(err), false

@@ -38,8 +38,8 @@ func dumpPose(w io.Writer, c *character, t float32, allNodes bool) error {
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString(`{"clip": `)
-	if c.clip >= 0 {
-		writeJSONString(bw, m.Clips[c.clip].Name)
+	if c.clipMode && c.clip >= 0 {
+		writeJSONString(bw, c.clipName())
 	} else {
 		bw.WriteString("null")
 	}

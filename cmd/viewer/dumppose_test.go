@@ -90,7 +90,7 @@ func TestDumpPoseTwoJoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newCharacter(m)
+	c, err := newCharacter(m, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestDumpPoseAllNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := newCharacter(m)
+	c, _ := newCharacter(m, nil, -1, 0)
 	var out bytes.Buffer
 	if err := dumpPose(&out, c, 0, true); err != nil {
 		t.Fatal(err)

@@ -13,7 +13,9 @@ func TestParseFlags(t *testing.T) {
 		check   func(*options) bool
 		wantErr string
 	}{
-		{"defaults", "", func(o *options) bool { return o.model == "" && o.width == 960 && o.height == 720 && o.skinning == skinGPU && o.view == viewShaded }, ""},
+		{"defaults", "", func(o *options) bool {
+			return o.model == "" && o.width == 960 && o.height == 720 && o.skinning == skinGPU && o.view == viewShaded
+		}, ""},
 		{"flags after the model", "a.glb -clip Walk -time 0.5", func(o *options) bool { return o.model == "a.glb" && o.clip == "Walk" && o.time == 0.5 }, ""},
 		{"size", "-size 320x200", func(o *options) bool { return o.width == 320 && o.height == 200 }, ""},
 		{"palette limit", "-palette-limit 12 -skinning dq", func(o *options) bool { return o.paletteLimit == 12 && o.skinning == skinDQ }, ""},

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/skinview/skinview/assets"
+	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
@@ -41,6 +42,32 @@ type options struct {
 	// view is the debug view; joint the joint the weights view shows.
 	view  string
 	joint string
+	// Animation: a spec file, quick blends, parameter values, fade time.
+	tree     string
+	blend    string
+	additive string
+	params   paramList
+	fade     float64
+}
+
+// paramList collects repeated -param NAME=VALUE flags.
+type paramList []paramValue
+
+type paramValue struct {
+	name  string
+	value float32
+}
+
+func (p *paramList) String() string { return fmt.Sprint(*p) }
+
+func (p *paramList) Set(s string) error {
+	name, v, ok := strings.Cut(s, "=")
+	f, err := strconv.ParseFloat(v, 32)
+	if !ok || name == "" || err != nil || f != f {
+		return fmt.Errorf("want NAME=VALUE, like speed=0.5")
+	}
+	*p = append(*p, paramValue{name, float32(f)})
+	return nil
 }
 
 func main() {
@@ -86,6 +113,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&opt.stats, "stats", false, "render 120 frames offscreen from -time on and print frame statistics (draw calls, partitions, palette bytes per frame, CPU ms for animation and rendering), then exit")
 	fs.StringVar(&opt.view, "view", viewShaded, "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh)")
 	fs.StringVar(&opt.joint, "joint", "", "joint `name or index` whose weights -view weights shows (default: the one with the most vertices)")
+	fs.StringVar(&opt.tree, "tree", "", "blend-tree / state-machine spec `file` (JSON; see the README)")
+	fs.Var(&opt.params, "param", "set a control parameter, `NAME=VALUE` (repeatable)")
+	fs.StringVar(&opt.blend, "blend", "", "blend clips with weights, `CLIP:W[,CLIP:W...]` (normalized), all at the same local time")
+	fs.StringVar(&opt.additive, "additive", "", "add `CLIP:W[@REFTIME]` on top: the clip's difference from its own pose at REFTIME (default 0), with weight W")
+	fs.Float64Var(&opt.fade, "fade", 0.3, "cross-fade `seconds` when switching clips with Enter")
 	size := fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 	// Flags may come before or after the model, as in "viewer a.glb -clip 1".
 	var positional []string
@@ -141,6 +173,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if opt.corpus != "" && opt.model != "" {
 		return nil, errors.New("-corpus takes a folder, not a model")
 	}
+	if opt.tree != "" && (opt.blend != "" || opt.additive != "") {
+		return nil, errors.New("-tree and -blend/-additive both describe the animation; give one")
+	}
+	if opt.blend != "" && opt.clip != "" {
+		return nil, errors.New("-blend names its clips; -clip does not apply")
+	}
+	if !(opt.fade >= 0) {
+		return nil, fmt.Errorf("-fade %v: want seconds, 0 or more", opt.fade)
+	}
 	if opt.time != opt.time {
 		return nil, errors.New("-time is not a number")
 	}
@@ -167,11 +208,8 @@ func run(opt *options) error {
 		printInfo(os.Stdout, m, opt.paletteLimit)
 		return nil
 	}
-	c, err := newCharacter(m)
+	c, err := characterFor(m, opt)
 	if err != nil {
-		return err
-	}
-	if err := c.selectClip(opt.clip); err != nil {
 		return err
 	}
 	t := clampTime(float32(opt.time), c.duration())
@@ -194,15 +232,97 @@ func run(opt *options) error {
 		}
 		return nil
 	case opt.screenshot != "":
-		if err := screenshot(opt, c, t); err != nil {
-			return err
-		}
-		return nil
+		return screenshot(opt, c, t)
 	case opt.stats:
 		return runStats(os.Stdout, opt, c, t)
 	default:
 		return interactive(opt, c)
 	}
+}
+
+// characterFor builds the animation the flags ask for: a spec file, a
+// quick blend or additive, the built-in character's own spec, or the clip
+// browser; then applies -param.
+func characterFor(m *gltfload.Model, opt *options) (*character, error) {
+	clip := -1
+	if opt.clip != "" {
+		i, err := findClip(m, opt.clip)
+		if err != nil {
+			return nil, err
+		}
+		clip = i
+	}
+	var spec *anim.Spec
+	switch {
+	case opt.tree != "":
+		data, err := os.ReadFile(opt.tree)
+		if err != nil {
+			return nil, err
+		}
+		if spec, err = anim.ParseSpec(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", opt.tree, err)
+		}
+	case opt.blend != "" || opt.additive != "":
+		var err error
+		if spec, err = quickSpec(m, opt.blend, opt.additive, clip); err != nil {
+			return nil, err
+		}
+	case opt.model == "" && clip < 0:
+		var err error
+		if spec, err = anim.ParseSpec(assets.CharacterSpec); err != nil {
+			return nil, fmt.Errorf("built-in character spec: %w", err)
+		}
+	}
+	c, err := newCharacter(m, spec, clip, float32(opt.fade))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range opt.params {
+		if err := c.ctl.SetParam(p.name, p.value); err != nil {
+			return nil, fmt.Errorf("-param %s: %w", p.name, err)
+		}
+	}
+	return c, nil
+}
+
+// quickSpec builds the spec of -blend and -additive. Clips play once, so a
+// time past a clip's end holds its last frame, as with -clip.
+func quickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec, error) {
+	var base *anim.NodeSpec
+	if blend != "" {
+		ws, err := anim.ParseClipWeights(blend)
+		if err != nil {
+			return nil, err
+		}
+		spec := anim.BlendSpec(ws)
+		base = spec.Layers[0].States[0].Tree
+		for i := range base.Children {
+			base.Children[i].Loop = anim.Once
+		}
+		if additive == "" {
+			return spec, nil
+		}
+	}
+	name, w, ref, err := anim.ParseAdditive(additive)
+	if err != nil {
+		return nil, err
+	}
+	baseName := ""
+	if clip >= 0 {
+		baseName = m.Clips[clip].Name
+	} else if len(m.Clips) > 0 {
+		baseName = m.Clips[0].Name
+	}
+	spec := anim.AdditiveSpec(baseName, name, w, ref)
+	tree := spec.Layers[0].States[0].Tree
+	if base != nil {
+		tree.Base = base
+	} else if clip >= 0 || len(m.Clips) > 0 {
+		tree.Base.Clip = anim.ClipRef{Index: max(clip, 0)}
+	}
+	tree.Base.Loop = anim.Once
+	tree.Source.Loop = anim.Once
+	return spec, nil
 }
 
 // clampTime keeps a requested time inside [0, duration]: -screenshot and

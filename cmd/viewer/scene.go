@@ -10,34 +10,98 @@ import (
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
-// character owns a loaded model and every per-frame buffer its evaluation
-// needs, sized once so that a frame allocates nothing.
+// character owns a loaded model, the animation controller that poses it,
+// and every per-frame buffer, sized once so that a frame allocates nothing.
 type character struct {
-	model    *gltfload.Model
-	clip     int // index into model.Clips, -1 when the model has none
+	model *gltfload.Model
+	ctl   *anim.Controller
+	// clipMode: the controller is the generated clip browser, whose
+	// base-layer states are the model's clips in order; otherwise it runs a
+	// blend-tree spec.
+	clipMode bool
+	clip     int // clip mode: the clip requested last; -1 when there are none
 	pose     []anim.Transform
 	models   []mgl32.Mat4
-	cursors  [][]int     // per clip, per track
 	palettes [][]float32 // per skin
 }
 
-func newCharacter(m *gltfload.Model) (*character, error) {
+// clipSpec is the clip browser: one state per clip, each reachable from any
+// state by a smooth cross-fade of fade seconds (requested by the state's
+// name) or by a cut (requested as "cut:NAME"). Clips play once so that a
+// time past the end holds the last frame; the viewer loops them itself.
+func clipSpec(m *gltfload.Model, initial int, fade float32) *anim.Spec {
+	ls := anim.LayerSpec{Name: "clips"}
+	for i := range m.Clips {
+		name := stateName(m, i)
+		ls.States = append(ls.States, anim.StateSpec{Name: name, Tree: &anim.NodeSpec{Type: anim.NodeClip, Clip: anim.ClipRef{Index: i}, Loop: anim.Once}})
+		ls.Transitions = append(ls.Transitions,
+			anim.TransitionSpec{From: "*", To: name, Type: anim.TransitionSmooth, Duration: fade, Ease: anim.EaseInOut},
+			anim.TransitionSpec{Name: "cut:" + name, From: "*", To: name, Type: anim.TransitionImmediate})
+	}
+	if initial >= 0 && initial < len(m.Clips) {
+		ls.Initial = stateName(m, initial)
+	}
+	if len(ls.States) == 0 {
+		ls.States = []anim.StateSpec{{Name: "rest"}}
+	}
+	return &anim.Spec{Layers: []anim.LayerSpec{ls}}
+}
+
+// stateName is clip i's state in the clip browser: its name, made unique.
+func stateName(m *gltfload.Model, i int) string {
+	name := m.Clips[i].Name
+	if name == "" {
+		return "clip " + strconv.Itoa(i)
+	}
+	for j := 0; j < i; j++ {
+		if m.Clips[j].Name == name {
+			return name + " #" + strconv.Itoa(i)
+		}
+	}
+	return name
+}
+
+// findClip resolves -clip: a clip name, else an index.
+func findClip(m *gltfload.Model, spec string) (int, error) {
+	for i := range m.Clips {
+		if m.Clips[i].Name == spec {
+			return i, nil
+		}
+	}
+	i, err := strconv.Atoi(spec)
+	if err != nil || i < 0 || i >= len(m.Clips) {
+		names := ""
+		for k := range m.Clips {
+			if k > 0 {
+				names += ", "
+			}
+			names += fmt.Sprintf("%d:%q", k, m.Clips[k].Name)
+		}
+		return -1, fmt.Errorf("no clip %q in %s (%d clips: %s)", spec, m.Name, len(m.Clips), names)
+	}
+	return i, nil
+}
+
+// newCharacter builds the character for a model: with a nil spec, the
+// clip browser starting on clip (the first when clip is -1).
+func newCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*character, error) {
 	if err := m.Skeleton.Validate(); err != nil {
 		return nil, err
 	}
 	n := m.Skeleton.NumJoints()
-	c := &character{
-		model:  m,
-		clip:   -1,
-		pose:   make([]anim.Transform, n),
-		models: make([]mgl32.Mat4, n),
+	c := &character{model: m, clip: -1, pose: make([]anim.Transform, n), models: make([]mgl32.Mat4, n)}
+	if spec == nil {
+		c.clipMode = true
+		if len(m.Clips) > 0 {
+			c.clip = max(clip, 0)
+		}
+		spec = clipSpec(m, c.clip, fade)
 	}
-	for i := range m.Clips {
-		c.cursors = append(c.cursors, make([]int, len(m.Clips[i].Tracks)))
+	ctl, err := anim.NewController(spec, &m.Skeleton, m.Clips)
+	if err != nil {
+		return nil, err
 	}
-	if len(m.Clips) > 0 {
-		c.clip = 0
-	}
+	c.ctl = ctl
 	for i := range m.Skins {
 		if err := m.Skins[i].Validate(&m.Skeleton); err != nil {
 			return nil, err
@@ -47,63 +111,44 @@ func newCharacter(m *gltfload.Model) (*character, error) {
 	return c, nil
 }
 
-// selectClip resolves -clip: a clip name, else an index.
-func (c *character) selectClip(spec string) error {
-	if spec == "" {
-		return nil
-	}
-	for i := range c.model.Clips {
-		if c.model.Clips[i].Name == spec {
-			c.clip = i
-			return nil
-		}
-	}
-	i, err := strconv.Atoi(spec)
-	if err != nil || i < 0 || i >= len(c.model.Clips) {
-		return fmt.Errorf("no clip %q in %s (%d clips: %s)", spec, c.model.Name, len(c.model.Clips), c.clipNames())
-	}
-	c.clip = i
-	return nil
-}
-
-func (c *character) clipNames() string {
-	s := ""
-	for i := range c.model.Clips {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%d:%q", i, c.model.Clips[i].Name)
-	}
-	return s
-}
-
-// clipName is what the viewer shows for the current clip.
+// clipName is the name -dump-pose reports: the clip shown in clip mode,
+// "" under a blend tree.
 func (c *character) clipName() string {
-	if c.clip < 0 {
+	if !c.clipMode || c.clip < 0 {
 		return ""
 	}
-	if n := c.model.Clips[c.clip].Name; n != "" {
-		return n
-	}
-	return fmt.Sprintf("clip %d", c.clip)
+	return c.model.Clips[c.clip].Name
 }
 
+// duration is the timeline's length: the clip's in clip mode, the longest
+// clip's under a blend tree.
 func (c *character) duration() float32 {
-	if c.clip < 0 {
-		return 0
+	if c.clipMode {
+		if c.clip < 0 {
+			return 0
+		}
+		return c.model.Clips[c.clip].Duration
 	}
-	return c.model.Clips[c.clip].Duration
+	var d float32
+	for i := range c.model.Clips {
+		d = max(d, c.model.Clips[i].Duration)
+	}
+	return d
 }
 
-// evaluate poses the skeleton at clip-local time t and rebuilds every
-// skin's palette.
+// evaluate poses the character with every clip at local time t and
+// rebuilds the palettes: the deterministic pose of -screenshot and
+// -dump-pose.
 func (c *character) evaluate(t float32) {
-	if c.clip >= 0 {
-		job := anim.SampleJob{Clip: &c.model.Clips[c.clip], Time: t, Rest: c.model.Skeleton.Rest, Cursors: c.cursors[c.clip], Output: c.pose}
-		job.Run()
-	} else {
-		copy(c.pose, c.model.Skeleton.Rest)
-	}
+	c.ctl.SetTime(t)
+	c.ctl.Update(0)
+	c.poseNow()
+}
+
+// poseNow evaluates the controller as it stands into model matrices and
+// every skin's palette.
+func (c *character) poseNow() {
+	c.ctl.Evaluate(c.pose)
 	l2m := anim.LocalToModelJob{Skeleton: &c.model.Skeleton, Input: c.pose, Output: c.models}
 	l2m.Run()
 	for i := range c.model.Skins {

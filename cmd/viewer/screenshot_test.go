@@ -23,11 +23,12 @@ func TestScreenshotDefaultCharacter(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := newCharacter(m)
+			clip, err := findClip(m, tc.clip)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := c.selectClip(tc.clip); err != nil {
+			c, err := newCharacter(m, nil, clip, 0)
+			if err != nil {
 				t.Fatal(err)
 			}
 			var img, again *image.NRGBA
@@ -60,7 +61,7 @@ func TestScreenshotIsLitAndTextured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newCharacter(m)
+	c, err := newCharacter(m, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

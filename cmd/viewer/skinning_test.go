@@ -40,7 +40,7 @@ func TestSkinningModesAgree(t *testing.T) {
 	}
 	for name, m := range testModels(t) {
 		t.Run(name, func(t *testing.T) {
-			c, err := newCharacter(m)
+			c, err := newCharacter(m, nil, -1, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestPartitionedGPUSkinningMatchesCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newCharacter(m)
+	c, err := newCharacter(m, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

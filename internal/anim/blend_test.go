@@ -1,0 +1,271 @@
+package anim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+func TestLerpPose(t *testing.T) {
+	a := Transform{Translation: mgl32.Vec3{0, 2, 4}, Rotation: rotZ(10), Scale: mgl32.Vec3{1, 1, 1}}
+	b := Transform{Translation: mgl32.Vec3{4, 2, 0}, Rotation: rotZ(50), Scale: mgl32.Vec3{3, 1, 2}}
+	negB := b
+	negB.Rotation = mgl32.Quat{W: -b.Rotation.W, V: b.Rotation.V.Mul(-1)} // same rotation, far hemisphere
+	cases := []struct {
+		name    string
+		b       Transform
+		w       float32
+		nlerp   bool
+		want    Transform
+		bitwise bool // the result must be an input exactly
+	}{
+		{"weight 0 is a exactly", b, 0, false, a, true},
+		{"weight 1 is b exactly", b, 1, false, b, true},
+		{"below 0 clamps to a", b, -0.5, false, a, true},
+		{"above 1 clamps to b", b, 1.5, false, b, true},
+		// Midway: (0+4)/2, (4+0)/2; 10° and 50° meet at 30°; scale (1+3)/2, (1+2)/2.
+		{"slerp midway", b, 0.5, false, Transform{mgl32.Vec3{2, 2, 2}, rotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
+		// A quarter: 10° + 40°/4 = 20°.
+		{"slerp quarter", b, 0.25, false, Transform{mgl32.Vec3{1, 2, 3}, rotZ(20), mgl32.Vec3{1.5, 1, 1.25}}, false},
+		{"slerp shortest arc from −q", negB, 0.5, false, Transform{mgl32.Vec3{2, 2, 2}, rotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
+		// Nlerp is exact at the midpoint of a symmetric arc.
+		{"nlerp midway", b, 0.5, true, Transform{mgl32.Vec3{2, 2, 2}, rotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
+		{"nlerp shortest arc from −q", negB, 0.5, true, Transform{mgl32.Vec3{2, 2, 2}, rotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := make([]Transform, 1)
+			if tc.nlerp {
+				NlerpPose(out, []Transform{a}, []Transform{tc.b}, tc.w)
+			} else {
+				LerpPose(out, []Transform{a}, []Transform{tc.b}, tc.w)
+			}
+			got := out[0]
+			if tc.bitwise {
+				if got != tc.want {
+					t.Fatalf("got %v, want exactly %v", got, tc.want)
+				}
+				return
+			}
+			if !vecApprox(got.Translation, tc.want.Translation, eps) || !quatApprox(got.Rotation, tc.want.Rotation, eps) || !vecApprox(got.Scale, tc.want.Scale, eps) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLerpPoseInPlace(t *testing.T) {
+	a := []Transform{tr(0, 0, 0), tr(2, 0, 0)}
+	b := []Transform{tr(4, 0, 0), tr(6, 0, 0)}
+	LerpPose(a, a, b, 0.5) // out aliases a
+	if a[0].Translation[0] != 2 || a[1].Translation[0] != 4 {
+		t.Fatalf("in-place lerp gave x = %v, %v; want 2, 4", a[0].Translation[0], a[1].Translation[0])
+	}
+}
+
+func TestMaskedLerpPose(t *testing.T) {
+	a := []Transform{tr(0, 0, 0), tr(0, 0, 0), tr(0, 0, 0)}
+	b := []Transform{tr(8, 0, 0), tr(8, 0, 0), tr(8, 0, 0)}
+	cases := []struct {
+		name string
+		w    float32
+		mask []float32
+		want [3]float32
+	}{
+		{"nil mask is a plain lerp", 0.25, nil, [3]float32{2, 2, 2}},
+		{"mask 0 keeps a, 1 follows w", 0.5, []float32{0, 0.5, 1}, [3]float32{0, 2, 4}},
+		{"joint weight 1 is b exactly", 1, []float32{0, 0.5, 1}, [3]float32{0, 4, 8}},
+		{"weight 0 is a everywhere", 0, []float32{1, 1, 1}, [3]float32{0, 0, 0}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := make([]Transform, 3)
+			MaskedLerpPose(out, a, b, tc.w, tc.mask, false)
+			for i := range out {
+				if !approxEqual(out[i].Translation[0], tc.want[i], eps) {
+					t.Fatalf("joint %d x = %v, want %v", i, out[i].Translation[0], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestWeightedAveragePose(t *testing.T) {
+	p0 := []Transform{{mgl32.Vec3{0, 0, 0}, rotZ(0), mgl32.Vec3{1, 1, 1}}}
+	p1 := []Transform{{mgl32.Vec3{10, 0, 0}, rotZ(90), mgl32.Vec3{2, 2, 2}}}
+	p2 := []Transform{{mgl32.Vec3{100, 0, 0}, rotZ(90), mgl32.Vec3{3, 3, 3}}}
+	// Three poses, weights 1:1:2 → normalized ¼, ¼, ½.
+	// Translation (0 + 10 + 200)/4 = 52.5; scale (1 + 2 + 6)/4 = 2.25.
+	// Rotation: normalize(¼·q0° + ¾·q90°); both about Z, so the half angle
+	// is atan2(¾·sin 45°, ¼ + ¾·cos 45°).
+	half := math.Atan2(0.75*math.Sin(math.Pi/4), 0.25+0.75*math.Cos(math.Pi/4))
+	threeWay := rotZ(2 * half * 180 / math.Pi)
+	cases := []struct {
+		name    string
+		weights []float32
+		wantT   float32
+		wantR   mgl32.Quat
+		wantS   float32
+	}{
+		{"one weight is that pose", []float32{0, 3, 0}, 10, rotZ(90), 2},
+		{"two weights slerp", []float32{1, 1, 0}, 5, rotZ(45), 1.5},
+		{"weights are normalized", []float32{2, 2, 0}, 5, rotZ(45), 1.5},
+		{"three weights average", []float32{1, 1, 2}, 52.5, threeWay, 2.25},
+		{"negative weights are ignored", []float32{1, -5, 1}, 50, rotZ(45), 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := make([]Transform, 1)
+			if !WeightedAveragePose(out, [][]Transform{p0, p1, p2}, tc.weights) {
+				t.Fatal("reported no weight")
+			}
+			g := out[0]
+			if !approxEqual(g.Translation[0], tc.wantT, 1e-4) || !quatApprox(g.Rotation, tc.wantR, eps) || !approxEqual(g.Scale[0], tc.wantS, eps) {
+				t.Fatalf("got %v; want x %v, rotation %v, scale %v", g, tc.wantT, tc.wantR, tc.wantS)
+			}
+		})
+	}
+	out := []Transform{tr(7, 7, 7)}
+	if WeightedAveragePose(out, [][]Transform{p0}, []float32{0}) || out[0] != tr(7, 7, 7) {
+		t.Fatal("all-zero weights must report false and leave out alone")
+	}
+}
+
+func TestWeightedAverageHemisphere(t *testing.T) {
+	// Three copies of the same rotation, one negated: the average must be
+	// that rotation, not a cancellation towards zero.
+	q := rotZ(40)
+	neg := mgl32.Quat{W: -q.W, V: q.V.Mul(-1)}
+	poses := [][]Transform{
+		{{Rotation: q, Scale: mgl32.Vec3{1, 1, 1}}},
+		{{Rotation: neg, Scale: mgl32.Vec3{1, 1, 1}}},
+		{{Rotation: q, Scale: mgl32.Vec3{1, 1, 1}}},
+	}
+	out := make([]Transform, 1)
+	WeightedAveragePose(out, poses, []float32{1, 1, 1})
+	if !quatApprox(out[0].Rotation, q, eps) {
+		t.Fatalf("got %v, want %v", out[0].Rotation, q)
+	}
+}
+
+func TestAdditive(t *testing.T) {
+	ref := Transform{Translation: mgl32.Vec3{1, 0, 0}, Rotation: rotZ(30), Scale: mgl32.Vec3{2, 1, 1}}
+	src := Transform{Translation: mgl32.Vec3{3, 1, 0}, Rotation: rotZ(90), Scale: mgl32.Vec3{8, 1, 0.5}}
+	base := Transform{Translation: mgl32.Vec3{0, 0, 5}, Rotation: rotZ(-10), Scale: mgl32.Vec3{1, 3, 1}}
+	diff := make([]Transform, 1)
+	DifferencePose(diff, []Transform{src}, []Transform{ref})
+	// By hand: D = (3−1, 1−0, 0−0); rotation 30⁻¹·90 = 60° about Z;
+	// scale (8/2, 1/1, 0.5/1).
+	wantD := Transform{mgl32.Vec3{2, 1, 0}, rotZ(60), mgl32.Vec3{4, 1, 0.5}}
+	if !vecApprox(diff[0].Translation, wantD.Translation, eps) || !quatApprox(diff[0].Rotation, wantD.Rotation, eps) || !vecApprox(diff[0].Scale, wantD.Scale, eps) {
+		t.Fatalf("difference %v, want %v", diff[0], wantD)
+	}
+	cases := []struct {
+		name string
+		base Transform
+		w    float32
+		mask []float32
+		want Transform
+	}{
+		{"weight 0 is base", base, 0, nil, base},
+		{"onto its own reference gives the source", ref, 1, nil, src},
+		// base + D: (0+2, 0+1, 5); −10° + 60° = 50°; (1·4, 3·1, 1·0.5).
+		{"full weight", base, 1, nil, Transform{mgl32.Vec3{2, 1, 5}, rotZ(50), mgl32.Vec3{4, 3, 0.5}}},
+		// Half: translation + D/2 = (1, 0.5, 5); −10° + 30° = 20°;
+		// scale · D^½ = (1·2, 3·1, 1·√½).
+		{"half weight", base, 0.5, nil, Transform{mgl32.Vec3{1, 0.5, 5}, rotZ(20), mgl32.Vec3{2, 3, float32(math.Sqrt(0.5))}}},
+		{"mask scales the weight", base, 1, []float32{0.5}, Transform{mgl32.Vec3{1, 0.5, 5}, rotZ(20), mgl32.Vec3{2, 3, float32(math.Sqrt(0.5))}}},
+		{"mask 0 is base", base, 1, []float32{0}, base},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := make([]Transform, 1)
+			AddPose(out, []Transform{tc.base}, diff, tc.w, tc.mask)
+			g := out[0]
+			if !vecApprox(g.Translation, tc.want.Translation, eps) || !quatApprox(g.Rotation, tc.want.Rotation, eps) || !vecApprox(g.Scale, tc.want.Scale, eps) {
+				t.Fatalf("got %v, want %v", g, tc.want)
+			}
+		})
+	}
+}
+
+func TestEase(t *testing.T) {
+	cases := []struct {
+		name string
+		e    Ease
+		u    float32
+		want float32
+	}{
+		{"linear", Ease{}, 0.3, 0.3},
+		{"clamped below", EaseInOut, -1, 0},
+		{"clamped above", EaseS, 2, 1},
+		// 3u² − 2u³ at ¼: 3/16 − 2/64 = 0.15625.
+		{"ease-in-out quarter", EaseInOut, 0.25, 0.15625},
+		{"ease-in-out half", EaseInOut, 0.5, 0.5},
+		// 2u² − u³ at ½: ½ − ⅛.
+		{"ease-in half", EaseIn, 0.5, 0.375},
+		// u + u² − u³ at ½: ½ + ¼ − ⅛.
+		{"ease-out half", EaseOut, 0.5, 0.625},
+		// Control values (⅓, ⅔) make the Bézier the identity.
+		{"bezier thirds is linear", Ease{Shape: EaseBezier, P1: 1.0 / 3, P2: 2.0 / 3}, 0.7, 0.7},
+		// s(¼) = (1/16) / (2(1/16 − ¼) + 1) = (1/16)/(5/8) = 0.1.
+		{"s-curve quarter", EaseS, 0.25, 0.1},
+		{"s-curve half", EaseS, 0.5, 0.5},
+		// Symmetry: s(1−u) = 1 − s(u).
+		{"s-curve three quarters", EaseS, 0.75, 0.9},
+	}
+	for _, tc := range cases {
+		if got := tc.e.At(tc.u); !approxEqual(got, tc.want, 1e-6) {
+			t.Errorf("%s: At(%v) = %v, want %v", tc.name, tc.u, got, tc.want)
+		}
+	}
+	for _, name := range []string{"linear", "ease-in", "ease-out", "ease-in-out", "s-curve"} {
+		e, err := ParseEase(name)
+		if err != nil || e.String() != name {
+			t.Errorf("ParseEase(%q) = %v, %v; want it back by String", name, e, err)
+		}
+	}
+	if _, err := ParseEase("bouncy"); err == nil {
+		t.Error("ParseEase accepted an unknown name")
+	}
+}
+
+func TestSubtreeMask(t *testing.T) {
+	sk := humanoid()
+	cases := []struct {
+		name    string
+		roots   []string
+		falloff int
+		want    map[string]float32 // unlisted joints: 0
+	}{
+		{"hard edge", []string{"neck"}, 0, map[string]float32{"neck": 1, "head": 1}},
+		// Falloff 2: depth 0 → 1/3, depth 1 → 2/3, deeper → 1.
+		{"falloff ramps in", []string{"chest"}, 2, map[string]float32{
+			"chest": 1.0 / 3, "neck": 2.0 / 3, "head": 1, "shoulder.L": 2.0 / 3, "upper_arm.L": 1, "forearm.L": 1, "hand.L": 1,
+			"shoulder.R": 2.0 / 3, "upper_arm.R": 1, "forearm.R": 1, "hand.R": 1}},
+		{"union takes the larger", []string{"forearm.L", "upper_arm.L"}, 1, map[string]float32{
+			"upper_arm.L": 0.5, "forearm.L": 1, "hand.L": 1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := make([]float32, sk.NumJoints())
+			for _, r := range tc.roots {
+				if err := SubtreeMask(sk, r, tc.falloff, w); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, name := range sk.Names {
+				if !approxEqual(w[i], tc.want[name], 1e-6) {
+					t.Errorf("%s = %v, want %v", name, w[i], tc.want[name])
+				}
+			}
+		})
+	}
+	if err := SubtreeMask(sk, "tail", 0, make([]float32, sk.NumJoints())); err == nil {
+		t.Error("unknown root accepted")
+	}
+	if err := SubtreeMask(sk, "head", 0, make([]float32, 3)); err == nil {
+		t.Error("short mask accepted")
+	}
+}

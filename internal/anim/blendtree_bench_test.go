@@ -1,0 +1,204 @@
+package anim
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+const benchJoints = 64
+
+// benchTreeRig is benchRig's 64-joint skeleton with named joints and five
+// copies of its clip, c0…c4, so that trees can blend distinct players.
+func benchTreeRig() (*Skeleton, []Clip) {
+	sk, clip, _ := benchRig(benchJoints)
+	for i := range sk.Names {
+		sk.Names[i] = fmt.Sprintf("j%d", i)
+	}
+	clips := make([]Clip, 5)
+	for i := range clips {
+		clips[i] = *clip
+		clips[i].Name = fmt.Sprintf("c%d", i)
+	}
+	return sk, clips
+}
+
+// reportPerJoint adds the ns/joint metric the project compares.
+func reportPerJoint(b *testing.B, joints int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(joints), "ns/joint")
+}
+
+// BenchmarkNode measures Update + Evaluate of a controller whose only state
+// is one node of each type over clip players, with parameters set so that
+// every child is active (the most work the node can do).
+func BenchmarkNode(b *testing.B) {
+	clip := func(i int) NodeSpec { return clipNodeSpec(fmt.Sprintf("c%d", i)) }
+	mid := []ParamSpec{{Name: "p", Max: 3, Default: 0.5}, {Name: "q", Max: 1, Default: 0.3}}
+	cases := []struct {
+		name string
+		tree NodeSpec
+	}{
+		{"clip", clip(0)},
+		{"lerp", NodeSpec{Type: NodeLerp, Weight: inPtr(Bind("p")), Children: []NodeSpec{clip(0), clip(1)}}},
+		{"lerp-nlerp", NodeSpec{Type: NodeLerp, Nlerp: true, Weight: inPtr(Bind("p")), Children: []NodeSpec{clip(0), clip(1)}}},
+		{"blend1d", NodeSpec{Type: NodeBlend1D, Param: Bind("p"), Children: []NodeSpec{clip(0), clip(1), clip(2), clip(3)}}},
+		{"blend1d-sync", NodeSpec{Type: NodeBlend1D, Sync: true, Param: Bind("p"), Children: []NodeSpec{clip(0), clip(1), clip(2), clip(3)}}},
+		{"blend2d-triangle", NodeSpec{Type: NodeBlend2D, Params: [2]Input{Bind("q"), Bind("q")},
+			Points: []mgl32.Vec2{{0, 0}, {1, 0}, {0, 1}}, Children: []NodeSpec{clip(0), clip(1), clip(2)}}},
+		{"blend2d-bilinear", NodeSpec{Type: NodeBlend2D, Params: [2]Input{Bind("q"), Bind("q")},
+			Points: []mgl32.Vec2{{0, 0}, {1, 0}, {0, 1}, {1, 1}}, Children: []NodeSpec{clip(0), clip(1), clip(2), clip(3)}}},
+		{"blend2d-delaunay", NodeSpec{Type: NodeBlend2D, Params: [2]Input{Bind("q"), Bind("q")},
+			Points: []mgl32.Vec2{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0.6, 0.2}}, Children: []NodeSpec{clip(0), clip(1), clip(2), clip(3), clip(4)}}},
+		{"average-4", NodeSpec{Type: NodeAverage, Weights: []Input{Const(1), Const(2), Const(3), Const(4)}, Children: []NodeSpec{clip(0), clip(1), clip(2), clip(3)}}},
+		{"crossfade", NodeSpec{Type: NodeCrossFade, Param: Bind("q"), Duration: 1e9, Ease: EaseInOut, Children: []NodeSpec{clip(0), clip(1)}}},
+		{"additive", NodeSpec{Type: NodeAdditive, Base: ptr(clip(0)), Source: ptr(clip(1)), Weight: inPtr(Bind("q"))}},
+		{"mask", NodeSpec{Type: NodeMask, Base: ptr(clip(0)), Overlay: ptr(clip(1)), Weight: inPtr(Bind("q")), Mask: &MaskSpec{Joints: []string{"j1"}, Falloff: 2}}},
+		{"layer", NodeSpec{Type: NodeLayer, Base: ptr(clip(0)), Layers: []NodeLayerSpec{
+			{Node: clip(1), Weight: inPtr(Bind("q")), Mask: &MaskSpec{Joints: []string{"j2"}}},
+			{Node: clip(2), Mode: LayerAdditive, Weight: inPtr(Bind("q"))},
+		}}},
+	}
+	sk, clips := benchTreeRig()
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			c := build(b, treeSpec(tc.tree, mid...), sk, clips)
+			if tc.name == "crossfade" {
+				_ = c.SetParam("q", 1) // start a fade that never ends
+			}
+			pose := make([]Transform, benchJoints)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				c.Update(1.0 / 60)
+				c.Evaluate(pose)
+			}
+			reportPerJoint(b, benchJoints)
+		})
+	}
+}
+
+// BenchmarkTransition measures a state machine in the middle of a smooth
+// cross-fade between two single-clip states, and of a frozen one (which
+// samples only the destination).
+func BenchmarkTransition(b *testing.B) {
+	sk, clips := benchTreeRig()
+	for _, ty := range []TransitionType{TransitionSmooth, TransitionFrozen} {
+		b.Run(ty.String(), func(b *testing.B) {
+			spec := &Spec{Layers: []LayerSpec{{
+				States:      []StateSpec{{Name: "a", Tree: ptr(clipNodeSpec("c0"))}, {Name: "b", Tree: ptr(clipNodeSpec("c1"))}},
+				Transitions: []TransitionSpec{{From: "*", To: "b", Type: ty, Duration: 1e9}},
+			}}}
+			c := build(b, spec, sk, clips)
+			if err := c.Request("b"); err != nil {
+				b.Fatal(err)
+			}
+			c.Update(0.1)
+			pose := make([]Transform, benchJoints)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				c.Update(1.0 / 60)
+				c.Evaluate(pose)
+			}
+			reportPerJoint(b, benchJoints)
+		})
+	}
+}
+
+// BenchmarkPoseOp measures the pose operations alone on 64 joints.
+func BenchmarkPoseOp(b *testing.B) {
+	sk, clips := benchTreeRig()
+	poses := make([][]Transform, 4)
+	for i := range poses {
+		poses[i] = samplePose(sk, &clips[0], 0.1+0.2*float32(i))
+	}
+	out := make([]Transform, benchJoints)
+	diff := make([]Transform, benchJoints)
+	DifferencePose(diff, poses[1], poses[0])
+	mask := make([]float32, benchJoints)
+	if err := SubtreeMask(sk, "j1", 2, mask); err != nil {
+		b.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		run  func()
+	}{
+		{"lerp", func() { LerpPose(out, poses[0], poses[1], 0.3) }},
+		{"nlerp", func() { NlerpPose(out, poses[0], poses[1], 0.3) }},
+		{"masked-lerp", func() { MaskedLerpPose(out, poses[0], poses[1], 0.7, mask, false) }},
+		{"average-4", func() { WeightedAveragePose(out, poses, []float32{1, 2, 3, 4}) }},
+		{"difference", func() { DifferencePose(out, poses[1], poses[0]) }},
+		{"add-full", func() { AddPose(out, poses[2], diff, 1, nil) }},
+		{"add-half", func() { AddPose(out, poses[2], diff, 0.5, nil) }},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				tc.run()
+			}
+			reportPerJoint(b, benchJoints)
+		})
+	}
+}
+
+// BenchmarkPostProcess measures IK and look-at on the humanoid, model
+// matrices included (the controller recomputes them for each step).
+func BenchmarkPostProcess(b *testing.B) {
+	sk := humanoid()
+	pose := append([]Transform(nil), sk.Rest...)
+	models := make([]mgl32.Mat4, sk.NumJoints())
+	l2m := LocalToModelJob{Skeleton: sk, Input: pose, Output: models}
+	ik := TwoBoneIKJob{Skeleton: sk, Start: sk.JointIndex("upper_arm.L"), Mid: sk.JointIndex("forearm.L"), End: sk.JointIndex("hand.L"),
+		Target: mgl32.Vec3{0.3, 1.2, 0.3}, Pole: mgl32.Vec3{0, 0, -1}, Weight: 1, Models: models, Pose: pose}
+	look := LookAtJob{Skeleton: sk, Chain: []int{sk.JointIndex("neck"), sk.JointIndex("head")}, Forward: mgl32.Vec3{0, 0, 1},
+		Offset: mgl32.Vec3{0, 0.08, 0.1}, Target: mgl32.Vec3{0.5, 1.8, 1}, Weight: 1, Models: models, Pose: pose}
+	for _, tc := range []struct {
+		name string
+		run  func()
+	}{{"two-bone-ik", ik.Run}, {"look-at", look.Run}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				copy(pose, sk.Rest)
+				l2m.Run()
+				tc.run()
+			}
+			reportPerJoint(b, sk.NumJoints())
+		})
+	}
+}
+
+// BenchmarkCharacter is testdata/character.json on the humanoid with every
+// layer busy: locomotion mid-blend, the sway, the gesture wave, look-at and
+// IK.
+func BenchmarkCharacter(b *testing.B) {
+	data, err := os.ReadFile("testdata/character.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec, err := ParseSpec(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sk := humanoid()
+	c := build(b, spec, sk, humanoidClips(sk))
+	for name, v := range map[string]float32{"speed": 0.5, "look_weight": 1, "ik_weight": 1} {
+		if err := c.SetParam(name, v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pose := make([]Transform, sk.NumJoints())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%120 == 0 {
+			_ = c.Request("greet")
+		}
+		c.Update(1.0 / 60)
+		c.Evaluate(pose)
+	}
+	reportPerJoint(b, sk.NumJoints())
+}

@@ -1,0 +1,738 @@
+package anim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Param is a control parameter's declaration and current value.
+type Param struct {
+	// Name as declared in the spec.
+	Name string
+	// Value is the current value, in [Min, Max].
+	Value float32
+	// Min and Max bound the value.
+	Min, Max float32
+	// Default is the value at construction.
+	Default float32
+}
+
+// Status describes what the controller is doing, for a HUD. The top-level
+// fields repeat the base layer's.
+type Status struct {
+	// State is the base layer's current state (the destination while
+	// blending).
+	State string
+	// From is the state being blended from, "" when settled.
+	From string
+	// Weight is the blend's eased progress from From to State, 0…1; 1 when
+	// settled.
+	Weight float32
+	// Layers holds one entry per layer, base first. The slice belongs to
+	// the controller and is overwritten by the next Status call.
+	Layers []LayerStatus
+}
+
+// LayerStatus is one layer's part of a Status.
+type LayerStatus struct {
+	// Name of the layer.
+	Name string
+	// State is the current state (the destination while blending).
+	State string
+	// From is the state being blended from, "" when settled.
+	From string
+	// Transition is the name of the transition in progress, "" when none
+	// or unnamed.
+	Transition string
+	// Weight is the blend's eased progress, 0…1; 1 when settled.
+	Weight float32
+	// Time is State's normalized time, 0…1.
+	Time float32
+	// Pending is the destination of a request waiting for its window, ""
+	// when none.
+	Pending string
+	// LayerWeight is the layer's weight input now.
+	LayerWeight float32
+}
+
+// Controller is the runtime animation engine of one character: it owns the
+// parameters, state machines, blend trees, clip clocks and every scratch
+// buffer, all sized by NewController. Update and Evaluate allocate
+// nothing. A Controller is not safe for concurrent use.
+type Controller struct {
+	sk       *Skeleton
+	params   []Param
+	ctx      evalContext
+	machines []machine
+	post     []postOp
+	// models holds model matrices for post-processing, len = joint count.
+	models []mgl32.Mat4
+	// stateNames are the requestable states, qualified by layer above the
+	// base ("gesture/wave"); States returns it.
+	stateNames []string
+	status     []LayerStatus
+	// players lists every clip player in build order; tests read their
+	// clocks and sample counts.
+	players []*clipNode
+}
+
+// postOp is one post-processing step with its resolved inputs.
+type postOp struct {
+	typ    PostType
+	ik     TwoBoneIKJob
+	look   LookAtJob
+	target [3]input
+	pole   [3]input
+	weight input
+	// first is the lowest joint index the op writes: after it, model
+	// matrices from there on are recomputed for the next op.
+	first int
+}
+
+// NewController builds the runtime form of spec for a skeleton and its
+// clips. Clips are resolved by name (first match) or index; joints by name.
+// Every buffer is allocated here. Errors are *SpecError naming the spec
+// path, except for an invalid skeleton. The controller keeps sk and clips
+// (it reads them every frame); they must not change afterwards.
+func NewController(spec *Spec, sk *Skeleton, clips []Clip) (*Controller, error) {
+	if spec == nil {
+		return nil, errors.New("anim: nil spec")
+	}
+	if sk == nil {
+		return nil, errNilSkeleton
+	}
+	if err := sk.Validate(); err != nil {
+		return nil, err
+	}
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	n := sk.NumJoints()
+	c := &Controller{sk: sk, models: make([]mgl32.Mat4, n)}
+	c.ctx.rest = sk.Rest
+	for _, p := range spec.Params {
+		v := min(max(p.Default, p.Min), p.Max)
+		c.params = append(c.params, Param{Name: p.Name, Value: v, Min: p.Min, Max: p.Max, Default: v})
+		c.ctx.params = append(c.ctx.params, v)
+	}
+	b := &builder{spec: spec, sk: sk, clips: clips, c: c, checked: make([]bool, len(clips))}
+	depth := 0
+	for li := range spec.Layers {
+		need, err := b.machine(li)
+		if err != nil {
+			return nil, err
+		}
+		depth = max(depth, need+1) // +1: the layer's own output buffer
+	}
+	for i := range spec.Post {
+		if err := b.post(&spec.Post[i], indexPath("post", i)); err != nil {
+			return nil, err
+		}
+	}
+	c.ctx.stack = make([][]Transform, depth)
+	for i := range c.ctx.stack {
+		c.ctx.stack[i] = make([]Transform, n)
+	}
+	c.status = make([]LayerStatus, len(c.machines))
+	for i := range c.machines {
+		c.machines[i].snap = make([]Transform, n)
+		c.machines[i].reset(&c.ctx)
+	}
+	return c, nil
+}
+
+// NumJoints is the length of the pose Evaluate writes.
+func (c *Controller) NumJoints() int { return c.sk.NumJoints() }
+
+// Params returns the parameters in declaration order, values current. The
+// slice belongs to the controller: read it, change values with SetParam.
+func (c *Controller) Params() []Param { return c.params }
+
+// ParamIndex returns the index of the named parameter in Params, or −1.
+func (c *Controller) ParamIndex(name string) int {
+	for i := range c.params {
+		if c.params[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// SetParam sets a parameter by name, clamped to its range. An unknown
+// name or a NaN is an error that lists the known names.
+func (c *Controller) SetParam(name string, v float32) error {
+	i := c.ParamIndex(name)
+	if i < 0 {
+		names := make([]string, len(c.params))
+		for k, p := range c.params {
+			names[k] = p.Name
+		}
+		return fmt.Errorf("anim: unknown parameter %q (parameters: %s)", name, listNames(names, len(names)))
+	}
+	if v != v {
+		return fmt.Errorf("anim: parameter %q set to NaN", name)
+	}
+	c.SetParamIndex(i, v)
+	return nil
+}
+
+// SetParamIndex sets the parameter at index i of Params, clamped to its
+// range; for per-frame use without the name lookup. A NaN is ignored; an
+// index out of range panics.
+func (c *Controller) SetParamIndex(i int, v float32) {
+	if v != v {
+		return
+	}
+	p := &c.params[i]
+	v = min(max(v, p.Min), p.Max)
+	p.Value = v
+	c.ctx.params[i] = v
+}
+
+// States lists the states that Request and RequestIndex accept, layer by
+// layer: base-layer states by name, the others qualified as "layer/state".
+// The slice belongs to the controller.
+func (c *Controller) States() []string { return c.stateNames }
+
+// Request asks for a transition, named either by the transition's name or
+// by its destination state; "layer/name" restricts the search to one layer,
+// otherwise layers are searched base first. The first transition in spec
+// order whose source pattern matches the current state is chosen. It is
+// taken at the next Update, or, if it has a window, at the first Update
+// where the source's normalized time is inside it; a later request
+// replaces a waiting one. Requesting the state the layer is already in (or
+// blending to) does nothing.
+func (c *Controller) Request(name string) error {
+	layer, key, qualified := strings.Cut(name, "/")
+	if !qualified {
+		key = name
+	}
+	for i := range c.machines {
+		m := &c.machines[i]
+		if qualified && m.name != layer {
+			continue
+		}
+		if handled, err := m.request(key); handled {
+			return err
+		}
+	}
+	if qualified && c.machineIndex(layer) < 0 {
+		return fmt.Errorf("anim: request %q: unknown layer %q", name, layer)
+	}
+	return fmt.Errorf("anim: request %q: no such state or transition (states: %s)", name, listNames(c.stateNames, 32))
+}
+
+func (c *Controller) machineIndex(name string) int {
+	for i := range c.machines {
+		if c.machines[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// RequestIndex is Request(States()[i]), for number keys.
+func (c *Controller) RequestIndex(i int) error {
+	if i < 0 || i >= len(c.stateNames) {
+		return fmt.Errorf("anim: state index %d out of range [0, %d)", i, len(c.stateNames))
+	}
+	return c.Request(c.stateNames[i])
+}
+
+// Update advances every running clock, cross-fade and transition by dt
+// seconds (negative or NaN dt counts as 0; play backwards with a negative
+// rate instead) and takes requested and automatic transitions whose window
+// is open. It allocates nothing.
+func (c *Controller) Update(dt float32) {
+	if !(dt > 0) {
+		dt = 0
+	}
+	c.ctx.top = 0 // transitions may evaluate a snapshot
+	for i := range c.machines {
+		c.machines[i].update(&c.ctx, dt)
+	}
+}
+
+// SetTime puts every clip player of every state at clip-local time t
+// seconds, ignoring offsets (for screenshots: all clips at the same local
+// time). Loop modes still apply: a looping clip shorter than t wraps.
+// Transitions and parameters are not touched.
+func (c *Controller) SetTime(t float32) {
+	for i := range c.machines {
+		for _, st := range c.machines[i].states {
+			if st.tree != nil {
+				st.tree.setTime(t)
+			}
+		}
+	}
+}
+
+// Reset puts every layer back in its initial state with its clocks at their
+// start; parameters keep their values.
+func (c *Controller) Reset() {
+	for i := range c.machines {
+		c.machines[i].reset(&c.ctx)
+	}
+}
+
+// Evaluate writes the local pose of every joint into out (len =
+// NumJoints()): the layers combined over the rest pose, then the
+// post-processing (IK, look-at) applied. Model matrices are not part of the
+// output: run a LocalToModelJob over out afterwards, which is the "global
+// pose recomputed after IK" of GEA §12.9. It allocates nothing.
+func (c *Controller) Evaluate(out []Transform) {
+	if len(out) != c.sk.NumJoints() {
+		panic(fmt.Sprintf("anim: Evaluate output has %d joints, skeleton %d", len(out), c.sk.NumJoints()))
+	}
+	x := &c.ctx
+	x.top = 0
+	copy(out, c.sk.Rest)
+	for i := range c.machines {
+		m := &c.machines[i]
+		w := m.weight.get(x)
+		if w == 0 || (m.mode == LayerOverride && w < 0) {
+			continue
+		}
+		buf := x.push()
+		if f := m.evalInto(x, buf); f > 0 {
+			if m.mode == LayerAdditive {
+				AddPose(out, out, buf, w*f, m.mask)
+			} else {
+				MaskedLerpPose(out, out, buf, w*f, m.mask, false)
+			}
+		}
+		x.pop()
+	}
+	c.postProcess(out)
+}
+
+// postProcess runs the IK and look-at steps. Each one reads model matrices
+// of the pose as the steps before it left it, so after each step the
+// matrices below the joints it changed are recomputed; joints are ordered
+// parents first, so that is every joint from the step's first one on.
+func (c *Controller) postProcess(out []Transform) {
+	x := &c.ctx
+	dirty := 0 // model matrices from here on are stale
+	fresh := false
+	for i := range c.post {
+		op := &c.post[i]
+		w := op.weight.get(x)
+		if !(w > 0) {
+			continue
+		}
+		if !fresh {
+			(&LocalToModelJob{Skeleton: c.sk, Input: out, Output: c.models}).Run()
+			fresh = true
+		} else if dirty < len(out) {
+			localToModelFrom(c.sk, out, c.models, dirty)
+		}
+		target := mgl32.Vec3{op.target[0].get(x), op.target[1].get(x), op.target[2].get(x)}
+		switch op.typ {
+		case PostTwoBoneIK:
+			op.ik.Target = target
+			op.ik.Pole = mgl32.Vec3{op.pole[0].get(x), op.pole[1].get(x), op.pole[2].get(x)}
+			op.ik.Weight = w
+			op.ik.Pose = out
+			op.ik.Run()
+			op.ik.Pose = nil
+		case PostLookAt:
+			op.look.Target = target
+			op.look.Weight = w
+			op.look.Pose = out
+			op.look.Run()
+			op.look.Pose = nil
+		}
+		dirty = op.first
+	}
+}
+
+// localToModelFrom recomputes model matrices of joints first… from their
+// local transforms, trusting the matrices of joints before first.
+func localToModelFrom(sk *Skeleton, local []Transform, models []mgl32.Mat4, first int) {
+	for i := first; i < len(local); i++ {
+		m := local[i].Mat4()
+		if p := sk.Parents[i]; p >= 0 {
+			models[i] = mulAffine(&models[p], &m)
+		} else {
+			models[i] = m
+		}
+	}
+}
+
+// Status reports the state of every layer. The returned Layers slice is
+// the controller's and is rewritten by the next call; nothing is allocated.
+func (c *Controller) Status() Status {
+	for i := range c.machines {
+		m := &c.machines[i]
+		t, _, _ := m.progress()
+		ls := LayerStatus{
+			Name:        m.name,
+			State:       m.states[m.cur].name,
+			From:        m.fromName,
+			Weight:      m.alpha(),
+			Time:        t,
+			LayerWeight: m.weight.get(&c.ctx),
+		}
+		if m.active >= 0 {
+			ls.Transition = m.trans[m.active].name
+		}
+		if m.pending >= 0 {
+			ls.Pending = m.states[m.trans[m.pending].to].name
+		}
+		c.status[i] = ls
+	}
+	s := Status{Layers: c.status}
+	if len(c.status) > 0 {
+		s.State, s.From, s.Weight = c.status[0].State, c.status[0].From, c.status[0].Weight
+	}
+	return s
+}
+
+// builder resolves a spec against a skeleton and clips.
+type builder struct {
+	spec    *Spec
+	sk      *Skeleton
+	clips   []Clip
+	c       *Controller
+	checked []bool // clips already validated
+}
+
+func (b *builder) input(in Input) input {
+	if in.Param == "" {
+		return input{param: -1, value: in.Value}
+	}
+	return input{param: b.c.ParamIndex(in.Param)}
+}
+
+func (b *builder) optInput(in *Input, def float32) input {
+	if in == nil {
+		return input{param: -1, value: def}
+	}
+	return b.input(*in)
+}
+
+// wrapAt attaches a spec path to an error from elsewhere in the package.
+func wrapAt(at string, err error) error {
+	var se *SpecError
+	if errors.As(err, &se) {
+		return err
+	}
+	return &SpecError{Path: at, Err: errors.New(strings.TrimPrefix(err.Error(), "anim: "))}
+}
+
+// clip resolves and, once, validates a clip reference.
+func (b *builder) clip(ref ClipRef, at string) (*Clip, error) {
+	i := ref.Index
+	if ref.Name != "" {
+		i = -1
+		for k := range b.clips {
+			if b.clips[k].Name == ref.Name {
+				i = k
+				break
+			}
+		}
+		if i < 0 {
+			names := make([]string, len(b.clips))
+			for k := range b.clips {
+				names[k] = b.clips[k].Name
+			}
+			return nil, specErrorf(at, "unknown clip %q (clips: %s)", ref.Name, listNames(names, 24))
+		}
+	} else if i < 0 || i >= len(b.clips) {
+		return nil, specErrorf(at, "clip index %d out of range; the model has %d clips", i, len(b.clips))
+	}
+	if !b.checked[i] {
+		if err := b.clips[i].Validate(b.sk.NumJoints()); err != nil {
+			return nil, wrapAt(at, err)
+		}
+		b.checked[i] = true
+	}
+	return &b.clips[i], nil
+}
+
+func clipDuration(c *Clip) float32 {
+	if c.Duration > 0 {
+		return c.Duration
+	}
+	return c.ComputeDuration()
+}
+
+// pose samples a PoseRef into a new buffer.
+func (b *builder) pose(ref *PoseRef, at string) ([]Transform, error) {
+	clip, err := b.clip(ref.Clip, at)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Transform, b.sk.NumJoints())
+	job := SampleJob{Clip: clip, Time: ref.Time, Rest: b.sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: out}
+	job.Run()
+	return out, nil
+}
+
+// firstFrame is the reference of an additive source given none: the
+// source's own pose at time 0, which needs the source to be one clip.
+func (b *builder) firstFrame(src *NodeSpec, srcAt, refAt string) ([]Transform, error) {
+	if src.Type != NodeClip {
+		return nil, specErrorf(refAt, "missing: %s is a %s node, not a clip, so there is no first frame to default to", srcAt, src.Type)
+	}
+	return b.pose(&PoseRef{Clip: src.Clip}, srcAt)
+}
+
+func (b *builder) mask(m *MaskSpec, at string) ([]float32, error) {
+	if m == nil {
+		return nil, nil
+	}
+	w := make([]float32, b.sk.NumJoints())
+	for i, j := range m.Joints {
+		if b.sk.JointIndex(j) < 0 {
+			return nil, specErrorf(indexPath(joinPath(at, "joints"), i), "%v", unknownJoint(b.sk, j))
+		}
+		if err := SubtreeMask(b.sk, j, m.Falloff, w); err != nil {
+			return nil, wrapAt(at, err)
+		}
+	}
+	return w, nil
+}
+
+// machine builds layer li; need is the scratch depth it uses below its
+// own output buffer.
+func (b *builder) machine(li int) (need int, err error) {
+	s := b.spec
+	ls := &s.Layers[li]
+	at := s.layerPath(li)
+	m := machine{name: s.layerName(li), mode: ls.Mode, weight: b.optInput(ls.Weight, 1)}
+	if m.mask, err = b.mask(ls.Mask, joinPath(at, "mask")); err != nil {
+		return 0, err
+	}
+	var layerRef []Transform
+	if ls.Reference != nil && ls.Mode == LayerAdditive {
+		if layerRef, err = b.pose(ls.Reference, joinPath(at, "reference")); err != nil {
+			return 0, err
+		}
+	}
+	for si := range ls.States {
+		ss := &ls.States[si]
+		st := mstate{name: ss.Name}
+		sat := s.statePath(li, si)
+		if ss.Tree != nil {
+			tree, n, err := b.node(ss.Tree, s.treePath(li, si))
+			if err != nil {
+				return 0, err
+			}
+			st.tree = tree
+			need = max(need, n)
+			if ls.Mode == LayerAdditive {
+				switch {
+				case ss.Reference != nil:
+					st.ref, err = b.pose(ss.Reference, joinPath(sat, "reference"))
+				case layerRef != nil:
+					st.ref = layerRef
+				default:
+					st.ref, err = b.firstFrame(ss.Tree, s.treePath(li, si), joinPath(sat, "reference"))
+				}
+				if err != nil {
+					return 0, err
+				}
+			}
+		}
+		m.states = append(m.states, st)
+		name := ss.Name
+		if li > 0 {
+			name = m.name + "/" + name
+		}
+		b.c.stateNames = append(b.c.stateNames, name)
+	}
+	if ls.Initial != "" {
+		m.initial = m.stateIndex(ls.Initial)
+	}
+	for ti := range ls.Transitions {
+		ts := &ls.Transitions[ti]
+		tr := mtransition{
+			name: ts.Name, to: m.stateIndex(ts.To), typ: ts.Type, duration: ts.Duration, ease: ts.Ease,
+			auto: ts.Auto, matchPhase: ts.MatchPhase, sources: make([]bool, len(m.states)),
+		}
+		if ts.Window != nil {
+			tr.window, tr.hasWindow = *ts.Window, true
+		}
+		for si := range m.states {
+			tr.sources[si], _ = path.Match(ts.From, m.states[si].name) // syntax checked by Validate
+		}
+		m.trans = append(m.trans, tr)
+	}
+	b.c.machines = append(b.c.machines, m)
+	// Blending two states needs a second buffer, and what each tree needs.
+	return need + 1, nil
+}
+
+// node builds a tree; need is the number of scratch poses its evaluation
+// borrows beyond the output it is given.
+func (b *builder) node(ns *NodeSpec, at string) (node, int, error) {
+	switch ns.Type {
+	case NodeClip:
+		clip, err := b.clip(ns.Clip, at)
+		if err != nil {
+			return nil, 0, err
+		}
+		loops := max(ns.Loops, 1)
+		n := &clipNode{
+			job:    SampleJob{Clip: clip, Rest: b.sk.Rest, Cursors: make([]int, len(clip.Tracks))},
+			clock:  ClipClock{Duration: clipDuration(clip), Rate: 1, Mode: ns.Loop, Loops: loops},
+			rate:   b.optInput(ns.Rate, 1),
+			offset: ns.Offset,
+		}
+		b.c.players = append(b.c.players, n)
+		return n, 0, nil
+	case NodeLerp, NodeBlend1D, NodeBlend2D, NodeAverage, NodeCrossFade:
+		return b.blend(ns, at)
+	case NodeAdditive, NodeMask, NodeLayer:
+		return b.layered(ns, at)
+	}
+	return nil, 0, specErrorf(joinPath(at, "type"), "unknown node type %d", ns.Type)
+}
+
+func (b *builder) blend(ns *NodeSpec, at string) (node, int, error) {
+	n := &blendNode{
+		kind: ns.Type, w: make([]float32, len(ns.Children)), sync: ns.Sync, nlerp: ns.Nlerp,
+		duration: ns.Duration, ease: ns.Ease, frozen: ns.Frozen && ns.Type == NodeCrossFade,
+	}
+	need := 0
+	for i := range ns.Children {
+		c, cn, err := b.node(&ns.Children[i], indexPath(joinPath(at, "children"), i))
+		if err != nil {
+			return nil, 0, err
+		}
+		n.children = append(n.children, c)
+		need = max(need, cn)
+	}
+	if len(ns.Children) > 1 {
+		need++
+	}
+	switch ns.Type {
+	case NodeLerp:
+		n.weight = b.optInput(ns.Weight, 0)
+	case NodeBlend1D:
+		n.param = b.input(ns.Param)
+		n.positions = ns.Positions
+		if n.positions == nil {
+			n.positions = make([]float32, len(ns.Children))
+			for i := range n.positions {
+				n.positions[i] = float32(i)
+			}
+		}
+	case NodeBlend2D:
+		n.params = [2]input{b.input(ns.Params[0]), b.input(ns.Params[1])}
+		n.points = ns.Points
+		if ns.Mode != Blend2DTriangulate {
+			n.lo, n.hi, n.corner, n.rect = rectCorners(ns.Points)
+			if !n.rect && ns.Mode == Blend2DBilinear {
+				return nil, 0, specErrorf(joinPath(at, "points"), "bilinear mode needs 4 points on the corners of an axis-aligned rectangle")
+			}
+		}
+		if !n.rect {
+			tris, err := triangulate(ns.Points)
+			if err != nil {
+				return nil, 0, specErrorf(joinPath(at, "points"), "%v", err)
+			}
+			n.tris = tris
+		}
+	case NodeAverage:
+		for _, w := range ns.Weights {
+			n.weights = append(n.weights, b.input(w))
+		}
+	case NodeCrossFade:
+		n.param = b.input(ns.Param)
+	}
+	return n, need, nil
+}
+
+func (b *builder) layered(ns *NodeSpec, at string) (node, int, error) {
+	base, need, err := b.node(ns.Base, joinPath(at, "base"))
+	if err != nil {
+		return nil, 0, err
+	}
+	n := &layerNode{base: base}
+	add := func(child *NodeSpec, childAt string, mode LayerMode, weight *Input, mask *MaskSpec, maskAt string, ref *PoseRef, refAt string) error {
+		c, cn, err := b.node(child, childAt)
+		if err != nil {
+			return err
+		}
+		need = max(need, cn+1) // the layer's pose is evaluated beside the base
+		o := overlay{n: c, mode: mode, weight: b.optInput(weight, 1), nlerp: ns.Nlerp}
+		if o.mask, err = b.mask(mask, maskAt); err != nil {
+			return err
+		}
+		if mode == LayerAdditive {
+			if ref != nil {
+				o.ref, err = b.pose(ref, refAt)
+			} else {
+				o.ref, err = b.firstFrame(child, childAt, refAt)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		n.layers = append(n.layers, o)
+		return nil
+	}
+	switch ns.Type {
+	case NodeAdditive:
+		err = add(ns.Source, joinPath(at, "source"), LayerAdditive, ns.Weight, ns.Mask, joinPath(at, "mask"), ns.Reference, joinPath(at, "reference"))
+	case NodeMask:
+		err = add(ns.Overlay, joinPath(at, "overlay"), LayerOverride, ns.Weight, ns.Mask, joinPath(at, "mask"), nil, "")
+	case NodeLayer:
+		for i := range ns.Layers {
+			l := &ns.Layers[i]
+			lat := indexPath(joinPath(at, "layers"), i)
+			if err = add(&l.Node, joinPath(lat, "node"), l.Mode, l.Weight, l.Mask, joinPath(lat, "mask"), l.Reference, joinPath(lat, "reference")); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return n, need, nil
+}
+
+func (b *builder) post(ps *PostSpec, at string) error {
+	joints := make([]int, len(ps.Joints))
+	for i, name := range ps.Joints {
+		if joints[i] = b.sk.JointIndex(name); joints[i] < 0 {
+			return specErrorf(indexPath(joinPath(at, "joints"), i), "%v", unknownJoint(b.sk, name))
+		}
+	}
+	op := postOp{typ: ps.Type, weight: b.optInput(ps.Weight, 1), first: math.MaxInt}
+	for i := range 3 {
+		op.target[i] = b.input(ps.Target[i])
+		op.pole[i] = b.input(ps.Pole[i])
+	}
+	for _, j := range joints {
+		op.first = min(op.first, j)
+	}
+	scratch := make([]Transform, b.sk.NumJoints())
+	switch ps.Type {
+	case PostTwoBoneIK:
+		op.ik = TwoBoneIKJob{Skeleton: b.sk, Start: joints[0], Mid: joints[1], End: joints[2], Models: b.c.models, Pose: scratch}
+		if err := op.ik.Validate(); err != nil {
+			return wrapAt(joinPath(at, "joints"), err)
+		}
+		op.ik.Pose = nil
+	case PostLookAt:
+		fwd := ps.Forward
+		if fwd == (mgl32.Vec3{}) {
+			fwd = mgl32.Vec3{0, 0, 1}
+		}
+		op.look = LookAtJob{Skeleton: b.sk, Chain: joints, Shares: ps.Shares, Forward: fwd, Offset: ps.Offset, Models: b.c.models, Pose: scratch}
+		if err := op.look.Validate(); err != nil {
+			return wrapAt(joinPath(at, "joints"), err)
+		}
+		op.look.Pose = nil
+	}
+	b.c.post = append(b.c.post, op)
+	return nil
+}

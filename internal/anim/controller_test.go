@@ -1,0 +1,148 @@
+package anim
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParams(t *testing.T) {
+	spec := treeSpec(clipNodeSpec("A"),
+		ParamSpec{Name: "speed", Min: 0, Max: 2, Default: 1},
+		ParamSpec{Name: "aim_x", Min: -1, Max: 1, Default: 5}) // default clamped to 1
+	c := build(t, spec, chain(2), nodeClips())
+	p := c.Params()
+	if len(p) != 2 || p[0] != (Param{Name: "speed", Value: 1, Min: 0, Max: 2, Default: 1}) || p[1].Value != 1 || p[1].Default != 1 {
+		t.Fatalf("Params() = %+v", p)
+	}
+	cases := []struct {
+		name    string
+		param   string
+		v       float32
+		want    float32
+		wantErr string
+	}{
+		{"in range", "speed", 1.5, 1.5, ""},
+		{"clamped above", "speed", 9, 2, ""},
+		{"clamped below", "aim_x", -3, -1, ""},
+		{"unknown lists the names", "sped", 0, 0, `unknown parameter "sped" (parameters: "speed", "aim_x")`},
+		{"NaN", "speed", float32(math.NaN()), 0, "NaN"},
+	}
+	for _, tc := range cases {
+		err := c.SetParam(tc.param, tc.v)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: error %v, want %s", tc.name, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := c.Params()[c.ParamIndex(tc.param)].Value; got != tc.want {
+			t.Errorf("%s: value %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSetTime(t *testing.T) {
+	// Every clip, in every state, at the same local time; loop modes apply.
+	spec, err := ParseSpec([]byte(`{
+	  "states": [
+	    {"name": "a", "tree": {"type": "lerp", "weight": 0.5, "children": ["A", {"type": "clip", "clip": "B", "offset": 0.5}]}},
+	    {"name": "b", "tree": {"type": "clip", "clip": "B", "loop": "once"}}
+	  ]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(2), nodeClips())
+	c.Update(0.3)
+	c.SetTime(1.25)
+	// A (2 s) at 1.25; B (1 s, looping) wraps to 0.25; B once holds 1.
+	want := []float32{1.25, 0.25, 1}
+	for i, p := range c.players {
+		if got := p.clock.Local(); !approxEqual(got, want[i], 1e-6) {
+			t.Errorf("player %d at %v, want %v", i, got, want[i])
+		}
+	}
+	// (1.25 + 12.5)/2
+	if got := x0(c); !approxEqual(got, 6.875, 1e-5) {
+		t.Fatalf("x = %v, want 6.875", got)
+	}
+}
+
+// everyNodeSpec uses every node type, two layers, transitions and both
+// post-processing operations on the humanoid.
+const everyNodeSpec = `{
+  "params": [
+    {"name": "speed", "max": 2}, {"name": "x"}, {"name": "y"}, {"name": "sel"}, {"name": "w", "default": 0.5},
+    {"name": "over", "default": 0.5}, {"name": "ik", "default": 1}, {"name": "look", "default": 1}
+  ],
+  "layers": [
+    {"name": "base", "states": [
+      {"name": "all", "tree": {"type": "layer",
+        "base": {"type": "mask",
+          "base": {"type": "blend1d", "param": "speed", "sync": true,
+                   "children": ["Idle", "Walk", {"type": "lerp", "weight": "w", "children": ["Walk", "Idle"]}]},
+          "overlay": {"type": "crossfade", "param": "sel", "duration": 0.3, "ease": "s-curve", "frozen": true,
+                      "children": ["Wave", {"type": "average", "weights": [1, "w"], "children": ["Idle", "Wave"]}]},
+          "mask": {"joints": ["chest"], "falloff": 2}},
+        "layers": [
+          {"node": {"type": "blend2d", "params": ["x", "y"], "points": [[0, 0], [1, 0], [0, 1], [1, 1], [0.5, 0.4]],
+                    "children": ["Idle", "Walk", "Wave", "Idle", "Walk"]}, "weight": "over"},
+          {"node": {"type": "additive", "base": "Idle", "source": "Wave", "weight": 0.5, "mask": {"joints": ["spine"]}}, "weight": 0.3},
+          {"node": "Wave", "mode": "additive", "weight": 0.2}
+        ]}},
+      {"name": "walk", "tree": {"type": "blend2d", "params": ["x", "y"], "points": [[0, 0], [1, 0], [0, 1], [1, 1]], "children": ["Idle", "Walk", "Wave", "Idle"]}},
+      {"name": "wave", "tree": {"type": "clip", "clip": "Wave", "loop": "pingpong"}}
+    ],
+    "transitions": [
+      {"from": "*", "to": "walk", "duration": 0.2, "ease": "ease-in"},
+      {"from": "*", "to": "all", "type": "frozen", "duration": 0.2},
+      {"from": "*", "to": "wave", "duration": 0.1, "window": [0.1, 0.9], "match_phase": true}
+    ]},
+    {"name": "add", "mode": "additive", "reference": {"clip": "Idle", "time": 0},
+     "states": [{"name": "on", "tree": "Idle"}, {"name": "off"}],
+     "transitions": [{"from": "*", "to": "on", "duration": 0.3}, {"from": "*", "to": "off", "duration": 0.3}]}
+  ],
+  "post": [
+    {"type": "look_at", "joints": ["spine", "neck", "head"], "target": [0.5, 1.7, 2], "weight": "look"},
+    {"type": "two_bone_ik", "joints": ["upper_arm.R", "forearm.R", "hand.R"], "target": ["x", 1.2, "y"], "pole": [0, 0, -1], "weight": "ik"}
+  ]
+}`
+
+func TestUpdateEvaluateAllocatesNothing(t *testing.T) {
+	spec, err := ParseSpec([]byte(everyNodeSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := humanoid()
+	c := build(t, spec, sk, humanoidClips(sk))
+	pose := make([]Transform, sk.NumJoints())
+	requests := []string{"walk", "add/off", "wave", "all", "add/on", "walk", "all"}
+	frame := 0
+	allocs := testing.AllocsPerRun(500, func() {
+		frame++
+		f := float32(frame)
+		_ = c.SetParam("speed", float32(frame%200)/100)
+		_ = c.SetParam("x", 0.5+0.5*sin32(f*0.05))
+		_ = c.SetParam("y", 0.5+0.5*sin32(f*0.03))
+		_ = c.SetParam("sel", float32((frame/40)%2))
+		if frame%13 == 0 {
+			_ = c.Request(requests[(frame/13)%len(requests)])
+		}
+		c.Update(1.0 / 60)
+		c.Evaluate(pose)
+		_ = c.Status()
+	})
+	if allocs != 0 {
+		t.Fatalf("Update+Evaluate allocates %v times per frame; want 0", allocs)
+	}
+	// The run must have gone through transitions, not just idled.
+	if s := c.Status(); s.State == "" {
+		t.Fatal("no state")
+	}
+}
+
+func sin32(x float32) float32 { return float32(math.Sin(float64(x))) }

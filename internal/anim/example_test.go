@@ -1,0 +1,165 @@
+package anim_test
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/skinview/skinview/internal/anim"
+)
+
+// oneJoint is a skeleton with a single root joint.
+func oneJoint() *anim.Skeleton {
+	return &anim.Skeleton{Names: []string{"root"}, Parents: []int{-1}, Rest: []anim.Transform{anim.IdentityTransform}}
+}
+
+// slide is a one-second clip moving the root along X from x0 to x1.
+func slide(name string, x0, x1 float32) anim.Clip {
+	return anim.Clip{Name: name, Duration: 1, Tracks: []anim.Track{{
+		Joint: 0, Path: anim.Translation, Interp: anim.Linear,
+		Times: []float32{0, 1}, Values: []float32{x0, 0, 0, x1, 0, 0},
+	}}}
+}
+
+func ExampleNewController() {
+	spec, err := anim.ParseSpec([]byte(`{
+	  "params": [{"name": "speed", "min": 0, "max": 1}],
+	  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}
+	}`))
+	if err != nil {
+		panic(err)
+	}
+	clips := []anim.Clip{slide("Idle", 0, 0), slide("Walk", 0, 4)}
+	c, err := anim.NewController(spec, oneJoint(), clips)
+	if err != nil {
+		panic(err)
+	}
+	pose := make([]anim.Transform, c.NumJoints())
+	_ = c.SetParam("speed", 0.25) // a quarter of the way from Idle to Walk
+	c.Update(0.5)                 // both clips at 0.5 s: Idle x 0, Walk x 2
+	c.Evaluate(pose)
+	fmt.Printf("x = %.2f\n", pose[0].Translation[0])
+	// Output: x = 0.50
+}
+
+func ExampleParseSpec_errorPath() {
+	_, err := anim.ParseSpec([]byte(`{"states": [{"name": "idle", "tree": {"type": "blend1d", "param": 0, "chidren": []}}]}`))
+	fmt.Println(err)
+	// Output: anim: spec states[0].tree: unknown field "chidren" in blend1d node (fields: type, children, positions, param, sync, nlerp)
+}
+
+func ExampleController_Request() {
+	spec, err := anim.ParseSpec([]byte(`{
+	  "states": [{"name": "idle", "tree": "Idle"}, {"name": "walk", "tree": "Walk"}],
+	  "transitions": [{"from": "*", "to": "walk", "duration": 0.5, "ease": "linear"}]
+	}`))
+	if err != nil {
+		panic(err)
+	}
+	c, err := anim.NewController(spec, oneJoint(), []anim.Clip{slide("Idle", 0, 0), slide("Walk", 10, 10)})
+	if err != nil {
+		panic(err)
+	}
+	if err := c.Request("walk"); err != nil {
+		panic(err)
+	}
+	pose := make([]anim.Transform, 1)
+	for i := 0; i < 4; i++ {
+		c.Update(0.25)
+		c.Evaluate(pose)
+		s := c.Status()
+		fmt.Printf("%s→%s weight %.2f x %.1f\n", s.From, s.State, s.Weight, pose[0].Translation[0])
+	}
+	// Output:
+	// idle→walk weight 0.00 x 0.0
+	// idle→walk weight 0.50 x 5.0
+	// →walk weight 1.00 x 10.0
+	// →walk weight 1.00 x 10.0
+}
+
+func ExampleDefaultSpec() {
+	clips := []anim.Clip{slide("Idle", 0, 0), slide("Walk", 0, 4), slide("Run", 0, 8)}
+	c, err := anim.NewController(anim.DefaultSpec(clips), oneJoint(), clips)
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range c.Params() {
+		fmt.Printf("%s in [%g, %g]\n", p.Name, p.Min, p.Max)
+	}
+	// Output: blend in [0, 2]
+}
+
+func ExampleLerpPose() {
+	a := []anim.Transform{{Translation: mgl32.Vec3{0, 0, 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}}
+	b := []anim.Transform{{Translation: mgl32.Vec3{2, 0, 0}, Rotation: mgl32.QuatRotate(mgl32.DegToRad(90), mgl32.Vec3{0, 0, 1}), Scale: mgl32.Vec3{3, 3, 3}}}
+	out := make([]anim.Transform, 1)
+	anim.LerpPose(out, a, b, 0.5)
+	angle := 2 * mgl32.RadToDeg(float32(math.Acos(float64(out[0].Rotation.W))))
+	fmt.Printf("x %.1f, %.0f° about Z, scale %.1f\n", out[0].Translation[0], angle, out[0].Scale[0])
+	// Output: x 1.0, 45° about Z, scale 2.0
+}
+
+func ExampleAddPose() {
+	// The difference of a nod (20° about X) against the upright reference,
+	// added at half weight to a head already turned 30° about Y.
+	q := func(deg float32, axis mgl32.Vec3) mgl32.Quat { return mgl32.QuatRotate(mgl32.DegToRad(deg), axis) }
+	pose := func(r mgl32.Quat) []anim.Transform {
+		return []anim.Transform{{Rotation: r, Scale: mgl32.Vec3{1, 1, 1}}}
+	}
+	diff := make([]anim.Transform, 1)
+	anim.DifferencePose(diff, pose(q(20, mgl32.Vec3{1, 0, 0})), pose(mgl32.QuatIdent()))
+	out := make([]anim.Transform, 1)
+	anim.AddPose(out, pose(q(30, mgl32.Vec3{0, 1, 0})), diff, 0.5, nil)
+	want := q(30, mgl32.Vec3{0, 1, 0}).Mul(q(10, mgl32.Vec3{1, 0, 0}))
+	fmt.Println(out[0].Rotation.ApproxEqualThreshold(want, 1e-6))
+	// Output: true
+}
+
+func ExampleEase_At() {
+	for _, e := range []anim.Ease{{}, anim.EaseIn, anim.EaseInOut, anim.EaseS} {
+		fmt.Printf("%-11s %.3f %.3f %.3f\n", e, e.At(0.25), e.At(0.5), e.At(0.75))
+	}
+	// Output:
+	// linear      0.250 0.500 0.750
+	// ease-in     0.109 0.375 0.703
+	// ease-in-out 0.156 0.500 0.844
+	// s-curve     0.100 0.500 0.900
+}
+
+func ExampleSubtreeMask() {
+	sk := &anim.Skeleton{
+		Names:   []string{"hips", "spine", "chest", "neck", "head"},
+		Parents: []int{-1, 0, 1, 2, 3},
+		Rest:    make([]anim.Transform, 5),
+	}
+	w := make([]float32, 5)
+	if err := anim.SubtreeMask(sk, "spine", 2, w); err != nil {
+		panic(err)
+	}
+	fmt.Printf("%.2f\n", w)
+	// Output: [0.00 0.33 0.67 1.00 1.00]
+}
+
+func ExampleTwoBoneIKJob() {
+	// Shoulder at the origin, elbow and hand one unit apart along +X.
+	sk := &anim.Skeleton{Names: []string{"shoulder", "elbow", "hand"}, Parents: []int{-1, 0, 1}}
+	for i := 0; i < 3; i++ {
+		t := anim.IdentityTransform
+		if i > 0 {
+			t.Translation = mgl32.Vec3{1, 0, 0}
+		}
+		sk.Rest = append(sk.Rest, t)
+	}
+	pose := append([]anim.Transform(nil), sk.Rest...)
+	models := make([]mgl32.Mat4, 3)
+	(&anim.LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	ik := anim.TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Target: mgl32.Vec3{1, 1, 0}, Pole: mgl32.Vec3{0, -1, 0}, Weight: 1, Models: models, Pose: pose}
+	if err := ik.Validate(); err != nil {
+		panic(err)
+	}
+	ik.Run()
+	(&anim.LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run() // the global pose after IK
+	h := models[2].Col(3)
+	fmt.Printf("hand at (%.2f, %.2f, %.2f), reached %v\n", h[0], h[1], h[2], ik.Reached)
+	// Output: hand at (1.00, 1.00, 0.00), reached true
+}

@@ -1,0 +1,208 @@
+package anim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Helpers shared by the blend, tree and state-machine tests.
+
+func vecApprox(a, b mgl32.Vec3, epsilon float32) bool {
+	return approxEqual(a[0], b[0], epsilon) && approxEqual(a[1], b[1], epsilon) && approxEqual(a[2], b[2], epsilon)
+}
+
+// quatApprox compares rotations, q and −q being the same rotation.
+func quatApprox(a, b mgl32.Quat, epsilon float32) bool {
+	d := a.Dot(b)
+	return approxEqual(float32(math.Abs(float64(d))), 1, epsilon)
+}
+
+// rotZ is a rotation of deg degrees about +Z.
+func rotZ(deg float64) mgl32.Quat {
+	return mgl32.QuatRotate(float32(deg*math.Pi/180), mgl32.Vec3{0, 0, 1})
+}
+
+func tr(x, y, z float32) Transform {
+	t := IdentityTransform
+	t.Translation = mgl32.Vec3{x, y, z}
+	return t
+}
+
+// chain is a skeleton of n joints in a line along +X, one unit apart,
+// named j0, j1, ….
+func chain(n int) *Skeleton {
+	sk := &Skeleton{}
+	for i := 0; i < n; i++ {
+		sk.Names = append(sk.Names, "j"+string(rune('0'+i)))
+		sk.Parents = append(sk.Parents, i-1)
+		if i == 0 {
+			sk.Rest = append(sk.Rest, IdentityTransform)
+		} else {
+			sk.Rest = append(sk.Rest, tr(1, 0, 0))
+		}
+	}
+	return sk
+}
+
+// rampClip moves joint's translation x linearly from x0 at time 0 to x1 at
+// time d: x(t) = x0 + (x1−x0)·t/d. Other components stay 0.
+func rampClip(name string, d float32, joint int, x0, x1 float32) Clip {
+	return Clip{Name: name, Duration: d, Tracks: []Track{{
+		Joint: joint, Path: Translation, Interp: Linear,
+		Times: []float32{0, d}, Values: []float32{x0, 0, 0, x1, 0, 0},
+	}}}
+}
+
+// constClip holds joint's translation at (x, y, z) for d seconds.
+func constClip(name string, d float32, joint int, x, y, z float32) Clip {
+	return Clip{Name: name, Duration: d, Tracks: []Track{{
+		Joint: joint, Path: Translation, Interp: Linear,
+		Times: []float32{0, d}, Values: []float32{x, y, z, x, y, z},
+	}}}
+}
+
+// turnClip rotates joint about +Z from deg0 to deg1 degrees over d seconds;
+// keys every 10° so that the slerped angle is linear in time.
+func turnClip(name string, d float32, joint int, deg0, deg1 float64) Clip {
+	const keys = 10
+	c := Clip{Name: name, Duration: d}
+	t := Track{Joint: joint, Path: Rotation, Interp: Linear}
+	for k := 0; k <= keys; k++ {
+		u := float64(k) / keys
+		q := rotZ(deg0 + (deg1-deg0)*u)
+		t.Times = append(t.Times, float32(u)*d)
+		t.Values = append(t.Values, q.V[0], q.V[1], q.V[2], q.W)
+	}
+	c.Tracks = []Track{t}
+	return c
+}
+
+// scaleClip scales joint uniformly from s0 to s1 over d seconds.
+func scaleClip(name string, d float32, joint int, s0, s1 float32) Clip {
+	return Clip{Name: name, Duration: d, Tracks: []Track{{
+		Joint: joint, Path: Scale, Interp: Linear,
+		Times: []float32{0, d}, Values: []float32{s0, s0, s0, s1, s1, s1},
+	}}}
+}
+
+// merge joins the tracks of several clips into one named clip.
+func merge(name string, clips ...Clip) Clip {
+	out := Clip{Name: name}
+	for _, c := range clips {
+		out.Tracks = append(out.Tracks, c.Tracks...)
+		out.Duration = max(out.Duration, c.Duration)
+	}
+	return out
+}
+
+// humanoidJointNames are the default character's joints, parents first.
+var humanoidJointNames = []string{
+	"hips", "spine", "chest", "neck", "head",
+	"shoulder.L", "upper_arm.L", "forearm.L", "hand.L",
+	"shoulder.R", "upper_arm.R", "forearm.R", "hand.R",
+	"thigh.L", "shin.L", "foot.L", "thigh.R", "shin.R", "foot.R",
+}
+
+// humanoid is a synthetic skeleton with the default character's joint
+// names and hierarchy and roughly its proportions (metres, +Y up, face +Z).
+func humanoid() *Skeleton {
+	parent := map[string]string{
+		"spine": "hips", "chest": "spine", "neck": "chest", "head": "neck",
+		"shoulder.L": "chest", "upper_arm.L": "shoulder.L", "forearm.L": "upper_arm.L", "hand.L": "forearm.L",
+		"shoulder.R": "chest", "upper_arm.R": "shoulder.R", "forearm.R": "upper_arm.R", "hand.R": "forearm.R",
+		"thigh.L": "hips", "shin.L": "thigh.L", "foot.L": "shin.L",
+		"thigh.R": "hips", "shin.R": "thigh.R", "foot.R": "shin.R",
+	}
+	offset := map[string]mgl32.Vec3{
+		"hips": {0, 0.95, 0}, "spine": {0, 0.1, 0}, "chest": {0, 0.2, 0}, "neck": {0, 0.22, 0}, "head": {0, 0.09, 0},
+		"shoulder.L": {0.035, 0.17, 0}, "upper_arm.L": {0.14, -0.01, 0}, "forearm.L": {0.198, -0.198, 0}, "hand.L": {0.184, -0.184, 0},
+		"shoulder.R": {-0.035, 0.17, 0}, "upper_arm.R": {-0.14, -0.01, 0}, "forearm.R": {-0.198, -0.198, 0}, "hand.R": {-0.184, -0.184, 0},
+		"thigh.L": {0.09, -0.05, 0}, "shin.L": {0, -0.4, 0}, "foot.L": {0, -0.42, 0},
+		"thigh.R": {-0.09, -0.05, 0}, "shin.R": {0, -0.4, 0}, "foot.R": {0, -0.42, 0},
+	}
+	sk := &Skeleton{}
+	for _, n := range humanoidJointNames {
+		p := -1
+		if pn, ok := parent[n]; ok {
+			p = sk.JointIndex(pn)
+		}
+		o := offset[n]
+		sk.Names = append(sk.Names, n)
+		sk.Parents = append(sk.Parents, p)
+		sk.Rest = append(sk.Rest, tr(o[0], o[1], o[2]))
+	}
+	return sk
+}
+
+// humanoidClips are synthetic Idle (3 s), Walk (1 s) and Wave (2 s) clips
+// for the humanoid: a chest sway, a leg swing and a right-arm wave.
+func humanoidClips(sk *Skeleton) []Clip {
+	swing := func(name string, d float32, joints []string, axis mgl32.Vec3, amp float64, phase []float64) Clip {
+		c := Clip{Name: name, Duration: d}
+		const keys = 30
+		for ji, jn := range joints {
+			t := Track{Joint: sk.JointIndex(jn), Path: Rotation, Interp: Linear}
+			for k := 0; k <= keys; k++ {
+				u := float64(k) / keys
+				a := amp * math.Sin(2*math.Pi*u+phase[ji])
+				q := mgl32.QuatRotate(float32(a), axis)
+				t.Times = append(t.Times, float32(u)*d)
+				t.Values = append(t.Values, q.V[0], q.V[1], q.V[2], q.W)
+			}
+			c.Tracks = append(c.Tracks, t)
+		}
+		return c
+	}
+	idle := swing("Idle", 3, []string{"spine", "chest"}, mgl32.Vec3{1, 0, 0}, 0.05, []float64{0, 0.5})
+	walk := swing("Walk", 1, []string{"thigh.L", "thigh.R", "upper_arm.L", "upper_arm.R"}, mgl32.Vec3{1, 0, 0}, 0.5, []float64{0, math.Pi, math.Pi, 0})
+	wave := swing("Wave", 2, []string{"upper_arm.R", "forearm.R"}, mgl32.Vec3{0, 0, 1}, 1.2, []float64{0.3, 0})
+	return []Clip{idle, walk, wave}
+}
+
+// build makes a controller or fails the test.
+func build(t testing.TB, spec *Spec, sk *Skeleton, clips []Clip) *Controller {
+	t.Helper()
+	c, err := NewController(spec, sk, clips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// treeSpec wraps a single tree in a spec with the given parameters.
+func treeSpec(tree NodeSpec, params ...ParamSpec) *Spec {
+	return &Spec{Params: params, Layers: []LayerSpec{{States: []StateSpec{{Name: "s", Tree: &tree}}}}, form: formTree}
+}
+
+func clipNodeSpec(name string) NodeSpec { return NodeSpec{Type: NodeClip, Clip: ClipNamed(name)} }
+
+func inPtr(in Input) *Input { return &in }
+
+// evalPose evaluates the controller into a fresh pose.
+func evalPose(c *Controller) []Transform {
+	out := make([]Transform, c.NumJoints())
+	c.Evaluate(out)
+	return out
+}
+
+// samplePose samples one clip alone at time t, the independent reference
+// for "a blend at weight 1 is its input exactly".
+func samplePose(sk *Skeleton, clip *Clip, t float32) []Transform {
+	out := make([]Transform, sk.NumJoints())
+	(&SampleJob{Clip: clip, Time: t, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: out}).Run()
+	return out
+}
+
+func posesEqual(a, b []Transform) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,354 @@
+package anim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Post-processing (GEA §12.9): inverse kinematics and aiming adjust the local
+// pose produced by blending, using the model-space matrices of that pose.
+// They write only local rotations; the caller recomputes model matrices
+// afterwards (LocalToModelJob) before building the palette.
+
+// ikEpsilon is the length, in model units, below which a bone or a direction
+// is treated as degenerate and the solver leaves the pose alone rather than
+// divide by it.
+const ikEpsilon = 1e-6
+
+// TwoBoneIKJob bends a three-joint chain (shoulder, elbow, hand or hip,
+// knee, foot) so that End reaches Target, with the middle joint bending
+// towards Pole. It changes the local rotations of Start and Mid only; bone
+// lengths are kept, so an unreachable target gives the fully stretched (or
+// fully folded) chain pointing at it. Intermediate joints between Start and
+// Mid or Mid and End are allowed and left as they are.
+type TwoBoneIKJob struct {
+	// Skeleton gives the hierarchy.
+	Skeleton *Skeleton
+	// Start, Mid and End are joint indices; Mid descends from Start and End
+	// from Mid.
+	Start, Mid, End int
+	// Target is where End should be, in model space (the space of Models).
+	Target mgl32.Vec3
+	// Pole is a model-space direction, from Start, towards which Mid should
+	// point (forward for a knee, backward or down for an elbow). The zero
+	// vector keeps the chain's current bending plane.
+	Pole mgl32.Vec3
+	// Weight blends from the input pose (0) to the solved pose (1), by slerp
+	// of the two local rotations; ≤ 0 leaves the pose untouched.
+	Weight float32
+	// Models are the model matrices of Pose before the job
+	// (LocalToModelJob output), len = joint count; read only.
+	Models []mgl32.Mat4
+	// Pose is the local pose, len = joint count; Start and Mid rotations are
+	// rewritten in place.
+	Pose []Transform
+	// Reached is set by Run: whether the target was within reach.
+	Reached bool
+}
+
+// Validate reports a job that Run cannot execute.
+func (j *TwoBoneIKJob) Validate() error {
+	if j.Skeleton == nil {
+		return errNilSkeleton
+	}
+	n := j.Skeleton.NumJoints()
+	if len(j.Models) != n || len(j.Pose) != n {
+		return fmt.Errorf("anim: two-bone IK has %d model matrices and %d local transforms for %d joints", len(j.Models), len(j.Pose), n)
+	}
+	for _, jt := range [...]int{j.Start, j.Mid, j.End} {
+		if jt < 0 || jt >= n {
+			return fmt.Errorf("anim: two-bone IK joint %d out of range [0, %d)", jt, n)
+		}
+	}
+	if !isDescendant(j.Skeleton, j.Mid, j.Start) {
+		return fmt.Errorf("anim: two-bone IK middle joint %q does not descend from start joint %q", j.Skeleton.Names[j.Mid], j.Skeleton.Names[j.Start])
+	}
+	if !isDescendant(j.Skeleton, j.End, j.Mid) {
+		return fmt.Errorf("anim: two-bone IK end joint %q does not descend from middle joint %q", j.Skeleton.Names[j.End], j.Skeleton.Names[j.Mid])
+	}
+	return nil
+}
+
+// isDescendant reports whether joint d lies strictly below joint a.
+func isDescendant(sk *Skeleton, d, a int) bool {
+	for p := sk.Parents[d]; p >= 0; p = sk.Parents[p] {
+		if p == a {
+			return true
+		}
+	}
+	return false
+}
+
+// Run solves the chain. The solution is analytic, in three steps on model
+// positions a (Start), b (Mid), c (End) and target t:
+//  1. turn the Mid joint so that |c − a| = |t − a| (law of cosines);
+//  2. swing Start so that c lies on the ray from a to t (shortest arc);
+//  3. twist Start about that ray so that Mid points towards Pole.
+//
+// The model-space rotations R of steps 1–3 become local ones through
+// L' = L ⊗ (G⁻¹ ⊗ R ⊗ G), G the joint's model rotation.
+func (j *TwoBoneIKJob) Run() {
+	j.Reached = false
+	if j.Weight <= 0 {
+		return
+	}
+	a, b, c := position(&j.Models[j.Start]), position(&j.Models[j.Mid]), position(&j.Models[j.End])
+	ba, bc := a.Sub(b), c.Sub(b)
+	lab, lbc := ba.Len(), bc.Len()
+	at := j.Target.Sub(a)
+	lat := at.Len()
+	if lab < ikEpsilon || lbc < ikEpsilon || lat < ikEpsilon {
+		return
+	}
+	j.Reached = true
+	if hi := lab + lbc; lat > hi {
+		lat, j.Reached = hi, false
+	}
+	if lo := float32(math.Abs(float64(lab - lbc))); lat < lo {
+		lat, j.Reached = lo, false
+	}
+
+	// Step 1: the interior angle at Mid, from θ0 now to θ1 wanted.
+	theta0 := acos32(ba.Dot(bc) / (lab * lbc))
+	theta1 := acos32((lab*lab + lbc*lbc - lat*lat) / (2 * lab * lbc))
+	n, ln := unit(ba.Cross(bc))
+	if ln < ikEpsilon {
+		// A straight (or folded) chain has no bending plane. Bend it so
+		// that the elbow already leans towards the pole: rotating c about
+		// bc × pole moves it away from the pole, and step 2 then swings b
+		// towards it.
+		n, ln = unit(bc.Cross(j.Pole))
+		if ln < ikEpsilon {
+			n, _ = unit(bc.Cross(perpendicular(bc)))
+		}
+	}
+	rotMid := mgl32.QuatRotate(theta1-theta0, n)
+	c1 := b.Add(rotMid.Rotate(bc))
+
+	// Step 2: swing c onto the target ray.
+	dir, _ := unit(at)
+	c1a, _ := unit(c1.Sub(a))
+	rotStart := fromTo(c1a, dir)
+
+	// Step 3: twist about the ray so that b leans towards the pole.
+	if pole, lp := unit(j.Pole); lp >= ikEpsilon {
+		bb := rotStart.Rotate(b.Sub(a))
+		pb := bb.Sub(dir.Mul(bb.Dot(dir)))
+		pp := pole.Sub(dir.Mul(pole.Dot(dir)))
+		if pb.Len() >= ikEpsilon && pp.Len() >= ikEpsilon {
+			phi := float32(math.Atan2(float64(pb.Cross(pp).Dot(dir)), float64(pb.Dot(pp))))
+			rotStart = mgl32.QuatRotate(phi, dir).Mul(rotStart)
+		}
+	}
+
+	applyModelRotation(&j.Pose[j.Start], rotationOf(&j.Models[j.Start]), rotStart, j.Weight)
+	applyModelRotation(&j.Pose[j.Mid], rotationOf(&j.Models[j.Mid]), rotMid, j.Weight)
+}
+
+// applyModelRotation turns the joint whose model rotation is g by the
+// model-space rotation r about its own origin, blended by weight w.
+func applyModelRotation(t *Transform, g, r mgl32.Quat, w float32) {
+	local := normalizeQuat(t.Rotation.Mul(g.Conjugate().Mul(r).Mul(g)))
+	if w < 1 {
+		local = Slerp(t.Rotation, local, w)
+	}
+	t.Rotation = local
+}
+
+// LookAtJob turns a chain of joints (neck, head) so that an axis of the
+// last one (the face's forward) points at a target. Each joint takes its
+// share of the remaining turn, in chain order, and the last one takes all
+// that is left, so with Weight 1 the aim is exact. The turn is the shortest
+// arc: it adds no roll about the aim axis.
+type LookAtJob struct {
+	// Skeleton gives the hierarchy.
+	Skeleton *Skeleton
+	// Chain lists joint indices from the one nearest the root to the one
+	// that aims; each is an ancestor of the next. The job reads it and does
+	// not keep it.
+	Chain []int
+	// Shares weighs how much of the turn each chain joint takes, len =
+	// len(Chain); nil shares equally. Joint k turns by
+	// Shares[k] / (Shares[k] + … + Shares[last]) of what remains.
+	Shares []float32
+	// Forward is the aim axis in the last joint's local space (for example
+	// +Z for a head that faces +Z in its rest pose); need not be unit.
+	Forward mgl32.Vec3
+	// Offset is the eye's position in the last joint's local space, the
+	// origin of the aim; zero aims from the joint itself.
+	Offset mgl32.Vec3
+	// Target is the point to look at, in model space.
+	Target mgl32.Vec3
+	// Weight scales every joint's turn: 0 leaves the pose untouched, 1 aims
+	// exactly.
+	Weight float32
+	// Models are the model matrices of Pose before the job, len = joint
+	// count; read only.
+	Models []mgl32.Mat4
+	// Pose is the local pose, len = joint count; the chain's rotations are
+	// rewritten in place.
+	Pose []Transform
+}
+
+// Validate reports a job that Run cannot execute.
+func (j *LookAtJob) Validate() error {
+	if j.Skeleton == nil {
+		return errNilSkeleton
+	}
+	n := j.Skeleton.NumJoints()
+	if len(j.Models) != n || len(j.Pose) != n {
+		return fmt.Errorf("anim: look-at has %d model matrices and %d local transforms for %d joints", len(j.Models), len(j.Pose), n)
+	}
+	if len(j.Chain) == 0 {
+		return errors.New("anim: look-at has an empty chain")
+	}
+	if j.Shares != nil && len(j.Shares) != len(j.Chain) {
+		return fmt.Errorf("anim: look-at has %d shares for %d chain joints", len(j.Shares), len(j.Chain))
+	}
+	for k, jt := range j.Chain {
+		if jt < 0 || jt >= n {
+			return fmt.Errorf("anim: look-at chain joint %d is %d, out of range [0, %d)", k, jt, n)
+		}
+		if k > 0 && !isDescendant(j.Skeleton, jt, j.Chain[k-1]) {
+			return fmt.Errorf("anim: look-at chain joint %q does not descend from %q", j.Skeleton.Names[jt], j.Skeleton.Names[j.Chain[k-1]])
+		}
+		if j.Shares != nil && !(j.Shares[k] >= 0) {
+			return fmt.Errorf("anim: look-at share %d is %v; want ≥ 0", k, j.Shares[k])
+		}
+	}
+	if _, l := unit(j.Forward); l < ikEpsilon {
+		return errors.New("anim: look-at forward axis is zero")
+	}
+	return nil
+}
+
+// lookAtTipIterations bounds the refinement of the last joint: with an eye
+// offset the aim point moves as the joint turns, so one shortest arc leaves
+// a small error that each further pass shrinks by the ratio of the offset to
+// the target distance.
+const lookAtTipIterations = 4
+
+// aimConverged is the cosine of the aim error (about 0.03°) below which the
+// refinement stops: float32 cannot resolve much less.
+const aimConverged = 1 - 1.5e-7
+
+// Run turns the chain. Rather than recompute model matrices after each
+// joint, it tracks the rigid motion (rotation q, translation t) that the
+// turns so far apply to everything below them.
+func (j *LookAtJob) Run() {
+	if j.Weight <= 0 {
+		return
+	}
+	last := j.Chain[len(j.Chain)-1]
+	mTip := &j.Models[last]
+	eye0 := mTip.Mul4x1(j.Offset.Vec4(1)).Vec3()
+	fwd0, _ := unit(rotationOf(mTip).Rotate(j.Forward))
+	var remaining float32
+	for k := range j.Chain {
+		remaining += j.share(k)
+	}
+	q, t := mgl32.QuatIdent(), mgl32.Vec3{}
+	for k, jt := range j.Chain {
+		s := j.share(k)
+		frac := float32(1)
+		if k < len(j.Chain)-1 {
+			if remaining <= 0 {
+				continue
+			}
+			frac = s / remaining
+		}
+		remaining -= s
+		g0 := rotationOf(&j.Models[jt])
+		pivot0 := position(&j.Models[jt])
+		passes := 1
+		if k == len(j.Chain)-1 && j.Weight >= 1 {
+			passes = lookAtTipIterations
+		}
+		for pass := 0; pass < passes; pass++ {
+			eye := q.Rotate(eye0).Add(t)
+			fwd := q.Rotate(fwd0)
+			want, l := unit(j.Target.Sub(eye))
+			if l < ikEpsilon {
+				return
+			}
+			if pass > 0 && fwd.Dot(want) >= aimConverged {
+				break
+			}
+			turn := fromTo(fwd, want)
+			if w := frac * j.Weight; w < 1 {
+				turn = Slerp(mgl32.QuatIdent(), turn, w)
+			}
+			g := q.Mul(g0)
+			pivot := q.Rotate(pivot0).Add(t)
+			applyModelRotation(&j.Pose[jt], g, turn, 1)
+			q = normalizeQuat(turn.Mul(q))
+			t = turn.Rotate(t.Sub(pivot)).Add(pivot)
+		}
+	}
+}
+
+func (j *LookAtJob) share(k int) float32 {
+	if j.Shares == nil {
+		return 1
+	}
+	return j.Shares[k]
+}
+
+// position is the translation column of an affine matrix.
+func position(m *mgl32.Mat4) mgl32.Vec3 { return mgl32.Vec3{m[12], m[13], m[14]} }
+
+// rotationOf is the rotation of an affine matrix with its scale divided
+// out of the columns.
+func rotationOf(m *mgl32.Mat4) mgl32.Quat {
+	c0, _ := unit(mgl32.Vec3{m[0], m[1], m[2]})
+	c1, _ := unit(mgl32.Vec3{m[4], m[5], m[6]})
+	c2, _ := unit(mgl32.Vec3{m[8], m[9], m[10]})
+	r := mgl32.Mat4{
+		c0[0], c0[1], c0[2], 0,
+		c1[0], c1[1], c1[2], 0,
+		c2[0], c2[1], c2[2], 0,
+		0, 0, 0, 1,
+	}
+	return normalizeQuat(mgl32.Mat4ToQuat(r))
+}
+
+// unit returns v normalized and its length; the zero vector stays zero.
+func unit(v mgl32.Vec3) (mgl32.Vec3, float32) {
+	l := v.Len()
+	if l == 0 {
+		return v, 0
+	}
+	return v.Mul(1 / l), l
+}
+
+// perpendicular returns some vector perpendicular to v, built from the axis
+// v is least aligned with.
+func perpendicular(v mgl32.Vec3) mgl32.Vec3 {
+	x, y, z := math.Abs(float64(v[0])), math.Abs(float64(v[1])), math.Abs(float64(v[2]))
+	switch {
+	case x <= y && x <= z:
+		return v.Cross(mgl32.Vec3{1, 0, 0})
+	case y <= z:
+		return v.Cross(mgl32.Vec3{0, 1, 0})
+	}
+	return v.Cross(mgl32.Vec3{0, 0, 1})
+}
+
+// fromTo is the shortest rotation taking unit vector u to unit vector v;
+// for opposite vectors it turns half a turn about some perpendicular axis.
+func fromTo(u, v mgl32.Vec3) mgl32.Quat {
+	d := u.Dot(v)
+	if d < -1+1e-6 {
+		axis, _ := unit(perpendicular(u))
+		return mgl32.Quat{W: 0, V: axis}
+	}
+	// q = (1 + u·v, u × v) normalized is the half-angle quaternion.
+	return normalizeQuat(mgl32.Quat{W: 1 + d, V: u.Cross(v)})
+}
+
+func acos32(x float32) float32 {
+	return float32(math.Acos(math.Max(-1, math.Min(1, float64(x)))))
+}

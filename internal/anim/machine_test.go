@@ -1,0 +1,313 @@
+package anim
+
+import (
+	"strings"
+	"testing"
+)
+
+// machineClips, on joint 0 of a two-joint chain:
+//
+//	A  x = 10t          (1 s, loops)
+//	B  x = 100 + 100t   (1 s, loops)
+//	C  x = 1000         (1 s)
+//	W  x = 2000 + 1000t (1 s, played once)
+func machineClips() []Clip {
+	return []Clip{
+		rampClip("A", 1, 0, 0, 10),
+		rampClip("B", 1, 0, 100, 200),
+		constClip("C", 1, 0, 1000, 0, 0),
+		rampClip("W", 1, 0, 2000, 3000),
+	}
+}
+
+// machineSpec exercises every kind of transition. Frames in the test are
+// 0.125 s, so normalized times and blend weights are exact binary
+// fractions and each expected number below is exact.
+const machineSpec = `{
+  "states": [
+    {"name": "a", "tree": "A"},
+    {"name": "b1", "tree": "B"},
+    {"name": "b2", "tree": "C"},
+    {"name": "once", "tree": {"type": "clip", "clip": "W", "loop": "once"}}
+  ],
+  "transitions": [
+    {"name": "go_b", "from": "a", "to": "b1", "duration": 0.5, "ease": "linear"},
+    {"from": "b*", "to": "a", "type": "frozen", "duration": 0.5},
+    {"from": "b1", "to": "b2", "type": "immediate"},
+    {"from": "*", "to": "once", "duration": 0.25, "window": [0.5, 0.6]},
+    {"from": "once", "to": "a", "auto": true, "window": [0.9, 1], "duration": 0.25}
+  ]
+}`
+
+// frame is one step of a scripted state-machine test: optional requests
+// before the update, then the expected pose and status after it.
+type frame struct {
+	request string  // requested before the update; "" for none
+	x       float32 // joint 0's x after the update
+	state   string
+	from    string
+	weight  float32
+	pending string
+}
+
+func runFrames(t *testing.T, c *Controller, frames []frame) {
+	t.Helper()
+	for i, f := range frames {
+		if f.request != "" {
+			if err := c.Request(f.request); err != nil {
+				t.Fatalf("frame %d: Request(%q): %v", i+1, f.request, err)
+			}
+		}
+		c.Update(0.125)
+		got := x0(c)
+		s := c.Status()
+		if !approxEqual(got, f.x, 1e-3) || s.State != f.state || s.From != f.from || !approxEqual(s.Weight, f.weight, 1e-6) || s.Layers[0].Pending != f.pending {
+			t.Fatalf("frame %d: x %v state %q from %q weight %v pending %q; want x %v state %q from %q weight %v pending %q",
+				i+1, got, s.State, s.From, s.Weight, s.Layers[0].Pending, f.x, f.state, f.from, f.weight, f.pending)
+		}
+	}
+}
+
+func TestStateMachine(t *testing.T) {
+	spec, err := ParseSpec([]byte(machineSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(2), machineClips())
+	if got := strings.Join(c.States(), ","); got != "a,b1,b2,once" {
+		t.Fatalf("States() = %s", got)
+	}
+	if s := c.Status(); s.State != "a" || s.From != "" || s.Weight != 1 {
+		t.Fatalf("initial status %+v", s)
+	}
+	runFrames(t, c, []frame{
+		// Requested by destination; taken at the update: A ran to 0.125,
+		// B starts at 0 with weight 0.
+		{request: "b1", x: 1.25, state: "b1", from: "a", weight: 0},
+		// Smooth: both clocks run. A 0.25 (2.5), B 0.125 (112.5), α ¼.
+		{x: 2.5 + 0.25*110, state: "b1", from: "a", weight: 0.25},
+		// A 0.375 (3.75), B 0.25 (125), α ½.
+		{x: 3.75 + 0.5*(125-3.75), state: "b1", from: "a", weight: 0.5},
+		// A 0.5 (5), B 0.375 (137.5), α ¾.
+		{x: 5 + 0.75*(137.5-5), state: "b1", from: "a", weight: 0.75},
+		// Settled on B at 0.5 s.
+		{x: 150, state: "b1", weight: 1},
+		// "b*" matches b1. Frozen: the source is held at the start, B at
+		// 0.625 s (162.5), and A restarts.
+		{request: "a", x: 162.5, state: "a", from: "b1", weight: 0},
+		// A 0.125 (1.25) against the frozen 162.5 at α ¼, ½, ¾.
+		{x: 162.5 + 0.25*(1.25-162.5), state: "a", from: "b1", weight: 0.25},
+		{x: 162.5 + 0.5*(2.5-162.5), state: "a", from: "b1", weight: 0.5},
+		{x: 162.5 + 0.75*(3.75-162.5), state: "a", from: "b1", weight: 0.75},
+		{x: 5, state: "a", weight: 1},
+		{x: 6.25, state: "a", weight: 1},
+		// Window [0.5, 0.6] on A's normalized time, now 0.625 → 0.75:
+		// the request waits, through the wrap, until A reaches 0.5.
+		{request: "once", x: 7.5, state: "a", weight: 1, pending: "once"},
+		{x: 8.75, state: "a", weight: 1, pending: "once"},
+		{x: 0, state: "a", weight: 1, pending: "once"},
+		{x: 1.25, state: "a", weight: 1, pending: "once"},
+		{x: 2.5, state: "a", weight: 1, pending: "once"},
+		{x: 3.75, state: "a", weight: 1, pending: "once"},
+		// A reaches 0.5: taken; W starts at 0.
+		{x: 5, state: "once", from: "a", weight: 0},
+		// A 0.625 (6.25), W 0.125 (2125) at α ½.
+		{x: 6.25 + 0.5*(2125-6.25), state: "once", from: "a", weight: 0.5},
+		{x: 2250, state: "once", weight: 1},
+		{x: 2375, state: "once", weight: 1},
+		{x: 2500, state: "once", weight: 1},
+		{x: 2625, state: "once", weight: 1},
+		{x: 2750, state: "once", weight: 1},
+		{x: 2875, state: "once", weight: 1},
+		// W reaches its end, inside the auto transition's window [0.9, 1]:
+		// back to A without a request, smoothly (W holds its last frame).
+		{x: 3000, state: "a", from: "once", weight: 0},
+		{x: 3000 + 0.5*(1.25-3000), state: "a", from: "once", weight: 0.5},
+		{x: 2.5, state: "a", weight: 1},
+	})
+}
+
+func TestStateMachineInterruptAndImmediate(t *testing.T) {
+	spec, err := ParseSpec([]byte(machineSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(2), machineClips())
+	runFrames(t, c, []frame{
+		// Requested by transition name.
+		{request: "go_b", x: 1.25, state: "b1", from: "a", weight: 0},
+		{x: 30, state: "b1", from: "a", weight: 0.25},
+		// Interrupted halfway: the new blend starts from a snapshot of the
+		// pose at that instant, A 0.375 and B 0.25 at α ½.
+		{request: "a", x: 64.375, state: "a", from: "b1", weight: 0},
+		{x: 64.375 + 0.25*(1.25-64.375), state: "a", from: "b1", weight: 0.25},
+		{x: 64.375 + 0.5*(2.5-64.375), state: "a", from: "b1", weight: 0.5},
+		{x: 64.375 + 0.75*(3.75-64.375), state: "a", from: "b1", weight: 0.75},
+		{x: 5, state: "a", weight: 1},
+		{request: "b1", x: 6.25, state: "b1", from: "a", weight: 0},
+		{x: 7.5 + 0.25*(112.5-7.5), state: "b1", from: "a", weight: 0.25},
+		// Immediate: b1 → b2 switches within the update.
+		{request: "b2", x: 1000, state: "b2", weight: 1},
+	})
+	cases := []struct {
+		name    string
+		request string
+		wantErr string
+	}{
+		{"no transition between the states", "b1", `no transition from state "b2" to "b1"`},
+		{"named transition from the wrong state", "go_b", `transition "go_b" cannot start from state "b2"`},
+		{"unknown name lists the states", "jump", `"a", "b1", "b2", "once"`},
+		{"unknown layer", "upper/a", `unknown layer "upper"`},
+	}
+	for _, tc := range cases {
+		err := c.Request(tc.request)
+		if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.HasPrefix(err.Error(), "anim: ") {
+			t.Errorf("%s: Request(%q) = %v; want an error containing %s", tc.name, tc.request, err, tc.wantErr)
+		}
+	}
+	if err := c.Request("b2"); err != nil {
+		t.Errorf("requesting the current state: %v", err)
+	}
+	if err := c.RequestIndex(9); err == nil {
+		t.Error("RequestIndex out of range accepted")
+	}
+}
+
+func TestLayersAndEmptyStates(t *testing.T) {
+	const spec = `{
+	  "params": [{"name": "g", "default": 1}],
+	  "layers": [
+	    {"states": [{"name": "c", "tree": "C"}]},
+	    {"name": "gesture", "weight": "g", "initial": "none",
+	     "states": [{"name": "none"}, {"name": "d", "tree": "D"}],
+	     "transitions": [{"from": "none", "to": "d", "duration": 0.5}, {"from": "d", "to": "none", "duration": 0.5}]},
+	    {"name": "sway", "mode": "additive", "initial": "off",
+	     "states": [{"name": "off"}, {"name": "b", "tree": "B"}],
+	     "transitions": [{"from": "*", "to": "b", "type": "immediate"}, {"from": "*", "to": "off", "type": "immediate"}]}
+	  ]
+	}`
+	s, err := ParseSpec([]byte(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Clips: C x = 100, D x = 1000, B x = 10 + 10t.
+	c := build(t, s, chain(2), nodeClips())
+	if got := strings.Join(c.States(), ","); got != "c,gesture/none,gesture/d,sway/off,sway/b" {
+		t.Fatalf("States() = %s", got)
+	}
+	steps := []struct {
+		request string
+		param   float32 // gesture weight
+		want    float32
+	}{
+		{"", 1, 100},          // both upper layers in empty states
+		{"gesture/d", 1, 100}, // fade from empty starts at fraction 0
+		{"", 1, 325},          // α ¼: 100 + ¼·900
+		{"", 1, 550},
+		{"", 1, 775},
+		{"", 1, 1000},
+		{"", 0.5, 550},               // layer weight ½
+		{"d", 0.5, 550},              // already there: no-op
+		{"sway/b", 0.5, 550},         // immediate, B restarts at its reference
+		{"", 0.5, 551.25},            // B 0.125: +1.25
+		{"gesture/none", 0.5, 552.5}, // fading out: fraction 1 → 0, B +2.5
+		{"", 0.5, 100 + 0.5*0.75*900 + 3.75},
+	}
+	for i, st := range steps {
+		var err error
+		switch {
+		case st.request == "gesture/d":
+			err = c.RequestIndex(indexOf(c.States(), st.request)) // by number key
+		case st.request != "":
+			err = c.Request(st.request)
+		}
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if err := c.SetParam("g", st.param); err != nil {
+			t.Fatal(err)
+		}
+		c.Update(0.125)
+		if got := x0(c); !approxEqual(got, st.want, 1e-3) {
+			t.Fatalf("step %d: x = %v, want %v (status %+v)", i, got, st.want, c.Status().Layers)
+		}
+	}
+	if l := c.Status().Layers[1]; l.Name != "gesture" || l.State != "none" || l.From != "d" || l.LayerWeight != 0.5 {
+		t.Fatalf("gesture layer status %+v", l)
+	}
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestWindowHit(t *testing.T) {
+	w := Window{Begin: 0.5, End: 0.6}
+	cases := []struct {
+		name  string
+		t, d  float32
+		wraps bool
+		want  bool
+	}{
+		{"inside", 0.55, 0, true, true},
+		{"before", 0.4, 0.1, true, false},
+		{"jumped over in one long frame", 0.7, 0.3, true, true},
+		{"wrapped past the end", 0.05, 0.1, true, false},
+		{"wrapped over it", 0.55, 1.0, true, true},
+		{"backwards into it", 0.58, -0.1, true, true},
+		{"clamped end does not count as the start", 1, 0, false, false},
+		{"clamped sweep into it", 0.7, 0.2, false, true},
+	}
+	for _, tc := range cases {
+		if got := windowHit(tc.t, tc.d, tc.wraps, w); got != tc.want {
+			t.Errorf("%s: windowHit(%v, %v, %v) = %v, want %v", tc.name, tc.t, tc.d, tc.wraps, got, tc.want)
+		}
+	}
+	start := Window{Begin: 0, End: 0.1}
+	if windowHit(1, 0, false, start) {
+		t.Error("a clip held at its end is not at its start")
+	}
+	if !windowHit(0.02, 0.05, true, Window{Begin: 0.95, End: 1}) {
+		t.Error("a loop wrapping through the end of the cycle crosses [0.95, 1]")
+	}
+}
+
+func TestMatchPhaseAndReset(t *testing.T) {
+	// Walk (1 s) x = 10t; Run (2 s) x = 100 + 20t, inside a synced blend
+	// and a layer node, so the phase travels through both.
+	spec, err := ParseSpec([]byte(`{
+	  "states": [
+	    {"name": "walk", "tree": "Walk"},
+	    {"name": "run", "tree": {"type": "blend1d", "param": 0, "sync": true, "children": [
+	      {"type": "layer", "base": "Run", "layers": [{"node": "Walk", "weight": 0}]}, "Walk"]}}
+	  ],
+	  "transitions": [{"from": "walk", "to": "run", "type": "immediate", "match_phase": true}]
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(2), []Clip{rampClip("Walk", 1, 0, 0, 10), rampClip("Run", 2, 0, 100, 140)})
+	c.Update(0.25)
+	if err := c.Request("run"); err != nil {
+		t.Fatal(err)
+	}
+	// Walk reaches phase ½, then Run starts at phase ½: 1 s of its 2 s.
+	c.Update(0.25)
+	if got := x0(c); !approxEqual(got, 120, 1e-4) {
+		t.Fatalf("x = %v, want 120 (Run at 1 s)", got)
+	}
+	// The synced blend's cycle is Run's 2 s: 0.5 s more is phase ¾, 1.5 s.
+	c.Update(0.5)
+	if got := x0(c); !approxEqual(got, 130, 1e-4) {
+		t.Fatalf("x = %v, want 130 (Run at 1.5 s)", got)
+	}
+	c.Reset()
+	if s := c.Status(); s.State != "walk" || x0(c) != 0 {
+		t.Fatalf("after Reset: state %q x %v; want walk at 0", s.State, x0(c))
+	}
+}

@@ -1,0 +1,481 @@
+package anim
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The runtime form of blend trees. A tree is built once from a NodeSpec by
+// NewController; afterwards nothing is allocated. Nodes are dispatched
+// through an interface once per node per frame, which costs nothing next to
+// the per-joint loops, and those loops are the plain pose operations of
+// blend.go.
+
+// evalContext is what nodes read at run time, shared by every tree of a
+// controller: the parameter values and a stack of scratch poses.
+type evalContext struct {
+	// params holds the parameter values, indexed like Controller.Params.
+	params []float32
+	// rest is the skeleton's rest pose.
+	rest []Transform
+	// stack holds scratch poses, each len = joint count; its depth is the
+	// deepest nesting any tree needs, computed at build time.
+	stack [][]Transform
+	top   int
+}
+
+// push takes a scratch pose off the stack; pop gives it back. A node pushes
+// for its second child onwards and pops before returning.
+func (x *evalContext) push() []Transform {
+	b := x.stack[x.top]
+	x.top++
+	return b
+}
+
+func (x *evalContext) pop() { x.top-- }
+
+// input is a resolved Input: a parameter index, or −1 and a constant.
+type input struct {
+	param int
+	value float32
+}
+
+func (in input) get(x *evalContext) float32 {
+	if in.param >= 0 {
+		return x.params[in.param]
+	}
+	return in.value
+}
+
+// node is one blend-tree node.
+type node interface {
+	// reset puts the node at its start: clocks at their offsets, fades on
+	// their first child, sync phases at 0.
+	reset(x *evalContext)
+	// update advances clocks and fades by dt seconds.
+	update(x *evalContext, dt float32)
+	// eval writes the node's local pose into out (len = joint count),
+	// borrowing scratch poses from x's stack.
+	eval(x *evalContext, out []Transform)
+	// cycle is the node's loop length in seconds at its current rate, the
+	// quantity phase sync averages; 0 when it has none.
+	cycle() float32
+	// setPhase puts every clip below at normalized phase p ∈ [0, 1).
+	setPhase(p float32)
+	// setTime puts every clip below at clip-local time t, in seconds.
+	setTime(t float32)
+	// progress reports the node's normalized time, how much it moved in the
+	// last update (unwrapped), and whether it wraps from 1 to 0.
+	progress() (t, delta float32, wraps bool)
+}
+
+// clipNode is a clip player: a clip, a clock, and key cursors of its own.
+type clipNode struct {
+	job    SampleJob
+	clock  ClipClock
+	rate   input
+	offset float32
+	nt, nd float32
+	// samples counts evaluations; tests use it to check that clips with no
+	// weight are not sampled.
+	samples int
+}
+
+func (n *clipNode) reset(x *evalContext) {
+	n.clock.Rate = n.rate.get(x)
+	n.clock.Elapsed = n.offset
+	n.nt, n.nd = n.normalized(), 0
+}
+
+func (n *clipNode) normalized() float32 {
+	if n.clock.Duration <= 0 {
+		return 0
+	}
+	return n.clock.Local() / n.clock.Duration
+}
+
+func (n *clipNode) update(x *evalContext, dt float32) {
+	n.clock.Rate = n.rate.get(x)
+	before := n.nt
+	n.clock.Advance(dt)
+	n.nt = n.normalized()
+	if n.wraps() && n.clock.Duration > 0 {
+		n.nd = dt * n.clock.Rate / n.clock.Duration
+	} else {
+		n.nd = n.nt - before
+	}
+}
+
+// wraps is whether the clock's normalized time jumps from 1 back to 0:
+// looping clocks, and repeating ones until their last loop ends.
+func (n *clipNode) wraps() bool {
+	return n.clock.Mode == Loop || (n.clock.Mode == Repeat && !n.clock.Finished())
+}
+
+func (n *clipNode) eval(_ *evalContext, out []Transform) {
+	n.job.Time = n.clock.Local()
+	n.job.Output = out
+	n.job.Run()
+	n.samples++
+}
+
+// span is the clip time one normalized cycle covers: a ping-pong cycle
+// plays the clip twice.
+func (n *clipNode) span() float32 {
+	if n.clock.Mode == PingPong {
+		return 2 * n.clock.Duration
+	}
+	return n.clock.Duration
+}
+
+func (n *clipNode) cycle() float32 {
+	r := n.clock.Rate
+	if r < 0 {
+		r = -r
+	}
+	if r == 0 || n.clock.Duration <= 0 {
+		return 0
+	}
+	return n.span() / r
+}
+
+func (n *clipNode) setPhase(p float32) {
+	if n.clock.Rate < 0 {
+		p = -p // a backwards clip runs its cycle from the end
+	}
+	n.clock.Elapsed = n.offset + p*n.span()
+	n.nt = n.normalized()
+}
+
+func (n *clipNode) setTime(t float32) {
+	n.clock.Elapsed = t
+	n.nt, n.nd = n.normalized(), 0
+}
+
+func (n *clipNode) progress() (float32, float32, bool) { return n.nt, n.nd, n.wraps() }
+
+// blendNode is every node that weighs its children and blends the ones
+// with a non-zero weight: lerp, blend1d, blend2d, average and crossfade.
+// They differ only in how the weights are found.
+type blendNode struct {
+	kind     NodeType
+	children []node
+	// w holds the current weights, one per child, summing to 1 (or all
+	// zero for an average whose weights are all zero).
+	w []float32
+
+	weight    input     // lerp
+	param     input     // blend1d position, crossfade selector
+	params    [2]input  // blend2d
+	weights   []input   // average
+	positions []float32 // blend1d
+	points    []mgl32.Vec2
+	tris      []triangle
+	rect      bool
+	lo, hi    mgl32.Vec2
+	corner    [4]int
+
+	// Cross-fade state: u is the fade's linear progress towards the second
+	// child, eased into the weight.
+	duration float32
+	ease     Ease
+	frozen   bool
+	u        float32
+
+	sync  bool
+	phase float32
+	nlerp bool
+
+	nt, nd float32
+	wraps  bool
+}
+
+// weigh recomputes w from the parameters.
+func (n *blendNode) weigh(x *evalContext) {
+	w := n.w
+	switch n.kind {
+	case NodeLerp:
+		v := clamp01(n.weight.get(x))
+		w[0], w[1] = 1-v, v
+	case NodeBlend1D:
+		clear(w)
+		pos := n.positions
+		p := n.param.get(x)
+		last := len(pos) - 1
+		switch {
+		case last == 0 || !(p > pos[0]): // also catches NaN
+			w[0] = 1
+		case p >= pos[last]:
+			w[last] = 1
+		default:
+			k := 0
+			for k < last-1 && p >= pos[k+1] {
+				k++
+			}
+			u := (p - pos[k]) / (pos[k+1] - pos[k])
+			w[k], w[k+1] = 1-u, u
+			snapWeights(w)
+		}
+	case NodeBlend2D:
+		p := mgl32.Vec2{n.params[0].get(x), n.params[1].get(x)}
+		if n.rect {
+			rectWeights(n.lo, n.hi, n.corner, p, w)
+		} else {
+			triangleWeights(n.points, n.tris, p, w)
+		}
+	case NodeAverage:
+		var sum float32
+		for i, in := range n.weights {
+			v := in.get(x)
+			if !(v > 0) {
+				v = 0
+			}
+			w[i] = v
+			sum += v
+		}
+		if sum > 0 {
+			for i := range w {
+				w[i] /= sum
+			}
+		}
+	case NodeCrossFade:
+		v := n.ease.At(n.u)
+		w[0], w[1] = 1-v, v
+	}
+}
+
+func (n *blendNode) reset(x *evalContext) {
+	n.phase, n.u = 0, 0
+	if n.kind == NodeCrossFade && n.param.get(x) >= 0.5 {
+		n.u = 1 // start settled on the selected child, not fading to it
+	}
+	for _, c := range n.children {
+		c.reset(x)
+	}
+	n.weigh(x)
+	n.track()
+}
+
+func (n *blendNode) update(x *evalContext, dt float32) {
+	target := 0
+	if n.kind == NodeCrossFade {
+		if n.param.get(x) >= 0.5 {
+			target = 1
+		}
+		switch {
+		case n.duration <= 0:
+			n.u = float32(target)
+		case target == 1:
+			n.u = min(1, n.u+dt/n.duration)
+		default:
+			n.u = max(0, n.u-dt/n.duration)
+		}
+	}
+	n.weigh(x)
+	for i, c := range n.children {
+		if n.frozen && i != target {
+			continue // the clip faded away from holds its pose
+		}
+		c.update(x, dt)
+	}
+	if n.sync {
+		if d := n.cycle(); d > 0 {
+			n.nd = dt / d
+			n.phase += n.nd
+			n.phase -= float32(int(n.phase))
+			if n.phase < 0 {
+				n.phase++
+			}
+		} else {
+			n.nd = 0
+		}
+		for _, c := range n.children {
+			c.setPhase(n.phase)
+		}
+		n.nt, n.wraps = n.phase, true
+		return
+	}
+	n.track()
+}
+
+// track takes the normalized time of the heaviest child as the node's own.
+func (n *blendNode) track() {
+	if n.sync {
+		n.nt, n.nd, n.wraps = n.phase, 0, true
+		return
+	}
+	best := 0
+	for i, w := range n.w {
+		if w > n.w[best] {
+			best = i
+		}
+	}
+	n.nt, n.nd, n.wraps = n.children[best].progress()
+}
+
+func (n *blendNode) eval(x *evalContext, out []Transform) {
+	n.weigh(x)
+	first, second, active := -1, -1, 0
+	for i, w := range n.w {
+		if w > 0 {
+			switch active {
+			case 0:
+				first = i
+			case 1:
+				second = i
+			}
+			active++
+		}
+	}
+	switch active {
+	case 0:
+		copy(out, x.rest)
+	case 1:
+		n.children[first].eval(x, out)
+	case 2:
+		n.children[first].eval(x, out)
+		tmp := x.push()
+		n.children[second].eval(x, tmp)
+		u := n.w[second] / (n.w[first] + n.w[second])
+		if n.nlerp {
+			NlerpPose(out, out, tmp, u)
+		} else {
+			LerpPose(out, out, tmp, u)
+		}
+		x.pop()
+	default:
+		n.children[first].eval(x, out)
+		startAccumulate(out, out, n.w[first])
+		total := n.w[first]
+		tmp := x.push()
+		for i := first + 1; i < len(n.children); i++ {
+			if w := n.w[i]; w > 0 {
+				n.children[i].eval(x, tmp)
+				accumulate(out, tmp, w)
+				total += w
+			}
+		}
+		x.pop()
+		finishAccumulate(out, total)
+	}
+}
+
+// cycle is the weighted duration of the children (GEA §12.10.1's walk and
+// run of different lengths): Σ wᵢ·Tᵢ over the children that have one,
+// divided by the sum of their weights.
+func (n *blendNode) cycle() float32 {
+	var sum, wsum float32
+	for i, c := range n.children {
+		if w := n.w[i]; w > 0 {
+			if d := c.cycle(); d > 0 {
+				sum += w * d
+				wsum += w
+			}
+		}
+	}
+	if wsum == 0 {
+		return 0
+	}
+	return sum / wsum
+}
+
+func (n *blendNode) setPhase(p float32) {
+	if n.sync {
+		n.phase = p
+	}
+	for _, c := range n.children {
+		c.setPhase(p)
+	}
+	if n.sync {
+		n.nt = p
+	}
+}
+
+func (n *blendNode) setTime(t float32) {
+	for _, c := range n.children {
+		c.setTime(t)
+	}
+	if n.sync {
+		// Keep the phase consistent with the clips for the next update.
+		if d := n.cycle(); d > 0 {
+			n.phase = t / d
+			n.phase -= float32(int(n.phase))
+		}
+	}
+	n.track()
+}
+
+func (n *blendNode) progress() (float32, float32, bool) { return n.nt, n.nd, n.wraps }
+
+// overlay is one layer of a layerNode.
+type overlay struct {
+	n      node
+	mode   LayerMode
+	weight input
+	mask   []float32   // per joint, nil for every joint
+	ref    []Transform // the additive reference pose, nil for override
+	nlerp  bool
+}
+
+// layerNode applies overlays on a base: the additive, mask and layer nodes.
+type layerNode struct {
+	base   node
+	layers []overlay
+}
+
+func (n *layerNode) reset(x *evalContext) {
+	n.base.reset(x)
+	for i := range n.layers {
+		n.layers[i].n.reset(x)
+	}
+}
+
+func (n *layerNode) update(x *evalContext, dt float32) {
+	n.base.update(x, dt)
+	for i := range n.layers {
+		n.layers[i].n.update(x, dt)
+	}
+}
+
+func (n *layerNode) eval(x *evalContext, out []Transform) {
+	n.base.eval(x, out)
+	for i := range n.layers {
+		l := &n.layers[i]
+		w := l.weight.get(x)
+		if w == 0 || (l.mode == LayerOverride && w < 0) {
+			continue
+		}
+		tmp := x.push()
+		l.n.eval(x, tmp)
+		applyLayer(out, tmp, l.mode, w, l.mask, l.ref, l.nlerp)
+		x.pop()
+	}
+}
+
+// applyLayer combines a layer's pose p (overwritten for additive layers)
+// into out.
+func applyLayer(out, p []Transform, mode LayerMode, w float32, mask []float32, ref []Transform, nlerp bool) {
+	if mode == LayerAdditive {
+		DifferencePose(p, p, ref)
+		AddPose(out, out, p, w, mask)
+		return
+	}
+	MaskedLerpPose(out, out, p, w, mask, nlerp)
+}
+
+func (n *layerNode) cycle() float32 { return n.base.cycle() }
+
+func (n *layerNode) setPhase(p float32) {
+	n.base.setPhase(p)
+	for i := range n.layers {
+		n.layers[i].n.setPhase(p)
+	}
+}
+
+func (n *layerNode) setTime(t float32) {
+	n.base.setTime(t)
+	for i := range n.layers {
+		n.layers[i].n.setTime(t)
+	}
+}
+
+func (n *layerNode) progress() (float32, float32, bool) { return n.base.progress() }
