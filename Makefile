@@ -4,7 +4,7 @@ BIN     := bin/viewer
 XVFB    := xvfb-run -a -s "-screen 0 1280x1024x24"
 CORPUS  ?= ../shared/gltf-corpus
 
-.PHONY: all setup build run test bench golden lint assets corpus clean
+.PHONY: all setup build run test bench golden lint assets corpus crosscheck clean fuzz
 
 all: build
 
@@ -53,3 +53,14 @@ clean:
 # "invalid" folder must be refused); screenshots land in corpus-out/.
 corpus: setup build
 	$(XVFB) ./$(BIN) -corpus $(CORPUS) -out corpus-out -size 480x480
+
+# Compares -dump-pose, clip by clip and at six times each, with an
+# independent Python implementation of the glTF specification.
+crosscheck: build
+	./tools/gltfref/run_all.sh $(CORPUS)/valid
+
+# Longer fuzzing runs: FUZZTIME per target (default 2m).
+FUZZTIME ?= 2m
+fuzz:
+	$(GO) test ./internal/gltfload -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/anim -run '^$$' -fuzz '^FuzzSample$$' -fuzztime $(FUZZTIME)

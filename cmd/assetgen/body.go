@@ -20,8 +20,10 @@ func buildBody(js []joint) (*meshData, error) {
 	parts := []part{torso(), neck(), head()}
 	parts = append(parts, faceParts()...)
 	for _, side := range []float64{1, -1} {
-		parts = append(parts, shoulder(js, side), arm(js, side), hand(js, side), thumb(js, side),
-			leg(js, side), foot(js, side))
+		parts = append(parts, shoulder(js, side), arm(js, side), hand(js, side), leg(js, side), foot(js, side))
+		for f := 0; f < fingerCount; f++ {
+			parts = append(parts, finger(js, side, f))
+		}
 	}
 	for _, p := range parts {
 		if err := m.addPart(p); err != nil {
@@ -29,14 +31,6 @@ func buildBody(js []joint) (*meshData, error) {
 		}
 	}
 	return m, nil
-}
-
-// sideJoints returns the left or right variant of a joint.
-func sideJoints(side float64, left, right int) int {
-	if side > 0 {
-		return left
-	}
-	return right
 }
 
 // torso is one continuous tube from the crotch to the base of the neck, so
@@ -202,39 +196,90 @@ func arm(js []joint, side float64) part {
 	}
 }
 
-// hand is a flattened capsule: wide across the palm (along Z in the rest
-// pose) and thin through it.
+// hand is the palm: a flattened capsule, wide across the palm (along Z in
+// the rest pose) and thin through it, ending in the knuckles where the
+// fingers start. Near the knuckles it follows the finger bases, so a fist
+// rounds the back of the hand.
 func hand(js []joint, side float64) part {
+	h := js[sideJoints(side, jHandL, jHandR)].pos
+	wrist := chainWeights(
+		[]int{sideJoints(side, jForearmL, jForearmR), sideJoints(side, jHandL, jHandR)},
+		[]boundary{{0, 0.03}})
 	return part{
-		name: "hand", origin: js[sideJoints(side, jHandL, jHandR)].pos, axis: armDir(side),
+		name: "palm", origin: h, axis: armDir(side),
 		rings: []ring{
-			{s: -0.02}, {s: -0.012, r1: 0.026, r2: 0.02}, {s: 0.015, r1: 0.04, r2: 0.022},
-			{s: 0.06, r1: 0.047, r2: 0.023}, {s: 0.1, r1: 0.046, r2: 0.02},
-			{s: 0.14, r1: 0.04, r2: 0.017}, {s: 0.17, r1: 0.03, r2: 0.014}, {s: handLen},
+			{s: -0.02}, {s: -0.012, r1: 0.027, r2: 0.02}, {s: 0.01, r1: 0.039, r2: 0.022},
+			{s: 0.04, r1: 0.046, r2: 0.022}, {s: 0.07, r1: 0.047, r2: 0.02},
+			{s: 0.092, r1: 0.045, r2: 0.017}, {s: 0.104, r1: 0.038, r2: 0.013}, {s: 0.111},
 		},
-		segments: 12, exponent: 1, region: regHand,
-		weights: along(chainWeights(
-			[]int{sideJoints(side, jForearmL, jForearmR), sideJoints(side, jHandL, jHandR)},
-			[]boundary{{0, 0.03}})),
+		segments: 14, exponent: 0.8, region: regHand,
+		weights: func(s float64, p vec3) []influence {
+			in := wrist(s)
+			across := p.Z - h.Z
+			// The knuckle end follows the two nearest finger bases.
+			k := 0.5 * smoothstep(0.07, 0.1, s)
+			// The ball of the thumb follows the thumb's first joint.
+			t := 0.4 * smoothstep(0.012, 0.035, across) * smoothstep(-0.01, 0.015, s) * (1 - smoothstep(0.05, 0.075, s))
+			for i := range in {
+				in[i].w *= 1 - k - t
+			}
+			in = append(in, influence{fingerJoint(side, fThumb, 0), t})
+			return append(in, knuckleWeights(side, across, k)...)
+		},
 	}
 }
 
-// thumb points forward (+Z) and along the arm, so the hands read as hands
-// and their orientation is visible.
-func thumb(js []joint, side float64) part {
-	d := armDir(side)
-	_, palm := frame(d)
-	base := js[sideJoints(side, jHandL, jHandR)].pos.add(d.scale(0.03)).add(v3(0, 0, 0.03)).add(palm.scale(-0.008))
+// knuckleWeights shares weight w between the base joints of the two fingers
+// nearest to the given position across the palm.
+func knuckleWeights(side, across, w float64) []influence {
+	if w == 0 {
+		return nil
+	}
+	fs := []int{fIndex, fMiddle, fRing, fPinky} // across decreases
+	if across >= fingerSpecs[fIndex].across {
+		return []influence{{fingerJoint(side, fIndex, 0), w}}
+	}
+	for i := 0; i+1 < len(fs); i++ {
+		a, b := fingerSpecs[fs[i]].across, fingerSpecs[fs[i+1]].across
+		if across >= b {
+			f := smoothstep(0, 1, (a-across)/(a-b))
+			return []influence{{fingerJoint(side, fs[i], 0), w * (1 - f)}, {fingerJoint(side, fs[i+1], 0), w * f}}
+		}
+	}
+	return []influence{{fingerJoint(side, fPinky, 0), w}}
+}
+
+// finger is one tube through a finger's three joints, starting inside the
+// palm (or, for the thumb, inside the ball of the thumb) and rounded at the
+// tip.
+func finger(js []joint, side float64, f int) part {
+	s := fingerSpecs[f]
+	l1, l2, l3 := s.bones[0], s.bones[1], s.bones[2]
+	tip := l1 + l2 + l3
+	r := s.radius
+	rg := func(at, scale float64) ring { return ring{s: at, r1: r * scale, r2: r * scale * 0.85} }
+	rings := []ring{
+		{s: -0.012}, rg(-0.008, 1.05), rg(0, 1.05), rg(l1*0.5, 1), rg(l1, 1.02),
+		rg(l1+l2*0.5, 0.93), rg(l1+l2, 0.94), rg(l1+l2+l3*0.45, 0.88),
+		rg(tip-r*0.55, 0.78), rg(tip-r*0.2, 0.5), {s: tip},
+	}
+	blend := []boundary{{0, 0.01}, {l1, 0.008}, {l1 + l2, 0.007}}
+	if f == fThumb {
+		// The first thumb bone lies in the ball of the thumb, which is
+		// fleshy and wide.
+		rings = []ring{
+			{s: -0.012}, rg(-0.006, 1.25), rg(0.01, 1.35), rg(0.028, 1.2), rg(l1, 1.02),
+			rg(l1+l2*0.5, 0.98), rg(l1+l2, 0.92), rg(l1+l2+l3*0.45, 0.86),
+			rg(tip-r*0.55, 0.74), rg(tip-r*0.2, 0.48), {s: tip},
+		}
+		blend = []boundary{{0, 0.02}, {l1, 0.01}, {l1 + l2, 0.008}}
+	}
 	return part{
-		name: "thumb", origin: base, axis: d.add(v3(0, 0, 0.9)).add(palm.scale(-0.25)).normalize(),
-		rings: []ring{
-			{s: -0.012}, {s: -0.004, r1: 0.012, r2: 0.011}, {s: 0.02, r1: 0.0145, r2: 0.013},
-			{s: 0.045, r1: 0.0125, r2: 0.0115}, {s: 0.06, r1: 0.009, r2: 0.008}, {s: 0.066},
-		},
-		segments: 8, exponent: 1, region: regHand,
-		weights: func(float64, vec3) []influence {
-			return []influence{{sideJoints(side, jHandL, jHandR), 1}}
-		},
+		name: fingerNames[f], origin: js[fingerJoint(side, f, 0)].pos, axis: fingerDir(side, f),
+		rings: rings, segments: 8, exponent: 1, region: regHand,
+		weights: along(chainWeights(
+			[]int{sideJoints(side, jHandL, jHandR), fingerJoint(side, f, 0), fingerJoint(side, f, 1), fingerJoint(side, f, 2)},
+			blend)),
 	}
 }
 
@@ -265,9 +310,9 @@ func leg(js []joint, side float64) part {
 func foot(js []joint, side float64) part {
 	ankle := js[sideJoints(side, jFootL, jFootR)].pos
 	r := func(s, halfH, halfW float64) ring { return ring{s: s, r1: halfH, r2: halfW, off: v3(0, halfH, 0)} }
-	shin, ft := sideJoints(side, jShinL, jShinR), sideJoints(side, jFootL, jFootR)
+	shin, ft, toe := sideJoints(side, jShinL, jShinR), sideJoints(side, jFootL, jFootR), sideJoints(side, jToeL, jToeR)
 	return part{
-		name: "foot", origin: v3(ankle.X, 0, -0.075), axis: v3(0, 0, 1),
+		name: "foot", origin: v3(ankle.X, 0, heelZ), axis: v3(0, 0, 1),
 		rings: []ring{
 			{s: 0, off: v3(0, 0.035, 0)}, r(0.012, 0.03, 0.03), r(0.03, 0.045, 0.042),
 			r(0.07, 0.05, 0.045), r(0.12, 0.045, 0.049), r(0.17, 0.036, 0.054),
@@ -278,7 +323,9 @@ func foot(js []joint, side float64) part {
 			// The instep near the ankle follows the shin a little, matching
 			// the bottom of the leg tube it surrounds.
 			f := 0.6 * smoothstep(0.055, 0.105, p.Y) * (1 - smoothstep(0.03, 0.09, math.Abs(p.Z-ankle.Z)))
-			return []influence{{ft, 1 - f}, {shin, f}}
+			// The toes bend at the ball of the foot.
+			t := smoothstep(ballZ-0.025, ballZ+0.02, p.Z-ankle.Z)
+			return []influence{{ft, (1 - f) * (1 - t)}, {shin, f * (1 - t)}, {toe, t}}
 		},
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -52,6 +53,8 @@ func float32s(vals []float32) []byte {
 	}
 	return out
 }
+
+func uint8s(vals []uint8) []byte { return append([]byte(nil), vals...) }
 
 func uint16s(vals []uint16) []byte {
 	out := make([]byte, 2*len(vals))
@@ -117,4 +120,20 @@ func pad4(b []byte, fill byte) []byte {
 		out = append(out, fill)
 	}
 	return out
+}
+
+// encodeGLTF writes the document as indented JSON with the binary data
+// embedded as a base64 data URI, so a .gltf file is self-contained and
+// readable in a diff.
+func encodeGLTF(doc *gltfDoc, bin []byte) ([]byte, error) {
+	bin = pad4(bin, 0)
+	doc.Buffers = []gltfBuffer{{
+		URI:        "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(bin),
+		ByteLength: len(bin),
+	}}
+	js, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding glTF JSON: %w", err)
+	}
+	return append(js, '\n'), nil
 }

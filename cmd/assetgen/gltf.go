@@ -1,21 +1,23 @@
 package main
 
 // The glTF document is built from structs rather than maps so that
-// encoding/json writes fields in a fixed order and the file is reproducible.
-// Optional indices are pointers: index 0 is valid and must not be omitted.
+// encoding/json writes fields in a fixed order and the files are
+// reproducible (the one map, primitive attributes, is written with sorted
+// keys). Optional indices are pointers: index 0 is valid and must not be
+// omitted.
 
 type gltfDoc struct {
 	Asset       gltfAsset        `json:"asset"`
 	Scene       int              `json:"scene"`
 	Scenes      []gltfScene      `json:"scenes"`
 	Nodes       []gltfNode       `json:"nodes"`
-	Meshes      []gltfMesh       `json:"meshes"`
-	Skins       []gltfSkin       `json:"skins"`
-	Materials   []gltfMaterial   `json:"materials"`
-	Textures    []gltfTexture    `json:"textures"`
-	Samplers    []gltfSampler    `json:"samplers"`
-	Images      []gltfImage      `json:"images"`
-	Animations  []gltfAnimation  `json:"animations"`
+	Meshes      []gltfMesh       `json:"meshes,omitempty"`
+	Skins       []gltfSkin       `json:"skins,omitempty"`
+	Materials   []gltfMaterial   `json:"materials,omitempty"`
+	Textures    []gltfTexture    `json:"textures,omitempty"`
+	Samplers    []gltfSampler    `json:"samplers,omitempty"`
+	Images      []gltfImage      `json:"images,omitempty"`
+	Animations  []gltfAnimation  `json:"animations,omitempty"`
 	Accessors   []gltfAccessor   `json:"accessors"`
 	BufferViews []gltfBufferView `json:"bufferViews"`
 	Buffers     []gltfBuffer     `json:"buffers"`
@@ -38,6 +40,7 @@ type gltfNode struct {
 	Skin        *int        `json:"skin,omitempty"`
 	Translation *[3]float64 `json:"translation,omitempty"`
 	Rotation    *[4]float64 `json:"rotation,omitempty"`
+	Scale       *[3]float64 `json:"scale,omitempty"`
 }
 
 type gltfMesh struct {
@@ -45,25 +48,17 @@ type gltfMesh struct {
 	Primitives []gltfPrimitive `json:"primitives"`
 }
 
-type gltfAttributes struct {
-	Position  int `json:"POSITION"`
-	Normal    int `json:"NORMAL"`
-	TexCoord0 int `json:"TEXCOORD_0"`
-	Joints0   int `json:"JOINTS_0"`
-	Weights0  int `json:"WEIGHTS_0"`
-}
-
 type gltfPrimitive struct {
-	Attributes gltfAttributes `json:"attributes"`
-	Indices    int            `json:"indices"`
-	Material   int            `json:"material"`
+	Attributes map[string]int `json:"attributes"`
+	Indices    *int           `json:"indices,omitempty"`
+	Material   *int           `json:"material,omitempty"`
 	Mode       int            `json:"mode"`
 }
 
 type gltfSkin struct {
 	Name                string `json:"name"`
-	InverseBindMatrices int    `json:"inverseBindMatrices"`
-	Skeleton            int    `json:"skeleton"`
+	InverseBindMatrices *int   `json:"inverseBindMatrices,omitempty"`
+	Skeleton            *int   `json:"skeleton,omitempty"`
 	Joints              []int  `json:"joints"`
 }
 
@@ -72,15 +67,16 @@ type gltfTextureInfo struct {
 }
 
 type gltfPBR struct {
-	BaseColorFactor  [4]float64      `json:"baseColorFactor"`
-	BaseColorTexture gltfTextureInfo `json:"baseColorTexture"`
-	MetallicFactor   float64         `json:"metallicFactor"`
-	RoughnessFactor  float64         `json:"roughnessFactor"`
+	BaseColorFactor  [4]float64       `json:"baseColorFactor"`
+	BaseColorTexture *gltfTextureInfo `json:"baseColorTexture,omitempty"`
+	MetallicFactor   float64          `json:"metallicFactor"`
+	RoughnessFactor  float64          `json:"roughnessFactor"`
 }
 
 type gltfMaterial struct {
-	Name string  `json:"name"`
-	PBR  gltfPBR `json:"pbrMetallicRoughness"`
+	Name        string  `json:"name"`
+	PBR         gltfPBR `json:"pbrMetallicRoughness"`
+	DoubleSided bool    `json:"doubleSided,omitempty"`
 }
 
 type gltfTexture struct {
@@ -126,6 +122,7 @@ type gltfAnimSampler struct {
 type gltfAccessor struct {
 	BufferView    int       `json:"bufferView"`
 	ComponentType int       `json:"componentType"`
+	Normalized    bool      `json:"normalized,omitempty"`
 	Count         int       `json:"count"`
 	Type          string    `json:"type"`
 	Min           []float64 `json:"min,omitempty"`
@@ -140,20 +137,37 @@ type gltfBufferView struct {
 }
 
 type gltfBuffer struct {
-	ByteLength int `json:"byteLength"`
+	URI        string `json:"uri,omitempty"`
+	ByteLength int    `json:"byteLength"`
 }
 
 // glTF enum values used here.
 const (
+	compUnsignedByte  = 5121
 	compUnsignedShort = 5123
 	compFloat         = 5126
 
 	targetArrayBuffer        = 34962
 	targetElementArrayBuffer = 34963
 
+	filterNearest            = 9728
 	filterLinear             = 9729
 	filterLinearMipmapLinear = 9987
 	wrapRepeat               = 10497
+	wrapClampToEdge          = 33071
 
 	modeTriangles = 4
 )
+
+// glTF attribute semantics.
+const (
+	attrPosition  = "POSITION"
+	attrNormal    = "NORMAL"
+	attrTexCoord0 = "TEXCOORD_0"
+	attrJoints0   = "JOINTS_0"
+	attrWeights0  = "WEIGHTS_0"
+	attrJoints1   = "JOINTS_1"
+	attrWeights1  = "WEIGHTS_1"
+)
+
+func intPtr(i int) *int { return &i }

@@ -1,7 +1,9 @@
-// Command assetgen writes the default skinview character, a small skinned,
-// textured and animated humanoid, as a binary glTF 2.0 file.
+// Command assetgen writes skinview's generated assets: the default humanoid
+// character, a stress model with hundreds of joints, a twisting limb that
+// shows where linear blend skinning collapses, and small edge-case files
+// for the loader tests. It uses the standard library only.
 //
-// The output is fully deterministic, so the committed assets/character.glb
+// The output is fully deterministic, so the committed files under assets/
 // can be checked against a fresh generation byte for byte:
 //
 //	go run ./cmd/assetgen -out assets
@@ -15,11 +17,27 @@ import (
 	"path/filepath"
 )
 
-// outputName is the file written into the output directory.
-const outputName = "character.glb"
+// output is one generated file, named relative to the output directory.
+type output struct {
+	name     string
+	generate func() ([]byte, error)
+}
+
+// outputs lists every file assetgen writes.
+func outputs() []output {
+	outs := []output{
+		{"character.glb", character},
+		{"stress.glb", stress},
+		{"twist.glb", twist},
+	}
+	for _, e := range edgeCases() {
+		outs = append(outs, output{filepath.Join("edge", e.name), e.generate})
+	}
+	return outs
+}
 
 func main() {
-	out := flag.String("out", "assets", "directory to write "+outputName+" into")
+	out := flag.String("out", "assets", "directory to write the assets into")
 	flag.Parse()
 	if err := run(*out, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "assetgen:", err)
@@ -27,19 +45,23 @@ func main() {
 	}
 }
 
-// run generates the character into dir and reports the written file on w.
+// run generates every asset into dir and reports the written files on w.
 func run(dir string, w io.Writer) error {
-	data, err := generate()
-	if err != nil {
-		return err
+	for _, o := range outputs() {
+		data, err := o.generate()
+		if err != nil {
+			return fmt.Errorf("%s: %w", o.name, err)
+		}
+		path := filepath.Join(dir, o.name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "wrote %s (%d bytes)\n", path, len(data)); err != nil {
+			return err
+		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	path := filepath.Join(dir, outputName)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "wrote %s (%d bytes)\n", path, len(data))
-	return err
+	return nil
 }

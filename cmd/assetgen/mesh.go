@@ -32,7 +32,10 @@ type part struct {
 	flipV bool
 	// uWarp, if set, remaps the around-the-axis coordinate (0..1) to spend
 	// more texels on some directions, e.g. the face.
-	uWarp   func(float64) float64
+	uWarp func(float64) float64
+	// uvMap, if set, replaces region in mapping (fu, fv) to a texture
+	// coordinate; s is the ring's position along the axis.
+	uvMap   func(fu, fv, s float64) [2]float64
 	weights func(s float64, p vec3) []influence
 }
 
@@ -129,7 +132,7 @@ func (m *meshData) addPart(p part) error {
 	tris := tessellate(p.rings, ringStart, seg)
 	normals := smoothNormals(points, verts, tris)
 
-	if len(m.pos)+len(verts) > math.MaxUint16+1 {
+	if len(m.pos)+len(verts) > math.MaxUint16 { // 65535 is the primitive restart value
 		return fmt.Errorf("part %s: too many vertices for 16-bit indices", p.name)
 	}
 	first := len(m.pos)
@@ -141,7 +144,11 @@ func (m *meshData) addPart(p part) error {
 		}
 		m.pos = append(m.pos, pt)
 		m.nrm = append(m.nrm, normals[v.point])
-		m.uv = append(m.uv, p.region.uv(v.fu, v.fv))
+		if p.uvMap != nil {
+			m.uv = append(m.uv, p.uvMap(v.fu, v.fv, v.s))
+		} else {
+			m.uv = append(m.uv, p.region.uv(v.fu, v.fv))
+		}
 		m.joints = append(m.joints, js)
 		m.weights = append(m.weights, ws)
 	}

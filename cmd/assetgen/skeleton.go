@@ -3,7 +3,9 @@ package main
 import "math"
 
 // Joint indices, in the parents-first order used for skin.joints. The mesh
-// weights and animation code refer to joints through these names.
+// weights and animation code refer to joints through these names. The first
+// 19 are the original skeleton, whose names and order other code relies on;
+// toes and fingers follow.
 const (
 	jHips = iota
 	jSpine
@@ -24,15 +26,35 @@ const (
 	jThighR
 	jShinR
 	jFootR
-	jointCount
+	jToeL
+	jToeR
+	jFingersL                              // thumb_1.L; see fingerJoint
+	jFingersR  = jFingersL + fingerCount*3 // thumb_1.R
+	jointCount = jFingersR + fingerCount*3
 )
+
+// Fingers, thumb first; each has three joints (_1 at the base).
+const (
+	fThumb = iota
+	fIndex
+	fMiddle
+	fRing
+	fPinky
+	fingerCount
+)
+
+var fingerNames = [fingerCount]string{"thumb", "index", "middle", "ring", "pinky"}
+
+// fingerJoint is the k-th joint (0..2) of finger f on one side.
+func fingerJoint(side float64, f, k int) int {
+	return sideJoints(side, jFingersL, jFingersR) + 3*f + k
+}
 
 // Limb dimensions shared by the skeleton and the mesh so the tubes line up
 // with the joints they bend around.
 const (
 	upperArmLen = 0.28
 	forearmLen  = 0.26
-	handLen     = 0.185
 	thighLen    = 0.40
 	shinLen     = 0.42
 
@@ -40,12 +62,38 @@ const (
 	// An A-pose deforms better at the shoulders than a T-pose and still
 	// leaves the arms clear of the torso.
 	aPoseDeg = 45.0
+
+	// ankleY is the rest height of the ankle joints; the soles are on y=0.
+	ankleY = 0.08
+	// Foot landmarks relative to the ankle, along +Z: the back of the heel,
+	// the ball of the foot (where the toe joint bends) and the toe tip.
+	heelZ = -0.075
+	ballZ = 0.118
+	toeZ  = 0.191
+	// toeJointY is the height of the toe joint: mid-way through the foot at
+	// the ball, so the toes bend about the middle of their thickness.
+	toeJointY = 0.03
 )
 
-type joint struct {
-	name   string
-	parent int // -1 for the skeleton root
-	pos    vec3
+// fingerSpec places one finger: where its base joint sits on the hand (along
+// the hand, across the palm towards the thumb, and out of the palm), its
+// direction in hand coordinates and the lengths of its three bones (the last
+// runs to the finger tip), plus the finger's radius at the base.
+type fingerSpec struct {
+	along, across, lift float64
+	dirAlong, dirAcross float64
+	dirPalm             float64
+	bones               [3]float64
+	radius              float64
+}
+
+// fingerSpecs are the finger layouts, index to pinky fanning a little.
+var fingerSpecs = [fingerCount]fingerSpec{
+	fThumb:  {along: 0.02, across: 0.024, lift: -0.008, dirAlong: 1, dirAcross: 0.5, dirPalm: 0.35, bones: [3]float64{0.042, 0.032, 0.03}, radius: 0.0135},
+	fIndex:  {along: 0.094, across: 0.03, dirAlong: 1, dirAcross: 0.06, bones: [3]float64{0.038, 0.024, 0.022}, radius: 0.0105},
+	fMiddle: {along: 0.097, across: 0.01, dirAlong: 1, bones: [3]float64{0.042, 0.027, 0.023}, radius: 0.011},
+	fRing:   {along: 0.094, across: -0.01, dirAlong: 1, dirAcross: -0.04, bones: [3]float64{0.039, 0.025, 0.022}, radius: 0.0102},
+	fPinky:  {along: 0.086, across: -0.029, dirAlong: 1, dirAcross: -0.1, bones: [3]float64{0.030, 0.019, 0.019}, radius: 0.009},
 }
 
 // armDir is the rest direction of an arm, pointing away from the body; side
@@ -55,8 +103,51 @@ func armDir(side float64) vec3 {
 	return v3(side*math.Cos(a), -math.Sin(a), 0)
 }
 
-// skeleton returns the rest pose with world-space joint positions. Rest
-// rotations are identity, so every joint frame is aligned with the world
+// palmNormal is the direction the palm faces in the rest pose: down and in,
+// towards the thigh, perpendicular to the arm.
+func palmNormal(side float64) vec3 {
+	a := aPoseDeg * math.Pi / 180
+	return v3(-side*math.Sin(a), -math.Cos(a), 0)
+}
+
+// handPoint maps hand coordinates (along the hand, across the palm towards
+// the thumb which points forward, out of the palm's back) to model space.
+func handPoint(js []joint, side, along, across, lift float64) vec3 {
+	h := js[sideJoints(side, jHandL, jHandR)].pos
+	return h.add(armDir(side).scale(along)).add(v3(0, 0, across)).add(palmNormal(side).scale(-lift))
+}
+
+// fingerDir is the rest direction of a finger.
+func fingerDir(side float64, f int) vec3 {
+	s := fingerSpecs[f]
+	return armDir(side).scale(s.dirAlong).add(v3(0, 0, s.dirAcross)).add(palmNormal(side).scale(s.dirPalm)).normalize()
+}
+
+// fingerCurlAxis is the local axis about which a positive angle flexes the
+// finger's joints towards the palm (for the thumb: across the palm towards
+// the little finger).
+func fingerCurlAxis(side float64, f int) vec3 {
+	d := fingerDir(side, f)
+	if f == fThumb {
+		towards := palmNormal(side).scale(0.7).add(v3(0, 0, -0.7))
+		return d.cross(towards).normalize()
+	}
+	return d.cross(palmNormal(side)).normalize()
+}
+
+// fingerSpreadAxis is the local axis about which a positive angle spreads a
+// finger away from the middle finger, across the palm.
+func fingerSpreadAxis(side float64, f int) vec3 {
+	n := palmNormal(side)
+	away := fingerSpecs[f].across - fingerSpecs[fMiddle].across
+	if n.cross(fingerDir(side, f)).Z*away < 0 {
+		n = n.neg()
+	}
+	return n
+}
+
+// skeleton returns the rest pose with model-space joint positions. Rest
+// rotations are identity, so every joint frame is aligned with the model
 // axes, which keeps the animation code easy to reason about.
 func skeleton() []joint {
 	js := make([]joint, jointCount)
@@ -81,36 +172,40 @@ func skeleton() []joint {
 	arm(jShoulderL, jUpperArmL, jForearmL, jHandL, ".L", 1)
 	arm(jShoulderR, jUpperArmR, jForearmR, jHandR, ".R", -1)
 
-	leg := func(thigh, shin, foot int, suffix string, side float64) {
+	leg := func(thigh, shin, foot, toe int, suffix string, side float64) {
 		hip := v3(side*legX, 0.90, 0)
 		set(thigh, "thigh"+suffix, jHips, hip)
 		set(shin, "shin"+suffix, thigh, hip.add(v3(0, -thighLen, 0)))
-		set(foot, "foot"+suffix, shin, hip.add(v3(0, -thighLen-shinLen, 0)))
+		set(foot, "foot"+suffix, shin, v3(hip.X, ankleY, 0))
+		set(toe, "toe"+suffix, foot, v3(hip.X, toeJointY, ballZ))
 	}
-	leg(jThighL, jShinL, jFootL, ".L", 1)
-	leg(jThighR, jShinR, jFootR, ".R", -1)
+	leg(jThighL, jShinL, jFootL, jToeL, ".L", 1)
+	leg(jThighR, jShinR, jFootR, jToeR, ".R", -1)
 
-	// Positions are snapped through the rounded local offsets so that the
-	// node translations, the inverse bind matrices and the mesh all agree.
-	for i := range js {
-		if p := js[i].parent; p >= 0 {
-			js[i].pos = js[p].pos.add(localOffset(js, i))
-		} else {
-			js[i].pos = localOffset(js, i)
+	// Finger positions depend on the hand joint, so the arm joints are
+	// snapped first.
+	snapJoints(js[:jToeR+1])
+	for _, side := range []float64{1, -1} {
+		suffix := ".L"
+		if side < 0 {
+			suffix = ".R"
+		}
+		for f := 0; f < fingerCount; f++ {
+			s := fingerSpecs[f]
+			p := handPoint(js, side, s.along, s.across, s.lift)
+			d := fingerDir(side, f)
+			parent := sideJoints(side, jHandL, jHandR)
+			for k := 0; k < 3; k++ {
+				j := fingerJoint(side, f, k)
+				set(j, fingerNames[f]+"_"+string(rune('1'+k))+suffix, parent, p)
+				p = p.add(d.scale(s.bones[k]))
+				parent = j
+			}
 		}
 	}
+	snapJoints(js)
 	return js
 }
 
 // legX is the distance of each hip joint from the body's centre line.
 const legX = 0.09
-
-// localOffset is the joint's translation relative to its parent, as written
-// into the node.
-func localOffset(js []joint, i int) vec3 {
-	o := js[i].pos
-	if p := js[i].parent; p >= 0 {
-		o = o.sub(js[p].pos)
-	}
-	return v3(roundTo(o.X), roundTo(o.Y), roundTo(o.Z))
-}

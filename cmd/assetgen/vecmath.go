@@ -14,6 +14,7 @@ func (a vec3) sub(b vec3) vec3      { return vec3{a.X - b.X, a.Y - b.Y, a.Z - b.
 func (a vec3) scale(s float64) vec3 { return vec3{a.X * s, a.Y * s, a.Z * s} }
 func (a vec3) dot(b vec3) float64   { return a.X*b.X + a.Y*b.Y + a.Z*b.Z }
 func (a vec3) length() float64      { return math.Sqrt(a.dot(a)) }
+func (a vec3) neg() vec3            { return vec3{-a.X, -a.Y, -a.Z} }
 func (a vec3) cross(b vec3) vec3 {
 	return vec3{a.Y*b.Z - a.Z*b.Y, a.Z*b.X - a.X*b.Z, a.X*b.Y - a.Y*b.X}
 }
@@ -83,3 +84,79 @@ func lerp(a, b, t float64) float64 { return a + (b-a)*t }
 
 // roundTo keeps the JSON free of float noise such as 0.16999999999999993.
 func roundTo(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+func (q quat) conj() quat { return quat{-q.X, -q.Y, -q.Z, q.W} }
+
+// rotate applies q to v.
+func (q quat) rotate(v vec3) vec3 {
+	u := v3(q.X, q.Y, q.Z)
+	t := u.cross(v).scale(2)
+	return v.add(t.scale(q.W)).add(u.cross(t))
+}
+
+// nlerp blends two rotations along the short way; the clips use it to mix
+// authored poses, where the angles involved are small enough that it is
+// indistinguishable from slerp.
+func nlerp(a, b quat, t float64) quat {
+	if a.dot(b) < 0 {
+		b = b.neg()
+	}
+	return quat{lerp(a.X, b.X, t), lerp(a.Y, b.Y, t), lerp(a.Z, b.Z, t), lerp(a.W, b.W, t)}.normalize()
+}
+
+// quatFromMatrix converts the rotation matrix with rows m[0..2] (Shepperd's
+// method, which picks the numerically largest component first).
+func quatFromMatrix(m [3][3]float64) quat {
+	tr := m[0][0] + m[1][1] + m[2][2]
+	var q quat
+	switch {
+	case tr > 0:
+		s := 2 * math.Sqrt(tr+1)
+		q = quat{(m[2][1] - m[1][2]) / s, (m[0][2] - m[2][0]) / s, (m[1][0] - m[0][1]) / s, s / 4}
+	case m[0][0] > m[1][1] && m[0][0] > m[2][2]:
+		s := 2 * math.Sqrt(1+m[0][0]-m[1][1]-m[2][2])
+		q = quat{s / 4, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s, (m[2][1] - m[1][2]) / s}
+	case m[1][1] > m[2][2]:
+		s := 2 * math.Sqrt(1+m[1][1]-m[0][0]-m[2][2])
+		q = quat{(m[0][1] + m[1][0]) / s, s / 4, (m[1][2] + m[2][1]) / s, (m[0][2] - m[2][0]) / s}
+	default:
+		s := 2 * math.Sqrt(1+m[2][2]-m[0][0]-m[1][1])
+		q = quat{(m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, s / 4, (m[1][0] - m[0][1]) / s}
+	}
+	return q.normalize()
+}
+
+// basisRotation is the rotation that takes the orthonormal frame (a0, b0,
+// a0×b0) onto (a1, b1, a1×b1).
+func basisRotation(a0, b0, a1, b1 vec3) quat {
+	c0, c1 := a0.cross(b0), a1.cross(b1)
+	src := [3]vec3{a0, b0, c0}
+	dst := [3]vec3{a1, b1, c1}
+	comp := func(v vec3, i int) float64 { return [3]float64{v.X, v.Y, v.Z}[i] }
+	var m [3][3]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				m[i][j] += comp(dst[k], i) * comp(src[k], j)
+			}
+		}
+	}
+	return quatFromMatrix(m)
+}
+
+// perpendicular returns the unit part of v orthogonal to the unit vector n,
+// or fallback's when v is (nearly) parallel to n.
+func perpendicular(v, n, fallback vec3) vec3 {
+	p := v.sub(n.scale(v.dot(n)))
+	if p.length() < 1e-9 {
+		p = fallback.sub(n.scale(fallback.dot(n)))
+	}
+	return p.normalize()
+}
+
+func frac(x float64) float64 { return x - math.Floor(x) }
+
+func rad(d float64) float64 { return d * math.Pi / 180 }
+
+func abs(x float64) float64  { return math.Abs(x) }
+func sqrt(x float64) float64 { return math.Sqrt(x) }

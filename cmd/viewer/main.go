@@ -48,6 +48,15 @@ type options struct {
 	additive string
 	params   paramList
 	fade     float64
+	// Scripted and recorded output.
+	keys   string
+	hud    bool
+	record string
+	from   float64
+	to     float64
+	fps    int
+	sheet  string
+	frames int
 }
 
 // paramList collects repeated -param NAME=VALUE flags.
@@ -118,6 +127,14 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opt.blend, "blend", "", "blend clips with weights, `CLIP:W[,CLIP:W...]` (normalized), all at the same local time")
 	fs.StringVar(&opt.additive, "additive", "", "add `CLIP:W[@REFTIME]` on top: the clip's difference from its own pose at REFTIME (default 0), with weight W")
 	fs.Float64Var(&opt.fade, "fade", 0.3, "cross-fade `seconds` when switching clips with Enter")
+	fs.StringVar(&opt.keys, "keys", "", "replay a key `script` after loading, one key per frame, e.g. \"space,right*10,tab,up*4,p\" (names: see the README)")
+	fs.BoolVar(&opt.hud, "hud", false, "include the HUD in -screenshot, -record output")
+	fs.StringVar(&opt.record, "record", "", "write the frames of -from..-to at -fps as PNGs into `folder`, and exit")
+	fs.Float64Var(&opt.from, "from", 0, "first `second` of -record and -sheet")
+	fs.Float64Var(&opt.to, "to", -1, "last `second` of -record and -sheet (default: the clip's end)")
+	fs.IntVar(&opt.fps, "fps", 30, "`frames` per second of -record")
+	fs.StringVar(&opt.sheet, "sheet", "", "write one contact-sheet `PNG` of -frames evenly spaced frames, and exit")
+	fs.IntVar(&opt.frames, "frames", 12, "`count` of frames in -sheet")
 	size := fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 	// Flags may come before or after the model, as in "viewer a.glb -clip 1".
 	var positional []string
@@ -162,13 +179,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("-palette-limit %d: want a positive joint count (or 0 for the driver's limit)", opt.paletteLimit)
 	}
 	modes := 0
-	for _, on := range []bool{opt.screenshot != "", opt.dumpPose != "", opt.info, opt.corpus != "", opt.stats} {
+	for _, on := range []bool{opt.screenshot != "", opt.dumpPose != "", opt.info, opt.corpus != "", opt.stats, opt.record != "", opt.sheet != ""} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		return nil, errors.New("-screenshot, -dump-pose, -info, -stats and -corpus are separate runs; give one")
+		return nil, errors.New("-screenshot, -dump-pose, -info, -stats, -record, -sheet and -corpus are separate runs; give one")
 	}
 	if opt.corpus != "" && opt.model != "" {
 		return nil, errors.New("-corpus takes a folder, not a model")
@@ -181,6 +198,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if !(opt.fade >= 0) {
 		return nil, fmt.Errorf("-fade %v: want seconds, 0 or more", opt.fade)
+	}
+	if opt.fps < 1 || opt.fps > 240 {
+		return nil, fmt.Errorf("-fps %d: want 1 to 240", opt.fps)
+	}
+	if opt.frames < 1 || opt.frames > 400 {
+		return nil, fmt.Errorf("-frames %d: want 1 to 400", opt.frames)
 	}
 	if opt.time != opt.time {
 		return nil, errors.New("-time is not a number")
@@ -235,6 +258,10 @@ func run(opt *options) error {
 		return screenshot(opt, c, t)
 	case opt.stats:
 		return runStats(os.Stdout, opt, c, t)
+	case opt.record != "":
+		return record(opt, c)
+	case opt.sheet != "":
+		return sheet(opt, c)
 	default:
 		return interactive(opt, c)
 	}

@@ -15,6 +15,7 @@ import (
 type character struct {
 	model *gltfload.Model
 	ctl   *anim.Controller
+	spec  *anim.Spec // what ctl was built from
 	// clipMode: the controller is the generated clip browser, whose
 	// base-layer states are the model's clips in order; otherwise it runs a
 	// blend-tree spec.
@@ -102,6 +103,7 @@ func newCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 		return nil, err
 	}
 	c.ctl = ctl
+	c.spec = spec
 	for i := range m.Skins {
 		if err := m.Skins[i].Validate(&m.Skeleton); err != nil {
 			return nil, err

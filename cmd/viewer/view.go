@@ -2,6 +2,7 @@ package main
 
 import (
 	"image"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -19,6 +20,9 @@ type view struct {
 	scene  *gpuScene
 	target *render.Target
 	cam    render.Camera
+	home   render.Camera // the framing F returns to
+	wire   bool
+	grid   *render.Grid // ground grid, or nil
 	w, h   int
 	stats  frameStats
 }
@@ -47,6 +51,7 @@ func newView(c *character, opt *options, w, h int) (*view, error) {
 		v.destroy()
 		return nil, err
 	}
+	v.home = v.cam
 	joint, err := resolveJoint(c, opt.joint)
 	if err != nil {
 		v.destroy()
@@ -61,12 +66,6 @@ func newView(c *character, opt *options, w, h int) (*view, error) {
 	case viewSkeleton:
 		v.bones = true
 	}
-	if v.bones {
-		if v.hud, err = render.NewHUD(1); err != nil {
-			v.destroy()
-			return nil, err
-		}
-	}
 	v.stats.partitions = v.scene.parts
 	v.stats.joints = c.model.Skeleton.NumJoints()
 	for _, d := range v.scene.draws {
@@ -80,15 +79,51 @@ func (v *view) draw() error {
 	if v.target != nil {
 		v.target.Bind()
 	}
-	frame := render.Frame{Width: v.w, Height: v.h, Camera: v.cam, Clear: background, Items: v.scene.items, Skinning: v.scene.method(), View: v.mode}
+	frame := render.Frame{Width: v.w, Height: v.h, Camera: v.cam, Clear: background, Items: v.scene.items,
+		Skinning: v.scene.method(), View: v.mode, Wireframe: v.wire, Grid: v.grid}
 	if err := v.r.Draw(&frame); err != nil {
 		return err
 	}
 	if v.bones {
-		drawSkeleton(v.hud, v.c, v.cam, v.w, v.h)
-		v.hud.Flush(v.w, v.h)
+		h, err := v.overlay(1)
+		if err != nil {
+			return err
+		}
+		drawSkeleton(h, v.c, v.cam, v.w, v.h)
+		h.Flush(v.w, v.h)
 	}
 	return nil
+}
+
+// overlay is the view's 2D layer, made on first use at the given HiDPI
+// scale.
+func (v *view) overlay(scale float32) (*render.HUD, error) {
+	if v.hud == nil {
+		h, err := render.NewHUD(scale)
+		if err != nil {
+			return nil, err
+		}
+		v.hud = h
+	}
+	return v.hud, nil
+}
+
+// groundGrid is a grid under the character's current box, with lines at a
+// round spacing (1, 2 or 5 × a power of ten), five to twelve across.
+func groundGrid(s *gpuScene, c *character) *render.Grid {
+	lo, hi, ok := s.bounds(c)
+	if !ok {
+		return nil
+	}
+	size := max(hi[0]-lo[0], hi[2]-lo[2], (hi[1]-lo[1])/2)
+	step := float32(math.Pow(10, math.Floor(math.Log10(float64(size)/5))))
+	if size/step > 25 {
+		step *= 5
+	} else if size/step > 12 {
+		step *= 2
+	}
+	g := render.MakeGrid((lo[0]+hi[0])/2, (lo[2]+hi[2])/2, lo[1], step, step*float32(math.Ceil(float64(size/step))))
+	return &g
 }
 
 func (v *view) destroy() {

@@ -2,12 +2,16 @@ package main
 
 import (
 	"fmt"
-	"image/png"
-	"os"
+	"image"
+	"image/draw"
+	"math"
 	"path/filepath"
 	"time"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/ui"
 )
 
 // openWindow creates a GL 4.1 core context in a window, hidden for
@@ -41,31 +45,140 @@ func closeWindow(win *glfw.Window) {
 	glfw.Terminate()
 }
 
-// screenshot renders one frame at time t offscreen and writes it as PNG.
-func screenshot(opt *options, c *character, t float32) error {
+// offscreen runs f with a hidden window's GL context and an app drawing
+// into a w×h target: -screenshot, -keys, -record and -sheet.
+func offscreen(opt *options, c *character, w, h int, f func(a *app) error) error {
 	win, err := openWindow(64, 64, "viewer", false)
 	if err != nil {
 		return err
 	}
 	defer closeWindow(win)
-	img, err := renderImage(c, opt, t, opt.width, opt.height)
+	a, err := newApp(opt, c, w, h)
 	if err != nil {
 		return err
 	}
-	if dir := filepath.Dir(opt.screenshot); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+	defer a.destroy()
+	return f(a)
+}
+
+// screenshot renders one frame at time t offscreen (after the -keys
+// script, if any) and writes it as PNG; the HUD only with -hud.
+func screenshot(opt *options, c *character, t float32) error {
+	evs, err := ui.ParseKeys(opt.keys)
+	if err != nil {
+		return err
+	}
+	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
+		if len(evs) == 0 {
+			// The moment asked for, exactly: every clip at local time t.
+			c.evaluate(t)
+			if err := a.v.scene.refresh(a.v.r, c); err != nil {
+				return err
+			}
+		} else {
+			a.ui.Clock.Elapsed = t
+			a.ui.Scrubbed = true
+			if err := a.update(0); err != nil {
+				return err
+			}
+			if err := a.runKeys(evs); err != nil {
+				return err
+			}
+		}
+		a.ui.HUD = opt.hud
+		a.ui.Message = ""
+		if !opt.hud {
+			a.ui.Help = false
+		}
+		if err := a.draw(); err != nil {
 			return err
 		}
+		return writePNG(opt.screenshot, a.v.target.ReadImage())
+	})
+}
+
+// record writes the frames of [from, to] at fps as a numbered PNG
+// sequence into dir.
+func record(opt *options, c *character) error {
+	from, to := clampTime(float32(opt.from), c.duration()), float32(opt.to)
+	if opt.to < 0 {
+		to = c.duration()
 	}
-	f, err := os.Create(opt.screenshot)
+	to = clampTime(to, c.duration())
+	n := int(math.Floor(float64((to-from)*float32(opt.fps))+1e-4)) + 1
+	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
+		a.ui.HUD = opt.hud
+		for i := 0; i < n; i++ {
+			t := from + float32(i)/float32(opt.fps)
+			if err := a.renderAt(t); err != nil {
+				return err
+			}
+			path := filepath.Join(opt.record, fmt.Sprintf("frame_%05d.png", i))
+			if err := writePNG(path, a.v.target.ReadImage()); err != nil {
+				return err
+			}
+		}
+		fmt.Printf("wrote %d frames (%.3f s to %.3f s at %d fps) into %s\n", n, from, to, opt.fps, opt.record)
+		return nil
+	})
+}
+
+// sheet writes one contact sheet of n evenly spaced frames of [from, to],
+// each labelled with its time.
+func sheet(opt *options, c *character) error {
+	n := opt.frames
+	from, to := clampTime(float32(opt.from), c.duration()), float32(opt.to)
+	if opt.to < 0 {
+		to = c.duration()
+	}
+	to = clampTime(to, c.duration())
+	cols := int(math.Ceil(math.Sqrt(float64(n))))
+	rows := (n + cols - 1) / cols
+	out := image.NewNRGBA(image.Rect(0, 0, cols*opt.width, rows*opt.height))
+	draw.Draw(out, out.Bounds(), image.NewUniform(background), image.Point{}, draw.Src)
+	err := offscreen(opt, c, opt.width, opt.height, func(a *app) error {
+		a.ui.HUD = false
+		for i := 0; i < n; i++ {
+			t := from
+			if n > 1 {
+				t = from + (to-from)*float32(i)/float32(n-1)
+			}
+			a.ui.Message = ""
+			if err := a.renderAt(t); err != nil {
+				return err
+			}
+			h, err := a.v.overlay(1)
+			if err != nil {
+				return err
+			}
+			label := fmt.Sprintf("%s  t = %.3f s", a.choiceName(), t)
+			h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, background)
+			h.Text(8, 6, label, ui.TextColor)
+			h.Flush(a.v.w, a.v.h)
+			img := a.v.target.ReadImage()
+			x, y := (i%cols)*opt.width, (i/cols)*opt.height
+			draw.Draw(out, image.Rect(x, y, x+opt.width, y+opt.height), img, image.Point{}, draw.Src)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
+	if err := writePNG(opt.sheet, out); err != nil {
 		return err
 	}
-	return f.Close()
+	fmt.Printf("wrote a contact sheet of %d frames (%.3f s to %.3f s) to %s\n", n, from, to, opt.sheet)
+	return nil
+}
+
+// renderAt draws the character with every clip at local time t.
+func (a *app) renderAt(t float32) error {
+	a.c.evaluate(t)
+	a.ui.Clock.Elapsed = t
+	if err := a.v.scene.refresh(a.v.r, a.c); err != nil {
+		return err
+	}
+	return a.draw()
 }
 
 // interactive runs the window until it is closed or Esc is pressed.
@@ -77,55 +190,190 @@ func interactive(opt *options, c *character) error {
 	defer closeWindow(win)
 	glfw.SwapInterval(1)
 	fw, fh := win.GetFramebufferSize()
-	v, err := newView(c, opt, 0, 0)
+	a, err := newApp(opt, c, 0, 0)
 	if err != nil {
 		return err
 	}
-	defer v.destroy()
-	v.cam, err = frameClip(v.r, v.scene, c, float32(max(fw, 1))/float32(max(fh, 1)))
+	defer func() { a.destroy() }()
+	sx, _ := win.GetContentScale()
+	a.scale = max(sx, 1)
+	a.v.w, a.v.h = fw, fh
+	if err := a.reframe(); err != nil {
+		return err
+	}
+	script, err := ui.ParseKeys(opt.keys)
 	if err != nil {
 		return err
 	}
 
-	ctl := newPlayback(c.duration(), float32(opt.time))
 	win.SetKeyCallback(func(w *glfw.Window, key glfw.Key, _ int, action glfw.Action, mods glfw.ModifierKey) {
 		if action == glfw.Release {
 			return
 		}
-		switch key {
-		case glfw.KeyEscape:
-			w.SetShouldClose(true)
-		case glfw.KeySpace:
-			if action == glfw.Press {
-				ctl.playing = !ctl.playing
-			}
-		case glfw.KeyLeft:
-			ctl.step(-1, mods&glfw.ModShift != 0)
-		case glfw.KeyRight:
-			ctl.step(+1, mods&glfw.ModShift != 0)
+		if k := uiKey(key); k != ui.KeyNone {
+			a.ui.Handle(ui.Event{Key: k, Shift: mods&glfw.ModShift != 0}, a)
 		}
 	})
+	var dragging, panning bool
+	var lastX, lastY float64
+	win.SetMouseButtonCallback(func(w *glfw.Window, b glfw.MouseButton, action glfw.Action, _ glfw.ModifierKey) {
+		down := action == glfw.Press
+		switch b {
+		case glfw.MouseButtonLeft:
+			dragging = down
+		case glfw.MouseButtonRight, glfw.MouseButtonMiddle:
+			panning = down
+		}
+		lastX, lastY = w.GetCursorPos()
+	})
+	win.SetCursorPosCallback(func(w *glfw.Window, x, y float64) {
+		dx, dy := float32(x-lastX), float32(y-lastY)
+		lastX, lastY = x, y
+		ww, wh := w.GetSize()
+		switch {
+		case dragging:
+			a.v.cam.Orbit(-dx*0.01, dy*0.01)
+		case panning && ww > 0:
+			// Window coordinates to framebuffer pixels (HiDPI).
+			a.v.cam.Pan(dx*float32(a.v.w)/float32(ww), dy*float32(a.v.h)/float32(max(wh, 1)), a.v.h)
+		}
+	})
+	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.v.cam.Zoom(float32(dy)) })
+	win.SetDropCallback(func(_ *glfw.Window, names []string) {
+		if len(names) > 0 {
+			a.load(names[0])
+		}
+	})
+
 	last := time.Now()
-	for !win.ShouldClose() {
+	for !win.ShouldClose() && !a.ui.Quit {
 		now := time.Now()
-		ctl.advance(float32(now.Sub(last).Seconds()))
+		dt := float32(now.Sub(last).Seconds())
 		last = now
-		c.evaluate(ctl.time())
-		if err := v.scene.refresh(v.r, c); err != nil {
+		if dt > 0 {
+			a.fps = smooth(a.fps, 1/dt)
+		}
+		if len(script) > 0 {
+			a.ui.Handle(script[0], a)
+			script = script[1:]
+		}
+		if err := a.update(dt); err != nil {
 			return err
 		}
-		animDone := time.Now()
-		// The framebuffer may be larger than the window on HiDPI screens:
-		// the viewport follows the framebuffer.
-		v.w, v.h = win.GetFramebufferSize()
-		if v.w > 0 && v.h > 0 {
-			if err := v.draw(); err != nil {
+		// The framebuffer may be larger than the window on HiDPI
+		// screens: the viewport follows the framebuffer.
+		a.v.w, a.v.h = win.GetFramebufferSize()
+		if a.v.w > 0 && a.v.h > 0 {
+			if err := a.draw(); err != nil {
 				return err
 			}
 		}
-		v.stats.add(animDone.Sub(now), time.Since(animDone), v.r.DrawCalls, v.r.PaletteUsed)
 		win.SwapBuffers()
 		glfw.PollEvents()
 	}
 	return nil
+}
+
+// reframe fits the camera to the window's aspect ratio.
+func (a *app) reframe() error {
+	cam, err := frameClip(a.v.r, a.v.scene, a.c, float32(max(a.v.w, 1))/float32(max(a.v.h, 1)))
+	if err != nil {
+		return err
+	}
+	a.v.cam, a.v.home = cam, cam
+	return nil
+}
+
+// load swaps in a dropped model; a file that fails keeps the current one
+// and says why on screen.
+func (a *app) load(path string) {
+	m, err := gltfload.Load(path)
+	if err != nil {
+		a.ui.Say("%s", oneLine(err))
+		return
+	}
+	opt := *a.opt
+	opt.model, opt.clip, opt.tree, opt.blend, opt.additive, opt.params = path, "", "", "", "", nil
+	c, err := characterFor(m, &opt)
+	if err != nil {
+		a.ui.Say("%s: %s", filepath.Base(path), oneLine(err))
+		return
+	}
+	next, err := newApp(&opt, c, 0, 0)
+	if err != nil {
+		a.ui.Say("%s: %s", filepath.Base(path), oneLine(err))
+		return
+	}
+	next.scale, next.fps = a.scale, a.fps
+	next.v.w, next.v.h = a.v.w, a.v.h
+	if err := next.reframe(); err != nil {
+		next.destroy()
+		a.ui.Say("%s: %s", filepath.Base(path), oneLine(err))
+		return
+	}
+	a.destroy()
+	*a = *next
+	a.ui.Say("loaded %s", filepath.Base(path))
+}
+
+// uiKey maps GLFW's keys onto the viewer's key map.
+func uiKey(k glfw.Key) ui.Key {
+	switch k {
+	case glfw.KeySpace:
+		return ui.KeySpace
+	case glfw.KeyLeft:
+		return ui.KeyLeft
+	case glfw.KeyRight:
+		return ui.KeyRight
+	case glfw.KeyUp:
+		return ui.KeyUp
+	case glfw.KeyDown:
+		return ui.KeyDown
+	case glfw.KeyHome:
+		return ui.KeyHome
+	case glfw.KeyEnd:
+		return ui.KeyEnd
+	case glfw.KeyComma:
+		return ui.KeyComma
+	case glfw.KeyPeriod:
+		return ui.KeyPeriod
+	case glfw.KeyR:
+		return ui.KeyR
+	case glfw.KeyL:
+		return ui.KeyL
+	case glfw.KeyLeftBracket:
+		return ui.KeyLeftBracket
+	case glfw.KeyRightBracket:
+		return ui.KeyRightBracket
+	case glfw.KeyEnter, glfw.KeyKPEnter:
+		return ui.KeyEnter
+	case glfw.KeyTab:
+		return ui.KeyTab
+	case glfw.KeyH:
+		return ui.KeyH
+	case glfw.KeyF1:
+		return ui.KeyF1
+	case glfw.KeyF:
+		return ui.KeyF
+	case glfw.KeyK:
+		return ui.KeyK
+	case glfw.KeyW:
+		return ui.KeyW
+	case glfw.KeyV:
+		return ui.KeyV
+	case glfw.KeyG:
+		return ui.KeyG
+	case glfw.KeyP:
+		return ui.KeyP
+	case glfw.KeyF12:
+		return ui.KeyF12
+	case glfw.KeyU:
+		return ui.KeyU
+	case glfw.KeyEscape:
+		return ui.KeyEscape
+	}
+	if k >= glfw.Key0 && k <= glfw.Key9 {
+		return ui.Key0 + ui.Key(k-glfw.Key0)
+	}
+	return ui.KeyNone
 }

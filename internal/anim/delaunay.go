@@ -286,3 +286,18 @@ func clamp01(x float32) float32 {
 	}
 	return x
 }
+
+// Triangulate returns the Delaunay triangles of a 2D blend space's sample
+// points (index triples, counter-clockwise): what a NodeBlend2D in
+// triangulating mode blends within, for display.
+func Triangulate(pts []mgl32.Vec2) ([][3]int, error) {
+	tris, err := triangulate(pts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][3]int, len(tris))
+	for i, t := range tris {
+		out[i] = [3]int(t)
+	}
+	return out, nil
+}

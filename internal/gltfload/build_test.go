@@ -19,7 +19,7 @@ type docBuilder struct {
 
 // view appends data (little-endian, padded to 4 bytes) as a bufferView
 // with an optional byteStride and returns its index.
-func (b *docBuilder) view(t *testing.T, stride int, data ...any) int {
+func (b *docBuilder) view(t testing.TB, stride int, data ...any) int {
 	t.Helper()
 	for b.bin.Len()%4 != 0 {
 		b.bin.WriteByte(0)
@@ -45,7 +45,7 @@ func (b *docBuilder) acc(fields string) int {
 }
 
 // floatAcc adds a tightly packed float accessor over new data.
-func (b *docBuilder) floatAcc(t *testing.T, typ string, vals []float32) int {
+func (b *docBuilder) floatAcc(t testing.TB, typ string, vals []float32) int {
 	comps := map[string]int{"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}[typ]
 	v := b.view(t, 0, vals)
 	extra := ""
@@ -68,7 +68,7 @@ func (b *docBuilder) json(rest string) []byte {
 
 // glb wraps the same document as a binary glTF with the buffer in the BIN
 // chunk.
-func (b *docBuilder) glb(t *testing.T, rest string) []byte {
+func (b *docBuilder) glb(t testing.TB, rest string) []byte {
 	t.Helper()
 	js := fmt.Sprintf(`{"asset": {"version": "2.0"}, %s, "buffers": [{"byteLength": %d}], "bufferViews": [%s], "accessors": [%s]}`,
 		rest, b.bin.Len(), join(b.views), join(b.accs))
@@ -104,7 +104,7 @@ func join(items []string) string {
 	return b.String()
 }
 
-func mustJSON(t *testing.T, doc []byte) {
+func mustJSON(t testing.TB, doc []byte) {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(doc, &v); err != nil {

@@ -268,13 +268,13 @@ func TestRefusals(t *testing.T) {
 		want string
 	}{
 		{"cycle", `{"asset": {"version": "2.0"}, "nodes": [{"children": [1]}, {"children": [0]}]}`, "nodes[0]: the node hierarchy has a cycle"},
-		{"two parents", `{"asset": {"version": "2.0"}, "nodes": [{"children": [2]}, {"children": [2]}, {}]}`, "nodes[1].children[0]: node 2 already has parent"},
-		{"child out of range", `{"asset": {"version": "2.0"}, "nodes": [{"children": [7]}]}`, "nodes[0].children[0]: node 7 does not exist"},
-		{"skin joint not a node", `{"asset": {"version": "2.0"}, "nodes": [{}], "skins": [{"joints": [3]}]}`, "skins[0].joints[0]: node 3 does not exist"},
+		{"two parents", `{"asset": {"version": "2.0"}, "nodes": [{"children": [2]}, {"children": [2]}, {}]}`, "nodes[1].children[0]: nodes[2] already has parent nodes[0]"},
+		{"child out of range", `{"asset": {"version": "2.0"}, "nodes": [{"children": [7]}]}`, "nodes[0].children[0]: nodes[7] does not exist (1 nodes)"},
+		{"skin joint not a node", `{"asset": {"version": "2.0"}, "nodes": [{}], "skins": [{"joints": [3]}]}`, "skins[0].joints[0]: nodes[3] does not exist (1 nodes)"},
 		{"JSON syntax", "{\"asset\": {\"version\": \"2.0\"},\n \"nodes\": [}", "line 2, column"},
 		{"accessor outside buffer", `{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "data:application/octet-stream;base64,AAAAAA=="}],
 		  "bufferViews": [{"buffer": 0, "byteLength": 4}], "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}],
-		  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}], "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}`, "meshes[0].primitives[0].attributes.POSITION: accessors[0]: 3 elements"},
+		  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}], "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}`, "accessors[0]: 3 elements from byteOffset 0 (stride 12) need 36 bytes; bufferViews[0] has 4"},
 		{"bad data URI", `{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "data:application/octet-stream;base64,@@@"}]}`, "buffers[0]: data URI does not decode"},
 		{"GLB chunk past the end", "glTF\x02\x00\x00\x00\x16\x00\x00\x00\xff\x00\x00\x00JSON{}", "glb: chunk 0 length 255 runs past the end"},
 	}

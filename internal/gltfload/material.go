@@ -2,6 +2,7 @@ package gltfload
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/draw"
@@ -9,58 +10,124 @@ import (
 	_ "image/png"
 )
 
-// maxTexturePixels refuses images whose header claims more pixels than a
-// character texture plausibly has, before decoding allocates them.
-const maxTexturePixels = 8192 * 8192
+const (
+	// maxTexturePixels refuses images whose header claims more pixels
+	// than a character texture plausibly has, before decoding allocates
+	// them; totalTexturePixels caps all decoded images together.
+	maxTexturePixels   = 8192 * 8192
+	totalTexturePixels = 8192 * 8192
+	// maxPixelsPerByte: an image header claiming more pixels than its
+	// encoded size can plausibly carry (a flat 8-bit PNG compresses about
+	// 1000:1) is not decoded, so a tiny file cannot claim a huge canvas.
+	maxPixelsPerByte  = 2048
+	freePixels        = 1 << 20
+	maxJPEGScanPixels = 1 << 30
+	// maxImageBytes caps an external image file.
+	maxImageBytes = 256 << 20
+)
 
+type imageResult struct {
+	img *image.NRGBA
+	err error
+}
+
+// loadTextures checks every texture; images are decoded later, and only
+// for textures a material draws with.
 func (l *loader) loadTextures() error {
 	for ti, t := range l.doc.Textures {
 		where := fmt.Sprintf("textures[%d]", ti)
 		if t == nil {
 			return fmt.Errorf("%s: null", where)
 		}
-		var img *image.NRGBA
-		if t.Source == nil {
-			l.warnf("%s: no source image supported here; drawn untextured", where)
-		} else if si := *t.Source; si < 0 || si >= len(l.doc.Images) || l.doc.Images[si] == nil {
-			return fmt.Errorf("%s.source: images[%d] does not exist (%d images)", where, si, len(l.doc.Images))
-		} else {
-			var err error
-			if img, err = l.loadImage(si); err != nil {
-				l.warnf("images[%d]: %v; drawn untextured", si, err)
+		if t.Source != nil {
+			if si := *t.Source; si < 0 || si >= len(l.doc.Images) || l.doc.Images[si] == nil {
+				return fmt.Errorf("%s.source: images[%d] does not exist (%d images)", where, si, len(l.doc.Images))
 			}
 		}
 		if t.Sampler != nil && (*t.Sampler < 0 || *t.Sampler >= len(l.doc.Samplers)) {
 			return fmt.Errorf("%s.sampler: samplers[%d] does not exist (%d samplers)", where, *t.Sampler, len(l.doc.Samplers))
 		}
-		l.model.Textures = append(l.model.Textures, img)
+	}
+	l.model.Textures = make([]*image.NRGBA, len(l.doc.Textures))
+	return nil
+}
+
+// decodeTextures decodes the images of base colour textures, each image
+// once however many textures share it.
+func (l *loader) decodeTextures() error {
+	used := make([]bool, len(l.doc.Textures))
+	for _, m := range l.model.Materials {
+		if m.BaseColorTexture >= 0 {
+			used[m.BaseColorTexture] = true
+		}
+	}
+	l.pixelBudget = totalTexturePixels
+	for ti, t := range l.doc.Textures {
+		if !used[ti] {
+			continue
+		}
+		if t.Source == nil {
+			l.warnf("textures[%d]: no source image supported here; drawn untextured", ti)
+			continue
+		}
+		si := *t.Source
+		if l.images == nil {
+			l.images = map[int]imageResult{}
+		}
+		r, ok := l.images[si]
+		if !ok {
+			img, err := l.loadImage(si)
+			r = imageResult{img, err}
+			l.images[si] = r
+			if err != nil {
+				l.warnf("images[%d]: %v; drawn untextured", si, err)
+			}
+		}
+		l.model.Textures[ti] = r.img
 	}
 	return nil
 }
 
 func (l *loader) loadImage(i int) (*image.NRGBA, error) {
 	im := l.doc.Images[i]
+	where := fmt.Sprintf("images[%d]", i)
 	var data []byte
 	var err error
 	switch {
 	case im.BufferView != nil:
+		if im.URI != "" {
+			l.warnf("%s: has both uri and bufferView; the bufferView is used", where)
+		}
 		if data, _, err = l.viewBytes(*im.BufferView); err != nil {
 			return nil, err
 		}
 	case im.URI != "":
-		if data, err = l.resolveURI(im.URI); err != nil {
+		if data, err = l.resolveURI(where, im.URI, maxImageBytes); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("neither uri nor bufferView")
+		return nil, errors.New("neither uri nor bufferView")
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("cannot decode: %v", err)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > maxTexturePixels {
-		return nil, fmt.Errorf("%dx%d pixels is outside the supported size", cfg.Width, cfg.Height)
+	px := int64(cfg.Width) * int64(cfg.Height)
+	if cfg.Width <= 0 || cfg.Height <= 0 || px > maxTexturePixels {
+		return nil, fmt.Errorf("%dx%d pixels is outside the supported size (at most %d pixels)", cfg.Width, cfg.Height, maxTexturePixels)
 	}
+	if px > freePixels && px > maxPixelsPerByte*int64(len(data)) {
+		return nil, fmt.Errorf("%dx%d pixels from %d bytes of image data is not plausible", cfg.Width, cfg.Height, len(data))
+	}
+	// Each scan of a progressive JPEG walks the whole image: a small file
+	// with thousands of scans would take minutes to decode.
+	if scans := int64(bytes.Count(data, []byte{0xFF, 0xDA})); format == "jpeg" && scans*px > maxJPEGScanPixels {
+		return nil, fmt.Errorf("%dx%d pixels in %d JPEG scans is more decoding work than a texture needs", cfg.Width, cfg.Height, scans)
+	}
+	if px > l.pixelBudget {
+		return nil, fmt.Errorf("%dx%d pixels would take the model's textures past %d pixels in all", cfg.Width, cfg.Height, totalTexturePixels)
+	}
+	l.pixelBudget -= px
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("cannot decode: %v", err)
@@ -84,8 +151,8 @@ func (l *loader) loadMaterials() error {
 		mat.DoubleSided = m.DoubleSided
 		if pbr := m.PBRMetallicRoughness; pbr != nil {
 			f := pbr.BaseColorFactorOrDefault()
-			if !finite(f[:]...) {
-				return fmt.Errorf("%s.pbrMetallicRoughness.baseColorFactor: not finite", where)
+			if !finite32(f[:]...) {
+				return fmt.Errorf("%s.pbrMetallicRoughness.baseColorFactor: not finite in single precision", where)
 			}
 			for c := range 4 {
 				mat.BaseColor[c] = float32(f[c])

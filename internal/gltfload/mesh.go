@@ -1,29 +1,48 @@
 package gltfload
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/qmuntal/gltf"
 )
 
 func (l *loader) loadMeshes() error {
+	l.meshJoints = make([]meshJoint, len(l.doc.Meshes))
+	l.meshTargets = make([]int, len(l.doc.Meshes))
 	for mi, m := range l.doc.Meshes {
 		if m == nil {
 			return fmt.Errorf("meshes[%d]: null", mi)
 		}
 		mesh := Mesh{Name: m.Name}
+		l.meshJoints[mi] = meshJoint{joint: -1, prim: -1}
 		for pi, p := range m.Primitives {
 			where := fmt.Sprintf("meshes[%d].primitives[%d]", mi, pi)
 			if p == nil {
 				return fmt.Errorf("%s: null", where)
 			}
+			if pi > 0 && len(p.Targets) != len(m.Primitives[0].Targets) {
+				return fmt.Errorf("%s.targets: %d morph targets, but primitives[0] has %d; every primitive of a mesh has the same number", where, len(p.Targets), len(m.Primitives[0].Targets))
+			}
 			prim, err := l.loadPrimitive(where, p)
 			if err != nil {
 				return err
 			}
+			if prim.Joints != nil {
+				l.meshJoints[mi].skinned = true
+				if mj := l.maxUsedJoint(&prim); mj > l.meshJoints[mi].joint {
+					l.meshJoints[mi].joint, l.meshJoints[mi].prim = mj, pi
+				}
+			}
 			mesh.Primitives = append(mesh.Primitives, prim)
+		}
+		if len(m.Primitives) > 0 {
+			l.meshTargets[mi] = len(m.Primitives[0].Targets)
+		}
+		if len(m.Weights) > 0 && len(m.Weights) != l.meshTargets[mi] {
+			l.warnf("meshes[%d].weights: %d weights for %d morph targets; morph targets are not applied", mi, len(m.Weights), l.meshTargets[mi])
 		}
 		l.model.Meshes = append(l.model.Meshes, mesh)
 	}
@@ -38,48 +57,85 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 		}
 		prim.Material = *p.Material
 	}
+	// Every attribute, read or not, has the vertex count and its
+	// semantic's type: a mismatch is a broken file, not unused data.
+	sems := make([]string, 0, len(p.Attributes))
+	for sem := range p.Attributes {
+		sems = append(sems, sem)
+	}
+	slices.Sort(sems)
+	n := -1
+	if pos, ok := p.Attributes[gltf.POSITION]; ok {
+		if err := l.checkAccessor(pos); err != nil {
+			return prim, fmt.Errorf("%s.attributes.POSITION: %w", where, err)
+		}
+		n = l.doc.Accessors[pos].Count
+	}
+	for _, sem := range sems {
+		acc := p.Attributes[sem]
+		aw := where + ".attributes." + sem
+		if err := l.checkAccessor(acc); err != nil {
+			return prim, fmt.Errorf("%s: %w", aw, err)
+		}
+		if rule, ok := attributeRule(sem); ok {
+			if err := l.expect(aw, acc, rule); err != nil {
+				return prim, err
+			}
+		}
+		if c := l.doc.Accessors[acc].Count; n >= 0 && c != n {
+			return prim, fmt.Errorf("%s: accessors[%d] has %d elements, POSITION has %d; every attribute has one per vertex", aw, acc, c, n)
+		}
+		l.warnStrideVertex(aw, acc)
+	}
 	pos, ok := p.Attributes[gltf.POSITION]
 	if !ok {
 		l.warnf("%s: no POSITION attribute; not drawn", where)
 		return prim, nil
 	}
 	var err error
-	if prim.Positions, _, err = l.floats(pos, gltf.AccessorVec3); err != nil {
-		return prim, fmt.Errorf("%s.attributes.POSITION: %w", where, err)
+	if prim.Positions, _, err = l.floats(where+".attributes.POSITION", pos, asIs); err != nil {
+		return prim, err
 	}
-	for k, v := range prim.Positions {
+	for k, v := range firstCheck(l, "finite", pos, 0, prim.Positions) {
 		if !finite(float64(v)) {
-			return prim, fmt.Errorf("%s.attributes.POSITION: vertex %d is not finite", where, k/3)
+			return prim, fmt.Errorf("%s.attributes.POSITION: accessors[%d] vertex %d is not finite", where, pos, k/3)
 		}
 	}
-	n := prim.NumVertices()
-	attr := func(sem string, typ gltf.AccessorType) ([]float32, error) {
+	attr := func(sem string) ([]float32, error) {
 		acc, ok := p.Attributes[sem]
 		if !ok {
 			return nil, nil
 		}
-		v, comps, err := l.floats(acc, typ)
-		if err != nil {
-			return nil, fmt.Errorf("%s.attributes.%s: %w", where, sem, err)
+		use := asIs
+		if sem == gltf.NORMAL {
+			use = asNormals
 		}
-		if len(v)/comps != n {
-			return nil, fmt.Errorf("%s.attributes.%s: accessors[%d] has %d elements, POSITION has %d", where, sem, acc, len(v)/comps, n)
+		v, _, err := l.floats(where+".attributes."+sem, acc, use)
+		if err != nil {
+			return nil, err
+		}
+		for k, x := range firstCheck(l, "finite", acc, int(use), v) {
+			if !finite(float64(x)) {
+				return nil, fmt.Errorf("%s.attributes.%s: accessors[%d] value %d is not finite", where, sem, acc, k)
+			}
 		}
 		return v, nil
 	}
-	if prim.Normals, err = attr(gltf.NORMAL, gltf.AccessorVec3); err != nil {
+	if prim.Normals, err = attr(gltf.NORMAL); err != nil {
 		return prim, err
 	}
-	if prim.UV0, err = attr(gltf.TEXCOORD_0, gltf.AccessorVec2); err != nil {
+	if prim.UV0, err = attr(gltf.TEXCOORD_0); err != nil {
 		return prim, err
 	}
 	if acc, ok := p.Attributes[gltf.COLOR_0]; ok {
-		if prim.Colors, err = l.colors(where, acc, n); err != nil {
+		if prim.Colors, err = l.colors(where, acc); err != nil {
 			return prim, err
 		}
 	}
-	if err := l.checkNormals(where, prim.Normals); err != nil {
-		return prim, err
+	if nacc, ok := p.Attributes[gltf.NORMAL]; ok {
+		if err := l.checkNormals(where, firstCheck(l, "normals", nacc, 0, prim.Normals)); err != nil {
+			return prim, err
+		}
 	}
 	if prim.Material >= 0 {
 		if tc := l.model.Materials[prim.Material].TexCoord; tc >= 0 {
@@ -88,39 +144,102 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 			}
 		}
 	}
-	if err := l.loadInfluences(where, p, &prim, attr); err != nil {
+	if err := l.loadInfluences(where, p, &prim); err != nil {
 		return prim, err
 	}
 	if err := l.loadIndices(where, p, &prim); err != nil {
 		return prim, err
 	}
-	for ti, t := range p.Targets {
-		for sem, acc := range t {
-			if _, _, err := l.floats(acc); err != nil {
-				return prim, fmt.Errorf("%s.targets[%d].%s: %w", where, ti, sem, err)
-			}
-		}
+	if err := l.checkTargets(where, p, prim.NumVertices()); err != nil {
+		return prim, err
 	}
 	return prim, nil
 }
 
-// colors reads COLOR_0 (VEC3 or VEC4) as RGBA.
-func (l *loader) colors(where string, acc, n int) ([]float32, error) {
-	v, comps, err := l.floats(acc, gltf.AccessorVec3, gltf.AccessorVec4)
-	if err != nil {
-		return nil, fmt.Errorf("%s.attributes.COLOR_0: %w", where, err)
+// warnStrideVertex notes vertex attributes whose stride or offset breaks
+// the 4-byte alignment glTF asks of them (harmless here: reads are
+// byte-wise).
+func (l *loader) warnStrideVertex(where string, acc int) {
+	a := l.doc.Accessors[acc]
+	if a.BufferView == nil {
+		return
 	}
-	if len(v)/comps != n {
-		return nil, fmt.Errorf("%s.attributes.COLOR_0: accessors[%d] has %d elements, POSITION has %d", where, acc, len(v)/comps, n)
+	bv := l.doc.BufferViews[*a.BufferView]
+	if (bv.ByteOffset+a.ByteOffset)%4 != 0 {
+		l.tally("vertex-align", "%s: accessors[%d] starts at byte %d of its buffer, not a multiple of 4 as glTF asks of vertex attributes; read anyway", where, acc, bv.ByteOffset+a.ByteOffset)
+	}
+}
+
+// checkTargets validates morph targets (which are not applied): each
+// displacement accessor has the vertex count and finite values.
+func (l *loader) checkTargets(where string, p *gltf.Primitive, n int) error {
+	for ti, t := range p.Targets {
+		sems := make([]string, 0, len(t))
+		for sem := range t {
+			sems = append(sems, sem)
+		}
+		slices.Sort(sems)
+		for _, sem := range sems {
+			acc := t[sem]
+			tw := fmt.Sprintf("%s.targets[%d].%s", where, ti, sem)
+			switch sem {
+			case gltf.POSITION, gltf.NORMAL, gltf.TANGENT:
+				if err := l.expect(tw, acc, targetRule); err != nil {
+					return err
+				}
+			default:
+				if err := l.checkAccessor(acc); err != nil {
+					return fmt.Errorf("%s: %w", tw, err)
+				}
+			}
+			if c := l.doc.Accessors[acc].Count; c != n {
+				return fmt.Errorf("%s: accessors[%d] has %d elements, POSITION has %d", tw, acc, c, n)
+			}
+			v, _, err := l.floats(tw, acc, asIs)
+			if err != nil {
+				return err
+			}
+			for k, x := range firstCheck(l, "finite", acc, int(asIs), v) {
+				if !finite(float64(x)) {
+					return fmt.Errorf("%s: accessors[%d] value %d is not finite", tw, acc, k)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// colors reads COLOR_0 (VEC3 or VEC4) as RGBA.
+func (l *loader) colors(where string, acc int) ([]float32, error) {
+	cw := where + ".attributes.COLOR_0"
+	v, comps, err := l.floats(cw, acc, asIs)
+	if err != nil {
+		return nil, err
+	}
+	for k, x := range firstCheck(l, "finite", acc, int(asIs), v) {
+		if !finite(float64(x)) {
+			return nil, fmt.Errorf("%s: accessors[%d] value %d is not finite", cw, acc, k)
+		}
 	}
 	if comps == 4 {
 		return v, nil
+	}
+	if rgba, ok := l.rgbaCache[acc]; ok {
+		return rgba, nil
+	}
+	n := len(v) / 3
+	if err := l.charge(cw, int64(n)*16); err != nil {
+		return nil, err
 	}
 	rgba := make([]float32, n*4)
 	for i := 0; i < n; i++ {
 		copy(rgba[i*4:], v[i*3:i*3+3])
 		rgba[i*4+3] = 1
 	}
+	if l.rgbaCache == nil {
+		l.rgbaCache = map[int][]float32{}
+	}
+	l.rgbaCache[acc] = rgba
 	return rgba, nil
 }
 
@@ -129,12 +248,13 @@ func (l *loader) colors(where string, acc, n int) ([]float32, error) {
 func (l *loader) checkNormals(where string, n []float32) error {
 	worst := 0.0
 	for k := 0; k+2 < len(n); k += 3 {
-		ln := math.Sqrt(float64(n[k]*n[k] + n[k+1]*n[k+1] + n[k+2]*n[k+2]))
+		x, y, z := float64(n[k]), float64(n[k+1]), float64(n[k+2])
+		ln := math.Sqrt(x*x + y*y + z*z)
 		if !(ln > 1e-6) || !finite(ln) {
 			return fmt.Errorf("%s.attributes.NORMAL: vertex %d has normal (%v, %v, %v), which has no direction", where, k/3, n[k], n[k+1], n[k+2])
 		}
 		worst = math.Max(worst, math.Abs(ln-1))
-		normalize3(n[k : k+3])
+		n[k], n[k+1], n[k+2] = float32(x/ln), float32(y/ln), float32(z/ln)
 	}
 	if worst > 1e-3 {
 		l.warnf("%s.attributes.NORMAL: normals up to %.3g away from unit length; normalized", where, worst)
@@ -143,7 +263,7 @@ func (l *loader) checkNormals(where string, n []float32) error {
 }
 
 func normalize3(v []float32) {
-	l := float32(math.Sqrt(float64(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])))
+	l := float32(math.Sqrt(float64(v[0])*float64(v[0]) + float64(v[1])*float64(v[1]) + float64(v[2])*float64(v[2])))
 	if l > 0 && finite(float64(l)) {
 		v[0], v[1], v[2] = v[0]/l, v[1]/l, v[2]/l
 	} else {
@@ -151,9 +271,18 @@ func normalize3(v []float32) {
 	}
 }
 
+// weightTolerance is how far a vertex's weights may sum from 1 before a
+// warning: normalized bytes round each of four weights by up to 1/510.
+func weightTolerance(ct gltf.ComponentType) float64 {
+	if ct == gltf.ComponentUbyte {
+		return 4.0 / 510
+	}
+	return 2e-3
+}
+
 // loadInfluences reads every JOINTS_n/WEIGHTS_n pair and derives the four
 // strongest influences per vertex for the GPU.
-func (l *loader) loadInfluences(where string, p *gltf.Primitive, prim *Primitive, attr func(string, gltf.AccessorType) ([]float32, error)) error {
+func (l *loader) loadInfluences(where string, p *gltf.Primitive, prim *Primitive) error {
 	n := prim.NumVertices()
 	sets := 0
 	for {
@@ -170,20 +299,31 @@ func (l *loader) loadInfluences(where string, p *gltf.Primitive, prim *Primitive
 	if sets == 0 {
 		return nil
 	}
+	key := ""
+	for s := 0; s < sets; s++ {
+		key += fmt.Sprintf("%d/%d,", p.Attributes[fmt.Sprintf("JOINTS_%d", s)], p.Attributes[fmt.Sprintf("WEIGHTS_%d", s)])
+	}
+	if in, ok := l.inflCache[key]; ok {
+		in.apply(prim)
+		return nil
+	}
+	if err := l.charge(where+": skin influences", int64(n)*int64(sets)*4*6+int64(n)*4*6); err != nil {
+		return err
+	}
 	prim.Sets = sets
 	prim.AllJoints = make([]uint16, n*4*sets)
 	prim.AllWeights = make([]float32, n*4*sets)
+	tolerance := 0.0
 	for s := 0; s < sets; s++ {
 		jsem, wsem := fmt.Sprintf("JOINTS_%d", s), fmt.Sprintf("WEIGHTS_%d", s)
-		jacc := p.Attributes[jsem]
-		j, _, err := l.uints(jacc, gltf.AccessorVec4)
+		jacc, wacc := p.Attributes[jsem], p.Attributes[wsem]
+		jw, ww := where+".attributes."+jsem, where+".attributes."+wsem
+		tolerance = math.Max(tolerance, weightTolerance(l.doc.Accessors[wacc].ComponentType))
+		j, _, err := l.uints(jw, jacc)
 		if err != nil {
-			return fmt.Errorf("%s.attributes.%s: %w", where, jsem, err)
+			return err
 		}
-		if len(j)/4 != n {
-			return fmt.Errorf("%s.attributes.%s: accessors[%d] has %d elements, POSITION has %d", where, jsem, jacc, len(j)/4, n)
-		}
-		w, err := attr(wsem, gltf.AccessorVec4)
+		w, _, err := l.floats(ww, wacc, asIs)
 		if err != nil {
 			return err
 		}
@@ -191,10 +331,10 @@ func (l *loader) loadInfluences(where string, p *gltf.Primitive, prim *Primitive
 			for c := 0; c < 4; c++ {
 				ji, wi := j[v*4+c], w[v*4+c]
 				if !finite(float64(wi)) || wi < 0 {
-					return fmt.Errorf("%s.attributes.%s: vertex %d weight %d is %v; weights must be finite and not negative", where, wsem, v, c, wi)
+					return fmt.Errorf("%s: accessors[%d] vertex %d weight %d is %v; weights must be finite and not negative", ww, wacc, v, c, wi)
 				}
 				if ji > math.MaxUint16 {
-					return fmt.Errorf("%s.attributes.%s: vertex %d joint %d is %d", where, jsem, v, c, ji)
+					return fmt.Errorf("%s: accessors[%d] vertex %d joint %d is %d, beyond any skin", jw, jacc, v, c, ji)
 				}
 				k := v*4*sets + s*4 + c
 				prim.AllJoints[k] = uint16(ji)
@@ -205,36 +345,48 @@ func (l *loader) loadInfluences(where string, p *gltf.Primitive, prim *Primitive
 	prim.Joints = make([]uint16, n*4)
 	prim.Weights = make([]float32, n*4)
 	var dropSum float64
-	var unweighted int
+	var unweighted, offSum int
+	worstSum, worstDev, worstVertex := 0.0, 0.0, -1
 	type infl struct {
-		j uint16
-		w float32
+		j     uint16
+		first int // position among the vertex's influences: ties keep file order
+		w     float32
 	}
 	buf := make([]infl, 0, 4*sets)
 	for v := 0; v < n; v++ {
 		buf = buf[:0]
-		var total float32
-	next:
+		var total float64
 		for k := v * 4 * sets; k < (v+1)*4*sets; k++ {
-			w := prim.AllWeights[k]
-			if w == 0 {
-				continue
+			if w := prim.AllWeights[k]; w != 0 {
+				total += float64(w)
+				buf = append(buf, infl{prim.AllJoints[k], k, w})
 			}
-			total += w
-			for b := range buf {
-				if buf[b].j == prim.AllJoints[k] {
-					buf[b].w += w // the same joint twice counts once, with both weights
-					continue next
-				}
-			}
-			buf = append(buf, infl{prim.AllJoints[k], w})
 		}
 		if total == 0 {
 			unweighted++
 			prim.Weights[v*4] = 1 // rigidly bound to skin joint 0 rather than collapsing to the origin
 			continue
 		}
-		sort.SliceStable(buf, func(a, b int) bool { return buf[a].w > buf[b].w })
+		if d := math.Abs(total - 1); d > tolerance {
+			offSum++
+			if d > worstDev {
+				worstSum, worstDev, worstVertex = total, d, v
+			}
+		}
+		// The same joint twice counts once, with both weights. Sorting
+		// keeps this O(k log k) however many sets a file declares.
+		slices.SortFunc(buf, func(a, b infl) int { return cmp.Or(cmp.Compare(a.j, b.j), cmp.Compare(a.first, b.first)) })
+		m := 0
+		for _, b := range buf {
+			if m > 0 && buf[m-1].j == b.j {
+				buf[m-1].w += b.w
+				continue
+			}
+			buf[m] = b
+			m++
+		}
+		buf = buf[:m]
+		slices.SortFunc(buf, func(a, b infl) int { return cmp.Or(cmp.Compare(b.w, a.w), cmp.Compare(a.first, b.first)) })
 		if len(buf) > 4 {
 			buf = buf[:4]
 		}
@@ -246,37 +398,97 @@ func (l *loader) loadInfluences(where string, p *gltf.Primitive, prim *Primitive
 			prim.Joints[v*4+c] = b.j
 			prim.Weights[v*4+c] = b.w / kept
 		}
-		drop := 1 - kept/total
+		drop := 1 - kept/float32(total)
 		if drop > prim.DroppedMax {
 			prim.DroppedMax = drop
 		}
 		dropSum += float64(drop)
 	}
 	prim.DroppedMean = float32(dropSum / float64(n))
+	if l.inflCache == nil {
+		l.inflCache = map[string]*influences{}
+	}
+	l.inflCache[key] = &influences{prim.Sets, prim.AllJoints, prim.AllWeights, prim.Joints, prim.Weights, prim.DroppedMax, prim.DroppedMean}
 	if unweighted > 0 {
 		l.warnf("%s: %d vertices have no weight; bound to joint 0", where, unweighted)
 	}
+	if offSum > 0 {
+		l.warnf("%s: weights of %d vertices do not sum to 1 (worst: vertex %d sums to %.4g); renormalized", where, offSum, worstVertex, worstSum)
+	}
 	return nil
+}
+
+// influences are the skinning arrays of one set of JOINTS_n/WEIGHTS_n
+// accessors, shared by the primitives that use the same set.
+type influences struct {
+	sets                    int
+	allJoints               []uint16
+	allWeights              []float32
+	joints                  []uint16
+	weights                 []float32
+	droppedMax, droppedMean float32
+}
+
+func (in *influences) apply(p *Primitive) {
+	p.Sets, p.AllJoints, p.AllWeights, p.Joints, p.Weights = in.sets, in.allJoints, in.allWeights, in.joints, in.weights
+	p.DroppedMax, p.DroppedMean = in.droppedMax, in.droppedMean
+}
+
+// maxUsedJoint is the largest joint index a vertex uses with weight, -1
+// for none; once per shared influence array.
+func (l *loader) maxUsedJoint(p *Primitive) int {
+	key := &p.AllJoints[0]
+	if mj, ok := l.maxJoint[key]; ok {
+		return mj
+	}
+	if l.maxJoint == nil {
+		l.maxJoint = map[*uint16]int{}
+	}
+	l.maxJoint[key] = maxUsedJoint(p)
+	return l.maxJoint[key]
+}
+
+func maxUsedJoint(p *Primitive) int {
+	mj := -1
+	for k, j := range p.AllJoints {
+		if p.AllWeights[k] != 0 && int(j) > mj {
+			mj = int(j)
+		}
+	}
+	return mj
 }
 
 func (l *loader) loadIndices(where string, p *gltf.Primitive, prim *Primitive) error {
 	n := prim.NumVertices()
 	var idx []uint32
 	if p.Indices != nil {
-		var err error
-		if idx, _, err = l.uints(*p.Indices, gltf.AccessorScalar); err != nil {
-			return fmt.Errorf("%s.indices: %w", where, err)
+		iw := where + ".indices"
+		acc := *p.Indices
+		if err := l.expect(iw, acc, indicesRule); err != nil {
+			return err
 		}
-		for k, i := range idx {
+		l.warnStride(acc, "indices")
+		var err error
+		if idx, _, err = l.uints(iw, acc); err != nil {
+			return err
+		}
+		for k, i := range firstCheck(l, "indices", acc, n, idx) {
 			if int64(i) >= int64(n) {
-				return fmt.Errorf("%s.indices: index %d is %d but there are %d vertices", where, k, i, n)
+				return fmt.Errorf("%s: index %d is %d but there are %d vertices", iw, k, i, n)
 			}
 		}
-	} else {
+	} else if idx = l.seqCache[n]; idx == nil {
+		if err := l.charge(where+": vertex order", int64(n)*4); err != nil {
+			return err
+		}
 		idx = make([]uint32, n)
 		for i := range idx {
 			idx[i] = uint32(i)
 		}
+		if l.seqCache == nil {
+			l.seqCache = map[int][]uint32{}
+		}
+		l.seqCache[n] = idx
 	}
 	switch p.Mode {
 	case gltf.PrimitiveTriangles:
@@ -289,17 +501,22 @@ func (l *loader) loadIndices(where string, p *gltf.Primitive, prim *Primitive) e
 			return fmt.Errorf("%s: %d %s do not make whole lines (mode LINES needs an even count)", where, len(idx), countNoun(p))
 		}
 		l.warnf("%s: mode %s is not drawn (only triangles)", where, p.Mode)
-	case gltf.PrimitiveTriangleStrip:
+	case gltf.PrimitiveTriangleStrip, gltf.PrimitiveTriangleFan:
+		if len(idx) > 2 {
+			if err := l.charge(where+": triangles", int64(len(idx)-2)*12); err != nil {
+				return err
+			}
+			prim.Indices = make([]uint32, 0, 3*(len(idx)-2))
+		}
 		for k := 0; k+2 < len(idx); k++ {
-			if k%2 == 0 {
+			switch {
+			case p.Mode == gltf.PrimitiveTriangleFan:
+				prim.Indices = append(prim.Indices, idx[0], idx[k+1], idx[k+2])
+			case k%2 == 0:
 				prim.Indices = append(prim.Indices, idx[k], idx[k+1], idx[k+2])
-			} else {
+			default:
 				prim.Indices = append(prim.Indices, idx[k+1], idx[k], idx[k+2])
 			}
-		}
-	case gltf.PrimitiveTriangleFan:
-		for k := 1; k+1 < len(idx); k++ {
-			prim.Indices = append(prim.Indices, idx[0], idx[k], idx[k+1])
 		}
 	default:
 		l.warnf("%s: mode %s is not drawn (only triangles)", where, p.Mode)

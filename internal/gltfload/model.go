@@ -32,12 +32,15 @@ type Model struct {
 	Meshes []Mesh
 	// Materials has one entry per glTF material.
 	Materials []Material
-	// Textures has one decoded image per glTF texture; nil where the image
-	// could not be read (a warning says why).
+	// Textures has one entry per glTF texture: the decoded image of those
+	// a material uses as its base colour, nil for the others and where
+	// the image could not be read (a warning says why). Textures sharing
+	// an image share the *image.NRGBA.
 	Textures []*image.NRGBA
 	// Instances are the nodes of the shown scene that draw a mesh.
 	Instances []Instance
-	// Warnings lists recoverable problems and how they were handled.
+	// Warnings lists recoverable problems and how they were handled, one
+	// line each; at most 100, then a line counting the rest.
 	Warnings []string
 }
 
@@ -57,7 +60,8 @@ type Mesh struct {
 }
 
 // Primitive is one triangle list with its vertex attributes, de-interleaved.
-// Vertex count n = len(Positions)/3.
+// Vertex count n = len(Positions)/3. Primitives whose file shares
+// accessors share these arrays: treat them as read-only.
 type Primitive struct {
 	// Positions, xyz per vertex, in the mesh's (bind) space.
 	Positions []float32

@@ -79,3 +79,30 @@ func sign(bit int) float32 {
 	}
 	return -1
 }
+
+// Orbit turns the camera around its target by dYaw and dPitch radians,
+// keeping it off the poles.
+func (c *Camera) Orbit(dYaw, dPitch float32) {
+	c.Yaw += dYaw
+	lim := float32(math.Pi/2 - 0.01)
+	c.Pitch = min(max(c.Pitch+dPitch, -lim), lim)
+}
+
+// Pan moves the target in the view plane by dx, dy pixels of a viewport
+// height pixels tall, so the model follows the mouse.
+func (c *Camera) Pan(dx, dy float32, height int) {
+	back := c.Eye().Sub(c.Target).Normalize()
+	right := mgl32.Vec3{0, 1, 0}.Cross(back).Normalize()
+	up := back.Cross(right)
+	perPixel := 2 * c.Distance * float32(math.Tan(float64(c.FovY)/2)) / float32(max(height, 1))
+	c.Target = c.Target.Sub(right.Mul(dx * perPixel)).Add(up.Mul(dy * perPixel))
+}
+
+// Zoom moves the camera towards the target (steps > 0) or away, by 10%
+// per step, and keeps the clip planes around it.
+func (c *Camera) Zoom(steps float32) {
+	f := float32(math.Pow(0.9, float64(steps)))
+	c.Distance *= f
+	c.Near *= f
+	c.Far *= f
+}

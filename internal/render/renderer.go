@@ -96,7 +96,11 @@ type Frame struct {
 	// of every item.
 	Skinning Skinning
 	// View is the debug view (Shaded by default).
-	View   View
+	View View
+	// Wireframe draws triangle edges only.
+	Wireframe bool
+	// Grid, when not nil, is drawn before the items, depth-tested.
+	Grid   *Grid
 	Camera Camera
 	Clear  color.NRGBA
 	Items  []DrawItem
@@ -118,6 +122,7 @@ type gpuMesh struct {
 // be used from the thread that owns it.
 type Renderer struct {
 	lbs, dq     pipeline
+	lines       *lines
 	ubo         uint32
 	uboSize     int
 	uboAlign    int
@@ -157,6 +162,10 @@ func New() (*Renderer, error) {
 		return nil, err
 	}
 	if r.dq, err = newPipeline("skin_dq.vert", r.defines, 8); err != nil {
+		r.Destroy()
+		return nil, err
+	}
+	if r.lines, err = newLines(); err != nil {
 		r.Destroy()
 		return nil, err
 	}
@@ -323,9 +332,16 @@ func (r *Renderer) Draw(f *Frame) error {
 	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LESS)
-	gl.UseProgram(uint32(pl.prog))
 	aspect := float32(f.Width) / float32(max(f.Height, 1))
 	vp := f.Camera.Proj(aspect).Mul4(f.Camera.View())
+	if f.Grid != nil {
+		r.lines.draw((*[16]float32)(&vp), f.Grid)
+	}
+	if f.Wireframe {
+		gl.PolygonMode(gl.FRONT_AND_BACK, gl.LINE)
+		defer gl.PolygonMode(gl.FRONT_AND_BACK, gl.FILL)
+	}
+	gl.UseProgram(uint32(pl.prog))
 	gl.UniformMatrix4fv(pl.uViewProj, 1, false, &vp[0])
 	light := mgl32.Vec3{-0.35, -0.8, -0.5}.Normalize()
 	gl.Uniform3fv(pl.uLightDir, 1, &light[0])
@@ -455,5 +471,8 @@ func (r *Renderer) Destroy() {
 	}
 	r.lbs.destroy()
 	r.dq.destroy()
+	if r.lines != nil {
+		r.lines.destroy()
+	}
 	*r = Renderer{}
 }

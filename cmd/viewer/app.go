@@ -1,0 +1,385 @@
+package main
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/render"
+	"github.com/skinview/skinview/internal/ui"
+)
+
+// app is the viewer as a user drives it: a character, its view, and the
+// key map's state. The window and the offscreen modes (-keys, -record,
+// -sheet) run the same frames.
+type app struct {
+	opt     *options
+	c       *character
+	v       *view
+	ui      ui.State
+	scale   float32 // HiDPI content scale of the HUD
+	keys    [][]float32
+	fps     float32
+	animMs  float32
+	drawMs  float32
+	shotDir string
+	// shotPath, when set, asks the next frame to save itself there.
+	shotPath string
+	// steady leaves wall-clock timings out of the HUD, so that offscreen
+	// output (and its goldens) is the same on every run.
+	steady bool
+}
+
+// newApp builds the view of c (offscreen at w×h when both are positive).
+func newApp(opt *options, c *character, w, h int) (*app, error) {
+	v, err := newView(c, opt, w, h)
+	if err != nil {
+		return nil, err
+	}
+	a := &app{opt: opt, c: c, v: v, ui: ui.NewState(c.duration()), scale: 1, shotDir: "screenshots"}
+	a.ui.Clock.Elapsed = float32(opt.time)
+	a.ui.HUD = true
+	switch opt.view {
+	case viewPartitions:
+		a.ui.View = ui.ViewPartitions
+	case viewWeights:
+		a.ui.View = ui.ViewWeights
+	case viewSkeleton:
+		a.ui.Skeleton = true
+	}
+	a.keys = clipKeyTimes(c)
+	a.steady = w > 0 && h > 0
+	return a, nil
+}
+
+func (a *app) destroy() { a.v.destroy() }
+
+// clipKeyTimes lists each clip's distinct key times, for the timeline's
+// marks (at most 400 per clip: more would be a grey bar anyway).
+func clipKeyTimes(c *character) [][]float32 {
+	out := make([][]float32, len(c.model.Clips))
+	for i := range c.model.Clips {
+		seen := map[float32]bool{}
+		for _, tr := range c.model.Clips[i].Tracks {
+			for _, t := range tr.Times {
+				seen[t] = true
+			}
+		}
+		for t := range seen {
+			out[i] = append(out[i], t)
+		}
+		sort.Slice(out[i], func(x, y int) bool { return out[i][x] < out[i][y] })
+		if len(out[i]) > 400 {
+			out[i] = out[i][:400]
+		}
+	}
+	return out
+}
+
+// Choices implements ui.Actions: the clips in the clip browser, the base
+// layer's states under a blend tree.
+func (a *app) Choices() []string {
+	if a.c.clipMode {
+		return a.c.ctl.States()
+	}
+	var out []string
+	for _, s := range a.c.ctl.States() {
+		if !strings.Contains(s, "/") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Request implements ui.Actions.
+func (a *app) Request(i int, instant bool) error {
+	choices := a.Choices()
+	name := choices[i]
+	if a.c.clipMode {
+		if instant {
+			name = "cut:" + name
+		}
+		if err := a.c.ctl.Request(name); err != nil {
+			return err
+		}
+		a.c.clip = i
+		return nil
+	}
+	return a.c.ctl.Request(name)
+}
+
+// RequestIndex implements ui.Actions.
+func (a *app) RequestIndex(i int) error {
+	if err := a.c.ctl.RequestIndex(i); err != nil {
+		return err
+	}
+	if a.c.clipMode {
+		a.c.clip = i
+	}
+	return nil
+}
+
+func (a *app) Params() []anim.Param        { return a.c.ctl.Params() }
+func (a *app) SetParam(i int, v float32)   { a.c.ctl.SetParamIndex(i, v) }
+func (a *app) Duration() float32           { return a.c.duration() }
+func (a *app) FrameModel()                 { a.v.cam = a.v.home }
+func (a *app) Screenshot() (string, error) { return a.requestShot() }
+
+// FrameStep is one frame of the clip shown: its smallest key interval
+// (at least 1/240 s), or 1/30 s.
+func (a *app) FrameStep() float32 {
+	if a.c.clipMode && a.c.clip >= 0 {
+		ks := a.keys[a.c.clip]
+		step := float32(math.Inf(1))
+		for i := 1; i < len(ks); i++ {
+			step = min(step, ks[i]-ks[i-1])
+		}
+		if step < float32(math.Inf(1)) {
+			return max(step, 1.0/240)
+		}
+	}
+	return frameStep
+}
+
+// requestShot names the next screenshot (model, clip, time) and asks the
+// next frame to write it.
+func (a *app) requestShot() (string, error) {
+	if err := os.MkdirAll(a.shotDir, 0o755); err != nil {
+		return "", err
+	}
+	name := strings.TrimSuffix(filepath.Base(a.c.model.Name), filepath.Ext(a.c.model.Name))
+	choice := a.choiceName()
+	safe := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ' ' || r == ':' {
+			return '_'
+		}
+		return r
+	}, fmt.Sprintf("%s_%s_%.3fs", name, choice, a.ui.Clock.Local()))
+	path := filepath.Join(a.shotDir, safe+".png")
+	for i := 2; fileExists(path); i++ {
+		path = filepath.Join(a.shotDir, fmt.Sprintf("%s_%d.png", safe, i))
+	}
+	a.shotPath = path
+	return path, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func (a *app) choiceName() string {
+	if a.c.clipMode {
+		return a.c.clipName()
+	}
+	return a.c.ctl.Status().State
+}
+
+// update advances the animation by dt seconds of wall time as the key
+// state says and poses the character.
+func (a *app) update(dt float32) error {
+	start := time.Now()
+	a.ui.Clock.Duration = a.c.duration()
+	a.ui.Tick(dt)
+	step := float32(0)
+	if a.ui.Playing {
+		step = dt * float32(math.Abs(float64(a.ui.Rate())))
+	}
+	a.c.ctl.Update(step)
+	// The clip browser's clips follow the timeline exactly; a blend tree
+	// keeps its own clocks (phase sync) unless the time was set by hand.
+	if a.c.clipMode || a.ui.Scrubbed || a.ui.Reverse {
+		a.c.ctl.SetTime(a.ui.Clock.Local())
+	}
+	a.ui.Scrubbed = false
+	a.c.poseNow()
+	if err := a.v.scene.refresh(a.v.r, a.c); err != nil {
+		return err
+	}
+	a.animMs = smooth(a.animMs, float32(time.Since(start).Seconds()*1000))
+	return nil
+}
+
+func smooth(old, now float32) float32 {
+	if old == 0 {
+		return now
+	}
+	return old*0.9 + now*0.1
+}
+
+// draw renders the frame: the scene with the key state's view options,
+// the screenshot if one was asked for, then the HUD.
+func (a *app) draw() error {
+	start := time.Now()
+	v := a.v
+	v.wire = a.ui.Wire
+	v.bones = a.ui.Skeleton
+	v.grid = nil
+	if a.ui.Grid {
+		v.grid = groundGrid(v.scene, a.c)
+	}
+	switch a.ui.View {
+	case ui.ViewPartitions:
+		v.mode = render.Partitions
+	case ui.ViewWeights:
+		v.mode = render.Weights
+	default:
+		v.mode = render.Shaded
+	}
+	if err := v.draw(); err != nil {
+		return err
+	}
+	if a.shotPath != "" {
+		path := a.shotPath
+		a.shotPath = ""
+		if err := writePNG(path, a.readPixels()); err != nil {
+			a.ui.Say("screenshot failed: %v", err)
+		}
+	}
+	if a.ui.HUD || a.ui.Help || a.ui.Message != "" {
+		h, err := v.overlay(a.scale)
+		if err != nil {
+			return err
+		}
+		info := a.info()
+		ui.Draw(h, &a.ui, &info, v.w, v.h)
+		h.Flush(v.w, v.h)
+	}
+	a.drawMs = smooth(a.drawMs, float32(time.Since(start).Seconds()*1000))
+	v.stats.add(time.Duration(a.animMs*1e6), time.Since(start), v.r.DrawCalls, v.r.PaletteUsed)
+	return nil
+}
+
+// readPixels reads what the view drew, without the HUD.
+func (a *app) readPixels() *image.NRGBA {
+	if a.v.target != nil {
+		return a.v.target.ReadImage()
+	}
+	img, _ := render.ReadFramebuffer(a.v.w, a.v.h)
+	return img
+}
+
+// info is the HUD's snapshot of the viewer.
+func (a *app) info() ui.Info {
+	c := a.c
+	st := c.ctl.Status()
+	in := ui.Info{
+		Model: c.model.Name, Choices: a.Choices(), Time: a.ui.Clock.Local(), Duration: c.duration(),
+		Params: c.ctl.Params(), Status: st, HasStates: !c.clipMode,
+		Stats: ui.Stats{FPS: a.fps, AnimMs: a.animMs, RenderMs: a.drawMs, DrawCalls: a.v.r.DrawCalls,
+			Parts: a.v.scene.parts, Joints: c.model.Skeleton.NumJoints(), Vertices: a.v.stats.vertices},
+	}
+	if ch := in.Choices; len(ch) > 0 {
+		in.Selected = ch[a.ui.Selected%len(ch)]
+	}
+	in.Frame = int(math.Floor(float64(in.Time/a.FrameStep()) + 1e-4))
+	if c.clipMode {
+		in.Mode, in.Choice = "clip", c.clipName()
+		if in.Choice == "" && c.clip >= 0 {
+			in.Choice = fmt.Sprintf("clip %d", c.clip)
+		}
+		if c.clip >= 0 {
+			in.Keys = a.keys[c.clip]
+		}
+	} else {
+		in.Mode, in.Choice = "state", st.State
+	}
+	if st.From != "" {
+		in.Fade = &ui.Fade{From: st.From, To: st.State, Weight: st.Weight}
+	}
+	in.Space = blendSpace(c)
+	if a.steady {
+		in.Stats.FPS, in.Stats.AnimMs, in.Stats.RenderMs = 0, 0, 0
+	}
+	return in
+}
+
+// blendSpace finds the first 2D blend space of the spec for the HUD's plot.
+func blendSpace(c *character) *ui.Space2D {
+	if c.spec == nil {
+		return nil
+	}
+	var found *anim.NodeSpec
+	var walk func(n *anim.NodeSpec)
+	walk = func(n *anim.NodeSpec) {
+		if n == nil || found != nil {
+			return
+		}
+		if n.Type == anim.NodeBlend2D {
+			found = n
+			return
+		}
+		for i := range n.Children {
+			walk(&n.Children[i])
+		}
+		walk(n.Base)
+		walk(n.Source)
+		walk(n.Overlay)
+		for i := range n.Layers {
+			walk(&n.Layers[i].Node)
+		}
+	}
+	for _, l := range c.spec.Layers {
+		for _, s := range l.States {
+			walk(s.Tree)
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	sp := &ui.Space2D{XParam: found.Params[0].String(), YParam: found.Params[1].String()}
+	for _, p := range found.Points {
+		sp.Points = append(sp.Points, [2]float32{p[0], p[1]})
+	}
+	if tris, err := anim.Triangulate(found.Points); err == nil {
+		sp.Triangles = tris
+	}
+	for k := 0; k < 2; k++ {
+		in := found.Params[k]
+		sp.Current[k] = in.Value
+		if in.Param != "" {
+			if i := c.ctl.ParamIndex(in.Param); i >= 0 {
+				sp.Current[k] = c.ctl.Params()[i].Value
+			}
+		}
+	}
+	return sp
+}
+
+// runKeys replays a key script offscreen, one key per 1/30 s frame.
+func (a *app) runKeys(evs []ui.Event) error {
+	for _, ev := range evs {
+		a.ui.Handle(ev, a)
+		if err := a.update(frameStep); err != nil {
+			return err
+		}
+		if err := a.draw(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writePNG(path string, img image.Image) error {
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,226 @@
+package gltfload
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// addBuffer appends a data-URI buffer holding data with one view over
+// all of it (stride 0 for none) and returns the view's index.
+func (d jdoc) addBuffer(t testing.TB, stride int, data []byte) int {
+	t.Helper()
+	b := d.add(t, "buffers", fmt.Sprintf(`{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}`, len(data), base64.StdEncoding.EncodeToString(data)))
+	v := fmt.Sprintf(`{"buffer": %d, "byteLength": %d`, b, len(data))
+	if stride > 0 {
+		v += fmt.Sprintf(`, "byteStride": %d`, stride)
+	}
+	return d.add(t, "bufferViews", v+"}")
+}
+
+func le(t testing.TB, data ...any) []byte {
+	var b bytes.Buffer
+	for _, x := range data {
+		if err := binary.Write(&b, binary.LittleEndian, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Bytes()
+}
+
+// pngClaiming is a PNG signature and header chunk claiming w×h pixels,
+// with no pixel data: what a hostile file needs to ask for a huge canvas.
+func pngClaiming(w, h uint32) []byte {
+	ihdr := binary.BigEndian.AppendUint32(nil, w)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, h)
+	ihdr = append(ihdr, 8, 6, 0, 0, 0) // 8-bit RGBA
+	chunk := append([]byte("IHDR"), ihdr...)
+	out := []byte("\x89PNG\r\n\x1a\n")
+	out = binary.BigEndian.AppendUint32(out, uint32(len(ihdr)))
+	out = append(out, chunk...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(chunk))
+}
+
+// Where the specification allows recovery, or a violation is harmless to
+// this loader, the model loads and a warning says what was done.
+func TestLenientDocumentsWarn(t *testing.T) {
+	cases := []struct {
+		name  string
+		edit  func(t testing.TB, d jdoc)
+		build func(t testing.TB) []byte
+		fsys  fs.FS
+		want  []string
+	}{
+		{name: "byteStride on animation input (Fox)", edit: func(t testing.TB, d jdoc) { d.set(t, "bufferViews/7/byteStride", 4) },
+			want: []string{"bufferViews[7]: byteStride 4 is only allowed for vertex attributes, but accessors[7] uses it for animation input; read with the stride"}},
+		{name: "weights not summing to 1", edit: func(t testing.TB, d jdoc) { d.patch(t, 4, []float32{0.5, 0, 0, 0, 1, 0, 0, 0, 0.25, 0.5}) },
+			want: []string{"meshes[0].primitives[0]: weights of 2 vertices do not sum to 1 (worst: vertex 0 sums to 0.5); renormalized"}},
+		{name: "non-unit node rotation", edit: func(t testing.TB, d jdoc) { d.raw(t, "nodes/1/rotation", `[0, 0, 0, 2]`) },
+			want: []string{"nodes[1].rotation: length 2, normalized"}},
+		{name: "non-unit rotation keys", edit: func(t testing.TB, d jdoc) { d.patch(t, 8, []float32{0, 0, 0, 2}) },
+			want: []string{"animations[0].samplers[0].output: rotation keys up to 1 away from unit length; normalized"}},
+		{name: "alphaCutoff without alphaMode", edit: func(t testing.TB, d jdoc) { d.raw(t, "materials/0/alphaCutoff", `0.3`) },
+			want: []string{"materials[0]: alphaCutoff without alphaMode (OPAQUE) is ignored"}},
+		{name: "normalized FLOAT", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/normalized", true) },
+			want: []string{"accessors[0]: normalized is set on FLOAT components, where glTF forbids it; ignored"}},
+		{name: "quantized positions without the extension", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/componentType", 5123) },
+			want: []string{"meshes[0].primitives[0].attributes.POSITION: accessors[0] has UNSIGNED_SHORT components, which need KHR_mesh_quantization in extensionsUsed; read anyway"}},
+		{name: "UNSIGNED_INT joints", edit: func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, le(t, []uint32{0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}))
+			d.set(t, "accessors/3/bufferView", v)
+			d.set(t, "accessors/3/componentType", 5125)
+		}, want: []string{"meshes[0].primitives[0].attributes.JOINTS_0: accessors[3] has UNSIGNED_INT components, which glTF does not allow here; read anyway"}},
+		{name: "byteStride not a multiple of 4", edit: func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 6, le(t, []uint8{0, 0, 0, 0, 9, 9, 1, 0, 0, 0, 9, 9, 1, 0, 0, 0}))
+			d.set(t, "accessors/3/bufferView", v)
+		}, want: []string{"bufferViews[10]: byteStride 6 is not a multiple of 4 in [4, 252]; read anyway"}},
+		{name: "accessor not aligned", edit: func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, le(t, []uint16{0}, []float32{0, 0, 1, 0, 0, 1}))
+			d.set(t, "accessors/2/bufferView", v)
+			d.set(t, "accessors/2/byteOffset", 2)
+		}, want: []string{
+			"accessors[2]: byteOffset 2 in bufferViews[10] (at 0) is not aligned to its 4-byte components; read anyway",
+			"meshes[0].primitives[0].attributes.TEXCOORD_0: accessors[2] starts at byte 2 of its buffer, not a multiple of 4 as glTF asks of vertex attributes; read anyway"}},
+		{name: "duplicate channel target", edit: func(t testing.TB, d jdoc) {
+			d.add(t, "animations/0/channels", `{"sampler": 1, "target": {"node": 2, "path": "translation"}}`)
+		}, want: []string{"animations[0].channels[2].target: nodes[2] translation is already animated by channels[1]; the later channel wins"}},
+		{name: "duplicate skin joint", edit: func(t testing.TB, d jdoc) { d.raw(t, "skins/0/joints", `[1, 1]`) },
+			want: []string{"skins[0].joints[1]: nodes[1] is already joint 0; joints must be unique, the duplicate is kept"}},
+		{name: "unknown required extension", edit: func(t testing.TB, d jdoc) { d.raw(t, "extensionsRequired", `["EXT_foo"]`) },
+			want: []string{"extensionsRequired[0]: EXT_foo is not supported; the model is shown without it"}},
+		{name: "unknown animation path", edit: func(t testing.TB, d jdoc) { d.set(t, "animations/0/channels/1/target/path", "pointer") },
+			want: []string{`animations[0].channels[1].target.path: "pointer" is not supported; ignored`}},
+		{name: "morph weights for a node without targets", edit: func(t testing.TB, d jdoc) {
+			d.add(t, "animations/0/channels", `{"sampler": 0, "target": {"node": 2, "path": "weights"}}`)
+		}, want: []string{"animations[0].channels[2].target: nodes[2] has no morph targets to weight; ignored"}},
+		{name: "morph weights read", edit: func(t testing.TB, d jdoc) {
+			d.raw(t, "meshes/0/primitives/0/targets", `[{"POSITION": 0}]`)
+			d.add(t, "animations/0/samplers", `{"input": 7, "output": 7}`)
+			d.add(t, "animations/0/channels", `{"sampler": 2, "target": {"node": 0, "path": "weights"}}`)
+		}, want: []string{"animations[0]: 1 morph-weight channels read but not applied"}},
+		{name: "skinned node whose mesh has no joints", edit: func(t testing.TB, d jdoc) {
+			d.del(t, "meshes/0/primitives/0/attributes/JOINTS_0")
+			d.del(t, "meshes/0/primitives/0/attributes/WEIGHTS_0")
+		}, want: []string{"nodes[0]: has skins[0] but meshes[0] has no JOINTS_0/WEIGHTS_0; drawn rigidly"}},
+		{name: "negative key time", edit: func(t testing.TB, d jdoc) { d.patch(t, 7, []float32{-1, 1}) },
+			want: []string{"animations[0].samplers[0].input: accessors[7] starts at -1 s; glTF key times are not negative"}},
+		{name: "matrix not affine", edit: func(t testing.TB, d jdoc) {
+			d.raw(t, "nodes/1/matrix", `[1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1]`)
+		}, want: []string{"nodes[1].matrix: not affine (last row 0 0 1 1); the last row is ignored"}},
+		{name: "matrix with shear", edit: func(t testing.TB, d jdoc) {
+			d.raw(t, "nodes/1/matrix", `[1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]`)
+		}, want: []string{"nodes[1].matrix: not a translation, rotation and scale (shear or a singular rotation); approximated"}},
+		{name: "property differing only in case", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/Count", 999) },
+			want: []string{"accessors[0].Count: unknown property ignored (glTF property names are case-sensitive)"}},
+		{name: "integer written as a float", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/count", json.Number("3.0")) },
+			want: []string{"accessors[0].count: integer written as 3.0; read as 3"}},
+		{name: "unpadded base64", edit: func(t testing.TB, d jdoc) {
+			d.set(t, "buffers/0/uri", strings.TrimRight(d["buffers"].([]any)[0].(map[string]any)["uri"].(string), "="))
+		}, want: []string{"buffers[0]: the data URI is not in standard padded base64; decoded anyway"}},
+		{name: "image that does not decode", edit: func(t testing.TB, d jdoc) { d.set(t, "images/0/uri", "data:image/png;base64,AAAA") },
+			want: []string{"images[0]: cannot decode: image: unknown format; drawn untextured"}},
+		{name: "image file missing", edit: func(t testing.TB, d jdoc) { d.set(t, "images/0/uri", "skin.png") }, fsys: fstest.MapFS{},
+			want: []string{`images[0]: uri "skin.png": file does not exist; drawn untextured`}},
+		{name: "image file outside the folder", edit: func(t testing.TB, d jdoc) { d.set(t, "images/0/uri", "../skin.png") }, fsys: fstest.MapFS{},
+			want: []string{`images[0]: uri "../skin.png" leaves the model's folder; drawn untextured`}},
+		{name: "image claiming a huge canvas", edit: func(t testing.TB, d jdoc) {
+			d.set(t, "images/0/uri", "data:image/png;base64,"+base64.StdEncoding.EncodeToString(pngClaiming(8192, 8192)))
+		}, want: []string{"images[0]: 8192x8192 pixels from 33 bytes of image data is not plausible; drawn untextured"}},
+		{name: "image beyond the size limit", edit: func(t testing.TB, d jdoc) {
+			d.set(t, "images/0/uri", "data:image/png;base64,"+base64.StdEncoding.EncodeToString(pngClaiming(100000, 100000)))
+		}, want: []string{"images[0]: 100000x100000 pixels is outside the supported size (at most 67108864 pixels); drawn untextured"}},
+		{name: "byte order mark", build: func(t testing.TB) []byte { return append([]byte("\xef\xbb\xbf"), skinnedDoc(t).bytes(t)...) },
+			want: []string{"the JSON starts with a byte order mark, which glTF forbids; skipped"}},
+		{name: "GLB JSON padded with NUL", build: func(t testing.TB) []byte {
+			g := glbOf(t, skinnedDoc(t))
+			jsLen := binary.LittleEndian.Uint32(g[12:])
+			js := append(bytes.TrimRight(g[20:20+jsLen], " "), 0, 0, 0, 0)
+			return glbChunks(js[:len(js)/4*4], g[28+jsLen:])
+		}, want: []string{"glb: the JSON chunk is padded with NUL bytes instead of spaces"}},
+		{name: "GLB with bytes after its length", build: func(t testing.TB) []byte { return append(glbOf(t, skinnedDoc(t)), 0, 0, 0, 0) },
+			want: []string{"glb: 4 bytes after the length the header gives"}},
+		{name: "GLB BIN chunk longer than the buffer", build: func(t testing.TB) []byte {
+			d := skinnedDoc(t)
+			g := glbOf(t, d)
+			jsLen := binary.LittleEndian.Uint32(g[12:])
+			return glbChunks(g[20:20+jsLen], append(g[28+jsLen:], make([]byte, 16)...))
+		}, want: []string{"glb: the BIN chunk has 372 bytes, more than buffers[0].byteLength 356 and padding; the rest is ignored"}},
+		{name: "unused data", edit: func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, make([]byte, 64))
+			d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 2, "type": "VEC3"}`, v))
+			d.add(t, "materials", `{"name": "unused"}`)
+		}, want: nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var data []byte
+			if tc.build != nil {
+				data = tc.build(t)
+			} else {
+				d := skinnedDoc(t)
+				tc.edit(t, d)
+				data = d.bytes(t)
+			}
+			m, err := Decode(data, tc.fsys, "t.gltf")
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if len(m.Warnings) != len(tc.want) {
+				t.Fatalf("warnings %q, want %q", m.Warnings, tc.want)
+			}
+			for i, w := range tc.want {
+				if !strings.HasPrefix(m.Warnings[i], w) {
+					t.Fatalf("warning %d is\n%s\nwant\n%s", i, m.Warnings[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestWarningsAreCapped(t *testing.T) {
+	d := skinnedDoc(t)
+	for range 150 {
+		d.add(t, "animations/0/channels", `{"sampler": 0, "target": {"node": 1, "path": "pointer"}}`)
+	}
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Warnings) != maxWarnings+1 || m.Warnings[maxWarnings] != "... and 50 more warnings" {
+		t.Fatalf("%d warnings ending %q; want %d and a line counting 50 more", len(m.Warnings), m.Warnings[len(m.Warnings)-1], maxWarnings+1)
+	}
+}
+
+func TestRepeatedWarningsAreCounted(t *testing.T) {
+	d := skinnedDoc(t)
+	for i := 0; i < 3; i++ {
+		d.raw(t, fmt.Sprintf("nodes/%d/rotation", i), `[0, 0, 0, 2]`)
+	}
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "nodes[0].rotation: length 2, normalized (and 2 more like it)"
+	if len(m.Warnings) != 1 || m.Warnings[0] != want {
+		t.Fatalf("warnings %q, want [%q]", m.Warnings, want)
+	}
+}
+
+// Messages print as one line whatever the file name or the file's
+// strings hold.
+func TestErrorsAreOneLine(t *testing.T) {
+	d := skinnedDoc(t)
+	d.set(t, "meshes/0/primitives/0/attributes/EVIL\nNAME", 99)
+	_, err := Decode(d.bytes(t), nil, "bad\nname.gltf")
+	want := `gltfload: bad\nname.gltf: meshes[0].primitives[0].attributes.EVIL\nNAME: accessors[99] does not exist (10 accessors)`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %q, want %q", err, want)
+	}
+}

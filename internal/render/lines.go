@@ -1,0 +1,99 @@
+package render
+
+import (
+	"fmt"
+	"image"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+)
+
+// lines draws world-space line segments with depth test: the ground grid.
+type lines struct {
+	prog      program
+	vao, vbo  uint32
+	uViewProj int32
+	uColor    int32
+	cap       int
+}
+
+func newLines() (*lines, error) {
+	p, err := linkProgram("lines.vert", "lines.frag", "")
+	if err != nil {
+		return nil, err
+	}
+	l := &lines{prog: p, uViewProj: p.uniform("uViewProj"), uColor: p.uniform("uColor")}
+	gl.GenVertexArrays(1, &l.vao)
+	gl.GenBuffers(1, &l.vbo)
+	gl.BindVertexArray(l.vao)
+	gl.BindBuffer(gl.ARRAY_BUFFER, l.vbo)
+	gl.EnableVertexAttribArray(0)
+	gl.VertexAttribPointerWithOffset(0, 3, gl.FLOAT, false, 0, 0)
+	gl.BindVertexArray(0)
+	return l, nil
+}
+
+func (l *lines) destroy() {
+	gl.DeleteVertexArrays(1, &l.vao)
+	gl.DeleteBuffers(1, &l.vbo)
+	gl.DeleteProgram(uint32(l.prog))
+}
+
+// Grid is a square ground grid of lines, drawn under the character.
+type Grid struct {
+	// Segments holds xyz pairs: 6 floats per line segment.
+	Segments []float32
+	// Color is sRGB-encoded RGBA, 0…1.
+	Color [4]float32
+}
+
+// MakeGrid lays out a grid on the plane y = height around (cx, cz): lines
+// every step, half extent half, both in model units.
+func MakeGrid(cx, cz, height, step, half float32) Grid {
+	g := Grid{Color: [4]float32{0.36, 0.39, 0.45, 1}}
+	n := int(half / step)
+	for i := -n; i <= n; i++ {
+		o := float32(i) * step
+		g.Segments = append(g.Segments,
+			cx+o, height, cz-half, cx+o, height, cz+half,
+			cx-half, height, cz+o, cx+half, height, cz+o)
+	}
+	return g
+}
+
+func (l *lines) draw(vp *[16]float32, g *Grid) {
+	if len(g.Segments) == 0 {
+		return
+	}
+	gl.UseProgram(uint32(l.prog))
+	gl.UniformMatrix4fv(l.uViewProj, 1, false, &vp[0])
+	gl.Uniform4f(l.uColor, g.Color[0], g.Color[1], g.Color[2], g.Color[3])
+	gl.BindVertexArray(l.vao)
+	gl.BindBuffer(gl.ARRAY_BUFFER, l.vbo)
+	if n := len(g.Segments) * 4; n > l.cap {
+		l.cap = n
+		gl.BufferData(gl.ARRAY_BUFFER, n, gl.Ptr(g.Segments), gl.DYNAMIC_DRAW)
+	} else {
+		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n, gl.Ptr(g.Segments))
+	}
+	gl.DrawArrays(gl.LINES, 0, int32(len(g.Segments)/3))
+	gl.BindVertexArray(0)
+}
+
+// ReadFramebuffer reads the bound draw framebuffer's w×h pixels (the
+// window's back buffer before the swap), top row first.
+func ReadFramebuffer(w, h int) (*image.NRGBA, error) {
+	if w <= 0 || h <= 0 {
+		return nil, fmt.Errorf("render: cannot read a %dx%d framebuffer", w, h)
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	buf := make([]byte, w*h*4)
+	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
+	gl.ReadPixels(0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(buf))
+	for y := 0; y < h; y++ {
+		copy(img.Pix[y*img.Stride:(y+1)*img.Stride], buf[(h-1-y)*w*4:])
+	}
+	for i := 3; i < len(img.Pix); i += 4 {
+		img.Pix[i] = 255
+	}
+	return img, nil
+}

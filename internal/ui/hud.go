@@ -1,0 +1,289 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"github.com/skinview/skinview/internal/anim"
+)
+
+// Painter draws 2D overlays in framebuffer pixels, origin top-left;
+// render.HUD implements it.
+type Painter interface {
+	Text(x, y float32, s string, c color.NRGBA) float32
+	Mono(x, y float32, s string, c color.NRGBA) float32
+	Measure(s string) float32
+	MeasureMono(s string) float32
+	LineHeight() float32
+	Rect(x, y, w, h float32, c color.NRGBA)
+	Frame(x, y, w, h, thickness float32, c color.NRGBA)
+	Line(x0, y0, x1, y1, width float32, c color.NRGBA)
+	Disc(x, y, r float32, c color.NRGBA)
+}
+
+// Info is a snapshot of the viewer for one HUD frame.
+type Info struct {
+	Model     string
+	Mode      string   // "clip" or "blend tree"
+	Choice    string   // the clip or state playing
+	Choices   []string // what [ ] select
+	Selected  string   // the choice [ ] point at, which Enter requests
+	Time      float32  // local time in seconds
+	Duration  float32
+	Frame     int
+	Keys      []float32 // key times of the clip shown, for marks
+	Fade      *Fade     // a cross-fade in progress, or nil
+	Params    []anim.Param
+	Status    anim.Status
+	HasStates bool // the spec has a state machine worth showing
+	Space     *Space2D
+	Stats     Stats
+}
+
+// Fade is a transition in progress.
+type Fade struct {
+	From, To string
+	Weight   float32 // 0…1
+}
+
+// Space2D is a 2D blend space to plot: its sample points, its triangles
+// (triples of point indices) and the current parameter point.
+type Space2D struct {
+	XParam, YParam string
+	Points         [][2]float32
+	Triangles      [][3]int
+	Current        [2]float32
+}
+
+// Stats are the frame statistics line.
+type Stats struct {
+	FPS                  float32
+	AnimMs, RenderMs     float32
+	DrawCalls, Parts     int
+	Joints, Vertices     int
+	PaletteBytesPerFrame int
+}
+
+// TextColor is the HUD's main text colour, for labels drawn outside it.
+var TextColor = textMain
+
+// Colours of the HUD (sRGB, as drawn).
+var (
+	panelBG   = color.NRGBA{18, 20, 26, 200}
+	panelLine = color.NRGBA{90, 96, 110, 255}
+	textMain  = color.NRGBA{235, 238, 245, 255}
+	textDim   = color.NRGBA{150, 158, 172, 255}
+	accent    = color.NRGBA{255, 176, 64, 255}
+	sliderBG  = color.NRGBA{55, 60, 72, 255}
+	sliderFG  = color.NRGBA{90, 150, 235, 255}
+	playHead  = color.NRGBA{235, 70, 60, 255}
+	fadeFill  = color.NRGBA{90, 200, 120, 150}
+	keyMark   = color.NRGBA{170, 176, 190, 255}
+)
+
+const pad = 8
+
+// Draw lays out the HUD for a w×h framebuffer: the clip panel top-left
+// with the timeline, parameters and state machine below, statistics
+// bottom-left, the blend space top-right, the message bottom-centre and,
+// when s.Help, the key map over everything.
+func Draw(p Painter, s *State, in *Info, w, h int) {
+	if s.HUD {
+		drawPanel(p, s, in)
+		drawStats(p, in, h)
+		if in.Space != nil {
+			drawSpace(p, in.Space, float32(w)-180-pad, pad)
+		}
+	}
+	if s.Message != "" {
+		lh := p.LineHeight()
+		tw := p.Measure(s.Message)
+		x := (float32(w) - tw) / 2
+		y := float32(h) - 3*lh - pad
+		p.Rect(x-pad, y-4, tw+2*pad, lh+8, panelBG)
+		p.Text(x, y, s.Message, accent)
+	}
+	if s.Help {
+		drawHelp(p, w, h)
+	}
+}
+
+func drawPanel(p Painter, s *State, in *Info) {
+	lh := p.LineHeight()
+	x, y := float32(pad), float32(pad)
+	width := float32(340)
+	rows := 5 + len(in.Params)
+	if in.Fade != nil && !in.HasStates {
+		rows++
+	}
+	if in.HasStates {
+		rows += 1 + len(in.Status.Layers)
+	}
+	height := float32(rows)*(lh+3) + 3*pad
+	p.Rect(x, y, width, height, panelBG)
+	p.Frame(x, y, width, height, 1, panelLine)
+	x += pad
+	y += pad
+	p.Text(x, y, in.Model, textMain)
+	y += lh + 3
+	p.Text(x, y, in.Mode+": ", textDim)
+	cx := x + p.Measure(in.Mode+": ")
+	cx += p.Text(cx, y, in.Choice, accent)
+	if in.Selected != "" && in.Selected != in.Choice {
+		p.Text(cx, y, "   [Enter: "+in.Selected+"]", textDim)
+	}
+	y += lh + 3
+	play := "▶"
+	if !s.Playing {
+		play = "❚❚"
+	}
+	p.Mono(x, y, fmt.Sprintf("%s %6.3f / %.3f s  frame %d", play, in.Time, in.Duration, in.Frame), textMain)
+	y += lh + 3
+	p.Mono(x, y, fmt.Sprintf("rate %s%.2fx  %s", sign(s.Reverse), math.Abs(float64(s.Rate())), s.Clock.Mode), textDim)
+	y += lh + 3
+	drawTimeline(p, in, x, y+2, width-2*pad, lh-4)
+	y += lh + 3
+	if in.Fade != nil && !in.HasStates {
+		p.Text(x, y, fmt.Sprintf("cross-fade %s → %s %3.0f%%", in.Fade.From, in.Fade.To, 100*in.Fade.Weight), textMain)
+		y += lh + 3
+	}
+	for i, prm := range in.Params {
+		drawSlider(p, prm, i == s.Param%max(len(in.Params), 1), x, y, width-2*pad)
+		y += lh + 3
+	}
+	if in.HasStates {
+		st := in.Status
+		line := "state: " + st.State
+		if st.From != "" {
+			line = fmt.Sprintf("state: %s → %s %3.0f%%", st.From, st.State, 100*st.Weight)
+		}
+		p.Text(x, y, line, textMain)
+		y += lh + 3
+		for _, l := range st.Layers {
+			txt := fmt.Sprintf("  %s: %s", l.Name, l.State)
+			if l.From != "" {
+				txt = fmt.Sprintf("  %s: %s → %s %3.0f%%", l.Name, l.From, l.State, 100*l.Weight)
+			}
+			if l.Pending != "" {
+				txt += " (waiting: " + l.Pending + ")"
+			}
+			p.Text(x, y, txt, textDim)
+			y += lh + 3
+		}
+	}
+}
+
+func sign(rev bool) string {
+	if rev {
+		return "-"
+	}
+	return ""
+}
+
+// drawTimeline is the bar with key marks, the fade and the play head.
+func drawTimeline(p Painter, in *Info, x, y, w, h float32) {
+	p.Rect(x, y, w, h, sliderBG)
+	if in.Duration <= 0 {
+		return
+	}
+	at := func(t float32) float32 { return x + w*min(max(t/in.Duration, 0), 1) }
+	for _, k := range in.Keys {
+		kx := at(k)
+		p.Line(kx, y+h-4, kx, y+h, 1, keyMark)
+	}
+	if in.Fade != nil {
+		p.Rect(x, y, w*in.Fade.Weight, 3, fadeFill)
+	}
+	hx := at(in.Time)
+	p.Line(hx, y-2, hx, y+h+2, 2, playHead)
+}
+
+// drawSlider is one parameter: name, bar, value; the selected one lit.
+func drawSlider(p Painter, prm anim.Param, selected bool, x, y, w float32) {
+	lh := p.LineHeight()
+	name := prm.Name
+	col := textDim
+	fill := sliderFG
+	if selected {
+		p.Rect(x-4, y-1, w+8, lh+2, color.NRGBA{60, 80, 120, 180})
+		name = "► " + name
+		col = textMain
+		fill = accent
+	}
+	p.Text(x, y, name, col)
+	bx, bw := x+120, w-120-56
+	p.Rect(bx, y+lh/2-3, bw, 6, sliderBG)
+	if prm.Max > prm.Min {
+		f := (prm.Value - prm.Min) / (prm.Max - prm.Min)
+		p.Rect(bx, y+lh/2-3, bw*min(max(f, 0), 1), 6, fill)
+	}
+	p.Mono(x+w-50, y, fmt.Sprintf("%6.2f", prm.Value), col)
+}
+
+func drawStats(p Painter, in *Info, h int) {
+	lh := p.LineHeight()
+	st := in.Stats
+	line := fmt.Sprintf("%3.0f fps  anim %.2f ms  render %.2f ms  draws %d  parts %d  joints %d  verts %d",
+		st.FPS, st.AnimMs, st.RenderMs, st.DrawCalls, st.Parts, st.Joints, st.Vertices)
+	y := float32(h) - lh - pad
+	p.Rect(pad, y-4, p.MeasureMono(line)+2*pad, lh+8, panelBG)
+	p.Mono(2*pad, y, line, textDim)
+}
+
+// drawSpace plots a 2D blend space in a 180×180 box.
+func drawSpace(p Painter, sp *Space2D, x, y float32) {
+	const size = 180
+	p.Rect(x, y, size, size, panelBG)
+	p.Frame(x, y, size, size, 1, panelLine)
+	if len(sp.Points) == 0 {
+		return
+	}
+	lo, hi := sp.Points[0], sp.Points[0]
+	for _, q := range sp.Points {
+		lo = [2]float32{min(lo[0], q[0]), min(lo[1], q[1])}
+		hi = [2]float32{max(hi[0], q[0]), max(hi[1], q[1])}
+	}
+	span := [2]float32{max(hi[0]-lo[0], 1e-6), max(hi[1]-lo[1], 1e-6)}
+	in := float32(24)
+	at := func(q [2]float32) (float32, float32) {
+		return x + in + (q[0]-lo[0])/span[0]*(size-2*in), y + size - in - (q[1]-lo[1])/span[1]*(size-2*in)
+	}
+	for _, t := range sp.Triangles {
+		for k := 0; k < 3; k++ {
+			ax, ay := at(sp.Points[t[k]])
+			bx, by := at(sp.Points[t[(k+1)%3]])
+			p.Line(ax, ay, bx, by, 1, panelLine)
+		}
+	}
+	for _, q := range sp.Points {
+		px, py := at(q)
+		p.Disc(px, py, 4, color.NRGBA{110, 210, 120, 255})
+	}
+	cx, cy := at(sp.Current)
+	p.Disc(cx, cy, 5, accent)
+	p.Text(x+4, y+2, sp.XParam+" / "+sp.YParam, textDim)
+}
+
+// drawHelp is the key map over a dimmed screen.
+func drawHelp(p Painter, w, h int) {
+	lh := p.LineHeight()
+	p.Rect(0, 0, float32(w), float32(h), color.NRGBA{0, 0, 0, 120})
+	col := float32(0)
+	for _, k := range KeyMap {
+		col = max(col, p.Measure(k[0]))
+	}
+	width := col + 24 + 300
+	height := float32(len(KeyMap)+2) * (lh + 2)
+	x := (float32(w) - width) / 2
+	y := (float32(h) - height) / 2
+	p.Rect(x-pad, y-pad, width+2*pad, height+2*pad, color.NRGBA{18, 20, 26, 235})
+	p.Frame(x-pad, y-pad, width+2*pad, height+2*pad, 1, panelLine)
+	p.Text(x, y, "Keys", accent)
+	y += 2 * (lh + 2)
+	for _, k := range KeyMap {
+		p.Text(x, y, k[0], textMain)
+		p.Text(x+col+24, y, k[1], textDim)
+		y += lh + 2
+	}
+}

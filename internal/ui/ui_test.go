@@ -1,0 +1,248 @@
+package ui
+
+import (
+	"errors"
+	"image/color"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
+)
+
+// fakeViewer records what the keys asked for.
+type fakeViewer struct {
+	choices   []string
+	requested []string
+	indexed   []int
+	params    []anim.Param
+	shots     int
+	framed    int
+}
+
+func (f *fakeViewer) Choices() []string { return f.choices }
+func (f *fakeViewer) Request(i int, instant bool) error {
+	mode := "fade"
+	if instant {
+		mode = "cut"
+	}
+	f.requested = append(f.requested, mode+":"+f.choices[i])
+	return nil
+}
+func (f *fakeViewer) RequestIndex(i int) error {
+	if i >= len(f.choices) {
+		return errors.New("no such state")
+	}
+	f.indexed = append(f.indexed, i)
+	return nil
+}
+func (f *fakeViewer) Params() []anim.Param      { return f.params }
+func (f *fakeViewer) SetParam(i int, v float32) { f.params[i].Value = v }
+func (f *fakeViewer) Duration() float32         { return 2 }
+func (f *fakeViewer) FrameStep() float32        { return 0.1 }
+func (f *fakeViewer) Screenshot() (string, error) {
+	f.shots++
+	return "screenshots/x.png", nil
+}
+func (f *fakeViewer) FrameModel() { f.framed++ }
+
+func newFake() *fakeViewer {
+	return &fakeViewer{
+		choices: []string{"Idle", "Walk", "Run"},
+		params:  []anim.Param{{Name: "speed", Value: 0.5, Max: 1, Default: 0.25}, {Name: "aim_x", Value: 0, Min: -1, Max: 1}},
+	}
+}
+
+func run(t *testing.T, script string, f *fakeViewer) *State {
+	t.Helper()
+	evs, err := ParseKeys(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewState(f.Duration())
+	for _, ev := range evs {
+		s.Handle(ev, f)
+	}
+	return &s
+}
+
+func near(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-5 }
+
+func TestKeys(t *testing.T) {
+	cases := []struct {
+		name   string
+		script string
+		check  func(*State, *fakeViewer) string
+	}{
+		{"space pauses", "space", func(s *State, f *fakeViewer) string {
+			if s.Playing {
+				return "still playing"
+			}
+			return ""
+		}},
+		{"right steps frames and pauses", "right*3", func(s *State, f *fakeViewer) string {
+			if s.Playing || !near(s.Clock.Local(), 0.3) {
+				return "want paused at 0.3"
+			}
+			return ""
+		}},
+		{"shift+right steps a second, left wraps the loop", "shift+right,left*12", func(s *State, f *fakeViewer) string {
+			if !near(s.Clock.Local(), 1.8) { // 1 − 1.2 wraps to 1.8 in a 2 s loop
+				return "want 1.8"
+			}
+			return ""
+		}},
+		{"end then home", "end,home", func(s *State, f *fakeViewer) string {
+			if !near(s.Clock.Local(), 0) {
+				return "want 0"
+			}
+			return ""
+		}},
+		{"faster to the top of the ladder", "period*20", func(s *State, f *fakeViewer) string {
+			if s.Rate() != 4 {
+				return "want 4x"
+			}
+			return ""
+		}},
+		{"slower and reversed", "comma*20,r", func(s *State, f *fakeViewer) string {
+			if !near(s.Rate(), -0.1) {
+				return "want -0.1x"
+			}
+			return ""
+		}},
+		{"loop modes cycle", "l,l", func(s *State, f *fakeViewer) string {
+			if s.Clock.Mode != anim.PingPong {
+				return "want ping-pong after two presses"
+			}
+			return ""
+		}},
+		{"brackets wrap and enter fades", "[,enter,],],shift+enter", func(s *State, f *fakeViewer) string {
+			if strings.Join(f.requested, " ") != "fade:Run cut:Walk" {
+				return "requests " + strings.Join(f.requested, " ")
+			}
+			return ""
+		}},
+		{"tab selects and arrows change the parameter", "tab,up*4,shift+down", func(s *State, f *fakeViewer) string {
+			if s.Param != 1 || !near(f.params[1].Value, 0.19) {
+				return "want aim_x = 0.19"
+			}
+			return ""
+		}},
+		{"values clamp at max", "up*20", func(s *State, f *fakeViewer) string {
+			if f.params[0].Value != 1 {
+				return "want speed clamped to 1"
+			}
+			return ""
+		}},
+		{"zero resets to default", "up,0", func(s *State, f *fakeViewer) string {
+			if f.params[0].Value != 0.25 {
+				return "want the default 0.25"
+			}
+			return ""
+		}},
+		{"shift+tab goes back", "shift+tab", func(s *State, f *fakeViewer) string {
+			if s.Param != 1 {
+				return "want the last parameter"
+			}
+			return ""
+		}},
+		{"number keys request states", "2,9", func(s *State, f *fakeViewer) string {
+			if len(f.indexed) != 1 || f.indexed[0] != 1 || !strings.Contains(s.Message, "no such state") {
+				return "want state 1 requested and an error shown for 9"
+			}
+			return ""
+		}},
+		{"toggles", "h,k,w,g,u,v,v,v,f", func(s *State, f *fakeViewer) string {
+			if !s.Help || !s.Skeleton || !s.Wire || !s.Grid || s.HUD || s.View != ViewShaded || f.framed != 1 {
+				return "toggles wrong"
+			}
+			return ""
+		}},
+		{"screenshot says where", "p,f12", func(s *State, f *fakeViewer) string {
+			if f.shots != 2 || !strings.Contains(s.Message, "screenshots/x.png") {
+				return "want two screenshots and the path on screen"
+			}
+			return ""
+		}},
+		{"escape quits", "esc", func(s *State, f *fakeViewer) string {
+			if !s.Quit {
+				return "not quitting"
+			}
+			return ""
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake()
+			s := run(t, tc.script, f)
+			if msg := tc.check(s, f); msg != "" {
+				t.Fatalf("%s: %s (state %+v)", tc.script, msg, *s)
+			}
+		})
+	}
+}
+
+func TestParseKeysErrors(t *testing.T) {
+	for _, bad := range []string{"spacebar", "right*0", "right*x", "shift+"} {
+		if _, err := ParseKeys(bad); err == nil {
+			t.Errorf("ParseKeys(%q) accepted it", bad)
+		}
+	}
+	evs, err := ParseKeys("space, right*2 ,shift+tab")
+	if err != nil || len(evs) != 4 || evs[3] != (Event{Key: KeyTab, Shift: true}) {
+		t.Fatalf("got %v %v", evs, err)
+	}
+}
+
+func TestTickPlaysAtRate(t *testing.T) {
+	s := NewState(2)
+	s.RateStep = 6 // 2x
+	s.Tick(0.25)
+	if !near(s.Clock.Local(), 0.5) {
+		t.Fatalf("2x for 0.25 s: %v, want 0.5", s.Clock.Local())
+	}
+	s.Reverse = true
+	s.Tick(0.5)
+	if !near(s.Clock.Local(), 1.5) {
+		t.Fatalf("reversed 2x for 0.5 s from 0.5: %v, want 1.5 (wrapped)", s.Clock.Local())
+	}
+}
+
+// recorder is a Painter that keeps the text it was asked to draw.
+type recorder struct{ texts []string }
+
+func (r *recorder) Text(x, y float32, s string, c color.NRGBA) float32 {
+	r.texts = append(r.texts, s)
+	return r.Measure(s)
+}
+func (r *recorder) Mono(x, y float32, s string, c color.NRGBA) float32 { return r.Text(x, y, s, c) }
+func (r *recorder) Measure(s string) float32                           { return float32(7 * len(s)) }
+func (r *recorder) MeasureMono(s string) float32                       { return float32(8 * len(s)) }
+func (r *recorder) LineHeight() float32                                { return 17 }
+func (r *recorder) Rect(x, y, w, h float32, c color.NRGBA)             {}
+func (r *recorder) Frame(x, y, w, h, th float32, c color.NRGBA)        {}
+func (r *recorder) Line(x0, y0, x1, y1, w float32, c color.NRGBA)      {}
+func (r *recorder) Disc(x, y, rad float32, c color.NRGBA)              {}
+
+func TestHUDShowsTheState(t *testing.T) {
+	s := NewState(2)
+	s.Param = 1
+	s.Help = true
+	in := &Info{Model: "fox.glb", Mode: "clip", Choice: "Walk", Time: 0.5, Duration: 2, Frame: 15,
+		Params:    []anim.Param{{Name: "speed", Max: 1}, {Name: "aim_x", Min: -1, Max: 1}},
+		Status:    anim.Status{State: "Walk", From: "Idle", Weight: 0.4, Layers: []anim.LayerStatus{{Name: "base", State: "Walk", From: "Idle", Weight: 0.4}}},
+		HasStates: true}
+	r := &recorder{}
+	Draw(r, &s, in, 800, 600)
+	all := strings.Join(r.texts, "\n")
+	for _, want := range []string{"fox.glb", "Walk", "frame 15", "► aim_x", "Idle → Walk  40%", "Keys", "quit"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("HUD lacks %q in:\n%s", want, all)
+		}
+	}
+	for _, k := range KeyMap {
+		if !strings.Contains(all, k[0]) {
+			t.Errorf("help overlay lacks key %q", k[0])
+		}
+	}
+}
