@@ -30,6 +30,8 @@ run: setup build
 test: setup
 	$(GO) vet ./...
 	$(XVFB) $(GO) test -count=1 ./...
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 5s ./internal/gltfload
+	$(GO) test -run '^$$' -fuzz '^FuzzSample$$' -fuzztime 5s ./internal/anim
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
@@ -62,5 +64,5 @@ crosscheck: build
 # Longer fuzzing runs: FUZZTIME per target (default 2m).
 FUZZTIME ?= 2m
 fuzz:
-	$(GO) test ./internal/gltfload -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/anim -run '^$$' -fuzz '^FuzzSample$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/gltfload -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./internal/anim -run '^$$' -fuzz '^FuzzSample$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
