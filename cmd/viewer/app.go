@@ -233,6 +233,7 @@ func (a *app) draw() error {
 	default:
 		v.mode = render.Shaded
 	}
+	v.keepInView(a.c)
 	if err := v.draw(); err != nil {
 		return err
 	}

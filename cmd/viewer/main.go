@@ -211,10 +211,21 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	return opt, nil
 }
 
-// loadModel reads the named file, or the built-in character.
+// loadModel reads the named file, the built-in character when path is
+// empty, or a built-in asset by name: @character, @stress (345 joints),
+// @twist (a forearm twisting 180°) or @edge/NAME.gltf.
 func loadModel(path string) (*gltfload.Model, error) {
-	if path == "" {
+	switch {
+	case path == "" || path == "@character":
 		return gltfload.Decode(assets.CharacterGLB, nil, "character.glb")
+	case path == "@stress":
+		return gltfload.Decode(assets.StressGLB, nil, "stress.glb")
+	case path == "@twist":
+		return gltfload.Decode(assets.TwistGLB, nil, "twist.glb")
+	case strings.HasPrefix(path, "@edge/"):
+		return gltfload.LoadFS(assets.EdgeFS, strings.TrimPrefix(path, "@"))
+	case strings.HasPrefix(path, "@"):
+		return nil, fmt.Errorf("no built-in asset %q (built in: @character, @stress, @twist, @edge/NAME.gltf)", path)
 	}
 	return gltfload.Load(path)
 }
@@ -294,7 +305,7 @@ func characterFor(m *gltfload.Model, opt *options) (*character, error) {
 		if spec, err = quickSpec(m, opt.blend, opt.additive, clip); err != nil {
 			return nil, err
 		}
-	case opt.model == "" && clip < 0:
+	case (opt.model == "" || opt.model == "@character") && clip < 0:
 		var err error
 		if spec, err = anim.ParseSpec(assets.CharacterSpec); err != nil {
 			return nil, fmt.Errorf("built-in character spec: %w", err)

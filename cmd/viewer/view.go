@@ -21,6 +21,8 @@ type view struct {
 	target *render.Target
 	cam    render.Camera
 	home   render.Camera // the framing F returns to
+	// boxLo, boxHi is what home frames; a pose leaving it widens it.
+	boxLo, boxHi mgl32.Vec3
 	wire   bool
 	grid   *render.Grid // ground grid, or nil
 	w, h   int
@@ -47,7 +49,7 @@ func newView(c *character, opt *options, w, h int) (*view, error) {
 		}
 	}
 	aspect := float32(max(w, 1)) / float32(max(h, 1))
-	if v.cam, err = frameClip(r, v.scene, c, aspect); err != nil {
+	if v.cam, v.boxLo, v.boxHi, err = frameClip(r, v.scene, c, aspect); err != nil {
 		v.destroy()
 		return nil, err
 	}
@@ -138,14 +140,14 @@ func (v *view) destroy() {
 
 // frameClip frames the character over its whole clip so that no pose
 // leaves the view and the camera holds still while it plays.
-func frameClip(r *render.Renderer, s *gpuScene, c *character, aspect float32) (render.Camera, error) {
+func frameClip(r *render.Renderer, s *gpuScene, c *character, aspect float32) (render.Camera, mgl32.Vec3, mgl32.Vec3, error) {
 	var lo, hi mgl32.Vec3
 	found := false
 	const samples = 12
 	for k := 0; k <= samples; k++ {
 		c.evaluate(c.duration() * float32(k) / samples)
 		if err := s.refresh(r, c); err != nil {
-			return render.Camera{}, err
+			return render.Camera{}, lo, hi, err
 		}
 		mn, mx, ok := s.bounds(c)
 		if !ok {
@@ -162,7 +164,30 @@ func frameClip(r *render.Renderer, s *gpuScene, c *character, aspect float32) (r
 	if !found {
 		lo, hi = mgl32.Vec3{-1, -1, -1}, mgl32.Vec3{1, 1, 1}
 	}
-	return render.FrameBounds(lo, hi, aspect), nil
+	return render.FrameBounds(lo, hi, aspect), lo, hi, nil
+}
+
+// keepInView widens the framing when the current pose leaves the box the
+// camera was framed on (a state machine or layer can reach poses no clip
+// sample showed), unless the user has moved the camera.
+func (v *view) keepInView(c *character) {
+	lo, hi, ok := v.scene.bounds(c)
+	if !ok || v.cam != v.home {
+		return
+	}
+	grown := false
+	for k := 0; k < 3; k++ {
+		if lo[k] < v.boxLo[k] {
+			v.boxLo[k], grown = lo[k], true
+		}
+		if hi[k] > v.boxHi[k] {
+			v.boxHi[k], grown = hi[k], true
+		}
+	}
+	if grown {
+		v.home = render.FrameBounds(v.boxLo, v.boxHi, float32(max(v.w, 1))/float32(max(v.h, 1)))
+		v.cam = v.home
+	}
 }
 
 // renderImage draws the character at clip time t into a w×h image. A GL

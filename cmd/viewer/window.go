@@ -69,32 +69,44 @@ func screenshot(opt *options, c *character, t float32) error {
 		return err
 	}
 	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
-		if len(evs) == 0 {
-			// The moment asked for, exactly: every clip at local time t.
-			c.evaluate(t)
-			if err := a.v.scene.refresh(a.v.r, c); err != nil {
-				return err
-			}
-		} else {
-			a.ui.Clock.Elapsed = t
-			a.ui.Scrubbed = true
-			if err := a.update(0); err != nil {
-				return err
-			}
-			if err := a.runKeys(evs); err != nil {
-				return err
-			}
-		}
-		a.ui.HUD = opt.hud
-		a.ui.Message = ""
-		if !opt.hud {
-			a.ui.Help = false
-		}
-		if err := a.draw(); err != nil {
+		img, err := a.shoot(t, evs)
+		if err != nil {
 			return err
 		}
-		return writePNG(opt.screenshot, a.v.target.ReadImage())
+		return writePNG(opt.screenshot, img)
 	})
+}
+
+// shoot renders the picture -screenshot writes: the character at time t,
+// or after the key script when there is one; the HUD only with -hud.
+func (a *app) shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
+	c := a.c
+	if len(evs) == 0 {
+		// The moment asked for, exactly: every clip at local time t.
+		c.evaluate(t)
+		a.ui.Clock.Elapsed = t
+		if err := a.v.scene.refresh(a.v.r, c); err != nil {
+			return nil, err
+		}
+	} else {
+		a.ui.Clock.Elapsed = t
+		a.ui.Scrubbed = true
+		if err := a.update(0); err != nil {
+			return nil, err
+		}
+		if err := a.runKeys(evs); err != nil {
+			return nil, err
+		}
+	}
+	a.ui.HUD = a.opt.hud
+	a.ui.Message = ""
+	if !a.opt.hud {
+		a.ui.Help = false
+	}
+	if err := a.draw(); err != nil {
+		return nil, err
+	}
+	return a.v.target.ReadImage(), nil
 }
 
 // record writes the frames of [from, to] at fps as a numbered PNG
@@ -276,11 +288,11 @@ func interactive(opt *options, c *character) error {
 
 // reframe fits the camera to the window's aspect ratio.
 func (a *app) reframe() error {
-	cam, err := frameClip(a.v.r, a.v.scene, a.c, float32(max(a.v.w, 1))/float32(max(a.v.h, 1)))
+	cam, lo, hi, err := frameClip(a.v.r, a.v.scene, a.c, float32(max(a.v.w, 1))/float32(max(a.v.h, 1)))
 	if err != nil {
 		return err
 	}
-	a.v.cam, a.v.home = cam, cam
+	a.v.cam, a.v.home, a.v.boxLo, a.v.boxHi = cam, cam, lo, hi
 	return nil
 }
 

@@ -49,6 +49,11 @@ func FrameBounds(min, max mgl32.Vec3, aspect float32) Camera {
 	c := Camera{Yaw: mgl32.DegToRad(25), Pitch: mgl32.DegToRad(8), FovY: mgl32.DegToRad(40)}
 	c.Target = min.Add(max).Mul(0.5)
 	half := max.Sub(min).Mul(0.5)
+	// A flat model (a crawling creature, a rope on the ground) is seen from
+	// higher up, or it would be a line on the screen.
+	if flat := float64(half[1]) / math.Max(math.Max(float64(half[0]), float64(half[2])), 1e-9); flat < 0.5 {
+		c.Pitch = mgl32.DegToRad(float32(8 + 30*(1-2*flat)))
+	}
 	if !(half.Len() > 0) || math.IsInf(float64(half.Len()), 0) {
 		half = mgl32.Vec3{1, 1, 1}
 	}
