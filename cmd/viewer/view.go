@@ -23,10 +23,10 @@ type view struct {
 	home   render.Camera // the framing F returns to
 	// boxLo, boxHi is what home frames; a pose leaving it widens it.
 	boxLo, boxHi mgl32.Vec3
-	wire   bool
-	grid   *render.Grid // ground grid, or nil
-	w, h   int
-	stats  frameStats
+	wire         bool
+	grid         *render.Grid // ground grid, or nil
+	w, h         int
+	stats        frameStats
 }
 
 // newView uploads the character and frames it over its clip. With w and h
