@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -92,6 +93,11 @@ func suite() []shot {
 		{name: "edge_eight_influences", model: "@edge/eight_influences.gltf", time: 0.5},
 		{name: "edge_normalized_weights", model: "@edge/normalized_weights.gltf", time: 0.5},
 		{name: "edge_cubic_step", model: "@edge/cubic_step.gltf", time: 0.7},
+		// Rotation keys 170° and −170°: the shortest arc keeps the upper
+		// segment folded down over the lower one all clip long, so the frame
+		// holds one segment's length; the long way would sweep it up.
+		{name: "slerp_shortest_arc", model: "test:hemisphere", time: 0.5, spots: []golden.Spot{
+			spot(body, "the folded bar fills the frame's centre", 110, 140)}},
 	}
 	return cases
 }
@@ -142,7 +148,13 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	if opt.fade == 0 {
 		opt.fade = 0.3
 	}
-	m, err := loadModel(opt.model)
+	var m *gltfload.Model
+	var err error
+	if opt.model == "test:hemisphere" {
+		m, err = gltfload.Decode(hemisphereGLTF(t), nil, "hemisphere.gltf")
+	} else {
+		m, err = loadModel(opt.model)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
