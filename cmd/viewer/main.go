@@ -100,15 +100,9 @@ func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
-func parseFlags(args []string, stderr io.Writer) (*options, error) {
-	opt := &options{}
-	fs := flag.NewFlagSet("viewer", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: viewer [flags] [MODEL.gltf|MODEL.glb]")
-		fmt.Fprintln(stderr, "With no MODEL the built-in character is shown.")
-		fs.PrintDefaults()
-	}
+// defineFlags declares every flag of the viewer on fs, writing into opt,
+// and returns the -size value to parse afterwards.
+func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.screenshot, "screenshot", "", "render one frame offscreen to this PNG `file` and exit")
 	fs.StringVar(&opt.dumpPose, "dump-pose", "", "write joint world matrices and skinned positions as JSON to `file` ('-' = stdout) and exit; needs no display")
 	fs.BoolVar(&opt.allNodes, "all-nodes", false, "with -dump-pose, list every node's world matrix, not only joints")
@@ -135,7 +129,19 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&opt.fps, "fps", 30, "`frames` per second of -record")
 	fs.StringVar(&opt.sheet, "sheet", "", "write one contact-sheet `PNG` of -frames evenly spaced frames, and exit")
 	fs.IntVar(&opt.frames, "frames", 12, "`count` of frames in -sheet")
-	size := fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
+	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	opt := &options{}
+	fs := flag.NewFlagSet("viewer", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: viewer [flags] [MODEL.gltf|MODEL.glb]")
+		fmt.Fprintln(stderr, "With no MODEL the built-in character is shown.")
+		fs.PrintDefaults()
+	}
+	size := defineFlags(fs, opt)
 	// Flags may come before or after the model, as in "viewer a.glb -clip 1".
 	var positional []string
 	for {

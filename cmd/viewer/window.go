@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/draw"
+	"log"
 	"math"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
@@ -16,7 +21,26 @@ import (
 
 // openWindow creates a GL 4.1 core context in a window, hidden for
 // offscreen work.
-func openWindow(w, h int, title string, visible bool) (*glfw.Window, error) {
+func openWindow(w, h int, title string, visible bool) (win *glfw.Window, err error) {
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return nil, errors.New("no display to open a window on (DISPLAY is not set); for headless use, run under xvfb-run -a")
+	}
+	// GLFW logs platform failures (a display that does not answer) and
+	// panics on the next call: catch both and make one error of them.
+	var glfwLog bytes.Buffer
+	log.SetOutput(&glfwLog)
+	defer func() {
+		log.SetOutput(os.Stderr)
+		why := strings.TrimSpace(glfwLog.String())
+		if p := recover(); p != nil {
+			if why == "" {
+				why = fmt.Sprint(p)
+			}
+			win, err = nil, fmt.Errorf("cannot open a window on display %q (%s); for headless use, run under xvfb-run -a", os.Getenv("DISPLAY"), oneLine(errors.New(why)))
+		} else if why != "" {
+			fmt.Fprintln(os.Stderr, why)
+		}
+	}()
 	if err := glfw.Init(); err != nil {
 		return nil, fmt.Errorf("no display to open a window on (%v); for headless use, run under xvfb-run -a", err)
 	}
@@ -31,7 +55,7 @@ func openWindow(w, h int, title string, visible bool) (*glfw.Window, error) {
 	} else {
 		glfw.WindowHint(glfw.Visible, glfw.False)
 	}
-	win, err := glfw.CreateWindow(w, h, title, nil, nil)
+	win, err = glfw.CreateWindow(w, h, title, nil, nil)
 	if err != nil {
 		glfw.Terminate()
 		return nil, fmt.Errorf("cannot create an OpenGL 4.1 core window: %w", err)
