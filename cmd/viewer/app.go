@@ -189,8 +189,13 @@ func (a *app) update(dt float32) error {
 	a.ui.Clock.Duration = a.c.duration()
 	a.ui.Tick(dt)
 	step := float32(0)
-	if a.ui.Playing {
+	switch {
+	case a.ui.Playing:
 		step = dt * float32(math.Abs(float64(a.ui.Rate())))
+	case a.c.clipMode:
+		// Paused on a frame, a cross-fade to another clip still plays out
+		// (in wall time): the clip times are pinned to the timeline below.
+		step = dt
 	}
 	a.c.ctl.Update(step)
 	// The clip browser's clips follow the timeline exactly; a blend tree
