@@ -4,7 +4,7 @@ BIN     := bin/viewer
 XVFB    := xvfb-run -a -s "-screen 0 1280x1024x24"
 CORPUS  ?= ../shared/gltf-corpus
 
-.PHONY: all setup build run test bench golden lint assets corpus crosscheck clean fuzz
+.PHONY: all setup build run test bench golden lint assets corpus crosscheck crosscheck-blend clean fuzz
 
 all: build
 
@@ -66,3 +66,8 @@ FUZZTIME ?= 2m
 fuzz:
 	$(GO) test ./internal/gltfload -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./internal/anim -run '^$$' -fuzz '^FuzzSample$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+
+# The same for -blend and -additive on the corpus's Fox and InterpolationTest
+# (several minutes).
+crosscheck-blend: build
+	./tools/gltfref/run_blend.sh

@@ -252,7 +252,12 @@ func run(opt *options) error {
 	if err != nil {
 		return err
 	}
-	t := clampTime(float32(opt.time), c.duration())
+	t := float32(opt.time)
+	if c.clipMode || t < 0 {
+		// One clip: its local time, clamped. Under blends and trees every
+		// clip clamps (or loops) on its own, so the time is kept as given.
+		t = clampTime(t, c.duration())
+	}
 	switch {
 	case opt.dumpPose != "":
 		out := os.Stdout
