@@ -35,6 +35,8 @@ type app struct {
 	// steady leaves wall-clock timings out of the HUD, so that offscreen
 	// output (and its goldens) is the same on every run.
 	steady bool
+	// crowd, with -crowd N, animates and draws N characters.
+	crowd *crowd
 }
 
 // newApp builds the view of c (offscreen at w×h when both are positive).
@@ -56,10 +58,29 @@ func newApp(opt *options, c *character, w, h int) (*app, error) {
 	}
 	a.keys = clipKeyTimes(c)
 	a.steady = w > 0 && h > 0
+	if opt.crowd > 1 {
+		if a.crowd, err = newCrowd(c.model, opt, c, v.scene, opt.crowd); err != nil {
+			v.destroy()
+			return nil, err
+		}
+		a.crowd.start()
+		if lo, hi, ok := a.crowd.bounds(); ok {
+			v.boxLo, v.boxHi = lo, hi
+			v.home = render.FrameBounds(lo, hi, float32(max(w, 1))/float32(max(h, 1)))
+			v.cam = v.home
+		}
+		v.items = a.crowd.items
+		v.stats.vertices *= opt.crowd
+	}
 	return a, nil
 }
 
-func (a *app) destroy() { a.v.destroy() }
+func (a *app) destroy() {
+	if a.crowd != nil {
+		a.crowd.close()
+	}
+	a.v.destroy()
+}
 
 // clipKeyTimes lists each clip's distinct key times, for the timeline's
 // marks (at most 400 per clip: more would be a grey bar anyway).
@@ -196,6 +217,11 @@ func (a *app) update(dt float32) error {
 		// Paused on a frame, a cross-fade to another clip still plays out
 		// (in wall time): the clip times are pinned to the timeline below.
 		step = dt
+	}
+	if a.crowd != nil {
+		a.crowd.update(step)
+		a.animMs = smooth(a.animMs, float32(time.Since(start).Seconds()*1000))
+		return nil
 	}
 	a.c.ctl.Update(step)
 	// The clip browser's clips follow the timeline exactly; a blend tree

@@ -48,6 +48,8 @@ type options struct {
 	additive string
 	params   paramList
 	fade     float64
+	// crowd is -crowd N.
+	crowd int
 	// Scripted and recorded output.
 	keys   string
 	hud    bool
@@ -122,6 +124,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.additive, "additive", "", "add `CLIP:W[@REFTIME]` on top: the clip's difference from its own pose at REFTIME (default 0), with weight W")
 	fs.Float64Var(&opt.fade, "fade", 0.3, "cross-fade `seconds` when switching clips with Enter")
 	fs.StringVar(&opt.keys, "keys", "", "replay a key `script` after loading, one key per frame, e.g. \"space,right*10,tab,up*4,p\" (names: see the README)")
+	fs.IntVar(&opt.crowd, "crowd", 0, "draw `N` copies of the character on a grid, each with its own time offset and parameters, animated on all cores")
 	fs.BoolVar(&opt.hud, "hud", false, "include the HUD in -screenshot, -record output")
 	fs.StringVar(&opt.record, "record", "", "write the frames of -from..-to at -fps as PNGs into `folder`, and exit")
 	fs.Float64Var(&opt.from, "from", 0, "first `second` of -record and -sheet")
@@ -204,6 +207,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if !(opt.fade >= 0) {
 		return nil, fmt.Errorf("-fade %v: want seconds, 0 or more", opt.fade)
+	}
+	if opt.crowd < 0 || opt.crowd > 10000 {
+		return nil, fmt.Errorf("-crowd %d: want 0 to 10000 characters", opt.crowd)
 	}
 	if opt.fps < 1 || opt.fps > 240 {
 		return nil, fmt.Errorf("-fps %d: want 1 to 240", opt.fps)

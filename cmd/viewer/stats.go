@@ -41,31 +41,29 @@ const statsFrames = 120
 // and prints the averages. The render time includes glFinish so that it
 // measures the frame, not only command submission.
 func runStats(w io.Writer, opt *options, c *character, t float32) error {
-	win, err := openWindow(64, 64, "viewer", false)
-	if err != nil {
-		return err
-	}
-	defer closeWindow(win)
-	v, err := newView(c, opt, opt.width, opt.height)
-	if err != nil {
-		return err
-	}
-	defer v.destroy()
-	clock := newPlayback(c.duration(), t)
-	for i := 0; i < statsFrames; i++ {
-		start := time.Now()
-		c.evaluate(clock.time())
-		if err := v.scene.refresh(v.r, c); err != nil {
-			return err
+	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
+		a.ui.HUD = false
+		a.ui.Clock.Elapsed = t
+		a.ui.Scrubbed = true
+		var st frameStats
+		st.partitions, st.joints, st.vertices = a.v.stats.partitions, a.v.stats.joints, a.v.stats.vertices
+		if a.crowd != nil {
+			st.joints *= len(a.crowd.members)
+			st.partitions *= len(a.crowd.members)
 		}
-		mid := time.Now()
-		if err := v.draw(); err != nil {
-			return err
+		for i := 0; i < statsFrames; i++ {
+			start := time.Now()
+			if err := a.update(1.0 / 60); err != nil {
+				return err
+			}
+			mid := time.Now()
+			if err := a.draw(); err != nil {
+				return err
+			}
+			gl.Finish()
+			st.add(mid.Sub(start), time.Since(mid), a.v.r.DrawCalls, a.v.r.PaletteUsed)
 		}
-		gl.Finish()
-		v.stats.add(mid.Sub(start), time.Since(mid), v.r.DrawCalls, v.r.PaletteUsed)
-		clock.advance(1.0 / 60)
-	}
-	v.stats.print(w)
-	return nil
+		st.print(w)
+		return nil
+	})
 }

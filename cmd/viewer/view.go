@@ -25,8 +25,10 @@ type view struct {
 	boxLo, boxHi mgl32.Vec3
 	wire         bool
 	grid         *render.Grid // ground grid, or nil
-	w, h         int
-	stats        frameStats
+	// items replaces scene.items when set: a crowd's draws.
+	items []render.DrawItem
+	w, h  int
+	stats frameStats
 }
 
 // newView uploads the character and frames it over its clip. With w and h
@@ -81,7 +83,11 @@ func (v *view) draw() error {
 	if v.target != nil {
 		v.target.Bind()
 	}
-	frame := render.Frame{Width: v.w, Height: v.h, Camera: v.cam, Clear: background, Items: v.scene.items,
+	items := v.scene.items
+	if v.items != nil {
+		items = v.items
+	}
+	frame := render.Frame{Width: v.w, Height: v.h, Camera: v.cam, Clear: background, Items: items,
 		Skinning: v.scene.method(), View: v.mode, Wireframe: v.wire, Grid: v.grid}
 	if err := v.r.Draw(&frame); err != nil {
 		return err
@@ -172,7 +178,7 @@ func frameClip(r *render.Renderer, s *gpuScene, c *character, aspect float32) (r
 // sample showed), unless the user has moved the camera.
 func (v *view) keepInView(c *character) {
 	lo, hi, ok := v.scene.bounds(c)
-	if !ok || v.cam != v.home {
+	if !ok || v.cam != v.home || v.items != nil {
 		return
 	}
 	grown := false

@@ -105,7 +105,9 @@ func screenshot(opt *options, c *character, t float32) error {
 // or after the key script when there is one; the HUD only with -hud.
 func (a *app) shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
 	c := a.c
-	if len(evs) == 0 {
+	if a.crowd != nil {
+		a.crowd.poseAt(t)
+	} else if len(evs) == 0 {
 		// The moment asked for, exactly: every clip at local time t.
 		c.evaluate(t)
 		a.ui.Clock.Elapsed = t
