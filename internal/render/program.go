@@ -24,6 +24,12 @@ func compileShader(file string, kind uint32, defines string) (uint32, error) {
 			text = text[:i+1] + defines + "#line 2\n" + text[i+1:]
 		}
 	}
+	return compileSource(file, text, kind)
+}
+
+// compileSource compiles GLSL text; errors name file and carry the
+// driver's log.
+func compileSource(file, text string, kind uint32) (uint32, error) {
 	sh := gl.CreateShader(kind)
 	csrc, free := gl.Strs(text + "\x00")
 	gl.ShaderSource(sh, 1, csrc, nil)

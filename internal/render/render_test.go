@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -154,5 +155,25 @@ func TestGPUDualQuatMatchesCPU(t *testing.T) {
 	}
 	if worst > 1e-5 {
 		t.Fatalf("GPU and CPU dual-quaternion skinning differ by %.3g of the diagonal", worst)
+	}
+}
+
+// TestShaderErrorsNameTheFile: a shader that does not compile is reported
+// with its file name and the driver's log, which names the culprit.
+func TestShaderErrorsNameTheFile(t *testing.T) {
+	var err error
+	gltest.Do(t, func() error {
+		if e := gl.Init(); e != nil {
+			return e
+		}
+		var sh uint32
+		sh, err = compileSource("broken.vert", "#version 410 core\nvoid main() { gl_Position = vec4(undeclaredThing); }\n", gl.VERTEX_SHADER)
+		if err == nil {
+			gl.DeleteShader(sh)
+		}
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "broken.vert") || !strings.Contains(err.Error(), "undeclaredThing") {
+		t.Fatalf("got %v, want an error naming broken.vert with the driver's log about undeclaredThing", err)
 	}
 }
