@@ -30,8 +30,10 @@ run: setup build
 test: setup
 	$(GO) vet ./...
 	$(XVFB) $(GO) test -count=1 ./...
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 5s ./internal/gltfload
-	$(GO) test -run '^$$' -fuzz '^FuzzSample$$' -fuzztime 5s ./internal/anim
+	@# The fuzzers briefly, by execution count: a time limit can end a run
+	@# in the middle of minimizing an input and fail it (context deadline).
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 60000x -fuzzminimizetime 200x ./internal/gltfload
+	$(GO) test -run '^$$' -fuzz '^FuzzSample$$' -fuzztime 150000x -fuzzminimizetime 200x ./internal/anim
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
