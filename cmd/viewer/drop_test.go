@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skinview/skinview/assets"
+)
+
+// TestDroppedFiles follows what dropping files on the window does: a file
+// that fails to load leaves the model and says why on screen; a good one
+// replaces it.
+func TestDroppedFiles(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "broken.gltf")
+	good := filepath.Join(dir, "two_skins.gltf")
+	if err := os.WriteFile(bad, []byte(`{"asset": {"version": "2.0"}, "nodes": [{"mesh": 4}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := assets.EdgeFS.ReadFile("edge/two_skins.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(good, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := &options{skinning: skinGPU, view: viewShaded, width: 64, height: 64, fade: 0.3}
+	m, err := loadModel("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := characterFor(m, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var afterBad, afterGood, message string
+	onGL(t, func() error {
+		a, err := newApp(opt, c, opt.width, opt.height)
+		if err != nil {
+			return err
+		}
+		a.load(bad)
+		afterBad, message = a.c.model.Name, a.ui.Message
+		a.load(good)
+		afterGood = a.c.model.Name
+		defer a.destroy()
+		return a.draw()
+	})
+	if afterBad != "character.glb" {
+		t.Errorf("after a broken file the model is %q, want the character kept", afterBad)
+	}
+	if !strings.Contains(message, "nodes[0].mesh") {
+		t.Errorf("on-screen message %q does not name the object at fault", message)
+	}
+	if afterGood != "two_skins.gltf" {
+		t.Errorf("after a good file the model is %q, want two_skins.gltf", afterGood)
+	}
+}
