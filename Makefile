@@ -30,6 +30,9 @@ run: setup build
 test: setup
 	$(GO) vet ./...
 	$(XVFB) $(GO) test -count=1 ./...
+	@# The SIMD kernels (GOEXPERIMENT=simd, AVX2/AVX-512 picked at run time)
+	@# against the portable ones and the workload's checksums.
+	GOEXPERIMENT=simd $(GO) test -count=1 ./internal/anim
 	@# The fuzzers briefly, by execution count: a time limit can end a run
 	@# in the middle of minimizing an input and fail it (context deadline).
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 60000x -fuzzminimizetime 200x ./internal/gltfload
@@ -37,6 +40,19 @@ test: setup
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
+	@# Blend2Palette-100 and Crowd-1000 (../shared/bench/BLEND2PALETTE-100.md):
+	@# 5 runs of 1 s each, portable build then GOEXPERIMENT=simd (kernels
+	@# chosen at run time), and the median of each figure.
+	@for exp in default simd; do \
+		x=$$exp; [ $$x = default ] && x=; out=$$(mktemp); \
+		echo "== Blend2Palette-100 and Crowd-1000, GOEXPERIMENT=$$exp"; \
+		GOEXPERIMENT=$$x $(GO) test -run '^$$' -bench 'Blend2Palette100$$|Crowd1000' -benchmem -count 5 ./internal/anim/ | tee $$out | grep -E '^(Benchmark|cpu)'; \
+		echo "-- median of 5 (GOEXPERIMENT=$$exp):"; \
+		awk '/^Benchmark/ { v = ""; a = "?"; for (i = 3; i <= NF; i++) { if ($$i == "ns/joint" || $$i == "ms/frame") { v = $$(i-1); u = $$i } if ($$i == "allocs/op") a = $$(i-1) } if (v != "") print $$1, v, u, a }' $$out | \
+			sort -k1,1 -k2,2g | \
+			awk '{ n[$$1]++; v[$$1, n[$$1]] = $$2; u[$$1] = $$3; a[$$1] = $$4 } END { for (k in n) printf "%-50s %10s %-8s %s allocs/op\n", k, v[k, int((n[k] + 1) / 2)], u[k], a[k] }' | sort; \
+		rm -f $$out; \
+	done
 
 # Rewrites every golden image; look at each before committing it.
 golden: setup

@@ -1,7 +1,9 @@
 package anim
 
 import (
+	"fmt"
 	"math"
+	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -115,7 +117,9 @@ func b2pClips() []Clip {
 }
 
 // b2pChecksum is the workload's checksum of a 3×4 palette: the sum of the
-// 4×4 matrices' floats, whose dropped bottom rows (0,0,0,1) add 1 each.
+// 4×4 matrices' floats, whose dropped bottom rows (0 0 0 1) add 1 each
+// (TestBlend2Palette100Checksum checks that against the full matrices),
+// and the translation column of the last entry.
 func b2pChecksum(pal []float32) (sum float64, last mgl32.Vec3) {
 	for _, v := range pal {
 		sum += float64(v)
@@ -125,9 +129,19 @@ func b2pChecksum(pal []float32) (sum float64, last mgl32.Vec3) {
 	return sum, mgl32.Vec3{e[3], e[7], e[11]}
 }
 
-// b2pGeneric is the workload on the generic jobs: two SampleJobs, a pose
-// blend, LocalToModelJob and PaletteJob.
-type b2pGeneric struct {
+// b2pTime advances a character's clock by one evaluation, looping.
+func b2pTime(t float32) float32 {
+	t += b2pStep
+	if t >= b2pLength {
+		t -= b2pLength
+	}
+	return t
+}
+
+// b2pJobs is the workload on the generic jobs: two SampleJobs, a pose
+// blend, LocalToModelJob and PaletteJob, the engine as it was before the
+// fast pipeline.
+type b2pJobs struct {
 	t      float32
 	sa, sb SampleJob
 	blend  []Transform
@@ -136,9 +150,9 @@ type b2pGeneric struct {
 	nlerp  bool
 }
 
-func newB2PGeneric(sk *Skeleton, skin *Skin, clips []Clip, nlerp bool) *b2pGeneric {
+func newB2PJobs(sk *Skeleton, skin *Skin, clips []Clip, nlerp bool) *b2pJobs {
 	n := sk.NumJoints()
-	g := &b2pGeneric{nlerp: nlerp, blend: make([]Transform, n)}
+	g := &b2pJobs{nlerp: nlerp, blend: make([]Transform, n)}
 	g.sa = SampleJob{Clip: &clips[0], Rest: sk.Rest, Cursors: make([]int, len(clips[0].Tracks)), Output: make([]Transform, n)}
 	g.sb = SampleJob{Clip: &clips[1], Rest: sk.Rest, Cursors: make([]int, len(clips[1].Tracks)), Output: make([]Transform, n)}
 	g.l2m = LocalToModelJob{Skeleton: sk, Input: g.blend, Output: make([]mgl32.Mat4, n)}
@@ -146,11 +160,8 @@ func newB2PGeneric(sk *Skeleton, skin *Skin, clips []Clip, nlerp bool) *b2pGener
 	return g
 }
 
-func (g *b2pGeneric) eval() {
-	g.t += b2pStep
-	if g.t >= b2pLength {
-		g.t -= b2pLength
-	}
+func (g *b2pJobs) eval() {
+	g.t = b2pTime(g.t)
 	g.sa.Time, g.sb.Time = g.t, g.t
 	g.sa.Run()
 	g.sb.Run()
@@ -161,4 +172,263 @@ func (g *b2pGeneric) eval() {
 	}
 	g.l2m.Run()
 	g.pal.Run()
+}
+
+// b2pFast is the workload on the fast pipeline: two SampleSoAJobs,
+// BlendSoA and ModelPaletteJob, nlerp or slerp for keys and blend alike.
+type b2pFast struct {
+	t      float32
+	sa, sb SampleSoAJob
+	blend  *SoAPose
+	mp     ModelPaletteJob
+	nlerp  bool
+}
+
+func newB2PFast(tb testing.TB, sk *Skeleton, skin *Skin, clips []Clip, nlerp bool) *b2pFast {
+	n := sk.NumJoints()
+	f := &b2pFast{nlerp: nlerp, blend: NewSoAPose(n)}
+	for i, job := range []*SampleSoAJob{&f.sa, &f.sb} {
+		rc, err := NewRuntimeClip(&clips[i], sk)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		*job = SampleSoAJob{Clip: rc, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Output: NewSoAPose(n)}
+	}
+	f.mp = ModelPaletteJob{Skeleton: sk, Skin: skin, Input: f.blend, Models: make([]float32, PaletteFloats*n), Output: make([]float32, PaletteFloats*n)}
+	for _, v := range []interface{ Validate() error }{&f.sa, &f.sb, &f.mp} {
+		if err := v.Validate(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return f
+}
+
+func (f *b2pFast) eval() {
+	f.t = b2pTime(f.t)
+	f.sa.Time, f.sb.Time = f.t, f.t
+	f.sa.Run()
+	f.sb.Run()
+	BlendSoA(f.blend, f.sa.Output, f.sb.Output, b2pWeight, f.nlerp)
+	f.mp.Run()
+}
+
+// b2pWant is the checksum table of the workload file.
+var b2pWant = []struct {
+	name  string
+	nlerp bool
+	sum   float64
+	last  mgl32.Vec3
+}{
+	{"slerp", false, 428.2946, mgl32.Vec3{-2.3314, 5.4522, -2.0550}},
+	{"nlerp", true, 428.3750, mgl32.Vec3{-2.3118, 5.4626, -2.0738}},
+}
+
+// kernelPaths lists the kernel paths this build and CPU can run: portable
+// always, SIMD levels in a GOEXPERIMENT=simd build. Running a subtest per
+// path selects it with setKernelPath and restores the best one after.
+func kernelPaths() []string {
+	var paths []string
+	for _, p := range []string{"portable", "avx2", "avx512"} {
+		if setKernelPath(p) {
+			paths = append(paths, p)
+		}
+	}
+	setKernelPath(paths[len(paths)-1])
+	return paths
+}
+
+// TestBlend2Palette100Checksum runs the workload for 30 evaluations (t =
+// 0.5 s) and compares the palette with the workload file's table, on the
+// generic jobs (slerp keys; the blend slerped or nlerped) and on every
+// kernel path of the fast pipeline (keys and blend alike).
+func TestBlend2Palette100Checksum(t *testing.T) {
+	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
+	check := func(t *testing.T, pal []float32, sum float64, last mgl32.Vec3) {
+		t.Helper()
+		got, gotLast := b2pChecksum(pal)
+		if math.Abs(got-sum) > 1e-3 {
+			t.Errorf("sum(palette) = %.4f, want %.4f", got, sum)
+		}
+		if !vecApprox(gotLast, last, 1e-3) {
+			t.Errorf("palette[99] translation = %v, want %v", gotLast, last)
+		}
+	}
+	for _, want := range b2pWant {
+		t.Run("jobs-"+want.name, func(t *testing.T) {
+			g := newB2PJobs(sk, skin, clips, want.nlerp)
+			for range 30 {
+				g.eval()
+			}
+			if math.Abs(float64(g.t)-0.5) > 1e-5 {
+				t.Fatalf("time after 30 evaluations = %v, want 0.5", g.t)
+			}
+			check(t, g.pal.Output, want.sum, want.last)
+			// The table sums whole 4×4 matrices: recompute them as Mat4
+			// products and sum all 16 floats, bottom rows included.
+			var full float64
+			for j := range b2pJoints {
+				m := g.l2m.Output[j].Mul4(skin.InverseBind[j])
+				for _, v := range m {
+					full += float64(v)
+				}
+			}
+			if math.Abs(full-want.sum) > 1e-3 {
+				t.Errorf("sum of the 4×4 palette = %.4f, want %.4f", full, want.sum)
+			}
+		})
+		for _, path := range kernelPaths() {
+			t.Run(path+"-"+want.name, func(t *testing.T) {
+				setKernelPath(path)
+				defer kernelPaths()
+				f := newB2PFast(t, sk, skin, clips, want.nlerp)
+				for range 30 {
+					f.eval()
+				}
+				check(t, f.mp.Output, want.sum, want.last)
+			})
+		}
+	}
+}
+
+// TestKernelPathsAgree runs the workload on every kernel path for 200
+// evaluations (every key segment crossed, one loop wrap) and compares
+// each palette float with the portable kernels'.
+func TestKernelPathsAgree(t *testing.T) {
+	paths := kernelPaths()
+	if len(paths) == 1 {
+		t.Skip("portable kernels only: build with GOEXPERIMENT=simd on amd64 for the SIMD ones")
+	}
+	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
+	for _, nlerp := range []bool{false, true} {
+		run := func(path string) [][]float32 {
+			setKernelPath(path)
+			defer kernelPaths()
+			f := newB2PFast(t, sk, skin, clips, nlerp)
+			var frames [][]float32
+			for range 200 {
+				f.eval()
+				frames = append(frames, append([]float32(nil), f.mp.Output...))
+			}
+			return frames
+		}
+		ref := run("portable")
+		for _, path := range paths[1:] {
+			got := run(path)
+			for fr := range ref {
+				for i := range ref[fr] {
+					if !approxEqual(got[fr][i], ref[fr][i], 1e-4) {
+						t.Fatalf("nlerp=%v %s frame %d float %d = %v, portable %v", nlerp, path, fr, i, got[fr][i], ref[fr][i])
+					}
+				}
+			}
+		}
+	}
+}
+
+func reportNsPerJoint(b *testing.B) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/b2pJoints, "ns/joint")
+}
+
+// BenchmarkBlend2Palette100 is the workload of BLEND2PALETTE-100.md, one
+// evaluation per iteration, per kernel path (portable, and the SIMD ones
+// of a GOEXPERIMENT=simd build) with nlerp or slerp for keys and blend;
+// "jobs-slerp" is the generic jobs the engine used before.
+func BenchmarkBlend2Palette100(b *testing.B) {
+	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
+	for _, path := range kernelPaths() {
+		for _, mode := range b2pWant {
+			b.Run(path+"/"+mode.name, func(b *testing.B) {
+				setKernelPath(path)
+				defer kernelPaths()
+				f := newB2PFast(b, sk, skin, clips, mode.nlerp)
+				b.ReportAllocs()
+				for b.Loop() {
+					f.eval()
+				}
+				reportNsPerJoint(b)
+			})
+		}
+	}
+	b.Run("jobs-slerp", func(b *testing.B) {
+		g := newB2PJobs(sk, skin, clips, false)
+		b.ReportAllocs()
+		for b.Loop() {
+			g.eval()
+		}
+		reportNsPerJoint(b)
+	})
+}
+
+// BenchmarkBlend2Palette100Stages splits the evaluation into its stages:
+// sampling both clips (the clock advancing as in the workload), the blend,
+// and local-to-model with the palette.
+func BenchmarkBlend2Palette100Stages(b *testing.B) {
+	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
+	for _, path := range kernelPaths() {
+		for _, mode := range b2pWant {
+			f := newB2PFast(b, sk, skin, clips, mode.nlerp)
+			f.eval()
+			stage := func(name string, run func()) {
+				b.Run(path+"/"+mode.name+"/"+name, func(b *testing.B) {
+					setKernelPath(path)
+					defer kernelPaths()
+					for b.Loop() {
+						run()
+					}
+					reportNsPerJoint(b)
+				})
+			}
+			stage("sample", func() {
+				f.t = b2pTime(f.t)
+				f.sa.Time, f.sb.Time = f.t, f.t
+				f.sa.Run()
+				f.sb.Run()
+			})
+			stage("blend", func() { BlendSoA(f.blend, f.sa.Output, f.sb.Output, b2pWeight, f.nlerp) })
+			if mode.nlerp {
+				stage("model-palette", f.mp.Run)
+			}
+		}
+	}
+}
+
+// crowd1000 is the workload's Crowd-1000: character i starts at i·2 ms.
+func crowd1000(tb testing.TB, nlerp bool) *Crowd {
+	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
+	var rcs []*RuntimeClip
+	for i := range clips {
+		rc, err := NewRuntimeClip(&clips[i], sk)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rcs = append(rcs, rc)
+	}
+	c, err := NewCrowd(sk, skin, rcs, 1000)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c.Nlerp = nlerp
+	for i := range c.Len() {
+		c.SetTime(i, float32(i)*0.002)
+		c.SetWeight(i, 0, 1-b2pWeight)
+		c.SetWeight(i, 1, b2pWeight)
+	}
+	return c
+}
+
+// BenchmarkCrowd1000 is one frame of the workload's Crowd-1000 (nlerp) on
+// one and on two worker goroutines, in ms per frame.
+func BenchmarkCrowd1000(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			c := crowd1000(b, true)
+			defer c.Close()
+			c.Evaluate(b2pStep, threads) // start the workers
+			b.ReportAllocs()
+			for b.Loop() {
+				c.Evaluate(b2pStep, threads)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
+		})
+	}
 }

@@ -30,16 +30,20 @@ func reportPerJoint(b *testing.B, joints int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(joints), "ns/joint")
 }
 
-// BenchmarkNode measures Update + Evaluate of a controller whose only state
-// is one node of each type over clip players, with parameters set so that
-// every child is active (the most work the node can do).
-func BenchmarkNode(b *testing.B) {
+// nodeCase is one node type in a tree whose only state is that node over
+// clip players, with parameters set so that every child is active (the
+// most work the node can do).
+type nodeCase struct {
+	name string
+	tree NodeSpec
+}
+
+// nodeCases lists every node type for BenchmarkNode and
+// TestNodeAllocatesNothing; the trees use the parameters p and q of
+// nodeParams.
+func nodeCases() []nodeCase {
 	clip := func(i int) NodeSpec { return clipNodeSpec(fmt.Sprintf("c%d", i)) }
-	mid := []ParamSpec{{Name: "p", Max: 3, Default: 0.5}, {Name: "q", Max: 1, Default: 0.3}}
-	cases := []struct {
-		name string
-		tree NodeSpec
-	}{
+	return []nodeCase{
 		{"clip", clip(0)},
 		{"lerp", NodeSpec{Type: NodeLerp, Weight: inPtr(Bind("p")), Children: []NodeSpec{clip(0), clip(1)}}},
 		{"lerp-nlerp", NodeSpec{Type: NodeLerp, Nlerp: true, Weight: inPtr(Bind("p")), Children: []NodeSpec{clip(0), clip(1)}}},
@@ -60,13 +64,27 @@ func BenchmarkNode(b *testing.B) {
 			{Node: clip(2), Mode: LayerAdditive, Weight: inPtr(Bind("q"))},
 		}}},
 	}
+}
+
+// nodeParams are the parameters the node cases bind.
+var nodeParams = []ParamSpec{{Name: "p", Max: 3, Default: 0.5}, {Name: "q", Max: 1, Default: 0.3}}
+
+// newNodeController builds a node case's controller on the bench rig.
+func newNodeController(tb testing.TB, tc nodeCase, sk *Skeleton, clips []Clip) *Controller {
+	c := build(tb, treeSpec(tc.tree, nodeParams...), sk, clips)
+	if tc.name == "crossfade" {
+		_ = c.SetParam("q", 1) // start a fade that never ends
+	}
+	return c
+}
+
+// BenchmarkNode measures Update + Evaluate of a controller whose only state
+// is one node of each type (nodeCases).
+func BenchmarkNode(b *testing.B) {
 	sk, clips := benchTreeRig()
-	for _, tc := range cases {
+	for _, tc := range nodeCases() {
 		b.Run(tc.name, func(b *testing.B) {
-			c := build(b, treeSpec(tc.tree, mid...), sk, clips)
-			if tc.name == "crossfade" {
-				_ = c.SetParam("q", 1) // start a fade that never ends
-			}
+			c := newNodeController(b, tc, sk, clips)
 			pose := make([]Transform, benchJoints)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -76,6 +94,21 @@ func BenchmarkNode(b *testing.B) {
 			}
 			reportPerJoint(b, benchJoints)
 		})
+	}
+}
+
+// TestNodeAllocatesNothing checks Update + Evaluate of every node type.
+func TestNodeAllocatesNothing(t *testing.T) {
+	sk, clips := benchTreeRig()
+	for _, tc := range nodeCases() {
+		c := newNodeController(t, tc, sk, clips)
+		pose := make([]Transform, benchJoints)
+		if a := testing.AllocsPerRun(50, func() {
+			c.Update(1.0 / 60)
+			c.Evaluate(pose)
+		}); a != 0 {
+			t.Errorf("%s: %v allocations per frame; want 0", tc.name, a)
+		}
 	}
 }
 

@@ -163,3 +163,36 @@ func ExampleTwoBoneIKJob() {
 	fmt.Printf("hand at (%.2f, %.2f, %.2f), reached %v\n", h[0], h[1], h[2], ik.Reached)
 	// Output: hand at (1.00, 1.00, 0.00), reached true
 }
+
+// A crowd of characters sliding the root along X, each blending two clips
+// with its own weights, on two worker goroutines. The palette entry's
+// translation column (floats 3, 7, 11) is where the root stands.
+func ExampleNewCrowd() {
+	sk := oneJoint()
+	skin := &anim.Skin{Joints: []int{0}, InverseBind: []mgl32.Mat4{mgl32.Ident4()}}
+	var clips []*anim.RuntimeClip
+	for _, c := range []anim.Clip{slide("left", 0, -4), slide("right", 0, 4)} {
+		rc, err := anim.NewRuntimeClip(&c, sk)
+		if err != nil {
+			panic(err)
+		}
+		clips = append(clips, rc)
+	}
+	crowd, err := anim.NewCrowd(sk, skin, clips, 3)
+	if err != nil {
+		panic(err)
+	}
+	defer crowd.Close()
+	for i := range crowd.Len() {
+		crowd.SetWeight(i, 0, 1)
+		crowd.SetWeight(i, 1, float32(i)) // 0, 1 and 2 parts "right"
+	}
+	crowd.Evaluate(0.5, 2) // every clip at 0.5 s
+	for i := range crowd.Len() {
+		fmt.Printf("character %d at x %.2f\n", i, crowd.Palette(i)[3])
+	}
+	// Output:
+	// character 0 at x -2.00
+	// character 1 at x 0.00
+	// character 2 at x 0.67
+}

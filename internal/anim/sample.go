@@ -73,7 +73,7 @@ func sampleTrack(tr *Track, t float32, cursor int, v *[4]float32) int {
 	times := tr.Times
 	n := len(times)
 	key := func(k int) []float32 { return tr.Values[k*stride+off : k*stride+off+nc] }
-	if t <= times[0] || n == 1 {
+	if !(t > times[0]) || n == 1 { // a NaN time holds the first key too
 		copy(v[:nc], key(0))
 		return 0
 	}

@@ -148,3 +148,11 @@ func TestClipValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestSampleAtNaNHoldsFirstKey(t *testing.T) {
+	clip := &Clip{Tracks: []Track{{Path: Translation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{1, 2, 3, 4, 5, 6}}}}
+	got := sampleAt(t, clip, float32(math.NaN())).Translation
+	if got != (mgl32.Vec3{1, 2, 3}) {
+		t.Fatalf("sample at NaN = %v, want the first key (1, 2, 3)", got)
+	}
+}

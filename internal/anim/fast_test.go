@@ -1,0 +1,491 @@
+package anim
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Tests of the fast pipeline (RuntimeClip, SampleSoAJob, BlendSoA,
+// ModelPaletteJob, Crowd) against the generic jobs, whose results are the
+// reference, on every kernel path the build and CPU can run.
+
+// randQuat is a random unit quaternion.
+func randQuat(r *rand.Rand) mgl32.Quat {
+	for {
+		q := mgl32.Quat{W: r.Float32()*2 - 1, V: mgl32.Vec3{r.Float32()*2 - 1, r.Float32()*2 - 1, r.Float32()*2 - 1}}
+		if l := q.Len(); l > 0.1 && l < 1 {
+			return q.Normalize()
+		}
+	}
+}
+
+func randTransform(r *rand.Rand) Transform {
+	return Transform{
+		Translation: mgl32.Vec3{r.Float32()*2 - 1, r.Float32()*2 - 1, r.Float32()*2 - 1},
+		Rotation:    randQuat(r),
+		Scale:       mgl32.Vec3{0.5 + r.Float32(), 0.5 + r.Float32(), 0.5 + r.Float32()},
+	}
+}
+
+// transformApprox compares two transforms, rotations up to sign.
+func transformApprox(a, b Transform, epsilon float32) bool {
+	return vecApprox(a.Translation, b.Translation, epsilon) && vecApprox(a.Scale, b.Scale, epsilon) &&
+		quatApprox(a.Rotation, b.Rotation, epsilon)
+}
+
+// mixedClip animates a 4-joint chain with every kind of track: LINEAR
+// translation, rotation (keys more than 90° apart in 4D, so that the
+// hemisphere alignment matters) and scale on their own timelines, STEP and
+// CUBICSPLINE tracks, a one-key track, a track overridden by a later one,
+// and joint 3 with no track at all (rest pose).
+func mixedClip() (*Skeleton, Clip) {
+	sk := chain(4)
+	sk.Rest[3].Rotation = rotZ(30)
+	sk.Rest[3].Scale = mgl32.Vec3{2, 2, 2}
+	rot := Track{Joint: 1, Path: Rotation, Interp: Linear, Times: []float32{0, 0.4, 1.1, 2}}
+	for _, q := range []mgl32.Quat{rotZ(0), rotZ(170).Scale(-1), rotZ(-40), mgl32.QuatRotate(1, mgl32.Vec3{0.6, 0.8, 0})} {
+		rot.Values = append(rot.Values, q.V[0], q.V[1], q.V[2], q.W)
+	}
+	cubicRot := Track{Joint: 2, Path: Rotation, Interp: CubicSpline, Times: []float32{0.5, 1.5}}
+	q0, q1 := rotZ(10), rotZ(80)
+	cubicRot.Values = []float32{
+		0, 0, 0, 0, q0.V[0], q0.V[1], q0.V[2], q0.W, 0, 0, 0.3, 0.1,
+		0, 0, 0.2, 0, q1.V[0], q1.V[1], q1.V[2], q1.W, 0, 0, 0, 0,
+	}
+	c := Clip{Name: "mixed", Duration: 2, Tracks: []Track{
+		{Joint: 0, Path: Translation, Interp: Linear, Times: []float32{0, 1, 2}, Values: []float32{9, 9, 9, 9, 9, 9, 9, 9, 9}},
+		{Joint: 0, Path: Translation, Interp: Linear, Times: []float32{0.25, 0.5, 1.75}, Values: []float32{0, 0, 0, 1, 2, 3, -1, 0.5, 2}},
+		{Joint: 0, Path: Scale, Interp: Step, Times: []float32{0, 0.6, 1.2}, Values: []float32{1, 1, 1, 2, 2, 2, 0.5, 1, 3}},
+		rot,
+		{Joint: 1, Path: Translation, Interp: CubicSpline, Times: []float32{0, 1, 2}, Values: []float32{
+			0, 0, 0, 1, 0, 0, 1, 1, 0,
+			0.5, 0, 0, 2, 1, 0, -1, 0, 0,
+			0, 0, 1, 0, 0, 2, 0, 0, 0,
+		}},
+		cubicRot,
+		{Joint: 2, Path: Scale, Interp: Linear, Times: []float32{0.7}, Values: []float32{3, 2, 1}},
+		{Joint: 2, Path: Translation, Interp: Step, Times: []float32{0.3}, Values: []float32{0, 5, 0}},
+	}}
+	return sk, c
+}
+
+// TestSampleSoAMatchesSampleJob samples the mixed clip at key times,
+// between keys, outside them, and in jumps back and forth, with cursors
+// kept between calls, and compares with SampleJob.
+func TestSampleSoAMatchesSampleJob(t *testing.T) {
+	sk, clip := mixedClip()
+	rc, err := NewRuntimeClip(&clip, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	times := []float32{-1, 0, 0.1, 0.25, 0.3, 0.4, 0.45, 0.5, 0.6, 0.99, 1, 1.1, 1.2, 1.5, 1.75, 1.9, 2, 2.5, 0.2, 1.3, -5, 7, 0.41}
+	for i := range 100 {
+		times = append(times, float32(i)/60)
+	}
+	for _, path := range kernelPaths() {
+		t.Run(path, func(t *testing.T) {
+			setKernelPath(path)
+			defer kernelPaths()
+			ref := SampleJob{Clip: &clip, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: make([]Transform, 4)}
+			job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: NewSoAPose(4)}
+			for _, tm := range times {
+				ref.Time, job.Time = tm, tm
+				ref.Run()
+				job.Run()
+				for j := range 4 {
+					if got := job.Output.At(j); !transformApprox(got, ref.Output[j], 2e-6) {
+						t.Fatalf("t=%v joint %d: %+v, SampleJob %+v", tm, j, got, ref.Output[j])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSampleSoANlerp checks Nlerp mode on a rotation track against Nlerp
+// of the two keys around each time.
+func TestSampleSoANlerp(t *testing.T) {
+	sk := chain(1)
+	keys := []mgl32.Quat{rotZ(0), rotZ(100), mgl32.QuatRotate(2, mgl32.Vec3{1, 0, 0}).Scale(-1)}
+	tr := Track{Joint: 0, Path: Rotation, Interp: Linear, Times: []float32{0, 1, 3}}
+	for _, q := range keys {
+		tr.Values = append(tr.Values, q.V[0], q.V[1], q.V[2], q.W)
+	}
+	clip := Clip{Tracks: []Track{tr}}
+	rc, err := NewRuntimeClip(&clip, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := SampleSoAJob{Clip: rc, Nlerp: true, Cursors: make([]int32, rc.NumCursors()), Output: NewSoAPose(1)}
+	for _, tc := range []struct {
+		time float32
+		want mgl32.Quat
+	}{
+		{-1, keys[0]}, {0.25, Nlerp(keys[0], keys[1], 0.25)}, {1, keys[1]},
+		{2.5, Nlerp(keys[1], keys[2], 0.75)}, {4, keys[2]}, {0.5, Nlerp(keys[0], keys[1], 0.5)},
+	} {
+		job.Time = tc.time
+		job.Run()
+		if got := job.Output.At(0).Rotation; !quatApprox(got, tc.want, 1e-6) {
+			t.Errorf("t=%v: %v, want %v", tc.time, got, tc.want)
+		}
+	}
+}
+
+// TestSlerpPolyAccuracy compares the polynomial slerp with a float64
+// slerp from the definition, sin((1−u)θ)/sin θ · a + sin(uθ)/sin θ · b,
+// over angles up to 180° (the shortest arc of any pair).
+func TestSlerpPolyAccuracy(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	worst := 0.0
+	for i := range 2000 {
+		a, b := randQuat(r), randQuat(r)
+		if i%10 == 0 {
+			b = a.Mul(mgl32.QuatRotate(r.Float32()*1e-3, mgl32.Vec3{0, 1, 0})) // nearly equal keys
+		}
+		u := r.Float32()
+		x, y, z, w := slerpPoly(a.V[0], a.V[1], a.V[2], a.W, b.V[0], b.V[1], b.V[2], b.W, u)
+		av := [4]float64{float64(a.V[0]), float64(a.V[1]), float64(a.V[2]), float64(a.W)}
+		bv := [4]float64{float64(b.V[0]), float64(b.V[1]), float64(b.V[2]), float64(b.W)}
+		d := av[0]*bv[0] + av[1]*bv[1] + av[2]*bv[2] + av[3]*bv[3]
+		if d < 0 {
+			d = -d
+			for k := range bv {
+				bv[k] = -bv[k]
+			}
+		}
+		theta := math.Acos(min(d, 1))
+		wa, wb := 1-float64(u), float64(u)
+		if s := math.Sin(theta); s > 1e-12 {
+			wa, wb = math.Sin((1-float64(u))*theta)/s, math.Sin(float64(u)*theta)/s
+		}
+		got := [4]float32{x, y, z, w}
+		for k := range got {
+			worst = max(worst, math.Abs(float64(got[k])-(wa*av[k]+wb*bv[k])))
+		}
+	}
+	if worst > 1e-6 {
+		t.Fatalf("polynomial slerp is %g from the definition; want ≤ 1e-6", worst)
+	}
+}
+
+// TestBlendSoAMatchesLerpPose blends random poses and compares with
+// LerpPose and NlerpPose; weights at or past the ends copy exactly.
+func TestBlendSoAMatchesLerpPose(t *testing.T) {
+	const n = 37 // not a whole number of vector blocks
+	r := rand.New(rand.NewPCG(3, 4))
+	a, b := make([]Transform, n), make([]Transform, n)
+	for i := range a {
+		a[i], b[i] = randTransform(r), randTransform(r)
+	}
+	sa, sb, out := NewSoAPose(n), NewSoAPose(n), NewSoAPose(n)
+	sa.FromTransforms(a)
+	sb.FromTransforms(b)
+	want, got := make([]Transform, n), make([]Transform, n)
+	for _, path := range kernelPaths() {
+		setKernelPath(path)
+		for _, nlerp := range []bool{false, true} {
+			for _, w := range []float32{-1, 0, 0.3, 0.5, 0.9, 1, 2} {
+				BlendSoA(out, sa, sb, w, nlerp)
+				out.ToTransforms(got)
+				if nlerp {
+					NlerpPose(want, a, b, w)
+				} else {
+					LerpPose(want, a, b, w)
+				}
+				for i := range got {
+					exact := w <= 0 || w >= 1
+					if exact && got[i] != want[i] || !exact && !transformApprox(got[i], want[i], 2e-6) {
+						t.Fatalf("%s nlerp=%v w=%v joint %d: %+v, want %+v", path, nlerp, w, i, got[i], want[i])
+					}
+				}
+			}
+		}
+		// In place, as the crowd blends.
+		out.CopyFrom(sa)
+		BlendSoA(out, out, sb, 0.25, true)
+		out.ToTransforms(got)
+		NlerpPose(want, a, b, 0.25)
+		for i := range got {
+			if !transformApprox(got[i], want[i], 2e-6) {
+				t.Fatalf("%s in place joint %d: %+v, want %+v", path, i, got[i], want[i])
+			}
+		}
+	}
+	kernelPaths()
+}
+
+// TestModelPaletteMatchesJobs compares ModelPaletteJob with
+// LocalToModelJob and PaletteJob on the humanoid in a random pose, for a
+// 1:1 skin (the fused path) and for a skin of some joints in another
+// order.
+func TestModelPaletteMatchesJobs(t *testing.T) {
+	sk := humanoid()
+	n := sk.NumJoints()
+	r := rand.New(rand.NewPCG(5, 6))
+	pose := make([]Transform, n)
+	for i := range pose {
+		pose[i] = randTransform(r)
+	}
+	models := make([]mgl32.Mat4, n)
+	(&LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	full := &Skin{Name: "full", Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
+	for i := range n {
+		full.Joints[i] = i
+		full.InverseBind[i] = randTransform(r).Mat4()
+	}
+	part := &Skin{Name: "part", Joints: []int{7, 3, 3, 18, 0}}
+	for range part.Joints {
+		part.InverseBind = append(part.InverseBind, randTransform(r).Mat4())
+	}
+	soa := NewSoAPose(n)
+	soa.FromTransforms(pose)
+	for _, path := range kernelPaths() {
+		setKernelPath(path)
+		for _, skin := range []*Skin{full, part} {
+			want := make([]float32, PaletteFloats*len(skin.Joints))
+			(&PaletteJob{Skin: skin, Models: models, Output: want}).Run()
+			job := ModelPaletteJob{Skeleton: sk, Skin: skin, Input: soa, Models: make([]float32, PaletteFloats*n), Output: make([]float32, len(want))}
+			if err := job.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			job.Run()
+			for j := range n {
+				var m [12]float32
+				WritePaletteEntry(m[:], &models[j])
+				for k := range m {
+					if !approxEqual(job.Models[j*12+k], m[k], 1e-5) {
+						t.Fatalf("%s: model %d float %d = %v, want %v", path, j, k, job.Models[j*12+k], m[k])
+					}
+				}
+			}
+			for k := range want {
+				if !approxEqual(job.Output[k], want[k], 1e-5) {
+					t.Fatalf("%s skin %s: palette float %d = %v, want %v", path, skin.Name, k, job.Output[k], want[k])
+				}
+			}
+		}
+	}
+	kernelPaths()
+}
+
+func TestSoAPoseRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	in := make([]Transform, 20)
+	for i := range in {
+		in[i] = randTransform(r)
+	}
+	p := NewSoAPose(len(in))
+	if p.Len() != 20 {
+		t.Fatalf("Len = %d", p.Len())
+	}
+	if p.At(19) != IdentityTransform {
+		t.Fatalf("a new pose holds %+v, want identity", p.At(19))
+	}
+	p.FromTransforms(in)
+	q := NewSoAPose(len(in))
+	q.CopyFrom(p)
+	out := make([]Transform, len(in))
+	q.ToTransforms(out)
+	if !posesEqual(in, out) {
+		t.Fatal("SoA round trip changed the pose")
+	}
+	for name, f := range map[string]func(){
+		"At past the end":       func() { p.At(20) },
+		"FromTransforms length": func() { p.FromTransforms(in[:3]) },
+		"CopyFrom length":       func() { p.CopyFrom(NewSoAPose(3)) },
+		"BlendSoA length":       func() { BlendSoA(p, p, NewSoAPose(3), 0.5, false) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// TestFastJobsValidate breaks one field at a time.
+func TestFastJobsValidate(t *testing.T) {
+	sk, clip := mixedClip()
+	rc, err := NewRuntimeClip(&clip, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skin := &Skin{Joints: []int{0, 1, 2, 3}, InverseBind: make([]mgl32.Mat4, 4)}
+	goodSample := func() SampleSoAJob {
+		return SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: NewSoAPose(4)}
+	}
+	goodPalette := func() ModelPaletteJob {
+		return ModelPaletteJob{Skeleton: sk, Skin: skin, Input: NewSoAPose(4), Models: make([]float32, 48), Output: make([]float32, 48)}
+	}
+	if j := goodSample(); j.Validate() != nil {
+		t.Fatalf("valid sample job refused: %v", j.Validate())
+	}
+	if j := goodPalette(); j.Validate() != nil {
+		t.Fatalf("valid palette job refused: %v", j.Validate())
+	}
+	sampleCases := []struct {
+		name   string
+		break_ func(j *SampleSoAJob)
+	}{
+		{"no clip", func(j *SampleSoAJob) { j.Clip = nil }},
+		{"cursors", func(j *SampleSoAJob) { j.Cursors = j.Cursors[1:] }},
+		{"no output", func(j *SampleSoAJob) { j.Output = nil }},
+		{"output length", func(j *SampleSoAJob) { j.Output = NewSoAPose(3) }},
+	}
+	for _, tc := range sampleCases {
+		j := goodSample()
+		tc.break_(&j)
+		if j.Validate() == nil {
+			t.Errorf("sample job, %s: accepted", tc.name)
+		}
+	}
+	paletteCases := []struct {
+		name   string
+		break_ func(j *ModelPaletteJob)
+	}{
+		{"no skeleton", func(j *ModelPaletteJob) { j.Skeleton = nil }},
+		{"no skin", func(j *ModelPaletteJob) { j.Skin = nil }},
+		{"no input", func(j *ModelPaletteJob) { j.Input = nil }},
+		{"input length", func(j *ModelPaletteJob) { j.Input = NewSoAPose(5) }},
+		{"models length", func(j *ModelPaletteJob) { j.Models = j.Models[:47] }},
+		{"output length", func(j *ModelPaletteJob) { j.Output = j.Output[:12] }},
+		{"skin joint", func(j *ModelPaletteJob) {
+			j.Skin = &Skin{Joints: []int{9}, InverseBind: make([]mgl32.Mat4, 1)}
+			j.Output = j.Output[:12]
+		}},
+		{"inverse binds", func(j *ModelPaletteJob) { j.Skin = &Skin{Joints: []int{0}}; j.Output = j.Output[:12] }},
+	}
+	for _, tc := range paletteCases {
+		j := goodPalette()
+		tc.break_(&j)
+		if j.Validate() == nil {
+			t.Errorf("palette job, %s: accepted", tc.name)
+		}
+	}
+	bad := clip
+	bad.Tracks = append([]Track{{Joint: 9, Path: Scale, Times: []float32{0}, Values: []float32{1, 1, 1}}}, clip.Tracks...)
+	for name, f := range map[string]func() error{
+		"nil clip":      func() error { _, err := NewRuntimeClip(nil, sk); return err },
+		"nil skeleton":  func() error { _, err := NewRuntimeClip(&clip, nil); return err },
+		"invalid clip":  func() error { _, err := NewRuntimeClip(&bad, sk); return err },
+		"crowd no clip": func() error { _, err := NewCrowd(sk, skin, nil, 1); return err },
+		"crowd skin": func() error {
+			_, err := NewCrowd(sk, &Skin{Joints: []int{5}, InverseBind: make([]mgl32.Mat4, 1)}, []*RuntimeClip{rc}, 1)
+			return err
+		},
+		"crowd clip": func() error { _, err := NewCrowd(chain(2), &Skin{}, []*RuntimeClip{rc}, 1); return err },
+		"crowd size": func() error { _, err := NewCrowd(sk, skin, []*RuntimeClip{rc}, -1); return err },
+	} {
+		if f() == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestCrowdMatchesJobs evaluates characters with one, two, three and no
+// weighted clips, at different times, on 1, 2 and 3 workers, and compares
+// every palette with the generic jobs (SampleJob, WeightedAveragePose,
+// LocalToModelJob, PaletteJob) at the same clip times.
+func TestCrowdMatchesJobs(t *testing.T) {
+	sk := humanoid()
+	clips := humanoidClips(sk)
+	var rcs []*RuntimeClip
+	for i := range clips {
+		rc, err := NewRuntimeClip(&clips[i], sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rcs = append(rcs, rc)
+	}
+	n := sk.NumJoints()
+	skin := &Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
+	for i := range n {
+		skin.Joints[i] = i
+		skin.InverseBind[i] = mgl32.Translate3D(0, -float32(i)*0.1, 0)
+	}
+	weights := [][]float32{{1, 0, 0}, {0, 2, 0}, {0.6, 0.4, 0}, {0, 0.3, 0.7}, {0.2, 0.3, 0.5}, {0, 0, 0}, {-1, 0, 1}}
+	const chars = 41
+	var results [][]float32
+	for _, workers := range []int{1, 2, 3} {
+		c, err := NewCrowd(sk, skin, rcs, chars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range chars {
+			c.SetTime(i, float32(i)*0.37)
+			for j, w := range weights[i%len(weights)] {
+				c.SetWeight(i, j, w)
+			}
+		}
+		for range 5 {
+			c.Evaluate(0.05, workers)
+		}
+		var all []float32
+		for i := range chars {
+			all = append(all, c.Palette(i)...)
+		}
+		c.Close()
+		results = append(results, all)
+	}
+	for w := 1; w < len(results); w++ {
+		for k := range results[0] {
+			if results[w][k] != results[0][k] {
+				t.Fatalf("%d workers: float %d = %v, 1 worker %v", w+1, k, results[w][k], results[0][k])
+			}
+		}
+	}
+	// The reference: the same clip times through the generic jobs.
+	poses := make([][]Transform, len(clips))
+	pose, models := make([]Transform, n), make([]mgl32.Mat4, n)
+	want := make([]float32, PaletteFloats*n)
+	for i := range chars {
+		for j := range clips {
+			tm := float32(posMod(float64(float32(i)*0.37), float64(clips[j].Duration)))
+			for range 5 {
+				tm = wrapTime(tm+0.05, clips[j].Duration)
+			}
+			poses[j] = samplePose(sk, &clips[j], tm)
+		}
+		ws := append([]float32(nil), weights[i%len(weights)]...)
+		for j := range ws {
+			ws[j] = max(ws[j], 0)
+		}
+		if !WeightedAveragePose(pose, poses, ws) {
+			copy(pose, sk.Rest)
+		}
+		(&LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+		(&PaletteJob{Skin: skin, Models: models, Output: want}).Run()
+		got := results[0][i*len(want) : (i+1)*len(want)]
+		for k := range want {
+			if !approxEqual(got[k], want[k], 1e-4) {
+				t.Fatalf("character %d (weights %v): palette float %d = %v, want %v", i, weights[i%len(weights)], k, got[k], want[k])
+			}
+		}
+	}
+}
+
+// TestFastPipelineAllocatesNothing checks every per-frame call of the fast
+// pipeline, the crowd on one and two workers included.
+func TestFastPipelineAllocatesNothing(t *testing.T) {
+	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
+	for _, nlerp := range []bool{false, true} {
+		f := newB2PFast(t, sk, skin, clips, nlerp)
+		if a := testing.AllocsPerRun(100, f.eval); a != 0 {
+			t.Errorf("nlerp=%v: sample, blend and model-palette allocate %v times per frame", nlerp, a)
+		}
+	}
+	c := crowd1000(t, true)
+	defer c.Close()
+	for _, workers := range []int{1, 2} {
+		if a := testing.AllocsPerRun(3, func() { c.Evaluate(b2pStep, workers) }); a != 0 {
+			t.Errorf("crowd on %d workers allocates %v times per frame", workers, a)
+		}
+	}
+}

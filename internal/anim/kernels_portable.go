@@ -1,0 +1,24 @@
+//go:build !(goexperiment.simd && amd64)
+
+package anim
+
+import "github.com/go-gl/mathgl/mgl32"
+
+// Without GOEXPERIMENT=simd on amd64 the fast pipeline runs its portable
+// kernels only.
+
+func simdPath() string { return "portable" }
+
+func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, out *SoAPose) {
+	sampleSoAGeneric(c, t, nlerp, cursors, out)
+}
+
+func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) { blendSoAGeneric(out, a, b, w, nlerp) }
+
+func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
+	modelPaletteGeneric(parents, in, models, ibs, pal)
+}
+
+// setKernelPath selects the kernels by KernelPath name for tests; it
+// reports false for a path this build cannot run.
+func setKernelPath(name string) bool { return name == "portable" }

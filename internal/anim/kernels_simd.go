@@ -1,0 +1,539 @@
+//go:build goexperiment.simd && amd64
+
+package anim
+
+import (
+	"simd/archsimd"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// SIMD kernels of the fast pipeline, for GOEXPERIMENT=simd builds on amd64.
+// The level is chosen once from the CPU's features: AVX-512 (F, CD, BW, DQ,
+// VL, as archsimd bundles them), AVX2 with FMA, or the portable kernels.
+// What each level runs, as measured fastest on the development machine
+// (AMD EPYC, Zen 4):
+//
+//   - BlendSoA: 16 lanes (AVX-512) or 8 (AVX2) of lerp, nlerp or the
+//     polynomial slerp over the SoA stripes.
+//   - SampleSoAJob with slerp: scalar cursors, keys transposed into 8-lane
+//     vectors, lerp and slerp 8 lanes wide (both levels). With nlerp the
+//     portable loops are as fast.
+//   - ModelPaletteJob: local matrices in a scalar pass, then both affine
+//     products with 4-lane rows and FMA (both levels).
+//
+// Tests select each level the CPU has with setKernelPath and compare it
+// with the portable kernels.
+const (
+	levelPortable = iota
+	levelAVX2
+	levelAVX512
+)
+
+// cpuLevel is the best level this CPU supports.
+var cpuLevel = func() int {
+	switch {
+	case archsimd.X86.AVX512():
+		return levelAVX512
+	case archsimd.X86.AVX2() && archsimd.X86.FMA():
+		return levelAVX2
+	}
+	return levelPortable
+}()
+
+// kernelLevel is the level the dispatchers use; ≤ cpuLevel.
+var kernelLevel = cpuLevel
+
+func simdPath() string {
+	switch kernelLevel {
+	case levelAVX512:
+		return "avx512"
+	case levelAVX2:
+		return "avx2"
+	}
+	return "portable"
+}
+
+// sampleSoA runs the 8-lane sampler for slerped rotations, where the
+// polynomial slerp is most of the work; with nlerp the scalar loops are as
+// fast or faster (measured: the per-track cursor logic and loads dominate,
+// and the transposes cost what the vector arithmetic saves).
+func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, out *SoAPose) {
+	if kernelLevel >= levelAVX2 && !nlerp {
+		sampleSoA8(c, t, cursors, out)
+		archsimd.ClearAVXUpperBits()
+		return
+	}
+	sampleSoAGeneric(c, t, nlerp, cursors, out)
+}
+
+func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
+	switch kernelLevel {
+	case levelAVX512:
+		blendSoA16(out, a, b, w, nlerp)
+		archsimd.ClearAVXUpperBits()
+	case levelAVX2:
+		blendSoA8(out, a, b, w, nlerp)
+		archsimd.ClearAVXUpperBits()
+	default:
+		blendSoAGeneric(out, a, b, w, nlerp)
+	}
+}
+
+// modelPalette runs the 4-lane row kernel at both SIMD levels: a variant
+// holding each matrix in one 16-lane register (products by permutations)
+// measured slower on AMD Zen 4, which splits 512-bit permutations in two.
+func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
+	if kernelLevel >= levelAVX2 {
+		modelPalette4(parents, in, models, ibs, pal)
+		archsimd.ClearAVXUpperBits()
+		return
+	}
+	modelPaletteGeneric(parents, in, models, ibs, pal)
+}
+
+// blendSoA16 is blendSoAGeneric 16 lanes at a time, padding lanes included
+// (identity blended with identity stays identity).
+func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool) {
+	n := len(out.tx)
+	wv := archsimd.BroadcastFloat32x16(w)
+	for i := 0; i+16 <= n; i += 16 {
+		lerp16(out.tx[i:], a.tx[i:], b.tx[i:], wv)
+		lerp16(out.ty[i:], a.ty[i:], b.ty[i:], wv)
+		lerp16(out.tz[i:], a.tz[i:], b.tz[i:], wv)
+		lerp16(out.sx[i:], a.sx[i:], b.sx[i:], wv)
+		lerp16(out.sy[i:], a.sy[i:], b.sy[i:], wv)
+		lerp16(out.sz[i:], a.sz[i:], b.sz[i:], wv)
+		ax, ay := archsimd.LoadFloat32x16Slice(a.qx[i:]), archsimd.LoadFloat32x16Slice(a.qy[i:])
+		az, aw := archsimd.LoadFloat32x16Slice(a.qz[i:]), archsimd.LoadFloat32x16Slice(a.qw[i:])
+		bx, by := archsimd.LoadFloat32x16Slice(b.qx[i:]), archsimd.LoadFloat32x16Slice(b.qy[i:])
+		bz, bw := archsimd.LoadFloat32x16Slice(b.qz[i:]), archsimd.LoadFloat32x16Slice(b.qw[i:])
+		var x, y, z, q archsimd.Float32x16
+		if nlerp {
+			x, y, z, q = nlerp16(ax, ay, az, aw, bx, by, bz, bw, wv)
+		} else {
+			x, y, z, q = slerp16(ax, ay, az, aw, bx, by, bz, bw, wv)
+		}
+		x.StoreSlice(out.qx[i:])
+		y.StoreSlice(out.qy[i:])
+		z.StoreSlice(out.qz[i:])
+		q.StoreSlice(out.qw[i:])
+	}
+}
+
+// lerp16 writes out[:16] = a + (b − a)·w.
+func lerp16(out, a, b []float32, w archsimd.Float32x16) {
+	av := archsimd.LoadFloat32x16Slice(a)
+	archsimd.LoadFloat32x16Slice(b).Sub(av).MulAdd(w, av).StoreSlice(out)
+}
+
+// nlerp16 is nlerpQ on 16 lanes: shortest-arc lerp, normalized, identity
+// where the length is not positive.
+func nlerp16(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x16) (x, y, z, w archsimd.Float32x16) {
+	zero := archsimd.BroadcastFloat32x16(0)
+	one := archsimd.BroadcastFloat32x16(1)
+	d := ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
+	us := zero.Sub(u).Merge(u, d.Less(zero)) // −u where d < 0
+	v := one.Sub(u)
+	x = ax.Mul(v).Add(bx.Mul(us))
+	y = ay.Mul(v).Add(by.Mul(us))
+	z = az.Mul(v).Add(bz.Mul(us))
+	w = aw.Mul(v).Add(bw.Mul(us))
+	return normalize16(x, y, z, w)
+}
+
+// normalize16 is normQ on 16 lanes.
+func normalize16(x, y, z, w archsimd.Float32x16) (archsimd.Float32x16, archsimd.Float32x16, archsimd.Float32x16, archsimd.Float32x16) {
+	zero := archsimd.BroadcastFloat32x16(0)
+	one := archsimd.BroadcastFloat32x16(1)
+	l := x.Mul(x).Add(y.Mul(y)).Add(z.Mul(z)).Add(w.Mul(w)).Sqrt()
+	ok := l.Greater(zero)
+	inv := one.Div(l)
+	return x.Mul(inv).Merge(zero, ok), y.Mul(inv).Merge(zero, ok), z.Mul(inv).Merge(zero, ok), w.Mul(inv).Merge(one, ok)
+}
+
+// slerp16 is slerpPoly on 16 lanes.
+func slerp16(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x16) (x, y, z, w archsimd.Float32x16) {
+	zero := archsimd.BroadcastFloat32x16(0)
+	one := archsimd.BroadcastFloat32x16(1)
+	half := archsimd.BroadcastFloat32x16(0.5)
+	ax0, ay0, az0, aw0, u0 := ax, ay, az, aw, u
+	d := ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
+	neg := d.Less(zero)
+	bx, by, bz, bw = zero.Sub(bx).Merge(bx, neg), zero.Sub(by).Merge(by, neg), zero.Sub(bz).Merge(bz, neg), zero.Sub(bw).Merge(bw, neg)
+	d = zero.Sub(d).Merge(d, neg)
+	if wide := d.Less(half); wide.ToBits() != 0 {
+		// Halve the wide arcs at their midpoint, as slerpPoly does.
+		mx, my, mz, mw := ax.Add(bx), ay.Add(by), az.Add(bz), aw.Add(bw)
+		l := mx.Mul(mx).Add(my.Mul(my)).Add(mz.Mul(mz)).Add(mw.Mul(mw)).Sqrt()
+		wide = wide.And(l.Greater(zero)) // zero keys: no arc to halve
+		inv := one.Div(l)
+		mx, my, mz, mw = mx.Mul(inv), my.Mul(inv), mz.Mul(inv), mw.Mul(inv)
+		lo, hi := wide.And(u.Less(half)), wide.And(u.GreaterEqual(half))
+		bx, by, bz, bw = mx.Merge(bx, lo), my.Merge(by, lo), mz.Merge(bz, lo), mw.Merge(bw, lo)
+		ax, ay, az, aw = mx.Merge(ax, hi), my.Merge(ay, hi), mz.Merge(az, hi), mw.Merge(aw, hi)
+		u2 := u.Add(u)
+		u = u2.Merge(u, lo)
+		u = u2.Sub(one).Merge(u, hi)
+		d = one.Add(d).Mul(inv).Merge(d, wide)
+	}
+	xm1 := d.Sub(one)
+	v := one.Sub(u)
+	uu, vv := u.Mul(u), v.Mul(v)
+	term := func(cu, cv archsimd.Float32x16, U, V float32) (archsimd.Float32x16, archsimd.Float32x16) {
+		Uv, Vv := archsimd.BroadcastFloat32x16(U), archsimd.BroadcastFloat32x16(V)
+		ku := uu.Mul(Uv).Sub(Vv).Mul(xm1)
+		kv := vv.Mul(Uv).Sub(Vv).Mul(xm1)
+		return ku.MulAdd(cu, one), kv.MulAdd(cv, one)
+	}
+	cu, cv := one, one
+	cu, cv = term(cu, cv, slerpU7, slerpV7)
+	cu, cv = term(cu, cv, slerpU6, slerpV6)
+	cu, cv = term(cu, cv, slerpU5, slerpV5)
+	cu, cv = term(cu, cv, slerpU4, slerpV4)
+	cu, cv = term(cu, cv, slerpU3, slerpV3)
+	cu, cv = term(cu, cv, slerpU2, slerpV2)
+	cu, cv = term(cu, cv, slerpU1, slerpV1)
+	cu, cv = cu.Mul(u), cv.Mul(v)
+	x, y, z, w = bx.MulAdd(cu, ax.Mul(cv)), by.MulAdd(cu, ay.Mul(cv)), bz.MulAdd(cu, az.Mul(cv)), bw.MulAdd(cu, aw.Mul(cv))
+	// At u = 0, a exactly (constant tracks have u = 0).
+	at0 := u0.Equal(zero)
+	return ax0.Merge(x, at0), ay0.Merge(y, at0), az0.Merge(z, at0), aw0.Merge(w, at0)
+}
+
+// blendSoA8 is blendSoAGeneric 8 lanes at a time.
+func blendSoA8(out, a, b *SoAPose, w float32, nlerp bool) {
+	n := len(out.tx)
+	wv := archsimd.BroadcastFloat32x8(w)
+	for i := 0; i+8 <= n; i += 8 {
+		lerp8(out.tx[i:], a.tx[i:], b.tx[i:], wv)
+		lerp8(out.ty[i:], a.ty[i:], b.ty[i:], wv)
+		lerp8(out.tz[i:], a.tz[i:], b.tz[i:], wv)
+		lerp8(out.sx[i:], a.sx[i:], b.sx[i:], wv)
+		lerp8(out.sy[i:], a.sy[i:], b.sy[i:], wv)
+		lerp8(out.sz[i:], a.sz[i:], b.sz[i:], wv)
+		ax, ay := archsimd.LoadFloat32x8Slice(a.qx[i:]), archsimd.LoadFloat32x8Slice(a.qy[i:])
+		az, aw := archsimd.LoadFloat32x8Slice(a.qz[i:]), archsimd.LoadFloat32x8Slice(a.qw[i:])
+		bx, by := archsimd.LoadFloat32x8Slice(b.qx[i:]), archsimd.LoadFloat32x8Slice(b.qy[i:])
+		bz, bw := archsimd.LoadFloat32x8Slice(b.qz[i:]), archsimd.LoadFloat32x8Slice(b.qw[i:])
+		var x, y, z, q archsimd.Float32x8
+		if nlerp {
+			x, y, z, q = nlerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
+		} else {
+			x, y, z, q = slerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
+		}
+		x.StoreSlice(out.qx[i:])
+		y.StoreSlice(out.qy[i:])
+		z.StoreSlice(out.qz[i:])
+		q.StoreSlice(out.qw[i:])
+	}
+}
+
+// lerp8 writes out[:8] = a + (b − a)·w.
+func lerp8(out, a, b []float32, w archsimd.Float32x8) {
+	av := archsimd.LoadFloat32x8Slice(a)
+	archsimd.LoadFloat32x8Slice(b).Sub(av).MulAdd(w, av).StoreSlice(out)
+}
+
+func nlerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w archsimd.Float32x8) {
+	zero := archsimd.BroadcastFloat32x8(0)
+	one := archsimd.BroadcastFloat32x8(1)
+	d := ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
+	us := zero.Sub(u).Merge(u, d.Less(zero))
+	v := one.Sub(u)
+	x = ax.Mul(v).Add(bx.Mul(us))
+	y = ay.Mul(v).Add(by.Mul(us))
+	z = az.Mul(v).Add(bz.Mul(us))
+	w = aw.Mul(v).Add(bw.Mul(us))
+	return normalize8(x, y, z, w)
+}
+
+func normalize8(x, y, z, w archsimd.Float32x8) (archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8) {
+	zero := archsimd.BroadcastFloat32x8(0)
+	one := archsimd.BroadcastFloat32x8(1)
+	l := x.Mul(x).Add(y.Mul(y)).Add(z.Mul(z)).Add(w.Mul(w)).Sqrt()
+	ok := l.Greater(zero)
+	inv := one.Div(l)
+	return x.Mul(inv).Merge(zero, ok), y.Mul(inv).Merge(zero, ok), z.Mul(inv).Merge(zero, ok), w.Mul(inv).Merge(one, ok)
+}
+
+func slerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w archsimd.Float32x8) {
+	zero := archsimd.BroadcastFloat32x8(0)
+	one := archsimd.BroadcastFloat32x8(1)
+	half := archsimd.BroadcastFloat32x8(0.5)
+	ax0, ay0, az0, aw0, u0 := ax, ay, az, aw, u
+	d := ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
+	neg := d.Less(zero)
+	bx, by, bz, bw = zero.Sub(bx).Merge(bx, neg), zero.Sub(by).Merge(by, neg), zero.Sub(bz).Merge(bz, neg), zero.Sub(bw).Merge(bw, neg)
+	d = zero.Sub(d).Merge(d, neg)
+	if wide := d.Less(half); wide.ToBits() != 0 {
+		// Halve the wide arcs at their midpoint, as slerpPoly does.
+		mx, my, mz, mw := ax.Add(bx), ay.Add(by), az.Add(bz), aw.Add(bw)
+		l := mx.Mul(mx).Add(my.Mul(my)).Add(mz.Mul(mz)).Add(mw.Mul(mw)).Sqrt()
+		wide = wide.And(l.Greater(zero)) // zero keys: no arc to halve
+		inv := one.Div(l)
+		mx, my, mz, mw = mx.Mul(inv), my.Mul(inv), mz.Mul(inv), mw.Mul(inv)
+		lo, hi := wide.And(u.Less(half)), wide.And(u.GreaterEqual(half))
+		bx, by, bz, bw = mx.Merge(bx, lo), my.Merge(by, lo), mz.Merge(bz, lo), mw.Merge(bw, lo)
+		ax, ay, az, aw = mx.Merge(ax, hi), my.Merge(ay, hi), mz.Merge(az, hi), mw.Merge(aw, hi)
+		u2 := u.Add(u)
+		u = u2.Merge(u, lo)
+		u = u2.Sub(one).Merge(u, hi)
+		d = one.Add(d).Mul(inv).Merge(d, wide)
+	}
+	xm1 := d.Sub(one)
+	v := one.Sub(u)
+	uu, vv := u.Mul(u), v.Mul(v)
+	term := func(cu, cv archsimd.Float32x8, U, V float32) (archsimd.Float32x8, archsimd.Float32x8) {
+		Uv, Vv := archsimd.BroadcastFloat32x8(U), archsimd.BroadcastFloat32x8(V)
+		ku := uu.Mul(Uv).Sub(Vv).Mul(xm1)
+		kv := vv.Mul(Uv).Sub(Vv).Mul(xm1)
+		return ku.MulAdd(cu, one), kv.MulAdd(cv, one)
+	}
+	cu, cv := one, one
+	cu, cv = term(cu, cv, slerpU7, slerpV7)
+	cu, cv = term(cu, cv, slerpU6, slerpV6)
+	cu, cv = term(cu, cv, slerpU5, slerpV5)
+	cu, cv = term(cu, cv, slerpU4, slerpV4)
+	cu, cv = term(cu, cv, slerpU3, slerpV3)
+	cu, cv = term(cu, cv, slerpU2, slerpV2)
+	cu, cv = term(cu, cv, slerpU1, slerpV1)
+	cu, cv = cu.Mul(u), cv.Mul(v)
+	x, y, z, w = bx.MulAdd(cu, ax.Mul(cv)), by.MulAdd(cu, ay.Mul(cv)), bz.MulAdd(cu, az.Mul(cv)), bw.MulAdd(cu, aw.Mul(cv))
+	// At u = 0, a exactly (constant tracks have u = 0).
+	at0 := u0.Equal(zero)
+	return ax0.Merge(x, at0), ay0.Merge(y, at0), az0.Merge(z, at0), aw0.Merge(w, at0)
+}
+
+// lastCol keeps the translation column: row·lastCol adds (0, 0, 0, a_r3)
+// to a product's row r, its fourth term when the bottom row is 0 0 0 1.
+var lastCol = [4]float32{0, 0, 0, 1}
+
+// localMatrices writes every joint's local matrix T·R·S into models, in
+// the 3×4 row layout, as the first pass of the SIMD model-palette kernels:
+// the second pass then reads it with vector loads long after these scalar
+// stores have retired (a vector load of fresh scalar stores would stall on
+// store-to-load forwarding).
+func localMatrices(in *SoAPose, models []float32, n int) {
+	tx, ty, tz := in.tx[:n], in.ty[:n], in.tz[:n]
+	qx, qy, qz, qw := in.qx[:n], in.qy[:n], in.qz[:n], in.qw[:n]
+	sx, sy, sz := in.sx[:n], in.sy[:n], in.sz[:n]
+	models = models[:12*n]
+	for i := range tx {
+		x, y, z, w := qx[i], qy[i], qz[i], qw[i]
+		xx, yy, zz := x*x, y*y, z*z
+		xy, xz, yz := x*y, x*z, y*z
+		wx, wy, wz := w*x, w*y, w*z
+		a, b, c := sx[i], sy[i], sz[i]
+		l := (*[12]float32)(models[i*12 : i*12+12])
+		l[0], l[1], l[2], l[3] = (1-2*(yy+zz))*a, 2*(xy-wz)*b, 2*(xz+wy)*c, tx[i]
+		l[4], l[5], l[6], l[7] = 2*(xy+wz)*a, (1-2*(xx+zz))*b, 2*(yz-wx)*c, ty[i]
+		l[8], l[9], l[10], l[11] = 2*(xz-wy)*a, 2*(yz+wx)*b, (1-2*(xx+yy))*c, tz[i]
+	}
+}
+
+// modelPalette4 is modelPaletteGeneric with 4-lane rows:
+// row r of A·B = Σₖ a_rk·(row k of B) + (0, 0, 0, a_r3), the local
+// matrices having been written into models by localMatrices. The inverse
+// bind matrix, column-major, is transposed into rows with six shuffles.
+func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
+	n := len(parents)
+	localMatrices(in, models, n)
+	models = models[:12*n]
+	if pal != nil {
+		pal = pal[:12*n]
+		ibs = ibs[:n]
+	}
+	lc := archsimd.LoadFloat32x4(&lastCol)
+	for i, p := range parents {
+		m := (*[12]float32)(models[i*12 : i*12+12])
+		m0 := archsimd.LoadFloat32x4((*[4]float32)(m[0:4]))
+		m1 := archsimd.LoadFloat32x4((*[4]float32)(m[4:8]))
+		m2 := archsimd.LoadFloat32x4((*[4]float32)(m[8:12]))
+		if p >= 0 {
+			a := (*[12]float32)(models[p*12 : p*12+12])
+			l0, l1, l2 := m0, m1, m2
+			m0 = rowTimes(a[0], a[1], a[2], archsimd.LoadFloat32x4((*[4]float32)(a[0:4])), l0, l1, l2, lc)
+			m1 = rowTimes(a[4], a[5], a[6], archsimd.LoadFloat32x4((*[4]float32)(a[4:8])), l0, l1, l2, lc)
+			m2 = rowTimes(a[8], a[9], a[10], archsimd.LoadFloat32x4((*[4]float32)(a[8:12])), l0, l1, l2, lc)
+			m0.Store((*[4]float32)(m[0:4]))
+			m1.Store((*[4]float32)(m[4:8]))
+			m2.Store((*[4]float32)(m[8:12]))
+		}
+		if pal != nil {
+			ib := &ibs[i]
+			c0 := archsimd.LoadFloat32x4((*[4]float32)(ib[0:4]))
+			c1 := archsimd.LoadFloat32x4((*[4]float32)(ib[4:8]))
+			c2 := archsimd.LoadFloat32x4((*[4]float32)(ib[8:12]))
+			c3 := archsimd.LoadFloat32x4((*[4]float32)(ib[12:16]))
+			// The top three rows out of the four columns.
+			t0 := c0.SelectFromPair(0, 1, 4, 5, c1) // c0x c0y c1x c1y
+			t1 := c2.SelectFromPair(0, 1, 4, 5, c3) // c2x c2y c3x c3y
+			t2 := c0.SelectFromPair(2, 3, 6, 7, c1) // c0z c0w c1z c1w
+			t3 := c2.SelectFromPair(2, 3, 6, 7, c3) // c2z c2w c3z c3w
+			b0 := t0.SelectFromPair(0, 2, 4, 6, t1)
+			b1 := t0.SelectFromPair(1, 3, 5, 7, t1)
+			b2 := t2.SelectFromPair(0, 2, 4, 6, t3)
+			o := (*[12]float32)(pal[i*12 : i*12+12])
+			rowTimes(m0.GetElem(0), m0.GetElem(1), m0.GetElem(2), m0, b0, b1, b2, lc).Store((*[4]float32)(o[0:4]))
+			rowTimes(m1.GetElem(0), m1.GetElem(1), m1.GetElem(2), m1, b0, b1, b2, lc).Store((*[4]float32)(o[4:8]))
+			rowTimes(m2.GetElem(0), m2.GetElem(1), m2.GetElem(2), m2, b0, b1, b2, lc).Store((*[4]float32)(o[8:12]))
+		}
+	}
+}
+
+// rowTimes is one row of an affine product: a0·b0 + a1·b1 + a2·b2 + (0, 0,
+// 0, a_3) where row = (a0, a1, a2, a_3).
+func rowTimes(a0, a1, a2 float32, row, b0, b1, b2, lc archsimd.Float32x4) archsimd.Float32x4 {
+	r := archsimd.BroadcastFloat32x4(a0).Mul(b0)
+	r = archsimd.BroadcastFloat32x4(a1).MulAdd(b1, r)
+	r = archsimd.BroadcastFloat32x4(a2).MulAdd(b2, r)
+	return row.MulAdd(lc, r)
+}
+
+// setKernelPath selects the kernels by KernelPath name for tests; it
+// reports false for a path this CPU or build cannot run.
+func setKernelPath(name string) bool {
+	for l := levelPortable; l <= cpuLevel; l++ {
+		kernelLevel = l
+		if simdPath() == name {
+			return true
+		}
+	}
+	kernelLevel = cpuLevel
+	return false
+}
+
+// sampleSoA8 is sampleSoAGeneric (slerp mode) with the arithmetic eight
+// tracks at a time. Per track the cursor logic stays scalar (as in the
+// portable loops) and the keys are loaded as 4-float vectors; eight
+// tracks' vectors are then transposed (two 4×4 transposes side by side in
+// one 8-lane register) into x, y, z, w stripes, where lerp and the
+// polynomial slerp run 8 lanes wide. Both AVX2 and AVX-512 use it: eight
+// tracks are what a 16-register file holds comfortably.
+func sampleSoA8(c *RuntimeClip, t float32, cursors []int32, out *SoAPose) {
+	n := c.numJoints
+	cursors = cursors[:3*n]
+	vec3Lanes8(c.keys, c.lanes[Translation][:n], t, cursors[:n], out.tx[:n], out.ty[:n], out.tz[:n])
+	quatLanes8(c.keys, c.lanes[Rotation][:n], t, cursors[n:2*n], out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n])
+	vec3Lanes8(c.keys, c.lanes[Scale][:n], t, cursors[2*n:], out.sx[:n], out.sy[:n], out.sz[:n])
+	if len(c.other) > 0 {
+		sampleOtherLanes(c, t, cursors, out)
+	}
+}
+
+// keyPair8 is the scalar half of the 8-lane samplers: for tracks
+// lanes[0:8] it moves the cursors and stores each key pair and u.
+func keyPair8(keys []float32, lanes []laneTrack, stride int, t float32, cur []int32, a, b *[8][4]float32, us *[8]float32) {
+	lanes, cur = lanes[:8], cur[:8]
+	for l := range lanes {
+		tr := &lanes[l]
+		off, last := int(tr.off), int(tr.n)-2
+		k := int(cur[l])
+		if uint(k) > uint(last) {
+			k = 0
+		}
+		i := off + k*stride
+		t0, t1 := keys[i], keys[i+stride]
+		var u float32
+		if t0 <= t && t < t1 {
+			u = (t - t0) * keys[i+1]
+		} else {
+			if k < last && t1 <= t && t < keys[i+2*stride] {
+				k++
+			} else {
+				k = seekLane(keys, off, last, stride, t)
+			}
+			cur[l] = int32(k)
+			i = off + k*stride
+			u = clamp01((t - keys[i]) * keys[i+1])
+		}
+		us[l] = u
+		archsimd.LoadFloat32x4((*[4]float32)(keys[i+recHead : i+recHead+4])).Store(&a[l])
+		archsimd.LoadFloat32x4((*[4]float32)(keys[i+stride+recHead : i+stride+recHead+4])).Store(&b[l])
+	}
+}
+
+// transpose8 turns the rows r[0:8] (x, y, z, w each) into x, y, z, w
+// vectors of 8 lanes, lane l from row l.
+func transpose8(r *[8][4]float32) (x, y, z, w archsimd.Float32x8) {
+	row := func(l int) archsimd.Float32x8 {
+		return archsimd.Float32x8{}.SetLo(archsimd.LoadFloat32x4(&r[l])).SetHi(archsimd.LoadFloat32x4(&r[l+4]))
+	}
+	q0, q1, q2, q3 := row(0), row(1), row(2), row(3)
+	t0 := q0.SelectFromPairGrouped(0, 1, 4, 5, q1) // x0 y0 x1 y1 | x4 y4 x5 y5
+	t1 := q2.SelectFromPairGrouped(0, 1, 4, 5, q3) // x2 y2 x3 y3 | …
+	t2 := q0.SelectFromPairGrouped(2, 3, 6, 7, q1) // z0 w0 z1 w1 | …
+	t3 := q2.SelectFromPairGrouped(2, 3, 6, 7, q3)
+	return t0.SelectFromPairGrouped(0, 2, 4, 6, t1), t0.SelectFromPairGrouped(1, 3, 5, 7, t1),
+		t2.SelectFromPairGrouped(0, 2, 4, 6, t3), t2.SelectFromPairGrouped(1, 3, 5, 7, t3)
+}
+
+// keyLerp8 is keyPair8 followed by the lerp of each pair, one 4-lane
+// vector per track: q = a + (b − a)·u, stored in q[l]. Lerping before
+// the transpose halves the shuffles where the result is linear in the
+// keys (translations, scales, nlerp before its normalization).
+func keyLerp8(keys []float32, lanes []laneTrack, stride int, t float32, cur []int32, q *[8][4]float32) {
+	lanes, cur = lanes[:8], cur[:8]
+	for l := range lanes {
+		tr := &lanes[l]
+		off, last := int(tr.off), int(tr.n)-2
+		k := int(cur[l])
+		if uint(k) > uint(last) {
+			k = 0
+		}
+		i := off + k*stride
+		t0, t1 := keys[i], keys[i+stride]
+		var u float32
+		if t0 <= t && t < t1 {
+			u = (t - t0) * keys[i+1]
+		} else {
+			if k < last && t1 <= t && t < keys[i+2*stride] {
+				k++
+			} else {
+				k = seekLane(keys, off, last, stride, t)
+			}
+			cur[l] = int32(k)
+			i = off + k*stride
+			u = clamp01((t - keys[i]) * keys[i+1])
+		}
+		a := archsimd.LoadFloat32x4((*[4]float32)(keys[i+recHead : i+recHead+4]))
+		b := archsimd.LoadFloat32x4((*[4]float32)(keys[i+stride+recHead : i+stride+recHead+4]))
+		b.Sub(a).MulAdd(archsimd.BroadcastFloat32x4(u), a).Store(&q[l])
+	}
+}
+
+func vec3Lanes8(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz []float32) {
+	var q [8][4]float32
+	j := 0
+	for ; j+8 <= len(lanes); j += 8 {
+		keyLerp8(keys, lanes[j:], recHead+3, t, cur[j:], &q)
+		x, y, z, _ := transpose8(&q)
+		x.Store((*[8]float32)(ox[j : j+8]))
+		y.Store((*[8]float32)(oy[j : j+8]))
+		z.Store((*[8]float32)(oz[j : j+8]))
+	}
+	if j < len(lanes) {
+		sampleVec3Lanes(keys, lanes[j:], t, cur[j:], ox[j:], oy[j:], oz[j:])
+	}
+}
+
+// quatLanes8 slerps eight rotation tracks at a time.
+func quatLanes8(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz, ow []float32) {
+	var a, b [8][4]float32
+	var us [8]float32
+	j := 0
+	for ; j+8 <= len(lanes); j += 8 {
+		keyPair8(keys, lanes[j:], recHead+4, t, cur[j:], &a, &b, &us)
+		ax, ay, az, aw := transpose8(&a)
+		bx, by, bz, bw := transpose8(&b)
+		x, y, z, w := slerp8(ax, ay, az, aw, bx, by, bz, bw, archsimd.LoadFloat32x8(&us))
+		x.Store((*[8]float32)(ox[j : j+8]))
+		y.Store((*[8]float32)(oy[j : j+8]))
+		z.Store((*[8]float32)(oz[j : j+8]))
+		w.Store((*[8]float32)(ow[j : j+8]))
+	}
+	if j < len(lanes) {
+		sampleQuatLanes(keys, lanes[j:], t, cur[j:], ox[j:], oy[j:], oz[j:], ow[j:], false)
+	}
+}

@@ -1,0 +1,173 @@
+package anim
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// ModelPaletteJob is LocalToModelJob and PaletteJob in one forward pass
+// over an SoAPose, in affine 3×4 arithmetic: per joint, the local matrix
+// T·R·S, the model matrix parent·local, and, when the skin maps skin joint
+// i to skeleton joint i (the usual glTF layout), the palette entry model ·
+// inverseBind while the model matrix is still in registers. Other skins
+// get their palette in a second pass. Results equal those of the two jobs
+// up to float32 rounding. It allocates nothing.
+type ModelPaletteJob struct {
+	// Skeleton gives the hierarchy.
+	Skeleton *Skeleton
+	// Skin selects joints and inverse binds (whose bottom rows are taken to
+	// be 0 0 0 1, as PaletteJob does).
+	Skin *Skin
+	// Input is the local pose; Len() = joint count.
+	Input *SoAPose
+	// Models receives each joint's model matrix as an affine 3×4 in the
+	// palette's row layout (joint i, row r, column c at Models[i*12+r*4+c]);
+	// len = PaletteFloats × joint count.
+	Models []float32
+	// Output receives the palette, PaletteFloats floats per skin joint in
+	// PaletteJob's std140 row layout; len = PaletteFloats × len(Skin.Joints).
+	Output []float32
+}
+
+// Validate reports a job that Run cannot execute.
+func (j *ModelPaletteJob) Validate() error {
+	if j.Skeleton == nil {
+		return errNilSkeleton
+	}
+	if j.Skin == nil {
+		return errors.New("anim: palette job without skin")
+	}
+	n := j.Skeleton.NumJoints()
+	if j.Input == nil || j.Input.Len() != n {
+		return fmt.Errorf("anim: model-palette job input is not a pose of %d joints", n)
+	}
+	if len(j.Models) != PaletteFloats*n {
+		return fmt.Errorf("anim: model-palette job models hold %d floats; %d joints need %d", len(j.Models), n, PaletteFloats*n)
+	}
+	if len(j.Output) != PaletteFloats*len(j.Skin.Joints) {
+		return fmt.Errorf("anim: palette output holds %d floats; skin %q needs %d", len(j.Output), j.Skin.Name, PaletteFloats*len(j.Skin.Joints))
+	}
+	if err := j.Skin.Validate(j.Skeleton); err != nil {
+		return err
+	}
+	for i, p := range j.Skeleton.Parents {
+		if p < -1 || p >= i {
+			return fmt.Errorf("anim: skeleton joint %d has parent %d; parents must come before their children", i, p)
+		}
+	}
+	return nil
+}
+
+// Run computes the model matrices and the palette. Call Validate once when
+// buffers are set up.
+func (j *ModelPaletteJob) Run() {
+	oneToOne := len(j.Skin.Joints) == j.Skeleton.NumJoints()
+	for i, jt := range j.Skin.Joints {
+		if jt != i {
+			oneToOne = false
+			break
+		}
+	}
+	var pal []float32
+	if oneToOne {
+		pal = j.Output
+	}
+	modelPalette(j.Skeleton.Parents, j.Input, j.Models, j.Skin.InverseBind, pal)
+	if oneToOne {
+		return
+	}
+	for i, jt := range j.Skin.Joints {
+		m := (*[12]float32)(j.Models[jt*12 : jt*12+12])
+		o := (*[12]float32)(j.Output[i*12 : i*12+12])
+		mulAffineRows(o, m, &j.Skin.InverseBind[i])
+	}
+}
+
+// modelPaletteGeneric is the portable kernel: the hierarchy walk with the
+// local matrix and both products written out. pal is nil, or the palette
+// of a 1:1 skin.
+func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
+	n := len(parents)
+	tx, ty, tz := in.tx[:n], in.ty[:n], in.tz[:n]
+	qx, qy, qz, qw := in.qx[:n], in.qy[:n], in.qz[:n], in.qw[:n]
+	sx, sy, sz := in.sx[:n], in.sy[:n], in.sz[:n]
+	models = models[:12*n]
+	if pal != nil {
+		pal = pal[:12*n]
+		ibs = ibs[:n]
+	}
+	for i, p := range parents {
+		// Local matrix rows, as Transform.Mat4 computes them.
+		x, y, z, w := qx[i], qy[i], qz[i], qw[i]
+		xx, yy, zz := x*x, y*y, z*z
+		xy, xz, yz := x*y, x*z, y*z
+		wx, wy, wz := w*x, w*y, w*z
+		s0, s1, s2 := sx[i], sy[i], sz[i]
+		l00, l01, l02 := (1-2*(yy+zz))*s0, 2*(xy-wz)*s1, 2*(xz+wy)*s2
+		l10, l11, l12 := 2*(xy+wz)*s0, (1-2*(xx+zz))*s1, 2*(yz-wx)*s2
+		l20, l21, l22 := 2*(xz-wy)*s0, 2*(yz+wx)*s1, (1-2*(xx+yy))*s2
+		l03, l13, l23 := tx[i], ty[i], tz[i]
+		m := (*[12]float32)(models[i*12 : i*12+12])
+		if p >= 0 {
+			a := (*[12]float32)(models[p*12 : p*12+12])
+			a00, a01, a02, a03 := a[0], a[1], a[2], a[3]
+			a10, a11, a12, a13 := a[4], a[5], a[6], a[7]
+			a20, a21, a22, a23 := a[8], a[9], a[10], a[11]
+			m[0] = a00*l00 + a01*l10 + a02*l20
+			m[1] = a00*l01 + a01*l11 + a02*l21
+			m[2] = a00*l02 + a01*l12 + a02*l22
+			m[3] = a00*l03 + a01*l13 + a02*l23 + a03
+			m[4] = a10*l00 + a11*l10 + a12*l20
+			m[5] = a10*l01 + a11*l11 + a12*l21
+			m[6] = a10*l02 + a11*l12 + a12*l22
+			m[7] = a10*l03 + a11*l13 + a12*l23 + a13
+			m[8] = a20*l00 + a21*l10 + a22*l20
+			m[9] = a20*l01 + a21*l11 + a22*l21
+			m[10] = a20*l02 + a21*l12 + a22*l22
+			m[11] = a20*l03 + a21*l13 + a22*l23 + a23
+		} else {
+			*m = [12]float32{l00, l01, l02, l03, l10, l11, l12, l13, l20, l21, l22, l23}
+		}
+		if pal != nil {
+			m00, m01, m02, m03 := m[0], m[1], m[2], m[3]
+			m10, m11, m12, m13 := m[4], m[5], m[6], m[7]
+			m20, m21, m22, m23 := m[8], m[9], m[10], m[11]
+			b := &ibs[i]
+			o := (*[12]float32)(pal[i*12 : i*12+12])
+			b00, b10, b20 := b[0], b[1], b[2]
+			o[0] = m00*b00 + m01*b10 + m02*b20
+			o[4] = m10*b00 + m11*b10 + m12*b20
+			o[8] = m20*b00 + m21*b10 + m22*b20
+			b01, b11, b21 := b[4], b[5], b[6]
+			o[1] = m00*b01 + m01*b11 + m02*b21
+			o[5] = m10*b01 + m11*b11 + m12*b21
+			o[9] = m20*b01 + m21*b11 + m22*b21
+			b02, b12, b22 := b[8], b[9], b[10]
+			o[2] = m00*b02 + m01*b12 + m02*b22
+			o[6] = m10*b02 + m11*b12 + m12*b22
+			o[10] = m20*b02 + m21*b12 + m22*b22
+			b03, b13, b23 := b[12], b[13], b[14]
+			o[3] = m00*b03 + m01*b13 + m02*b23 + m03
+			o[7] = m10*b03 + m11*b13 + m12*b23 + m13
+			o[11] = m20*b03 + m21*b13 + m22*b23 + m23
+		}
+	}
+}
+
+// mulAffineRows writes o = m · b, with m and o affine 3×4 in row layout
+// and b a column-major matrix whose bottom row is taken to be 0 0 0 1.
+func mulAffineRows(o, m *[12]float32, b *mgl32.Mat4) {
+	b00, b10, b20 := b[0], b[1], b[2]
+	b01, b11, b21 := b[4], b[5], b[6]
+	b02, b12, b22 := b[8], b[9], b[10]
+	b03, b13, b23 := b[12], b[13], b[14]
+	for r := 0; r < 3; r++ {
+		m0, m1, m2, m3 := m[r*4], m[r*4+1], m[r*4+2], m[r*4+3]
+		o[r*4+0] = m0*b00 + m1*b10 + m2*b20
+		o[r*4+1] = m0*b01 + m1*b11 + m2*b21
+		o[r*4+2] = m0*b02 + m1*b12 + m2*b22
+		o[r*4+3] = m0*b03 + m1*b13 + m2*b23 + m3
+	}
+}
