@@ -6,8 +6,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"github.com/skinview/skinview/internal/render"
 )
 
@@ -112,14 +110,8 @@ func (s *gpuScene) setDebugView(c *character, joint int) {
 // drawSkeleton overlays every skin's joints and bones, projected with the
 // view's camera, through the HUD: bones stay visible inside the mesh.
 func drawSkeleton(h *render.HUD, c *character, cam render.Camera, w, ht int) {
-	vp := cam.Proj(float32(w) / float32(max(ht, 1))).Mul4(cam.View())
 	project := func(j int) (float32, float32, bool) {
-		p := c.models[j].Col(3)
-		q := vp.Mul4x1(mgl32.Vec4{p[0], p[1], p[2], 1})
-		if q[3] <= 0 {
-			return 0, 0, false
-		}
-		return (q[0]/q[3]*0.5 + 0.5) * float32(w), (0.5 - q[1]/q[3]*0.5) * float32(ht), true
+		return cam.Project(c.models[j].Col(3).Vec3(), w, ht)
 	}
 	inSkin := make([]bool, c.model.Skeleton.NumJoints())
 	for _, s := range c.model.Skins {

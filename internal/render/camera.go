@@ -111,3 +111,14 @@ func (c *Camera) Zoom(steps float32) {
 	c.Near *= f
 	c.Far *= f
 }
+
+// Project maps a world point to framebuffer pixels (origin top-left) of a
+// w×h viewport; ok is false for points behind the camera.
+func (c Camera) Project(p mgl32.Vec3, w, h int) (x, y float32, ok bool) {
+	vp := c.Proj(float32(w) / float32(max(h, 1))).Mul4(c.View())
+	q := vp.Mul4x1(p.Vec4(1))
+	if q[3] <= 0 {
+		return 0, 0, false
+	}
+	return (q[0]/q[3]*0.5 + 0.5) * float32(w), (0.5 - q[1]/q[3]*0.5) * float32(h), true
+}

@@ -50,3 +50,15 @@ func TestFrameBoundsFitsEveryCorner(t *testing.T) {
 		})
 	}
 }
+
+func TestProjectCentreAndBehind(t *testing.T) {
+	c := FrameBounds(mgl32.Vec3{-1, -1, -1}, mgl32.Vec3{1, 1, 1}, 1)
+	x, y, ok := c.Project(c.Target, 200, 100)
+	if !ok || math.Abs(float64(x-100)) > 1e-3 || math.Abs(float64(y-50)) > 1e-3 {
+		t.Fatalf("the target projects to (%v, %v, %v), want the viewport centre (100, 50)", x, y, ok)
+	}
+	behind := c.Eye().Add(c.Eye().Sub(c.Target))
+	if _, _, ok := c.Project(behind, 200, 100); ok {
+		t.Fatal("a point behind the camera projected as visible")
+	}
+}
