@@ -144,7 +144,9 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	if opt.view == "" {
 		opt.view = viewShaded
 	}
-	opt.width, opt.height = 220, 280
+	if opt.width == 0 {
+		opt.width, opt.height = 220, 280
+	}
 	if opt.fade == 0 {
 		opt.fade = 0.3
 	}

@@ -95,28 +95,8 @@ func TestGPUSkinningMatchesCPU(t *testing.T) {
 	if err := skin.Positions(want, d.Positions, d.Joints, d.Weights, 4, pal); err != nil {
 		t.Fatal(err)
 	}
-	var got []float32
-	gltest.Do(t, func() error {
-		r, err := New()
-		if err != nil {
-			return err
-		}
-		defer r.Destroy()
-		id, err := r.AddMesh(d)
-		if err != nil {
-			return err
-		}
-		got, err = r.CaptureSkinned(id, pal, LinearBlend)
-		return err
-	})
-	lo, hi, _ := skin.Bounds(want)
-	diag := math.Sqrt(float64((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2])))
-	worst, at := 0.0, 0
-	for i := range want {
-		if e := math.Abs(float64(got[i]-want[i])) / diag; e > worst {
-			worst, at = e, i
-		}
-	}
+	got := capture(t, d, pal, LinearBlend)
+	worst, at, diag := worstRelative(got, want)
 	if worst > 1e-5 {
 		t.Fatalf("GPU and CPU skinning differ by %.3g of the diagonal at vertex %d (GPU %v, CPU %v)", worst, at/3, got[at/3*3:at/3*3+3], want[at/3*3:at/3*3+3])
 	}
@@ -133,26 +113,8 @@ func TestGPUDualQuatMatchesCPU(t *testing.T) {
 	if err := skin.SkinDQ(want, nil, d.Positions, nil, d.Joints, d.Weights, dq); err != nil {
 		t.Fatal(err)
 	}
-	var got []float32
-	gltest.Do(t, func() error {
-		r, err := New()
-		if err != nil {
-			return err
-		}
-		defer r.Destroy()
-		id, err := r.AddMesh(d)
-		if err != nil {
-			return err
-		}
-		got, err = r.CaptureSkinned(id, dq, DualQuat)
-		return err
-	})
-	lo, hi, _ := skin.Bounds(want)
-	diag := math.Sqrt(float64((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2])))
-	worst := 0.0
-	for i := range want {
-		worst = math.Max(worst, math.Abs(float64(got[i]-want[i]))/diag)
-	}
+	got := capture(t, d, dq, DualQuat)
+	worst, _, _ := worstRelative(got, want)
 	if worst > 1e-5 {
 		t.Fatalf("GPU and CPU dual-quaternion skinning differ by %.3g of the diagonal", worst)
 	}
@@ -176,4 +138,38 @@ func TestShaderErrorsNameTheFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "broken.vert") || !strings.Contains(err.Error(), "undeclaredThing") {
 		t.Fatalf("got %v, want an error naming broken.vert with the driver's log about undeclaredThing", err)
 	}
+}
+
+// capture uploads a mesh and records skin.vert's (or skin_dq.vert's)
+// world-space output for it by transform feedback.
+func capture(t *testing.T, d MeshData, palette []float32, method Skinning) []float32 {
+	t.Helper()
+	var got []float32
+	gltest.Do(t, func() error {
+		r, err := New()
+		if err != nil {
+			return err
+		}
+		defer r.Destroy()
+		id, err := r.AddMesh(d)
+		if err != nil {
+			return err
+		}
+		got, err = r.CaptureSkinned(id, palette, method)
+		return err
+	})
+	return got
+}
+
+// worstRelative is the largest coordinate difference between got and want
+// over want's bounding-box diagonal, where it is, and the diagonal.
+func worstRelative(got, want []float32) (worst float64, at int, diag float64) {
+	lo, hi, _ := skin.Bounds(want)
+	diag = math.Sqrt(float64((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2])))
+	for i := range want {
+		if e := math.Abs(float64(got[i]-want[i])) / diag; e > worst {
+			worst, at = e, i
+		}
+	}
+	return worst, at, diag
 }
