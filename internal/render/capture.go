@@ -20,19 +20,15 @@ func linkCapture(vert, defines string) (program, error) {
 	names, free := gl.Strs("vWorld\x00")
 	gl.TransformFeedbackVaryings(p, 1, names, gl.INTERLEAVED_ATTRIBS)
 	free()
-	gl.LinkProgram(p)
-	var ok int32
-	gl.GetProgramiv(p, gl.LINK_STATUS, &ok)
-	if ok == gl.FALSE {
-		log := shaderLog(p, true)
-		gl.DeleteProgram(p)
-		return 0, fmt.Errorf("render: capture program from %s does not link: %s", vert, log)
+	prog, err := link(p, "capture program from "+vert)
+	if err != nil {
+		return 0, err
 	}
-	if err := bindPalette(program(p), vert); err != nil {
+	if err := bindPalette(prog, vert); err != nil {
 		gl.DeleteProgram(p)
 		return 0, err
 	}
-	return program(p), nil
+	return prog, nil
 }
 
 // CaptureSkinned runs skin.vert over every vertex of a mesh with the given

@@ -79,13 +79,18 @@ func linkProgram(vert, frag, defines string) (program, error) {
 	p := gl.CreateProgram()
 	gl.AttachShader(p, vs)
 	gl.AttachShader(p, fs)
+	return link(p, "program "+vert+" + "+frag)
+}
+
+// link links program p, deleting it and naming it as what when it fails.
+func link(p uint32, what string) (program, error) {
 	gl.LinkProgram(p)
 	var ok int32
 	gl.GetProgramiv(p, gl.LINK_STATUS, &ok)
 	if ok == gl.FALSE {
 		log := shaderLog(p, true)
 		gl.DeleteProgram(p)
-		return 0, fmt.Errorf("render: program %s + %s does not link: %s", vert, frag, log)
+		return 0, fmt.Errorf("render: %s does not link: %s", what, log)
 	}
 	return program(p), nil
 }
