@@ -252,8 +252,12 @@ func (a *app) draw() error {
 	v := a.v
 	v.wire = a.ui.Wire
 	v.bones = a.ui.Skeleton
-	v.grid = nil
-	if a.ui.Grid {
+	switch {
+	case !a.ui.Grid:
+		v.grid = nil
+	case v.grid == nil:
+		// Laid out once when turned on: a floor that stays put, and no
+		// allocation per frame.
 		v.grid = groundGrid(v.scene, a.c)
 	}
 	switch a.ui.View {

@@ -280,8 +280,10 @@ func (r *Renderer) UpdateVertices(id MeshID, positions, normals []float32) error
 		return nil
 	}
 	gl.BindBuffer(gl.ARRAY_BUFFER, m.vbo)
-	gl.BufferSubData(gl.ARRAY_BUFFER, m.posOff, n*12, gl.Ptr(positions))
-	gl.BufferSubData(gl.ARRAY_BUFFER, m.nrmOff, n*12, gl.Ptr(normals))
+	// unsafe.Pointer rather than gl.Ptr: gl.Ptr takes an interface and
+	// allocates, and this runs every frame.
+	gl.BufferSubData(gl.ARRAY_BUFFER, m.posOff, n*12, unsafe.Pointer(&positions[0]))
+	gl.BufferSubData(gl.ARRAY_BUFFER, m.nrmOff, n*12, unsafe.Pointer(&normals[0]))
 	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
 	return nil
 }
@@ -429,7 +431,7 @@ func (r *Renderer) uploadPalettes(items []DrawItem, entryFloats int) error {
 	}
 	gl.BufferData(gl.UNIFORM_BUFFER, r.uboSize, nil, gl.STREAM_DRAW)
 	if size > 0 {
-		gl.BufferSubData(gl.UNIFORM_BUFFER, 0, size, gl.Ptr(buf))
+		gl.BufferSubData(gl.UNIFORM_BUFFER, 0, size, unsafe.Pointer(&buf[0]))
 	}
 	r.PaletteUsed = size
 	return nil

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"testing"
+)
+
+// TestFrameAnimationAllocatesNothing: the per-frame animation path of the
+// viewer (clock, controller update and evaluation, palettes, partition
+// gathers, CPU skinning buffers) allocates nothing, for each skinning mode
+// and for the built-in character's blend tree as for the clip browser.
+func TestFrameAnimationAllocatesNothing(t *testing.T) {
+	cases := []struct {
+		name string
+		opt  options
+	}{
+		{"blend tree, GPU", options{skinning: skinGPU}},
+		{"clip browser, partitions", options{clip: "Walk", skinning: skinGPU, paletteLimit: 12}},
+		{"dual quaternions", options{clip: "Run", skinning: skinDQ}},
+		{"CPU skinning", options{clip: "Walk", skinning: skinCPU}},
+		{"crowd of 8", options{skinning: skinGPU, crowd: 8}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := tc.opt
+			opt.view, opt.width, opt.height, opt.fade = viewShaded, 64, 64, 0.3
+			m, err := loadModel("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := characterFor(m, &opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var allocs float64
+			onGL(t, func() error {
+				a, err := newApp(&opt, c, opt.width, opt.height)
+				if err != nil {
+					return err
+				}
+				defer a.destroy()
+				var uerr error
+				allocs = testing.AllocsPerRun(50, func() {
+					if err := a.update(1.0 / 60); err != nil {
+						uerr = err
+					}
+				})
+				return uerr
+			})
+			if allocs != 0 {
+				t.Fatalf("one frame of animation allocates %v times", allocs)
+			}
+		})
+	}
+}
