@@ -111,7 +111,7 @@ func (s *gpuScene) setDebugView(c *character, joint int) {
 // view's camera, through the HUD: bones stay visible inside the mesh.
 func drawSkeleton(h *render.HUD, c *character, cam render.Camera, w, ht int) {
 	project := func(j int) (float32, float32, bool) {
-		return cam.Project(c.models[j].Col(3).Vec3(), w, ht)
+		return cam.Project(c.jointWorld(j).Col(3).Vec3(), w, ht)
 	}
 	inSkin := make([]bool, c.model.Skeleton.NumJoints())
 	for _, s := range c.model.Skins {

@@ -21,8 +21,8 @@ type character struct {
 	// blend-tree spec.
 	clipMode bool
 	clip     int // clip mode: the clip requested last; -1 when there are none
-	pose     []anim.Transform
-	models   []mgl32.Mat4
+	pose     *anim.SoAPose
+	models   []float32   // model matrices, anim.ModelPaletteJob's layout
 	palettes [][]float32 // per skin
 }
 
@@ -90,7 +90,7 @@ func newCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 		return nil, err
 	}
 	n := m.Skeleton.NumJoints()
-	c := &character{model: m, clip: -1, pose: make([]anim.Transform, n), models: make([]mgl32.Mat4, n)}
+	c := &character{model: m, clip: -1, pose: anim.NewSoAPose(n), models: make([]float32, anim.PaletteFloats*n)}
 	if spec == nil {
 		c.clipMode = true
 		if len(m.Clips) > 0 {
@@ -151,9 +151,12 @@ func (c *character) evaluate(t float32) {
 // every skin's palette.
 func (c *character) poseNow() {
 	c.ctl.Evaluate(c.pose)
-	l2m := anim.LocalToModelJob{Skeleton: &c.model.Skeleton, Input: c.pose, Output: c.models}
-	l2m.Run()
-	for i := range c.model.Skins {
+	mp := anim.ModelPaletteJob{Skeleton: &c.model.Skeleton, Input: c.pose, Models: c.models}
+	if len(c.model.Skins) > 0 {
+		mp.Skin, mp.Output = &c.model.Skins[0], c.palettes[0]
+	}
+	mp.Run()
+	for i := 1; i < len(c.model.Skins); i++ {
 		pj := anim.PaletteJob{Skin: &c.model.Skins[i], Models: c.models, Output: c.palettes[i]}
 		pj.Run()
 	}
@@ -161,5 +164,10 @@ func (c *character) poseNow() {
 
 // nodeWorld is the global transform of glTF node n in the current pose.
 func (c *character) nodeWorld(n int) mgl32.Mat4 {
-	return c.models[c.model.JointOfNode[n]]
+	return c.jointWorld(c.model.JointOfNode[n])
+}
+
+// jointWorld is skeleton joint j's model matrix in the current pose.
+func (c *character) jointWorld(j int) mgl32.Mat4 {
+	return anim.ModelMat4(c.models, j)
 }

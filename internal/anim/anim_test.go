@@ -39,12 +39,12 @@ func TestLocalToModelArmRotated90(t *testing.T) {
 	pose := append([]Transform(nil), sk.Rest...)
 	// Shoulder turns 90° about +Z: the elbow, one unit along +X, swings to +Y.
 	pose[0].Rotation = mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 0, 1})
-	out := make([]mgl32.Mat4, 2)
-	job := LocalToModelJob{Skeleton: sk, Input: pose, Output: out}
+	job := ModelPaletteJob{Skeleton: sk, Input: toSoA(pose), Models: make([]float32, 2*PaletteFloats)}
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	job.Run()
+	out := []mgl32.Mat4{ModelMat4(job.Models, 0), ModelMat4(job.Models, 1)}
 	// By hand: Rz(90°) maps x→y, y→−x; columns are the images of the axes.
 	wantShoulder := mgl32.Mat4{
 		0, 1, 0, 0,
@@ -63,11 +63,11 @@ func TestPaletteOfBindPoseIsIdentity(t *testing.T) {
 	sk.Rest[0].Translation = mgl32.Vec3{0, 1.5, 0}
 	sk.Rest[1].Rotation = mgl32.QuatRotate(0.7, mgl32.Vec3{0, 1, 0})
 	models := make([]mgl32.Mat4, 2)
-	(&LocalToModelJob{Skeleton: sk, Input: sk.Rest, Output: models}).Run()
+	(&refLocalToModelJob{Skeleton: sk, Input: sk.Rest, Output: models}).Run()
 	// The inverse bind matrices of a skin bound in this pose.
 	skin := &Skin{Joints: []int{0, 1}, InverseBind: []mgl32.Mat4{models[0].Inv(), models[1].Inv()}}
 	pal := make([]float32, 2*PaletteFloats)
-	job := PaletteJob{Skin: skin, Models: models, Output: pal}
+	job := ModelPaletteJob{Skeleton: sk, Skin: skin, Input: toSoA(sk.Rest), Models: make([]float32, 2*PaletteFloats), Output: pal}
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}

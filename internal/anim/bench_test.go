@@ -48,9 +48,9 @@ func BenchmarkSampleToPalette(b *testing.B) {
 	pose := make([]Transform, joints)
 	models := make([]mgl32.Mat4, joints)
 	pal := make([]float32, joints*PaletteFloats)
-	sj := SampleJob{Clip: clip, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: pose}
-	l2m := LocalToModelJob{Skeleton: sk, Input: pose, Output: models}
-	pj := PaletteJob{Skin: skin, Models: models, Output: pal}
+	sj := refSampleJob{Clip: clip, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: pose}
+	l2m := refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}
+	pj := refPaletteJob{Skin: skin, Models: models, Output: pal}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

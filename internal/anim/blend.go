@@ -1,203 +1,135 @@
 package anim
 
 import (
+	"fmt"
 	"math"
-
-	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Pose operations. Every function here works joint by joint on local SRT
-// poses ([]Transform, one entry per skeleton joint), writes into a buffer the
-// caller owns and allocates nothing. Unless a function says otherwise, out
-// may alias any input: each joint is read before it is written. Slices of
-// different lengths are a programmer error and panic with an index error.
+// Pose operations of the blend trees, on SoA poses. Each writes into a pose
+// the caller owns and allocates nothing. Unless a function says otherwise,
+// out may be any of its inputs: each joint is read before it is written.
+// Poses of different lengths are a programmer error and panic.
 
-// LerpPose blends two poses: out = a at w = 0, b at w = 1. Translation and
-// scale are lerped, rotation is slerped along the shortest arc. w ≤ 0 and
-// w ≥ 1 copy a or b bit for bit, so a blend at its ends reproduces its input
-// exactly. len(out) == len(a) == len(b).
-func LerpPose(out, a, b []Transform, w float32) {
-	if w <= 0 {
-		copy(out, a)
-		return
-	}
-	if w >= 1 {
-		copy(out, b)
-		return
-	}
-	_, _ = a[len(out)-1], b[len(out)-1]
-	for i := range out {
-		out[i] = lerpTransform(&a[i], &b[i], w, false)
-	}
-}
-
-// NlerpPose is LerpPose with normalized linear interpolation of rotations:
-// cheaper (no trigonometry), along the same shortest arc, and with an
-// angular speed that is only approximately constant, which is invisible
-// for the small angles between poses blended in practice.
-func NlerpPose(out, a, b []Transform, w float32) {
-	if w <= 0 {
-		copy(out, a)
-		return
-	}
-	if w >= 1 {
-		copy(out, b)
-		return
-	}
-	_, _ = a[len(out)-1], b[len(out)-1]
-	for i := range out {
-		out[i] = lerpTransform(&a[i], &b[i], w, true)
-	}
-}
-
-// MaskedLerpPose is a partial-skeleton blend: joint i is blended with weight
-// w·mask[i], so joints where the mask is 0 keep a and joints where it is 1
-// follow b by w. A nil mask weighs every joint 1. Per-joint weights at 0 or 1
-// copy the joint exactly. nlerp selects NlerpPose's rotation interpolation.
-// len(mask) == len(out) when mask is not nil.
-func MaskedLerpPose(out, a, b []Transform, w float32, mask []float32, nlerp bool) {
-	if mask == nil {
-		if nlerp {
-			NlerpPose(out, a, b, w)
-		} else {
-			LerpPose(out, a, b, w)
+func checkLen(op string, out *SoAPose, in ...*SoAPose) {
+	for _, p := range in {
+		if p.n != out.n {
+			panic(fmt.Sprintf("anim: %s of a %d-joint pose into %d joints", op, p.n, out.n))
 		}
+	}
+}
+
+// copyJoint sets joint i of p to joint i of src.
+func (p *SoAPose) copyJoint(i int, src *SoAPose) {
+	p.tx[i], p.ty[i], p.tz[i] = src.tx[i], src.ty[i], src.tz[i]
+	p.qx[i], p.qy[i], p.qz[i], p.qw[i] = src.qx[i], src.qy[i], src.qz[i], src.qw[i]
+	p.sx[i], p.sy[i], p.sz[i] = src.sx[i], src.sy[i], src.sz[i]
+}
+
+// MaskedBlendSoA is a partial-skeleton BlendSoA: joint i is blended with
+// weight w·mask[i], so joints where the mask is 0 keep a and joints where
+// it is 1 follow b by w. Per-joint weights ≤ 0 or ≥ 1 copy the joint bit
+// for bit. A nil mask weighs every joint 1. len(mask) ≥ out.Len() when not
+// nil.
+func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
+	if mask == nil {
+		BlendSoA(out, a, b, w, nlerp)
 		return
 	}
-	_, _, _ = a[len(out)-1], b[len(out)-1], mask[len(out)-1]
-	for i := range out {
-		wi := w * mask[i]
+	checkLen("masked blend", out, a, b)
+	mask = mask[:out.n]
+	for i, m := range mask {
+		wi := w * m
 		switch {
 		case wi <= 0:
-			out[i] = a[i]
-		case wi >= 1:
-			out[i] = b[i]
-		default:
-			out[i] = lerpTransform(&a[i], &b[i], wi, nlerp)
-		}
-	}
-}
-
-func lerpTransform(a, b *Transform, w float32, fast bool) Transform {
-	var r mgl32.Quat
-	if fast {
-		r = Nlerp(a.Rotation, b.Rotation, w)
-	} else {
-		r = Slerp(a.Rotation, b.Rotation, w)
-	}
-	return Transform{
-		Translation: lerpVec3(a.Translation, b.Translation, w),
-		Rotation:    r,
-		Scale:       lerpVec3(a.Scale, b.Scale, w),
-	}
-}
-
-func lerpVec3(a, b mgl32.Vec3, w float32) mgl32.Vec3 {
-	return mgl32.Vec3{a[0] + (b[0]-a[0])*w, a[1] + (b[1]-a[1])*w, a[2] + (b[2]-a[2])*w}
-}
-
-// WeightedAveragePose is the flat weighted average of GEA §12.10.1: the
-// weights are normalized to sum to 1, translations and scales are averaged,
-// and rotations are summed (each flipped into the hemisphere of the running
-// sum, so q and −q count as the same rotation) and normalized. Poses with a
-// weight ≤ 0 are not read. With exactly one positive weight the result is
-// that pose bit for bit; with two it is LerpPose's slerp; with none out is
-// left unchanged and the function returns false.
-// len(poses) == len(weights); every pose has len(out) joints. Unlike the
-// other operations, out must not alias any of poses: it holds the running
-// sums while later poses are read.
-func WeightedAveragePose(out []Transform, poses [][]Transform, weights []float32) bool {
-	first, second, n := -1, -1, 0
-	var total float32
-	for i, w := range weights {
-		if w > 0 {
-			switch n {
-			case 0:
-				first = i
-			case 1:
-				second = i
+			if out != a {
+				out.copyJoint(i, a)
 			}
-			n++
-			total += w
-		}
-	}
-	switch n {
-	case 0:
-		return false
-	case 1:
-		copy(out, poses[first])
-		return true
-	case 2:
-		LerpPose(out, poses[first], poses[second], weights[second]/total)
-		return true
-	}
-	startAccumulate(out, poses[first], weights[first])
-	for i := first + 1; i < len(poses); i++ {
-		if weights[i] > 0 {
-			accumulate(out, poses[i], weights[i])
-		}
-	}
-	finishAccumulate(out, total)
-	return true
-}
-
-// startAccumulate turns p scaled by w into an accumulator in acc: the
-// Transform fields then hold weighted sums rather than a pose.
-func startAccumulate(acc, p []Transform, w float32) {
-	_ = p[len(acc)-1]
-	for i := range acc {
-		t := &p[i]
-		acc[i] = Transform{
-			Translation: t.Translation.Mul(w),
-			Rotation:    mgl32.Quat{W: t.Rotation.W * w, V: t.Rotation.V.Mul(w)},
-			Scale:       t.Scale.Mul(w),
+		case wi >= 1:
+			if out != b {
+				out.copyJoint(i, b)
+			}
+		default:
+			out.tx[i] = a.tx[i] + (b.tx[i]-a.tx[i])*wi
+			out.ty[i] = a.ty[i] + (b.ty[i]-a.ty[i])*wi
+			out.tz[i] = a.tz[i] + (b.tz[i]-a.tz[i])*wi
+			out.sx[i] = a.sx[i] + (b.sx[i]-a.sx[i])*wi
+			out.sy[i] = a.sy[i] + (b.sy[i]-a.sy[i])*wi
+			out.sz[i] = a.sz[i] + (b.sz[i]-a.sz[i])*wi
+			if nlerp {
+				out.qx[i], out.qy[i], out.qz[i], out.qw[i] = nlerpQ(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
+			} else {
+				out.qx[i], out.qy[i], out.qz[i], out.qw[i] = slerpPoly(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
+			}
 		}
 	}
 }
 
-// accumulate adds p scaled by w to the accumulator acc.
-func accumulate(acc, p []Transform, w float32) {
-	_ = p[len(acc)-1]
-	for i := range acc {
-		a, t := &acc[i], &p[i]
-		a.Translation = a.Translation.Add(t.Translation.Mul(w))
-		a.Scale = a.Scale.Add(t.Scale.Mul(w))
+// The flat weighted average of GEA §12.10.1, for three or more poses, in
+// three steps: accumStart scales the first pose into an accumulator,
+// accumAdd adds each further one, accumFinish divides by the total weight
+// and normalizes rotations. Rotations are summed each flipped into the
+// hemisphere of the running sum (q and −q are one rotation). Between the
+// steps acc holds weighted sums, not a pose; it must not be any of the
+// poses added later.
+
+func accumStart(acc, p *SoAPose, w float32) {
+	checkLen("average", acc, p)
+	n := acc.n
+	for i := range n {
+		acc.tx[i], acc.ty[i], acc.tz[i] = p.tx[i]*w, p.ty[i]*w, p.tz[i]*w
+		acc.sx[i], acc.sy[i], acc.sz[i] = p.sx[i]*w, p.sy[i]*w, p.sz[i]*w
+		acc.qx[i], acc.qy[i], acc.qz[i], acc.qw[i] = p.qx[i]*w, p.qy[i]*w, p.qz[i]*w, p.qw[i]*w
+	}
+}
+
+func accumAdd(acc, p *SoAPose, w float32) {
+	checkLen("average", acc, p)
+	n := acc.n
+	for i := range n {
+		acc.tx[i] += p.tx[i] * w
+		acc.ty[i] += p.ty[i] * w
+		acc.tz[i] += p.tz[i] * w
+		acc.sx[i] += p.sx[i] * w
+		acc.sy[i] += p.sy[i] * w
+		acc.sz[i] += p.sz[i] * w
 		qw := w
-		if a.Rotation.Dot(t.Rotation) < 0 {
+		if acc.qx[i]*p.qx[i]+acc.qy[i]*p.qy[i]+acc.qz[i]*p.qz[i]+acc.qw[i]*p.qw[i] < 0 {
 			qw = -w // q and −q are one rotation: add the one on our side
 		}
-		a.Rotation.W += t.Rotation.W * qw
-		a.Rotation.V[0] += t.Rotation.V[0] * qw
-		a.Rotation.V[1] += t.Rotation.V[1] * qw
-		a.Rotation.V[2] += t.Rotation.V[2] * qw
+		acc.qx[i] += p.qx[i] * qw
+		acc.qy[i] += p.qy[i] * qw
+		acc.qz[i] += p.qz[i] * qw
+		acc.qw[i] += p.qw[i] * qw
 	}
 }
 
-// finishAccumulate turns the accumulator back into a pose: sums divided by
-// the total weight, rotations normalized.
-func finishAccumulate(acc []Transform, total float32) {
+func accumFinish(acc *SoAPose, total float32) {
 	inv := 1 / total
-	for i := range acc {
-		a := &acc[i]
-		a.Translation = a.Translation.Mul(inv)
-		a.Scale = a.Scale.Mul(inv)
-		a.Rotation = normalizeQuat(a.Rotation)
+	for i := range acc.n {
+		acc.tx[i], acc.ty[i], acc.tz[i] = acc.tx[i]*inv, acc.ty[i]*inv, acc.tz[i]*inv
+		acc.sx[i], acc.sy[i], acc.sz[i] = acc.sx[i]*inv, acc.sy[i]*inv, acc.sz[i]*inv
+		acc.qx[i], acc.qy[i], acc.qz[i], acc.qw[i] = normQ(acc.qx[i], acc.qy[i], acc.qz[i], acc.qw[i])
 	}
 }
 
-// DifferencePose computes the additive difference D of src against ref, per
+// qmul is the Hamilton product a ⊗ b (apply b, then a).
+func qmul(ax, ay, az, aw, bx, by, bz, bw float32) (x, y, z, w float32) {
+	return aw*bx + bw*ax + ay*bz - az*by,
+		aw*by + bw*ay + az*bx - ax*bz,
+		aw*bz + bw*az + ax*by - ay*bx,
+		aw*bw - ax*bx - ay*by - az*bz
+}
+
+// DifferenceSoA computes the additive difference D of src against ref, per
 // joint: translation src − ref, rotation ref⁻¹ ⊗ src, scale src / ref per
 // component (1 where the reference scale is 0, which has no inverse).
-// AddPose(base, D, 1) with base = ref gives src back.
-func DifferencePose(out, src, ref []Transform) {
-	_, _ = src[len(out)-1], ref[len(out)-1]
-	for i := range out {
-		s, r := &src[i], &ref[i]
-		out[i] = Transform{
-			Translation: s.Translation.Sub(r.Translation),
-			Rotation:    normalizeQuat(r.Rotation.Conjugate().Mul(s.Rotation)),
-			Scale:       mgl32.Vec3{ratio(s.Scale[0], r.Scale[0]), ratio(s.Scale[1], r.Scale[1]), ratio(s.Scale[2], r.Scale[2])},
-		}
+// AddSoA(base, D, 1) with base = ref gives src back. out may be src.
+func DifferenceSoA(out, src, ref *SoAPose) {
+	checkLen("difference", out, src, ref)
+	for i := range out.n {
+		out.tx[i], out.ty[i], out.tz[i] = src.tx[i]-ref.tx[i], src.ty[i]-ref.ty[i], src.tz[i]-ref.tz[i]
+		out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(-ref.qx[i], -ref.qy[i], -ref.qz[i], ref.qw[i], src.qx[i], src.qy[i], src.qz[i], src.qw[i]))
+		out.sx[i], out.sy[i], out.sz[i] = ratio(src.sx[i], ref.sx[i]), ratio(src.sy[i], ref.sy[i]), ratio(src.sz[i], ref.sz[i])
 	}
 }
 
@@ -208,46 +140,62 @@ func ratio(a, b float32) float32 {
 	return a / b
 }
 
-// AddPose applies a difference pose (see DifferencePose) to base with
-// weight w, joint i weighted w·mask[i] (nil mask: every joint 1):
-// rotation base ⊗ slerp(identity, D, w), translation base + w·D, scale
-// base · D^w per component. w = 0 copies base exactly; a joint weight of 1
-// skips the slerp and the power. Weights above 1 exaggerate the difference.
-// A negative scale ratio (a mirror) cannot be raised to a fractional power;
-// it is interpolated linearly from 1 instead.
-func AddPose(out, base, diff []Transform, w float32, mask []float32) {
+// AddSoA applies a difference pose (see DifferenceSoA) to base with weight
+// w, joint i weighted w·mask[i] (nil mask: every joint 1): rotation base ⊗
+// slerp(identity, D, w), translation base + w·D, scale base · D^w per
+// component. w = 0 copies base exactly; a joint weight of 1 skips the slerp
+// and the power. Weights above 1 exaggerate the difference. A negative
+// scale ratio (a mirror) cannot be raised to a fractional power; it is
+// interpolated linearly from 1 instead.
+func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
+	checkLen("additive blend", out, base, diff)
 	if w == 0 {
-		copy(out, base)
+		if out != base {
+			out.CopyFrom(base)
+		}
 		return
 	}
-	_ = base[len(out)-1]
-	_ = diff[len(out)-1]
 	if mask != nil {
-		_ = mask[len(out)-1]
+		mask = mask[:out.n]
 	}
-	for i := range out {
+	for i := range out.n {
 		wi := w
 		if mask != nil {
 			wi *= mask[i]
 		}
 		if wi == 0 {
-			out[i] = base[i]
+			if out != base {
+				out.copyJoint(i, base)
+			}
 			continue
 		}
-		b, d := &base[i], &diff[i]
-		var t Transform
+		dx, dy, dz, dw := diff.qx[i], diff.qy[i], diff.qz[i], diff.qw[i]
 		if wi == 1 {
-			t.Translation = b.Translation.Add(d.Translation)
-			t.Rotation = b.Rotation.Mul(d.Rotation)
-			t.Scale = mgl32.Vec3{b.Scale[0] * d.Scale[0], b.Scale[1] * d.Scale[1], b.Scale[2] * d.Scale[2]}
+			out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i], base.ty[i]+diff.ty[i], base.tz[i]+diff.tz[i]
+			out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*diff.sx[i], base.sy[i]*diff.sy[i], base.sz[i]*diff.sz[i]
 		} else {
-			t.Translation = b.Translation.Add(d.Translation.Mul(wi))
-			t.Rotation = b.Rotation.Mul(Slerp(mgl32.QuatIdent(), d.Rotation, wi))
-			t.Scale = mgl32.Vec3{b.Scale[0] * powScale(d.Scale[0], wi), b.Scale[1] * powScale(d.Scale[1], wi), b.Scale[2] * powScale(d.Scale[2], wi)}
+			out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i]*wi, base.ty[i]+diff.ty[i]*wi, base.tz[i]+diff.tz[i]*wi
+			out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*powScale(diff.sx[i], wi), base.sy[i]*powScale(diff.sy[i], wi), base.sz[i]*powScale(diff.sz[i], wi)
+			dx, dy, dz, dw = slerpIdentity(dx, dy, dz, dw, wi)
 		}
-		t.Rotation = normalizeQuat(t.Rotation)
-		out[i] = t
+		out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(base.qx[i], base.qy[i], base.qz[i], base.qw[i], dx, dy, dz, dw))
 	}
+}
+
+// slerpIdentity is Slerp(identity, d, w) for any w, extrapolation above 1
+// included: the rotation by w times d's angle about d's axis, along the
+// shortest arc.
+func slerpIdentity(x, y, z, w, u float32) (float32, float32, float32, float32) {
+	if w < 0 {
+		x, y, z, w = -x, -y, -z, -w
+	}
+	s := float32(math.Sqrt(float64(x*x + y*y + z*z)))
+	if s < 1e-7 {
+		return 0, 0, 0, 1
+	}
+	half := math.Atan2(float64(s), float64(w)) * float64(u)
+	k := float32(math.Sin(half)) / s
+	return x * k, y * k, z * k, float32(math.Cos(half))
 }
 
 // powScale is r^w for a scale ratio; ratios of exactly 1, the common case,

@@ -54,7 +54,7 @@ func itoa(i int) string {
 }
 
 // b2pSkin maps joints 1:1 with inverse binds computed in float64 from the
-// rest pose (independently of LocalToModelJob): the rest world matrix of a
+// rest pose (independently of refLocalToModelJob): the rest world matrix of a
 // joint is a translation by (0, depth+1, 0).
 func b2pSkin() *Skin {
 	sk := &Skin{Name: "b2p", Joints: make([]int, b2pJoints), InverseBind: make([]mgl32.Mat4, b2pJoints)}
@@ -139,24 +139,24 @@ func b2pTime(t float32) float32 {
 }
 
 // b2pJobs is the workload on the generic jobs: two SampleJobs, a pose
-// blend, LocalToModelJob and PaletteJob, the engine as it was before the
+// blend, refLocalToModelJob and refPaletteJob, the engine as it was before the
 // fast pipeline.
 type b2pJobs struct {
 	t      float32
-	sa, sb SampleJob
+	sa, sb refSampleJob
 	blend  []Transform
-	l2m    LocalToModelJob
-	pal    PaletteJob
+	l2m    refLocalToModelJob
+	pal    refPaletteJob
 	nlerp  bool
 }
 
 func newB2PJobs(sk *Skeleton, skin *Skin, clips []Clip, nlerp bool) *b2pJobs {
 	n := sk.NumJoints()
 	g := &b2pJobs{nlerp: nlerp, blend: make([]Transform, n)}
-	g.sa = SampleJob{Clip: &clips[0], Rest: sk.Rest, Cursors: make([]int, len(clips[0].Tracks)), Output: make([]Transform, n)}
-	g.sb = SampleJob{Clip: &clips[1], Rest: sk.Rest, Cursors: make([]int, len(clips[1].Tracks)), Output: make([]Transform, n)}
-	g.l2m = LocalToModelJob{Skeleton: sk, Input: g.blend, Output: make([]mgl32.Mat4, n)}
-	g.pal = PaletteJob{Skin: skin, Models: g.l2m.Output, Output: make([]float32, n*PaletteFloats)}
+	g.sa = refSampleJob{Clip: &clips[0], Rest: sk.Rest, Cursors: make([]int, len(clips[0].Tracks)), Output: make([]Transform, n)}
+	g.sb = refSampleJob{Clip: &clips[1], Rest: sk.Rest, Cursors: make([]int, len(clips[1].Tracks)), Output: make([]Transform, n)}
+	g.l2m = refLocalToModelJob{Skeleton: sk, Input: g.blend, Output: make([]mgl32.Mat4, n)}
+	g.pal = refPaletteJob{Skin: skin, Models: g.l2m.Output, Output: make([]float32, n*PaletteFloats)}
 	return g
 }
 
@@ -166,9 +166,9 @@ func (g *b2pJobs) eval() {
 	g.sa.Run()
 	g.sb.Run()
 	if g.nlerp {
-		NlerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight)
+		refNlerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight)
 	} else {
-		LerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight)
+		refLerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight)
 	}
 	g.l2m.Run()
 	g.pal.Run()
@@ -392,26 +392,112 @@ func BenchmarkBlend2Palette100Stages(b *testing.B) {
 	}
 }
 
-// crowd1000 is the workload's Crowd-1000: character i starts at i·2 ms.
-func crowd1000(tb testing.TB, nlerp bool) *Crowd {
-	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
+// b2pSpec is the workload written as a spec: the two clips in a blend1d
+// at 0.4, nlerp or slerp for keys and blend alike.
+func b2pSpec(tb testing.TB, nlerp bool) *Spec {
+	src := `{"params": [{"name": "w", "max": 1, "default": 0.4}],
+	  "tree": {"type": "blend1d", "param": "w", "children": ["A", "B"], "nlerp": ` + fmt.Sprint(nlerp) + `}}`
+	spec, err := ParseSpec([]byte(src))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return spec
+}
+
+// b2pRuntimeClips builds the workload's clips once for many controllers.
+func b2pRuntimeClips(tb testing.TB, sk *Skeleton) []*RuntimeClip {
 	var rcs []*RuntimeClip
-	for i := range clips {
-		rc, err := NewRuntimeClip(&clips[i], sk)
+	for _, c := range b2pClips() {
+		rc, err := NewRuntimeClip(&c, sk)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		rcs = append(rcs, rc)
 	}
-	c, err := NewCrowd(sk, skin, rcs, 1000)
+	return rcs
+}
+
+// b2pController is the workload through the engine users run: a
+// controller built from b2pSpec, updated by one step per evaluation, its
+// pose turned into the palette by ModelPaletteJob.
+type b2pController struct {
+	c    *Controller
+	pose *SoAPose
+	mp   ModelPaletteJob
+}
+
+func newB2PController(tb testing.TB, sk *Skeleton, skin *Skin, rcs []*RuntimeClip, nlerp bool) *b2pController {
+	c, err := NewControllerRuntime(b2pSpec(tb, nlerp), sk, rcs)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c.Nlerp = nlerp
-	for i := range c.Len() {
-		c.SetTime(i, float32(i)*0.002)
-		c.SetWeight(i, 0, 1-b2pWeight)
-		c.SetWeight(i, 1, b2pWeight)
+	n := sk.NumJoints()
+	g := &b2pController{c: c, pose: NewSoAPose(n)}
+	g.mp = ModelPaletteJob{Skeleton: sk, Skin: skin, Input: g.pose, Models: make([]float32, PaletteFloats*n), Output: make([]float32, PaletteFloats*n)}
+	return g
+}
+
+func (g *b2pController) eval() {
+	g.c.Update(b2pStep)
+	g.c.Evaluate(g.pose)
+	g.mp.Run()
+}
+
+// TestBlend2Palette100Spec runs the workload as a spec through a
+// controller for 30 evaluations and compares with the workload file's
+// checksums.
+func TestBlend2Palette100Spec(t *testing.T) {
+	sk, skin := b2pSkeleton(), b2pSkin()
+	rcs := b2pRuntimeClips(t, sk)
+	for _, want := range b2pWant {
+		g := newB2PController(t, sk, skin, rcs, want.nlerp)
+		for range 30 {
+			g.eval()
+		}
+		sum, last := b2pChecksum(g.mp.Output)
+		if math.Abs(sum-want.sum) > 1e-3 || !vecApprox(last, want.last, 1e-3) {
+			t.Errorf("%s: checksum %.4f, palette[99] %v; want %.4f, %v", want.name, sum, last, want.sum, want.last)
+		}
+	}
+}
+
+// BenchmarkBlend2Palette100Spec is the workload written as a spec
+// (b2pSpec) through NewController, Update, Evaluate and ModelPaletteJob:
+// the path every viewer mode runs.
+func BenchmarkBlend2Palette100Spec(b *testing.B) {
+	sk, skin := b2pSkeleton(), b2pSkin()
+	rcs := b2pRuntimeClips(b, sk)
+	for _, mode := range b2pWant {
+		b.Run(mode.name, func(b *testing.B) {
+			g := newB2PController(b, sk, skin, rcs, mode.nlerp)
+			b.ReportAllocs()
+			for b.Loop() {
+				g.eval()
+			}
+			reportNsPerJoint(b)
+		})
+	}
+}
+
+// crowd1000 is the workload's Crowd-1000 through controllers: 1000
+// controllers of b2pSpec sharing one copy of the runtime clips, character i
+// starting at i·2 ms.
+func crowd1000(tb testing.TB, nlerp bool) *Crowd {
+	sk, skin := b2pSkeleton(), b2pSkin()
+	rcs := b2pRuntimeClips(tb, sk)
+	spec := b2pSpec(tb, nlerp)
+	ctls := make([]*Controller, 1000)
+	for i := range ctls {
+		c, err := NewControllerRuntime(spec, sk, rcs)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		c.SetTime(float32(i) * 0.002)
+		ctls[i] = c
+	}
+	c, err := NewCrowd(sk, []Skin{*skin}, ctls)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return c
 }

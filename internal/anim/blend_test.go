@@ -37,9 +37,9 @@ func TestLerpPose(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := make([]Transform, 1)
 			if tc.nlerp {
-				NlerpPose(out, []Transform{a}, []Transform{tc.b}, tc.w)
+				soaNlerp(out, []Transform{a}, []Transform{tc.b}, tc.w)
 			} else {
-				LerpPose(out, []Transform{a}, []Transform{tc.b}, tc.w)
+				soaLerp(out, []Transform{a}, []Transform{tc.b}, tc.w)
 			}
 			got := out[0]
 			if tc.bitwise {
@@ -58,7 +58,7 @@ func TestLerpPose(t *testing.T) {
 func TestLerpPoseInPlace(t *testing.T) {
 	a := []Transform{tr(0, 0, 0), tr(2, 0, 0)}
 	b := []Transform{tr(4, 0, 0), tr(6, 0, 0)}
-	LerpPose(a, a, b, 0.5) // out aliases a
+	soaLerp(a, a, b, 0.5) // out aliases a
 	if a[0].Translation[0] != 2 || a[1].Translation[0] != 4 {
 		t.Fatalf("in-place lerp gave x = %v, %v; want 2, 4", a[0].Translation[0], a[1].Translation[0])
 	}
@@ -81,7 +81,7 @@ func TestMaskedLerpPose(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := make([]Transform, 3)
-			MaskedLerpPose(out, a, b, tc.w, tc.mask, false)
+			soaMaskedLerp(out, a, b, tc.w, tc.mask, false)
 			for i := range out {
 				if !approxEqual(out[i].Translation[0], tc.want[i], eps) {
 					t.Fatalf("joint %d x = %v, want %v", i, out[i].Translation[0], tc.want[i])
@@ -117,7 +117,7 @@ func TestWeightedAveragePose(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := make([]Transform, 1)
-			if !WeightedAveragePose(out, [][]Transform{p0, p1, p2}, tc.weights) {
+			if !soaAverage(out, [][]Transform{p0, p1, p2}, tc.weights) {
 				t.Fatal("reported no weight")
 			}
 			g := out[0]
@@ -127,7 +127,7 @@ func TestWeightedAveragePose(t *testing.T) {
 		})
 	}
 	out := []Transform{tr(7, 7, 7)}
-	if WeightedAveragePose(out, [][]Transform{p0}, []float32{0}) || out[0] != tr(7, 7, 7) {
+	if soaAverage(out, [][]Transform{p0}, []float32{0}) || out[0] != tr(7, 7, 7) {
 		t.Fatal("all-zero weights must report false and leave out alone")
 	}
 }
@@ -143,7 +143,7 @@ func TestWeightedAverageHemisphere(t *testing.T) {
 		{{Rotation: q, Scale: mgl32.Vec3{1, 1, 1}}},
 	}
 	out := make([]Transform, 1)
-	WeightedAveragePose(out, poses, []float32{1, 1, 1})
+	soaAverage(out, poses, []float32{1, 1, 1})
 	if !quatApprox(out[0].Rotation, q, eps) {
 		t.Fatalf("got %v, want %v", out[0].Rotation, q)
 	}
@@ -154,7 +154,7 @@ func TestAdditive(t *testing.T) {
 	src := Transform{Translation: mgl32.Vec3{3, 1, 0}, Rotation: rotZ(90), Scale: mgl32.Vec3{8, 1, 0.5}}
 	base := Transform{Translation: mgl32.Vec3{0, 0, 5}, Rotation: rotZ(-10), Scale: mgl32.Vec3{1, 3, 1}}
 	diff := make([]Transform, 1)
-	DifferencePose(diff, []Transform{src}, []Transform{ref})
+	soaDifference(diff, []Transform{src}, []Transform{ref})
 	// By hand: D = (3−1, 1−0, 0−0); rotation 30⁻¹·90 = 60° about Z;
 	// scale (8/2, 1/1, 0.5/1).
 	wantD := Transform{mgl32.Vec3{2, 1, 0}, rotZ(60), mgl32.Vec3{4, 1, 0.5}}
@@ -181,7 +181,7 @@ func TestAdditive(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := make([]Transform, 1)
-			AddPose(out, []Transform{tc.base}, diff, tc.w, tc.mask)
+			soaAdd(out, []Transform{tc.base}, diff, tc.w, tc.mask)
 			g := out[0]
 			if !vecApprox(g.Translation, tc.want.Translation, eps) || !quatApprox(g.Rotation, tc.want.Rotation, eps) || !vecApprox(g.Scale, tc.want.Scale, eps) {
 				t.Fatalf("got %v, want %v", g, tc.want)

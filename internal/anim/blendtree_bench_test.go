@@ -85,7 +85,7 @@ func BenchmarkNode(b *testing.B) {
 	for _, tc := range nodeCases() {
 		b.Run(tc.name, func(b *testing.B) {
 			c := newNodeController(b, tc, sk, clips)
-			pose := make([]Transform, benchJoints)
+			pose := NewSoAPose(benchJoints)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -102,7 +102,7 @@ func TestNodeAllocatesNothing(t *testing.T) {
 	sk, clips := benchTreeRig()
 	for _, tc := range nodeCases() {
 		c := newNodeController(t, tc, sk, clips)
-		pose := make([]Transform, benchJoints)
+		pose := NewSoAPose(benchJoints)
 		if a := testing.AllocsPerRun(50, func() {
 			c.Update(1.0 / 60)
 			c.Evaluate(pose)
@@ -128,7 +128,7 @@ func BenchmarkTransition(b *testing.B) {
 				b.Fatal(err)
 			}
 			c.Update(0.1)
-			pose := make([]Transform, benchJoints)
+			pose := NewSoAPose(benchJoints)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -143,13 +143,13 @@ func BenchmarkTransition(b *testing.B) {
 // BenchmarkPoseOp measures the pose operations alone on 64 joints.
 func BenchmarkPoseOp(b *testing.B) {
 	sk, clips := benchTreeRig()
-	poses := make([][]Transform, 4)
+	poses := make([]*SoAPose, 4)
 	for i := range poses {
-		poses[i] = samplePose(sk, &clips[0], 0.1+0.2*float32(i))
+		poses[i] = toSoA(samplePose(sk, &clips[0], 0.1+0.2*float32(i)))
 	}
-	out := make([]Transform, benchJoints)
-	diff := make([]Transform, benchJoints)
-	DifferencePose(diff, poses[1], poses[0])
+	out := NewSoAPose(benchJoints)
+	diff := NewSoAPose(benchJoints)
+	DifferenceSoA(diff, poses[1], poses[0])
 	mask := make([]float32, benchJoints)
 	if err := SubtreeMask(sk, "j1", 2, mask); err != nil {
 		b.Fatal(err)
@@ -158,13 +158,19 @@ func BenchmarkPoseOp(b *testing.B) {
 		name string
 		run  func()
 	}{
-		{"lerp", func() { LerpPose(out, poses[0], poses[1], 0.3) }},
-		{"nlerp", func() { NlerpPose(out, poses[0], poses[1], 0.3) }},
-		{"masked-lerp", func() { MaskedLerpPose(out, poses[0], poses[1], 0.7, mask, false) }},
-		{"average-4", func() { WeightedAveragePose(out, poses, []float32{1, 2, 3, 4}) }},
-		{"difference", func() { DifferencePose(out, poses[1], poses[0]) }},
-		{"add-full", func() { AddPose(out, poses[2], diff, 1, nil) }},
-		{"add-half", func() { AddPose(out, poses[2], diff, 0.5, nil) }},
+		{"lerp", func() { BlendSoA(out, poses[0], poses[1], 0.3, false) }},
+		{"nlerp", func() { BlendSoA(out, poses[0], poses[1], 0.3, true) }},
+		{"masked-lerp", func() { MaskedBlendSoA(out, poses[0], poses[1], 0.7, mask, false) }},
+		{"average-4", func() {
+			accumStart(out, poses[0], 1)
+			for i, w := range []float32{2, 3, 4} {
+				accumAdd(out, poses[i+1], w)
+			}
+			accumFinish(out, 10)
+		}},
+		{"difference", func() { DifferenceSoA(out, poses[1], poses[0]) }},
+		{"add-full", func() { AddSoA(out, poses[2], diff, 1, nil) }},
+		{"add-half", func() { AddSoA(out, poses[2], diff, 0.5, nil) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
@@ -181,9 +187,10 @@ func BenchmarkPoseOp(b *testing.B) {
 // matrices included (the controller recomputes them for each step).
 func BenchmarkPostProcess(b *testing.B) {
 	sk := humanoid()
-	pose := append([]Transform(nil), sk.Rest...)
-	models := make([]mgl32.Mat4, sk.NumJoints())
-	l2m := LocalToModelJob{Skeleton: sk, Input: pose, Output: models}
+	pose := NewSoAPose(sk.NumJoints())
+	rest := toSoA(sk.Rest)
+	models := make([]float32, PaletteFloats*sk.NumJoints())
+	l2m := ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}
 	ik := TwoBoneIKJob{Skeleton: sk, Start: sk.JointIndex("upper_arm.L"), Mid: sk.JointIndex("forearm.L"), End: sk.JointIndex("hand.L"),
 		Target: mgl32.Vec3{0.3, 1.2, 0.3}, Pole: mgl32.Vec3{0, 0, -1}, Weight: 1, Models: models, Pose: pose}
 	look := LookAtJob{Skeleton: sk, Chain: []int{sk.JointIndex("neck"), sk.JointIndex("head")}, Forward: mgl32.Vec3{0, 0, 1},
@@ -195,7 +202,7 @@ func BenchmarkPostProcess(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				copy(pose, sk.Rest)
+				pose.CopyFrom(rest)
 				l2m.Run()
 				tc.run()
 			}
@@ -206,7 +213,7 @@ func BenchmarkPostProcess(b *testing.B) {
 
 // BenchmarkCharacter is testdata/character.json on the humanoid with every
 // layer busy: locomotion mid-blend, the sway, the gesture wave, look-at and
-// IK.
+// IK, through to the palette of a skin of every joint.
 func BenchmarkCharacter(b *testing.B) {
 	data, err := os.ReadFile("testdata/character.json")
 	if err != nil {
@@ -223,7 +230,13 @@ func BenchmarkCharacter(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	pose := make([]Transform, sk.NumJoints())
+	n := sk.NumJoints()
+	pose := NewSoAPose(n)
+	skin := &Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
+	for i := range n {
+		skin.Joints[i], skin.InverseBind[i] = i, mgl32.Ident4()
+	}
+	mp := ModelPaletteJob{Skeleton: sk, Skin: skin, Input: pose, Models: make([]float32, PaletteFloats*n), Output: make([]float32, PaletteFloats*n)}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -232,6 +245,7 @@ func BenchmarkCharacter(b *testing.B) {
 		}
 		c.Update(1.0 / 60)
 		c.Evaluate(pose)
+		mp.Run()
 	}
 	reportPerJoint(b, sk.NumJoints())
 }

@@ -133,39 +133,3 @@ func (c *Clip) ComputeDuration() float32 {
 	}
 	return d
 }
-
-// seekKey returns k with times[k] <= t < times[k+1], clamped to
-// [0, len-2], starting from the cursor of the previous call. Playback moves
-// a little each frame, so the answer is almost always the cursor or its
-// neighbour: O(1) amortized. A jump (scrub, loop wrap) falls back to a
-// binary search.
-func seekKey(times []float32, t float32, cursor int) int {
-	n := len(times)
-	if n < 2 {
-		return 0
-	}
-	last := n - 2
-	if cursor < 0 || cursor > last {
-		cursor = 0
-	}
-	if times[cursor] <= t {
-		for step := 0; step < 4; step++ {
-			if cursor == last || t < times[cursor+1] {
-				return cursor
-			}
-			cursor++
-		}
-	} else if cursor > 0 && times[cursor-1] <= t {
-		return cursor - 1
-	}
-	lo, hi := 0, last // invariant: answer in [lo, hi]
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if times[mid] <= t {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
-}

@@ -3,7 +3,6 @@ package anim
 import (
 	"errors"
 	"fmt"
-	"math"
 	"path"
 	"strings"
 
@@ -70,8 +69,9 @@ type Controller struct {
 	ctx      evalContext
 	machines []machine
 	post     []postOp
-	// models holds model matrices for post-processing, len = joint count.
-	models []mgl32.Mat4
+	// models holds model matrices for post-processing, in
+	// ModelPaletteJob.Models' layout.
+	models []float32
 	// stateNames are the requestable states, qualified by layer above the
 	// base ("gesture/wave"); States returns it.
 	stateNames []string
@@ -89,17 +89,31 @@ type postOp struct {
 	target [3]input
 	pole   [3]input
 	weight input
-	// first is the lowest joint index the op writes: after it, model
-	// matrices from there on are recomputed for the next op.
-	first int
 }
 
 // NewController builds the runtime form of spec for a skeleton and its
 // clips. Clips are resolved by name (first match) or index; joints by name.
-// Every buffer is allocated here. Errors are *SpecError naming the spec
-// path, except for an invalid skeleton. The controller keeps sk and clips
-// (it reads them every frame); they must not change afterwards.
+// The clips the spec uses are turned into runtime clips; every buffer is
+// allocated here. Errors are *SpecError naming the spec path, except for an
+// invalid skeleton. The controller keeps sk (it reads it every frame); it
+// must not change afterwards.
 func NewController(spec *Spec, sk *Skeleton, clips []Clip) (*Controller, error) {
+	return newController(spec, sk, clips, nil)
+}
+
+// NewControllerRuntime is NewController over runtime clips built for sk
+// (NewRuntimeClip), which many controllers may share: a crowd keeps one
+// copy of its keys.
+func NewControllerRuntime(spec *Spec, sk *Skeleton, clips []*RuntimeClip) (*Controller, error) {
+	for i, c := range clips {
+		if c == nil || c.NumJoints() != sk.NumJoints() {
+			return nil, fmt.Errorf("anim: runtime clip %d is not built for a skeleton of %d joints", i, sk.NumJoints())
+		}
+	}
+	return newController(spec, sk, nil, clips)
+}
+
+func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip) (*Controller, error) {
 	if spec == nil {
 		return nil, errors.New("anim: nil spec")
 	}
@@ -113,14 +127,18 @@ func NewController(spec *Spec, sk *Skeleton, clips []Clip) (*Controller, error) 
 		return nil, err
 	}
 	n := sk.NumJoints()
-	c := &Controller{sk: sk, models: make([]mgl32.Mat4, n)}
-	c.ctx.rest = sk.Rest
+	c := &Controller{sk: sk, models: make([]float32, PaletteFloats*n)}
+	c.ctx.rest = NewSoAPose(n)
+	c.ctx.rest.restFrom(sk.Rest)
 	for _, p := range spec.Params {
 		v := min(max(p.Default, p.Min), p.Max)
 		c.params = append(c.params, Param{Name: p.Name, Value: v, Min: p.Min, Max: p.Max, Default: v})
 		c.ctx.params = append(c.ctx.params, v)
 	}
-	b := &builder{spec: spec, sk: sk, clips: clips, c: c, checked: make([]bool, len(clips))}
+	b := &builder{spec: spec, sk: sk, clips: clips, rclips: rclips, c: c}
+	if rclips == nil {
+		b.rclips = make([]*RuntimeClip, len(clips))
+	}
 	depth := 0
 	for li := range spec.Layers {
 		need, err := b.machine(li)
@@ -134,13 +152,13 @@ func NewController(spec *Spec, sk *Skeleton, clips []Clip) (*Controller, error) 
 			return nil, err
 		}
 	}
-	c.ctx.stack = make([][]Transform, depth)
+	c.ctx.stack = make([]*SoAPose, depth)
 	for i := range c.ctx.stack {
-		c.ctx.stack[i] = make([]Transform, n)
+		c.ctx.stack[i] = NewSoAPose(n)
 	}
 	c.status = make([]LayerStatus, len(c.machines))
 	for i := range c.machines {
-		c.machines[i].snap = make([]Transform, n)
+		c.machines[i].snap = NewSoAPose(n)
 		c.machines[i].reset(&c.ctx)
 	}
 	return c, nil
@@ -280,18 +298,18 @@ func (c *Controller) Reset() {
 	}
 }
 
-// Evaluate writes the local pose of every joint into out (len =
+// Evaluate writes the local pose of every joint into out (Len() =
 // NumJoints()): the layers combined over the rest pose, then the
 // post-processing (IK, look-at) applied. Model matrices are not part of the
-// output: run a LocalToModelJob over out afterwards, which is the "global
+// output: run a ModelPaletteJob over out afterwards, which is the "global
 // pose recomputed after IK" of GEA §12.9. It allocates nothing.
-func (c *Controller) Evaluate(out []Transform) {
-	if len(out) != c.sk.NumJoints() {
-		panic(fmt.Sprintf("anim: Evaluate output has %d joints, skeleton %d", len(out), c.sk.NumJoints()))
+func (c *Controller) Evaluate(out *SoAPose) {
+	if out.Len() != c.sk.NumJoints() {
+		panic(fmt.Sprintf("anim: Evaluate output has %d joints, skeleton %d", out.Len(), c.sk.NumJoints()))
 	}
 	x := &c.ctx
 	x.top = 0
-	copy(out, c.sk.Rest)
+	out.CopyFrom(x.rest)
 	for i := range c.machines {
 		m := &c.machines[i]
 		w := m.weight.get(x)
@@ -301,9 +319,9 @@ func (c *Controller) Evaluate(out []Transform) {
 		buf := x.push()
 		if f := m.evalInto(x, buf); f > 0 {
 			if m.mode == LayerAdditive {
-				AddPose(out, out, buf, w*f, m.mask)
+				AddSoA(out, out, buf, w*f, m.mask)
 			} else {
-				MaskedLerpPose(out, out, buf, w*f, m.mask, false)
+				MaskedBlendSoA(out, out, buf, w*f, m.mask, false)
 			}
 		}
 		x.pop()
@@ -312,25 +330,18 @@ func (c *Controller) Evaluate(out []Transform) {
 }
 
 // postProcess runs the IK and look-at steps. Each one reads model matrices
-// of the pose as the steps before it left it, so after each step the
-// matrices below the joints it changed are recomputed; joints are ordered
-// parents first, so that is every joint from the step's first one on.
-func (c *Controller) postProcess(out []Transform) {
+// of the pose as the steps before it left it, so they are recomputed before
+// every step after the first.
+func (c *Controller) postProcess(out *SoAPose) {
 	x := &c.ctx
-	dirty := 0 // model matrices from here on are stale
-	fresh := false
+	mp := ModelPaletteJob{Skeleton: c.sk, Input: out, Models: c.models}
 	for i := range c.post {
 		op := &c.post[i]
 		w := op.weight.get(x)
 		if !(w > 0) {
 			continue
 		}
-		if !fresh {
-			(&LocalToModelJob{Skeleton: c.sk, Input: out, Output: c.models}).Run()
-			fresh = true
-		} else if dirty < len(out) {
-			localToModelFrom(c.sk, out, c.models, dirty)
-		}
+		mp.Run()
 		target := mgl32.Vec3{op.target[0].get(x), op.target[1].get(x), op.target[2].get(x)}
 		switch op.typ {
 		case PostTwoBoneIK:
@@ -346,20 +357,6 @@ func (c *Controller) postProcess(out []Transform) {
 			op.look.Pose = out
 			op.look.Run()
 			op.look.Pose = nil
-		}
-		dirty = op.first
-	}
-}
-
-// localToModelFrom recomputes model matrices of joints first… from their
-// local transforms, trusting the matrices of joints before first.
-func localToModelFrom(sk *Skeleton, local []Transform, models []mgl32.Mat4, first int) {
-	for i := first; i < len(local); i++ {
-		m := local[i].Mat4()
-		if p := sk.Parents[i]; p >= 0 {
-			models[i] = mulAffine(&models[p], &m)
-		} else {
-			models[i] = m
 		}
 	}
 }
@@ -395,11 +392,16 @@ func (c *Controller) Status() Status {
 
 // builder resolves a spec against a skeleton and clips.
 type builder struct {
-	spec    *Spec
-	sk      *Skeleton
-	clips   []Clip
-	c       *Controller
-	checked []bool // clips already validated
+	spec *Spec
+	sk   *Skeleton
+	// clips are the source clips, nil when the runtime clips were given.
+	clips []Clip
+	// rclips are the runtime clips, built from clips when first used.
+	rclips []*RuntimeClip
+	c      *Controller
+	// nlerp is set while building below a node whose spec asks for Nlerp:
+	// its clips sample their rotation keys with Nlerp too.
+	nlerp bool
 }
 
 func (b *builder) input(in Input) input {
@@ -425,34 +427,43 @@ func wrapAt(at string, err error) error {
 	return &SpecError{Path: at, Err: errors.New(strings.TrimPrefix(err.Error(), "anim: "))}
 }
 
-// clip resolves and, once, validates a clip reference.
-func (b *builder) clip(ref ClipRef, at string) (*Clip, error) {
+// clipName is clip i's name.
+func (b *builder) clipName(i int) string {
+	if b.clips != nil {
+		return b.clips[i].Name
+	}
+	return b.rclips[i].Name()
+}
+
+// clip resolves a clip reference and builds, once, its runtime clip.
+func (b *builder) clip(ref ClipRef, at string) (*RuntimeClip, error) {
 	i := ref.Index
 	if ref.Name != "" {
 		i = -1
-		for k := range b.clips {
-			if b.clips[k].Name == ref.Name {
+		for k := range b.rclips {
+			if b.clipName(k) == ref.Name {
 				i = k
 				break
 			}
 		}
 		if i < 0 {
-			names := make([]string, len(b.clips))
-			for k := range b.clips {
-				names[k] = b.clips[k].Name
+			names := make([]string, len(b.rclips))
+			for k := range b.rclips {
+				names[k] = b.clipName(k)
 			}
 			return nil, specErrorf(at, "unknown clip %q (clips: %s)", ref.Name, listNames(names, 24))
 		}
-	} else if i < 0 || i >= len(b.clips) {
-		return nil, specErrorf(at, "clip index %d out of range; the model has %d clips", i, len(b.clips))
+	} else if i < 0 || i >= len(b.rclips) {
+		return nil, specErrorf(at, "clip index %d out of range; the model has %d clips", i, len(b.rclips))
 	}
-	if !b.checked[i] {
-		if err := b.clips[i].Validate(b.sk.NumJoints()); err != nil {
+	if b.rclips[i] == nil {
+		rc, err := NewRuntimeClip(&b.clips[i], b.sk)
+		if err != nil {
 			return nil, wrapAt(at, err)
 		}
-		b.checked[i] = true
+		b.rclips[i] = rc
 	}
-	return &b.clips[i], nil
+	return b.rclips[i], nil
 }
 
 func clipDuration(c *Clip) float32 {
@@ -463,20 +474,20 @@ func clipDuration(c *Clip) float32 {
 }
 
 // pose samples a PoseRef into a new buffer.
-func (b *builder) pose(ref *PoseRef, at string) ([]Transform, error) {
+func (b *builder) pose(ref *PoseRef, at string) (*SoAPose, error) {
 	clip, err := b.clip(ref.Clip, at)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Transform, b.sk.NumJoints())
-	job := SampleJob{Clip: clip, Time: ref.Time, Rest: b.sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: out}
+	out := NewSoAPose(b.sk.NumJoints())
+	job := SampleSoAJob{Clip: clip, Time: ref.Time, Cursors: make([]int32, clip.NumCursors()), Output: out}
 	job.Run()
 	return out, nil
 }
 
 // firstFrame is the reference of an additive source given none: the
 // source's own pose at time 0, which needs the source to be one clip.
-func (b *builder) firstFrame(src *NodeSpec, srcAt, refAt string) ([]Transform, error) {
+func (b *builder) firstFrame(src *NodeSpec, srcAt, refAt string) (*SoAPose, error) {
 	if src.Type != NodeClip {
 		return nil, specErrorf(refAt, "missing: %s is a %s node, not a clip, so there is no first frame to default to", srcAt, src.Type)
 	}
@@ -509,7 +520,7 @@ func (b *builder) machine(li int) (need int, err error) {
 	if m.mask, err = b.mask(ls.Mask, joinPath(at, "mask")); err != nil {
 		return 0, err
 	}
-	var layerRef []Transform
+	var layerRef *SoAPose
 	if ls.Reference != nil && ls.Mode == LayerAdditive {
 		if layerRef, err = b.pose(ls.Reference, joinPath(at, "reference")); err != nil {
 			return 0, err
@@ -572,6 +583,10 @@ func (b *builder) machine(li int) (need int, err error) {
 // node builds a tree; need is the number of scratch poses its evaluation
 // borrows beyond the output it is given.
 func (b *builder) node(ns *NodeSpec, at string) (node, int, error) {
+	if ns.Nlerp && !b.nlerp {
+		b.nlerp = true
+		defer func() { b.nlerp = false }()
+	}
 	switch ns.Type {
 	case NodeClip:
 		clip, err := b.clip(ns.Clip, at)
@@ -580,8 +595,8 @@ func (b *builder) node(ns *NodeSpec, at string) (node, int, error) {
 		}
 		loops := max(ns.Loops, 1)
 		n := &clipNode{
-			job:    SampleJob{Clip: clip, Rest: b.sk.Rest, Cursors: make([]int, len(clip.Tracks))},
-			clock:  ClipClock{Duration: clipDuration(clip), Rate: 1, Mode: ns.Loop, Loops: loops},
+			job:    SampleSoAJob{Clip: clip, Nlerp: b.nlerp, Cursors: make([]int32, clip.NumCursors())},
+			clock:  ClipClock{Duration: clip.Duration(), Rate: 1, Mode: ns.Loop, Loops: loops},
 			rate:   b.optInput(ns.Rate, 1),
 			offset: ns.Offset,
 		}
@@ -706,15 +721,12 @@ func (b *builder) post(ps *PostSpec, at string) error {
 			return specErrorf(indexPath(joinPath(at, "joints"), i), "%v", unknownJoint(b.sk, name))
 		}
 	}
-	op := postOp{typ: ps.Type, weight: b.optInput(ps.Weight, 1), first: math.MaxInt}
+	op := postOp{typ: ps.Type, weight: b.optInput(ps.Weight, 1)}
 	for i := range 3 {
 		op.target[i] = b.input(ps.Target[i])
 		op.pole[i] = b.input(ps.Pole[i])
 	}
-	for _, j := range joints {
-		op.first = min(op.first, j)
-	}
-	scratch := make([]Transform, b.sk.NumJoints())
+	scratch := NewSoAPose(b.sk.NumJoints())
 	switch ps.Type {
 	case PostTwoBoneIK:
 		op.ik = TwoBoneIKJob{Skeleton: b.sk, Start: joints[0], Mid: joints[1], End: joints[2], Models: b.c.models, Pose: scratch}

@@ -119,7 +119,7 @@ func TestUpdateEvaluateAllocatesNothing(t *testing.T) {
 	}
 	sk := humanoid()
 	c := build(t, spec, sk, humanoidClips(sk))
-	pose := make([]Transform, sk.NumJoints())
+	pose := NewSoAPose(sk.NumJoints())
 	requests := []string{"walk", "add/off", "wave", "all", "add/on", "walk", "all"}
 	frame := 0
 	allocs := testing.AllocsPerRun(500, func() {

@@ -34,11 +34,11 @@ func ExampleNewController() {
 	if err != nil {
 		panic(err)
 	}
-	pose := make([]anim.Transform, c.NumJoints())
+	pose := anim.NewSoAPose(c.NumJoints())
 	_ = c.SetParam("speed", 0.25) // a quarter of the way from Idle to Walk
 	c.Update(0.5)                 // both clips at 0.5 s: Idle x 0, Walk x 2
 	c.Evaluate(pose)
-	fmt.Printf("x = %.2f\n", pose[0].Translation[0])
+	fmt.Printf("x = %.2f\n", pose.At(0).Translation[0])
 	// Output: x = 0.50
 }
 
@@ -63,12 +63,12 @@ func ExampleController_Request() {
 	if err := c.Request("walk"); err != nil {
 		panic(err)
 	}
-	pose := make([]anim.Transform, 1)
+	pose := anim.NewSoAPose(1)
 	for i := 0; i < 4; i++ {
 		c.Update(0.25)
 		c.Evaluate(pose)
 		s := c.Status()
-		fmt.Printf("%s→%s weight %.2f x %.1f\n", s.From, s.State, s.Weight, pose[0].Translation[0])
+		fmt.Printf("%s→%s weight %.2f x %.1f\n", s.From, s.State, s.Weight, pose.At(0).Translation[0])
 	}
 	// Output:
 	// idle→walk weight 0.00 x 0.0
@@ -89,29 +89,32 @@ func ExampleDefaultSpec() {
 	// Output: blend in [0, 2]
 }
 
-func ExampleLerpPose() {
-	a := []anim.Transform{{Translation: mgl32.Vec3{0, 0, 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}}
-	b := []anim.Transform{{Translation: mgl32.Vec3{2, 0, 0}, Rotation: mgl32.QuatRotate(mgl32.DegToRad(90), mgl32.Vec3{0, 0, 1}), Scale: mgl32.Vec3{3, 3, 3}}}
-	out := make([]anim.Transform, 1)
-	anim.LerpPose(out, a, b, 0.5)
-	angle := 2 * mgl32.RadToDeg(float32(math.Acos(float64(out[0].Rotation.W))))
-	fmt.Printf("x %.1f, %.0f° about Z, scale %.1f\n", out[0].Translation[0], angle, out[0].Scale[0])
+func ExampleBlendSoA() {
+	a, b, out := anim.NewSoAPose(1), anim.NewSoAPose(1), anim.NewSoAPose(1)
+	a.Set(0, anim.IdentityTransform)
+	b.Set(0, anim.Transform{Translation: mgl32.Vec3{2, 0, 0}, Rotation: mgl32.QuatRotate(mgl32.DegToRad(90), mgl32.Vec3{0, 0, 1}), Scale: mgl32.Vec3{3, 3, 3}})
+	anim.BlendSoA(out, a, b, 0.5, false)
+	r := out.At(0)
+	angle := 2 * mgl32.RadToDeg(float32(math.Acos(float64(r.Rotation.W))))
+	fmt.Printf("x %.1f, %.0f° about Z, scale %.1f\n", r.Translation[0], angle, r.Scale[0])
 	// Output: x 1.0, 45° about Z, scale 2.0
 }
 
-func ExampleAddPose() {
+func ExampleAddSoA() {
 	// The difference of a nod (20° about X) against the upright reference,
 	// added at half weight to a head already turned 30° about Y.
 	q := func(deg float32, axis mgl32.Vec3) mgl32.Quat { return mgl32.QuatRotate(mgl32.DegToRad(deg), axis) }
-	pose := func(r mgl32.Quat) []anim.Transform {
-		return []anim.Transform{{Rotation: r, Scale: mgl32.Vec3{1, 1, 1}}}
+	pose := func(r mgl32.Quat) *anim.SoAPose {
+		p := anim.NewSoAPose(1)
+		p.Set(0, anim.Transform{Rotation: r, Scale: mgl32.Vec3{1, 1, 1}})
+		return p
 	}
-	diff := make([]anim.Transform, 1)
-	anim.DifferencePose(diff, pose(q(20, mgl32.Vec3{1, 0, 0})), pose(mgl32.QuatIdent()))
-	out := make([]anim.Transform, 1)
-	anim.AddPose(out, pose(q(30, mgl32.Vec3{0, 1, 0})), diff, 0.5, nil)
+	diff := anim.NewSoAPose(1)
+	anim.DifferenceSoA(diff, pose(q(20, mgl32.Vec3{1, 0, 0})), pose(mgl32.QuatIdent()))
+	out := anim.NewSoAPose(1)
+	anim.AddSoA(out, pose(q(30, mgl32.Vec3{0, 1, 0})), diff, 0.5, nil)
 	want := q(30, mgl32.Vec3{0, 1, 0}).Mul(q(10, mgl32.Vec3{1, 0, 0}))
-	fmt.Println(out[0].Rotation.ApproxEqualThreshold(want, 1e-6))
+	fmt.Println(out.At(0).Rotation.ApproxEqualThreshold(want, 1e-6))
 	// Output: true
 }
 
@@ -150,26 +153,28 @@ func ExampleTwoBoneIKJob() {
 		}
 		sk.Rest = append(sk.Rest, t)
 	}
-	pose := append([]anim.Transform(nil), sk.Rest...)
-	models := make([]mgl32.Mat4, 3)
-	(&anim.LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
-	ik := anim.TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Target: mgl32.Vec3{1, 1, 0}, Pole: mgl32.Vec3{0, -1, 0}, Weight: 1, Models: models, Pose: pose}
+	pose := anim.NewSoAPose(3)
+	pose.FromTransforms(sk.Rest)
+	l2m := anim.ModelPaletteJob{Skeleton: sk, Input: pose, Models: make([]float32, 3*anim.PaletteFloats)}
+	l2m.Run()
+	ik := anim.TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Target: mgl32.Vec3{1, 1, 0}, Pole: mgl32.Vec3{0, -1, 0}, Weight: 1, Models: l2m.Models, Pose: pose}
 	if err := ik.Validate(); err != nil {
 		panic(err)
 	}
 	ik.Run()
-	(&anim.LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run() // the global pose after IK
-	h := models[2].Col(3)
+	l2m.Run() // the global pose after IK
+	h := anim.ModelMat4(l2m.Models, 2).Col(3)
 	fmt.Printf("hand at (%.2f, %.2f, %.2f), reached %v\n", h[0], h[1], h[2], ik.Reached)
 	// Output: hand at (1.00, 1.00, 0.00), reached true
 }
 
-// A crowd of characters sliding the root along X, each blending two clips
-// with its own weights, on two worker goroutines. The palette entry's
-// translation column (floats 3, 7, 11) is where the root stands.
+// A crowd of characters sliding the root along X, each under its own
+// controller blending two clips by its own parameter, on two worker
+// goroutines. The palette entry's translation column (floats 3, 7, 11) is
+// where the root stands.
 func ExampleNewCrowd() {
 	sk := oneJoint()
-	skin := &anim.Skin{Joints: []int{0}, InverseBind: []mgl32.Mat4{mgl32.Ident4()}}
+	skin := anim.Skin{Joints: []int{0}, InverseBind: []mgl32.Mat4{mgl32.Ident4()}}
 	var clips []*anim.RuntimeClip
 	for _, c := range []anim.Clip{slide("left", 0, -4), slide("right", 0, 4)} {
 		rc, err := anim.NewRuntimeClip(&c, sk)
@@ -178,21 +183,31 @@ func ExampleNewCrowd() {
 		}
 		clips = append(clips, rc)
 	}
-	crowd, err := anim.NewCrowd(sk, skin, clips, 3)
+	spec, err := anim.ParseSpec([]byte(`{"params": [{"name": "right", "min": 0, "max": 1}],
+	  "tree": {"type": "lerp", "weight": "right", "children": ["left", "right"]}}`))
+	if err != nil {
+		panic(err)
+	}
+	var ctls []*anim.Controller
+	for i := range 3 {
+		c, err := anim.NewControllerRuntime(spec, sk, clips)
+		if err != nil {
+			panic(err)
+		}
+		_ = c.SetParam("right", float32(i)/2) // 0, ½ and 1 "right"
+		ctls = append(ctls, c)
+	}
+	crowd, err := anim.NewCrowd(sk, []anim.Skin{skin}, ctls)
 	if err != nil {
 		panic(err)
 	}
 	defer crowd.Close()
-	for i := range crowd.Len() {
-		crowd.SetWeight(i, 0, 1)
-		crowd.SetWeight(i, 1, float32(i)) // 0, 1 and 2 parts "right"
-	}
 	crowd.Evaluate(0.5, 2) // every clip at 0.5 s
 	for i := range crowd.Len() {
-		fmt.Printf("character %d at x %.2f\n", i, crowd.Palette(i)[3])
+		fmt.Printf("character %d at x %.2f\n", i, crowd.Palette(i, 0)[3])
 	}
 	// Output:
 	// character 0 at x -2.00
 	// character 1 at x 0.00
-	// character 2 at x 0.67
+	// character 2 at x 2.00
 }

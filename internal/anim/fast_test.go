@@ -74,7 +74,7 @@ func mixedClip() (*Skeleton, Clip) {
 
 // TestSampleSoAMatchesSampleJob samples the mixed clip at key times,
 // between keys, outside them, and in jumps back and forth, with cursors
-// kept between calls, and compares with SampleJob.
+// kept between calls, and compares with refSampleJob.
 func TestSampleSoAMatchesSampleJob(t *testing.T) {
 	sk, clip := mixedClip()
 	rc, err := NewRuntimeClip(&clip, sk)
@@ -89,7 +89,7 @@ func TestSampleSoAMatchesSampleJob(t *testing.T) {
 		t.Run(path, func(t *testing.T) {
 			setKernelPath(path)
 			defer kernelPaths()
-			ref := SampleJob{Clip: &clip, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: make([]Transform, 4)}
+			ref := refSampleJob{Clip: &clip, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: make([]Transform, 4)}
 			job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: NewSoAPose(4)}
 			for _, tm := range times {
 				ref.Time, job.Time = tm, tm
@@ -97,7 +97,7 @@ func TestSampleSoAMatchesSampleJob(t *testing.T) {
 				job.Run()
 				for j := range 4 {
 					if got := job.Output.At(j); !transformApprox(got, ref.Output[j], 2e-6) {
-						t.Fatalf("t=%v joint %d: %+v, SampleJob %+v", tm, j, got, ref.Output[j])
+						t.Fatalf("t=%v joint %d: %+v, refSampleJob %+v", tm, j, got, ref.Output[j])
 					}
 				}
 			}
@@ -173,7 +173,7 @@ func TestSlerpPolyAccuracy(t *testing.T) {
 }
 
 // TestBlendSoAMatchesLerpPose blends random poses and compares with
-// LerpPose and NlerpPose; weights at or past the ends copy exactly.
+// refLerpPose and refNlerpPose; weights at or past the ends copy exactly.
 func TestBlendSoAMatchesLerpPose(t *testing.T) {
 	const n = 37 // not a whole number of vector blocks
 	r := rand.New(rand.NewPCG(3, 4))
@@ -192,9 +192,9 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 				BlendSoA(out, sa, sb, w, nlerp)
 				out.ToTransforms(got)
 				if nlerp {
-					NlerpPose(want, a, b, w)
+					refNlerpPose(want, a, b, w)
 				} else {
-					LerpPose(want, a, b, w)
+					refLerpPose(want, a, b, w)
 				}
 				for i := range got {
 					exact := w <= 0 || w >= 1
@@ -208,7 +208,7 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 		out.CopyFrom(sa)
 		BlendSoA(out, out, sb, 0.25, true)
 		out.ToTransforms(got)
-		NlerpPose(want, a, b, 0.25)
+		refNlerpPose(want, a, b, 0.25)
 		for i := range got {
 			if !transformApprox(got[i], want[i], 2e-6) {
 				t.Fatalf("%s in place joint %d: %+v, want %+v", path, i, got[i], want[i])
@@ -219,7 +219,7 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 }
 
 // TestModelPaletteMatchesJobs compares ModelPaletteJob with
-// LocalToModelJob and PaletteJob on the humanoid in a random pose, for a
+// refLocalToModelJob and refPaletteJob on the humanoid in a random pose, for a
 // 1:1 skin (the fused path) and for a skin of some joints in another
 // order.
 func TestModelPaletteMatchesJobs(t *testing.T) {
@@ -231,7 +231,7 @@ func TestModelPaletteMatchesJobs(t *testing.T) {
 		pose[i] = randTransform(r)
 	}
 	models := make([]mgl32.Mat4, n)
-	(&LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
 	full := &Skin{Name: "full", Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
 	for i := range n {
 		full.Joints[i] = i
@@ -247,7 +247,7 @@ func TestModelPaletteMatchesJobs(t *testing.T) {
 		setKernelPath(path)
 		for _, skin := range []*Skin{full, part} {
 			want := make([]float32, PaletteFloats*len(skin.Joints))
-			(&PaletteJob{Skin: skin, Models: models, Output: want}).Run()
+			(&refPaletteJob{Skin: skin, Models: models, Output: want}).Run()
 			job := ModelPaletteJob{Skeleton: sk, Skin: skin, Input: soa, Models: make([]float32, PaletteFloats*n), Output: make([]float32, len(want))}
 			if err := job.Validate(); err != nil {
 				t.Fatal(err)
@@ -351,7 +351,7 @@ func TestFastJobsValidate(t *testing.T) {
 		break_ func(j *ModelPaletteJob)
 	}{
 		{"no skeleton", func(j *ModelPaletteJob) { j.Skeleton = nil }},
-		{"no skin", func(j *ModelPaletteJob) { j.Skin = nil }},
+		{"output without skin", func(j *ModelPaletteJob) { j.Skin = nil }},
 		{"no input", func(j *ModelPaletteJob) { j.Input = nil }},
 		{"input length", func(j *ModelPaletteJob) { j.Input = NewSoAPose(5) }},
 		{"models length", func(j *ModelPaletteJob) { j.Models = j.Models[:47] }},
@@ -375,13 +375,19 @@ func TestFastJobsValidate(t *testing.T) {
 		"nil clip":      func() error { _, err := NewRuntimeClip(nil, sk); return err },
 		"nil skeleton":  func() error { _, err := NewRuntimeClip(&clip, nil); return err },
 		"invalid clip":  func() error { _, err := NewRuntimeClip(&bad, sk); return err },
-		"crowd no clip": func() error { _, err := NewCrowd(sk, skin, nil, 1); return err },
 		"crowd skin": func() error {
-			_, err := NewCrowd(sk, &Skin{Joints: []int{5}, InverseBind: make([]mgl32.Mat4, 1)}, []*RuntimeClip{rc}, 1)
+			_, err := NewCrowd(sk, []Skin{{Joints: []int{5}, InverseBind: make([]mgl32.Mat4, 1)}}, nil)
 			return err
 		},
-		"crowd clip": func() error { _, err := NewCrowd(chain(2), &Skin{}, []*RuntimeClip{rc}, 1); return err },
-		"crowd size": func() error { _, err := NewCrowd(sk, skin, []*RuntimeClip{rc}, -1); return err },
+		"crowd controller": func() error { _, err := NewCrowd(sk, nil, []*Controller{nil}); return err },
+		"crowd skeleton": func() error {
+			c, err := NewController(&Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "rest"}}}}}, chain(2), nil)
+			if err != nil {
+				return nil // must not happen: reported as accepted
+			}
+			_, err = NewCrowd(sk, nil, []*Controller{c})
+			return err
+		},
 	} {
 		if f() == nil {
 			t.Errorf("%s: accepted", name)
@@ -389,47 +395,53 @@ func TestFastJobsValidate(t *testing.T) {
 	}
 }
 
-// TestCrowdMatchesJobs evaluates characters with one, two, three and no
-// weighted clips, at different times, on 1, 2 and 3 workers, and compares
-// every palette with the generic jobs (SampleJob, WeightedAveragePose,
-// LocalToModelJob, PaletteJob) at the same clip times.
+// TestCrowdMatchesJobs evaluates characters whose controllers average
+// three clips with weights of their own (one, two, three and no weighted
+// clips, a negative one), at different times, on 1, 2 and 3 workers, and
+// compares every palette, of two skins, with the reference jobs
+// (refSampleJob, refWeightedAveragePose, refLocalToModelJob, refPaletteJob)
+// at the same clip times.
 func TestCrowdMatchesJobs(t *testing.T) {
 	sk := humanoid()
 	clips := humanoidClips(sk)
-	var rcs []*RuntimeClip
-	for i := range clips {
-		rc, err := NewRuntimeClip(&clips[i], sk)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rcs = append(rcs, rc)
-	}
 	n := sk.NumJoints()
-	skin := &Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
+	skins := []Skin{{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}, {Joints: []int{3, 1}, InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Translate3D(1, 2, 3)}}}
 	for i := range n {
-		skin.Joints[i] = i
-		skin.InverseBind[i] = mgl32.Translate3D(0, -float32(i)*0.1, 0)
+		skins[0].Joints[i] = i
+		skins[0].InverseBind[i] = mgl32.Translate3D(0, -float32(i)*0.1, 0)
+	}
+	spec, err := ParseSpec([]byte(`{"params": [{"name": "a", "min": -1, "max": 2}, {"name": "b", "min": -1, "max": 2}, {"name": "c", "min": -1, "max": 2}],
+	  "tree": {"type": "average", "children": ["` + clips[0].Name + `", "` + clips[1].Name + `", "` + clips[2].Name + `"], "weights": ["a", "b", "c"]}}`))
+	if err != nil {
+		t.Fatal(err)
 	}
 	weights := [][]float32{{1, 0, 0}, {0, 2, 0}, {0.6, 0.4, 0}, {0, 0.3, 0.7}, {0.2, 0.3, 0.5}, {0, 0, 0}, {-1, 0, 1}}
 	const chars = 41
 	var results [][]float32
 	for _, workers := range []int{1, 2, 3} {
-		c, err := NewCrowd(sk, skin, rcs, chars)
+		var ctls []*Controller
+		for i := range chars {
+			ctl, err := NewController(spec, sk, clips)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, w := range weights[i%len(weights)] {
+				ctl.SetParamIndex(j, w)
+			}
+			ctl.SetTime(float32(i) * 0.37)
+			ctls = append(ctls, ctl)
+		}
+		c, err := NewCrowd(sk, skins, ctls)
 		if err != nil {
 			t.Fatal(err)
-		}
-		for i := range chars {
-			c.SetTime(i, float32(i)*0.37)
-			for j, w := range weights[i%len(weights)] {
-				c.SetWeight(i, j, w)
-			}
 		}
 		for range 5 {
 			c.Evaluate(0.05, workers)
 		}
 		var all []float32
 		for i := range chars {
-			all = append(all, c.Palette(i)...)
+			all = append(all, c.Palette(i, 0)...)
+			all = append(all, c.Palette(i, 1)...)
 		}
 		c.Close()
 		results = append(results, all)
@@ -441,15 +453,15 @@ func TestCrowdMatchesJobs(t *testing.T) {
 			}
 		}
 	}
-	// The reference: the same clip times through the generic jobs.
+	// The reference: the same clip times through the reference jobs.
 	poses := make([][]Transform, len(clips))
 	pose, models := make([]Transform, n), make([]mgl32.Mat4, n)
-	want := make([]float32, PaletteFloats*n)
+	want := make([]float32, PaletteFloats*(n+2))
 	for i := range chars {
 		for j := range clips {
 			tm := float32(posMod(float64(float32(i)*0.37), float64(clips[j].Duration)))
 			for range 5 {
-				tm = wrapTime(tm+0.05, clips[j].Duration)
+				tm = float32(posMod(float64(tm+0.05), float64(clips[j].Duration)))
 			}
 			poses[j] = samplePose(sk, &clips[j], tm)
 		}
@@ -457,11 +469,12 @@ func TestCrowdMatchesJobs(t *testing.T) {
 		for j := range ws {
 			ws[j] = max(ws[j], 0)
 		}
-		if !WeightedAveragePose(pose, poses, ws) {
+		if !refWeightedAveragePose(pose, poses, ws) {
 			copy(pose, sk.Rest)
 		}
-		(&LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
-		(&PaletteJob{Skin: skin, Models: models, Output: want}).Run()
+		(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+		(&refPaletteJob{Skin: &skins[0], Models: models, Output: want[:PaletteFloats*n]}).Run()
+		(&refPaletteJob{Skin: &skins[1], Models: models, Output: want[PaletteFloats*n:]}).Run()
 		got := results[0][i*len(want) : (i+1)*len(want)]
 		for k := range want {
 			if !approxEqual(got[k], want[k], 1e-4) {

@@ -104,8 +104,14 @@ func FuzzSample(f *testing.F) {
 		for i := range rest {
 			rest[i] = IdentityTransform
 		}
+		rc, err := NewRuntimeClip(&c, &Skeleton{Names: make([]string, joints), Parents: rootParents(joints), Rest: rest})
+		if err != nil {
+			t.Fatalf("a validated clip does not build: %v", err)
+		}
+		_ = cursors
 		out := make([]Transform, joints)
-		job := SampleJob{Clip: &c, Rest: rest, Cursors: cursors, Output: out}
+		soa := NewSoAPose(joints)
+		job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: soa}
 		if err := job.Validate(); err != nil {
 			t.Fatalf("a validated clip fails the job's validation: %v", err)
 		}
@@ -122,6 +128,7 @@ func FuzzSample(f *testing.F) {
 		for _, tm := range times {
 			job.Time = tm
 			job.Run()
+			soa.ToTransforms(out)
 			// A NaN time holds the first key, so it too must give a
 			// finite pose.
 			if !bounded {
@@ -184,7 +191,7 @@ func fuzzFinite(v ...float32) bool {
 }
 
 // FuzzSampleSoA samples clips built from fuzz bytes with a RuntimeClip and
-// compares with SampleJob. Clips that Validate accepts must build; any
+// compares with refSampleJob. Clips that Validate accepts must build; any
 // time must sample without a panic; for bounded keys at a time that is a
 // number, translations, scales and STEP or CUBICSPLINE rotations agree
 // (LINEAR rotations of the fuzz keys are not unit quaternions, which the
@@ -207,7 +214,7 @@ func FuzzSampleSoA(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a validated clip does not build: %v", err)
 		}
-		ref := SampleJob{Clip: &c, Rest: sk.Rest, Cursors: cursors, Output: make([]Transform, joints)}
+		ref := refSampleJob{Clip: &c, Rest: sk.Rest, Cursors: cursors, Output: make([]Transform, joints)}
 		job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: NewSoAPose(joints)}
 		for i := range job.Cursors {
 			job.Cursors[i] = int32(int8(i * 37)) // stale or garbage cursors are fine
@@ -242,11 +249,11 @@ func FuzzSampleSoA(f *testing.F) {
 				got, want := job.Output.At(j), ref.Output[j]
 				for k := range 3 {
 					if !close(got.Translation[k], want.Translation[k]) || !close(got.Scale[k], want.Scale[k]) {
-						t.Fatalf("t=%v joint %d: %+v, SampleJob %+v", tm, j, got, want)
+						t.Fatalf("t=%v joint %d: %+v, refSampleJob %+v", tm, j, got, want)
 					}
 				}
 				if !linearRot[j] && !sameQuat(got.Rotation, want.Rotation, close) {
-					t.Fatalf("t=%v joint %d rotation: %v, SampleJob %v", tm, j, got.Rotation, want.Rotation)
+					t.Fatalf("t=%v joint %d rotation: %v, refSampleJob %v", tm, j, got.Rotation, want.Rotation)
 				}
 			}
 		}
@@ -259,4 +266,13 @@ func sameQuat(a, b mgl32.Quat, close func(a, b float32) bool) bool {
 		return close(a.W, s*b.W) && close(a.V[0], s*b.V[0]) && close(a.V[1], s*b.V[1]) && close(a.V[2], s*b.V[2])
 	}
 	return same(1) || same(-1)
+}
+
+// rootParents is the parent list of n unrelated root joints.
+func rootParents(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = -1
+	}
+	return p
 }

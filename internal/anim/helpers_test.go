@@ -182,16 +182,16 @@ func inPtr(in Input) *Input { return &in }
 
 // evalPose evaluates the controller into a fresh pose.
 func evalPose(c *Controller) []Transform {
-	out := make([]Transform, c.NumJoints())
+	out := NewSoAPose(c.NumJoints())
 	c.Evaluate(out)
-	return out
+	return fromSoA(out)
 }
 
 // samplePose samples one clip alone at time t, the independent reference
 // for "a blend at weight 1 is its input exactly".
 func samplePose(sk *Skeleton, clip *Clip, t float32) []Transform {
 	out := make([]Transform, sk.NumJoints())
-	(&SampleJob{Clip: clip, Time: t, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: out}).Run()
+	(&refSampleJob{Clip: clip, Time: t, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: out}).Run()
 	return out
 }
 
@@ -205,4 +205,92 @@ func posesEqual(a, b []Transform) bool {
 		}
 	}
 	return true
+}
+
+// toSoA and fromSoA convert between the tests' AoS poses and the engine's.
+func toSoA(p []Transform) *SoAPose {
+	s := NewSoAPose(len(p))
+	s.FromTransforms(p)
+	return s
+}
+
+func fromSoA(p *SoAPose) []Transform {
+	out := make([]Transform, p.Len())
+	p.ToTransforms(out)
+	return out
+}
+
+// The engine's SoA pose operations called on AoS poses, so that tests can
+// state their cases as transforms.
+
+func soaLerp(out, a, b []Transform, w float32) {
+	copy(out, fromSoA(blendSoAOf(a, b, w, nil, false)))
+}
+
+func soaNlerp(out, a, b []Transform, w float32) {
+	copy(out, fromSoA(blendSoAOf(a, b, w, nil, true)))
+}
+
+func soaMaskedLerp(out, a, b []Transform, w float32, mask []float32, nlerp bool) {
+	copy(out, fromSoA(blendSoAOf(a, b, w, mask, nlerp)))
+}
+
+func blendSoAOf(a, b []Transform, w float32, mask []float32, nlerp bool) *SoAPose {
+	sa := toSoA(a)
+	MaskedBlendSoA(sa, sa, toSoA(b), w, mask, nlerp)
+	return sa
+}
+
+// soaAverage is what a blend node does with its children's poses: one
+// weight copies, two blend, more average.
+func soaAverage(out []Transform, poses [][]Transform, weights []float32) bool {
+	var active []int
+	var total float32
+	for i, w := range weights {
+		if w > 0 {
+			active = append(active, i)
+			total += w
+		}
+	}
+	switch len(active) {
+	case 0:
+		return false
+	case 1:
+		copy(out, poses[active[0]])
+	case 2:
+		soaLerp(out, poses[active[0]], poses[active[1]], weights[active[1]]/total)
+	default:
+		acc := NewSoAPose(len(out))
+		accumStart(acc, toSoA(poses[active[0]]), weights[active[0]])
+		for _, i := range active[1:] {
+			accumAdd(acc, toSoA(poses[i]), weights[i])
+		}
+		accumFinish(acc, total)
+		copy(out, fromSoA(acc))
+	}
+	return true
+}
+
+func soaDifference(out, src, ref []Transform) {
+	s := toSoA(src)
+	DifferenceSoA(s, s, toSoA(ref))
+	copy(out, fromSoA(s))
+}
+
+func soaAdd(out, base, diff []Transform, w float32, mask []float32) {
+	b := toSoA(base)
+	AddSoA(b, b, toSoA(diff), w, mask)
+	copy(out, fromSoA(b))
+}
+
+// refModelRows is the reference local-to-model of pose in the engine's
+// model-matrix row layout (ModelPaletteJob.Models).
+func refModelRows(sk *Skeleton, pose []Transform) []float32 {
+	models := make([]mgl32.Mat4, sk.NumJoints())
+	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	rows := make([]float32, PaletteFloats*len(models))
+	for i := range models {
+		WritePaletteEntry(rows[i*PaletteFloats:], &models[i])
+	}
+	return rows
 }

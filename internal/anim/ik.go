@@ -10,8 +10,9 @@ import (
 
 // Post-processing (GEA §12.9): inverse kinematics and aiming adjust the local
 // pose produced by blending, using the model-space matrices of that pose.
-// They write only local rotations; the caller recomputes model matrices
-// afterwards (LocalToModelJob) before building the palette.
+// They read the model matrices of the few joints they touch and write only
+// their local rotations; the caller recomputes model matrices afterwards
+// (ModelPaletteJob) before building the palette.
 
 // ikEpsilon is the length, in model units, below which a bone or a direction
 // is treated as degenerate and the solver leaves the pose alone rather than
@@ -39,12 +40,13 @@ type TwoBoneIKJob struct {
 	// Weight blends from the input pose (0) to the solved pose (1), by slerp
 	// of the two local rotations; ≤ 0 leaves the pose untouched.
 	Weight float32
-	// Models are the model matrices of Pose before the job
-	// (LocalToModelJob output), len = joint count; read only.
-	Models []mgl32.Mat4
-	// Pose is the local pose, len = joint count; Start and Mid rotations are
-	// rewritten in place.
-	Pose []Transform
+	// Models are the model matrices of Pose before the job, in
+	// ModelPaletteJob.Models' row layout (PaletteFloats per joint); read
+	// only.
+	Models []float32
+	// Pose is the local pose, Len() = joint count; Start and Mid rotations
+	// are rewritten in place.
+	Pose *SoAPose
 	// Reached is set by Run: whether the target was within reach.
 	Reached bool
 }
@@ -55,8 +57,8 @@ func (j *TwoBoneIKJob) Validate() error {
 		return errNilSkeleton
 	}
 	n := j.Skeleton.NumJoints()
-	if len(j.Models) != n || len(j.Pose) != n {
-		return fmt.Errorf("anim: two-bone IK has %d model matrices and %d local transforms for %d joints", len(j.Models), len(j.Pose), n)
+	if len(j.Models) != PaletteFloats*n || j.Pose == nil || j.Pose.Len() != n {
+		return fmt.Errorf("anim: two-bone IK has %d model floats and %s for %d joints", len(j.Models), poseSize(j.Pose), n)
 	}
 	for _, jt := range [...]int{j.Start, j.Mid, j.End} {
 		if jt < 0 || jt >= n {
@@ -95,7 +97,8 @@ func (j *TwoBoneIKJob) Run() {
 	if j.Weight <= 0 {
 		return
 	}
-	a, b, c := position(&j.Models[j.Start]), position(&j.Models[j.Mid]), position(&j.Models[j.End])
+	mStart, mMid, mEnd := ModelMat4(j.Models, j.Start), ModelMat4(j.Models, j.Mid), ModelMat4(j.Models, j.End)
+	a, b, c := position(&mStart), position(&mMid), position(&mEnd)
 	ba, bc := a.Sub(b), c.Sub(b)
 	lab, lbc := ba.Len(), bc.Len()
 	at := j.Target.Sub(a)
@@ -144,18 +147,27 @@ func (j *TwoBoneIKJob) Run() {
 		}
 	}
 
-	applyModelRotation(&j.Pose[j.Start], rotationOf(&j.Models[j.Start]), rotStart, j.Weight)
-	applyModelRotation(&j.Pose[j.Mid], rotationOf(&j.Models[j.Mid]), rotMid, j.Weight)
+	applyModelRotation(j.Pose, j.Start, rotationOf(&mStart), rotStart, j.Weight)
+	applyModelRotation(j.Pose, j.Mid, rotationOf(&mMid), rotMid, j.Weight)
 }
 
-// applyModelRotation turns the joint whose model rotation is g by the
-// model-space rotation r about its own origin, blended by weight w.
-func applyModelRotation(t *Transform, g, r mgl32.Quat, w float32) {
-	local := normalizeQuat(t.Rotation.Mul(g.Conjugate().Mul(r).Mul(g)))
+// applyModelRotation turns joint jt of pose, whose model rotation is g, by
+// the model-space rotation r about its own origin, blended by weight w.
+func applyModelRotation(pose *SoAPose, jt int, g, r mgl32.Quat, w float32) {
+	rot := mgl32.Quat{W: pose.qw[jt], V: mgl32.Vec3{pose.qx[jt], pose.qy[jt], pose.qz[jt]}}
+	local := normalizeQuat(rot.Mul(g.Conjugate().Mul(r).Mul(g)))
 	if w < 1 {
-		local = Slerp(t.Rotation, local, w)
+		local = Slerp(rot, local, w)
 	}
-	t.Rotation = local
+	pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt] = local.V[0], local.V[1], local.V[2], local.W
+}
+
+// poseSize describes a pose's length for errors.
+func poseSize(p *SoAPose) string {
+	if p == nil {
+		return "no pose"
+	}
+	return fmt.Sprintf("a pose of %d joints", p.Len())
 }
 
 // LookAtJob turns a chain of joints (neck, head) so that an axis of the
@@ -185,12 +197,13 @@ type LookAtJob struct {
 	// Weight scales every joint's turn: 0 leaves the pose untouched, 1 aims
 	// exactly.
 	Weight float32
-	// Models are the model matrices of Pose before the job, len = joint
-	// count; read only.
-	Models []mgl32.Mat4
-	// Pose is the local pose, len = joint count; the chain's rotations are
-	// rewritten in place.
-	Pose []Transform
+	// Models are the model matrices of Pose before the job, in
+	// ModelPaletteJob.Models' row layout (PaletteFloats per joint); read
+	// only.
+	Models []float32
+	// Pose is the local pose, Len() = joint count; the chain's rotations
+	// are rewritten in place.
+	Pose *SoAPose
 }
 
 // Validate reports a job that Run cannot execute.
@@ -199,8 +212,8 @@ func (j *LookAtJob) Validate() error {
 		return errNilSkeleton
 	}
 	n := j.Skeleton.NumJoints()
-	if len(j.Models) != n || len(j.Pose) != n {
-		return fmt.Errorf("anim: look-at has %d model matrices and %d local transforms for %d joints", len(j.Models), len(j.Pose), n)
+	if len(j.Models) != PaletteFloats*n || j.Pose == nil || j.Pose.Len() != n {
+		return fmt.Errorf("anim: look-at has %d model floats and %s for %d joints", len(j.Models), poseSize(j.Pose), n)
 	}
 	if len(j.Chain) == 0 {
 		return errors.New("anim: look-at has an empty chain")
@@ -243,7 +256,8 @@ func (j *LookAtJob) Run() {
 		return
 	}
 	last := j.Chain[len(j.Chain)-1]
-	mTip := &j.Models[last]
+	tip := ModelMat4(j.Models, last)
+	mTip := &tip
 	eye0 := mTip.Mul4x1(j.Offset.Vec4(1)).Vec3()
 	fwd0, _ := unit(rotationOf(mTip).Rotate(j.Forward))
 	var remaining float32
@@ -261,8 +275,9 @@ func (j *LookAtJob) Run() {
 			frac = s / remaining
 		}
 		remaining -= s
-		g0 := rotationOf(&j.Models[jt])
-		pivot0 := position(&j.Models[jt])
+		mj := ModelMat4(j.Models, jt)
+		g0 := rotationOf(&mj)
+		pivot0 := position(&mj)
 		passes := 1
 		if k == len(j.Chain)-1 && j.Weight >= 1 {
 			passes = lookAtTipIterations
@@ -283,7 +298,7 @@ func (j *LookAtJob) Run() {
 			}
 			g := q.Mul(g0)
 			pivot := q.Rotate(pivot0).Add(t)
-			applyModelRotation(&j.Pose[jt], g, turn, 1)
+			applyModelRotation(j.Pose, jt, g, turn, 1)
 			q = normalizeQuat(turn.Mul(q))
 			t = turn.Rotate(t.Sub(pivot)).Add(pivot)
 		}

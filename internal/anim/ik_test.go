@@ -11,7 +11,7 @@ import (
 // returns each joint's model-space position.
 func modelPositions(sk *Skeleton, pose []Transform) []mgl32.Vec3 {
 	models := make([]mgl32.Mat4, sk.NumJoints())
-	(&LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
 	out := make([]mgl32.Vec3, len(models))
 	for i := range models {
 		out[i] = position(&models[i])
@@ -21,13 +21,13 @@ func modelPositions(sk *Skeleton, pose []Transform) []mgl32.Vec3 {
 
 func solveIK(t *testing.T, sk *Skeleton, pose []Transform, target, pole mgl32.Vec3, w float32) *TwoBoneIKJob {
 	t.Helper()
-	models := make([]mgl32.Mat4, sk.NumJoints())
-	(&LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
-	job := &TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Target: target, Pole: pole, Weight: w, Models: models, Pose: pose}
+	soa := toSoA(pose)
+	job := &TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Target: target, Pole: pole, Weight: w, Models: refModelRows(sk, pose), Pose: soa}
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	job.Run()
+	copy(pose, fromSoA(soa))
 	return job
 }
 
@@ -113,7 +113,7 @@ func TestTwoBoneIKWeightAndGeneralTarget(t *testing.T) {
 func TestTwoBoneIKValidate(t *testing.T) {
 	sk := chain(3)
 	good := func() *TwoBoneIKJob {
-		return &TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Models: make([]mgl32.Mat4, 3), Pose: make([]Transform, 3)}
+		return &TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Models: make([]float32, 36), Pose: NewSoAPose(3)}
 	}
 	cases := []struct {
 		name   string
@@ -178,7 +178,7 @@ func TestLookAt(t *testing.T) {
 		target := mgl32.Vec3{0.7, 1.9, 0.6}
 		runLookAt(t, sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 1)
 		models := make([]mgl32.Mat4, sk.NumJoints())
-		(&LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+		(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
 		eye := models[head].Mul4x1(offset.Vec4(1)).Vec3()
 		fwd := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
 		want := target.Sub(eye).Normalize()
@@ -190,19 +190,19 @@ func TestLookAt(t *testing.T) {
 
 func runLookAt(t *testing.T, sk *Skeleton, pose []Transform, chain []int, shares []float32, offset, target mgl32.Vec3, w float32) {
 	t.Helper()
-	models := make([]mgl32.Mat4, sk.NumJoints())
-	(&LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
-	job := LookAtJob{Skeleton: sk, Chain: chain, Shares: shares, Forward: mgl32.Vec3{0, 0, 1}, Offset: offset, Target: target, Weight: w, Models: models, Pose: pose}
+	soa := toSoA(pose)
+	job := LookAtJob{Skeleton: sk, Chain: chain, Shares: shares, Forward: mgl32.Vec3{0, 0, 1}, Offset: offset, Target: target, Weight: w, Models: refModelRows(sk, pose), Pose: soa}
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	job.Run()
+	copy(pose, fromSoA(soa))
 }
 
 func TestLookAtValidate(t *testing.T) {
 	sk := chain(3)
 	good := func() *LookAtJob {
-		return &LookAtJob{Skeleton: sk, Chain: []int{1, 2}, Forward: mgl32.Vec3{0, 0, 1}, Models: make([]mgl32.Mat4, 3), Pose: make([]Transform, 3)}
+		return &LookAtJob{Skeleton: sk, Chain: []int{1, 2}, Forward: mgl32.Vec3{0, 0, 1}, Models: make([]float32, 36), Pose: NewSoAPose(3)}
 	}
 	cases := []struct {
 		name   string
@@ -213,7 +213,7 @@ func TestLookAtValidate(t *testing.T) {
 		{"shares length", func(j *LookAtJob) { j.Shares = []float32{1} }},
 		{"negative share", func(j *LookAtJob) { j.Shares = []float32{1, -1} }},
 		{"zero forward", func(j *LookAtJob) { j.Forward = mgl32.Vec3{} }},
-		{"short pose", func(j *LookAtJob) { j.Pose = j.Pose[:1] }},
+		{"short pose", func(j *LookAtJob) { j.Pose = NewSoAPose(1) }},
 	}
 	if err := good().Validate(); err != nil {
 		t.Fatalf("valid job refused: %v", err)

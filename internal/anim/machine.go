@@ -42,8 +42,8 @@ type machine struct {
 	elapsed float32
 	// pending is a requested transition waiting for its window, or -1.
 	pending int
-	// snap is the snapshot pose, len = joint count, and snapF its fraction.
-	snap  []Transform
+	// snap is the snapshot pose and snapF its fraction.
+	snap  *SoAPose
 	snapF float32
 }
 
@@ -54,8 +54,8 @@ const (
 
 type mstate struct {
 	name string
-	tree node        // nil for an empty state
-	ref  []Transform // additive layers: the reference pose
+	tree node     // nil for an empty state
+	ref  *SoAPose // additive layers: the reference pose
 }
 
 type mtransition struct {
@@ -208,15 +208,15 @@ func (m *machine) fraction(s int) float32 {
 
 // evalState writes state s's pose (or the snapshot) into out; in an
 // additive layer, its difference against the state's reference.
-func (m *machine) evalState(x *evalContext, s int, out []Transform) {
+func (m *machine) evalState(x *evalContext, s int, out *SoAPose) {
 	if s == fromSnapshot {
-		copy(out, m.snap)
+		out.CopyFrom(m.snap)
 		return
 	}
 	st := &m.states[s]
 	st.tree.eval(x, out)
 	if m.mode == LayerAdditive {
-		DifferencePose(out, out, st.ref)
+		DifferenceSoA(out, out, st.ref)
 	}
 }
 
@@ -226,7 +226,7 @@ func (m *machine) evalState(x *evalContext, s int, out []Transform) {
 // two poses with fractions fA and fB at progress α the fraction is
 // (1−α)·fA + α·fB and the poses are lerped by α·fB over it, which keeps the
 // layer's contribution continuous when a blend interrupts another.
-func (m *machine) evalInto(x *evalContext, out []Transform) float32 {
+func (m *machine) evalInto(x *evalContext, out *SoAPose) float32 {
 	fB := m.fraction(m.cur)
 	if m.from == noState {
 		if fB > 0 {
@@ -250,7 +250,7 @@ func (m *machine) evalInto(x *evalContext, out []Transform) float32 {
 		m.evalState(x, m.from, out)
 		tmp := x.push()
 		m.evalState(x, m.cur, tmp)
-		LerpPose(out, out, tmp, u)
+		BlendSoA(out, out, tmp, u, false)
 		x.pop()
 	}
 	return f

@@ -7,18 +7,19 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// ModelPaletteJob is LocalToModelJob and PaletteJob in one forward pass
-// over an SoAPose, in affine 3×4 arithmetic: per joint, the local matrix
-// T·R·S, the model matrix parent·local, and, when the skin maps skin joint
-// i to skeleton joint i (the usual glTF layout), the palette entry model ·
-// inverseBind while the model matrix is still in registers. Other skins
-// get their palette in a second pass. Results equal those of the two jobs
-// up to float32 rounding. It allocates nothing.
+// ModelPaletteJob is local-to-model and the skinning palette in one
+// forward pass over an SoAPose, in affine 3×4 arithmetic: per joint, the
+// local matrix T·R·S, the model matrix parent·local, and, when the skin
+// maps skin joint i to skeleton joint i (the usual glTF layout), the
+// palette entry model · inverseBind while the model matrix is still in
+// registers. Other skins get their palette in a second pass (PaletteJob).
+// It allocates nothing.
 type ModelPaletteJob struct {
 	// Skeleton gives the hierarchy.
 	Skeleton *Skeleton
 	// Skin selects joints and inverse binds (whose bottom rows are taken to
-	// be 0 0 0 1, as PaletteJob does).
+	// be 0 0 0 1). Nil computes the model matrices only; a model with
+	// several skins runs PaletteJob on Models for the others.
 	Skin *Skin
 	// Input is the local pose; Len() = joint count.
 	Input *SoAPose
@@ -26,8 +27,9 @@ type ModelPaletteJob struct {
 	// palette's row layout (joint i, row r, column c at Models[i*12+r*4+c]);
 	// len = PaletteFloats × joint count.
 	Models []float32
-	// Output receives the palette, PaletteFloats floats per skin joint in
-	// PaletteJob's std140 row layout; len = PaletteFloats × len(Skin.Joints).
+	// Output receives the palette, PaletteFloats floats per skin joint:
+	// entry i, row r, column c at Output[i*12 + r*4 + c] (std140 vec4 rows);
+	// len = PaletteFloats × len(Skin.Joints); nil when Skin is nil.
 	Output []float32
 }
 
@@ -36,9 +38,6 @@ func (j *ModelPaletteJob) Validate() error {
 	if j.Skeleton == nil {
 		return errNilSkeleton
 	}
-	if j.Skin == nil {
-		return errors.New("anim: palette job without skin")
-	}
 	n := j.Skeleton.NumJoints()
 	if j.Input == nil || j.Input.Len() != n {
 		return fmt.Errorf("anim: model-palette job input is not a pose of %d joints", n)
@@ -46,11 +45,17 @@ func (j *ModelPaletteJob) Validate() error {
 	if len(j.Models) != PaletteFloats*n {
 		return fmt.Errorf("anim: model-palette job models hold %d floats; %d joints need %d", len(j.Models), n, PaletteFloats*n)
 	}
-	if len(j.Output) != PaletteFloats*len(j.Skin.Joints) {
-		return fmt.Errorf("anim: palette output holds %d floats; skin %q needs %d", len(j.Output), j.Skin.Name, PaletteFloats*len(j.Skin.Joints))
-	}
-	if err := j.Skin.Validate(j.Skeleton); err != nil {
-		return err
+	if j.Skin == nil {
+		if j.Output != nil {
+			return errors.New("anim: model-palette job has a palette output but no skin")
+		}
+	} else {
+		if len(j.Output) != PaletteFloats*len(j.Skin.Joints) {
+			return fmt.Errorf("anim: palette output holds %d floats; skin %q needs %d", len(j.Output), j.Skin.Name, PaletteFloats*len(j.Skin.Joints))
+		}
+		if err := j.Skin.Validate(j.Skeleton); err != nil {
+			return err
+		}
 	}
 	for i, p := range j.Skeleton.Parents {
 		if p < -1 || p >= i {
@@ -63,6 +68,10 @@ func (j *ModelPaletteJob) Validate() error {
 // Run computes the model matrices and the palette. Call Validate once when
 // buffers are set up.
 func (j *ModelPaletteJob) Run() {
+	if j.Skin == nil {
+		modelPalette(j.Skeleton.Parents, j.Input, j.Models, nil, nil)
+		return
+	}
 	oneToOne := len(j.Skin.Joints) == j.Skeleton.NumJoints()
 	for i, jt := range j.Skin.Joints {
 		if jt != i {
@@ -75,13 +84,81 @@ func (j *ModelPaletteJob) Run() {
 		pal = j.Output
 	}
 	modelPalette(j.Skeleton.Parents, j.Input, j.Models, j.Skin.InverseBind, pal)
-	if oneToOne {
-		return
+	if !oneToOne {
+		(&PaletteJob{Skin: j.Skin, Models: j.Models, Output: j.Output}).Run()
 	}
+}
+
+// PaletteJob builds the skinning palette of a skin from model matrices
+// already computed (ModelPaletteJob.Models): entry i = model(Skin.Joints[i])
+// · Skin.InverseBind[i]. It allocates nothing.
+type PaletteJob struct {
+	// Skin selects joints and inverse binds.
+	Skin *Skin
+	// Models are the skeleton's model matrices in ModelPaletteJob's row
+	// layout, PaletteFloats per joint.
+	Models []float32
+	// Output receives PaletteFloats floats per skin joint, in
+	// ModelPaletteJob.Output's layout.
+	Output []float32
+}
+
+// Validate reports a job that Run cannot execute.
+func (j *PaletteJob) Validate() error {
+	if j.Skin == nil {
+		return errors.New("anim: palette job without skin")
+	}
+	if len(j.Output) != PaletteFloats*len(j.Skin.Joints) {
+		return fmt.Errorf("anim: palette output holds %d floats; skin %q needs %d", len(j.Output), j.Skin.Name, PaletteFloats*len(j.Skin.Joints))
+	}
+	if len(j.Skin.InverseBind) != len(j.Skin.Joints) {
+		return fmt.Errorf("anim: skin %q has %d joints but %d inverse bind matrices", j.Skin.Name, len(j.Skin.Joints), len(j.Skin.InverseBind))
+	}
+	for i, jt := range j.Skin.Joints {
+		if jt < 0 || PaletteFloats*(jt+1) > len(j.Models) {
+			return fmt.Errorf("anim: skin %q joint %d refers to model matrix %d of %d", j.Skin.Name, i, jt, len(j.Models)/PaletteFloats)
+		}
+	}
+	return nil
+}
+
+// Run writes the palette.
+func (j *PaletteJob) Run() {
 	for i, jt := range j.Skin.Joints {
 		m := (*[12]float32)(j.Models[jt*12 : jt*12+12])
 		o := (*[12]float32)(j.Output[i*12 : i*12+12])
 		mulAffineRows(o, m, &j.Skin.InverseBind[i])
+	}
+}
+
+// PaletteFloats is the number of float32 values per palette entry and per
+// model matrix: an affine 3×4 matrix stored as three vec4 rows. std140
+// gives a vec4 array a 16-byte stride, so rows pack without padding, and
+// dropping the constant fourth row fits a third more joints in a uniform
+// block than mat4 would.
+const PaletteFloats = 12
+
+// ModelMat4 returns joint i's matrix from rows in ModelPaletteJob.Models'
+// layout (or palette entry i from a palette) as a column-major 4×4.
+func ModelMat4(rows []float32, i int) mgl32.Mat4 {
+	r := (*[12]float32)(rows[i*12 : i*12+12])
+	return mgl32.Mat4{
+		r[0], r[4], r[8], 0,
+		r[1], r[5], r[9], 0,
+		r[2], r[6], r[10], 0,
+		r[3], r[7], r[11], 1,
+	}
+}
+
+// WritePaletteEntry stores the top three rows of an affine matrix into dst
+// (len ≥ 12) in the palette's row layout.
+func WritePaletteEntry(dst []float32, m *mgl32.Mat4) {
+	_ = dst[11]
+	for r := 0; r < 3; r++ {
+		dst[r*4+0] = m[r]
+		dst[r*4+1] = m[4+r]
+		dst[r*4+2] = m[8+r]
+		dst[r*4+3] = m[12+r]
 	}
 }
 

@@ -7,8 +7,8 @@ import (
 // The runtime form of blend trees. A tree is built once from a NodeSpec by
 // NewController; afterwards nothing is allocated. Nodes are dispatched
 // through an interface once per node per frame, which costs nothing next to
-// the per-joint loops, and those loops are the plain pose operations of
-// blend.go.
+// the per-joint loops: the fast pipeline's jobs (SampleSoAJob, BlendSoA)
+// and the SoA pose operations of blend.go.
 
 // evalContext is what nodes read at run time, shared by every tree of a
 // controller: the parameter values and a stack of scratch poses.
@@ -16,16 +16,16 @@ type evalContext struct {
 	// params holds the parameter values, indexed like Controller.Params.
 	params []float32
 	// rest is the skeleton's rest pose.
-	rest []Transform
-	// stack holds scratch poses, each len = joint count; its depth is the
+	rest *SoAPose
+	// stack holds scratch poses of the joint count; its depth is the
 	// deepest nesting any tree needs, computed at build time.
-	stack [][]Transform
+	stack []*SoAPose
 	top   int
 }
 
 // push takes a scratch pose off the stack; pop gives it back. A node pushes
 // for its second child onwards and pops before returning.
-func (x *evalContext) push() []Transform {
+func (x *evalContext) push() *SoAPose {
 	b := x.stack[x.top]
 	x.top++
 	return b
@@ -53,9 +53,9 @@ type node interface {
 	reset(x *evalContext)
 	// update advances clocks and fades by dt seconds.
 	update(x *evalContext, dt float32)
-	// eval writes the node's local pose into out (len = joint count),
-	// borrowing scratch poses from x's stack.
-	eval(x *evalContext, out []Transform)
+	// eval writes the node's local pose into out, borrowing scratch poses
+	// from x's stack.
+	eval(x *evalContext, out *SoAPose)
 	// cycle is the node's loop length in seconds at its current rate, the
 	// quantity phase sync averages; 0 when it has none.
 	cycle() float32
@@ -68,9 +68,10 @@ type node interface {
 	progress() (t, delta float32, wraps bool)
 }
 
-// clipNode is a clip player: a clip, a clock, and key cursors of its own.
+// clipNode is a clip player: a runtime clip, a clock, and key cursors of
+// its own.
 type clipNode struct {
-	job    SampleJob
+	job    SampleSoAJob
 	clock  ClipClock
 	rate   input
 	offset float32
@@ -111,7 +112,7 @@ func (n *clipNode) wraps() bool {
 	return n.clock.Mode == Loop || (n.clock.Mode == Repeat && !n.clock.Finished())
 }
 
-func (n *clipNode) eval(_ *evalContext, out []Transform) {
+func (n *clipNode) eval(_ *evalContext, out *SoAPose) {
 	n.job.Time = n.clock.Local()
 	n.job.Output = out
 	n.job.Run()
@@ -312,7 +313,7 @@ func (n *blendNode) track() {
 	n.nt, n.nd, n.wraps = n.children[best].progress()
 }
 
-func (n *blendNode) eval(x *evalContext, out []Transform) {
+func (n *blendNode) eval(x *evalContext, out *SoAPose) {
 	n.weigh(x)
 	first, second, active := -1, -1, 0
 	for i, w := range n.w {
@@ -328,34 +329,29 @@ func (n *blendNode) eval(x *evalContext, out []Transform) {
 	}
 	switch active {
 	case 0:
-		copy(out, x.rest)
+		out.CopyFrom(x.rest)
 	case 1:
 		n.children[first].eval(x, out)
 	case 2:
 		n.children[first].eval(x, out)
 		tmp := x.push()
 		n.children[second].eval(x, tmp)
-		u := n.w[second] / (n.w[first] + n.w[second])
-		if n.nlerp {
-			NlerpPose(out, out, tmp, u)
-		} else {
-			LerpPose(out, out, tmp, u)
-		}
+		BlendSoA(out, out, tmp, n.w[second]/(n.w[first]+n.w[second]), n.nlerp)
 		x.pop()
 	default:
 		n.children[first].eval(x, out)
-		startAccumulate(out, out, n.w[first])
+		accumStart(out, out, n.w[first])
 		total := n.w[first]
 		tmp := x.push()
 		for i := first + 1; i < len(n.children); i++ {
 			if w := n.w[i]; w > 0 {
 				n.children[i].eval(x, tmp)
-				accumulate(out, tmp, w)
+				accumAdd(out, tmp, w)
 				total += w
 			}
 		}
 		x.pop()
-		finishAccumulate(out, total)
+		accumFinish(out, total)
 	}
 }
 
@@ -411,8 +407,8 @@ type overlay struct {
 	n      node
 	mode   LayerMode
 	weight input
-	mask   []float32   // per joint, nil for every joint
-	ref    []Transform // the additive reference pose, nil for override
+	mask   []float32 // per joint, nil for every joint
+	ref    *SoAPose  // the additive reference pose, nil for override
 	nlerp  bool
 }
 
@@ -436,7 +432,7 @@ func (n *layerNode) update(x *evalContext, dt float32) {
 	}
 }
 
-func (n *layerNode) eval(x *evalContext, out []Transform) {
+func (n *layerNode) eval(x *evalContext, out *SoAPose) {
 	n.base.eval(x, out)
 	for i := range n.layers {
 		l := &n.layers[i]
@@ -453,13 +449,13 @@ func (n *layerNode) eval(x *evalContext, out []Transform) {
 
 // applyLayer combines a layer's pose p (overwritten for additive layers)
 // into out.
-func applyLayer(out, p []Transform, mode LayerMode, w float32, mask []float32, ref []Transform, nlerp bool) {
+func applyLayer(out, p *SoAPose, mode LayerMode, w float32, mask []float32, ref *SoAPose, nlerp bool) {
 	if mode == LayerAdditive {
-		DifferencePose(p, p, ref)
-		AddPose(out, out, p, w, mask)
+		DifferenceSoA(p, p, ref)
+		AddSoA(out, out, p, w, mask)
 		return
 	}
-	MaskedLerpPose(out, out, p, w, mask, nlerp)
+	MaskedBlendSoA(out, out, p, w, mask, nlerp)
 }
 
 func (n *layerNode) cycle() float32 { return n.base.cycle() }

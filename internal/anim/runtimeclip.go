@@ -216,9 +216,9 @@ func (c *RuntimeClip) NumJoints() int { return c.numJoints }
 // joint and path.
 func (c *RuntimeClip) NumCursors() int { return 3 * c.numJoints }
 
-// SampleSoAJob samples a RuntimeClip into an SoAPose: the fast
-// counterpart of SampleJob, with the same results up to float32 rounding
-// (rotations: the polynomial slerp, within 1e-6 of Slerp, or Nlerp). Each
+// SampleSoAJob samples a RuntimeClip into an SoAPose, the engine's only
+// sampler: joints without a track keep their rest transform; LINEAR
+// rotations use the polynomial slerp (within 1e-6 of Slerp) or Nlerp. Each
 // track keeps a key cursor, so that playback touches every track's keys
 // once per frame with no search; a jump falls back to a binary search.
 // It allocates nothing.
@@ -423,8 +423,7 @@ func sampleOther(keys []float32, tr laneTrack, nc int, t float32, cur *int32, v 
 		return
 	}
 	stride := recHead + 3*nc
-	// Outside the keys the key itself holds, unnormalized, as in
-	// sampleTrack.
+	// Outside the keys the key itself holds, unnormalized.
 	if last := int(tr.n) - 1; !(t > keys[off]) || t >= keys[off+last*stride] {
 		k := 0
 		if t >= keys[off+last*stride] {
@@ -437,7 +436,8 @@ func sampleOther(keys []float32, tr laneTrack, nc int, t float32, cur *int32, v 
 	r0 := keys[off+k*stride : off+(k+1)*stride]
 	r1 := keys[off+(k+1)*stride : off+(k+2)*stride]
 	dt := r1[0] - r0[0]
-	// glTF 2.0 Appendix C, as in sampleTrack.
+	// glTF 2.0 Appendix C: p(u) = h00·v0 + h10·dt·b0 + h01·v1 + h11·dt·a1
+	// with b0 the out-tangent of key k and a1 the in-tangent of k+1.
 	u2, u3 := u*u, u*u*u
 	h00 := 2*u3 - 3*u2 + 1
 	h10 := u3 - 2*u2 + u

@@ -12,13 +12,17 @@ func sampleAt(t *testing.T, clip *Clip, time float32) Transform {
 	if err := clip.Validate(1); err != nil {
 		t.Fatal(err)
 	}
-	out := make([]Transform, 1)
-	job := SampleJob{Clip: clip, Time: time, Rest: []Transform{IdentityTransform}, Cursors: make([]int, len(clip.Tracks)), Output: out}
+	rc, err := NewRuntimeClip(clip, &Skeleton{Names: []string{"j"}, Parents: []int{-1}, Rest: []Transform{IdentityTransform}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := NewSoAPose(1)
+	job := SampleSoAJob{Clip: rc, Time: time, Cursors: make([]int32, rc.NumCursors()), Output: out}
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	job.Run()
-	return out[0]
+	return out.At(0)
 }
 
 func TestSampleTranslation(t *testing.T) {
@@ -74,51 +78,28 @@ func TestSampleRotationNegativeDot(t *testing.T) {
 	}
 }
 
-func TestSeekKeyCursor(t *testing.T) {
-	times := []float32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
-	cases := []struct {
-		name   string
-		t      float32
-		cursor int
-		want   int
-	}{
-		{"same segment", 2.5, 2, 2},
-		{"next segment", 3.2, 2, 3},
-		{"previous segment", 1.5, 2, 1},
-		{"far forward", 8.5, 0, 8},
-		{"wrap to start", 0.1, 8, 0},
-		{"exactly at key", 4, 0, 4},
-		{"stale cursor", 5.5, 99, 5},
-		{"past the end", 99, 0, 8},
-	}
-	for _, tc := range cases {
-		if got := seekKey(times, tc.t, tc.cursor); got != tc.want {
-			t.Errorf("%s: seekKey(%v, cursor %d) = %d, want %d", tc.name, tc.t, tc.cursor, got, tc.want)
-		}
-	}
-}
-
 func TestSampleAllocatesNothing(t *testing.T) {
 	clip := &Clip{Tracks: []Track{
 		{Path: Translation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 1, 1}},
 		{Path: Rotation, Interp: CubicSpline, Times: []float32{0, 1}, Values: make([]float32, 24)},
 	}}
 	clip.Tracks[1].Values[7], clip.Tracks[1].Values[19] = 1, 1
-	out := make([]Transform, 1)
-	job := SampleJob{Clip: clip, Rest: []Transform{IdentityTransform}, Cursors: make([]int, 2), Output: out}
 	sk := &Skeleton{Names: []string{"a"}, Parents: []int{-1}, Rest: []Transform{IdentityTransform}}
-	models := make([]mgl32.Mat4, 1)
-	l2m := LocalToModelJob{Skeleton: sk, Input: out, Output: models}
-	pal := make([]float32, 12)
-	pj := PaletteJob{Skin: &Skin{Joints: []int{0}, InverseBind: []mgl32.Mat4{mgl32.Ident4()}}, Models: models, Output: pal}
+	rc, err := NewRuntimeClip(clip, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := NewSoAPose(1)
+	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: out}
+	mp := ModelPaletteJob{Skeleton: sk, Skin: &Skin{Joints: []int{0}, InverseBind: []mgl32.Mat4{mgl32.Ident4()}}, Input: out,
+		Models: make([]float32, 12), Output: make([]float32, 12)}
 	allocs := testing.AllocsPerRun(100, func() {
 		job.Time += 0.01
 		job.Run()
-		l2m.Run()
-		pj.Run()
+		mp.Run()
 	})
 	if allocs != 0 {
-		t.Fatalf("sample → local-to-model → palette allocates %v times per frame; want 0", allocs)
+		t.Fatalf("sample → model palette allocates %v times per frame; want 0", allocs)
 	}
 }
 

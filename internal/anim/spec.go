@@ -233,8 +233,9 @@ type NodeSpec struct {
 	// NodeBlend2D or NodeAverage on one normalized clock that advances by
 	// dt over the weighted duration of the children.
 	Sync bool
-	// Nlerp makes NodeLerp, NodeBlend1D, NodeCrossFade and NodeMask
-	// interpolate rotations with Nlerp instead of Slerp.
+	// Nlerp makes a node interpolate rotations with Nlerp instead of
+	// Slerp: in its own blend and in sampling the rotation keys of every
+	// clip below it (cheaper, and only approximately constant in speed).
 	Nlerp bool
 
 	// Duration of a NodeCrossFade's fade, seconds; 0 switches at once.

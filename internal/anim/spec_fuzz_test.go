@@ -35,7 +35,7 @@ func FuzzParseSpec(f *testing.F) {
 			}
 			return
 		}
-		pose := make([]Transform, sk.NumJoints())
+		pose := NewSoAPose(sk.NumJoints())
 		for i, name := range c.States() {
 			_ = c.Request(name)
 			for _, p := range c.Params() {

@@ -124,11 +124,13 @@ func TestCharacterSpec(t *testing.T) {
 		t.Fatalf("Params() = %s", got)
 	}
 
+	soa := NewSoAPose(sk.NumJoints())
 	pose := make([]Transform, sk.NumJoints())
 	step := func(frames int) {
 		for i := 0; i < frames; i++ {
 			c.Update(1.0 / 60)
-			c.Evaluate(pose)
+			c.Evaluate(soa)
+			soa.ToTransforms(pose)
 			for j, tr := range pose {
 				for _, v := range [...]float32{tr.Translation[0], tr.Translation[1], tr.Translation[2], tr.Rotation.W, tr.Scale[0]} {
 					if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
@@ -173,7 +175,7 @@ func TestCharacterSpec(t *testing.T) {
 	}
 	step(1)
 	models := make([]mgl32.Mat4, sk.NumJoints())
-	(&LocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
 	head := sk.JointIndex("head")
 	eye := models[head].Mul4x1(mgl32.Vec4{0, 0.08, 0.1, 1}).Vec3()
 	fwd := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()

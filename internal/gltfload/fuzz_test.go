@@ -88,8 +88,12 @@ func checkModel(t *testing.T, m *Model) {
 		if err := c.Validate(n); err != nil {
 			t.Fatal(err)
 		}
-		out := make([]anim.Transform, n)
-		job := anim.SampleJob{Clip: c, Rest: sk.Rest, Cursors: make([]int, len(c.Tracks)), Output: out}
+		rc, err := anim.NewRuntimeClip(c, sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := anim.NewSoAPose(n)
+		job := anim.SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: out}
 		if err := job.Validate(); err != nil {
 			t.Fatal(err)
 		}

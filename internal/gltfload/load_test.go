@@ -21,15 +21,17 @@ func approxEqual(a, b, epsilon float32) bool {
 // worlds computes every node's global matrix in the rest pose.
 func worlds(t *testing.T, m *Model) []mgl32.Mat4 {
 	t.Helper()
-	out := make([]mgl32.Mat4, m.Skeleton.NumJoints())
-	job := anim.LocalToModelJob{Skeleton: &m.Skeleton, Input: m.Skeleton.Rest, Output: out}
+	n := m.Skeleton.NumJoints()
+	pose := anim.NewSoAPose(n)
+	pose.FromTransforms(m.Skeleton.Rest)
+	job := anim.ModelPaletteJob{Skeleton: &m.Skeleton, Input: pose, Models: make([]float32, anim.PaletteFloats*n)}
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	job.Run()
-	byNode := make([]mgl32.Mat4, len(out))
-	for j, n := range m.NodeOfJoint {
-		byNode[n] = out[j]
+	byNode := make([]mgl32.Mat4, n)
+	for j, node := range m.NodeOfJoint {
+		byNode[node] = anim.ModelMat4(job.Models, j)
 	}
 	return byNode
 }

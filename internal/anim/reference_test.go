@@ -1,0 +1,493 @@
+package anim
+
+// Reference implementations the engine is tested against: the plain AoS
+// forms of sampling, pose blending and local-to-model, written for clarity,
+// one joint at a time. They are no playback path; the engine runs the SoA
+// jobs.
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// refSampleJob evaluates a clip at one time into a local pose. Joints without
+// a track keep their rest transform. It allocates nothing: the caller owns
+// Cursors and Output and keeps them between frames.
+type refSampleJob struct {
+	// Clip to sample; validated against the skeleton beforehand.
+	Clip *Clip
+	// Time in seconds, in clip-local time. Before the first key the first
+	// value holds, after the last key the last.
+	Time float32
+	// Rest is the skeleton's rest pose; len = joint count.
+	Rest []Transform
+	// Cursors is per-track key-search state; len = len(Clip.Tracks). Zero
+	// values are fine; keeping it between calls makes playback O(1).
+	Cursors []int
+	// Output receives the local pose; len = joint count.
+	Output []Transform
+}
+
+// Validate reports a job that Run cannot execute.
+func (j *refSampleJob) Validate() error {
+	if j.Clip == nil {
+		return errors.New("anim: sample job without clip")
+	}
+	if len(j.Cursors) != len(j.Clip.Tracks) {
+		return fmt.Errorf("anim: sample job has %d cursors for %d tracks", len(j.Cursors), len(j.Clip.Tracks))
+	}
+	if len(j.Output) != len(j.Rest) {
+		return fmt.Errorf("anim: sample job output has %d joints, rest pose %d", len(j.Output), len(j.Rest))
+	}
+	for i := range j.Clip.Tracks {
+		if jt := j.Clip.Tracks[i].Joint; jt < 0 || jt >= len(j.Output) {
+			return fmt.Errorf("anim: clip %q track %d targets joint %d of %d", j.Clip.Name, i, jt, len(j.Output))
+		}
+	}
+	return nil
+}
+
+// Run samples the clip. Call Validate once when buffers are set up.
+func (j *refSampleJob) Run() {
+	copy(j.Output, j.Rest)
+	for i := range j.Clip.Tracks {
+		tr := &j.Clip.Tracks[i]
+		out := &j.Output[tr.Joint]
+		var v [4]float32
+		j.Cursors[i] = sampleTrack(tr, j.Time, j.Cursors[i], &v)
+		switch tr.Path {
+		case Translation:
+			out.Translation = mgl32.Vec3{v[0], v[1], v[2]}
+		case Scale:
+			out.Scale = mgl32.Vec3{v[0], v[1], v[2]}
+		case Rotation:
+			out.Rotation = mgl32.Quat{W: v[3], V: mgl32.Vec3{v[0], v[1], v[2]}}
+		}
+	}
+}
+
+// sampleTrack writes the track's value at t into v and returns the cursor.
+func sampleTrack(tr *Track, t float32, cursor int, v *[4]float32) int {
+	nc := tr.Path.Components()
+	stride, off := nc, 0
+	if tr.Interp == CubicSpline {
+		stride, off = 3*nc, nc // value sits between in- and out-tangent
+	}
+	times := tr.Times
+	n := len(times)
+	key := func(k int) []float32 { return tr.Values[k*stride+off : k*stride+off+nc] }
+	if !(t > times[0]) || n == 1 { // a NaN time holds the first key too
+		copy(v[:nc], key(0))
+		return 0
+	}
+	if t >= times[n-1] {
+		copy(v[:nc], key(n-1))
+		return n - 2
+	}
+	k := seekKey(times, t, cursor)
+	t0, t1 := times[k], times[k+1]
+	dt := t1 - t0
+	u := (t - t0) / dt
+	switch tr.Interp {
+	case Step:
+		copy(v[:nc], key(k))
+	case Linear:
+		a, b := key(k), key(k+1)
+		if tr.Path == Rotation {
+			q := Slerp(mgl32.Quat{W: a[3], V: mgl32.Vec3{a[0], a[1], a[2]}}, mgl32.Quat{W: b[3], V: mgl32.Vec3{b[0], b[1], b[2]}}, u)
+			v[0], v[1], v[2], v[3] = q.V[0], q.V[1], q.V[2], q.W
+		} else {
+			for c := 0; c < nc; c++ {
+				v[c] = a[c] + (b[c]-a[c])*u
+			}
+		}
+	case CubicSpline:
+		// glTF 2.0 Appendix C: p(u) = h00·v0 + h10·dt·b0 + h01·v1 + h11·dt·a1
+		// with b0 the out-tangent of key k and a1 the in-tangent of k+1.
+		u2, u3 := u*u, u*u*u
+		h00 := 2*u3 - 3*u2 + 1
+		h10 := u3 - 2*u2 + u
+		h01 := -2*u3 + 3*u2
+		h11 := u3 - u2
+		base0, base1 := k*stride, (k+1)*stride
+		for c := 0; c < nc; c++ {
+			v0 := tr.Values[base0+nc+c]
+			b0 := tr.Values[base0+2*nc+c]
+			a1 := tr.Values[base1+c]
+			v1 := tr.Values[base1+nc+c]
+			v[c] = h00*v0 + h10*dt*b0 + h01*v1 + h11*dt*a1
+		}
+		if tr.Path == Rotation {
+			q := normalizeQuat(mgl32.Quat{W: v[3], V: mgl32.Vec3{v[0], v[1], v[2]}})
+			v[0], v[1], v[2], v[3] = q.V[0], q.V[1], q.V[2], q.W
+		}
+	}
+	return k
+}
+
+// refLocalToModelJob turns a local pose into model-space matrices with one
+// forward pass over the parents-first joint order.
+type refLocalToModelJob struct {
+	// Skeleton gives the hierarchy.
+	Skeleton *Skeleton
+	// Input is the local pose; len = joint count.
+	Input []Transform
+	// Output receives each joint's model matrix; len = joint count.
+	Output []mgl32.Mat4
+}
+
+// Validate reports a job that Run cannot execute.
+func (j *refLocalToModelJob) Validate() error {
+	if j.Skeleton == nil {
+		return errNilSkeleton
+	}
+	n := j.Skeleton.NumJoints()
+	if len(j.Input) != n || len(j.Output) != n {
+		return fmt.Errorf("anim: local-to-model has %d inputs and %d outputs for %d joints", len(j.Input), len(j.Output), n)
+	}
+	return nil
+}
+
+// Run computes Output[i] = Output[parent(i)] · Input[i].
+func (j *refLocalToModelJob) Run() {
+	parents := j.Skeleton.Parents
+	for i := range j.Input {
+		local := j.Input[i].Mat4()
+		if p := parents[i]; p >= 0 {
+			j.Output[i] = mulAffine(&j.Output[p], &local)
+		} else {
+			j.Output[i] = local
+		}
+	}
+}
+
+// mulAffine multiplies two affine matrices (bottom row 0 0 0 1), skipping
+// the products that are known to be zero.
+func mulAffine(a, b *mgl32.Mat4) mgl32.Mat4 {
+	var m mgl32.Mat4
+	for c := 0; c < 4; c++ {
+		b0, b1, b2 := b[c*4], b[c*4+1], b[c*4+2]
+		m[c*4+0] = a[0]*b0 + a[4]*b1 + a[8]*b2
+		m[c*4+1] = a[1]*b0 + a[5]*b1 + a[9]*b2
+		m[c*4+2] = a[2]*b0 + a[6]*b1 + a[10]*b2
+	}
+	m[12] += a[12]
+	m[13] += a[13]
+	m[14] += a[14]
+	m[15] = 1
+	return m
+}
+
+// refPaletteJob builds the skinning matrix palette of one skin:
+// entry i = model(Skin.Joints[i]) · Skin.InverseBind[i], written as rows.
+type refPaletteJob struct {
+	// Skin selects joints and inverse binds.
+	Skin *Skin
+	// Models are the skeleton's model matrices (refLocalToModelJob output).
+	Models []mgl32.Mat4
+	// Output receives PaletteFloats floats per skin joint, std140 layout:
+	// entry i, row r, column c at Output[i*12 + r*4 + c].
+	Output []float32
+}
+
+// Validate reports a job that Run cannot execute.
+func (j *refPaletteJob) Validate() error {
+	if j.Skin == nil {
+		return errors.New("anim: palette job without skin")
+	}
+	if len(j.Output) != PaletteFloats*len(j.Skin.Joints) {
+		return fmt.Errorf("anim: palette output holds %d floats; skin %q needs %d", len(j.Output), j.Skin.Name, PaletteFloats*len(j.Skin.Joints))
+	}
+	if len(j.Skin.InverseBind) != len(j.Skin.Joints) {
+		return fmt.Errorf("anim: skin %q has %d joints but %d inverse bind matrices", j.Skin.Name, len(j.Skin.Joints), len(j.Skin.InverseBind))
+	}
+	for i, jt := range j.Skin.Joints {
+		if jt < 0 || jt >= len(j.Models) {
+			return fmt.Errorf("anim: skin %q joint %d refers to model matrix %d of %d", j.Skin.Name, i, jt, len(j.Models))
+		}
+	}
+	return nil
+}
+
+// Run writes the palette.
+func (j *refPaletteJob) Run() {
+	for i, jt := range j.Skin.Joints {
+		m := mulAffine(&j.Models[jt], &j.Skin.InverseBind[i])
+		WritePaletteEntry(j.Output[i*PaletteFloats:i*PaletteFloats+PaletteFloats], &m)
+	}
+}
+
+// Pose operations. Every function here works joint by joint on local SRT
+// poses ([]Transform, one entry per skeleton joint), writes into a buffer the
+// caller owns and allocates nothing. Unless a function says otherwise, out
+// may alias any input: each joint is read before it is written. Slices of
+// different lengths are a programmer error and panic with an index error.
+
+// refLerpPose blends two poses: out = a at w = 0, b at w = 1. Translation and
+// scale are lerped, rotation is slerped along the shortest arc. w ≤ 0 and
+// w ≥ 1 copy a or b bit for bit, so a blend at its ends reproduces its input
+// exactly. len(out) == len(a) == len(b).
+func refLerpPose(out, a, b []Transform, w float32) {
+	if w <= 0 {
+		copy(out, a)
+		return
+	}
+	if w >= 1 {
+		copy(out, b)
+		return
+	}
+	_, _ = a[len(out)-1], b[len(out)-1]
+	for i := range out {
+		out[i] = lerpTransform(&a[i], &b[i], w, false)
+	}
+}
+
+// refNlerpPose is refLerpPose with normalized linear interpolation of rotations:
+// cheaper (no trigonometry), along the same shortest arc, and with an
+// angular speed that is only approximately constant, which is invisible
+// for the small angles between poses blended in practice.
+func refNlerpPose(out, a, b []Transform, w float32) {
+	if w <= 0 {
+		copy(out, a)
+		return
+	}
+	if w >= 1 {
+		copy(out, b)
+		return
+	}
+	_, _ = a[len(out)-1], b[len(out)-1]
+	for i := range out {
+		out[i] = lerpTransform(&a[i], &b[i], w, true)
+	}
+}
+
+// refMaskedLerpPose is a partial-skeleton blend: joint i is blended with weight
+// w·mask[i], so joints where the mask is 0 keep a and joints where it is 1
+// follow b by w. A nil mask weighs every joint 1. Per-joint weights at 0 or 1
+// copy the joint exactly. nlerp selects refNlerpPose's rotation interpolation.
+// len(mask) == len(out) when mask is not nil.
+func refMaskedLerpPose(out, a, b []Transform, w float32, mask []float32, nlerp bool) {
+	if mask == nil {
+		if nlerp {
+			refNlerpPose(out, a, b, w)
+		} else {
+			refLerpPose(out, a, b, w)
+		}
+		return
+	}
+	_, _, _ = a[len(out)-1], b[len(out)-1], mask[len(out)-1]
+	for i := range out {
+		wi := w * mask[i]
+		switch {
+		case wi <= 0:
+			out[i] = a[i]
+		case wi >= 1:
+			out[i] = b[i]
+		default:
+			out[i] = lerpTransform(&a[i], &b[i], wi, nlerp)
+		}
+	}
+}
+
+func lerpTransform(a, b *Transform, w float32, fast bool) Transform {
+	var r mgl32.Quat
+	if fast {
+		r = Nlerp(a.Rotation, b.Rotation, w)
+	} else {
+		r = Slerp(a.Rotation, b.Rotation, w)
+	}
+	return Transform{
+		Translation: lerpVec3(a.Translation, b.Translation, w),
+		Rotation:    r,
+		Scale:       lerpVec3(a.Scale, b.Scale, w),
+	}
+}
+
+func lerpVec3(a, b mgl32.Vec3, w float32) mgl32.Vec3 {
+	return mgl32.Vec3{a[0] + (b[0]-a[0])*w, a[1] + (b[1]-a[1])*w, a[2] + (b[2]-a[2])*w}
+}
+
+// refWeightedAveragePose is the flat weighted average of GEA §12.10.1: the
+// weights are normalized to sum to 1, translations and scales are averaged,
+// and rotations are summed (each flipped into the hemisphere of the running
+// sum, so q and −q count as the same rotation) and normalized. Poses with a
+// weight ≤ 0 are not read. With exactly one positive weight the result is
+// that pose bit for bit; with two it is refLerpPose's slerp; with none out is
+// left unchanged and the function returns false.
+// len(poses) == len(weights); every pose has len(out) joints. Unlike the
+// other operations, out must not alias any of poses: it holds the running
+// sums while later poses are read.
+func refWeightedAveragePose(out []Transform, poses [][]Transform, weights []float32) bool {
+	first, second, n := -1, -1, 0
+	var total float32
+	for i, w := range weights {
+		if w > 0 {
+			switch n {
+			case 0:
+				first = i
+			case 1:
+				second = i
+			}
+			n++
+			total += w
+		}
+	}
+	switch n {
+	case 0:
+		return false
+	case 1:
+		copy(out, poses[first])
+		return true
+	case 2:
+		refLerpPose(out, poses[first], poses[second], weights[second]/total)
+		return true
+	}
+	startAccumulate(out, poses[first], weights[first])
+	for i := first + 1; i < len(poses); i++ {
+		if weights[i] > 0 {
+			accumulate(out, poses[i], weights[i])
+		}
+	}
+	finishAccumulate(out, total)
+	return true
+}
+
+// startAccumulate turns p scaled by w into an accumulator in acc: the
+// Transform fields then hold weighted sums rather than a pose.
+func startAccumulate(acc, p []Transform, w float32) {
+	_ = p[len(acc)-1]
+	for i := range acc {
+		t := &p[i]
+		acc[i] = Transform{
+			Translation: t.Translation.Mul(w),
+			Rotation:    mgl32.Quat{W: t.Rotation.W * w, V: t.Rotation.V.Mul(w)},
+			Scale:       t.Scale.Mul(w),
+		}
+	}
+}
+
+// accumulate adds p scaled by w to the accumulator acc.
+func accumulate(acc, p []Transform, w float32) {
+	_ = p[len(acc)-1]
+	for i := range acc {
+		a, t := &acc[i], &p[i]
+		a.Translation = a.Translation.Add(t.Translation.Mul(w))
+		a.Scale = a.Scale.Add(t.Scale.Mul(w))
+		qw := w
+		if a.Rotation.Dot(t.Rotation) < 0 {
+			qw = -w // q and −q are one rotation: add the one on our side
+		}
+		a.Rotation.W += t.Rotation.W * qw
+		a.Rotation.V[0] += t.Rotation.V[0] * qw
+		a.Rotation.V[1] += t.Rotation.V[1] * qw
+		a.Rotation.V[2] += t.Rotation.V[2] * qw
+	}
+}
+
+// finishAccumulate turns the accumulator back into a pose: sums divided by
+// the total weight, rotations normalized.
+func finishAccumulate(acc []Transform, total float32) {
+	inv := 1 / total
+	for i := range acc {
+		a := &acc[i]
+		a.Translation = a.Translation.Mul(inv)
+		a.Scale = a.Scale.Mul(inv)
+		a.Rotation = normalizeQuat(a.Rotation)
+	}
+}
+
+// refDifferencePose computes the additive difference D of src against ref, per
+// joint: translation src − ref, rotation ref⁻¹ ⊗ src, scale src / ref per
+// component (1 where the reference scale is 0, which has no inverse).
+// refAddPose(base, D, 1) with base = ref gives src back.
+func refDifferencePose(out, src, ref []Transform) {
+	_, _ = src[len(out)-1], ref[len(out)-1]
+	for i := range out {
+		s, r := &src[i], &ref[i]
+		out[i] = Transform{
+			Translation: s.Translation.Sub(r.Translation),
+			Rotation:    normalizeQuat(r.Rotation.Conjugate().Mul(s.Rotation)),
+			Scale:       mgl32.Vec3{ratio(s.Scale[0], r.Scale[0]), ratio(s.Scale[1], r.Scale[1]), ratio(s.Scale[2], r.Scale[2])},
+		}
+	}
+}
+
+// refAddPose applies a difference pose (see refDifferencePose) to base with
+// weight w, joint i weighted w·mask[i] (nil mask: every joint 1):
+// rotation base ⊗ slerp(identity, D, w), translation base + w·D, scale
+// base · D^w per component. w = 0 copies base exactly; a joint weight of 1
+// skips the slerp and the power. Weights above 1 exaggerate the difference.
+// A negative scale ratio (a mirror) cannot be raised to a fractional power;
+// it is interpolated linearly from 1 instead.
+func refAddPose(out, base, diff []Transform, w float32, mask []float32) {
+	if w == 0 {
+		copy(out, base)
+		return
+	}
+	_ = base[len(out)-1]
+	_ = diff[len(out)-1]
+	if mask != nil {
+		_ = mask[len(out)-1]
+	}
+	for i := range out {
+		wi := w
+		if mask != nil {
+			wi *= mask[i]
+		}
+		if wi == 0 {
+			out[i] = base[i]
+			continue
+		}
+		b, d := &base[i], &diff[i]
+		var t Transform
+		if wi == 1 {
+			t.Translation = b.Translation.Add(d.Translation)
+			t.Rotation = b.Rotation.Mul(d.Rotation)
+			t.Scale = mgl32.Vec3{b.Scale[0] * d.Scale[0], b.Scale[1] * d.Scale[1], b.Scale[2] * d.Scale[2]}
+		} else {
+			t.Translation = b.Translation.Add(d.Translation.Mul(wi))
+			t.Rotation = b.Rotation.Mul(Slerp(mgl32.QuatIdent(), d.Rotation, wi))
+			t.Scale = mgl32.Vec3{b.Scale[0] * powScale(d.Scale[0], wi), b.Scale[1] * powScale(d.Scale[1], wi), b.Scale[2] * powScale(d.Scale[2], wi)}
+		}
+		t.Rotation = normalizeQuat(t.Rotation)
+		out[i] = t
+	}
+}
+
+// seekKey returns k with times[k] <= t < times[k+1], clamped to
+// [0, len-2], starting from the cursor of the previous call. Playback moves
+// a little each frame, so the answer is almost always the cursor or its
+// neighbour: O(1) amortized. A jump (scrub, loop wrap) falls back to a
+// binary search.
+func seekKey(times []float32, t float32, cursor int) int {
+	n := len(times)
+	if n < 2 {
+		return 0
+	}
+	last := n - 2
+	if cursor < 0 || cursor > last {
+		cursor = 0
+	}
+	if times[cursor] <= t {
+		for step := 0; step < 4; step++ {
+			if cursor == last || t < times[cursor+1] {
+				return cursor
+			}
+			cursor++
+		}
+	} else if cursor > 0 && times[cursor-1] <= t {
+		return cursor - 1
+	}
+	lo, hi := 0, last // invariant: answer in [lo, hi]
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if times[mid] <= t {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
