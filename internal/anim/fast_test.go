@@ -372,9 +372,9 @@ func TestFastJobsValidate(t *testing.T) {
 	bad := clip
 	bad.Tracks = append([]Track{{Joint: 9, Path: Scale, Times: []float32{0}, Values: []float32{1, 1, 1}}}, clip.Tracks...)
 	for name, f := range map[string]func() error{
-		"nil clip":      func() error { _, err := NewRuntimeClip(nil, sk); return err },
-		"nil skeleton":  func() error { _, err := NewRuntimeClip(&clip, nil); return err },
-		"invalid clip":  func() error { _, err := NewRuntimeClip(&bad, sk); return err },
+		"nil clip":     func() error { _, err := NewRuntimeClip(nil, sk); return err },
+		"nil skeleton": func() error { _, err := NewRuntimeClip(&clip, nil); return err },
+		"invalid clip": func() error { _, err := NewRuntimeClip(&bad, sk); return err },
 		"crowd skin": func() error {
 			_, err := NewCrowd(sk, []Skin{{Joints: []int{5}, InverseBind: make([]mgl32.Mat4, 1)}}, nil)
 			return err
