@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -15,55 +14,73 @@ import (
 )
 
 // crowd is -crowd N: N copies of the character on a grid, each with its
-// own controller, time offset and parameters, animated in parallel and
-// drawn from the one uploaded set of meshes with their own palettes.
+// own controller, time offset and parameters, animated by anim.Crowd on
+// all cores and drawn from the one uploaded set of meshes with their own
+// palettes.
 type crowd struct {
+	anim    *anim.Crowd
+	model   *gltfload.Model
 	members []member
 	items   []render.DrawItem // every member's draw items, for one Draw
 	scene   *gpuScene         // the uploaded meshes all members share
 	workers int
-	work    []chan float32 // per worker: the frame's dt
-	done    sync.WaitGroup
 	offsets []float32 // per member: time offset in seconds
 }
 
-// member is one character of the crowd.
+// member is where one character of the crowd stands and what it draws.
 type member struct {
-	c      *character
 	offset mgl32.Vec3 // grid position added to every palette entry
 	pals   [][]float32
-	t      float32 // clip browser: the member's own looping time
 }
 
 // newCrowd builds n characters of model m laid out around the first one's
 // framing box, each starting at its own time and, when the spec has
-// parameters, its own value of the first one.
+// parameters, its own value of the first one. Member 0 is first: its
+// controller is the one the HUD shows. In the clip browser every member
+// loops its clip on its own clock.
 func newCrowd(m *gltfload.Model, opt *options, first *character, s *gpuScene, n int) (*crowd, error) {
 	if s.mode != skinGPU {
 		return nil, fmt.Errorf("-crowd draws with -skinning gpu, not %s", s.mode)
 	}
-	cr := &crowd{scene: s, workers: max(runtime.GOMAXPROCS(0), 1)}
+	cr := &crowd{model: m, scene: s, workers: max(runtime.GOMAXPROCS(0), 1)}
 	lo, hi, ok := s.bounds(first)
 	if !ok {
 		lo, hi = mgl32.Vec3{-0.5, 0, -0.5}, mgl32.Vec3{0.5, 1, 0.5}
 	}
+	spec := first.spec
+	if first.clipMode {
+		spec = clipSpec(m, first.clip, float32(opt.fade), anim.Loop)
+	}
+	clips := make([]*anim.RuntimeClip, len(m.Clips))
+	for i := range m.Clips {
+		rc, err := anim.NewRuntimeClip(&m.Clips[i], &m.Skeleton)
+		if err != nil {
+			return nil, fmt.Errorf("clip %q: %w", m.Clips[i].Name, err)
+		}
+		clips[i] = rc
+	}
+	ctls := make([]*anim.Controller, n)
 	spacing := 1.3 * max(hi[0]-lo[0], hi[2]-lo[2], (hi[1]-lo[1])*0.4)
 	cols := int(math.Ceil(math.Sqrt(float64(n))))
-	for i := 0; i < n; i++ {
-		c := first
-		if i > 0 {
-			var err error
-			if c, err = characterFor(m, opt); err != nil {
-				return nil, err
+	for i := range n {
+		ctl, err := anim.NewControllerRuntime(spec, &m.Skeleton, clips)
+		if err != nil {
+			return nil, err
+		}
+		if ps := ctl.Params(); len(ps) > 0 {
+			if i == 0 {
+				for k, p := range first.ctl.Params() {
+					ctl.SetParamIndex(k, p.Value)
+				}
+			} else {
+				// A fixed spread, so every run shows the same crowd.
+				f := float32(math.Mod(float64(i)*0.618034, 1))
+				ctl.SetParamIndex(0, ps[0].Min+f*(ps[0].Max-ps[0].Min))
 			}
 		}
-		if ps := c.ctl.Params(); len(ps) > 0 && i > 0 {
-			// A fixed spread, so every run shows the same crowd.
-			f := float32(math.Mod(float64(i)*0.618034, 1))
-			c.ctl.SetParamIndex(0, ps[0].Min+f*(ps[0].Max-ps[0].Min))
-		}
+		ctls[i] = ctl
 		row, col := i/cols, i%cols
-		mb := member{c: c, offset: mgl32.Vec3{(float32(col) - float32(cols-1)/2) * spacing, 0, -float32(row) * spacing}}
+		mb := member{offset: mgl32.Vec3{(float32(col) - float32(cols-1)/2) * spacing, 0, -float32(row) * spacing}}
 		for _, it := range s.items {
 			p := make([]float32, len(it.Palette))
 			mb.pals = append(mb.pals, p)
@@ -73,38 +90,27 @@ func newCrowd(m *gltfload.Model, opt *options, first *character, s *gpuScene, n 
 		cr.members = append(cr.members, mb)
 		cr.offsets = append(cr.offsets, float32(math.Mod(float64(i)*0.377, float64(max(first.duration(), 1e-3)))))
 	}
-	for w := 0; w < cr.workers; w++ {
-		ch := make(chan float32)
-		cr.work = append(cr.work, ch)
-		go cr.worker(w, ch)
+	var err error
+	if cr.anim, err = anim.NewCrowd(&m.Skeleton, m.Skins, ctls); err != nil {
+		return nil, err
 	}
+	// The HUD and the keys drive member 0.
+	first.ctl, first.spec = ctls[0], spec
 	return cr, nil
 }
 
-// worker animates members w, w+workers, … each time a dt arrives.
-func (cr *crowd) worker(w int, frames chan float32) {
-	for dt := range frames {
-		for i := w; i < len(cr.members); i += cr.workers {
-			cr.members[i].update(cr.scene, dt)
-		}
-		cr.done.Done()
-	}
-}
-
-// update advances every member by dt on all workers and waits for them.
+// update advances every member by dt and writes its draw palettes.
 func (cr *crowd) update(dt float32) {
-	cr.done.Add(cr.workers)
-	for _, ch := range cr.work {
-		ch <- dt
+	cr.anim.Evaluate(dt, cr.workers)
+	for i := range cr.members {
+		cr.members[i].place(cr, i)
 	}
-	cr.done.Wait()
 }
 
 // poseAt puts every member at time t plus its offset (for screenshots).
 func (cr *crowd) poseAt(t float32) {
 	for i := range cr.members {
-		cr.members[i].t = t + cr.offsets[i]
-		cr.members[i].c.ctl.SetTime(cr.members[i].t)
+		cr.anim.Controller(i).SetTime(t + cr.offsets[i])
 	}
 	cr.update(0)
 }
@@ -112,36 +118,22 @@ func (cr *crowd) poseAt(t float32) {
 // start spreads the members' clocks.
 func (cr *crowd) start() { cr.poseAt(0) }
 
-func (cr *crowd) close() {
-	for _, ch := range cr.work {
-		close(ch)
-	}
-}
+func (cr *crowd) close() { cr.anim.Close() }
 
-// update poses one member and writes its palettes, moved to its place.
-func (mb *member) update(s *gpuScene, dt float32) {
-	c := mb.c
-	c.ctl.Update(dt)
-	if c.clipMode {
-		// The clip browser plays its clips once; a crowd loops them.
-		mb.t += dt
-		if d := c.duration(); d > 0 {
-			mb.t = float32(math.Mod(float64(mb.t), float64(d)))
-		}
-		c.ctl.SetTime(mb.t)
-	}
-	c.poseNow()
-	for i := range s.draws {
-		d := &s.draws[i]
-		inst := c.model.Instances[d.instance]
-		dst := mb.pals[i]
+// place writes member i's draw palettes from its pose, moved to its place.
+func (mb *member) place(cr *crowd, i int) {
+	s := cr.scene
+	for k := range s.draws {
+		d := &s.draws[k]
+		inst := cr.model.Instances[d.instance]
+		dst := mb.pals[k]
 		switch {
 		case d.joints != nil:
-			skin.GatherPalette(dst, c.palettes[inst.Skin], d.joints)
+			skin.GatherPalette(dst, cr.anim.Palette(i, inst.Skin), d.joints)
 		case d.gpu:
-			copy(dst, c.palettes[inst.Skin])
+			copy(dst, cr.anim.Palette(i, inst.Skin))
 		default:
-			w := c.nodeWorld(inst.Node)
+			w := anim.ModelMat4(cr.anim.Models(i), cr.model.JointOfNode[inst.Node])
 			anim.WritePaletteEntry(dst, &w)
 		}
 		// Moving the whole model adds the offset to each entry's
@@ -160,7 +152,7 @@ func (cr *crowd) bounds() (mgl32.Vec3, mgl32.Vec3, bool) {
 	found := false
 	for i := range cr.members {
 		mb := &cr.members[i]
-		l, h, ok := cr.scene.bounds(mb.c)
+		l, h, ok := cr.scene.posedBounds(cr.model, func(k int) []float32 { return cr.anim.Palette(i, k) })
 		if !ok {
 			continue
 		}

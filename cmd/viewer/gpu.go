@@ -262,12 +262,17 @@ func (s *gpuScene) addBounds(c *character, instance int, p *gltfload.Primitive, 
 // every frame. (Dual-quaternion skinning ignores joint scale; the box of
 // the linear blend stays a good frame for it.)
 func (s *gpuScene) bounds(c *character) (mgl32.Vec3, mgl32.Vec3, bool) {
+	return s.posedBounds(c.model, func(k int) []float32 { return c.palettes[k] })
+}
+
+// posedBounds is bounds for the palettes of each skin that palette gives.
+func (s *gpuScene) posedBounds(m *gltfload.Model, palette func(skin int) []float32) (mgl32.Vec3, mgl32.Vec3, bool) {
 	out := skin.EmptyBox()
 	for i := range s.frames {
 		f := &s.frames[i]
 		pal := f.rigid
 		if pal == nil {
-			pal = c.palettes[c.model.Instances[f.instance].Skin]
+			pal = palette(m.Instances[f.instance].Skin)
 		}
 		if lo, hi, ok := skin.PosedBounds(f.boxes, pal); ok {
 			out.Add(lo[0], lo[1], lo[2])

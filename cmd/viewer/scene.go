@@ -28,13 +28,14 @@ type character struct {
 
 // clipSpec is the clip browser: one state per clip, each reachable from any
 // state by a smooth cross-fade of fade seconds (requested by the state's
-// name) or by a cut (requested as "cut:NAME"). Clips play once so that a
-// time past the end holds the last frame; the viewer loops them itself.
-func clipSpec(m *gltfload.Model, initial int, fade float32) *anim.Spec {
+// name) or by a cut (requested as "cut:NAME"). The window's clips play once
+// so that a time past the end holds the last frame and the timeline loops
+// them; a crowd's loop on their own clocks.
+func clipSpec(m *gltfload.Model, initial int, fade float32, loop anim.LoopMode) *anim.Spec {
 	ls := anim.LayerSpec{Name: "clips"}
 	for i := range m.Clips {
 		name := stateName(m, i)
-		ls.States = append(ls.States, anim.StateSpec{Name: name, Tree: &anim.NodeSpec{Type: anim.NodeClip, Clip: anim.ClipRef{Index: i}, Loop: anim.Once}})
+		ls.States = append(ls.States, anim.StateSpec{Name: name, Tree: &anim.NodeSpec{Type: anim.NodeClip, Clip: anim.ClipRef{Index: i}, Loop: loop}})
 		ls.Transitions = append(ls.Transitions,
 			anim.TransitionSpec{From: "*", To: name, Type: anim.TransitionSmooth, Duration: fade, Ease: anim.EaseInOut},
 			anim.TransitionSpec{Name: "cut:" + name, From: "*", To: name, Type: anim.TransitionImmediate})
@@ -96,7 +97,7 @@ func newCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 		if len(m.Clips) > 0 {
 			c.clip = max(clip, 0)
 		}
-		spec = clipSpec(m, c.clip, fade)
+		spec = clipSpec(m, c.clip, fade, anim.Once)
 	}
 	ctl, err := anim.NewController(spec, &m.Skeleton, m.Clips)
 	if err != nil {
