@@ -45,8 +45,14 @@ func newApp(opt *options, c *character, w, h int) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{opt: opt, c: c, v: v, ui: ui.NewState(c.duration()), scale: 1, shotDir: "screenshots"}
-	a.ui.Clock.Elapsed = float32(opt.time)
+	a := &app{opt: opt, c: c, v: v, ui: ui.NewState(), scale: 1, shotDir: "screenshots"}
+	if c.clipMode {
+		// The timeline loops the clip shown until L says otherwise.
+		c.ctl.SetLoopMode(a.ui.Loop)
+	}
+	if opt.time != 0 {
+		c.ctl.SetTime(float32(opt.time))
+	}
 	a.ui.HUD = true
 	switch opt.view {
 	case viewPartitions:
@@ -149,9 +155,51 @@ func (a *app) RequestIndex(i int) error {
 
 func (a *app) Params() []anim.Param        { return a.c.ctl.Params() }
 func (a *app) SetParam(i int, v float32)   { a.c.ctl.SetParamIndex(i, v) }
-func (a *app) Duration() float32           { return a.c.duration() }
 func (a *app) FrameModel()                 { a.v.cam = a.v.home }
 func (a *app) Screenshot() (string, error) { return a.requestShot() }
+
+// Time implements ui.Actions: the character's clock, as its controller
+// reports it.
+func (a *app) Time() float32 {
+	t, _ := a.c.ctl.Timeline()
+	return t
+}
+
+// Duration implements ui.Actions: the length of what plays.
+func (a *app) Duration() float32 {
+	if _, d := a.c.ctl.Timeline(); d > 0 {
+		return d
+	}
+	return a.c.duration()
+}
+
+// Seek implements ui.Actions: every clip of the character (and of the
+// crowd) at time t.
+func (a *app) Seek(t float32) {
+	if a.crowd != nil {
+		a.crowd.poseAt(t)
+		return
+	}
+	a.c.ctl.SetTime(t)
+}
+
+// SetLoopMode implements ui.Actions. Under a blend tree the spec's own
+// loop modes hold.
+func (a *app) SetLoopMode(m anim.LoopMode) {
+	if !a.c.clipMode {
+		a.ui.Say("loop modes come from the spec under a blend tree")
+		return
+	}
+	if a.crowd != nil {
+		a.crowd.setLoopMode(m)
+		return
+	}
+	a.c.ctl.SetLoopMode(m)
+}
+
+// frameStep is one frame when a clip's keys give none: 1/30 s, the common
+// key rate.
+const frameStep = float32(1.0 / 30)
 
 // FrameStep is one frame of the clip shown: its smallest key interval
 // (at least 1/240 s), or 1/30 s.
@@ -182,7 +230,7 @@ func (a *app) requestShot() (string, error) {
 			return '_'
 		}
 		return r
-	}, fmt.Sprintf("%s_%s_%.3fs", name, choice, a.ui.Clock.Local()))
+	}, fmt.Sprintf("%s_%s_%.3fs", name, choice, a.Time()))
 	path := filepath.Join(a.shotDir, safe+".png")
 	for i := 2; fileExists(path); i++ {
 		path = filepath.Join(a.shotDir, fmt.Sprintf("%s_%d.png", safe, i))
@@ -207,29 +255,17 @@ func (a *app) choiceName() string {
 // state says and poses the character.
 func (a *app) update(dt float32) error {
 	start := time.Now()
-	a.ui.Clock.Duration = a.c.duration()
 	a.ui.Tick(dt)
-	step := float32(0)
-	switch {
-	case a.ui.Playing:
-		step = dt * float32(math.Abs(float64(a.ui.Rate())))
-	case a.c.clipMode:
-		// Paused on a frame, a cross-fade to another clip still plays out
-		// (in wall time): the clip times are pinned to the timeline below.
-		step = dt
-	}
+	// The keys' transport goes to the character's clock, which owns the
+	// time; paused, a cross-fade still plays out.
 	if a.crowd != nil {
-		a.crowd.update(step)
+		a.crowd.update(dt, a.ui.Rate(), !a.ui.Playing)
 		a.animMs = smooth(a.animMs, float32(time.Since(start).Seconds()*1000))
 		return nil
 	}
-	a.c.ctl.Update(step)
-	// The clip browser's clips follow the timeline exactly; a blend tree
-	// keeps its own clocks (phase sync) unless the time was set by hand.
-	if a.c.clipMode || a.ui.Scrubbed || a.ui.Reverse {
-		a.c.ctl.SetTime(a.ui.Clock.Local())
-	}
-	a.ui.Scrubbed = false
+	a.c.ctl.SetSpeed(a.ui.Rate())
+	a.c.ctl.SetPaused(!a.ui.Playing)
+	a.c.ctl.Update(dt)
 	a.c.poseNow()
 	if err := a.v.scene.refresh(a.v.r, a.c); err != nil {
 		return err
@@ -307,7 +343,7 @@ func (a *app) info() ui.Info {
 	c := a.c
 	st := c.ctl.Status()
 	in := ui.Info{
-		Model: c.model.Name, Choices: a.Choices(), Time: a.ui.Clock.Local(), Duration: c.duration(),
+		Model: c.model.Name, Choices: a.Choices(), Time: a.Time(), Duration: a.Duration(),
 		Params: c.ctl.Params(), Status: st, HasStates: !c.clipMode,
 		Stats: ui.Stats{FPS: a.fps, AnimMs: a.animMs, RenderMs: a.drawMs, DrawCalls: a.v.r.DrawCalls,
 			Parts: a.v.scene.parts, Joints: c.model.Skeleton.NumJoints(), Vertices: a.v.stats.vertices},

@@ -99,8 +99,14 @@ func newCrowd(m *gltfload.Model, opt *options, first *character, s *gpuScene, n 
 	return cr, nil
 }
 
-// update advances every member by dt and writes its draw palettes.
-func (cr *crowd) update(dt float32) {
+// update advances every member by dt seconds of wall time at the given
+// speed (or paused) and writes its draw palettes.
+func (cr *crowd) update(dt, speed float32, paused bool) {
+	for i := range cr.members {
+		ctl := cr.anim.Controller(i)
+		ctl.SetSpeed(speed)
+		ctl.SetPaused(paused)
+	}
 	cr.anim.Evaluate(dt, cr.workers)
 	for i := range cr.members {
 		cr.members[i].place(cr, i)
@@ -112,7 +118,17 @@ func (cr *crowd) poseAt(t float32) {
 	for i := range cr.members {
 		cr.anim.Controller(i).SetTime(t + cr.offsets[i])
 	}
-	cr.update(0)
+	cr.anim.Evaluate(0, cr.workers)
+	for i := range cr.members {
+		cr.members[i].place(cr, i)
+	}
+}
+
+// setLoopMode sets every member's loop mode.
+func (cr *crowd) setLoopMode(m anim.LoopMode) {
+	for i := range cr.members {
+		cr.anim.Controller(i).SetLoopMode(m)
+	}
 }
 
 // start spreads the members' clocks.

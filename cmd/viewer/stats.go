@@ -43,8 +43,7 @@ const statsFrames = 120
 func runStats(w io.Writer, opt *options, c *character, t float32) error {
 	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
 		a.ui.HUD = false
-		a.ui.Clock.Elapsed = t
-		a.ui.Scrubbed = true
+		a.Seek(t)
 		var st frameStats
 		st.partitions, st.joints, st.vertices = a.v.stats.partitions, a.v.stats.joints, a.v.stats.vertices
 		if a.crowd != nil {

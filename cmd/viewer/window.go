@@ -110,13 +110,11 @@ func (a *app) shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
 	} else if len(evs) == 0 {
 		// The moment asked for, exactly: every clip at local time t.
 		c.evaluate(t)
-		a.ui.Clock.Elapsed = t
 		if err := a.v.scene.refresh(a.v.r, c); err != nil {
 			return nil, err
 		}
 	} else {
-		a.ui.Clock.Elapsed = t
-		a.ui.Scrubbed = true
+		c.ctl.SetTime(t)
 		if err := a.update(0); err != nil {
 			return nil, err
 		}
@@ -212,7 +210,6 @@ func sheet(opt *options, c *character) error {
 // renderAt draws the character with every clip at local time t.
 func (a *app) renderAt(t float32) error {
 	a.c.evaluate(t)
-	a.ui.Clock.Elapsed = t
 	if err := a.v.scene.refresh(a.v.r, a.c); err != nil {
 		return err
 	}

@@ -79,6 +79,10 @@ type Controller struct {
 	// players lists every clip player in build order; tests read their
 	// clocks and sample counts.
 	players []*clipNode
+	// speed scales and signs the advance of every clip clock (SetSpeed);
+	// paused stops them while fades still play out (SetPaused).
+	speed  float32
+	paused bool
 }
 
 // postOp is one post-processing step with its resolved inputs.
@@ -127,7 +131,8 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 		return nil, err
 	}
 	n := sk.NumJoints()
-	c := &Controller{sk: sk, models: make([]float32, PaletteFloats*n)}
+	c := &Controller{sk: sk, models: make([]float32, PaletteFloats*n), speed: 1}
+	c.ctx.dir = 1
 	c.ctx.rest = NewSoAPose(n)
 	c.ctx.rest.restFrom(sk.Rest)
 	for _, p := range spec.Params {
@@ -262,18 +267,76 @@ func (c *Controller) RequestIndex(i int) error {
 	return c.Request(c.stateNames[i])
 }
 
-// Update advances every running clock, cross-fade and transition by dt
-// seconds (negative or NaN dt counts as 0; play backwards with a negative
-// rate instead) and takes requested and automatic transitions whose window
-// is open. It allocates nothing.
+// Update advances the character by dt seconds of wall time (negative or
+// NaN dt counts as 0): every clip clock by dt·Speed (backwards for a
+// negative speed), cross-fades and transitions by dt·|Speed|; while paused
+// the clip clocks stand still and fades play out in wall time. It takes
+// requested and automatic transitions whose window is open. It allocates
+// nothing.
 func (c *Controller) Update(dt float32) {
 	if !(dt > 0) {
 		dt = 0
+	}
+	switch {
+	case c.paused:
+		c.ctx.dir = 0
+	case c.speed < 0:
+		c.ctx.dir, dt = -1, -dt*c.speed
+	default:
+		c.ctx.dir, dt = 1, dt*c.speed
 	}
 	c.ctx.top = 0 // transitions may evaluate a snapshot
 	for i := range c.machines {
 		c.machines[i].update(&c.ctx, dt)
 	}
+}
+
+// SetSpeed sets the playback speed of every clock: 1 is authored speed,
+// 0.5 half, negative plays backwards. It multiplies the rates the spec
+// gives. A NaN is ignored.
+func (c *Controller) SetSpeed(s float32) {
+	if s == s {
+		c.speed = s
+	}
+}
+
+// Speed is the playback speed SetSpeed set; 1 by default.
+func (c *Controller) Speed() float32 { return c.speed }
+
+// SetPaused stops (true) or restarts the clip clocks. Transitions and
+// cross-fades under way still play out while paused, in wall time, so a
+// change requested on a paused frame is seen to happen.
+func (c *Controller) SetPaused(p bool) { c.paused = p }
+
+// Paused reports what SetPaused set.
+func (c *Controller) Paused() bool { return c.paused }
+
+// SetLoopMode makes every clip player loop, play once or ping-pong (mode)
+// at its ends, whatever the spec said, keeping each clip at the time it
+// shows now.
+func (c *Controller) SetLoopMode(mode LoopMode) {
+	for _, p := range c.players {
+		p.clock.Elapsed = p.clock.Local()
+		p.clock.Mode = mode
+		p.nt = p.normalized()
+	}
+}
+
+// Timeline reports the time the base layer shows: the clip-local time in
+// seconds and the duration of the clip that weighs most in its current
+// state (the state's only clip in a clip browser). Both are 0 for an empty
+// state.
+func (c *Controller) Timeline() (t, duration float32) {
+	if len(c.machines) == 0 {
+		return 0, 0
+	}
+	m := &c.machines[0]
+	tree := m.states[m.cur].tree
+	if tree == nil {
+		return 0, 0
+	}
+	clock := tree.timeline()
+	return clock.Local(), clock.Duration
 }
 
 // SetTime puts every clip player of every state at clip-local time t

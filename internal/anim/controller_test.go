@@ -146,3 +146,69 @@ func TestUpdateEvaluateAllocatesNothing(t *testing.T) {
 }
 
 func sin32(x float32) float32 { return float32(math.Sin(float64(x))) }
+
+// TestTransport drives one controller with the commands a viewer sends —
+// speed, reverse, pause, loop mode, seek — and checks the clock it owns.
+// The clip ramps joint 0's x from 0 to 4 over 2 s, so x = 2t.
+func TestTransport(t *testing.T) {
+	spec, err := ParseSpec([]byte(`{
+	  "states": [{"name": "ramp", "tree": "Ramp"}, {"name": "hold", "tree": "Hold"}],
+	  "transitions": [{"from": "*", "to": "hold", "duration": 1, "ease": "linear"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(1), []Clip{rampClip("Ramp", 2, 0, 0, 4), constClip("Hold", 2, 0, 10, 0, 0)})
+	x := func() float32 { return evalPose(c)[0].Translation[0] }
+	timeline := func(want, wantD float32) {
+		t.Helper()
+		if got, d := c.Timeline(); !approxEqual(got, want, 1e-5) || d != wantD {
+			t.Fatalf("timeline %v of %v s, want %v of %v", got, d, want, wantD)
+		}
+	}
+	c.Update(0.5)
+	timeline(0.5, 2)
+	c.SetSpeed(0.5)
+	c.Update(1) // 0.5 + 1·0.5
+	timeline(1, 2)
+	c.SetSpeed(-2)
+	c.Update(0.25) // backwards: 1 − 0.25·2
+	timeline(0.5, 2)
+	if got := x(); !approxEqual(got, 1, 1e-5) {
+		t.Fatalf("x = %v at 0.5 s, want 1", got)
+	}
+	c.Update(0.5) // 0.5 − 1 wraps to 1.5 in a loop
+	timeline(1.5, 2)
+	c.SetLoopMode(Once)
+	timeline(1.5, 2) // the picture stays where it is
+	c.Update(1)      // 1.5 − 2 stops at the start
+	timeline(0, 2)
+	c.SetSpeed(1)
+	c.SetTime(1.75)
+	timeline(1.75, 2)
+	c.Update(1) // once: holds the end
+	timeline(2, 2)
+	c.SetLoopMode(PingPong)
+	c.SetTime(1.5)
+	c.Update(1) // bounces off the end: 2 − 0.5
+	timeline(1.5, 2)
+
+	// Paused, the clip stands still but a fade requested now plays out:
+	// after 0.5 s of a 1 s linear fade x is halfway from 3 to 10.
+	c.SetPaused(true)
+	if err := c.Request("hold"); err != nil {
+		t.Fatal(err)
+	}
+	c.Update(0) // takes the transition
+	c.Update(0.5)
+	if got := x(); !approxEqual(got, 6.5, 1e-4) {
+		t.Fatalf("paused half-way through the fade: x = %v, want 6.5", got)
+	}
+	c.Update(0.6)
+	if s := c.Status(); s.From != "" || s.State != "hold" {
+		t.Fatalf("status %+v after the fade, want settled in hold", s)
+	}
+	timeline(0, 2) // hold's clock has not moved
+	if c.Speed() != 1 || !c.Paused() {
+		t.Fatalf("speed %v paused %v", c.Speed(), c.Paused())
+	}
+}

@@ -15,6 +15,9 @@ import (
 type evalContext struct {
 	// params holds the parameter values, indexed like Controller.Params.
 	params []float32
+	// dir is the direction clip clocks run this update: 1 forwards, −1
+	// backwards, 0 paused (Controller.SetSpeed, Controller.SetPaused).
+	dir float32
 	// rest is the skeleton's rest pose.
 	rest *SoAPose
 	// stack holds scratch poses of the joint count; its depth is the
@@ -66,15 +69,20 @@ type node interface {
 	// progress reports the node's normalized time, how much it moved in the
 	// last update (unwrapped), and whether it wraps from 1 to 0.
 	progress() (t, delta float32, wraps bool)
+	// timeline is the clock of the clip that weighs most below the node.
+	timeline() *ClipClock
 }
 
 // clipNode is a clip player: a runtime clip, a clock, and key cursors of
 // its own.
 type clipNode struct {
-	job    SampleSoAJob
-	clock  ClipClock
-	rate   input
-	offset float32
+	job   SampleSoAJob
+	clock ClipClock
+	rate  input
+	// authored is the rate input's value at the last update, before the
+	// controller's direction is applied.
+	authored float32
+	offset   float32
 	nt, nd float32
 	// samples counts evaluations; tests use it to check that clips with no
 	// weight are not sampled.
@@ -82,7 +90,8 @@ type clipNode struct {
 }
 
 func (n *clipNode) reset(x *evalContext) {
-	n.clock.Rate = n.rate.get(x)
+	n.authored = n.rate.get(x)
+	n.clock.Rate = n.authored
 	n.clock.Elapsed = n.offset
 	n.nt, n.nd = n.normalized(), 0
 }
@@ -95,7 +104,8 @@ func (n *clipNode) normalized() float32 {
 }
 
 func (n *clipNode) update(x *evalContext, dt float32) {
-	n.clock.Rate = n.rate.get(x)
+	n.authored = n.rate.get(x)
+	n.clock.Rate = n.authored * x.dir
 	before := n.nt
 	n.clock.Advance(dt)
 	n.nt = n.normalized()
@@ -129,7 +139,7 @@ func (n *clipNode) span() float32 {
 }
 
 func (n *clipNode) cycle() float32 {
-	r := n.clock.Rate
+	r := n.authored
 	if r < 0 {
 		r = -r
 	}
@@ -140,7 +150,7 @@ func (n *clipNode) cycle() float32 {
 }
 
 func (n *clipNode) setPhase(p float32) {
-	if n.clock.Rate < 0 {
+	if n.authored < 0 {
 		p = -p // a backwards clip runs its cycle from the end
 	}
 	n.clock.Elapsed = n.offset + p*n.span()
@@ -153,6 +163,8 @@ func (n *clipNode) setTime(t float32) {
 }
 
 func (n *clipNode) progress() (float32, float32, bool) { return n.nt, n.nd, n.wraps() }
+
+func (n *clipNode) timeline() *ClipClock { return &n.clock }
 
 // blendNode is every node that weighs its children and blends the ones
 // with a non-zero weight: lerp, blend1d, blend2d, average and crossfade.
@@ -280,7 +292,7 @@ func (n *blendNode) update(x *evalContext, dt float32) {
 	}
 	if n.sync {
 		if d := n.cycle(); d > 0 {
-			n.nd = dt / d
+			n.nd = x.dir * dt / d
 			n.phase += n.nd
 			n.phase -= float32(int(n.phase))
 			if n.phase < 0 {
@@ -304,13 +316,7 @@ func (n *blendNode) track() {
 		n.nt, n.nd, n.wraps = n.phase, 0, true
 		return
 	}
-	best := 0
-	for i, w := range n.w {
-		if w > n.w[best] {
-			best = i
-		}
-	}
-	n.nt, n.nd, n.wraps = n.children[best].progress()
+	n.nt, n.nd, n.wraps = n.children[n.heaviest()].progress()
 }
 
 func (n *blendNode) eval(x *evalContext, out *SoAPose) {
@@ -402,6 +408,20 @@ func (n *blendNode) setTime(t float32) {
 
 func (n *blendNode) progress() (float32, float32, bool) { return n.nt, n.nd, n.wraps }
 
+func (n *blendNode) timeline() *ClipClock { return n.children[n.heaviest()].timeline() }
+
+// heaviest is the index of the child with the largest weight, the first
+// of equals.
+func (n *blendNode) heaviest() int {
+	best := 0
+	for i, w := range n.w {
+		if w > n.w[best] {
+			best = i
+		}
+	}
+	return best
+}
+
 // overlay is one layer of a layerNode.
 type overlay struct {
 	n      node
@@ -475,3 +495,5 @@ func (n *layerNode) setTime(t float32) {
 }
 
 func (n *layerNode) progress() (float32, float32, bool) { return n.base.progress() }
+
+func (n *layerNode) timeline() *ClipClock { return n.base.timeline() }

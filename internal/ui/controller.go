@@ -20,9 +20,15 @@ type Actions interface {
 	// Params lists the control parameters; SetParam changes one.
 	Params() []anim.Param
 	SetParam(i int, v float32)
-	// Duration is the timeline's length in seconds; FrameStep one frame.
+	// Time is the timeline's time and Duration its length, in seconds, as
+	// the character's clock reports them; FrameStep is one frame.
+	Time() float32
 	Duration() float32
 	FrameStep() float32
+	// Seek puts the character's clock at time t (in [0, Duration]).
+	Seek(t float32)
+	// SetLoopMode sets what the clips do at their ends.
+	SetLoopMode(m anim.LoopMode)
 	// Screenshot writes the current view to a file and returns its path.
 	Screenshot() (string, error)
 	// FrameModel fits the camera to the model.
@@ -40,9 +46,11 @@ const (
 // rates are the playback speeds , and . step through.
 var rates = []float32{0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4}
 
-// State is everything the keys change. The viewer reads it every frame.
+// State is everything the keys change. The viewer reads it every frame
+// and sends it to the character's clock, which owns the time: State keeps
+// none of its own.
 type State struct {
-	Clock    anim.ClipClock // the timeline: rate, loop mode, time
+	Loop     anim.LoopMode // what L selects
 	Playing  bool
 	Reverse  bool
 	RateStep int // index into the rate ladder
@@ -55,17 +63,14 @@ type State struct {
 	Grid     bool
 	View     int
 	Quit     bool
-	// Scrubbed is set when the time was moved by hand this frame; the
-	// viewer then poses every clip at Clock.Local().
-	Scrubbed bool
 	// Message is shown on screen until MessageTTL seconds run out.
 	Message    string
 	MessageTTL float32
 }
 
 // NewState starts playing at authored speed, looping, HUD on.
-func NewState(duration float32) State {
-	return State{Clock: anim.NewClipClock(duration, anim.Loop), Playing: true, RateStep: 4, HUD: true}
+func NewState() State {
+	return State{Loop: anim.Loop, Playing: true, RateStep: 4, HUD: true}
 }
 
 // Rate is the signed playback rate.
@@ -83,13 +88,8 @@ func (s *State) Say(format string, args ...any) {
 	s.MessageTTL = 4
 }
 
-// Tick advances the clock by dt seconds of wall time while playing and
-// ages the on-screen message.
+// Tick ages the on-screen message by dt seconds of wall time.
 func (s *State) Tick(dt float32) {
-	s.Clock.Rate = s.Rate()
-	if s.Playing {
-		s.Clock.Advance(dt)
-	}
 	if s.MessageTTL > 0 {
 		s.MessageTTL -= dt
 		if s.MessageTTL <= 0 {
@@ -100,7 +100,6 @@ func (s *State) Tick(dt float32) {
 
 // Handle applies one key event.
 func (s *State) Handle(ev Event, a Actions) {
-	s.Clock.Duration = a.Duration()
 	switch ev.Key {
 	case KeySpace:
 		s.Playing = !s.Playing
@@ -112,11 +111,11 @@ func (s *State) Handle(ev Event, a Actions) {
 		if ev.Key == KeyLeft {
 			d = -d
 		}
-		s.scrub(s.Clock.Local() + d)
+		s.scrub(a, a.Time()+d)
 	case KeyHome:
-		s.scrub(0)
+		s.scrub(a, 0)
 	case KeyEnd:
-		s.scrub(s.Clock.Duration)
+		s.scrub(a, a.Duration())
 	case KeyComma:
 		s.RateStep = max(s.RateStep-1, 0)
 	case KeyPeriod:
@@ -124,16 +123,15 @@ func (s *State) Handle(ev Event, a Actions) {
 	case KeyR:
 		s.Reverse = !s.Reverse
 	case KeyL:
-		switch s.Clock.Mode {
+		switch s.Loop {
 		case anim.Loop:
-			s.Clock.Mode = anim.Once
+			s.Loop = anim.Once
 		case anim.Once:
-			s.Clock.Mode = anim.PingPong
+			s.Loop = anim.PingPong
 		default:
-			s.Clock.Mode = anim.Loop
+			s.Loop = anim.Loop
 		}
-		// Keep the picture where it is: only what happens at the ends changes.
-		s.Clock.Elapsed = s.Clock.Local()
+		a.SetLoopMode(s.Loop)
 	case KeyLeftBracket, KeyRightBracket:
 		if n := len(a.Choices()); n > 0 {
 			step := 1
@@ -206,11 +204,11 @@ func (s *State) Handle(ev Event, a Actions) {
 }
 
 // scrub moves the play head by hand, pausing as animation tools do.
-func (s *State) scrub(t float32) {
+func (s *State) scrub(a Actions, t float32) {
 	s.Playing = false
-	d := s.Clock.Duration
+	d := a.Duration()
 	if d > 0 {
-		if s.Clock.Mode == anim.Loop {
+		if s.Loop == anim.Loop {
 			t = float32(math.Mod(float64(t), float64(d)))
 			if t < 0 {
 				t += d
@@ -219,6 +217,5 @@ func (s *State) scrub(t float32) {
 			t = min(max(t, 0), d)
 		}
 	}
-	s.Clock.Elapsed = t
-	s.Scrubbed = true
+	a.Seek(t)
 }

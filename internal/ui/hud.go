@@ -140,7 +140,7 @@ func drawPanel(p Painter, s *State, in *Info) {
 	}
 	p.Mono(x, y, fmt.Sprintf("%s %6.3f / %.3f s  frame %d", play, in.Time, in.Duration, in.Frame), textMain)
 	y += lh + 3
-	p.Mono(x, y, fmt.Sprintf("rate %s%.2fx  %s", sign(s.Reverse), math.Abs(float64(s.Rate())), s.Clock.Mode), textDim)
+	p.Mono(x, y, fmt.Sprintf("rate %s%.2fx  %s", sign(s.Reverse), math.Abs(float64(s.Rate())), s.Loop), textDim)
 	y += lh + 3
 	drawTimeline(p, in, x, y+2, width-2*pad, lh-4)
 	y += lh + 3

@@ -18,6 +18,9 @@ type fakeViewer struct {
 	params    []anim.Param
 	shots     int
 	framed    int
+	// t and loop stand for the character's clock.
+	t    float32
+	loop anim.LoopMode
 }
 
 func (f *fakeViewer) Choices() []string { return f.choices }
@@ -39,7 +42,12 @@ func (f *fakeViewer) RequestIndex(i int) error {
 func (f *fakeViewer) Params() []anim.Param      { return f.params }
 func (f *fakeViewer) SetParam(i int, v float32) { f.params[i].Value = v }
 func (f *fakeViewer) Duration() float32         { return 2 }
-func (f *fakeViewer) FrameStep() float32        { return 0.1 }
+func (f *fakeViewer) Time() float32             { return f.t }
+func (f *fakeViewer) Seek(t float32)            { f.t = t }
+func (f *fakeViewer) SetLoopMode(m anim.LoopMode) {
+	f.loop = m
+}
+func (f *fakeViewer) FrameStep() float32 { return 0.1 }
 func (f *fakeViewer) Screenshot() (string, error) {
 	f.shots++
 	return "screenshots/x.png", nil
@@ -59,7 +67,7 @@ func run(t *testing.T, script string, f *fakeViewer) *State {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewState(f.Duration())
+	s := NewState()
 	for _, ev := range evs {
 		s.Handle(ev, f)
 	}
@@ -81,19 +89,19 @@ func TestKeys(t *testing.T) {
 			return ""
 		}},
 		{"right steps frames and pauses", "right*3", func(s *State, f *fakeViewer) string {
-			if s.Playing || !near(s.Clock.Local(), 0.3) {
+			if s.Playing || !near(f.t, 0.3) {
 				return "want paused at 0.3"
 			}
 			return ""
 		}},
 		{"shift+right steps a second, left wraps the loop", "shift+right,left*12", func(s *State, f *fakeViewer) string {
-			if !near(s.Clock.Local(), 1.8) { // 1 − 1.2 wraps to 1.8 in a 2 s loop
+			if !near(f.t, 1.8) { // 1 − 1.2 wraps to 1.8 in a 2 s loop
 				return "want 1.8"
 			}
 			return ""
 		}},
 		{"end then home", "end,home", func(s *State, f *fakeViewer) string {
-			if !near(s.Clock.Local(), 0) {
+			if !near(f.t, 0) {
 				return "want 0"
 			}
 			return ""
@@ -111,7 +119,7 @@ func TestKeys(t *testing.T) {
 			return ""
 		}},
 		{"loop modes cycle", "l,l", func(s *State, f *fakeViewer) string {
-			if s.Clock.Mode != anim.PingPong {
+			if s.Loop != anim.PingPong || f.loop != anim.PingPong {
 				return "want ping-pong after two presses"
 			}
 			return ""
@@ -194,20 +202,6 @@ func TestParseKeysErrors(t *testing.T) {
 	}
 }
 
-func TestTickPlaysAtRate(t *testing.T) {
-	s := NewState(2)
-	s.RateStep = 6 // 2x
-	s.Tick(0.25)
-	if !near(s.Clock.Local(), 0.5) {
-		t.Fatalf("2x for 0.25 s: %v, want 0.5", s.Clock.Local())
-	}
-	s.Reverse = true
-	s.Tick(0.5)
-	if !near(s.Clock.Local(), 1.5) {
-		t.Fatalf("reversed 2x for 0.5 s from 0.5: %v, want 1.5 (wrapped)", s.Clock.Local())
-	}
-}
-
 // recorder is a Painter that keeps the text it was asked to draw.
 type recorder struct{ texts []string }
 
@@ -225,7 +219,7 @@ func (r *recorder) Line(x0, y0, x1, y1, w float32, c color.NRGBA)      {}
 func (r *recorder) Disc(x, y, rad float32, c color.NRGBA)              {}
 
 func TestHUDShowsTheState(t *testing.T) {
-	s := NewState(2)
+	s := NewState()
 	s.Param = 1
 	s.Help = true
 	in := &Info{Model: "fox.glb", Mode: "clip", Choice: "Walk", Time: 0.5, Duration: 2, Frame: 15,
