@@ -83,7 +83,7 @@ type clipNode struct {
 	// controller's direction is applied.
 	authored float32
 	offset   float32
-	nt, nd float32
+	nt, nd   float32
 	// samples counts evaluations; tests use it to check that clips with no
 	// weight are not sampled.
 	samples int
