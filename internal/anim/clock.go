@@ -57,8 +57,31 @@ func NewClipClock(duration float32, mode LoopMode) ClipClock {
 // Advance moves the clock by dt seconds of global time.
 func (c *ClipClock) Advance(dt float32) { c.Elapsed += dt * c.Rate }
 
+// rewind takes whole cycles off a looping or ping-ponging clock's Elapsed,
+// which changes no Local time, so that Local needs no division while the
+// clock stays inside its first cycle (and float32 keeps its precision).
+func (c *ClipClock) rewind() {
+	period := c.Duration
+	switch c.Mode {
+	case Loop:
+	case PingPong:
+		period *= 2
+	default:
+		return
+	}
+	if period > 0 && (c.Elapsed >= period || c.Elapsed < 0) {
+		c.Elapsed = float32(posMod(float64(c.Elapsed), float64(period)))
+		if c.Elapsed >= period { // rounding of a tiny negative time
+			c.Elapsed = 0
+		}
+	}
+}
+
 // Local is the clip-local time for Elapsed, in [0, Duration].
 func (c *ClipClock) Local() float32 {
+	if c.Mode == Loop && c.Elapsed >= 0 && c.Elapsed < c.Duration {
+		return c.Elapsed
+	}
 	t, d := float64(c.Elapsed), float64(c.Duration)
 	if !(d > 0) {
 		return 0

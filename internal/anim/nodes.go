@@ -108,6 +108,7 @@ func (n *clipNode) update(x *evalContext, dt float32) {
 	n.clock.Rate = n.authored * x.dir
 	before := n.nt
 	n.clock.Advance(dt)
+	n.clock.rewind()
 	n.nt = n.normalized()
 	if n.wraps() && n.clock.Duration > 0 {
 		n.nd = dt * n.clock.Rate / n.clock.Duration
