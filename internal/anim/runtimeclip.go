@@ -19,7 +19,8 @@ import (
 // LINEAR keys one second apart with a zero inverse span. LINEAR rotation
 // keys are negated where needed to lie in the hemisphere of the key
 // before (q and −q are one rotation), so that the plain interpolation of
-// each pair is the shortest arc. Every track keeps its own timeline and
+// each pair is the shortest arc, and normalized (a zero key becomes the
+// identity). Every track keeps its own timeline and
 // its own cursor.
 type RuntimeClip struct {
 	name      string
@@ -147,8 +148,14 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 				}
 				rc.keys = append(rc.keys, t, inv)
 				rc.keys = append(rc.keys, tr.Values[k*per:(k+1)*per]...)
-				if path == Rotation && tr.Interp == Linear && k > 0 {
-					alignHemisphere(rc.keys[len(rc.keys)-(4+recHead+4):])
+				if path == Rotation && tr.Interp == Linear {
+					// The slerp needs unit keys: a file's may be a little
+					// (or, broken, very) far from unit length.
+					q := rc.keys[len(rc.keys)-4:]
+					q[0], q[1], q[2], q[3] = normQ(q[0], q[1], q[2], q[3])
+					if k > 0 {
+						alignHemisphere(rc.keys[len(rc.keys)-(4+recHead+4):])
+					}
 				}
 			}
 			rc.lanes[p][j] = laneTrack{off: off, n: int32(len(tr.Times)), interp: tr.Interp}
