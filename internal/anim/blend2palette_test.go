@@ -518,3 +518,41 @@ func BenchmarkCrowd1000(b *testing.B) {
 		})
 	}
 }
+
+// TestBlend2Palette100BetweenKeys runs the workload (slerp) half a frame
+// off its keys — keys every 1/30 s, times k/60 + 1/120 — so that every
+// evaluation interpolates, on every kernel path and through a controller,
+// and compares each palette with the reference jobs' at the same time.
+func TestBlend2Palette100BetweenKeys(t *testing.T) {
+	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
+	const offset = 1.0 / 120
+	ref := newB2PJobs(sk, skin, clips, false)
+	ref.t = offset
+	type path struct {
+		name string
+		eval func()
+		pal  []float32
+	}
+	var paths []path
+	for _, p := range kernelPaths() {
+		setKernelPath(p)
+		f := newB2PFast(t, sk, skin, clips, false)
+		f.t = offset
+		paths = append(paths, path{p, func() { setKernelPath(p); f.eval() }, f.mp.Output})
+	}
+	g := newB2PController(t, sk, skin, b2pRuntimeClips(t, sk), false)
+	g.c.SetTime(offset)
+	paths = append(paths, path{"spec", g.eval, g.mp.Output})
+	defer kernelPaths()
+	for frame := range 45 {
+		ref.eval()
+		for _, p := range paths {
+			p.eval()
+			for i, want := range ref.pal.Output {
+				if !approxEqual(p.pal[i], want, 1e-4) {
+					t.Fatalf("%s frame %d (t=%v): palette float %d = %v, reference %v", p.name, frame, ref.t, i, p.pal[i], want)
+				}
+			}
+		}
+	}
+}

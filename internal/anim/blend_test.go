@@ -269,3 +269,34 @@ func TestSubtreeMask(t *testing.T) {
 		t.Error("short mask accepted")
 	}
 }
+
+// TestAdditiveOrder uses rotations about three different axes, which do
+// not commute: the difference must be ref⁻¹ ⊗ src and the layer base ⊗ D
+// (the difference applied in the base's local frame), so swapping either
+// product fails. Expected values are built with mathgl's own quaternion
+// product and axis-angle constructor.
+func TestAdditiveOrder(t *testing.T) {
+	x, y, z := mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 0, 1}
+	deg := func(d float64) float32 { return float32(d * math.Pi / 180) }
+	ref := Transform{Rotation: mgl32.QuatRotate(deg(40), x), Scale: mgl32.Vec3{1, 1, 1}}
+	src := Transform{Rotation: mgl32.QuatRotate(deg(70), y), Scale: mgl32.Vec3{1, 1, 1}}
+	base := Transform{Rotation: mgl32.QuatRotate(deg(-25), z), Scale: mgl32.Vec3{1, 1, 1}}
+	diff := make([]Transform, 1)
+	soaDifference(diff, []Transform{src}, []Transform{ref})
+	wantD := ref.Rotation.Conjugate().Mul(src.Rotation)
+	if !quatApprox(diff[0].Rotation, wantD, 2e-6) {
+		t.Fatalf("difference %v, want ref⁻¹·src %v", diff[0].Rotation, wantD)
+	}
+	out := make([]Transform, 1)
+	soaAdd(out, []Transform{base}, diff, 1, nil)
+	if want := base.Rotation.Mul(wantD); !quatApprox(out[0].Rotation, want, 2e-6) {
+		t.Fatalf("full weight %v, want base·D %v", out[0].Rotation, want)
+	}
+	// Half weight: half of D's angle about D's axis, then base·that.
+	angle := 2 * math.Acos(float64(wantD.W))
+	half := mgl32.QuatRotate(float32(angle/2), wantD.V.Normalize())
+	soaAdd(out, []Transform{base}, diff, 0.5, nil)
+	if want := base.Rotation.Mul(half); !quatApprox(out[0].Rotation, want, 2e-6) {
+		t.Fatalf("half weight %v, want base·D^½ %v", out[0].Rotation, want)
+	}
+}

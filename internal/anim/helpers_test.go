@@ -13,10 +13,16 @@ func vecApprox(a, b mgl32.Vec3, epsilon float32) bool {
 	return approxEqual(a[0], b[0], epsilon) && approxEqual(a[1], b[1], epsilon) && approxEqual(a[2], b[2], epsilon)
 }
 
-// quatApprox compares rotations, q and −q being the same rotation.
+// quatApprox compares rotations component by component, q and −q being
+// the same rotation: every component within epsilon of b's or of −b's.
+// Unlike a test on |a·b|, which passes half a degree of error at 1e-5, it
+// tells slerp from nlerp and a unit quaternion from an unnormalized one.
 func quatApprox(a, b mgl32.Quat, epsilon float32) bool {
-	d := a.Dot(b)
-	return approxEqual(float32(math.Abs(float64(d))), 1, epsilon)
+	same := func(s float32) bool {
+		return approxEqual(a.W, s*b.W, epsilon) && approxEqual(a.V[0], s*b.V[0], epsilon) &&
+			approxEqual(a.V[1], s*b.V[1], epsilon) && approxEqual(a.V[2], s*b.V[2], epsilon)
+	}
+	return same(1) || same(-1)
 }
 
 // rotZ is a rotation of deg degrees about +Z.

@@ -126,6 +126,9 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 						base = nc // the value sits after the in-tangent
 					}
 					copy(v[:nc], tr.Values[base:base+nc])
+					if path == Rotation && tr.Interp == Linear {
+						v[0], v[1], v[2], v[3] = normQ(v[0], v[1], v[2], v[3])
+					}
 				}
 				// Zero inverse span: u is 0 at any time, so that the value
 				// comes back exactly, even an unnormalized rotation.
@@ -439,10 +442,14 @@ func sampleOther(keys []float32, tr laneTrack, nc int, t float32, cur *int32, v 
 		copy(v[:nc], keys[off+k*stride+recHead+nc:off+k*stride+recHead+2*nc])
 		return
 	}
-	k, u := bracket(keys, tr, stride, t, cur)
+	k, _ := bracket(keys, tr, stride, t, cur)
 	r0 := keys[off+k*stride : off+(k+1)*stride]
 	r1 := keys[off+(k+1)*stride : off+(k+2)*stride]
 	dt := r1[0] - r0[0]
+	// u by division, not by the stored inverse span: a rotation whose
+	// spline passes near zero is normalized from tiny values, where one
+	// ulp of u shows.
+	u := clamp01((t - r0[0]) / dt)
 	// glTF 2.0 Appendix C: p(u) = h00·v0 + h10·dt·b0 + h01·v1 + h11·dt·a1
 	// with b0 the out-tangent of key k and a1 the in-tangent of k+1.
 	u2, u3 := u*u, u*u*u

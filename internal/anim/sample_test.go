@@ -137,3 +137,23 @@ func TestSampleAtNaNHoldsFirstKey(t *testing.T) {
 		t.Fatalf("sample at NaN = %v, want the first key (1, 2, 3)", got)
 	}
 }
+
+// TestSampleRotationSlerp samples a LINEAR rotation from 0° to 120° about
+// Z between its keys. Slerp turns at constant speed, so at u the angle is
+// 120u°: the quaternion (0, 0, sin 60u°, cos 60u°), compared component by
+// component. Nlerp (u = 0.25 gives 26.3°, not 30°) and an unnormalized lerp
+// (length 0.79 at u = 0.5) both fail; so does the clip's own cursor going
+// wrong when the times go backwards.
+func TestSampleRotationSlerp(t *testing.T) {
+	q1 := mgl32.QuatRotate(mgl32.DegToRad(120), mgl32.Vec3{0, 0, 1})
+	clip := &Clip{Tracks: []Track{{Path: Rotation, Interp: Linear, Times: []float32{1, 3},
+		Values: []float32{0, 0, 0, 1, q1.V[0], q1.V[1], q1.V[2], q1.W}}}}
+	for _, u := range []float64{0.1, 0.25, 0.5, 0.8, 0.3} {
+		got := sampleAt(t, clip, float32(1+2*u)).Rotation
+		half := 60 * u * math.Pi / 180
+		want := mgl32.Quat{W: float32(math.Cos(half)), V: mgl32.Vec3{0, 0, float32(math.Sin(half))}}
+		if !quatApprox(got, want, 2e-6) {
+			t.Errorf("u=%v: got %v, want %v (%v° about Z)", u, got, want, 120*u)
+		}
+	}
+}
