@@ -129,7 +129,7 @@ func (j *TwoBoneIKJob) Run() {
 		}
 	}
 	rotMid := mgl32.QuatRotate(theta1-theta0, n)
-	c1 := b.Add(rotMid.Rotate(bc))
+	c1 := b.Add(rotate(rotMid, bc))
 
 	// Step 2: swing c onto the target ray.
 	dir, _ := unit(at)
@@ -138,7 +138,7 @@ func (j *TwoBoneIKJob) Run() {
 
 	// Step 3: twist about the ray so that b leans towards the pole.
 	if pole, lp := unit(j.Pole); lp >= ikEpsilon {
-		bb := rotStart.Rotate(b.Sub(a))
+		bb := rotate(rotStart, b.Sub(a))
 		pb := bb.Sub(dir.Mul(bb.Dot(dir)))
 		pp := pole.Sub(dir.Mul(pole.Dot(dir)))
 		if pb.Len() >= ikEpsilon && pp.Len() >= ikEpsilon {
@@ -259,7 +259,7 @@ func (j *LookAtJob) Run() {
 	tip := ModelMat4(j.Models, last)
 	mTip := &tip
 	eye0 := mTip.Mul4x1(j.Offset.Vec4(1)).Vec3()
-	fwd0, _ := unit(rotationOf(mTip).Rotate(j.Forward))
+	fwd0, _ := unit(rotate(rotationOf(mTip), j.Forward))
 	var remaining float32
 	for k := range j.Chain {
 		remaining += j.share(k)
@@ -283,8 +283,8 @@ func (j *LookAtJob) Run() {
 			passes = lookAtTipIterations
 		}
 		for pass := 0; pass < passes; pass++ {
-			eye := q.Rotate(eye0).Add(t)
-			fwd := q.Rotate(fwd0)
+			eye := rotate(q, eye0).Add(t)
+			fwd := rotate(q, fwd0)
 			want, l := unit(j.Target.Sub(eye))
 			if l < ikEpsilon {
 				return
@@ -297,10 +297,10 @@ func (j *LookAtJob) Run() {
 				turn = Slerp(mgl32.QuatIdent(), turn, w)
 			}
 			g := q.Mul(g0)
-			pivot := q.Rotate(pivot0).Add(t)
+			pivot := rotate(q, pivot0).Add(t)
 			applyModelRotation(j.Pose, jt, g, turn, 1)
 			q = normalizeQuat(turn.Mul(q))
-			t = turn.Rotate(t.Sub(pivot)).Add(pivot)
+			t = rotate(turn, t.Sub(pivot)).Add(pivot)
 		}
 	}
 }
@@ -366,4 +366,19 @@ func fromTo(u, v mgl32.Vec3) mgl32.Quat {
 
 func acos32(x float32) float32 {
 	return float32(math.Acos(math.Max(-1, math.Min(1, float64(x)))))
+}
+
+// rotate turns v by the unit quaternion q: v + 2w(u×v) + 2u×(u×v), with u
+// q's vector part, written out (mathgl's Rotate makes two quaternion
+// products).
+func rotate(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
+	ux, uy, uz, w := q.V[0], q.V[1], q.V[2], q.W
+	cx := 2 * (uy*v[2] - uz*v[1])
+	cy := 2 * (uz*v[0] - ux*v[2])
+	cz := 2 * (ux*v[1] - uy*v[0])
+	return mgl32.Vec3{
+		v[0] + w*cx + uy*cz - uz*cy,
+		v[1] + w*cy + uz*cx - ux*cz,
+		v[2] + w*cz + ux*cy - uy*cx,
+	}
 }
