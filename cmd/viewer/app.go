@@ -24,8 +24,9 @@ type app struct {
 	c       *character
 	v       *view
 	ui      ui.State
-	scale   float32 // HiDPI content scale of the HUD
-	keys    [][]float32
+	scale   float32     // HiDPI content scale of the HUD
+	keys    [][]float32 // per clip: distinct key times, for the timeline's marks
+	rates   []float32   // per clip: frames per second (clipFrameRate)
 	fps     float32
 	animMs  float32
 	drawMs  float32
@@ -49,6 +50,7 @@ func newApp(opt *options, c *character, w, h int) (*app, error) {
 	if c.clipMode {
 		// The timeline loops the clip shown until L says otherwise.
 		c.ctl.SetLoopMode(a.ui.Loop)
+		a.ui.Selected = max(c.clip, 0) // [ ] start from the clip shown
 	}
 	if opt.time != 0 {
 		c.ctl.SetTime(float32(opt.time))
@@ -62,7 +64,7 @@ func newApp(opt *options, c *character, w, h int) (*app, error) {
 	case viewSkeleton:
 		a.ui.Skeleton = true
 	}
-	a.keys = clipKeyTimes(c)
+	a.keys, a.rates = clipKeyTimes(c)
 	a.steady = w > 0 && h > 0
 	if opt.crowd > 1 {
 		if a.crowd, err = newCrowd(c.model, opt, c, v.scene, opt.crowd); err != nil {
@@ -89,9 +91,11 @@ func (a *app) destroy() {
 }
 
 // clipKeyTimes lists each clip's distinct key times, for the timeline's
-// marks (at most 400 per clip: more would be a grey bar anyway).
-func clipKeyTimes(c *character) [][]float32 {
-	out := make([][]float32, len(c.model.Clips))
+// marks (at most 400 per clip: more would be a grey bar anyway), and its
+// frame rate (clipFrameRate).
+func clipKeyTimes(c *character) (keys [][]float32, rates []float32) {
+	keys = make([][]float32, len(c.model.Clips))
+	rates = make([]float32, len(c.model.Clips))
 	for i := range c.model.Clips {
 		seen := map[float32]bool{}
 		for _, tr := range c.model.Clips[i].Tracks {
@@ -100,14 +104,43 @@ func clipKeyTimes(c *character) [][]float32 {
 			}
 		}
 		for t := range seen {
-			out[i] = append(out[i], t)
+			keys[i] = append(keys[i], t)
 		}
-		sort.Slice(out[i], func(x, y int) bool { return out[i][x] < out[i][y] })
-		if len(out[i]) > 400 {
-			out[i] = out[i][:400]
+		sort.Slice(keys[i], func(x, y int) bool { return keys[i][x] < keys[i][y] })
+		rates[i] = clipFrameRate(keys[i])
+		if len(keys[i]) > 400 {
+			keys[i] = keys[i][:400]
 		}
 	}
-	return out
+	return keys, rates
+}
+
+// defaultFPS is the frame rate of a clip whose keys are not evenly spaced.
+const defaultFPS = 30
+
+// clipFrameRate is a clip's frame rate: its key rate when its distinct
+// key times (sorted) are evenly spaced, as baked exports are, otherwise
+// defaultFPS.
+func clipFrameRate(times []float32) float32 {
+	if len(times) < 2 {
+		return defaultFPS
+	}
+	step := float64(times[1] - times[0])
+	for k := 2; k < len(times); k++ {
+		if d := float64(times[k] - times[k-1]); math.Abs(d-step) > 1e-3*step+1e-6 {
+			return defaultFPS
+		}
+	}
+	// The mean spacing, free of each key's float32 rounding.
+	step = float64(times[len(times)-1]-times[0]) / float64(len(times)-1)
+	if !(step > 1e-4) {
+		return defaultFPS
+	}
+	rate := 1 / step
+	if r := math.Round(rate); math.Abs(rate-r) < 1e-3 {
+		rate = r // 30, not 29.999998
+	}
+	return float32(rate)
 }
 
 // Choices implements ui.Actions: the clips in the clip browser, the base
@@ -139,6 +172,9 @@ func (a *app) Request(i int, instant bool) error {
 		a.c.clip = i
 		return nil
 	}
+	if instant {
+		return a.c.ctl.Cut(name)
+	}
 	return a.c.ctl.Request(name)
 }
 
@@ -160,18 +196,10 @@ func (a *app) Screenshot() (string, error) { return a.requestShot() }
 
 // Time implements ui.Actions: the character's clock, as its controller
 // reports it.
-func (a *app) Time() float32 {
-	t, _ := a.c.ctl.Timeline()
-	return t
-}
+func (a *app) Time() float32 { return a.c.ctl.Timeline().Time }
 
 // Duration implements ui.Actions: the length of what plays.
-func (a *app) Duration() float32 {
-	if _, d := a.c.ctl.Timeline(); d > 0 {
-		return d
-	}
-	return a.c.duration()
-}
+func (a *app) Duration() float32 { return a.c.ctl.Timeline().Duration }
 
 // Seek implements ui.Actions: every clip of the character (and of the
 // crowd) at time t.
@@ -197,24 +225,19 @@ func (a *app) SetLoopMode(m anim.LoopMode) {
 	a.c.ctl.SetLoopMode(m)
 }
 
-// frameStep is one frame when a clip's keys give none: 1/30 s, the common
-// key rate.
+// frameStep is the wall time between the frames of a key script: 1/30 s.
 const frameStep = float32(1.0 / 30)
 
-// FrameStep is one frame of the clip shown: its smallest key interval
-// (at least 1/240 s), or 1/30 s.
-func (a *app) FrameStep() float32 {
-	if a.c.clipMode && a.c.clip >= 0 {
-		ks := a.keys[a.c.clip]
-		step := float32(math.Inf(1))
-		for i := 1; i < len(ks); i++ {
-			step = min(step, ks[i]-ks[i-1])
-		}
-		if step < float32(math.Inf(1)) {
-			return max(step, 1.0/240)
-		}
+// FrameStep implements ui.Actions: one frame of the clip the timeline
+// shows, at its frame rate.
+func (a *app) FrameStep() float32 { return 1 / a.clipFPS() }
+
+// clipFPS is the frame rate of the clip the timeline shows.
+func (a *app) clipFPS() float32 {
+	if i := a.c.ctl.Timeline().Clip; i >= 0 && i < len(a.rates) {
+		return a.rates[i]
 	}
-	return frameStep
+	return defaultFPS
 }
 
 // requestShot names the next screenshot (model, clip, time) and asks the
@@ -343,7 +366,7 @@ func (a *app) info() ui.Info {
 	c := a.c
 	st := c.ctl.Status()
 	in := ui.Info{
-		Model: c.model.Name, Choices: a.Choices(), Time: a.Time(), Duration: a.Duration(),
+		Model: c.model.Name, Choices: a.Choices(),
 		Params: c.ctl.Params(), Status: st, HasStates: !c.clipMode,
 		Stats: ui.Stats{FPS: a.fps, AnimMs: a.animMs, RenderMs: a.drawMs, DrawCalls: a.v.r.DrawCalls,
 			Parts: a.v.scene.parts, Joints: c.model.Skeleton.NumJoints(), Vertices: a.v.stats.vertices},
@@ -351,14 +374,17 @@ func (a *app) info() ui.Info {
 	if ch := in.Choices; len(ch) > 0 {
 		in.Selected = ch[a.ui.Selected%len(ch)]
 	}
-	in.Frame = int(math.Floor(float64(in.Time/a.FrameStep()) + 1e-4))
+	tl := c.ctl.Timeline()
+	in.Time, in.Duration, in.Loop, in.FPS = tl.Time, tl.Duration, tl.Mode, a.clipFPS()
+	in.Frame = int(ui.FrameAt(tl.Time, 1/in.FPS))
+	in.Frames = int(math.Round(float64(tl.Duration * in.FPS)))
+	if tl.Clip >= 0 {
+		in.Keys = a.keys[tl.Clip]
+	}
 	if c.clipMode {
 		in.Mode, in.Choice = "clip", c.clipName()
 		if in.Choice == "" && c.clip >= 0 {
 			in.Choice = fmt.Sprintf("clip %d", c.clip)
-		}
-		if c.clip >= 0 {
-			in.Keys = a.keys[c.clip]
 		}
 	} else {
 		in.Mode, in.Choice = "state", st.State

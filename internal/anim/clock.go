@@ -105,6 +105,9 @@ func (c *ClipClock) Local() float32 {
 		}
 		return float32(posMod(t, d))
 	default:
+		if t == d {
+			return c.Duration // the end itself, where a seek to it asks to be
+		}
 		return float32(posMod(t, d))
 	}
 }

@@ -322,21 +322,56 @@ func (c *Controller) SetLoopMode(mode LoopMode) {
 	}
 }
 
-// Timeline reports the time the base layer shows: the clip-local time in
-// seconds and the duration of the clip that weighs most in its current
-// state (the state's only clip in a clip browser). Both are 0 for an empty
-// state.
-func (c *Controller) Timeline() (t, duration float32) {
+// Timeline is what a timeline shows of a character: the clip that weighs
+// most in its base layer's current state (the state's only clip in a clip
+// browser) and where that clip is.
+type Timeline struct {
+	// Time is the clip-local time in seconds, in [0, Duration].
+	Time float32
+	// Duration is the clip's length in seconds.
+	Duration float32
+	// Clip is the clip's index in the clips the controller was built
+	// with, −1 for an empty state (Time and Duration are then 0).
+	Clip int
+	// Mode is what the clip does at its ends.
+	Mode LoopMode
+}
+
+// Timeline reports what the base layer shows now.
+func (c *Controller) Timeline() Timeline {
 	if len(c.machines) == 0 {
-		return 0, 0
+		return Timeline{Clip: -1}
 	}
 	m := &c.machines[0]
 	tree := m.states[m.cur].tree
 	if tree == nil {
-		return 0, 0
+		return Timeline{Clip: -1}
 	}
-	clock := tree.timeline()
-	return clock.Local(), clock.Duration
+	n := tree.timeline()
+	return Timeline{Time: n.clock.Local(), Duration: n.clock.Duration, Clip: n.index, Mode: n.clock.Mode}
+}
+
+// Cut switches the base layer (or, for "layer/state", that layer) to the
+// named state at once, from any state and without a blend, its tree at its
+// start: the cut an animator asks for, whatever transitions the spec
+// defines.
+func (c *Controller) Cut(name string) error {
+	layer, state, qualified := strings.Cut(name, "/")
+	mi := 0
+	if qualified {
+		if mi = c.machineIndex(layer); mi < 0 {
+			return fmt.Errorf("anim: cut to %q: unknown layer %q", name, layer)
+		}
+	} else {
+		state = name
+	}
+	m := &c.machines[mi]
+	si := m.stateIndex(state)
+	if si < 0 {
+		return fmt.Errorf("anim: cut to %q: layer %q has no such state (states: %s)", name, m.name, listNames(c.stateNames, 32))
+	}
+	m.cut(&c.ctx, si)
+	return nil
 }
 
 // SetTime puts every clip player of every state at clip-local time t
@@ -498,8 +533,9 @@ func (b *builder) clipName(i int) string {
 	return b.rclips[i].Name()
 }
 
-// clip resolves a clip reference and builds, once, its runtime clip.
-func (b *builder) clip(ref ClipRef, at string) (*RuntimeClip, error) {
+// clip resolves a clip reference and builds, once, its runtime clip; index
+// is its place in the controller's clips.
+func (b *builder) clip(ref ClipRef, at string) (rc *RuntimeClip, index int, err error) {
 	i := ref.Index
 	if ref.Name != "" {
 		i = -1
@@ -514,19 +550,19 @@ func (b *builder) clip(ref ClipRef, at string) (*RuntimeClip, error) {
 			for k := range b.rclips {
 				names[k] = b.clipName(k)
 			}
-			return nil, specErrorf(at, "unknown clip %q (clips: %s)", ref.Name, listNames(names, 24))
+			return nil, -1, specErrorf(at, "unknown clip %q (clips: %s)", ref.Name, listNames(names, 24))
 		}
 	} else if i < 0 || i >= len(b.rclips) {
-		return nil, specErrorf(at, "clip index %d out of range; the model has %d clips", i, len(b.rclips))
+		return nil, -1, specErrorf(at, "clip index %d out of range; the model has %d clips", i, len(b.rclips))
 	}
 	if b.rclips[i] == nil {
 		rc, err := NewRuntimeClip(&b.clips[i], b.sk)
 		if err != nil {
-			return nil, wrapAt(at, err)
+			return nil, -1, wrapAt(at, err)
 		}
 		b.rclips[i] = rc
 	}
-	return b.rclips[i], nil
+	return b.rclips[i], i, nil
 }
 
 func clipDuration(c *Clip) float32 {
@@ -538,7 +574,7 @@ func clipDuration(c *Clip) float32 {
 
 // pose samples a PoseRef into a new buffer.
 func (b *builder) pose(ref *PoseRef, at string) (*SoAPose, error) {
-	clip, err := b.clip(ref.Clip, at)
+	clip, _, err := b.clip(ref.Clip, at)
 	if err != nil {
 		return nil, err
 	}
@@ -652,12 +688,13 @@ func (b *builder) node(ns *NodeSpec, at string) (node, int, error) {
 	}
 	switch ns.Type {
 	case NodeClip:
-		clip, err := b.clip(ns.Clip, at)
+		clip, index, err := b.clip(ns.Clip, at)
 		if err != nil {
 			return nil, 0, err
 		}
 		loops := max(ns.Loops, 1)
 		n := &clipNode{
+			index:  index,
 			job:    SampleSoAJob{Clip: clip, Nlerp: b.nlerp, Cursors: make([]int32, clip.NumCursors())},
 			clock:  ClipClock{Duration: clip.Duration(), Rate: 1, Mode: ns.Loop, Loops: loops},
 			rate:   b.optInput(ns.Rate, 1),

@@ -161,8 +161,8 @@ func TestTransport(t *testing.T) {
 	x := func() float32 { return evalPose(c)[0].Translation[0] }
 	timeline := func(want, wantD float32) {
 		t.Helper()
-		if got, d := c.Timeline(); !approxEqual(got, want, 1e-5) || d != wantD {
-			t.Fatalf("timeline %v of %v s, want %v of %v", got, d, want, wantD)
+		if tl := c.Timeline(); !approxEqual(tl.Time, want, 1e-5) || tl.Duration != wantD {
+			t.Fatalf("timeline %v of %v s, want %v of %v", tl.Time, tl.Duration, want, wantD)
 		}
 	}
 	c.Update(0.5)
@@ -210,5 +210,55 @@ func TestTransport(t *testing.T) {
 	timeline(0, 2) // hold's clock has not moved
 	if c.Speed() != 1 || !c.Paused() {
 		t.Fatalf("speed %v paused %v", c.Speed(), c.Paused())
+	}
+}
+
+// TestTimelineCutAndOnceUnderSync checks what a timeline reads under a
+// spec, an animator's cut to a state, and that phase sync leaves a clip
+// that plays once on its own clock.
+func TestTimelineCutAndOnceUnderSync(t *testing.T) {
+	spec, err := ParseSpec([]byte(`{
+	  "states": [
+	    {"name": "mix", "tree": {"type": "blend1d", "param": 0.25, "sync": true,
+	      "children": ["A", {"type": "clip", "clip": "B", "loop": "once"}]}},
+	    {"name": "b", "tree": {"type": "clip", "clip": "B", "loop": "once"}}],
+	  "transitions": [{"from": "*", "to": "b", "duration": 10}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(1), nodeClips())
+	// A (2 s, looping) weighs 0.75: it is the timeline. Synced alone
+	// (B plays once), its cycle is its own 2 s.
+	c.Update(0.5)
+	tl := c.Timeline()
+	if tl.Clip != 0 || tl.Duration != 2 || !approxEqual(tl.Time, 0.5, 1e-6) || tl.Mode != Loop {
+		t.Fatalf("timeline %+v, want clip 0 (A) at 0.5 of 2 s, looping", tl)
+	}
+	// B plays once at its own speed: 0.5 s in, not A's phase 0.25.
+	if got := c.players[1].clock.Local(); !approxEqual(got, 0.5, 1e-6) {
+		t.Fatalf("once-clip under sync at %v, want 0.5 (its own clock)", got)
+	}
+	c.Update(1) // B holds its end; A goes on
+	if got := c.players[1].clock.Local(); got != 1 {
+		t.Fatalf("once-clip under sync at %v after 1.5 s, want held at its end 1", got)
+	}
+	// A cut to b: no blend, B's clock at its start, the timeline on B.
+	if err := c.Cut("b"); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Status(); s.State != "b" || s.From != "" {
+		t.Fatalf("status %+v after the cut, want settled in b", s)
+	}
+	if tl := c.Timeline(); tl.Clip != 1 || tl.Time != 0 || tl.Mode != Once {
+		t.Fatalf("timeline %+v after the cut, want B (1) at 0, once", tl)
+	}
+	if err := c.Cut("nope"); err == nil {
+		t.Fatal("a cut to an unknown state was accepted")
+	}
+	// A seek to the very end of a looping clip shows the end, not 0.
+	c2 := build(t, spec, chain(1), nodeClips())
+	c2.SetTime(2)
+	if tl := c2.Timeline(); tl.Time != 2 {
+		t.Fatalf("seek to the end of a 2 s loop: %v, want 2", tl.Time)
 	}
 }

@@ -186,6 +186,15 @@ func (m *machine) start(x *evalContext, ti int) {
 	m.active, m.elapsed = ti, 0
 }
 
+// cut switches to state s at once, settled, its tree at its start.
+func (m *machine) cut(x *evalContext, s int) {
+	m.cur, m.pending = s, -1
+	m.settle()
+	if t := m.states[s].tree; t != nil {
+		t.reset(x)
+	}
+}
+
 // alpha is the eased progress of the blend in progress, 1 when settled.
 func (m *machine) alpha() float32 {
 	if m.active < 0 {

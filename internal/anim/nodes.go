@@ -69,13 +69,15 @@ type node interface {
 	// progress reports the node's normalized time, how much it moved in the
 	// last update (unwrapped), and whether it wraps from 1 to 0.
 	progress() (t, delta float32, wraps bool)
-	// timeline is the clock of the clip that weighs most below the node.
-	timeline() *ClipClock
+	// timeline is the player of the clip that weighs most below the node.
+	timeline() *clipNode
 }
 
 // clipNode is a clip player: a runtime clip, a clock, and key cursors of
 // its own.
 type clipNode struct {
+	// index is the clip's place in the controller's clips.
+	index int
 	job   SampleSoAJob
 	clock ClipClock
 	rate  input
@@ -107,8 +109,12 @@ func (n *clipNode) update(x *evalContext, dt float32) {
 	n.authored = n.rate.get(x)
 	n.clock.Rate = n.authored * x.dir
 	before := n.nt
-	n.clock.Advance(dt)
-	n.clock.rewind()
+	if step := dt * n.clock.Rate; step != 0 {
+		// Only a clock that moves wraps: one paused on its end (a seek to
+		// it) keeps showing the end.
+		n.clock.Advance(dt)
+		n.clock.rewind()
+	}
 	n.nt = n.normalized()
 	if n.wraps() && n.clock.Duration > 0 {
 		n.nd = dt * n.clock.Rate / n.clock.Duration
@@ -140,6 +146,9 @@ func (n *clipNode) span() float32 {
 }
 
 func (n *clipNode) cycle() float32 {
+	if n.clock.Mode == Once {
+		return 0 // not on the sync clock: it plays once on its own
+	}
 	r := n.authored
 	if r < 0 {
 		r = -r
@@ -151,6 +160,9 @@ func (n *clipNode) cycle() float32 {
 }
 
 func (n *clipNode) setPhase(p float32) {
+	if n.clock.Mode == Once {
+		return
+	}
 	if n.authored < 0 {
 		p = -p // a backwards clip runs its cycle from the end
 	}
@@ -165,7 +177,7 @@ func (n *clipNode) setTime(t float32) {
 
 func (n *clipNode) progress() (float32, float32, bool) { return n.nt, n.nd, n.wraps() }
 
-func (n *clipNode) timeline() *ClipClock { return &n.clock }
+func (n *clipNode) timeline() *clipNode { return n }
 
 // blendNode is every node that weighs its children and blends the ones
 // with a non-zero weight: lerp, blend1d, blend2d, average and crossfade.
@@ -409,7 +421,7 @@ func (n *blendNode) setTime(t float32) {
 
 func (n *blendNode) progress() (float32, float32, bool) { return n.nt, n.nd, n.wraps }
 
-func (n *blendNode) timeline() *ClipClock { return n.children[n.heaviest()].timeline() }
+func (n *blendNode) timeline() *clipNode { return n.children[n.heaviest()].timeline() }
 
 // heaviest is the index of the child with the largest weight, the first
 // of equals.
@@ -497,4 +509,4 @@ func (n *layerNode) setTime(t float32) {
 
 func (n *layerNode) progress() (float32, float32, bool) { return n.base.progress() }
 
-func (n *layerNode) timeline() *ClipClock { return n.base.timeline() }
+func (n *layerNode) timeline() *clipNode { return n.base.timeline() }

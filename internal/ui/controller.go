@@ -104,14 +104,17 @@ func (s *State) Handle(ev Event, a Actions) {
 	case KeySpace:
 		s.Playing = !s.Playing
 	case KeyLeft, KeyRight:
-		d := a.FrameStep()
+		// From the frame shown to the next or previous one (Shift: a
+		// second's worth of frames), on the frame grid.
+		step := a.FrameStep()
+		n := float32(1)
 		if ev.Shift {
-			d = 1
+			n = float32(math.Round(float64(1 / step)))
 		}
 		if ev.Key == KeyLeft {
-			d = -d
+			n = -n
 		}
-		s.scrub(a, a.Time()+d)
+		s.scrub(a, (FrameAt(a.Time(), step)+n)*step)
 	case KeyHome:
 		s.scrub(a, 0)
 	case KeyEnd:
@@ -203,12 +206,14 @@ func (s *State) Handle(ev Event, a Actions) {
 	}
 }
 
-// scrub moves the play head by hand, pausing as animation tools do.
+// scrub moves the play head by hand, pausing as animation tools do. In a
+// loop, a time past either end wraps; the end itself stays the end (the
+// last frame), which in a looping clip is the first frame's pose again.
 func (s *State) scrub(a Actions, t float32) {
 	s.Playing = false
 	d := a.Duration()
 	if d > 0 {
-		if s.Loop == anim.Loop {
+		if s.Loop == anim.Loop && (t < 0 || t > d) {
 			t = float32(math.Mod(float64(t), float64(d)))
 			if t < 0 {
 				t += d
@@ -218,4 +223,11 @@ func (s *State) scrub(a Actions, t float32) {
 		}
 	}
 	a.Seek(t)
+}
+
+// FrameAt is the frame shown at time t for frames step seconds apart: t /
+// step rounded down, with a tolerance for times that float arithmetic put
+// a hair before their frame.
+func FrameAt(t, step float32) float32 {
+	return float32(math.Floor(float64(t/step) + 1e-3))
 }

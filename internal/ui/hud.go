@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 
 	"github.com/skinview/skinview/internal/anim"
 )
@@ -31,9 +32,12 @@ type Info struct {
 	Selected  string   // the choice [ ] point at, which Enter requests
 	Time      float32  // local time in seconds
 	Duration  float32
-	Frame     int
-	Keys      []float32 // key times of the clip shown, for marks
-	Fade      *Fade     // a cross-fade in progress, or nil
+	Frame     int           // the frame shown: Time × FPS, rounded down
+	Frames    int           // the last frame: Duration × FPS, rounded
+	FPS       float32       // the clip's frame rate
+	Loop      anim.LoopMode // what the clip shown does at its ends
+	Keys      []float32     // key times of the clip shown, for marks
+	Fade      *Fade         // a cross-fade in progress, or nil
 	Params    []anim.Param
 	Status    anim.Status
 	HasStates bool // the spec has a state machine worth showing
@@ -138,9 +142,9 @@ func drawPanel(p Painter, s *State, in *Info) {
 	if !s.Playing {
 		play = "❚❚"
 	}
-	p.Mono(x, y, fmt.Sprintf("%s %6.3f / %.3f s  frame %d", play, in.Time, in.Duration, in.Frame), textMain)
+	p.Mono(x, y, fmt.Sprintf("%s %6.3f/%.3f s  frame %d/%d @ %s fps", play, in.Time, in.Duration, in.Frame, in.Frames, fpsText(in.FPS)), textMain)
 	y += lh + 3
-	p.Mono(x, y, fmt.Sprintf("rate %s%.2fx  %s", sign(s.Reverse), math.Abs(float64(s.Rate())), s.Loop), textDim)
+	p.Mono(x, y, fmt.Sprintf("rate %s%.2fx  %s", sign(s.Reverse), math.Abs(float64(s.Rate())), in.Loop), textDim)
 	y += lh + 3
 	drawTimeline(p, in, x, y+2, width-2*pad, lh-4)
 	y += lh + 3
@@ -172,6 +176,11 @@ func drawPanel(p Painter, s *State, in *Info) {
 			y += lh + 3
 		}
 	}
+}
+
+// fpsText writes a frame rate as files give it: 30, 24, 29.97.
+func fpsText(f float32) string {
+	return strconv.FormatFloat(math.Round(float64(f)*100)/100, 'f', -1, 64)
 }
 
 func sign(rev bool) string {

@@ -100,6 +100,31 @@ func TestKeys(t *testing.T) {
 			}
 			return ""
 		}},
+		{"end in a loop is the end, not frame 0", "end", func(s *State, f *fakeViewer) string {
+			if !near(f.t, 2) {
+				return "want the end, 2"
+			}
+			return ""
+		}},
+		{"right from the last frame but one reaches the end", "end,left,right", func(s *State, f *fakeViewer) string {
+			if !near(f.t, 2) {
+				return "want 2: 1.9 + one frame is the end, not a wrap to 0"
+			}
+			return ""
+		}},
+		{"right from the end wraps to frame 1", "end,right", func(s *State, f *fakeViewer) string {
+			if !near(f.t, 0.1) {
+				return "want 0.1: the end and frame 0 are one pose in a loop"
+			}
+			return ""
+		}},
+		{"steps land on frames", "right*2", func(s *State, f *fakeViewer) string {
+			// From 0.05, between frames 0 and 1: frames 1 and 2.
+			if !near(f.t, 0.2) {
+				return "want 0.2, on frame 2"
+			}
+			return ""
+		}},
 		{"end then home", "end,home", func(s *State, f *fakeViewer) string {
 			if !near(f.t, 0) {
 				return "want 0"
@@ -182,6 +207,9 @@ func TestKeys(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake()
+			if strings.HasPrefix(tc.name, "steps land") {
+				f.t = 0.05 // between frames 0 and 1
+			}
 			s := run(t, tc.script, f)
 			if msg := tc.check(s, f); msg != "" {
 				t.Fatalf("%s: %s (state %+v)", tc.script, msg, *s)

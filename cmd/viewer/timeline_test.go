@@ -1,0 +1,135 @@
+package main
+
+import (
+	"math"
+	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/ui"
+)
+
+// withApp runs f on an offscreen app of the built-in character under opt.
+func withApp(t *testing.T, opt options, f func(a *app) error) {
+	t.Helper()
+	opt.view, opt.skinning, opt.width, opt.height, opt.fade = viewShaded, skinGPU, 64, 64, 0.3
+	m, err := loadModel("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := characterFor(m, &opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onGL(t, func() error {
+		a, err := newApp(&opt, c, opt.width, opt.height)
+		if err != nil {
+			return err
+		}
+		defer a.destroy()
+		return f(a)
+	})
+}
+
+// keys replays a key script, one key per frame, and fails on errors.
+func keys(t *testing.T, a *app, script string) {
+	t.Helper()
+	evs, err := ui.ParseKeys(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		a.ui.Handle(ev, a)
+		if err := a.update(frameStep); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestTimelineShowsWhatPlays checks the timeline's reading against the
+// built-in character's clips (-info: Walk 1 s, Idle 3 s, Run 0.7 s, Jump
+// 1.2 s, all keyed at 30 fps).
+func TestTimelineShowsWhatPlays(t *testing.T) {
+	t.Run("-clip leaves nothing pending", func(t *testing.T) {
+		withApp(t, options{clip: "Idle"}, func(a *app) error {
+			if in := a.info(); in.Selected != in.Choice || in.Choice != "Idle" {
+				t.Errorf("-clip Idle: choice %q, selected %q; want Idle and nothing pending", in.Choice, in.Selected)
+			}
+			return nil
+		})
+	})
+	t.Run("a once-state's length, label and key marks under the spec", func(t *testing.T) {
+		withApp(t, options{}, func(a *app) error {
+			if err := a.c.ctl.Request("jump"); err != nil {
+				return err
+			}
+			keys(t, a, "wait")
+			in := a.info()
+			if in.Duration != 1.2 || in.Loop != anim.Once {
+				t.Errorf("jump: %v s, %v; want Jump's 1.2 s, once (not the longest clip, not loop)", in.Duration, in.Loop)
+			}
+			if len(in.Keys) == 0 || in.Keys[len(in.Keys)-1] > 1.2+1e-6 {
+				t.Errorf("jump: %d key marks ending at %v; want Jump's", len(in.Keys), in.Keys)
+			}
+			if in.FPS != 30 || in.Frames != 36 {
+				t.Errorf("jump: %d frames @ %v fps, want 36 @ 30", in.Frames, in.FPS)
+			}
+			return nil
+		})
+	})
+	t.Run("shift+enter cuts under the spec", func(t *testing.T) {
+		withApp(t, options{}, func(a *app) error {
+			keys(t, a, "]")
+			want := a.info().Selected
+			keys(t, a, "shift+enter")
+			if s := a.c.ctl.Status(); s.State != want || s.From != "" {
+				t.Errorf("after shift+enter on %q: %+v; want settled there at once", want, s)
+			}
+			return nil
+		})
+	})
+	t.Run("end, steps and frame numbers agree in a loop", func(t *testing.T) {
+		withApp(t, options{clip: "Run"}, func(a *app) error {
+			keys(t, a, "end")
+			if in := a.info(); in.Time != 0.7 || in.Frame != 21 || in.Frames != 21 {
+				t.Errorf("end: %v s, frame %d/%d; want 0.7 s, frame 21/21", in.Time, in.Frame, in.Frames)
+			}
+			keys(t, a, "left")
+			if in := a.info(); math.Abs(float64(in.Time)-20.0/30) > 1e-5 || in.Frame != 20 {
+				t.Errorf("end, left: %v s, frame %d; want frame 20", in.Time, in.Frame)
+			}
+			keys(t, a, "right,right")
+			if in := a.info(); math.Abs(float64(in.Time)-1.0/30) > 1e-5 || in.Frame != 1 {
+				t.Errorf("frame 20, right twice: %v s, frame %d; want frame 21 then 1", in.Time, in.Frame)
+			}
+			return nil
+		})
+	})
+}
+
+func TestClipFrameRate(t *testing.T) {
+	seq := func(n int, step float32) []float32 {
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = float32(i) * step
+		}
+		return out
+	}
+	cases := []struct {
+		name  string
+		times []float32
+		want  float32
+	}{
+		{"24 fps", seq(49, 1.0/24), 24},
+		{"60 fps", seq(121, 1.0/60), 60},
+		{"uneven keys", []float32{0, 0.1, 0.15, 1}, 30},
+		{"one key", []float32{0}, 30},
+		// A key a hair after another would give a huge rate from the
+		// smallest interval; uneven, it falls back to 30.
+		{"near-duplicate key", []float32{0, 1e-5, 1.0 / 30, 2.0 / 30}, 30},
+	}
+	for _, tc := range cases {
+		if got := clipFrameRate(tc.times); math.Abs(float64(got-tc.want)) > 1e-3 {
+			t.Errorf("%s: %v fps, want %v", tc.name, got, tc.want)
+		}
+	}
+}
