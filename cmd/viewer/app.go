@@ -27,6 +27,10 @@ type app struct {
 	scale   float32     // HiDPI content scale of the HUD
 	keys    [][]float32 // per clip: distinct key times, for the timeline's marks
 	rates   []float32   // per clip: frames per second (clipFrameRate)
+	// space is the HUD's 2D blend space plot, laid out once; spaceParams
+	// are the parameter indices of its two axes (−1: a constant).
+	space       *ui.Space2D
+	spaceParams [2]int
 	fps     float32
 	animMs  float32
 	drawMs  float32
@@ -65,6 +69,7 @@ func newApp(opt *options, c *character, w, h int) (*app, error) {
 		a.ui.Skeleton = true
 	}
 	a.keys, a.rates = clipKeyTimes(c)
+	a.space, a.spaceParams = blendSpace(c)
 	a.steady = w > 0 && h > 0
 	if opt.crowd > 1 {
 		if a.crowd, err = newCrowd(c.model, opt, c, v.scene, opt.crowd); err != nil {
@@ -392,17 +397,25 @@ func (a *app) info() ui.Info {
 	if st.From != "" {
 		in.Fade = &ui.Fade{From: st.From, To: st.State, Weight: st.Weight}
 	}
-	in.Space = blendSpace(c)
-	if a.steady {
-		in.Stats.FPS, in.Stats.AnimMs, in.Stats.RenderMs = 0, 0, 0
+	if sp := a.space; sp != nil {
+		for k, i := range a.spaceParams {
+			if i >= 0 {
+				sp.Current[k] = c.ctl.Params()[i].Value
+			}
+		}
+		in.Space = sp
 	}
+	in.Stats.Timed = !a.steady
 	return in
 }
 
-// blendSpace finds the first 2D blend space of the spec for the HUD's plot.
-func blendSpace(c *character) *ui.Space2D {
+// blendSpace lays out the first 2D blend space of the spec for the HUD's
+// plot: its samples, and its triangles unless it is bilinear; params are
+// the indices of the parameters on its axes (−1 for a constant).
+func blendSpace(c *character) (sp *ui.Space2D, params [2]int) {
+	params = [2]int{-1, -1}
 	if c.spec == nil {
-		return nil
+		return nil, params
 	}
 	var found *anim.NodeSpec
 	var walk func(n *anim.NodeSpec)
@@ -430,25 +443,25 @@ func blendSpace(c *character) *ui.Space2D {
 		}
 	}
 	if found == nil {
-		return nil
+		return nil, params
 	}
-	sp := &ui.Space2D{XParam: found.Params[0].String(), YParam: found.Params[1].String()}
+	sp = &ui.Space2D{XParam: found.Params[0].String(), YParam: found.Params[1].String()}
 	for _, p := range found.Points {
 		sp.Points = append(sp.Points, [2]float32{p[0], p[1]})
 	}
-	if tris, err := anim.Triangulate(found.Points); err == nil {
-		sp.Triangles = tris
+	if sp.Rect = anim.Bilinear(found.Points, found.Mode); !sp.Rect {
+		if tris, err := anim.Triangulate(found.Points); err == nil {
+			sp.Triangles = tris
+		}
 	}
 	for k := 0; k < 2; k++ {
 		in := found.Params[k]
 		sp.Current[k] = in.Value
 		if in.Param != "" {
-			if i := c.ctl.ParamIndex(in.Param); i >= 0 {
-				sp.Current[k] = c.ctl.Params()[i].Value
-			}
+			params[k] = c.ctl.ParamIndex(in.Param)
 		}
 	}
-	return sp
+	return sp, params
 }
 
 // runKeys replays a key script offscreen, one key per 1/30 s frame.

@@ -218,6 +218,17 @@ func rectWeights(lo, hi mgl32.Vec2, corner [4]int, p mgl32.Vec2, w []float32) {
 	snapWeights(w)
 }
 
+// Bilinear reports whether a blend2d node with these points and mode
+// weighs them bilinearly (four corners of an axis-aligned rectangle, and
+// not forced to triangulate) rather than by triangles.
+func Bilinear(points []mgl32.Vec2, mode Blend2DMode) bool {
+	if mode == Blend2DTriangulate {
+		return false
+	}
+	_, _, _, ok := rectCorners(points)
+	return ok
+}
+
 // rectCorners recognises four points at the corners of an axis-aligned
 // rectangle and returns the bounds and the corner order rectWeights wants.
 func rectCorners(pts []mgl32.Vec2) (lo, hi mgl32.Vec2, corner [4]int, ok bool) {

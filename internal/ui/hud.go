@@ -52,16 +52,21 @@ type Fade struct {
 }
 
 // Space2D is a 2D blend space to plot: its sample points, its triangles
-// (triples of point indices) and the current parameter point.
+// (triples of point indices) or, when Rect, the rectangle its four corner
+// samples span (bilinear weights), and the current parameter point.
 type Space2D struct {
 	XParam, YParam string
 	Points         [][2]float32
 	Triangles      [][3]int
+	Rect           bool
 	Current        [2]float32
 }
 
 // Stats are the frame statistics line.
 type Stats struct {
+	// Timed says FPS, AnimMs and RenderMs were measured; offscreen output
+	// leaves them out so that it is the same on every run.
+	Timed                bool
 	FPS                  float32
 	AnimMs, RenderMs     float32
 	DrawCalls, Parts     int
@@ -233,8 +238,10 @@ func drawSlider(p Painter, prm anim.Param, selected bool, x, y, w float32) {
 func drawStats(p Painter, in *Info, h int) {
 	lh := p.LineHeight()
 	st := in.Stats
-	line := fmt.Sprintf("%3.0f fps  anim %.2f ms  render %.2f ms  draws %d  parts %d  joints %d  verts %d",
-		st.FPS, st.AnimMs, st.RenderMs, st.DrawCalls, st.Parts, st.Joints, st.Vertices)
+	line := fmt.Sprintf("draws %d  parts %d  joints %d  verts %d", st.DrawCalls, st.Parts, st.Joints, st.Vertices)
+	if st.Timed {
+		line = fmt.Sprintf("%3.0f fps  anim %.2f ms  render %.2f ms  ", st.FPS, st.AnimMs, st.RenderMs) + line
+	}
 	y := float32(h) - lh - pad
 	p.Rect(pad, y-4, p.MeasureMono(line)+2*pad, lh+8, panelBG)
 	p.Mono(2*pad, y, line, textDim)
@@ -257,6 +264,11 @@ func drawSpace(p Painter, sp *Space2D, x, y float32) {
 	in := float32(24)
 	at := func(q [2]float32) (float32, float32) {
 		return x + in + (q[0]-lo[0])/span[0]*(size-2*in), y + size - in - (q[1]-lo[1])/span[1]*(size-2*in)
+	}
+	if sp.Rect {
+		x0, y0 := at(lo)
+		x1, y1 := at(hi)
+		p.Frame(min(x0, x1), min(y0, y1), max(x1-x0, x0-x1), max(y1-y0, y0-y1), 1, panelLine)
 	}
 	for _, t := range sp.Triangles {
 		for k := 0; k < 3; k++ {

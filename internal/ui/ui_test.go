@@ -231,7 +231,11 @@ func TestParseKeysErrors(t *testing.T) {
 }
 
 // recorder is a Painter that keeps the text it was asked to draw.
-type recorder struct{ texts []string }
+type recorder struct {
+	texts  []string
+	lines  int // Line calls
+	frames int // Frame calls
+}
 
 func (r *recorder) Text(x, y float32, s string, c color.NRGBA) float32 {
 	r.texts = append(r.texts, s)
@@ -242,8 +246,8 @@ func (r *recorder) Measure(s string) float32                           { return 
 func (r *recorder) MeasureMono(s string) float32                       { return float32(8 * len(s)) }
 func (r *recorder) LineHeight() float32                                { return 17 }
 func (r *recorder) Rect(x, y, w, h float32, c color.NRGBA)             {}
-func (r *recorder) Frame(x, y, w, h, th float32, c color.NRGBA)        {}
-func (r *recorder) Line(x0, y0, x1, y1, w float32, c color.NRGBA)      {}
+func (r *recorder) Frame(x, y, w, h, th float32, c color.NRGBA)        { r.frames++ }
+func (r *recorder) Line(x0, y0, x1, y1, w float32, c color.NRGBA)      { r.lines++ }
 func (r *recorder) Disc(x, y, rad float32, c color.NRGBA)              {}
 
 func TestHUDShowsTheState(t *testing.T) {
@@ -265,6 +269,39 @@ func TestHUDShowsTheState(t *testing.T) {
 	for _, k := range KeyMap {
 		if !strings.Contains(all, k[0]) {
 			t.Errorf("help overlay lacks key %q", k[0])
+		}
+	}
+}
+
+// TestHUDBlendSpaceAndStats: a bilinear space is drawn as its rectangle,
+// not triangles; offscreen statistics leave out the timings they do not
+// have instead of printing zeros.
+func TestHUDBlendSpaceAndStats(t *testing.T) {
+	s := NewState()
+	corners := [][2]float32{{0, 0}, {1, 0}, {0, 1}, {1, 1}}
+	for _, tc := range []struct {
+		name   string
+		sp     Space2D
+		lines  int
+		frames int
+	}{
+		{"bilinear", Space2D{Points: corners, Rect: true}, 0, 1},
+		{"triangles", Space2D{Points: corners, Triangles: [][3]int{{0, 1, 2}, {1, 3, 2}}}, 6, 0},
+	} {
+		r := &recorder{}
+		drawSpace(r, &tc.sp, 0, 0)
+		// The box around the plot is a Frame of its own.
+		if r.lines != tc.lines || r.frames-1 != tc.frames {
+			t.Errorf("%s: %d lines and %d rectangles, want %d and %d", tc.name, r.lines, r.frames-1, tc.lines, tc.frames)
+		}
+	}
+	for _, timed := range []bool{false, true} {
+		r := &recorder{}
+		in := &Info{Stats: Stats{Timed: timed, FPS: 60, DrawCalls: 3}}
+		Draw(r, &s, in, 800, 600)
+		all := strings.Join(r.texts, "\n")
+		if strings.Contains(all, " fps  anim ") != timed || !strings.Contains(all, "draws 3") {
+			t.Errorf("timed=%v: statistics %q", timed, all)
 		}
 	}
 }
