@@ -20,21 +20,21 @@ import (
 // key map's state. The window and the offscreen modes (-keys, -record,
 // -sheet) run the same frames.
 type app struct {
-	opt     *options
-	c       *character
-	v       *view
-	ui      ui.State
-	scale   float32     // HiDPI content scale of the HUD
-	keys    [][]float32 // per clip: distinct key times, for the timeline's marks
-	rates   []float32   // per clip: frames per second (clipFrameRate)
+	opt   *options
+	c     *character
+	v     *view
+	ui    ui.State
+	scale float32     // HiDPI content scale of the HUD
+	keys  [][]float32 // per clip: distinct key times, for the timeline's marks
+	rates []float32   // per clip: frames per second (clipFrameRate)
 	// space is the HUD's 2D blend space plot, laid out once; spaceParams
 	// are the parameter indices of its two axes (−1: a constant).
 	space       *ui.Space2D
 	spaceParams [2]int
-	fps     float32
-	animMs  float32
-	drawMs  float32
-	shotDir string
+	fps         float32
+	animMs      float32
+	drawMs      float32
+	shotDir     string
 	// shotPath, when set, asks the next frame to save itself there.
 	shotPath string
 	// steady leaves wall-clock timings out of the HUD, so that offscreen
