@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"testing"
 )
 
@@ -13,16 +15,16 @@ func TestFrameAnimationAllocatesNothing(t *testing.T) {
 		name string
 		opt  options
 	}{
-		{"blend tree, GPU", options{skinning: skinGPU}},
-		{"clip browser, partitions", options{clip: "Walk", skinning: skinGPU, paletteLimit: 12}},
-		{"dual quaternions", options{clip: "Run", skinning: skinDQ}},
-		{"CPU skinning", options{clip: "Walk", skinning: skinCPU}},
-		{"crowd of 8", options{skinning: skinGPU, crowd: 8}},
+		{"blend tree, GPU", options{skinning: scene.SkinGPU}},
+		{"clip browser, partitions", options{clip: "Walk", skinning: scene.SkinGPU, paletteLimit: 12}},
+		{"dual quaternions", options{clip: "Run", skinning: scene.SkinDQ}},
+		{"CPU skinning", options{clip: "Walk", skinning: scene.SkinCPU}},
+		{"crowd of 8", options{skinning: scene.SkinGPU, crowd: 8}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			opt := tc.opt
-			opt.view, opt.width, opt.height, opt.fade = viewShaded, 64, 64, 0.3
+			opt.view, opt.width, opt.height, opt.fade = scene.ViewShaded, 64, 64, 0.3
 			m, err := loadModel("")
 			if err != nil {
 				t.Fatal(err)

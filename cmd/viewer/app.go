@@ -13,6 +13,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/render"
+	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -21,8 +22,8 @@ import (
 // -sheet) run the same frames.
 type app struct {
 	opt   *options
-	c     *character
-	v     *view
+	c     *scene.Character
+	v     *scene.View
 	ui    ui.State
 	scale float32     // HiDPI content scale of the HUD
 	keys  [][]float32 // per clip: distinct key times, for the timeline's marks
@@ -41,69 +42,69 @@ type app struct {
 	// output (and its goldens) is the same on every run.
 	steady bool
 	// crowd, with -crowd N, animates and draws N characters.
-	crowd *crowd
+	crowd *scene.Crowd
 }
 
 // newApp builds the view of c (offscreen at w×h when both are positive).
-func newApp(opt *options, c *character, w, h int) (*app, error) {
-	v, err := newView(c, opt, w, h)
+func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
+	v, err := scene.NewView(c, opt.viewOptions(), w, h)
 	if err != nil {
 		return nil, err
 	}
 	a := &app{opt: opt, c: c, v: v, ui: ui.NewState(), scale: 1, shotDir: "screenshots"}
-	if c.clipMode {
+	if c.ClipMode {
 		// The timeline loops the clip shown until L says otherwise.
-		c.ctl.SetLoopMode(a.ui.Loop)
-		a.ui.Selected = max(c.clip, 0) // [ ] start from the clip shown
+		c.Ctl.SetLoopMode(a.ui.Loop)
+		a.ui.Selected = max(c.Clip, 0) // [ ] start from the clip shown
 	}
 	if opt.time != 0 {
-		c.ctl.SetTime(float32(opt.time))
+		c.Ctl.SetTime(float32(opt.time))
 	}
 	a.ui.HUD = true
 	switch opt.view {
-	case viewPartitions:
+	case scene.ViewPartitions:
 		a.ui.View = ui.ViewPartitions
-	case viewWeights:
+	case scene.ViewWeights:
 		a.ui.View = ui.ViewWeights
-	case viewSkeleton:
+	case scene.ViewSkeleton:
 		a.ui.Skeleton = true
 	}
 	a.keys, a.rates = clipKeyTimes(c)
 	a.space, a.spaceParams = blendSpace(c)
 	a.steady = w > 0 && h > 0
 	if opt.crowd > 1 {
-		if a.crowd, err = newCrowd(c.model, opt, c, v.scene, opt.crowd); err != nil {
-			v.destroy()
+		if a.crowd, err = scene.NewCrowd(c.Model, float32(opt.fade), c, v.Scene, opt.crowd); err != nil {
+			v.Destroy()
 			return nil, err
 		}
-		a.crowd.start()
-		if lo, hi, ok := a.crowd.bounds(); ok {
-			v.boxLo, v.boxHi = lo, hi
-			v.home = render.FrameBounds(lo, hi, float32(max(w, 1))/float32(max(h, 1)))
-			v.cam = v.home
+		a.crowd.Start()
+		if lo, hi, ok := a.crowd.Bounds(); ok {
+			v.BoxLo, v.BoxHi = lo, hi
+			v.Home = render.FrameBounds(lo, hi, float32(max(w, 1))/float32(max(h, 1)))
+			v.Cam = v.Home
 		}
-		v.items = a.crowd.items
-		v.stats.vertices *= opt.crowd
+		v.Items = a.crowd.Items
+		v.Stats.Vertices *= opt.crowd
 	}
 	return a, nil
 }
 
 func (a *app) destroy() {
 	if a.crowd != nil {
-		a.crowd.close()
+		a.crowd.Close()
 	}
-	a.v.destroy()
+	a.v.Destroy()
 }
 
 // clipKeyTimes lists each clip's distinct key times, for the timeline's
 // marks (at most 400 per clip: more would be a grey bar anyway), and its
 // frame rate (clipFrameRate).
-func clipKeyTimes(c *character) (keys [][]float32, rates []float32) {
-	keys = make([][]float32, len(c.model.Clips))
-	rates = make([]float32, len(c.model.Clips))
-	for i := range c.model.Clips {
+func clipKeyTimes(c *scene.Character) (keys [][]float32, rates []float32) {
+	keys = make([][]float32, len(c.Model.Clips))
+	rates = make([]float32, len(c.Model.Clips))
+	for i := range c.Model.Clips {
 		seen := map[float32]bool{}
-		for _, tr := range c.model.Clips[i].Tracks {
+		for _, tr := range c.Model.Clips[i].Tracks {
 			for _, t := range tr.Times {
 				seen[t] = true
 			}
@@ -151,11 +152,11 @@ func clipFrameRate(times []float32) float32 {
 // Choices implements ui.Actions: the clips in the clip browser, the base
 // layer's states under a blend tree.
 func (a *app) Choices() []string {
-	if a.c.clipMode {
-		return a.c.ctl.States()
+	if a.c.ClipMode {
+		return a.c.Ctl.States()
 	}
 	var out []string
-	for _, s := range a.c.ctl.States() {
+	for _, s := range a.c.Ctl.States() {
 		if !strings.Contains(s, "/") {
 			out = append(out, s)
 		}
@@ -167,67 +168,67 @@ func (a *app) Choices() []string {
 func (a *app) Request(i int, instant bool) error {
 	choices := a.Choices()
 	name := choices[i]
-	if a.c.clipMode {
+	if a.c.ClipMode {
 		if instant {
 			name = "cut:" + name
 		}
-		if err := a.c.ctl.Request(name); err != nil {
+		if err := a.c.Ctl.Request(name); err != nil {
 			return err
 		}
-		a.c.clip = i
+		a.c.Clip = i
 		return nil
 	}
 	if instant {
-		return a.c.ctl.Cut(name)
+		return a.c.Ctl.Cut(name)
 	}
-	return a.c.ctl.Request(name)
+	return a.c.Ctl.Request(name)
 }
 
 // RequestIndex implements ui.Actions.
 func (a *app) RequestIndex(i int) error {
-	if err := a.c.ctl.RequestIndex(i); err != nil {
+	if err := a.c.Ctl.RequestIndex(i); err != nil {
 		return err
 	}
-	if a.c.clipMode {
-		a.c.clip = i
+	if a.c.ClipMode {
+		a.c.Clip = i
 	}
 	return nil
 }
 
-func (a *app) Params() []anim.Param        { return a.c.ctl.Params() }
-func (a *app) SetParam(i int, v float32)   { a.c.ctl.SetParamIndex(i, v) }
-func (a *app) FrameModel()                 { a.v.cam = a.v.home }
+func (a *app) Params() []anim.Param        { return a.c.Ctl.Params() }
+func (a *app) SetParam(i int, v float32)   { a.c.Ctl.SetParamIndex(i, v) }
+func (a *app) FrameModel()                 { a.v.Cam = a.v.Home }
 func (a *app) Screenshot() (string, error) { return a.requestShot() }
 
 // Time implements ui.Actions: the character's clock, as its controller
 // reports it.
-func (a *app) Time() float32 { return a.c.ctl.Timeline().Time }
+func (a *app) Time() float32 { return a.c.Ctl.Timeline().Time }
 
 // Duration implements ui.Actions: the length of what plays.
-func (a *app) Duration() float32 { return a.c.ctl.Timeline().Duration }
+func (a *app) Duration() float32 { return a.c.Ctl.Timeline().Duration }
 
 // Seek implements ui.Actions: every clip of the character (and of the
 // crowd) at time t.
 func (a *app) Seek(t float32) {
 	if a.crowd != nil {
-		a.crowd.poseAt(t)
+		a.crowd.PoseAt(t)
 		return
 	}
-	a.c.ctl.SetTime(t)
+	a.c.Ctl.SetTime(t)
 }
 
 // SetLoopMode implements ui.Actions. Under a blend tree the spec's own
 // loop modes hold.
 func (a *app) SetLoopMode(m anim.LoopMode) {
-	if !a.c.clipMode {
+	if !a.c.ClipMode {
 		a.ui.Say("loop modes come from the spec under a blend tree")
 		return
 	}
 	if a.crowd != nil {
-		a.crowd.setLoopMode(m)
+		a.crowd.SetLoopMode(m)
 		return
 	}
-	a.c.ctl.SetLoopMode(m)
+	a.c.Ctl.SetLoopMode(m)
 }
 
 // frameStep is the wall time between the frames of a key script: 1/30 s.
@@ -239,7 +240,7 @@ func (a *app) FrameStep() float32 { return 1 / a.clipFPS() }
 
 // clipFPS is the frame rate of the clip the timeline shows.
 func (a *app) clipFPS() float32 {
-	if i := a.c.ctl.Timeline().Clip; i >= 0 && i < len(a.rates) {
+	if i := a.c.Ctl.Timeline().Clip; i >= 0 && i < len(a.rates) {
 		return a.rates[i]
 	}
 	return defaultFPS
@@ -251,7 +252,7 @@ func (a *app) requestShot() (string, error) {
 	if err := os.MkdirAll(a.shotDir, 0o755); err != nil {
 		return "", err
 	}
-	name := strings.TrimSuffix(filepath.Base(a.c.model.Name), filepath.Ext(a.c.model.Name))
+	name := strings.TrimSuffix(filepath.Base(a.c.Model.Name), filepath.Ext(a.c.Model.Name))
 	choice := a.choiceName()
 	safe := strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r == ' ' || r == ':' {
@@ -273,10 +274,10 @@ func fileExists(p string) bool {
 }
 
 func (a *app) choiceName() string {
-	if a.c.clipMode {
-		return a.c.clipName()
+	if a.c.ClipMode {
+		return a.c.ClipName()
 	}
-	return a.c.ctl.Status().State
+	return a.c.Ctl.Status().State
 }
 
 // update advances the animation by dt seconds of wall time as the key
@@ -287,15 +288,13 @@ func (a *app) update(dt float32) error {
 	// The keys' transport goes to the character's clock, which owns the
 	// time; paused, a cross-fade still plays out.
 	if a.crowd != nil {
-		a.crowd.update(dt, a.ui.Rate(), !a.ui.Playing)
+		a.crowd.Update(dt, a.ui.Rate(), !a.ui.Playing)
 		a.animMs = smooth(a.animMs, float32(time.Since(start).Seconds()*1000))
 		return nil
 	}
-	a.c.ctl.SetSpeed(a.ui.Rate())
-	a.c.ctl.SetPaused(!a.ui.Playing)
-	a.c.ctl.Update(dt)
-	a.c.poseNow()
-	if err := a.v.scene.refresh(a.v.r, a.c); err != nil {
+	a.c.Ctl.SetSpeed(a.ui.Rate())
+	a.c.Ctl.SetPaused(!a.ui.Playing)
+	if err := a.v.Update(dt); err != nil {
 		return err
 	}
 	a.animMs = smooth(a.animMs, float32(time.Since(start).Seconds()*1000))
@@ -314,26 +313,26 @@ func smooth(old, now float32) float32 {
 func (a *app) draw() error {
 	start := time.Now()
 	v := a.v
-	v.wire = a.ui.Wire
-	v.bones = a.ui.Skeleton
+	v.Wire = a.ui.Wire
+	v.Bones = a.ui.Skeleton
 	switch {
 	case !a.ui.Grid:
-		v.grid = nil
-	case v.grid == nil:
+		v.Grid = nil
+	case v.Grid == nil:
 		// Laid out once when turned on: a floor that stays put, and no
 		// allocation per frame.
-		v.grid = groundGrid(v.scene, a.c)
+		v.Grid = scene.GroundGrid(v.Scene, a.c)
 	}
 	switch a.ui.View {
 	case ui.ViewPartitions:
-		v.mode = render.Partitions
+		v.Mode = render.Partitions
 	case ui.ViewWeights:
-		v.mode = render.Weights
+		v.Mode = render.Weights
 	default:
-		v.mode = render.Shaded
+		v.Mode = render.Shaded
 	}
-	v.keepInView(a.c)
-	if err := v.draw(); err != nil {
+	v.KeepInView(a.c)
+	if err := v.Draw(); err != nil {
 		return err
 	}
 	if a.shotPath != "" {
@@ -344,52 +343,51 @@ func (a *app) draw() error {
 		}
 	}
 	if a.ui.HUD || a.ui.Help || a.ui.Message != "" {
-		h, err := v.overlay(a.scale)
+		h, err := v.Overlay(a.scale)
 		if err != nil {
 			return err
 		}
 		info := a.info()
-		ui.Draw(h, &a.ui, &info, v.w, v.h)
-		h.Flush(v.w, v.h)
+		ui.Draw(h, &a.ui, &info, v.W, v.H)
+		h.Flush(v.W, v.H)
 	}
 	a.drawMs = smooth(a.drawMs, float32(time.Since(start).Seconds()*1000))
-	v.stats.add(time.Duration(a.animMs*1e6), time.Since(start), v.r.DrawCalls, v.r.PaletteUsed)
 	return nil
 }
 
 // readPixels reads what the view drew, without the HUD.
 func (a *app) readPixels() *image.NRGBA {
-	if a.v.target != nil {
-		return a.v.target.ReadImage()
+	if a.v.Target != nil {
+		return a.v.Target.ReadImage()
 	}
-	img, _ := render.ReadFramebuffer(a.v.w, a.v.h)
+	img, _ := render.ReadFramebuffer(a.v.W, a.v.H)
 	return img
 }
 
 // info is the HUD's snapshot of the viewer.
 func (a *app) info() ui.Info {
 	c := a.c
-	st := c.ctl.Status()
+	st := c.Ctl.Status()
 	in := ui.Info{
-		Model: c.model.Name, Choices: a.Choices(),
-		Params: c.ctl.Params(), Status: st, HasStates: !c.clipMode,
-		Stats: ui.Stats{FPS: a.fps, AnimMs: a.animMs, RenderMs: a.drawMs, DrawCalls: a.v.r.DrawCalls,
-			Parts: a.v.scene.parts, Joints: c.model.Skeleton.NumJoints(), Vertices: a.v.stats.vertices},
+		Model: c.Model.Name, Choices: a.Choices(),
+		Params: c.Ctl.Params(), Status: st, HasStates: !c.ClipMode,
+		Stats: ui.Stats{FPS: a.fps, AnimMs: a.animMs, RenderMs: a.drawMs, DrawCalls: a.v.R.DrawCalls,
+			Parts: a.v.Scene.Parts, Joints: c.Model.Skeleton.NumJoints(), Vertices: a.v.Stats.Vertices},
 	}
 	if ch := in.Choices; len(ch) > 0 {
 		in.Selected = ch[a.ui.Selected%len(ch)]
 	}
-	tl := c.ctl.Timeline()
+	tl := c.Ctl.Timeline()
 	in.Time, in.Duration, in.Loop, in.FPS = tl.Time, tl.Duration, tl.Mode, a.clipFPS()
 	in.Frame = int(ui.FrameAt(tl.Time, 1/in.FPS))
 	in.Frames = int(math.Round(float64(tl.Duration * in.FPS)))
 	if tl.Clip >= 0 {
 		in.Keys = a.keys[tl.Clip]
 	}
-	if c.clipMode {
-		in.Mode, in.Choice = "clip", c.clipName()
-		if in.Choice == "" && c.clip >= 0 {
-			in.Choice = fmt.Sprintf("clip %d", c.clip)
+	if c.ClipMode {
+		in.Mode, in.Choice = "clip", c.ClipName()
+		if in.Choice == "" && c.Clip >= 0 {
+			in.Choice = fmt.Sprintf("clip %d", c.Clip)
 		}
 	} else {
 		in.Mode, in.Choice = "state", st.State
@@ -400,7 +398,7 @@ func (a *app) info() ui.Info {
 	if sp := a.space; sp != nil {
 		for k, i := range a.spaceParams {
 			if i >= 0 {
-				sp.Current[k] = c.ctl.Params()[i].Value
+				sp.Current[k] = c.Ctl.Params()[i].Value
 			}
 		}
 		in.Space = sp
@@ -412,9 +410,9 @@ func (a *app) info() ui.Info {
 // blendSpace lays out the first 2D blend space of the spec for the HUD's
 // plot: its samples, and its triangles unless it is bilinear; params are
 // the indices of the parameters on its axes (−1 for a constant).
-func blendSpace(c *character) (sp *ui.Space2D, params [2]int) {
+func blendSpace(c *scene.Character) (sp *ui.Space2D, params [2]int) {
 	params = [2]int{-1, -1}
-	if c.spec == nil {
+	if c.Spec == nil {
 		return nil, params
 	}
 	var found *anim.NodeSpec
@@ -437,7 +435,7 @@ func blendSpace(c *character) (sp *ui.Space2D, params [2]int) {
 			walk(&n.Layers[i].Node)
 		}
 	}
-	for _, l := range c.spec.Layers {
+	for _, l := range c.Spec.Layers {
 		for _, s := range l.States {
 			walk(s.Tree)
 		}
@@ -458,7 +456,7 @@ func blendSpace(c *character) (sp *ui.Space2D, params [2]int) {
 		in := found.Params[k]
 		sp.Current[k] = in.Value
 		if in.Param != "" {
-			params[k] = c.ctl.ParamIndex(in.Param)
+			params[k] = c.Ctl.ParamIndex(in.Param)
 		}
 	}
 	return sp, params

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"fmt"
 	"image/png"
 	"io"
@@ -107,22 +109,22 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	}
 	base := strings.NewReplacer("/", "_", "\\", "_", " ", "_").Replace(strings.TrimSuffix(rel, filepath.Ext(rel)))
 	for ci := range m.Clips {
-		c, err := newCharacter(m, nil, ci, 0)
+		c, err := scene.NewCharacter(m, nil, ci, 0)
 		if err != nil {
 			return cols + " FAIL: " + oneLine(err), false
 		}
 		for k := 0; k < corpusPoseTimes; k++ {
-			t := c.duration() * float32(k) / (corpusPoseTimes - 1)
+			t := c.Duration() * float32(k) / (corpusPoseTimes - 1)
 			if err := writePoseFile(filepath.Join(out, fmt.Sprintf("%s.clip%d.t%d.json", base, ci, k)), c, t); err != nil {
 				return cols + " FAIL: pose: " + oneLine(err), false
 			}
 		}
 	}
-	c, err := newCharacter(m, nil, -1, 0)
+	c, err := scene.NewCharacter(m, nil, -1, 0)
 	if err != nil {
 		return cols + " FAIL: " + oneLine(err), false
 	}
-	img, err := renderImage(c, &options{skinning: skinGPU}, c.duration()/2, width, height)
+	img, err := scene.RenderImage(c, scene.ViewOptions{Skinning: scene.SkinGPU}, c.Duration()/2, width, height)
 	if err != nil {
 		return cols + " FAIL: render: " + oneLine(err), false
 	}
@@ -138,7 +140,7 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	return cols + " ok", true
 }
 
-func writePoseFile(path string, c *character, t float32) error {
+func writePoseFile(path string, c *scene.Character, t float32) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +28,7 @@ func TestDroppedFiles(t *testing.T) {
 	if err := os.WriteFile(good, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt := &options{skinning: skinGPU, view: viewShaded, width: 64, height: 64, fade: 0.3}
+	opt := &options{skinning: scene.SkinGPU, view: scene.ViewShaded, width: 64, height: 64, fade: 0.3}
 	m, err := loadModel("")
 	if err != nil {
 		t.Fatal(err)
@@ -42,9 +44,9 @@ func TestDroppedFiles(t *testing.T) {
 			return err
 		}
 		a.load(bad)
-		afterBad, message = a.c.model.Name, a.ui.Message
+		afterBad, message = a.c.Model.Name, a.ui.Message
 		a.load(good)
-		afterGood = a.c.model.Name
+		afterGood = a.c.Model.Name
 		defer a.destroy()
 		return a.draw()
 	})

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"bufio"
 	"encoding/json"
 	"io"
@@ -15,9 +17,9 @@ import (
 // a joint of any skin (or of every node with allNodes), and the skinned
 // world-space positions of every skinned primitive, by the glTF formula
 // Σ wᵢ·(jointWorldᵢ·inverseBindᵢ)·v over all JOINTS_n/WEIGHTS_n.
-func dumpPose(w io.Writer, c *character, t float32, allNodes bool) error {
-	c.evaluate(t)
-	m := c.model
+func dumpPose(w io.Writer, c *scene.Character, t float32, allNodes bool) error {
+	c.Evaluate(t)
+	m := c.Model
 	var nodes []int
 	if allNodes {
 		for n := range m.JointOfNode {
@@ -38,8 +40,8 @@ func dumpPose(w io.Writer, c *character, t float32, allNodes bool) error {
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString(`{"clip": `)
-	if c.clipMode && c.clip >= 0 {
-		writeJSONString(bw, c.clipName())
+	if c.ClipMode && c.Clip >= 0 {
+		writeJSONString(bw, c.ClipName())
 	} else {
 		bw.WriteString("null")
 	}
@@ -55,7 +57,7 @@ func dumpPose(w io.Writer, c *character, t float32, allNodes bool) error {
 		bw.WriteString(`, "name": `)
 		writeJSONString(bw, nodeName(c, n))
 		bw.WriteString(`, "world": [`)
-		wm := c.nodeWorld(n)
+		wm := c.NodeWorld(n)
 		for k, v := range wm {
 			if k > 0 {
 				bw.WriteString(", ")
@@ -80,7 +82,7 @@ func dumpPose(w io.Writer, c *character, t float32, allNodes bool) error {
 				out = make([]float32, len(p.Positions))
 			}
 			out = out[:len(p.Positions)]
-			if err := skin.Positions(out, p.Positions, p.AllJoints, p.AllWeights, 4*p.Sets, c.palettes[inst.Skin]); err != nil {
+			if err := skin.Positions(out, p.Positions, p.AllJoints, p.AllWeights, 4*p.Sets, c.Palettes[inst.Skin]); err != nil {
 				return err
 			}
 			if !first {
@@ -108,8 +110,8 @@ func dumpPose(w io.Writer, c *character, t float32, allNodes bool) error {
 }
 
 // nodeName is the node's name from the file (empty when it has none).
-func nodeName(c *character, n int) string {
-	return c.model.NodeNames[n]
+func nodeName(c *scene.Character, n int) string {
+	return c.Model.NodeNames[n]
 }
 
 func writeJSONString(w *bufio.Writer, s string) {

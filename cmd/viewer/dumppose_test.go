@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
@@ -90,7 +92,7 @@ func TestDumpPoseTwoJoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newCharacter(m, nil, -1, 0)
+	c, err := scene.NewCharacter(m, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +169,7 @@ func TestDumpPoseAllNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := newCharacter(m, nil, -1, 0)
+	c, _ := scene.NewCharacter(m, nil, -1, 0)
 	var out bytes.Buffer
 	if err := dumpPose(&out, c, 0, true); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"io"
 	"strings"
 	"testing"
@@ -14,11 +16,11 @@ func TestParseFlags(t *testing.T) {
 		wantErr string
 	}{
 		{"defaults", "", func(o *options) bool {
-			return o.model == "" && o.width == 960 && o.height == 720 && o.skinning == skinGPU && o.view == viewShaded
+			return o.model == "" && o.width == 960 && o.height == 720 && o.skinning == scene.SkinGPU && o.view == scene.ViewShaded
 		}, ""},
 		{"flags after the model", "a.glb -clip Walk -time 0.5", func(o *options) bool { return o.model == "a.glb" && o.clip == "Walk" && o.time == 0.5 }, ""},
 		{"size", "-size 320x200", func(o *options) bool { return o.width == 320 && o.height == 200 }, ""},
-		{"palette limit", "-palette-limit 12 -skinning dq", func(o *options) bool { return o.paletteLimit == 12 && o.skinning == skinDQ }, ""},
+		{"palette limit", "-palette-limit 12 -skinning dq", func(o *options) bool { return o.paletteLimit == 12 && o.skinning == scene.SkinDQ }, ""},
 		{"two models", "a.glb b.glb", nil, "one model at a time"},
 		{"bad size", "-size 10", nil, "-size"},
 		{"bad skinning", "-skinning magic", nil, "-skinning"},

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/render"
+	"github.com/skinview/skinview/internal/scene"
 )
 
 // TestSwitchModelsDoesNotLeak loads, renders and unloads models 100 times,
@@ -12,7 +13,7 @@ import (
 // Go heap come back to where they started.
 func TestSwitchModelsDoesNotLeak(t *testing.T) {
 	models := []string{"@character", "@twist", "@edge/two_skins.gltf", "@stress"}
-	opt := &options{skinning: skinGPU, view: viewShaded, width: 96, height: 96, hud: true, fade: 0.3}
+	opt := &options{skinning: scene.SkinGPU, view: scene.ViewShaded, width: 96, height: 96, hud: true, fade: 0.3}
 	during := 0
 	cycle := func(i int) error {
 		o := *opt

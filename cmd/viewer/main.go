@@ -2,6 +2,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"errors"
 	"flag"
 	"fmt"
@@ -113,10 +115,10 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.out, "out", "corpus-out", "`folder` for -corpus screenshots and poses")
 	fs.Float64Var(&opt.time, "time", 0, "clip-local time in `seconds` (clamped to the clip in -screenshot and -dump-pose)")
 	fs.StringVar(&opt.clip, "clip", "", "clip to play, by `name or index` (default: the first)")
-	fs.StringVar(&opt.skinning, "skinning", skinGPU, "skinning method: `gpu` (linear blend in skin.vert), cpu (the same, computed in Go) or dq (dual quaternions in skin_dq.vert, for comparison)")
+	fs.StringVar(&opt.skinning, "skinning", scene.SkinGPU, "skinning method: `gpu` (linear blend in skin.vert), cpu (the same, computed in Go) or dq (dual quaternions in skin_dq.vert, for comparison)")
 	fs.IntVar(&opt.paletteLimit, "palette-limit", 0, "joints per draw call, `K` (0: as many as the driver's uniform block holds); larger skins are split into bone partitions")
 	fs.BoolVar(&opt.stats, "stats", false, "render 120 frames offscreen from -time on and print frame statistics (draw calls, partitions, palette bytes per frame, CPU ms for animation and rendering), then exit")
-	fs.StringVar(&opt.view, "view", viewShaded, "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh)")
+	fs.StringVar(&opt.view, "view", scene.ViewShaded, "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh)")
 	fs.StringVar(&opt.joint, "joint", "", "joint `name or index` whose weights -view weights shows (default: the one with the most vertices)")
 	fs.StringVar(&opt.tree, "tree", "", "blend-tree / state-machine spec `file` (JSON; see the README)")
 	fs.Var(&opt.params, "param", "set a control parameter, `NAME=VALUE` (repeatable)")
@@ -176,11 +178,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if !ok || err1 != nil || err2 != nil || opt.width < 16 || opt.height < 16 || opt.width > 8192 || opt.height > 8192 {
 		return nil, fmt.Errorf("-size %q: want WIDTHxHEIGHT between 16 and 8192, like 960x720", *size)
 	}
-	if opt.skinning != skinGPU && opt.skinning != skinCPU && opt.skinning != skinDQ {
+	if opt.skinning != scene.SkinGPU && opt.skinning != scene.SkinCPU && opt.skinning != scene.SkinDQ {
 		return nil, fmt.Errorf("-skinning %q: want gpu, cpu or dq", opt.skinning)
 	}
 	switch opt.view {
-	case viewShaded, viewPartitions, viewWeights, viewSkeleton:
+	case scene.ViewShaded, scene.ViewPartitions, scene.ViewWeights, scene.ViewSkeleton:
 	default:
 		return nil, fmt.Errorf("-view %q: want shaded, partitions, weights or skeleton", opt.view)
 	}
@@ -259,10 +261,10 @@ func run(opt *options) error {
 		return err
 	}
 	t := float32(opt.time)
-	if c.clipMode || t < 0 {
+	if c.ClipMode || t < 0 {
 		// One clip: its local time, clamped. Under blends and trees every
 		// clip clamps (or loops) on its own, so the time is kept as given.
-		t = clampTime(t, c.duration())
+		t = clampTime(t, c.Duration())
 	}
 	switch {
 	case opt.dumpPose != "":
@@ -295,13 +297,18 @@ func run(opt *options) error {
 	}
 }
 
+// viewOptions are the flags a view draws with.
+func (o *options) viewOptions() scene.ViewOptions {
+	return scene.ViewOptions{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view}
+}
+
 // characterFor builds the animation the flags ask for: a spec file, a
 // quick blend or additive, the built-in character's own spec, or the clip
 // browser; then applies -param.
-func characterFor(m *gltfload.Model, opt *options) (*character, error) {
+func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
 	clip := -1
 	if opt.clip != "" {
-		i, err := findClip(m, opt.clip)
+		i, err := scene.FindClip(m, opt.clip)
 		if err != nil {
 			return nil, err
 		}
@@ -328,12 +335,12 @@ func characterFor(m *gltfload.Model, opt *options) (*character, error) {
 			return nil, fmt.Errorf("built-in character spec: %w", err)
 		}
 	}
-	c, err := newCharacter(m, spec, clip, float32(opt.fade))
+	c, err := scene.NewCharacter(m, spec, clip, float32(opt.fade))
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range opt.params {
-		if err := c.ctl.SetParam(p.name, p.value); err != nil {
+		if err := c.Ctl.SetParam(p.name, p.value); err != nil {
 			return nil, fmt.Errorf("-param %s: %w", p.name, err)
 		}
 	}

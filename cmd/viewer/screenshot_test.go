@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"image"
 	"image/color"
 	"testing"
@@ -20,21 +22,21 @@ func TestScreenshotDefaultCharacter(t *testing.T) {
 		spots []golden.Spot
 	}{
 		{"walk_0.5", "Walk", 0.5, []golden.Spot{
-			{Name: "chest is drawn", X: 165, Y: 150, Want: background, Not: true, Tolerance: 0.02},
-			{Name: "no hand above the head", X: 140, Y: 45, Want: background},
+			{Name: "chest is drawn", X: 165, Y: 150, Want: scene.Background, Not: true, Tolerance: 0.02},
+			{Name: "no hand above the head", X: 140, Y: 45, Want: scene.Background},
 		}},
 		{"wave_1.0", "Wave", 1.0, []golden.Spot{
-			{Name: "chest is drawn", X: 190, Y: 160, Want: background, Not: true, Tolerance: 0.02},
-			{Name: "hand is raised above the head", X: 140, Y: 45, Want: background, Not: true, Tolerance: 0.02},
+			{Name: "chest is drawn", X: 190, Y: 160, Want: scene.Background, Not: true, Tolerance: 0.02},
+			{Name: "hand is raised above the head", X: 140, Y: 45, Want: scene.Background, Not: true, Tolerance: 0.02},
 		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			clip, err := findClip(m, tc.clip)
+			clip, err := scene.FindClip(m, tc.clip)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := newCharacter(m, nil, clip, 0)
+			c, err := scene.NewCharacter(m, nil, clip, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,14 +44,14 @@ func TestScreenshotDefaultCharacter(t *testing.T) {
 			// Drawn a second time in the same context, a frame must come out
 			// the same: anything else is GL state leaking between frames.
 			onGL(t, func() (err error) {
-				if img, err = renderImage(c, &options{skinning: skinGPU}, tc.time, 320, 400); err != nil {
+				if img, err = scene.RenderImage(c, scene.ViewOptions{Skinning: scene.SkinGPU}, tc.time, 320, 400); err != nil {
 					return err
 				}
-				again, err = renderImage(c, &options{skinning: skinGPU}, tc.time, 320, 400)
+				again, err = scene.RenderImage(c, scene.ViewOptions{Skinning: scene.SkinGPU}, tc.time, 320, 400)
 				return err
 			})
 			golden.Check(t, "TestScreenshotDefaultCharacter/"+tc.name, img, golden.Options{})
-			golden.CheckSpots(t, img, append(tc.spots, golden.Spot{Name: "corner is background", X: 2, Y: 2, Want: background}))
+			golden.CheckSpots(t, img, append(tc.spots, golden.Spot{Name: "corner is background", X: 2, Y: 2, Want: scene.Background}))
 			if r := golden.Compare(again, img, golden.Options{Threshold: 1e-9, MaxBadPixels: -1}); !r.OK() {
 				t.Errorf("second draw differs from the first in %d pixels (worst region %v)", r.BadPixels, r.Worst)
 			}
@@ -65,13 +67,13 @@ func TestScreenshotIsLitAndTextured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newCharacter(m, nil, -1, 0)
+	c, err := scene.NewCharacter(m, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var img *image.NRGBA
 	onGL(t, func() (err error) {
-		img, err = renderImage(c, &options{skinning: skinGPU}, 0.5, 320, 400)
+		img, err = scene.RenderImage(c, scene.ViewOptions{Skinning: scene.SkinGPU}, 0.5, 320, 400)
 		return err
 	})
 	colours := map[color.NRGBA]int{}
@@ -80,7 +82,7 @@ func TestScreenshotIsLitAndTextured(t *testing.T) {
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			p := img.NRGBAAt(x, y)
-			if p != background {
+			if p != scene.Background {
 				covered++
 				colours[quantize(p)]++
 			}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"fmt"
 	"io"
 	"time"
@@ -40,15 +42,15 @@ const statsFrames = 120
 // runStats renders statsFrames frames offscreen, advancing 1/60 s each,
 // and prints the averages. The render time includes glFinish so that it
 // measures the frame, not only command submission.
-func runStats(w io.Writer, opt *options, c *character, t float32) error {
+func runStats(w io.Writer, opt *options, c *scene.Character, t float32) error {
 	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
 		a.ui.HUD = false
 		a.Seek(t)
 		var st frameStats
-		st.partitions, st.joints, st.vertices = a.v.stats.partitions, a.v.stats.joints, a.v.stats.vertices
+		st.partitions, st.joints, st.vertices = a.v.Stats.Partitions, a.v.Stats.Joints, a.v.Stats.Vertices
 		if a.crowd != nil {
-			st.joints *= len(a.crowd.members)
-			st.partitions *= len(a.crowd.members)
+			st.joints *= a.crowd.Len()
+			st.partitions *= a.crowd.Len()
 		}
 		for i := 0; i < statsFrames; i++ {
 			start := time.Now()
@@ -60,7 +62,7 @@ func runStats(w io.Writer, opt *options, c *character, t float32) error {
 				return err
 			}
 			gl.Finish()
-			st.add(mid.Sub(start), time.Since(mid), a.v.r.DrawCalls, a.v.r.PaletteUsed)
+			st.add(mid.Sub(start), time.Since(mid), a.v.R.DrawCalls, a.v.R.PaletteUsed)
 		}
 		st.print(w)
 		return nil

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"image"
 	"strconv"
 	"testing"
@@ -29,8 +31,8 @@ type shot struct {
 var (
 	// body and empty are the spot colours: anything but the background,
 	// and the background.
-	body  = golden.Spot{Want: background, Not: true, Tolerance: 0.02}
-	empty = golden.Spot{Want: background}
+	body  = golden.Spot{Want: scene.Background, Not: true, Tolerance: 0.02}
+	empty = golden.Spot{Want: scene.Background}
 )
 
 func spot(s golden.Spot, name string, x, y int) golden.Spot {
@@ -71,21 +73,21 @@ func suite() []shot {
 		{name: "ik_left_hand_reach", opt: options{params: paramList{{"ik_weight", 1}}}, time: 0.3, spots: []golden.Spot{
 			spot(body, "left hand reaches out to the target", 158, 85)}},
 		{name: "look_at", opt: options{params: paramList{{"look_weight", 1}}}, time: 0.3},
-		{name: "walk_cpu_skinning", opt: options{clip: "Walk", skinning: skinCPU}, time: 0.25, same: "Walk_0.25"},
+		{name: "walk_cpu_skinning", opt: options{clip: "Walk", skinning: scene.SkinCPU}, time: 0.25, same: "Walk_0.25"},
 		{name: "walk_palette_limit_12", opt: options{clip: "Walk", paletteLimit: 12}, time: 0.25, same: "Walk_0.25"},
 		{name: "walk_palette_limit_16", opt: options{clip: "Walk", paletteLimit: 16}, time: 0.25, same: "Walk_0.25"},
-		{name: "walk_dual_quaternion", opt: options{clip: "Walk", skinning: skinDQ}, time: 0.25},
-		{name: "view_partitions_12", opt: options{clip: "Walk", paletteLimit: 12, view: viewPartitions}, time: 0.25},
-		{name: "view_weights_forearm", opt: options{clip: "Wave", view: viewWeights, joint: "forearm.R"}, time: 1.0},
-		{name: "view_skeleton", opt: options{clip: "Walk", view: viewSkeleton}, time: 0.25},
+		{name: "walk_dual_quaternion", opt: options{clip: "Walk", skinning: scene.SkinDQ}, time: 0.25},
+		{name: "view_partitions_12", opt: options{clip: "Walk", paletteLimit: 12, view: scene.ViewPartitions}, time: 0.25},
+		{name: "view_weights_forearm", opt: options{clip: "Wave", view: scene.ViewWeights, joint: "forearm.R"}, time: 1.0},
+		{name: "view_skeleton", opt: options{clip: "Walk", view: scene.ViewSkeleton}, time: 0.25},
 		{name: "wireframe_and_grid", opt: options{clip: "Walk"}, keys: "w,g"},
 		{name: "stress_gpu", model: "@stress", time: 0.5},
 		{name: "stress_palette_limit_12", model: "@stress", opt: options{paletteLimit: 12}, time: 0.5, same: "stress_gpu"},
-		{name: "stress_cpu", model: "@stress", opt: options{skinning: skinCPU}, time: 0.5, same: "stress_gpu"},
-		{name: "stress_partitions", model: "@stress", opt: options{paletteLimit: 40, view: viewPartitions}, time: 0.5},
+		{name: "stress_cpu", model: "@stress", opt: options{skinning: scene.SkinCPU}, time: 0.5, same: "stress_gpu"},
+		{name: "stress_partitions", model: "@stress", opt: options{paletteLimit: 40, view: scene.ViewPartitions}, time: 0.5},
 		{name: "twist180_linear_blend", model: "@twist", opt: options{clip: "Twist180"}, spots: []golden.Spot{
 			spot(empty, "the twist collapses the limb (candy wrapper)", 149, 143), spot(empty, "collapsed below the axis too", 149, 156)}},
-		{name: "twist180_dual_quaternion", model: "@twist", opt: options{clip: "Twist180", skinning: skinDQ}, spots: []golden.Spot{
+		{name: "twist180_dual_quaternion", model: "@twist", opt: options{clip: "Twist180", skinning: scene.SkinDQ}, spots: []golden.Spot{
 			spot(body, "dual quaternions keep the volume", 149, 143), spot(body, "below the axis too", 149, 156)}},
 		{name: "edge_two_skins", model: "@edge/two_skins.gltf", time: 0.5},
 		{name: "edge_joints_outside", model: "@edge/joints_outside.gltf", time: 0.5},
@@ -139,10 +141,10 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	opt := tc.opt
 	opt.model = tc.model
 	if opt.skinning == "" {
-		opt.skinning = skinGPU
+		opt.skinning = scene.SkinGPU
 	}
 	if opt.view == "" {
-		opt.view = viewShaded
+		opt.view = scene.ViewShaded
 	}
 	if opt.width == 0 {
 		opt.width, opt.height = 220, 280
@@ -160,9 +162,9 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c *character
+	var c *scene.Character
 	if tc.rest {
-		c, err = newCharacter(m, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
+		c, err = scene.NewCharacter(m, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
 	} else {
 		c, err = characterFor(m, &opt)
 	}
@@ -186,7 +188,7 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 		if err := a.draw(); err != nil {
 			return err
 		}
-		again = a.v.target.ReadImage()
+		again = a.v.Target.ReadImage()
 		return nil
 	})
 	if r := golden.Compare(again, img, golden.Options{Threshold: 1e-9, MaxBadPixels: -1}); !r.OK() {

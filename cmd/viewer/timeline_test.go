@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"math"
 	"testing"
 
@@ -11,7 +13,7 @@ import (
 // withApp runs f on an offscreen app of the built-in character under opt.
 func withApp(t *testing.T, opt options, f func(a *app) error) {
 	t.Helper()
-	opt.view, opt.skinning, opt.width, opt.height, opt.fade = viewShaded, skinGPU, 64, 64, 0.3
+	opt.view, opt.skinning, opt.width, opt.height, opt.fade = scene.ViewShaded, scene.SkinGPU, 64, 64, 0.3
 	m, err := loadModel("")
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +61,7 @@ func TestTimelineShowsWhatPlays(t *testing.T) {
 	})
 	t.Run("a once-state's length, label and key marks under the spec", func(t *testing.T) {
 		withApp(t, options{}, func(a *app) error {
-			if err := a.c.ctl.Request("jump"); err != nil {
+			if err := a.c.Ctl.Request("jump"); err != nil {
 				return err
 			}
 			keys(t, a, "wait")
@@ -81,7 +83,7 @@ func TestTimelineShowsWhatPlays(t *testing.T) {
 			keys(t, a, "]")
 			want := a.info().Selected
 			keys(t, a, "shift+enter")
-			if s := a.c.ctl.Status(); s.State != want || s.From != "" {
+			if s := a.c.Ctl.Status(); s.State != want || s.From != "" {
 				t.Errorf("after shift+enter on %q: %+v; want settled there at once", want, s)
 			}
 			return nil

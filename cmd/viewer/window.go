@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/scene"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -71,7 +73,7 @@ func closeWindow(win *glfw.Window) {
 
 // offscreen runs f with a hidden window's GL context and an app drawing
 // into a w×h target: -screenshot, -keys, -record and -sheet.
-func offscreen(opt *options, c *character, w, h int, f func(a *app) error) error {
+func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app) error) error {
 	win, err := openWindow(64, 64, "viewer", false)
 	if err != nil {
 		return err
@@ -87,7 +89,7 @@ func offscreen(opt *options, c *character, w, h int, f func(a *app) error) error
 
 // screenshot renders one frame at time t offscreen (after the -keys
 // script, if any) and writes it as PNG; the HUD only with -hud.
-func screenshot(opt *options, c *character, t float32) error {
+func screenshot(opt *options, c *scene.Character, t float32) error {
 	evs, err := ui.ParseKeys(opt.keys)
 	if err != nil {
 		return err
@@ -106,15 +108,14 @@ func screenshot(opt *options, c *character, t float32) error {
 func (a *app) shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
 	c := a.c
 	if a.crowd != nil {
-		a.crowd.poseAt(t)
+		a.crowd.PoseAt(t)
 	} else if len(evs) == 0 {
 		// The moment asked for, exactly: every clip at local time t.
-		c.evaluate(t)
-		if err := a.v.scene.refresh(a.v.r, c); err != nil {
+		if err := a.v.PoseAt(t); err != nil {
 			return nil, err
 		}
 	} else {
-		c.ctl.SetTime(t)
+		c.Ctl.SetTime(t)
 		if err := a.update(0); err != nil {
 			return nil, err
 		}
@@ -130,17 +131,17 @@ func (a *app) shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
 	if err := a.draw(); err != nil {
 		return nil, err
 	}
-	return a.v.target.ReadImage(), nil
+	return a.v.Target.ReadImage(), nil
 }
 
 // record writes the frames of [from, to] at fps as a numbered PNG
 // sequence into dir.
-func record(opt *options, c *character) error {
-	from, to := clampTime(float32(opt.from), c.duration()), float32(opt.to)
+func record(opt *options, c *scene.Character) error {
+	from, to := clampTime(float32(opt.from), c.Duration()), float32(opt.to)
 	if opt.to < 0 {
-		to = c.duration()
+		to = c.Duration()
 	}
-	to = clampTime(to, c.duration())
+	to = clampTime(to, c.Duration())
 	n := int(math.Floor(float64((to-from)*float32(opt.fps))+1e-4)) + 1
 	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
 		a.ui.HUD = opt.hud
@@ -150,7 +151,7 @@ func record(opt *options, c *character) error {
 				return err
 			}
 			path := filepath.Join(opt.record, fmt.Sprintf("frame_%05d.png", i))
-			if err := writePNG(path, a.v.target.ReadImage()); err != nil {
+			if err := writePNG(path, a.v.Target.ReadImage()); err != nil {
 				return err
 			}
 		}
@@ -161,17 +162,17 @@ func record(opt *options, c *character) error {
 
 // sheet writes one contact sheet of n evenly spaced frames of [from, to],
 // each labelled with its time.
-func sheet(opt *options, c *character) error {
+func sheet(opt *options, c *scene.Character) error {
 	n := opt.frames
-	from, to := clampTime(float32(opt.from), c.duration()), float32(opt.to)
+	from, to := clampTime(float32(opt.from), c.Duration()), float32(opt.to)
 	if opt.to < 0 {
-		to = c.duration()
+		to = c.Duration()
 	}
-	to = clampTime(to, c.duration())
+	to = clampTime(to, c.Duration())
 	cols := int(math.Ceil(math.Sqrt(float64(n))))
 	rows := (n + cols - 1) / cols
 	out := image.NewNRGBA(image.Rect(0, 0, cols*opt.width, rows*opt.height))
-	draw.Draw(out, out.Bounds(), image.NewUniform(background), image.Point{}, draw.Src)
+	draw.Draw(out, out.Bounds(), image.NewUniform(scene.Background), image.Point{}, draw.Src)
 	err := offscreen(opt, c, opt.width, opt.height, func(a *app) error {
 		a.ui.HUD = false
 		for i := 0; i < n; i++ {
@@ -183,15 +184,15 @@ func sheet(opt *options, c *character) error {
 			if err := a.renderAt(t); err != nil {
 				return err
 			}
-			h, err := a.v.overlay(1)
+			h, err := a.v.Overlay(1)
 			if err != nil {
 				return err
 			}
 			label := fmt.Sprintf("%s  t = %.3f s", a.choiceName(), t)
-			h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, background)
+			h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, scene.Background)
 			h.Text(8, 6, label, ui.TextColor)
-			h.Flush(a.v.w, a.v.h)
-			img := a.v.target.ReadImage()
+			h.Flush(a.v.W, a.v.H)
+			img := a.v.Target.ReadImage()
 			x, y := (i%cols)*opt.width, (i/cols)*opt.height
 			draw.Draw(out, image.Rect(x, y, x+opt.width, y+opt.height), img, image.Point{}, draw.Src)
 		}
@@ -209,16 +210,15 @@ func sheet(opt *options, c *character) error {
 
 // renderAt draws the character with every clip at local time t.
 func (a *app) renderAt(t float32) error {
-	a.c.evaluate(t)
-	if err := a.v.scene.refresh(a.v.r, a.c); err != nil {
+	if err := a.v.PoseAt(t); err != nil {
 		return err
 	}
 	return a.draw()
 }
 
 // interactive runs the window until it is closed or Esc is pressed.
-func interactive(opt *options, c *character) error {
-	win, err := openWindow(opt.width, opt.height, "viewer — "+c.model.Name, true)
+func interactive(opt *options, c *scene.Character) error {
+	win, err := openWindow(opt.width, opt.height, "viewer — "+c.Model.Name, true)
 	if err != nil {
 		return err
 	}
@@ -232,7 +232,7 @@ func interactive(opt *options, c *character) error {
 	defer func() { a.destroy() }()
 	sx, _ := win.GetContentScale()
 	a.scale = max(sx, 1)
-	a.v.w, a.v.h = fw, fh
+	a.v.W, a.v.H = fw, fh
 	if err := a.reframe(); err != nil {
 		return err
 	}
@@ -267,13 +267,13 @@ func interactive(opt *options, c *character) error {
 		ww, wh := w.GetSize()
 		switch {
 		case dragging:
-			a.v.cam.Orbit(-dx*0.01, dy*0.01)
+			a.v.Cam.Orbit(-dx*0.01, dy*0.01)
 		case panning && ww > 0:
 			// Window coordinates to framebuffer pixels (HiDPI).
-			a.v.cam.Pan(dx*float32(a.v.w)/float32(ww), dy*float32(a.v.h)/float32(max(wh, 1)), a.v.h)
+			a.v.Cam.Pan(dx*float32(a.v.W)/float32(ww), dy*float32(a.v.H)/float32(max(wh, 1)), a.v.H)
 		}
 	})
-	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.v.cam.Zoom(float32(dy)) })
+	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.v.Cam.Zoom(float32(dy)) })
 	win.SetDropCallback(func(_ *glfw.Window, names []string) {
 		if len(names) > 0 {
 			a.load(names[0])
@@ -297,8 +297,8 @@ func interactive(opt *options, c *character) error {
 		}
 		// The framebuffer may be larger than the window on HiDPI
 		// screens: the viewport follows the framebuffer.
-		a.v.w, a.v.h = win.GetFramebufferSize()
-		if a.v.w > 0 && a.v.h > 0 {
+		a.v.W, a.v.H = win.GetFramebufferSize()
+		if a.v.W > 0 && a.v.H > 0 {
 			if err := a.draw(); err != nil {
 				return err
 			}
@@ -311,11 +311,11 @@ func interactive(opt *options, c *character) error {
 
 // reframe fits the camera to the window's aspect ratio.
 func (a *app) reframe() error {
-	cam, lo, hi, err := frameClip(a.v.r, a.v.scene, a.c, float32(max(a.v.w, 1))/float32(max(a.v.h, 1)))
+	cam, lo, hi, err := scene.FrameClip(a.v.R, a.v.Scene, a.c, float32(max(a.v.W, 1))/float32(max(a.v.H, 1)))
 	if err != nil {
 		return err
 	}
-	a.v.cam, a.v.home, a.v.boxLo, a.v.boxHi = cam, cam, lo, hi
+	a.v.Cam, a.v.Home, a.v.BoxLo, a.v.BoxHi = cam, cam, lo, hi
 	return nil
 }
 
@@ -340,7 +340,7 @@ func (a *app) load(path string) {
 		return
 	}
 	next.scale, next.fps = a.scale, a.fps
-	next.v.w, next.v.h = a.v.w, a.v.h
+	next.v.W, next.v.H = a.v.W, a.v.H
 	if err := next.reframe(); err != nil {
 		next.destroy()
 		a.ui.Say("%s: %s", filepath.Base(path), oneLine(err))

@@ -1,4 +1,4 @@
-package main
+package scene
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ import (
 
 // Debug views of -view.
 const (
-	viewShaded     = "shaded"
-	viewPartitions = "partitions"
-	viewWeights    = "weights"
-	viewSkeleton   = "skeleton"
+	ViewShaded     = "shaded"
+	ViewPartitions = "partitions"
+	ViewWeights    = "weights"
+	ViewSkeleton   = "skeleton"
 )
 
 // partitionTint gives draw call i a colour far from its neighbours': hues
@@ -43,8 +43,8 @@ func partitionTint(i int) [4]float32 {
 
 // resolveJoint finds a skeleton joint by name or index for the weights
 // view; "" picks the joint with the most vertices of the first skin.
-func resolveJoint(c *character, spec string) (int, error) {
-	m := c.model
+func resolveJoint(c *Character, spec string) (int, error) {
+	m := c.Model
 	if spec == "" {
 		if len(m.Skins) == 0 {
 			return -1, nil
@@ -81,16 +81,16 @@ func resolveJoint(c *character, spec string) (int, error) {
 
 // setDebugView prepares every draw item for the chosen view: partition
 // tints, and the local palette entry of the joint whose weights are shown.
-func (s *gpuScene) setDebugView(c *character, joint int) {
+func (s *GPU) setDebugView(c *Character, joint int) {
 	for i := range s.items {
 		s.items[i].Tint = partitionTint(i)
 		s.items[i].WeightJoint = -1
 		d := &s.draws[i]
-		inst := c.model.Instances[d.instance]
+		inst := c.Model.Instances[d.instance]
 		if joint < 0 || inst.Skin < 0 || !d.gpu {
 			continue
 		}
-		for k, sj := range c.model.Skins[inst.Skin].Joints {
+		for k, sj := range c.Model.Skins[inst.Skin].Joints {
 			if sj != joint {
 				continue
 			}
@@ -109,12 +109,12 @@ func (s *gpuScene) setDebugView(c *character, joint int) {
 
 // drawSkeleton overlays every skin's joints and bones, projected with the
 // view's camera, through the HUD: bones stay visible inside the mesh.
-func drawSkeleton(h *render.HUD, c *character, cam render.Camera, w, ht int) {
+func drawSkeleton(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
 	project := func(j int) (float32, float32, bool) {
-		return cam.Project(c.jointWorld(j).Col(3).Vec3(), w, ht)
+		return cam.Project(c.JointWorld(j).Col(3).Vec3(), w, ht)
 	}
-	inSkin := make([]bool, c.model.Skeleton.NumJoints())
-	for _, s := range c.model.Skins {
+	inSkin := make([]bool, c.Model.Skeleton.NumJoints())
+	for _, s := range c.Model.Skins {
 		for _, j := range s.Joints {
 			inSkin[j] = true
 		}
@@ -128,7 +128,7 @@ func drawSkeleton(h *render.HUD, c *character, cam render.Camera, w, ht int) {
 		if !ok {
 			continue
 		}
-		if p := c.model.Skeleton.Parents[j]; p >= 0 && inSkin[p] {
+		if p := c.Model.Skeleton.Parents[j]; p >= 0 && inSkin[p] {
 			if px, py, ok := project(p); ok {
 				h.Line(px, py, x, y, 2, bone)
 			}

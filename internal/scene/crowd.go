@@ -1,4 +1,4 @@
-package main
+package scene
 
 import (
 	"fmt"
@@ -13,16 +13,16 @@ import (
 	"github.com/skinview/skinview/internal/skin"
 )
 
-// crowd is -crowd N: N copies of the character on a grid, each with its
+// Crowd is -Crowd N: N copies of the character on a grid, each with its
 // own controller, time offset and parameters, animated by anim.Crowd on
 // all cores and drawn from the one uploaded set of meshes with their own
 // palettes.
-type crowd struct {
+type Crowd struct {
 	anim    *anim.Crowd
 	model   *gltfload.Model
 	members []member
-	items   []render.DrawItem // every member's draw items, for one Draw
-	scene   *gpuScene         // the uploaded meshes all members share
+	Items   []render.DrawItem // every member's draw items, for one Draw
+	scene   *GPU              // the uploaded meshes all members share
 	workers int
 	offsets []float32 // per member: time offset in seconds
 }
@@ -33,23 +33,23 @@ type member struct {
 	pals   [][]float32
 }
 
-// newCrowd builds n characters of model m laid out around the first one's
+// NewCrowd builds n characters of model m laid out around the first one's
 // framing box, each starting at its own time and, when the spec has
 // parameters, its own value of the first one. Member 0 is first: its
 // controller is the one the HUD shows. In the clip browser every member
 // loops its clip on its own clock.
-func newCrowd(m *gltfload.Model, opt *options, first *character, s *gpuScene, n int) (*crowd, error) {
-	if s.mode != skinGPU {
+func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) (*Crowd, error) {
+	if s.mode != SkinGPU {
 		return nil, fmt.Errorf("-crowd draws with -skinning gpu, not %s", s.mode)
 	}
-	cr := &crowd{model: m, scene: s, workers: max(runtime.GOMAXPROCS(0), 1)}
-	lo, hi, ok := s.bounds(first)
+	cr := &Crowd{model: m, scene: s, workers: max(runtime.GOMAXPROCS(0), 1)}
+	lo, hi, ok := s.Bounds(first)
 	if !ok {
 		lo, hi = mgl32.Vec3{-0.5, 0, -0.5}, mgl32.Vec3{0.5, 1, 0.5}
 	}
-	spec := first.spec
-	if first.clipMode {
-		spec = clipSpec(m, first.clip, float32(opt.fade), anim.Loop)
+	spec := first.Spec
+	if first.ClipMode {
+		spec = ClipSpec(m, first.Clip, fade, anim.Loop)
 	}
 	clips := make([]*anim.RuntimeClip, len(m.Clips))
 	for i := range m.Clips {
@@ -69,7 +69,7 @@ func newCrowd(m *gltfload.Model, opt *options, first *character, s *gpuScene, n 
 		}
 		if ps := ctl.Params(); len(ps) > 0 {
 			if i == 0 {
-				for k, p := range first.ctl.Params() {
+				for k, p := range first.Ctl.Params() {
 					ctl.SetParamIndex(k, p.Value)
 				}
 			} else {
@@ -85,23 +85,26 @@ func newCrowd(m *gltfload.Model, opt *options, first *character, s *gpuScene, n 
 			p := make([]float32, len(it.Palette))
 			mb.pals = append(mb.pals, p)
 			it.Palette = p
-			cr.items = append(cr.items, it)
+			cr.Items = append(cr.Items, it)
 		}
 		cr.members = append(cr.members, mb)
-		cr.offsets = append(cr.offsets, float32(math.Mod(float64(i)*0.377, float64(max(first.duration(), 1e-3)))))
+		cr.offsets = append(cr.offsets, float32(math.Mod(float64(i)*0.377, float64(max(first.Duration(), 1e-3)))))
 	}
 	var err error
 	if cr.anim, err = anim.NewCrowd(&m.Skeleton, m.Skins, ctls); err != nil {
 		return nil, err
 	}
 	// The HUD and the keys drive member 0.
-	first.ctl, first.spec = ctls[0], spec
+	first.Ctl, first.Spec = ctls[0], spec
 	return cr, nil
 }
 
-// update advances every member by dt seconds of wall time at the given
+// Len is the number of characters in the crowd.
+func (cr *Crowd) Len() int { return len(cr.members) }
+
+// Update advances every member by dt seconds of wall time at the given
 // speed (or paused) and writes its draw palettes.
-func (cr *crowd) update(dt, speed float32, paused bool) {
+func (cr *Crowd) Update(dt, speed float32, paused bool) {
 	for i := range cr.members {
 		ctl := cr.anim.Controller(i)
 		ctl.SetSpeed(speed)
@@ -113,8 +116,8 @@ func (cr *crowd) update(dt, speed float32, paused bool) {
 	}
 }
 
-// poseAt puts every member at time t plus its offset (for screenshots).
-func (cr *crowd) poseAt(t float32) {
+// PoseAt puts every member at time t plus its offset (for screenshots).
+func (cr *Crowd) PoseAt(t float32) {
 	for i := range cr.members {
 		cr.anim.Controller(i).SetTime(t + cr.offsets[i])
 	}
@@ -124,20 +127,20 @@ func (cr *crowd) poseAt(t float32) {
 	}
 }
 
-// setLoopMode sets every member's loop mode.
-func (cr *crowd) setLoopMode(m anim.LoopMode) {
+// SetLoopMode sets every member's loop mode.
+func (cr *Crowd) SetLoopMode(m anim.LoopMode) {
 	for i := range cr.members {
 		cr.anim.Controller(i).SetLoopMode(m)
 	}
 }
 
-// start spreads the members' clocks.
-func (cr *crowd) start() { cr.poseAt(0) }
+// Start spreads the members' clocks.
+func (cr *Crowd) Start() { cr.PoseAt(0) }
 
-func (cr *crowd) close() { cr.anim.Close() }
+func (cr *Crowd) Close() { cr.anim.Close() }
 
 // place writes member i's draw palettes from its pose, moved to its place.
-func (mb *member) place(cr *crowd, i int) {
+func (mb *member) place(cr *Crowd, i int) {
 	s := cr.scene
 	for k := range s.draws {
 		d := &s.draws[k]
@@ -162,8 +165,8 @@ func (mb *member) place(cr *crowd, i int) {
 	}
 }
 
-// bounds is the box around the whole grid in the members' current poses.
-func (cr *crowd) bounds() (mgl32.Vec3, mgl32.Vec3, bool) {
+// Bounds is the box around the whole grid in the members' current poses.
+func (cr *Crowd) Bounds() (mgl32.Vec3, mgl32.Vec3, bool) {
 	var lo, hi mgl32.Vec3
 	found := false
 	for i := range cr.members {

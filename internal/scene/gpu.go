@@ -1,4 +1,4 @@
-package main
+package scene
 
 import (
 	"fmt"
@@ -12,27 +12,27 @@ import (
 	"github.com/skinview/skinview/internal/skin"
 )
 
-// background is the clear colour of every view.
-var background = color.NRGBA{R: 46, G: 50, B: 58, A: 255}
+// Background is the clear colour of every view.
+var Background = color.NRGBA{R: 46, G: 50, B: 58, A: 255}
 
 // Skinning modes of -skinning.
 const (
-	skinGPU = "gpu"
-	skinCPU = "cpu"
-	skinDQ  = "dq" // dual-quaternion skinning on the GPU, for comparison
+	SkinGPU = "gpu"
+	SkinCPU = "cpu"
+	SkinDQ  = "dq" // dual-quaternion skinning on the GPU, for comparison
 )
 
-// gpuScene is a character's meshes on the GPU and the draw list that shows
+// GPU is a character's meshes on the GPU and the draw list that shows
 // them. Everything a frame writes (rigid and partition palettes, CPU-skinned
 // vertices) is sized here once.
-type gpuScene struct {
+type GPU struct {
 	items  []render.DrawItem
 	draws  []drawSource // per item
 	rigid  [][]float32  // per instance: one palette entry, nil when skinned
 	mode   string
 	limit  int // joints per draw call
-	parts  int // partitions over all skinned primitives
-	dup    int // vertices duplicated by partitioning
+	Parts  int // partitions over all skinned primitives
+	Dup    int // vertices duplicated by partitioning
 	frames []boundsOf
 }
 
@@ -51,12 +51,12 @@ type drawSource struct {
 
 // upload sends every drawn primitive of c to the renderer, partitioned so
 // that no draw uses more than limit joints (0: the renderer's capacity).
-func upload(r *render.Renderer, c *character, mode string, limit int) (*gpuScene, error) {
-	m := c.model
+func upload(r *render.Renderer, c *Character, mode string, limit int) (*GPU, error) {
+	m := c.Model
 	if limit <= 0 || limit > r.MaxJoints() {
 		limit = r.MaxJoints()
 	}
-	s := &gpuScene{mode: mode, limit: limit}
+	s := &GPU{mode: mode, limit: limit}
 	textures := make([]render.TextureID, len(m.Textures))
 	for i, img := range m.Textures {
 		textures[i] = render.NoTexture
@@ -102,7 +102,7 @@ func upload(r *render.Renderer, c *character, mode string, limit int) (*gpuScene
 				}
 				continue
 			}
-			if mode == skinCPU {
+			if mode == SkinCPU {
 				src := drawSource{instance: ii, primitive: pi, prim: p, cpu: true,
 					pos: make([]float32, len(p.Positions)), nrm: make([]float32, len(p.Normals)),
 					palette: identityEntry()}
@@ -117,20 +117,20 @@ func upload(r *render.Renderer, c *character, mode string, limit int) (*gpuScene
 			}
 			if len(plan.Partitions) == 1 && len(m.Skins[inst.Skin].Joints) <= limit {
 				// Fits: draw with the skin's whole palette, no copy.
-				s.parts++
-				if err := s.add(r, drawSource{instance: ii, primitive: pi, prim: p, palette: c.palettes[inst.Skin], gpu: true}, rm); err != nil {
+				s.Parts++
+				if err := s.add(r, drawSource{instance: ii, primitive: pi, prim: p, palette: c.Palettes[inst.Skin], gpu: true}, rm); err != nil {
 					return nil, err
 				}
 				continue
 			}
-			s.dup += plan.Duplicated
+			s.Dup += plan.Duplicated
 			for k := range plan.Partitions {
 				part := &plan.Partitions[k]
 				sub := partitionPrimitive(p, plan, part)
 				src := drawSource{instance: ii, primitive: pi, prim: sub, joints: part.Joints, gpu: true,
 					source:  plan.Source[part.FirstVertex : part.FirstVertex+part.NumVertices],
 					palette: make([]float32, len(part.Joints)*anim.PaletteFloats)}
-				s.parts++
+				s.Parts++
 				if err := s.add(r, src, rm); err != nil {
 					return nil, err
 				}
@@ -170,10 +170,10 @@ func partitionPrimitive(p *gltfload.Primitive, plan *skin.Plan, part *skin.Parti
 	return q
 }
 
-func (s *gpuScene) add(r *render.Renderer, src drawSource, mat render.Material) error {
+func (s *GPU) add(r *render.Renderer, src drawSource, mat render.Material) error {
 	p := src.prim
 	drawn := src.palette
-	if s.mode == skinDQ {
+	if s.mode == SkinDQ {
 		src.dq = make([]float32, len(src.palette)/anim.PaletteFloats*skin.DualQuatFloats)
 		drawn = src.dq
 	}
@@ -190,24 +190,24 @@ func (s *gpuScene) add(r *render.Renderer, src drawSource, mat render.Material) 
 	return nil
 }
 
-// refresh brings the draw list to the character's current pose: rigid
+// Refresh brings the draw list to the character's current pose: rigid
 // node transforms, partition palettes gathered from the skin palette, and
 // CPU-skinned vertices.
-func (s *gpuScene) refresh(r *render.Renderer, c *character) error {
-	for ii, inst := range c.model.Instances {
+func (s *GPU) Refresh(r *render.Renderer, c *Character) error {
+	for ii, inst := range c.Model.Instances {
 		if ii < len(s.rigid) && s.rigid[ii] != nil {
-			w := c.nodeWorld(inst.Node)
+			w := c.NodeWorld(inst.Node)
 			anim.WritePaletteEntry(s.rigid[ii], &w)
 		}
 	}
 	for i := range s.draws {
 		d := &s.draws[i]
-		inst := c.model.Instances[d.instance]
+		inst := c.Model.Instances[d.instance]
 		switch {
 		case d.joints != nil:
-			skin.GatherPalette(d.palette, c.palettes[inst.Skin], d.joints)
+			skin.GatherPalette(d.palette, c.Palettes[inst.Skin], d.joints)
 		case d.cpu:
-			if err := skin.Skin4(d.pos, d.nrm, d.prim.Positions, d.prim.Normals, d.prim.Joints, d.prim.Weights, c.palettes[inst.Skin]); err != nil {
+			if err := skin.Skin4(d.pos, d.nrm, d.prim.Positions, d.prim.Normals, d.prim.Joints, d.prim.Weights, c.Palettes[inst.Skin]); err != nil {
 				return err
 			}
 			if err := r.UpdateVertices(s.items[i].Mesh, d.pos, d.nrm); err != nil {
@@ -222,8 +222,8 @@ func (s *gpuScene) refresh(r *render.Renderer, c *character) error {
 }
 
 // method is the vertex shader the scene's palettes are laid out for.
-func (s *gpuScene) method() render.Skinning {
-	if s.mode == skinDQ {
+func (s *GPU) method() render.Skinning {
+	if s.mode == SkinDQ {
 		return render.DualQuat
 	}
 	return render.LinearBlend
@@ -239,10 +239,10 @@ type boundsOf struct {
 	rigid    []float32 // the instance's node palette entry, or nil when skinned
 }
 
-func (s *gpuScene) addBounds(c *character, instance int, p *gltfload.Primitive, rigid []float32) error {
-	inst := c.model.Instances[instance]
+func (s *GPU) addBounds(c *Character, instance int, p *gltfload.Primitive, rigid []float32) error {
+	inst := c.Model.Instances[instance]
 	if rigid == nil {
-		b, err := skin.JointBounds(p.Positions, p.Joints, p.Weights, len(c.model.Skins[inst.Skin].Joints))
+		b, err := skin.JointBounds(p.Positions, p.Joints, p.Weights, len(c.Model.Skins[inst.Skin].Joints))
 		if err != nil {
 			return err
 		}
@@ -257,16 +257,16 @@ func (s *gpuScene) addBounds(c *character, instance int, p *gltfload.Primitive, 
 	return nil
 }
 
-// bounds is a box around every drawn vertex in the current pose, from each
+// Bounds is a box around every drawn vertex in the current pose, from each
 // joint's box under its palette entry: conservative, and cheap enough for
 // every frame. (Dual-quaternion skinning ignores joint scale; the box of
 // the linear blend stays a good frame for it.)
-func (s *gpuScene) bounds(c *character) (mgl32.Vec3, mgl32.Vec3, bool) {
-	return s.posedBounds(c.model, func(k int) []float32 { return c.palettes[k] })
+func (s *GPU) Bounds(c *Character) (mgl32.Vec3, mgl32.Vec3, bool) {
+	return s.posedBounds(c.Model, func(k int) []float32 { return c.Palettes[k] })
 }
 
 // posedBounds is bounds for the palettes of each skin that palette gives.
-func (s *gpuScene) posedBounds(m *gltfload.Model, palette func(skin int) []float32) (mgl32.Vec3, mgl32.Vec3, bool) {
+func (s *GPU) posedBounds(m *gltfload.Model, palette func(skin int) []float32) (mgl32.Vec3, mgl32.Vec3, bool) {
 	out := skin.EmptyBox()
 	for i := range s.frames {
 		f := &s.frames[i]

@@ -1,4 +1,4 @@
-package main
+package scene
 
 import (
 	"fmt"
@@ -10,38 +10,38 @@ import (
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
-// character owns a loaded model, the animation controller that poses it,
+// Character owns a loaded model, the animation controller that poses it,
 // and every per-frame buffer, sized once so that a frame allocates nothing.
-type character struct {
-	model *gltfload.Model
-	ctl   *anim.Controller
-	spec  *anim.Spec // what ctl was built from
-	// clipMode: the controller is the generated clip browser, whose
+type Character struct {
+	Model *gltfload.Model
+	Ctl   *anim.Controller
+	Spec  *anim.Spec // what ctl was built from
+	// ClipMode: the controller is the generated clip browser, whose
 	// base-layer states are the model's clips in order; otherwise it runs a
 	// blend-tree spec.
-	clipMode bool
-	clip     int // clip mode: the clip requested last; -1 when there are none
+	ClipMode bool
+	Clip     int // clip mode: the clip requested last; -1 when there are none
 	pose     *anim.SoAPose
 	models   []float32   // model matrices, anim.ModelPaletteJob's layout
-	palettes [][]float32 // per skin
+	Palettes [][]float32 // per skin
 }
 
-// clipSpec is the clip browser: one state per clip, each reachable from any
+// ClipSpec is the clip browser: one state per clip, each reachable from any
 // state by a smooth cross-fade of fade seconds (requested by the state's
 // name) or by a cut (requested as "cut:NAME"). The window's clips play once
 // so that a time past the end holds the last frame and the timeline loops
 // them; a crowd's loop on their own clocks.
-func clipSpec(m *gltfload.Model, initial int, fade float32, loop anim.LoopMode) *anim.Spec {
+func ClipSpec(m *gltfload.Model, initial int, fade float32, loop anim.LoopMode) *anim.Spec {
 	ls := anim.LayerSpec{Name: "clips"}
 	for i := range m.Clips {
-		name := stateName(m, i)
+		name := StateName(m, i)
 		ls.States = append(ls.States, anim.StateSpec{Name: name, Tree: &anim.NodeSpec{Type: anim.NodeClip, Clip: anim.ClipRef{Index: i}, Loop: loop}})
 		ls.Transitions = append(ls.Transitions,
 			anim.TransitionSpec{From: "*", To: name, Type: anim.TransitionSmooth, Duration: fade, Ease: anim.EaseInOut},
 			anim.TransitionSpec{Name: "cut:" + name, From: "*", To: name, Type: anim.TransitionImmediate})
 	}
 	if initial >= 0 && initial < len(m.Clips) {
-		ls.Initial = stateName(m, initial)
+		ls.Initial = StateName(m, initial)
 	}
 	if len(ls.States) == 0 {
 		ls.States = []anim.StateSpec{{Name: "rest"}}
@@ -49,8 +49,8 @@ func clipSpec(m *gltfload.Model, initial int, fade float32, loop anim.LoopMode) 
 	return &anim.Spec{Layers: []anim.LayerSpec{ls}}
 }
 
-// stateName is clip i's state in the clip browser: its name, made unique.
-func stateName(m *gltfload.Model, i int) string {
+// StateName is clip i's state in the clip browser: its name, made unique.
+func StateName(m *gltfload.Model, i int) string {
 	name := m.Clips[i].Name
 	if name == "" {
 		return "clip " + strconv.Itoa(i)
@@ -63,8 +63,8 @@ func stateName(m *gltfload.Model, i int) string {
 	return name
 }
 
-// findClip resolves -clip: a clip name, else an index.
-func findClip(m *gltfload.Model, spec string) (int, error) {
+// FindClip resolves -clip: a clip name, else an index.
+func FindClip(m *gltfload.Model, spec string) (int, error) {
 	for i := range m.Clips {
 		if m.Clips[i].Name == spec {
 			return i, nil
@@ -84,91 +84,91 @@ func findClip(m *gltfload.Model, spec string) (int, error) {
 	return i, nil
 }
 
-// newCharacter builds the character for a model: with a nil spec, the
+// NewCharacter builds the character for a model: with a nil spec, the
 // clip browser starting on clip (the first when clip is -1).
-func newCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*character, error) {
+func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*Character, error) {
 	if err := m.Skeleton.Validate(); err != nil {
 		return nil, err
 	}
 	n := m.Skeleton.NumJoints()
-	c := &character{model: m, clip: -1, pose: anim.NewSoAPose(n), models: make([]float32, anim.PaletteFloats*n)}
+	c := &Character{Model: m, Clip: -1, pose: anim.NewSoAPose(n), models: make([]float32, anim.PaletteFloats*n)}
 	if spec == nil {
-		c.clipMode = true
+		c.ClipMode = true
 		if len(m.Clips) > 0 {
-			c.clip = max(clip, 0)
+			c.Clip = max(clip, 0)
 		}
-		spec = clipSpec(m, c.clip, fade, anim.Once)
+		spec = ClipSpec(m, c.Clip, fade, anim.Once)
 	}
 	ctl, err := anim.NewController(spec, &m.Skeleton, m.Clips)
 	if err != nil {
 		return nil, err
 	}
-	c.ctl = ctl
-	c.spec = spec
+	c.Ctl = ctl
+	c.Spec = spec
 	for i := range m.Skins {
 		if err := m.Skins[i].Validate(&m.Skeleton); err != nil {
 			return nil, err
 		}
-		c.palettes = append(c.palettes, make([]float32, anim.PaletteFloats*len(m.Skins[i].Joints)))
+		c.Palettes = append(c.Palettes, make([]float32, anim.PaletteFloats*len(m.Skins[i].Joints)))
 	}
 	return c, nil
 }
 
-// clipName is the name -dump-pose reports: the clip shown in clip mode,
+// ClipName is the name -dump-pose reports: the clip shown in clip mode,
 // "" under a blend tree.
-func (c *character) clipName() string {
-	if !c.clipMode || c.clip < 0 {
+func (c *Character) ClipName() string {
+	if !c.ClipMode || c.Clip < 0 {
 		return ""
 	}
-	return c.model.Clips[c.clip].Name
+	return c.Model.Clips[c.Clip].Name
 }
 
-// duration is the timeline's length: the clip's in clip mode, the longest
+// Duration is the timeline's length: the clip's in clip mode, the longest
 // clip's under a blend tree.
-func (c *character) duration() float32 {
-	if c.clipMode {
-		if c.clip < 0 {
+func (c *Character) Duration() float32 {
+	if c.ClipMode {
+		if c.Clip < 0 {
 			return 0
 		}
-		return c.model.Clips[c.clip].Duration
+		return c.Model.Clips[c.Clip].Duration
 	}
 	var d float32
-	for i := range c.model.Clips {
-		d = max(d, c.model.Clips[i].Duration)
+	for i := range c.Model.Clips {
+		d = max(d, c.Model.Clips[i].Duration)
 	}
 	return d
 }
 
-// evaluate poses the character with every clip at local time t and
+// Evaluate poses the character with every clip at local time t and
 // rebuilds the palettes: the deterministic pose of -screenshot and
 // -dump-pose.
-func (c *character) evaluate(t float32) {
-	c.ctl.SetTime(t)
-	c.ctl.Update(0)
-	c.poseNow()
+func (c *Character) Evaluate(t float32) {
+	c.Ctl.SetTime(t)
+	c.Ctl.Update(0)
+	c.PoseNow()
 }
 
-// poseNow evaluates the controller as it stands into model matrices and
+// PoseNow evaluates the controller as it stands into model matrices and
 // every skin's palette.
-func (c *character) poseNow() {
-	c.ctl.Evaluate(c.pose)
-	mp := anim.ModelPaletteJob{Skeleton: &c.model.Skeleton, Input: c.pose, Models: c.models}
-	if len(c.model.Skins) > 0 {
-		mp.Skin, mp.Output = &c.model.Skins[0], c.palettes[0]
+func (c *Character) PoseNow() {
+	c.Ctl.Evaluate(c.pose)
+	mp := anim.ModelPaletteJob{Skeleton: &c.Model.Skeleton, Input: c.pose, Models: c.models}
+	if len(c.Model.Skins) > 0 {
+		mp.Skin, mp.Output = &c.Model.Skins[0], c.Palettes[0]
 	}
 	mp.Run()
-	for i := 1; i < len(c.model.Skins); i++ {
-		pj := anim.PaletteJob{Skin: &c.model.Skins[i], Models: c.models, Output: c.palettes[i]}
+	for i := 1; i < len(c.Model.Skins); i++ {
+		pj := anim.PaletteJob{Skin: &c.Model.Skins[i], Models: c.models, Output: c.Palettes[i]}
 		pj.Run()
 	}
 }
 
-// nodeWorld is the global transform of glTF node n in the current pose.
-func (c *character) nodeWorld(n int) mgl32.Mat4 {
-	return c.jointWorld(c.model.JointOfNode[n])
+// NodeWorld is the global transform of glTF node n in the current pose.
+func (c *Character) NodeWorld(n int) mgl32.Mat4 {
+	return c.JointWorld(c.Model.JointOfNode[n])
 }
 
-// jointWorld is skeleton joint j's model matrix in the current pose.
-func (c *character) jointWorld(j int) mgl32.Mat4 {
+// JointWorld is skeleton joint j's model matrix in the current pose.
+func (c *Character) JointWorld(j int) mgl32.Mat4 {
 	return anim.ModelMat4(c.models, j)
 }

@@ -1,0 +1,252 @@
+package scene
+
+import (
+	"image"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/render"
+)
+
+// View is one character drawn by one renderer: into the window's
+// framebuffer, or into an offscreen target when it has one.
+type View struct {
+	R      *render.Renderer
+	hud    *render.HUD // overlays; nil until a view needs one
+	c      *Character
+	Mode   render.View
+	Bones  bool // draw the skeleton over the mesh
+	Scene  *GPU
+	Target *render.Target
+	Cam    render.Camera
+	Home   render.Camera // the framing F returns to
+	// BoxLo, BoxHi is what home frames; a pose leaving it widens it.
+	BoxLo, BoxHi mgl32.Vec3
+	Wire         bool
+	Grid         *render.Grid // ground grid, or nil
+	// Items replaces scene.Items when set: a crowd's draws.
+	Items []render.DrawItem
+	W, H  int
+	Stats SizeStats
+}
+
+// SizeStats is how much a view draws.
+type SizeStats struct {
+	Partitions int // draw calls of skinned primitives
+	Joints     int // skeleton joints
+	Vertices   int // vertices drawn
+}
+
+// ViewOptions are how a view draws its character.
+type ViewOptions struct {
+	// Skinning is SkinGPU (default), SkinCPU or SkinDQ.
+	Skinning string
+	// PaletteLimit caps the joints of one draw call; 0 is the renderer's
+	// capacity.
+	PaletteLimit int
+	// Joint is the weights view's joint, by name or index; "" picks the
+	// joint with the most vertices.
+	Joint string
+	// View is the debug view: ViewShaded (default), ViewPartitions,
+	// ViewWeights or ViewSkeleton.
+	View string
+}
+
+// NewView uploads the character and frames it over its clip. With w and h
+// positive it draws offscreen into a w×h target. A GL context must be
+// current.
+func NewView(c *Character, opt ViewOptions, w, h int) (*View, error) {
+	r, err := render.New()
+	if err != nil {
+		return nil, err
+	}
+	v := &View{R: r, W: w, H: h, c: c}
+	if v.Scene, err = upload(r, c, opt.Skinning, opt.PaletteLimit); err != nil {
+		v.Destroy()
+		return nil, err
+	}
+	if w > 0 && h > 0 {
+		if v.Target, err = render.NewTarget(w, h, 4); err != nil {
+			v.Destroy()
+			return nil, err
+		}
+	}
+	aspect := float32(max(w, 1)) / float32(max(h, 1))
+	if v.Cam, v.BoxLo, v.BoxHi, err = FrameClip(r, v.Scene, c, aspect); err != nil {
+		v.Destroy()
+		return nil, err
+	}
+	v.Home = v.Cam
+	joint, err := resolveJoint(c, opt.Joint)
+	if err != nil {
+		v.Destroy()
+		return nil, err
+	}
+	v.Scene.setDebugView(c, joint)
+	switch opt.View {
+	case ViewPartitions:
+		v.Mode = render.Partitions
+	case ViewWeights:
+		v.Mode = render.Weights
+	case ViewSkeleton:
+		v.Bones = true
+	}
+	v.Stats.Partitions = v.Scene.Parts
+	v.Stats.Joints = c.Model.Skeleton.NumJoints()
+	for _, d := range v.Scene.draws {
+		v.Stats.Vertices += d.prim.NumVertices()
+	}
+	return v, nil
+}
+
+// Update is the frame step: the character's controller advances by dt
+// seconds of wall time (at the speed, direction and pause it was told)
+// and the new pose goes to the GPU.
+func (v *View) Update(dt float32) error {
+	v.c.Ctl.Update(dt)
+	v.c.PoseNow()
+	return v.Scene.Refresh(v.R, v.c)
+}
+
+// PoseAt poses the character with every clip at local time t, the
+// deterministic pose of screenshots and pose dumps, and uploads it.
+func (v *View) PoseAt(t float32) error {
+	v.c.Evaluate(t)
+	return v.Scene.Refresh(v.R, v.c)
+}
+
+// Draw renders the current state of the scene.
+func (v *View) Draw() error {
+	if v.Target != nil {
+		v.Target.Bind()
+	}
+	items := v.Scene.items
+	if v.Items != nil {
+		items = v.Items
+	}
+	frame := render.Frame{Width: v.W, Height: v.H, Camera: v.Cam, Clear: Background, Items: items,
+		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid}
+	if err := v.R.Draw(&frame); err != nil {
+		return err
+	}
+	if v.Bones {
+		h, err := v.Overlay(1)
+		if err != nil {
+			return err
+		}
+		drawSkeleton(h, v.c, v.Cam, v.W, v.H)
+		h.Flush(v.W, v.H)
+	}
+	return nil
+}
+
+// Overlay is the view's 2D layer, made on first use at the given HiDPI
+// scale.
+func (v *View) Overlay(scale float32) (*render.HUD, error) {
+	if v.hud == nil {
+		h, err := render.NewHUD(scale)
+		if err != nil {
+			return nil, err
+		}
+		v.hud = h
+	}
+	return v.hud, nil
+}
+
+// GroundGrid is a grid under the character's current box, with lines at a
+// round spacing (1, 2 or 5 × a power of ten), five to twelve across.
+func GroundGrid(s *GPU, c *Character) *render.Grid {
+	lo, hi, ok := s.Bounds(c)
+	if !ok {
+		return nil
+	}
+	size := max(hi[0]-lo[0], hi[2]-lo[2], (hi[1]-lo[1])/2)
+	step := float32(math.Pow(10, math.Floor(math.Log10(float64(size)/5))))
+	if size/step > 25 {
+		step *= 5
+	} else if size/step > 12 {
+		step *= 2
+	}
+	g := render.MakeGrid((lo[0]+hi[0])/2, (lo[2]+hi[2])/2, lo[1], step, step*float32(math.Ceil(float64(size/step))))
+	return &g
+}
+
+func (v *View) Destroy() {
+	if v.hud != nil {
+		v.hud.Destroy()
+	}
+	if v.Target != nil {
+		v.Target.Destroy()
+	}
+	v.R.Destroy()
+}
+
+// FrameClip frames the character over its whole clip so that no pose
+// leaves the view and the camera holds still while it plays.
+func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render.Camera, mgl32.Vec3, mgl32.Vec3, error) {
+	var lo, hi mgl32.Vec3
+	found := false
+	const samples = 12
+	for k := 0; k <= samples; k++ {
+		c.Evaluate(c.Duration() * float32(k) / samples)
+		if err := s.Refresh(r, c); err != nil {
+			return render.Camera{}, lo, hi, err
+		}
+		mn, mx, ok := s.Bounds(c)
+		if !ok {
+			continue
+		}
+		if !found {
+			lo, hi, found = mn, mx, true
+			continue
+		}
+		for i := 0; i < 3; i++ {
+			lo[i], hi[i] = min(lo[i], mn[i]), max(hi[i], mx[i])
+		}
+	}
+	if !found {
+		lo, hi = mgl32.Vec3{-1, -1, -1}, mgl32.Vec3{1, 1, 1}
+	}
+	return render.FrameBounds(lo, hi, aspect), lo, hi, nil
+}
+
+// KeepInView widens the framing when the current pose leaves the box the
+// camera was framed on (a state machine or layer can reach poses no clip
+// sample showed), unless the user has moved the camera.
+func (v *View) KeepInView(c *Character) {
+	lo, hi, ok := v.Scene.Bounds(c)
+	if !ok || v.Cam != v.Home || v.Items != nil {
+		return
+	}
+	grown := false
+	for k := 0; k < 3; k++ {
+		if lo[k] < v.BoxLo[k] {
+			v.BoxLo[k], grown = lo[k], true
+		}
+		if hi[k] > v.BoxHi[k] {
+			v.BoxHi[k], grown = hi[k], true
+		}
+	}
+	if grown {
+		v.Home = render.FrameBounds(v.BoxLo, v.BoxHi, float32(max(v.W, 1))/float32(max(v.H, 1)))
+		v.Cam = v.Home
+	}
+}
+
+// RenderImage draws the character at clip time t into a w×h image. A GL
+// context must be current.
+func RenderImage(c *Character, opt ViewOptions, t float32, w, h int) (*image.NRGBA, error) {
+	v, err := NewView(c, opt, w, h)
+	if err != nil {
+		return nil, err
+	}
+	defer v.Destroy()
+	if err := v.PoseAt(t); err != nil {
+		return nil, err
+	}
+	if err := v.Draw(); err != nil {
+		return nil, err
+	}
+	return v.Target.ReadImage(), nil
+}
