@@ -1,9 +1,9 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"testing"
+
+	"github.com/skinview/skinview/internal/scene"
 )
 
 // TestFrameAnimationAllocatesNothing: the per-frame animation path of the

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"fmt"
 	"image/png"
 	"io"
@@ -16,6 +14,7 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/scene"
 )
 
 // corpusPoseTimes is how many evenly spaced times of each clip are dumped.

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/skinview/skinview/assets"
+	"github.com/skinview/skinview/internal/scene"
 )
 
 // TestDroppedFiles follows what dropping files on the window does: a file

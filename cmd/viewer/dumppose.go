@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"bufio"
 	"encoding/json"
 	"io"
@@ -10,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/skin"
 )
 

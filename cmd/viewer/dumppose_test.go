@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
@@ -12,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/scene"
 )
 
 // twoJointGLTF is a hand-built file: joint "root" at (0,1,0) with child

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/skinview/skinview/internal/scene"
 )
 
 func TestParseFlags(t *testing.T) {

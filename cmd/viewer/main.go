@@ -2,8 +2,6 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +14,7 @@ import (
 	"github.com/skinview/skinview/assets"
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/scene"
 )
 
 func init() {

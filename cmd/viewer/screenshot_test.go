@@ -1,13 +1,12 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"image"
 	"image/color"
 	"testing"
 
 	"github.com/skinview/skinview/internal/golden"
+	"github.com/skinview/skinview/internal/scene"
 )
 
 func TestScreenshotDefaultCharacter(t *testing.T) {

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"fmt"
 	"io"
 	"time"
 
-	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/skinview/skinview/internal/scene"
 )
 
 // frameStats accumulates per-frame costs for -stats and the HUD.
@@ -61,7 +59,7 @@ func runStats(w io.Writer, opt *options, c *scene.Character, t float32) error {
 			if err := a.draw(); err != nil {
 				return err
 			}
-			gl.Finish()
+			a.v.R.Finish()
 			st.add(mid.Sub(start), time.Since(mid), a.v.R.DrawCalls, a.v.R.PaletteUsed)
 		}
 		st.print(w)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"image"
 	"strconv"
 	"testing"
@@ -10,6 +8,7 @@ import (
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/golden"
+	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
 

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"math"
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
 

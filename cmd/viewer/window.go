@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/scene"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -18,6 +16,7 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
 

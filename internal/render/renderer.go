@@ -462,6 +462,10 @@ func (r *Renderer) Clear() {
 	r.textures = r.textures[:0]
 }
 
+// Finish waits until the GPU has done every command sent so far, so that
+// a timing taken after it measures the frame, not only its submission.
+func (r *Renderer) Finish() { gl.Finish() }
+
 // Destroy frees everything the renderer made.
 func (r *Renderer) Destroy() {
 	r.Clear()
