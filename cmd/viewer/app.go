@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -21,13 +20,11 @@ import (
 // key map's state. The window and the offscreen modes (-keys, -record,
 // -sheet) run the same frames.
 type app struct {
-	opt   *options
-	c     *scene.Character
-	v     *scene.View
-	ui    ui.State
-	scale float32     // HiDPI content scale of the HUD
-	keys  [][]float32 // per clip: distinct key times, for the timeline's marks
-	rates []float32   // per clip: frames per second (clipFrameRate)
+	*scene.Character // the character the keys drive
+	opt              *options
+	v                *scene.View
+	ui               ui.State
+	scale            float32 // HiDPI content scale of the HUD
 	// space is the HUD's 2D blend space plot, laid out once; spaceParams
 	// are the parameter indices of its two axes (−1: a constant).
 	space       *ui.Space2D
@@ -51,7 +48,7 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{opt: opt, c: c, v: v, ui: ui.NewState(), scale: 1, shotDir: "screenshots"}
+	a := &app{Character: c, opt: opt, v: v, ui: ui.NewState(), scale: 1, shotDir: "screenshots"}
 	if c.ClipMode {
 		// The timeline loops the clip shown until L says otherwise.
 		c.Ctl.SetLoopMode(a.ui.Loop)
@@ -69,7 +66,6 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	case scene.ViewSkeleton:
 		a.ui.Skeleton = true
 	}
-	a.keys, a.rates = clipKeyTimes(c)
 	a.space, a.spaceParams = blendSpace(c)
 	a.steady = w > 0 && h > 0
 	if opt.crowd > 1 {
@@ -96,155 +92,29 @@ func (a *app) destroy() {
 	a.v.Destroy()
 }
 
-// clipKeyTimes lists each clip's distinct key times, for the timeline's
-// marks (at most 400 per clip: more would be a grey bar anyway), and its
-// frame rate (clipFrameRate).
-func clipKeyTimes(c *scene.Character) (keys [][]float32, rates []float32) {
-	keys = make([][]float32, len(c.Model.Clips))
-	rates = make([]float32, len(c.Model.Clips))
-	for i := range c.Model.Clips {
-		seen := map[float32]bool{}
-		for _, tr := range c.Model.Clips[i].Tracks {
-			for _, t := range tr.Times {
-				seen[t] = true
-			}
-		}
-		for t := range seen {
-			keys[i] = append(keys[i], t)
-		}
-		sort.Slice(keys[i], func(x, y int) bool { return keys[i][x] < keys[i][y] })
-		rates[i] = clipFrameRate(keys[i])
-		if len(keys[i]) > 400 {
-			keys[i] = keys[i][:400]
-		}
-	}
-	return keys, rates
-}
-
-// defaultFPS is the frame rate of a clip whose keys are not evenly spaced.
-const defaultFPS = 30
-
-// clipFrameRate is a clip's frame rate: its key rate when its distinct
-// key times (sorted) are evenly spaced, as baked exports are, otherwise
-// defaultFPS.
-func clipFrameRate(times []float32) float32 {
-	if len(times) < 2 {
-		return defaultFPS
-	}
-	step := float64(times[1] - times[0])
-	for k := 2; k < len(times); k++ {
-		if d := float64(times[k] - times[k-1]); math.Abs(d-step) > 1e-3*step+1e-6 {
-			return defaultFPS
-		}
-	}
-	// The mean spacing, free of each key's float32 rounding.
-	step = float64(times[len(times)-1]-times[0]) / float64(len(times)-1)
-	if !(step > 1e-4) {
-		return defaultFPS
-	}
-	rate := 1 / step
-	if r := math.Round(rate); math.Abs(rate-r) < 1e-3 {
-		rate = r // 30, not 29.999998
-	}
-	return float32(rate)
-}
-
-// Choices implements ui.Actions: the clips in the clip browser, the base
-// layer's states under a blend tree.
-func (a *app) Choices() []string {
-	if a.c.ClipMode {
-		return a.c.Ctl.States()
-	}
-	var out []string
-	for _, s := range a.c.Ctl.States() {
-		if !strings.Contains(s, "/") {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// Request implements ui.Actions.
-func (a *app) Request(i int, instant bool) error {
-	choices := a.Choices()
-	name := choices[i]
-	if a.c.ClipMode {
-		if instant {
-			name = "cut:" + name
-		}
-		if err := a.c.Ctl.Request(name); err != nil {
-			return err
-		}
-		a.c.Clip = i
-		return nil
-	}
-	if instant {
-		return a.c.Ctl.Cut(name)
-	}
-	return a.c.Ctl.Request(name)
-}
-
-// RequestIndex implements ui.Actions.
-func (a *app) RequestIndex(i int) error {
-	if err := a.c.Ctl.RequestIndex(i); err != nil {
-		return err
-	}
-	if a.c.ClipMode {
-		a.c.Clip = i
-	}
-	return nil
-}
-
-func (a *app) Params() []anim.Param        { return a.c.Ctl.Params() }
-func (a *app) SetParam(i int, v float32)   { a.c.Ctl.SetParamIndex(i, v) }
 func (a *app) FrameModel()                 { a.v.Cam = a.v.Home }
 func (a *app) Screenshot() (string, error) { return a.requestShot() }
 
-// Time implements ui.Actions: the character's clock, as its controller
-// reports it.
-func (a *app) Time() float32 { return a.c.Ctl.Timeline().Time }
-
-// Duration implements ui.Actions: the length of what plays.
-func (a *app) Duration() float32 { return a.c.Ctl.Timeline().Duration }
-
-// Seek implements ui.Actions: every clip of the character (and of the
-// crowd) at time t.
+// Seek implements ui.Actions for the crowd too.
 func (a *app) Seek(t float32) {
 	if a.crowd != nil {
 		a.crowd.PoseAt(t)
 		return
 	}
-	a.c.Ctl.SetTime(t)
+	a.Character.Seek(t)
 }
 
-// SetLoopMode implements ui.Actions. Under a blend tree the spec's own
-// loop modes hold.
-func (a *app) SetLoopMode(m anim.LoopMode) {
-	if !a.c.ClipMode {
-		a.ui.Say("loop modes come from the spec under a blend tree")
-		return
-	}
-	if a.crowd != nil {
+// SetLoopMode implements ui.Actions for the crowd too.
+func (a *app) SetLoopMode(m anim.LoopMode) error {
+	if a.crowd != nil && a.ClipMode {
 		a.crowd.SetLoopMode(m)
-		return
+		return nil
 	}
-	a.c.Ctl.SetLoopMode(m)
+	return a.Character.SetLoopMode(m)
 }
 
 // frameStep is the wall time between the frames of a key script: 1/30 s.
 const frameStep = float32(1.0 / 30)
-
-// FrameStep implements ui.Actions: one frame of the clip the timeline
-// shows, at its frame rate.
-func (a *app) FrameStep() float32 { return 1 / a.clipFPS() }
-
-// clipFPS is the frame rate of the clip the timeline shows.
-func (a *app) clipFPS() float32 {
-	if i := a.c.Ctl.Timeline().Clip; i >= 0 && i < len(a.rates) {
-		return a.rates[i]
-	}
-	return defaultFPS
-}
 
 // requestShot names the next screenshot (model, clip, time) and asks the
 // next frame to write it.
@@ -252,8 +122,8 @@ func (a *app) requestShot() (string, error) {
 	if err := os.MkdirAll(a.shotDir, 0o755); err != nil {
 		return "", err
 	}
-	name := strings.TrimSuffix(filepath.Base(a.c.Model.Name), filepath.Ext(a.c.Model.Name))
-	choice := a.choiceName()
+	name := strings.TrimSuffix(filepath.Base(a.Model.Name), filepath.Ext(a.Model.Name))
+	choice := a.ChoiceName()
 	safe := strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r == ' ' || r == ':' {
 			return '_'
@@ -273,13 +143,6 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-func (a *app) choiceName() string {
-	if a.c.ClipMode {
-		return a.c.ClipName()
-	}
-	return a.c.Ctl.Status().State
-}
-
 // update advances the animation by dt seconds of wall time as the key
 // state says and poses the character.
 func (a *app) update(dt float32) error {
@@ -292,8 +155,8 @@ func (a *app) update(dt float32) error {
 		a.animMs = smooth(a.animMs, float32(time.Since(start).Seconds()*1000))
 		return nil
 	}
-	a.c.Ctl.SetSpeed(a.ui.Rate())
-	a.c.Ctl.SetPaused(!a.ui.Playing)
+	a.Ctl.SetSpeed(a.ui.Rate())
+	a.Ctl.SetPaused(!a.ui.Playing)
 	if err := a.v.Update(dt); err != nil {
 		return err
 	}
@@ -321,7 +184,7 @@ func (a *app) draw() error {
 	case v.Grid == nil:
 		// Laid out once when turned on: a floor that stays put, and no
 		// allocation per frame.
-		v.Grid = scene.GroundGrid(v.Scene, a.c)
+		v.Grid = scene.GroundGrid(v.Scene, a.Character)
 	}
 	switch a.ui.View {
 	case ui.ViewPartitions:
@@ -331,7 +194,7 @@ func (a *app) draw() error {
 	default:
 		v.Mode = render.Shaded
 	}
-	v.KeepInView(a.c)
+	v.KeepInView(a.Character)
 	if err := v.Draw(); err != nil {
 		return err
 	}
@@ -366,7 +229,7 @@ func (a *app) readPixels() *image.NRGBA {
 
 // info is the HUD's snapshot of the viewer.
 func (a *app) info() ui.Info {
-	c := a.c
+	c := a.Character
 	st := c.Ctl.Status()
 	in := ui.Info{
 		Model: c.Model.Name, Choices: a.Choices(),
@@ -378,11 +241,11 @@ func (a *app) info() ui.Info {
 		in.Selected = ch[a.ui.Selected%len(ch)]
 	}
 	tl := c.Ctl.Timeline()
-	in.Time, in.Duration, in.Loop, in.FPS = tl.Time, tl.Duration, tl.Mode, a.clipFPS()
+	in.Time, in.Duration, in.Loop, in.FPS = tl.Time, tl.Duration, tl.Mode, a.FPS()
 	in.Frame = int(ui.FrameAt(tl.Time, 1/in.FPS))
 	in.Frames = int(math.Round(float64(tl.Duration * in.FPS)))
 	if tl.Clip >= 0 {
-		in.Keys = a.keys[tl.Clip]
+		in.Keys = a.KeyTimes(tl.Clip)
 	}
 	if c.ClipMode {
 		in.Mode, in.Choice = "clip", c.ClipName()

@@ -113,7 +113,7 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 			return cols + " FAIL: " + oneLine(err), false
 		}
 		for k := 0; k < corpusPoseTimes; k++ {
-			t := c.Duration() * float32(k) / (corpusPoseTimes - 1)
+			t := c.Span() * float32(k) / (corpusPoseTimes - 1)
 			if err := writePoseFile(filepath.Join(out, fmt.Sprintf("%s.clip%d.t%d.json", base, ci, k)), c, t); err != nil {
 				return cols + " FAIL: pose: " + oneLine(err), false
 			}
@@ -123,7 +123,7 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	if err != nil {
 		return cols + " FAIL: " + oneLine(err), false
 	}
-	img, err := scene.RenderImage(c, scene.ViewOptions{Skinning: scene.SkinGPU}, c.Duration()/2, width, height)
+	img, err := scene.RenderImage(c, scene.ViewOptions{Skinning: scene.SkinGPU}, c.Span()/2, width, height)
 	if err != nil {
 		return cols + " FAIL: render: " + oneLine(err), false
 	}

@@ -43,9 +43,9 @@ func TestDroppedFiles(t *testing.T) {
 			return err
 		}
 		a.load(bad)
-		afterBad, message = a.c.Model.Name, a.ui.Message
+		afterBad, message = a.Model.Name, a.ui.Message
 		a.load(good)
-		afterGood = a.c.Model.Name
+		afterGood = a.Model.Name
 		defer a.destroy()
 		return a.draw()
 	})

@@ -263,7 +263,7 @@ func run(opt *options) error {
 	if c.ClipMode || t < 0 {
 		// One clip: its local time, clamped. Under blends and trees every
 		// clip clamps (or loops) on its own, so the time is kept as given.
-		t = clampTime(t, c.Duration())
+		t = clampTime(t, c.Span())
 	}
 	switch {
 	case opt.dumpPose != "":

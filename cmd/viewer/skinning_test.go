@@ -42,7 +42,7 @@ func TestSkinningModesAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tm := c.Duration() * 0.4
+			tm := c.Span() * 0.4
 			var ref *image.NRGBA
 			imgs := make([]*image.NRGBA, len(variants))
 			onGL(t, func() (err error) {

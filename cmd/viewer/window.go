@@ -105,7 +105,7 @@ func screenshot(opt *options, c *scene.Character, t float32) error {
 // shoot renders the picture -screenshot writes: the character at time t,
 // or after the key script when there is one; the HUD only with -hud.
 func (a *app) shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
-	c := a.c
+	c := a.Character
 	if a.crowd != nil {
 		a.crowd.PoseAt(t)
 	} else if len(evs) == 0 {
@@ -136,11 +136,11 @@ func (a *app) shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
 // record writes the frames of [from, to] at fps as a numbered PNG
 // sequence into dir.
 func record(opt *options, c *scene.Character) error {
-	from, to := clampTime(float32(opt.from), c.Duration()), float32(opt.to)
+	from, to := clampTime(float32(opt.from), c.Span()), float32(opt.to)
 	if opt.to < 0 {
-		to = c.Duration()
+		to = c.Span()
 	}
-	to = clampTime(to, c.Duration())
+	to = clampTime(to, c.Span())
 	n := int(math.Floor(float64((to-from)*float32(opt.fps))+1e-4)) + 1
 	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
 		a.ui.HUD = opt.hud
@@ -163,11 +163,11 @@ func record(opt *options, c *scene.Character) error {
 // each labelled with its time.
 func sheet(opt *options, c *scene.Character) error {
 	n := opt.frames
-	from, to := clampTime(float32(opt.from), c.Duration()), float32(opt.to)
+	from, to := clampTime(float32(opt.from), c.Span()), float32(opt.to)
 	if opt.to < 0 {
-		to = c.Duration()
+		to = c.Span()
 	}
-	to = clampTime(to, c.Duration())
+	to = clampTime(to, c.Span())
 	cols := int(math.Ceil(math.Sqrt(float64(n))))
 	rows := (n + cols - 1) / cols
 	out := image.NewNRGBA(image.Rect(0, 0, cols*opt.width, rows*opt.height))
@@ -187,7 +187,7 @@ func sheet(opt *options, c *scene.Character) error {
 			if err != nil {
 				return err
 			}
-			label := fmt.Sprintf("%s  t = %.3f s", a.choiceName(), t)
+			label := fmt.Sprintf("%s  t = %.3f s", a.ChoiceName(), t)
 			h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, scene.Background)
 			h.Text(8, 6, label, ui.TextColor)
 			h.Flush(a.v.W, a.v.H)
@@ -310,7 +310,7 @@ func interactive(opt *options, c *scene.Character) error {
 
 // reframe fits the camera to the window's aspect ratio.
 func (a *app) reframe() error {
-	cam, lo, hi, err := scene.FrameClip(a.v.R, a.v.Scene, a.c, float32(max(a.v.W, 1))/float32(max(a.v.H, 1)))
+	cam, lo, hi, err := scene.FrameClip(a.v.R, a.v.Scene, a.Character, float32(max(a.v.W, 1))/float32(max(a.v.H, 1)))
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,10 @@ type Character struct {
 	pose     *anim.SoAPose
 	models   []float32   // model matrices, anim.ModelPaletteJob's layout
 	Palettes [][]float32 // per skin
+	// choices, keys and rates are laid out once (timeline).
+	choices []string
+	keys    [][]float32
+	rates   []float32
 }
 
 // ClipSpec is the clip browser: one state per clip, each reachable from any
@@ -105,6 +109,7 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 	}
 	c.Ctl = ctl
 	c.Spec = spec
+	c.timeline()
 	for i := range m.Skins {
 		if err := m.Skins[i].Validate(&m.Skeleton); err != nil {
 			return nil, err
@@ -123,9 +128,9 @@ func (c *Character) ClipName() string {
 	return c.Model.Clips[c.Clip].Name
 }
 
-// Duration is the timeline's length: the clip's in clip mode, the longest
+// Span is the timeline's length: the clip's in clip mode, the longest
 // clip's under a blend tree.
-func (c *Character) Duration() float32 {
+func (c *Character) Span() float32 {
 	if c.ClipMode {
 		if c.Clip < 0 {
 			return 0

@@ -88,7 +88,7 @@ func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) 
 			cr.Items = append(cr.Items, it)
 		}
 		cr.members = append(cr.members, mb)
-		cr.offsets = append(cr.offsets, float32(math.Mod(float64(i)*0.377, float64(max(first.Duration(), 1e-3)))))
+		cr.offsets = append(cr.offsets, float32(math.Mod(float64(i)*0.377, float64(max(first.Span(), 1e-3)))))
 	}
 	var err error
 	if cr.anim, err = anim.NewCrowd(&m.Skeleton, m.Skins, ctls); err != nil {

@@ -189,7 +189,7 @@ func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render
 	found := false
 	const samples = 12
 	for k := 0; k <= samples; k++ {
-		c.Evaluate(c.Duration() * float32(k) / samples)
+		c.Evaluate(c.Span() * float32(k) / samples)
 		if err := s.Refresh(r, c); err != nil {
 			return render.Camera{}, lo, hi, err
 		}

@@ -27,8 +27,8 @@ type Actions interface {
 	FrameStep() float32
 	// Seek puts the character's clock at time t (in [0, Duration]).
 	Seek(t float32)
-	// SetLoopMode sets what the clips do at their ends.
-	SetLoopMode(m anim.LoopMode)
+	// SetLoopMode sets what the clips do at their ends, or says why not.
+	SetLoopMode(m anim.LoopMode) error
 	// Screenshot writes the current view to a file and returns its path.
 	Screenshot() (string, error)
 	// FrameModel fits the camera to the model.
@@ -134,7 +134,9 @@ func (s *State) Handle(ev Event, a Actions) {
 		default:
 			s.Loop = anim.Loop
 		}
-		a.SetLoopMode(s.Loop)
+		if err := a.SetLoopMode(s.Loop); err != nil {
+			s.Say("%v", err)
+		}
 	case KeyLeftBracket, KeyRightBracket:
 		if n := len(a.Choices()); n > 0 {
 			step := 1

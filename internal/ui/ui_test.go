@@ -44,8 +44,9 @@ func (f *fakeViewer) SetParam(i int, v float32) { f.params[i].Value = v }
 func (f *fakeViewer) Duration() float32         { return 2 }
 func (f *fakeViewer) Time() float32             { return f.t }
 func (f *fakeViewer) Seek(t float32)            { f.t = t }
-func (f *fakeViewer) SetLoopMode(m anim.LoopMode) {
+func (f *fakeViewer) SetLoopMode(m anim.LoopMode) error {
 	f.loop = m
+	return nil
 }
 func (f *fakeViewer) FrameStep() float32 { return 0.1 }
 func (f *fakeViewer) Screenshot() (string, error) {

@@ -1,0 +1,152 @@
+package scene
+
+import (
+	"errors"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/skinview/skinview/internal/anim"
+)
+
+// What a user asks of a character from the keys and mouse (the methods of
+// ui.Actions that concern the animation): choices to request, parameters,
+// and the transport of its one clock.
+
+// Choices are what [ ] select and Enter requests: the clips in the clip
+// browser, the base layer's states under a spec. The slice is the
+// character's.
+func (c *Character) Choices() []string { return c.choices }
+
+// Request cross-fades to choice i, or cuts to it when instant.
+func (c *Character) Request(i int, instant bool) error {
+	name := c.choices[i]
+	switch {
+	case c.ClipMode && instant:
+		name = "cut:" + name
+	case instant:
+		return c.Ctl.Cut(name)
+	}
+	if err := c.Ctl.Request(name); err != nil {
+		return err
+	}
+	if c.ClipMode {
+		c.Clip = i
+	}
+	return nil
+}
+
+// RequestIndex asks the state machine for its state i.
+func (c *Character) RequestIndex(i int) error {
+	if err := c.Ctl.RequestIndex(i); err != nil {
+		return err
+	}
+	if c.ClipMode {
+		c.Clip = i
+	}
+	return nil
+}
+
+// Params are the control parameters; SetParam changes parameter i.
+func (c *Character) Params() []anim.Param      { return c.Ctl.Params() }
+func (c *Character) SetParam(i int, v float32) { c.Ctl.SetParamIndex(i, v) }
+
+// Time and Duration are the timeline's: the clip that plays, as the
+// controller, which owns the clock, reports it.
+func (c *Character) Time() float32     { return c.Ctl.Timeline().Time }
+func (c *Character) Duration() float32 { return c.Ctl.Timeline().Duration }
+
+// Seek puts every clip at local time t.
+func (c *Character) Seek(t float32) { c.Ctl.SetTime(t) }
+
+// SetLoopMode sets what the clip browser's clips do at their ends; under a
+// spec its own loop modes hold.
+func (c *Character) SetLoopMode(m anim.LoopMode) error {
+	if !c.ClipMode {
+		return errors.New("loop modes come from the spec under a blend tree")
+	}
+	c.Ctl.SetLoopMode(m)
+	return nil
+}
+
+// FrameStep is one frame of the clip the timeline shows.
+func (c *Character) FrameStep() float32 { return 1 / c.FPS() }
+
+// FPS is the frame rate of the clip the timeline shows (ClipFrameRate).
+func (c *Character) FPS() float32 {
+	if i := c.Ctl.Timeline().Clip; i >= 0 && i < len(c.rates) {
+		return c.rates[i]
+	}
+	return DefaultFPS
+}
+
+// KeyTimes are clip i's distinct key times, sorted, for the timeline's
+// marks: at most 400 (more would be a grey bar anyway). The slice is the
+// character's.
+func (c *Character) KeyTimes(i int) []float32 {
+	k := c.keys[i]
+	return k[:min(len(k), 400)]
+}
+
+// ChoiceName is what plays: the clip in the clip browser, the base
+// layer's state under a spec.
+func (c *Character) ChoiceName() string {
+	if c.ClipMode {
+		return c.ClipName()
+	}
+	return c.Ctl.Status().State
+}
+
+// DefaultFPS is the frame rate of a clip whose keys are not evenly spaced.
+const DefaultFPS = 30
+
+// ClipFrameRate is a clip's frame rate: its key rate when its distinct key
+// times (sorted) are evenly spaced, as baked exports are, otherwise
+// DefaultFPS.
+func ClipFrameRate(times []float32) float32 {
+	if len(times) < 2 {
+		return DefaultFPS
+	}
+	step := float64(times[1] - times[0])
+	for k := 2; k < len(times); k++ {
+		if d := float64(times[k] - times[k-1]); math.Abs(d-step) > 1e-3*step+1e-6 {
+			return DefaultFPS
+		}
+	}
+	// The mean spacing, free of each key's float32 rounding.
+	step = float64(times[len(times)-1]-times[0]) / float64(len(times)-1)
+	if !(step > 1e-4) {
+		return DefaultFPS
+	}
+	rate := 1 / step
+	if r := math.Round(rate); math.Abs(rate-r) < 1e-3 {
+		rate = r // 30, not 29.999998
+	}
+	return float32(rate)
+}
+
+// timeline lays out what Choices, KeyTimes and FPS read: the choices, and
+// each clip's distinct key times and frame rate.
+func (c *Character) timeline() {
+	c.choices = nil
+	for _, s := range c.Ctl.States() {
+		if c.ClipMode || !strings.Contains(s, "/") {
+			c.choices = append(c.choices, s)
+		}
+	}
+	c.keys = make([][]float32, len(c.Model.Clips))
+	c.rates = make([]float32, len(c.Model.Clips))
+	for i := range c.Model.Clips {
+		seen := map[float32]bool{}
+		for _, tr := range c.Model.Clips[i].Tracks {
+			for _, t := range tr.Times {
+				seen[t] = true
+			}
+		}
+		for t := range seen {
+			c.keys[i] = append(c.keys[i], t)
+		}
+		sort.Slice(c.keys[i], func(x, y int) bool { return c.keys[i][x] < c.keys[i][y] })
+		c.rates[i] = ClipFrameRate(c.keys[i])
+	}
+}
