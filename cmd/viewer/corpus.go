@@ -144,7 +144,7 @@ func writePoseFile(path string, c *scene.Character, t float32) error {
 	if err != nil {
 		return err
 	}
-	if err := dumpPose(f, c, t, false); err != nil {
+	if err := c.DumpPose(f, t, false); err != nil {
 		f.Close()
 		return err
 	}

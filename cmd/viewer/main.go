@@ -276,7 +276,7 @@ func run(opt *options) error {
 			defer f.Close()
 			out = f
 		}
-		if err := dumpPose(out, c, t, opt.allNodes); err != nil {
+		if err := c.DumpPose(out, t, opt.allNodes); err != nil {
 			return err
 		}
 		if out != os.Stdout {

@@ -1,4 +1,4 @@
-package main
+package scene
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/gltfload"
-	"github.com/skinview/skinview/internal/scene"
 )
 
 // twoJointGLTF is a hand-built file: joint "root" at (0,1,0) with child
@@ -91,7 +90,7 @@ func TestDumpPoseTwoJoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := scene.NewCharacter(m, nil, -1, 0)
+	c, err := NewCharacter(m, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +126,7 @@ func TestDumpPoseTwoJoints(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			if err := dumpPose(&out, c, tc.time, false); err != nil {
+			if err := c.DumpPose(&out, tc.time, false); err != nil {
 				t.Fatal(err)
 			}
 			var d poseDump
@@ -168,9 +167,9 @@ func TestDumpPoseAllNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := scene.NewCharacter(m, nil, -1, 0)
+	c, _ := NewCharacter(m, nil, -1, 0)
 	var out bytes.Buffer
-	if err := dumpPose(&out, c, 0, true); err != nil {
+	if err := c.DumpPose(&out, 0, true); err != nil {
 		t.Fatal(err)
 	}
 	var d poseDump

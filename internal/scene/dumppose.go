@@ -1,4 +1,4 @@
-package main
+package scene
 
 import (
 	"bufio"
@@ -8,15 +8,15 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/skin"
 )
 
-// dumpPose writes the pose contract: the world matrix of every node that is
-// a joint of any skin (or of every node with allNodes), and the skinned
-// world-space positions of every skinned primitive, by the glTF formula
+// DumpPose poses the character with every clip at time t and writes the
+// pose contract as JSON: the world matrix of every node that is a joint of
+// any skin (or of every node with allNodes), and the skinned world-space
+// positions of every skinned primitive, by the glTF formula
 // Σ wᵢ·(jointWorldᵢ·inverseBindᵢ)·v over all JOINTS_n/WEIGHTS_n.
-func dumpPose(w io.Writer, c *scene.Character, t float32, allNodes bool) error {
+func (c *Character) DumpPose(w io.Writer, t float32, allNodes bool) error {
 	c.Evaluate(t)
 	m := c.Model
 	var nodes []int
@@ -109,7 +109,7 @@ func dumpPose(w io.Writer, c *scene.Character, t float32, allNodes bool) error {
 }
 
 // nodeName is the node's name from the file (empty when it has none).
-func nodeName(c *scene.Character, n int) string {
+func nodeName(c *Character, n int) string {
 	return c.Model.NodeNames[n]
 }
 

@@ -1,4 +1,4 @@
-package main
+package scene
 
 import (
 	"image"
@@ -6,16 +6,12 @@ import (
 
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/golden"
-	"github.com/skinview/skinview/internal/scene"
 )
 
 // testModels are the assets every skinning proof runs on.
 func testModels(t *testing.T) map[string]*gltfload.Model {
 	t.Helper()
-	def, err := loadModel("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	def := character(t)
 	two, err := gltfload.Decode(twoJointGLTF(t), nil, "two-joint.gltf")
 	if err != nil {
 		t.Fatal(err)
@@ -29,16 +25,16 @@ func testModels(t *testing.T) map[string]*gltfload.Model {
 func TestSkinningModesAgree(t *testing.T) {
 	variants := []struct {
 		name string
-		opt  options
+		opt  ViewOptions
 	}{
-		{"cpu", options{skinning: scene.SkinCPU}},
-		{"limit12", options{skinning: scene.SkinGPU, paletteLimit: 12}},
-		{"limit16", options{skinning: scene.SkinGPU, paletteLimit: 16}},
-		{"limit32", options{skinning: scene.SkinGPU, paletteLimit: 32}},
+		{"cpu", ViewOptions{Skinning: SkinCPU}},
+		{"limit12", ViewOptions{Skinning: SkinGPU, PaletteLimit: 12}},
+		{"limit16", ViewOptions{Skinning: SkinGPU, PaletteLimit: 16}},
+		{"limit32", ViewOptions{Skinning: SkinGPU, PaletteLimit: 32}},
 	}
 	for name, m := range testModels(t) {
 		t.Run(name, func(t *testing.T) {
-			c, err := scene.NewCharacter(m, nil, -1, 0)
+			c, err := NewCharacter(m, nil, -1, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,11 +42,11 @@ func TestSkinningModesAgree(t *testing.T) {
 			var ref *image.NRGBA
 			imgs := make([]*image.NRGBA, len(variants))
 			onGL(t, func() (err error) {
-				if ref, err = scene.RenderImage(c, scene.ViewOptions{Skinning: scene.SkinGPU}, tm, 240, 300); err != nil {
+				if ref, err = RenderImage(c, ViewOptions{Skinning: SkinGPU}, tm, 240, 300); err != nil {
 					return err
 				}
 				for i, v := range variants {
-					if imgs[i], err = scene.RenderImage(c, v.opt.viewOptions(), tm, 240, 300); err != nil {
+					if imgs[i], err = RenderImage(c, v.opt, tm, 240, 300); err != nil {
 						return err
 					}
 				}
