@@ -325,7 +325,7 @@ func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
 		}
 	case opt.blend != "" || opt.additive != "":
 		var err error
-		if spec, err = quickSpec(m, opt.blend, opt.additive, clip); err != nil {
+		if spec, err = scene.QuickSpec(m, opt.blend, opt.additive, clip); err != nil {
 			return nil, err
 		}
 	case (opt.model == "" || opt.model == "@character") && clip < 0:
@@ -344,46 +344,6 @@ func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
 		}
 	}
 	return c, nil
-}
-
-// quickSpec builds the spec of -blend and -additive. Clips play once, so a
-// time past a clip's end holds its last frame, as with -clip.
-func quickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec, error) {
-	var base *anim.NodeSpec
-	if blend != "" {
-		ws, err := anim.ParseClipWeights(blend)
-		if err != nil {
-			return nil, err
-		}
-		spec := anim.BlendSpec(ws)
-		base = spec.Layers[0].States[0].Tree
-		for i := range base.Children {
-			base.Children[i].Loop = anim.Once
-		}
-		if additive == "" {
-			return spec, nil
-		}
-	}
-	name, w, ref, err := anim.ParseAdditive(additive)
-	if err != nil {
-		return nil, err
-	}
-	baseName := ""
-	if clip >= 0 {
-		baseName = m.Clips[clip].Name
-	} else if len(m.Clips) > 0 {
-		baseName = m.Clips[0].Name
-	}
-	spec := anim.AdditiveSpec(baseName, name, w, ref)
-	tree := spec.Layers[0].States[0].Tree
-	if base != nil {
-		tree.Base = base
-	} else if clip >= 0 || len(m.Clips) > 0 {
-		tree.Base.Clip = anim.ClipRef{Index: max(clip, 0)}
-	}
-	tree.Base.Loop = anim.Once
-	tree.Source.Loop = anim.Once
-	return spec, nil
 }
 
 // clampTime keeps a requested time inside [0, duration]: -screenshot and

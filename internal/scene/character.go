@@ -177,3 +177,46 @@ func (c *Character) NodeWorld(n int) mgl32.Mat4 {
 func (c *Character) JointWorld(j int) mgl32.Mat4 {
 	return anim.ModelMat4(c.models, j)
 }
+
+// QuickSpec builds the spec of a weighted blend of clips (blend, as
+// anim.ParseClipWeights reads it: "Walk:0.7,Run:0.3") and an additive
+// layer over it (additive, as anim.ParseAdditive reads it), or over clip
+// (or the first clip) when blend is "". Clips play once, so a
+// time past a clip's end holds its last frame, as with -clip.
+func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec, error) {
+	var base *anim.NodeSpec
+	if blend != "" {
+		ws, err := anim.ParseClipWeights(blend)
+		if err != nil {
+			return nil, err
+		}
+		spec := anim.BlendSpec(ws)
+		base = spec.Layers[0].States[0].Tree
+		for i := range base.Children {
+			base.Children[i].Loop = anim.Once
+		}
+		if additive == "" {
+			return spec, nil
+		}
+	}
+	name, w, ref, err := anim.ParseAdditive(additive)
+	if err != nil {
+		return nil, err
+	}
+	baseName := ""
+	if clip >= 0 {
+		baseName = m.Clips[clip].Name
+	} else if len(m.Clips) > 0 {
+		baseName = m.Clips[0].Name
+	}
+	spec := anim.AdditiveSpec(baseName, name, w, ref)
+	tree := spec.Layers[0].States[0].Tree
+	if base != nil {
+		tree.Base = base
+	} else if clip >= 0 || len(m.Clips) > 0 {
+		tree.Base.Clip = anim.ClipRef{Index: max(clip, 0)}
+	}
+	tree.Base.Loop = anim.Once
+	tree.Source.Loop = anim.Once
+	return spec, nil
+}
