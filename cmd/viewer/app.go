@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -33,6 +35,7 @@ type app struct {
 	animMs      float32
 	drawMs      float32
 	shotDir     string
+	stdout      io.Writer // where key S prints
 	// shotPath, when set, asks the next frame to save itself there.
 	shotPath string
 	// steady leaves wall-clock timings out of the HUD, so that offscreen
@@ -48,7 +51,7 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{Character: c, opt: opt, v: v, ui: ui.NewState(), scale: 1, shotDir: "screenshots"}
+	a := &app{Character: c, stdout: os.Stdout, opt: opt, v: v, ui: ui.NewState(), scale: 1, shotDir: "screenshots"}
 	if c.ClipMode {
 		// The timeline loops the clip shown until L says otherwise.
 		c.Ctl.SetLoopMode(a.ui.Loop)
@@ -111,6 +114,57 @@ func (a *app) SetLoopMode(m anim.LoopMode) error {
 		return nil
 	}
 	return a.Character.SetLoopMode(m)
+}
+
+// ReportState implements ui.Actions: the state line of key S, one JSON
+// object on stdout, for bug reports and scripts.
+func (a *app) ReportState() {
+	in := a.info()
+	type rect struct {
+		X float32 `json:"x"`
+		Y float32 `json:"y"`
+		W float32 `json:"w"`
+		H float32 `json:"h"`
+	}
+	line := struct {
+		Model     string             `json:"model"`
+		Mode      string             `json:"mode"`
+		Playing   string             `json:"playing"`
+		State     string             `json:"state,omitempty"`
+		Time      float32            `json:"time"`
+		Frame     int                `json:"frame"`
+		Frames    int                `json:"frames"`
+		FPS       float32            `json:"fps"`
+		Duration  float32            `json:"duration"`
+		Rate      float32            `json:"rate"`
+		Loop      string             `json:"loop"`
+		Paused    bool               `json:"paused"`
+		Selected  string             `json:"selected"`
+		Joint     *string            `json:"selected_joint"`
+		Weights   map[string]float32 `json:"weights"`
+		Params    map[string]float32 `json:"params"`
+		Timeline  rect               `json:"timeline"`
+		HUDHidden bool               `json:"hud_hidden,omitempty"`
+	}{Model: in.Model, Mode: in.Mode, Playing: in.Choice, Time: in.Time, Frame: in.Frame, Frames: in.Frames,
+		FPS: in.FPS, Duration: in.Duration, Rate: a.ui.Rate(), Loop: in.Loop.String(), Paused: !a.ui.Playing,
+		Selected: in.Selected, Weights: map[string]float32{}, Params: map[string]float32{}, HUDHidden: !a.ui.HUD}
+	if !a.ClipMode {
+		line.State = in.Status.State
+	}
+	// The blend the base layer shows: a fade's two ends, or what plays.
+	if st := in.Status; st.From != "" {
+		line.Weights[st.From], line.Weights[st.State] = 1-st.Weight, st.Weight
+	} else if in.Choice != "" {
+		line.Weights[in.Choice] = 1
+	}
+	for _, p := range in.Params {
+		line.Params[p.Name] = p.Value
+	}
+	// Framebuffer pixels to window pixels (HiDPI).
+	r := a.ui.Timeline
+	line.Timeline = rect{r.X / a.scale, r.Y / a.scale, r.W / a.scale, r.H / a.scale}
+	out, _ := json.Marshal(line)
+	fmt.Fprintln(a.stdout, string(out))
 }
 
 // frameStep is the wall time between the frames of a key script: 1/30 s.

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
@@ -104,5 +107,49 @@ func TestTimelineShowsWhatPlays(t *testing.T) {
 			}
 			return nil
 		})
+	})
+}
+
+// TestStateLineAndTimelineClick: key S prints the viewer's state as one
+// JSON line; a click at a fraction f of the timeline rectangle it reports
+// seeks to f × duration.
+func TestStateLineAndTimelineClick(t *testing.T) {
+	withApp(t, options{clip: "Wave"}, func(a *app) error {
+		var out bytes.Buffer
+		a.stdout = &out
+		if err := a.draw(); err != nil { // lays the timeline out
+			return err
+		}
+		keys(t, a, "right*3,s")
+		var st struct {
+			Model, Mode, Playing, Loop string
+			Time, Duration, FPS        float32
+			Frame, Frames              int
+			Paused                     bool
+			Weights                    map[string]float32
+			Timeline                   struct{ X, Y, W, H float32 }
+		}
+		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+			t.Fatalf("state line %q: %v", out.String(), err)
+		}
+		if strings.Count(out.String(), "\n") != 1 {
+			t.Errorf("state line %q is not one line", out.String())
+		}
+		if st.Playing != "Wave" || st.Frame != 3 || st.Frames != 60 || st.FPS != 30 || !st.Paused ||
+			math.Abs(float64(st.Time)-0.1) > 1e-6 || st.Duration != 2 || st.Loop != "loop" || st.Weights["Wave"] != 1 {
+			t.Errorf("state %+v; want Wave paused at frame 3/60 (0.1 s of 2 s) @ 30 fps, looping, weight 1", st)
+		}
+		r := st.Timeline
+		if r.W <= 0 || r.H <= 0 {
+			t.Fatalf("timeline rectangle %+v", r)
+		}
+		for _, f := range []float32{0.1, 0.5, 0.9} {
+			a.ui.Press((r.X+f*r.W)*a.scale, (r.Y+r.H/2)*a.scale, a)
+			a.ui.Release()
+			if got := a.Time(); math.Abs(float64(got-f*st.Duration)) > 1.0/30 {
+				t.Errorf("click at %v of the timeline: %v s, want %v", f, got, f*st.Duration)
+			}
+		}
+		return nil
 	})
 }

@@ -245,25 +245,38 @@ func interactive(opt *options, c *scene.Character) error {
 			return
 		}
 		if k := uiKey(key); k != ui.KeyNone {
-			a.ui.Handle(ui.Event{Key: k, Shift: mods&glfw.ModShift != 0}, a)
+			a.ui.Handle(ui.Event{Key: k, Shift: mods&glfw.ModShift != 0, Ctrl: mods&glfw.ModControl != 0}, a)
 		}
 	})
 	var dragging, panning bool
 	var lastX, lastY float64
+	// fb converts window coordinates to framebuffer pixels (HiDPI).
+	fb := func(w *glfw.Window, x, y float64) (float32, float32) {
+		ww, wh := w.GetSize()
+		return float32(x) * float32(a.v.W) / float32(max(ww, 1)), float32(y) * float32(a.v.H) / float32(max(wh, 1))
+	}
 	win.SetMouseButtonCallback(func(w *glfw.Window, b glfw.MouseButton, action glfw.Action, _ glfw.ModifierKey) {
 		down := action == glfw.Press
+		lastX, lastY = w.GetCursorPos()
 		switch b {
 		case glfw.MouseButtonLeft:
-			dragging = down
+			// A press on the timeline scrubs; anywhere else it orbits.
+			if !down {
+				a.ui.Release()
+				dragging = false
+			} else if x, y := fb(w, lastX, lastY); !a.ui.Press(x, y, a) {
+				dragging = true
+			}
 		case glfw.MouseButtonRight, glfw.MouseButtonMiddle:
 			panning = down
 		}
-		lastX, lastY = w.GetCursorPos()
 	})
 	win.SetCursorPosCallback(func(w *glfw.Window, x, y float64) {
 		dx, dy := float32(x-lastX), float32(y-lastY)
 		lastX, lastY = x, y
 		ww, wh := w.GetSize()
+		fx, _ := fb(w, x, y)
+		a.ui.Drag(fx, a)
 		switch {
 		case dragging:
 			a.v.Cam.Orbit(-dx*0.01, dy*0.01)
@@ -403,6 +416,8 @@ func uiKey(k glfw.Key) ui.Key {
 		return ui.KeyF12
 	case glfw.KeyU:
 		return ui.KeyU
+	case glfw.KeyS:
+		return ui.KeyS
 	case glfw.KeyEscape:
 		return ui.KeyEscape
 	}

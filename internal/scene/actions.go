@@ -80,12 +80,16 @@ func (c *Character) FPS() float32 {
 	return DefaultFPS
 }
 
-// KeyTimes are clip i's distinct key times, sorted, for the timeline's
-// marks: at most 400 (more would be a grey bar anyway). The slice is the
+// KeyTimes are clip i's distinct key times, sorted. The slice is the
 // character's.
-func (c *Character) KeyTimes(i int) []float32 {
-	k := c.keys[i]
-	return k[:min(len(k), 400)]
+func (c *Character) KeyTimes(i int) []float32 { return c.keys[i] }
+
+// Keys are the key times of the clip the timeline shows.
+func (c *Character) Keys() []float32 {
+	if i := c.Ctl.Timeline().Clip; i >= 0 && i < len(c.keys) {
+		return c.keys[i]
+	}
+	return nil
 }
 
 // ChoiceName is what plays: the clip in the clip browser, the base

@@ -29,6 +29,10 @@ type Actions interface {
 	Seek(t float32)
 	// SetLoopMode sets what the clips do at their ends, or says why not.
 	SetLoopMode(m anim.LoopMode) error
+	// Keys are the key times of the clip the timeline shows, sorted.
+	Keys() []float32
+	// ReportState prints the viewer's state line (key S).
+	ReportState()
 	// Screenshot writes the current view to a file and returns its path.
 	Screenshot() (string, error)
 	// FrameModel fits the camera to the model.
@@ -63,6 +67,11 @@ type State struct {
 	Grid     bool
 	View     int
 	Quit     bool
+	// Timeline is where the HUD last drew the timeline bar, in
+	// framebuffer pixels; empty while the HUD is hidden.
+	Timeline Rect
+	// scrubbing is set while the mouse drags the play head.
+	scrubbing bool
 	// Message is shown on screen until MessageTTL seconds run out.
 	Message    string
 	MessageTTL float32
@@ -104,6 +113,10 @@ func (s *State) Handle(ev Event, a Actions) {
 	case KeySpace:
 		s.Playing = !s.Playing
 	case KeyLeft, KeyRight:
+		if ev.Ctrl {
+			s.scrub(a, neighbourKey(a.Keys(), a.Time(), ev.Key == KeyRight))
+			break
+		}
 		// From the frame shown to the next or previous one (Shift: a
 		// second's worth of frames), on the frame grid.
 		step := a.FrameStep()
@@ -203,6 +216,8 @@ func (s *State) Handle(ev Event, a Actions) {
 		}
 	case KeyU:
 		s.HUD = !s.HUD
+	case KeyS:
+		a.ReportState()
 	case KeyEscape:
 		s.Quit = true
 	}
@@ -225,6 +240,66 @@ func (s *State) scrub(a Actions, t float32) {
 		}
 	}
 	a.Seek(t)
+}
+
+// neighbourKey is the first key time after t (next) or before t, by more
+// than a float's rounding; t itself when there is none.
+func neighbourKey(keys []float32, t float32, next bool) float32 {
+	const eps = 1e-5
+	if next {
+		for _, k := range keys {
+			if k > t+eps {
+				return k
+			}
+		}
+		return t
+	}
+	for i := len(keys) - 1; i >= 0; i-- {
+		if keys[i] < t-eps {
+			return keys[i]
+		}
+	}
+	return t
+}
+
+// Rect is a rectangle in pixels, origin top-left.
+type Rect struct{ X, Y, W, H float32 }
+
+// Contains reports whether (x, y) lies in r, widened by slack on every
+// side.
+func (r Rect) Contains(x, y, slack float32) bool {
+	return r.W > 0 && x >= r.X-slack && x <= r.X+r.W+slack && y >= r.Y-slack && y <= r.Y+r.H+slack
+}
+
+// Press handles the left mouse button going down at (x, y), framebuffer
+// pixels: on the timeline it scrubs there and keeps scrubbing while the
+// button is held (Drag), and reports true; elsewhere it reports false and
+// the press is the camera's.
+func (s *State) Press(x, y float32, a Actions) bool {
+	if !s.HUD || !s.Timeline.Contains(x, y, 4) {
+		return false
+	}
+	s.scrubbing = true
+	s.Drag(x, a)
+	return true
+}
+
+// Drag moves the play head to the time under x while scrubbing: a click
+// at a fraction f of the bar's width seeks to f × duration.
+func (s *State) Drag(x float32, a Actions) {
+	if !s.scrubbing || s.Timeline.W <= 0 {
+		return
+	}
+	f := min(max((x-s.Timeline.X)/s.Timeline.W, 0), 1)
+	s.Playing = false
+	a.Seek(f * a.Duration())
+}
+
+// Release ends a scrub; it reports whether one was under way.
+func (s *State) Release() bool {
+	was := s.scrubbing
+	s.scrubbing = false
+	return was
 }
 
 // FrameAt is the frame shown at time t for frames step seconds apart: t /

@@ -98,6 +98,7 @@ const pad = 8
 // bottom-left, the blend space top-right, the message bottom-centre and,
 // when s.Help, the key map over everything.
 func Draw(p Painter, s *State, in *Info, w, h int) {
+	s.Timeline = Rect{}
 	if s.HUD {
 		drawPanel(p, s, in)
 		drawStats(p, in, h)
@@ -151,6 +152,7 @@ func drawPanel(p Painter, s *State, in *Info) {
 	y += lh + 3
 	p.Mono(x, y, fmt.Sprintf("rate %s%.2fx  %s", sign(s.Reverse), math.Abs(float64(s.Rate())), in.Loop), textDim)
 	y += lh + 3
+	s.Timeline = Rect{x, y + 2, width - 2*pad, lh - 4}
 	drawTimeline(p, in, x, y+2, width-2*pad, lh-4)
 	y += lh + 3
 	if in.Fade != nil && !in.HasStates {
@@ -202,7 +204,7 @@ func drawTimeline(p Painter, in *Info, x, y, w, h float32) {
 		return
 	}
 	at := func(t float32) float32 { return x + w*min(max(t/in.Duration, 0), 1) }
-	for _, k := range in.Keys {
+	for _, k := range in.Keys[:min(len(in.Keys), 400)] { // more would be a grey bar
 		kx := at(k)
 		p.Line(kx, y+h-4, kx, y+h, 1, keyMark)
 	}
@@ -294,17 +296,23 @@ func drawHelp(p Painter, w, h int) {
 	for _, k := range KeyMap {
 		col = max(col, p.Measure(k[0]))
 	}
-	width := col + 24 + 300
-	height := float32(len(KeyMap)+2) * (lh + 2)
-	x := (float32(w) - width) / 2
-	y := (float32(h) - height) / 2
+	text := float32(0)
+	for _, k := range KeyMap {
+		text = max(text, p.Measure(k[1]))
+	}
+	width := col + 24 + text
+	// Rows close up to fit a short window, down to the text's own height.
+	row := max(min(lh+2, (float32(h)-4*pad)/float32(len(KeyMap)+2)), lh)
+	height := float32(len(KeyMap)+2) * row
+	x := max((float32(w)-width)/2, 2*pad)
+	y := max((float32(h)-height)/2, 2*pad)
 	p.Rect(x-pad, y-pad, width+2*pad, height+2*pad, color.NRGBA{18, 20, 26, 235})
 	p.Frame(x-pad, y-pad, width+2*pad, height+2*pad, 1, panelLine)
 	p.Text(x, y, "Keys", accent)
-	y += 2 * (lh + 2)
+	y += 2 * row
 	for _, k := range KeyMap {
 		p.Text(x, y, k[0], textMain)
 		p.Text(x+col+24, y, k[1], textDim)
-		y += lh + 2
+		y += row
 	}
 }

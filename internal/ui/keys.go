@@ -48,12 +48,14 @@ const (
 	KeyF12
 	KeyU
 	KeyEscape
+	KeyS
 )
 
 // Event is one key press (or auto-repeat).
 type Event struct {
 	Key   Key
 	Shift bool
+	Ctrl  bool
 }
 
 // keyNames are the names -keys scripts use.
@@ -64,7 +66,7 @@ var keyNames = map[string]Key{
 	"enter": KeyEnter, "return": KeyEnter, "tab": KeyTab,
 	"0": Key0, "1": Key1, "2": Key2, "3": Key3, "4": Key4, "5": Key5, "6": Key6, "7": Key7, "8": Key8, "9": Key9,
 	"h": KeyH, "f1": KeyF1, "f": KeyF, "k": KeyK, "w": KeyW, "v": KeyV, "g": KeyG, "p": KeyP, "f12": KeyF12,
-	"u": KeyU, "esc": KeyEscape, "escape": KeyEscape,
+	"u": KeyU, "esc": KeyEscape, "escape": KeyEscape, "s": KeyS,
 	"wait": KeyNone,
 }
 
@@ -87,16 +89,22 @@ func ParseKeys(script string) ([]Event, error) {
 			}
 			item, n = name, r
 		}
-		shift := false
-		if rest, ok := strings.CutPrefix(item, "shift+"); ok {
-			shift, item = true, rest
+		shift, ctrl := false, false
+		for {
+			if rest, ok := strings.CutPrefix(item, "shift+"); ok {
+				shift, item = true, rest
+			} else if rest, ok := strings.CutPrefix(item, "ctrl+"); ok {
+				ctrl, item = true, rest
+			} else {
+				break
+			}
 		}
 		k, ok := keyNames[item]
 		if !ok {
-			return nil, fmt.Errorf("ui: key %d %q is not a key name (names: space left right up down home end comma period r l [ ] enter tab 0-9 h f1 f k w v g p f12 u esc wait)", i+1, item)
+			return nil, fmt.Errorf("ui: key %d %q is not a key name (names: space left right up down home end comma period r l [ ] enter tab 0-9 h f1 f k w v g p f12 u s esc wait; prefixes shift+ ctrl+)", i+1, item)
 		}
 		for ; n > 0; n-- {
-			out = append(out, Event{Key: k, Shift: shift})
+			out = append(out, Event{Key: k, Shift: shift, Ctrl: ctrl})
 		}
 	}
 	return out, nil
@@ -105,7 +113,7 @@ func ParseKeys(script string) ([]Event, error) {
 // KeyMap is the help overlay's and the README's list of keys.
 var KeyMap = [][2]string{
 	{"Space", "play / pause"},
-	{"Left / Right", "step one frame (Shift: one second)"},
+	{"Left / Right", "step one frame (Shift: 1 s; Ctrl: to the next key)"},
 	{"Home / End", "first / last frame"},
 	{", / .", "slower / faster (0.1x to 4x)"},
 	{"R", "reverse playback"},
@@ -117,6 +125,7 @@ var KeyMap = [][2]string{
 	{"0", "reset it to its default"},
 	{"1 - 9", "request state-machine state by number"},
 	{"mouse drag", "orbit; right drag: pan; wheel: zoom"},
+	{"timeline click / drag", "scrub to that time (pauses)"},
 	{"F", "frame the model"},
 	{"K", "skeleton overlay"},
 	{"W", "wireframe"},
@@ -124,6 +133,7 @@ var KeyMap = [][2]string{
 	{"G", "ground grid"},
 	{"P / F12", "screenshot into ./screenshots/"},
 	{"U", "show / hide the HUD"},
+	{"S", "print the viewer's state as JSON on stdout"},
 	{"H / F1", "this help"},
 	{"Esc", "quit"},
 }

@@ -19,8 +19,9 @@ type fakeViewer struct {
 	shots     int
 	framed    int
 	// t and loop stand for the character's clock.
-	t    float32
-	loop anim.LoopMode
+	t       float32
+	loop    anim.LoopMode
+	reports int
 }
 
 func (f *fakeViewer) Choices() []string { return f.choices }
@@ -43,6 +44,8 @@ func (f *fakeViewer) Params() []anim.Param      { return f.params }
 func (f *fakeViewer) SetParam(i int, v float32) { f.params[i].Value = v }
 func (f *fakeViewer) Duration() float32         { return 2 }
 func (f *fakeViewer) Time() float32             { return f.t }
+func (f *fakeViewer) Keys() []float32           { return []float32{0, 0.5, 1.2, 2} }
+func (f *fakeViewer) ReportState()              { f.reports++ }
 func (f *fakeViewer) Seek(t float32)            { f.t = t }
 func (f *fakeViewer) SetLoopMode(m anim.LoopMode) error {
 	f.loop = m
@@ -123,6 +126,30 @@ func TestKeys(t *testing.T) {
 			// From 0.05, between frames 0 and 1: frames 1 and 2.
 			if !near(f.t, 0.2) {
 				return "want 0.2, on frame 2"
+			}
+			return ""
+		}},
+		{"ctrl+right jumps from key to key", "ctrl+right*2", func(s *State, f *fakeViewer) string {
+			if !near(f.t, 1.2) || s.Playing {
+				return "want the third key, 1.2, paused"
+			}
+			return ""
+		}},
+		{"ctrl+left from between keys goes to the key before", "right*7,ctrl+left", func(s *State, f *fakeViewer) string {
+			if !near(f.t, 0.5) { // 0.7 → 0.5
+				return "want 0.5"
+			}
+			return ""
+		}},
+		{"ctrl+left on the first key stays", "ctrl+left", func(s *State, f *fakeViewer) string {
+			if !near(f.t, 0) {
+				return "want 0"
+			}
+			return ""
+		}},
+		{"s reports the state", "s,s", func(s *State, f *fakeViewer) string {
+			if f.reports != 2 {
+				return "want two reports"
 			}
 			return ""
 		}},
@@ -304,5 +331,45 @@ func TestHUDBlendSpaceAndStats(t *testing.T) {
 		if strings.Contains(all, " fps  anim ") != timed || !strings.Contains(all, "draws 3") {
 			t.Errorf("timed=%v: statistics %q", timed, all)
 		}
+	}
+}
+
+// TestTimelineMouse: a press on the timeline bar seeks to the fraction of
+// its width it falls at, a drag follows the pointer, a press elsewhere is
+// the camera's; the bar is where the HUD drew it.
+func TestTimelineMouse(t *testing.T) {
+	s := NewState()
+	f := newFake()
+	in := &Info{Duration: 2}
+	Draw(&recorder{}, &s, in, 800, 600)
+	r := s.Timeline
+	if r.W <= 0 || r.H <= 0 {
+		t.Fatalf("timeline rectangle %+v after drawing the HUD", r)
+	}
+	if s.Press(r.X+r.W+50, r.Y, f) || s.Release() {
+		t.Fatal("a press beside the timeline scrubbed")
+	}
+	if !s.Press(r.X+0.25*r.W, r.Y+r.H/2, f) || !near(f.t, 0.5) || s.Playing {
+		t.Fatalf("press at a quarter of the bar: time %v, playing %v; want 0.5 (¼ of 2 s), paused", f.t, s.Playing)
+	}
+	s.Drag(r.X+0.75*r.W, f)
+	if !near(f.t, 1.5) {
+		t.Fatalf("dragged to three quarters: %v, want 1.5", f.t)
+	}
+	s.Drag(r.X+2*r.W, f) // past the end holds the end
+	if !near(f.t, 2) {
+		t.Fatalf("dragged past the end: %v, want 2", f.t)
+	}
+	if !s.Release() {
+		t.Fatal("release did not end the scrub")
+	}
+	s.Drag(r.X, f)
+	if !near(f.t, 2) {
+		t.Fatal("a drag after the release still scrubbed")
+	}
+	s.HUD = false
+	Draw(&recorder{}, &s, in, 800, 600)
+	if s.Press(r.X+0.25*r.W, r.Y+r.H/2, f) {
+		t.Fatal("the hidden HUD's timeline took a press")
 	}
 }
