@@ -225,7 +225,8 @@ var b2pWant = []struct {
 
 // kernelPaths lists the kernel paths this build and CPU can run: portable
 // always, SIMD levels in a GOEXPERIMENT=simd build. Running a subtest per
-// path selects it with setKernelPath and restores the best one after.
+// path selects it with setKernelPath; kernelPaths puts back the measured
+// choice after.
 func kernelPaths() []string {
 	var paths []string
 	for _, p := range []string{"portable", "avx2", "avx512"} {
@@ -233,7 +234,7 @@ func kernelPaths() []string {
 			paths = append(paths, p)
 		}
 	}
-	setKernelPath(paths[len(paths)-1])
+	restoreKernels()
 	return paths
 }
 

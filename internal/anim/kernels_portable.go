@@ -22,3 +22,8 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4
 // setKernelPath selects the kernels by KernelPath name for tests; it
 // reports false for a path this build cannot run.
 func setKernelPath(name string) bool { return name == "portable" }
+
+// restoreKernels undoes setKernelPath.
+func restoreKernels() {}
+
+func kernelChoices() string { return "" }

@@ -9,10 +9,13 @@ import (
 )
 
 // SIMD kernels of the fast pipeline, for GOEXPERIMENT=simd builds on amd64.
-// The level is chosen once from the CPU's features: AVX-512 (F, CD, BW, DQ,
-// VL, as archsimd bundles them), AVX2 with FMA, or the portable kernels.
-// What each level runs, as measured fastest on the development machine
-// (AMD EPYC, Zen 4):
+// The CPU's features give the best level it can run: AVX-512 (F, CD, BW,
+// DQ, VL, as archsimd bundles them), AVX2 with FMA, or none. Then, at
+// start-up, each kernel (slerp sampling, slerp and nlerp blending, the
+// model-palette pass) is timed at that level and portably on a small
+// synthetic character, and runs SIMD only where that measured faster by a
+// margin (calibrate): SIMD is never chosen where it is slower on the CPU
+// at hand, Intel or AMD. What each level runs:
 //
 //   - BlendSoA: 16 lanes (AVX-512) or 8 (AVX2) of lerp, nlerp or the
 //     polynomial slerp over the SoA stripes.
@@ -21,6 +24,17 @@ import (
 //     portable loops are as fast.
 //   - ModelPaletteJob: local matrices in a scalar pass, then both affine
 //     products with 4-lane rows and FMA (both levels).
+//
+// Go compiles scalar float code to legacy-SSE encodings: run while the
+// upper halves of the vector registers are dirty, each such instruction
+// pays a state-transition penalty on Intel cores. So every kernel clears
+// them (VZEROUPPER) before its scalar sections (cursor logic, tails) and
+// after each vector group, and takes zero vectors from the zero value.
+//
+// Measured on a 2-vCPU AMD EPYC (AVX2, no AVX-512), one interleaved run
+// beside ozz-animation 0.16 -O3 -march=native (44.9 ns/joint), ns/joint of
+// Blend2Palette-100: portable nlerp 58.7, avx2 nlerp 50.0; portable slerp
+// 82.8, avx2 slerp 60.3 (before the VZEROUPPER changes).
 //
 // Tests select each level the CPU has with setKernelPath and compare it
 // with the portable kernels.
@@ -41,11 +55,39 @@ var cpuLevel = func() int {
 	return levelPortable
 }()
 
-// kernelLevel is the level the dispatchers use; ≤ cpuLevel.
+// kernelLevel is the level KernelPath names: the best one any kernel
+// runs at; ≤ cpuLevel.
 var kernelLevel = cpuLevel
 
-func simdPath() string {
-	switch kernelLevel {
+// The level each kernel runs at: cpuLevel where it measured faster than
+// portable at start-up (calibrate), levelPortable otherwise.
+var (
+	sampleLevel  = cpuLevel   // SampleSoAJob with slerp
+	blendLevel   [2]int       // BlendSoA: [0] slerp, [1] nlerp
+	paletteLevel = cpuLevel   // ModelPaletteJob
+	chosen       kernelChoice // what calibrate chose, for restoreKernels
+)
+
+// kernelChoice is one level per kernel.
+type kernelChoice struct{ sample, blendSlerp, blendNlerp, palette int }
+
+func (k kernelChoice) apply() {
+	sampleLevel, blendLevel, paletteLevel = k.sample, [2]int{k.blendSlerp, k.blendNlerp}, k.palette
+	kernelLevel = max(k.sample, k.blendSlerp, k.blendNlerp, k.palette)
+}
+
+func init() {
+	chosen = kernelChoice{cpuLevel, cpuLevel, cpuLevel, cpuLevel}
+	if cpuLevel > levelPortable {
+		chosen = calibrate()
+	}
+	chosen.apply()
+}
+
+func simdPath() string { return levelName(kernelLevel) }
+
+func levelName(l int) string {
+	switch l {
 	case levelAVX512:
 		return "avx512"
 	case levelAVX2:
@@ -54,12 +96,18 @@ func simdPath() string {
 	return "portable"
 }
 
+// kernelChoices says which level each kernel runs at.
+func kernelChoices() string {
+	return "sample " + levelName(sampleLevel) + ", blend slerp " + levelName(blendLevel[0]) +
+		", blend nlerp " + levelName(blendLevel[1]) + ", model-palette " + levelName(paletteLevel)
+}
+
 // sampleSoA runs the 8-lane sampler for slerped rotations, where the
 // polynomial slerp is most of the work; with nlerp the scalar loops are as
 // fast or faster (measured: the per-track cursor logic and loads dominate,
 // and the transposes cost what the vector arithmetic saves).
 func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, out *SoAPose) {
-	if kernelLevel >= levelAVX2 && !nlerp {
+	if sampleLevel >= levelAVX2 && !nlerp {
 		sampleSoA8(c, t, cursors, out)
 		archsimd.ClearAVXUpperBits()
 		return
@@ -68,7 +116,11 @@ func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, out *SoAP
 }
 
 func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
-	switch kernelLevel {
+	level := blendLevel[0]
+	if nlerp {
+		level = blendLevel[1]
+	}
+	switch level {
 	case levelAVX512:
 		blendSoA16(out, a, b, w, nlerp)
 		archsimd.ClearAVXUpperBits()
@@ -84,7 +136,7 @@ func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
 // holding each matrix in one 16-lane register (products by permutations)
 // measured slower on AMD Zen 4, which splits 512-bit permutations in two.
 func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
-	if kernelLevel >= levelAVX2 {
+	if paletteLevel >= levelAVX2 {
 		modelPalette4(parents, in, models, ibs, pal)
 		archsimd.ClearAVXUpperBits()
 		return
@@ -130,7 +182,7 @@ func lerp16(out, a, b []float32, w archsimd.Float32x16) {
 // nlerp16 is nlerpQ on 16 lanes: shortest-arc lerp, normalized, identity
 // where the length is not positive.
 func nlerp16(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x16) (x, y, z, w archsimd.Float32x16) {
-	zero := archsimd.BroadcastFloat32x16(0)
+	zero := archsimd.Float32x16{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	one := archsimd.BroadcastFloat32x16(1)
 	d := ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
 	us := zero.Sub(u).Merge(u, d.Less(zero)) // −u where d < 0
@@ -144,7 +196,7 @@ func nlerp16(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x16) (x, y, z, w 
 
 // normalize16 is normQ on 16 lanes.
 func normalize16(x, y, z, w archsimd.Float32x16) (archsimd.Float32x16, archsimd.Float32x16, archsimd.Float32x16, archsimd.Float32x16) {
-	zero := archsimd.BroadcastFloat32x16(0)
+	zero := archsimd.Float32x16{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	one := archsimd.BroadcastFloat32x16(1)
 	l := x.Mul(x).Add(y.Mul(y)).Add(z.Mul(z)).Add(w.Mul(w)).Sqrt()
 	ok := l.Greater(zero)
@@ -154,7 +206,7 @@ func normalize16(x, y, z, w archsimd.Float32x16) (archsimd.Float32x16, archsimd.
 
 // slerp16 is slerpPoly on 16 lanes.
 func slerp16(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x16) (x, y, z, w archsimd.Float32x16) {
-	zero := archsimd.BroadcastFloat32x16(0)
+	zero := archsimd.Float32x16{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	one := archsimd.BroadcastFloat32x16(1)
 	half := archsimd.BroadcastFloat32x16(0.5)
 	ax0, ay0, az0, aw0, u0 := ax, ay, az, aw, u
@@ -236,7 +288,7 @@ func lerp8(out, a, b []float32, w archsimd.Float32x8) {
 }
 
 func nlerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w archsimd.Float32x8) {
-	zero := archsimd.BroadcastFloat32x8(0)
+	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	one := archsimd.BroadcastFloat32x8(1)
 	d := ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
 	us := zero.Sub(u).Merge(u, d.Less(zero))
@@ -249,7 +301,7 @@ func nlerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w ar
 }
 
 func normalize8(x, y, z, w archsimd.Float32x8) (archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8) {
-	zero := archsimd.BroadcastFloat32x8(0)
+	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	one := archsimd.BroadcastFloat32x8(1)
 	l := x.Mul(x).Add(y.Mul(y)).Add(z.Mul(z)).Add(w.Mul(w)).Sqrt()
 	ok := l.Greater(zero)
@@ -258,7 +310,7 @@ func normalize8(x, y, z, w archsimd.Float32x8) (archsimd.Float32x8, archsimd.Flo
 }
 
 func slerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w archsimd.Float32x8) {
-	zero := archsimd.BroadcastFloat32x8(0)
+	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	one := archsimd.BroadcastFloat32x8(1)
 	half := archsimd.BroadcastFloat32x8(0.5)
 	ax0, ay0, az0, aw0, u0 := ax, ay, az, aw, u
@@ -391,18 +443,23 @@ func rowTimes(a0, a1, a2 float32, row, b0, b1, b2, lc archsimd.Float32x4) archsi
 	return row.MulAdd(lc, r)
 }
 
-// setKernelPath selects the kernels by KernelPath name for tests; it
-// reports false for a path this CPU or build cannot run.
+// setKernelPath runs every kernel at the level KernelPath names name, for
+// tests, whatever calibrate chose; it reports false for a path this CPU
+// or build cannot run. restoreKernels undoes it.
 func setKernelPath(name string) bool {
 	for l := levelPortable; l <= cpuLevel; l++ {
 		kernelLevel = l
 		if simdPath() == name {
+			kernelChoice{l, l, l, l}.apply()
 			return true
 		}
 	}
-	kernelLevel = cpuLevel
+	restoreKernels()
 	return false
 }
+
+// restoreKernels puts back what calibrate chose.
+func restoreKernels() { chosen.apply() }
 
 // sampleSoA8 is sampleSoAGeneric (slerp mode) with the arithmetic eight
 // tracks at a time. Per track the cursor logic stays scalar (as in the
@@ -425,6 +482,7 @@ func sampleSoA8(c *RuntimeClip, t float32, cursors []int32, out *SoAPose) {
 // keyPair8 is the scalar half of the 8-lane samplers: for tracks
 // lanes[0:8] it moves the cursors and stores each key pair and u.
 func keyPair8(keys []float32, lanes []laneTrack, stride int, t float32, cur []int32, a, b *[8][4]float32, us *[8]float32) {
+	archsimd.ClearAVXUpperBits() // scalar cursor code follows
 	lanes, cur = lanes[:8], cur[:8]
 	for l := range lanes {
 		tr := &lanes[l]
@@ -474,6 +532,7 @@ func transpose8(r *[8][4]float32) (x, y, z, w archsimd.Float32x8) {
 // the transpose halves the shuffles where the result is linear in the
 // keys (translations, scales, nlerp before its normalization).
 func keyLerp8(keys []float32, lanes []laneTrack, stride int, t float32, cur []int32, q *[8][4]float32) {
+	archsimd.ClearAVXUpperBits() // scalar cursor code follows
 	lanes, cur = lanes[:8], cur[:8]
 	for l := range lanes {
 		tr := &lanes[l]
@@ -512,6 +571,7 @@ func vec3Lanes8(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, o
 		x.Store((*[8]float32)(ox[j : j+8]))
 		y.Store((*[8]float32)(oy[j : j+8]))
 		z.Store((*[8]float32)(oz[j : j+8]))
+		archsimd.ClearAVXUpperBits()
 	}
 	if j < len(lanes) {
 		sampleVec3Lanes(keys, lanes[j:], t, cur[j:], ox[j:], oy[j:], oz[j:])
@@ -532,6 +592,7 @@ func quatLanes8(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, o
 		y.Store((*[8]float32)(oy[j : j+8]))
 		z.Store((*[8]float32)(oz[j : j+8]))
 		w.Store((*[8]float32)(ow[j : j+8]))
+		archsimd.ClearAVXUpperBits()
 	}
 	if j < len(lanes) {
 		sampleQuatLanes(keys, lanes[j:], t, cur[j:], ox[j:], oy[j:], oz[j:], ow[j:], false)

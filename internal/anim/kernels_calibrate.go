@@ -1,0 +1,107 @@
+//go:build goexperiment.simd && amd64
+
+package anim
+
+import (
+	"math"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// calibrate times each SIMD kernel against its portable twin on a small
+// synthetic character (64 joints, two 31-key clips: the shape of the
+// Blend2Palette workload) and returns the level each kernel should run
+// at. It takes a few milliseconds, once, at start-up.
+func calibrate() kernelChoice {
+	const n, keys = 64, 31
+	sk := &Skeleton{Names: make([]string, n), Parents: make([]int, n), Rest: make([]Transform, n)}
+	skin := &Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
+	for j := range n {
+		sk.Parents[j] = (j - 1) / 2
+		sk.Rest[j] = IdentityTransform
+		skin.Joints[j], skin.InverseBind[j] = j, mgl32.Ident4()
+	}
+	sk.Parents[0] = -1
+	seed := uint32(12345)
+	rnd := func() float32 { // a small LCG: any spread of values will do
+		seed = seed*1664525 + 1013904223
+		return float32(seed>>8)/float32(1<<24)*2 - 1
+	}
+	var clips [2]*RuntimeClip
+	for c := range clips {
+		clip := Clip{Duration: 1}
+		for j := range n {
+			times := make([]float32, keys)
+			for k := range times {
+				times[k] = float32(k) / (keys - 1)
+			}
+			tr := Track{Joint: j, Path: Translation, Times: times}
+			rot := Track{Joint: j, Path: Rotation, Times: times}
+			sc := Track{Joint: j, Path: Scale, Times: times}
+			for range keys {
+				tr.Values = append(tr.Values, rnd(), 1+rnd()/2, rnd())
+				// Random axes, up to 60° about them, as in the workload.
+				axis := mgl32.Vec3{rnd(), rnd(), rnd() + 1e-3}.Normalize()
+				q := mgl32.QuatRotate(rnd()*math.Pi/3, axis)
+				rot.Values = append(rot.Values, q.V[0], q.V[1], q.V[2], q.W)
+				sc.Values = append(sc.Values, 1+rnd()/10, 1+rnd()/10, 1+rnd()/10)
+			}
+			clip.Tracks = append(clip.Tracks, tr, rot, sc)
+		}
+		rc, err := NewRuntimeClip(&clip, sk)
+		if err != nil {
+			panic("anim: calibration clip: " + err.Error()) // built above, valid by construction
+		}
+		clips[c] = rc
+	}
+	a, b, out := NewSoAPose(n), NewSoAPose(n), NewSoAPose(n)
+	cursors := make([]int32, clips[0].NumCursors())
+	models, pal := make([]float32, PaletteFloats*n), make([]float32, PaletteFloats*n)
+	t := float32(0)
+	sample := func() {
+		t += 1.0 / 60 // crossing keys as playback does
+		if t >= 1 {
+			t = 0
+		}
+		sampleSoA(clips[0], t, false, cursors, a)
+	}
+	sampleSoA(clips[1], 0.37, false, make([]int32, clips[1].NumCursors()), b)
+
+	var k kernelChoice
+	k.sample = pick(func(l int) { sampleLevel = l }, sample)
+	k.blendSlerp = pick(func(l int) { blendLevel[0] = l }, func() { blendSoA(out, a, b, 0.4, false) })
+	k.blendNlerp = pick(func(l int) { blendLevel[1] = l }, func() { blendSoA(out, a, b, 0.4, true) })
+	k.palette = pick(func(l int) { paletteLevel = l }, func() { modelPalette(sk.Parents, out, models, skin.InverseBind, pal) })
+	return k
+}
+
+// pick times run with the kernel at cpuLevel and at levelPortable (set
+// chooses the level) and returns the level to keep.
+func pick(set func(level int), run func()) int {
+	timeAt := func(level int) time.Duration {
+		set(level)
+		best := time.Duration(1<<63 - 1)
+		for range 7 {
+			start := time.Now()
+			for range 16 {
+				run()
+			}
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	// Interleaved, so that a burst of load hits both alike.
+	simd, portable := timeAt(cpuLevel), timeAt(levelPortable)
+	simd, portable = min(simd, timeAt(cpuLevel)), min(portable, timeAt(levelPortable))
+	return chooseLevel(simd, portable)
+}
+
+// chooseLevel keeps SIMD only where it measured at least 5 % faster than
+// portable: within the noise, portable is the safe choice.
+func chooseLevel(simd, portable time.Duration) int {
+	if float64(simd) < 0.95*float64(portable) {
+		return cpuLevel
+	}
+	return levelPortable
+}
