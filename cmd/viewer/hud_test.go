@@ -11,8 +11,10 @@ import (
 // at most, driven through the key map as a user would (one key per frame,
 // "wait" for a frame without one), and compares each with a golden.
 func TestHUDStates(t *testing.T) {
+	// 800×600: wide enough for the full panel (below CompactWidth the HUD
+	// folds into one line, the "collapsed" case).
 	hud := func(o options) options {
-		o.width, o.height, o.hud = 640, 480, true
+		o.width, o.height, o.hud = 800, 600, true
 		return o
 	}
 	cases := []shot{
@@ -21,6 +23,7 @@ func TestHUDStates(t *testing.T) {
 		{name: "crossfade", opt: hud(options{clip: "Idle", fade: 0.5}), keys: "],enter,wait*5"},
 		{name: "slider_selected", opt: hud(options{}), keys: "tab,up*4"},
 		{name: "help", opt: hud(options{clip: "Walk"}), keys: "h"},
+		{name: "collapsed", opt: options{clip: "Walk", width: 480, height: 360, hud: true}, keys: "right*8"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -239,6 +239,10 @@ func interactive(opt *options, c *scene.Character) error {
 	if err != nil {
 		return err
 	}
+	// A window opens with the floor under the model and a pointer to the
+	// keys.
+	a.ui.Grid = true
+	a.ui.Say("H: help")
 
 	win.SetKeyCallback(func(w *glfw.Window, key glfw.Key, _ int, action glfw.Action, mods glfw.ModifierKey) {
 		if action == glfw.Release {

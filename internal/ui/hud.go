@@ -99,7 +99,10 @@ const pad = 8
 // when s.Help, the key map over everything.
 func Draw(p Painter, s *State, in *Info, w, h int) {
 	s.Timeline = Rect{}
-	if s.HUD {
+	switch {
+	case s.HUD && float32(w) < CompactWidth*p.LineHeight()/17:
+		drawCompact(p, s, in, w)
+	case s.HUD:
 		drawPanel(p, s, in)
 		drawStats(p, in, h)
 		if in.Space != nil {
@@ -117,6 +120,27 @@ func Draw(p Painter, s *State, in *Info, w, h int) {
 	if s.Help {
 		drawHelp(p, w, h)
 	}
+}
+
+// CompactWidth is the framebuffer width, at the HUD's unscaled text size,
+// below which the HUD folds into one line and the timeline, so as not to
+// cover the model in a small window.
+const CompactWidth = 700
+
+// drawCompact is the one-line HUD: what plays, time and frame, then the
+// timeline under it.
+func drawCompact(p Painter, s *State, in *Info, w int) {
+	lh := p.LineHeight()
+	play := "▶"
+	if !s.Playing {
+		play = "❚❚"
+	}
+	line := fmt.Sprintf("%s %s  %.3f/%.3f s  frame %d/%d", play, in.Choice, in.Time, in.Duration, in.Frame, in.Frames)
+	width := float32(w) - 2*pad
+	p.Rect(pad, pad, width, 2*lh+3*pad/2, panelBG)
+	p.Mono(pad+pad/2, pad+pad/4, line, textMain)
+	s.Timeline = Rect{pad + pad/2, pad + lh + pad/2, width - pad, lh / 2}
+	drawTimeline(p, in, s.Timeline.X, s.Timeline.Y, s.Timeline.W, s.Timeline.H)
 }
 
 func drawPanel(p Painter, s *State, in *Info) {
