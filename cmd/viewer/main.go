@@ -127,10 +127,10 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.keys, "keys", "", "replay a key `script` after loading, one key per frame, e.g. \"space,right*10,tab,up*4,p\" (names: see the README)")
 	fs.IntVar(&opt.crowd, "crowd", 0, "draw `N` copies of the character on a grid, each with its own time offset and parameters, animated on all cores")
 	fs.BoolVar(&opt.hud, "hud", false, "include the HUD in -screenshot, -record output")
-	fs.StringVar(&opt.record, "record", "", "write the frames of -from..-to at -fps as PNGs into `folder`, and exit")
+	fs.StringVar(&opt.record, "record", "", "write the frames of -from..-to at -fps to `out`: an animated GIF (out.gif), a video through ffmpeg (out.mp4), or PNGs into a folder; then exit")
 	fs.Float64Var(&opt.from, "from", 0, "first `second` of -record and -sheet")
 	fs.Float64Var(&opt.to, "to", -1, "last `second` of -record and -sheet (default: the clip's end)")
-	fs.IntVar(&opt.fps, "fps", 30, "`frames` per second of -record")
+	fs.IntVar(&opt.fps, "fps", 0, "`frames` per second of -record (default: the clip's frame rate)")
 	fs.StringVar(&opt.sheet, "sheet", "", "write one contact-sheet `PNG` of -frames evenly spaced frames, and exit")
 	fs.IntVar(&opt.frames, "frames", 12, "`count` of frames in -sheet")
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
@@ -212,8 +212,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if opt.crowd < 0 || opt.crowd > 10000 {
 		return nil, fmt.Errorf("-crowd %d: want 0 to 10000 characters", opt.crowd)
 	}
-	if opt.fps < 1 || opt.fps > 240 {
-		return nil, fmt.Errorf("-fps %d: want 1 to 240", opt.fps)
+	if opt.fps < 0 || opt.fps > 240 {
+		return nil, fmt.Errorf("-fps %d: want 1 to 240 (0: the clip's frame rate)", opt.fps)
 	}
 	if opt.frames < 1 || opt.frames > 400 {
 		return nil, fmt.Errorf("-frames %d: want 1 to 400", opt.frames)

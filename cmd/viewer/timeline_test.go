@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"image/gif"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -152,4 +154,30 @@ func TestStateLineAndTimelineClick(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestRecordGIF records the built-in Walk (1 s keyed at 30 fps) as a GIF:
+// 30 frames at the clip's rate, the end left out so that the loop does not
+// show its first pose twice, 100 hundredths in all.
+func TestRecordGIF(t *testing.T) {
+	out := t.TempDir() + "/walk.gif"
+	withApp(t, options{clip: "Walk"}, func(a *app) error {
+		return a.record(&options{record: out, to: -1})
+	})
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, d := range g.Delay {
+		sum += d
+	}
+	if len(g.Image) != 30 || sum != 100 {
+		t.Fatalf("%d frames over %d hundredths of a second; want 30 over 100", len(g.Image), sum)
+	}
 }

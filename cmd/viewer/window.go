@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"github.com/skinview/skinview/internal/export"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
@@ -133,30 +134,78 @@ func (a *app) shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
 	return a.v.Target.ReadImage(), nil
 }
 
-// record writes the frames of [from, to] at fps as a numbered PNG
-// sequence into dir.
+// record writes the frames of [from, to] at -fps (default: the clip's
+// frame rate) as an animated GIF, a video through ffmpeg, or a numbered
+// PNG sequence into a folder, by the name's extension.
 func record(opt *options, c *scene.Character) error {
+	return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.record(opt) })
+}
+
+// record is record on a's view.
+func (a *app) record(opt *options) error {
+	c := a.Character
 	from, to := clampTime(float32(opt.from), c.Span()), float32(opt.to)
 	if opt.to < 0 {
 		to = c.Span()
 	}
 	to = clampTime(to, c.Span())
-	n := int(math.Floor(float64((to-from)*float32(opt.fps))+1e-4)) + 1
-	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
-		a.ui.HUD = opt.hud
-		for i := 0; i < n; i++ {
-			t := from + float32(i)/float32(opt.fps)
-			if err := a.renderAt(t); err != nil {
-				return err
-			}
-			path := filepath.Join(opt.record, fmt.Sprintf("frame_%05d.png", i))
-			if err := writePNG(path, a.v.Target.ReadImage()); err != nil {
-				return err
-			}
+	fps := float64(opt.fps)
+	if fps == 0 {
+		fps = float64(c.FPS())
+	}
+	n := int(math.Floor(float64(to-from)*fps+1e-4)) + 1
+	var add func(img *image.NRGBA, i int) error
+	var finish func() error
+	switch strings.ToLower(filepath.Ext(opt.record)) {
+	case ".gif":
+		// A GIF loops: a last frame at the clip's end would show its first
+		// pose twice.
+		if n > 1 && math.Abs(float64(to-from)*fps-float64(n-1)) < 1e-3 {
+			n--
 		}
-		fmt.Printf("wrote %d frames (%.3f s to %.3f s at %d fps) into %s\n", n, from, to, opt.fps, opt.record)
-		return nil
-	})
+		g, err := export.NewGIF(fps)
+		if err != nil {
+			return err
+		}
+		add = func(img *image.NRGBA, _ int) error { return g.Add(img) }
+		finish = func() error {
+			f, err := os.Create(opt.record)
+			if err != nil {
+				return err
+			}
+			if err := g.Write(f); err != nil {
+				f.Close()
+				return err
+			}
+			return f.Close()
+		}
+	case ".mp4", ".mov", ".mkv", ".webm":
+		v, err := export.NewVideo(opt.record, fps)
+		if err != nil {
+			return err
+		}
+		add = func(img *image.NRGBA, _ int) error { return v.Add(img) }
+		finish = v.Close
+	default:
+		add = func(img *image.NRGBA, i int) error {
+			return writePNG(filepath.Join(opt.record, fmt.Sprintf("frame_%05d.png", i)), img)
+		}
+		finish = func() error { return nil }
+	}
+	a.ui.HUD = opt.hud
+	for i := 0; i < n; i++ {
+		if err := a.renderAt(from + float32(float64(i)/fps)); err != nil {
+			return err
+		}
+		if err := add(a.v.Target.ReadImage(), i); err != nil { // a new image per frame
+			return err
+		}
+	}
+	if err := finish(); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %d frames (%.3f s to %.3f s at %g fps) to %s\n", n, from, to, fps, opt.record)
+	return nil
 }
 
 // sheet writes one contact sheet of n evenly spaced frames of [from, to],
