@@ -1,7 +1,10 @@
-// Package anim is the CPU animation engine: skeletons, clips, sampling, pose
-// blending, blend trees and action state machines built from JSON specs, IK,
-// local-to-model and the matrix palette, plus a structure-of-arrays fast path
-// (RuntimeClip, SampleSoAJob, BlendSoA, ModelPaletteJob, Crowd) with SIMD
-// kernels in GOEXPERIMENT=simd builds. It imports only the standard library
-// and mathgl; it knows nothing of OpenGL, windows or glTF.
+// Package anim is the CPU animation engine, in ozz-style jobs over SoA
+// poses: runtime clips sampled with key cursors (SampleSoAJob), pose
+// blending (BlendSoA, masks, additive layers), blend trees and action state
+// machines built from JSON specs and run by a Controller that owns the
+// character's one clock, IK and look-at, and local-to-model with the
+// matrix palette (ModelPaletteJob); Crowd runs many controllers on all
+// cores. SIMD kernels run in GOEXPERIMENT=simd builds where they measure
+// faster. It imports only the standard library and mathgl: no OpenGL, no
+// windows, no glTF.
 package anim
