@@ -23,23 +23,8 @@ func TestFrameAnimationAllocatesNothing(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			opt := tc.opt
-			opt.view, opt.width, opt.height, opt.fade = scene.ViewShaded, 64, 64, 0.3
-			m, err := loadModel("")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := characterFor(m, &opt)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var allocs float64
-			onGL(t, func() error {
-				a, err := newApp(&opt, c, opt.width, opt.height)
-				if err != nil {
-					return err
-				}
-				defer a.destroy()
+			withApp(t, tc.opt, func(a *app) error {
 				var uerr error
 				allocs = testing.AllocsPerRun(50, func() {
 					if err := a.update(1.0 / 60); err != nil {

@@ -17,7 +17,10 @@ import (
 // withApp runs f on an offscreen app of the built-in character under opt.
 func withApp(t *testing.T, opt options, f func(a *app) error) {
 	t.Helper()
-	opt.view, opt.skinning, opt.width, opt.height, opt.fade = scene.ViewShaded, scene.SkinGPU, 64, 64, 0.3
+	opt.view, opt.width, opt.height, opt.fade = scene.ViewShaded, 64, 64, 0.3
+	if opt.skinning == "" {
+		opt.skinning = scene.SkinGPU
+	}
 	m, err := loadModel("")
 	if err != nil {
 		t.Fatal(err)

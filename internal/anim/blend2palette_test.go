@@ -166,9 +166,9 @@ func (g *b2pJobs) eval() {
 	g.sa.Run()
 	g.sb.Run()
 	if g.nlerp {
-		refNlerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight)
+		refLerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight, true)
 	} else {
-		refLerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight)
+		refLerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight, false)
 	}
 	g.l2m.Run()
 	g.pal.Run()

@@ -173,7 +173,7 @@ func TestSlerpPolyAccuracy(t *testing.T) {
 }
 
 // TestBlendSoAMatchesLerpPose blends random poses and compares with
-// refLerpPose and refNlerpPose; weights at or past the ends copy exactly.
+// refLerpPose (slerp and nlerp); weights at or past the ends copy exactly.
 func TestBlendSoAMatchesLerpPose(t *testing.T) {
 	const n = 37 // not a whole number of vector blocks
 	r := rand.New(rand.NewPCG(3, 4))
@@ -192,9 +192,9 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 				BlendSoA(out, sa, sb, w, nlerp)
 				out.ToTransforms(got)
 				if nlerp {
-					refNlerpPose(want, a, b, w)
+					refLerpPose(want, a, b, w, true)
 				} else {
-					refLerpPose(want, a, b, w)
+					refLerpPose(want, a, b, w, false)
 				}
 				for i := range got {
 					exact := w <= 0 || w >= 1
@@ -208,7 +208,7 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 		out.CopyFrom(sa)
 		BlendSoA(out, out, sb, 0.25, true)
 		out.ToTransforms(got)
-		refNlerpPose(want, a, b, 0.25)
+		refLerpPose(want, a, b, 0.25, true)
 		for i := range got {
 			if !transformApprox(got[i], want[i], 2e-6) {
 				t.Fatalf("%s in place joint %d: %+v, want %+v", path, i, got[i], want[i])

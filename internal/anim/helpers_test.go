@@ -300,3 +300,25 @@ func refModelRows(sk *Skeleton, pose []Transform) []float32 {
 	}
 	return rows
 }
+
+// breakCase is one way to break a job that Validate must refuse.
+type breakCase[J any] struct {
+	name   string
+	break_ func(J)
+}
+
+// checkValidate fails unless the job good makes validates and every
+// broken one does not.
+func checkValidate[J interface{ Validate() error }](t *testing.T, good func() J, cases []breakCase[J]) {
+	t.Helper()
+	if err := good().Validate(); err != nil {
+		t.Fatalf("valid job refused: %v", err)
+	}
+	for _, tc := range cases {
+		j := good()
+		tc.break_(j)
+		if err := j.Validate(); err == nil {
+			t.Errorf("%s: Validate accepted a broken job", tc.name)
+		}
+	}
+}

@@ -115,26 +115,13 @@ func TestTwoBoneIKValidate(t *testing.T) {
 	good := func() *TwoBoneIKJob {
 		return &TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Models: make([]float32, 36), Pose: NewSoAPose(3)}
 	}
-	cases := []struct {
-		name   string
-		break_ func(j *TwoBoneIKJob)
-	}{
+	checkValidate(t, good, []breakCase[*TwoBoneIKJob]{
 		{"nil skeleton", func(j *TwoBoneIKJob) { j.Skeleton = nil }},
 		{"short models", func(j *TwoBoneIKJob) { j.Models = j.Models[:2] }},
 		{"joint out of range", func(j *TwoBoneIKJob) { j.End = 3 }},
 		{"mid not below start", func(j *TwoBoneIKJob) { j.Start, j.Mid = 1, 0 }},
 		{"end not below mid", func(j *TwoBoneIKJob) { j.Mid, j.End = 2, 1 }},
-	}
-	if err := good().Validate(); err != nil {
-		t.Fatalf("valid job refused: %v", err)
-	}
-	for _, tc := range cases {
-		j := good()
-		tc.break_(j)
-		if err := j.Validate(); err == nil {
-			t.Errorf("%s: Validate accepted a broken job", tc.name)
-		}
-	}
+	})
 }
 
 func TestLookAt(t *testing.T) {
@@ -204,25 +191,12 @@ func TestLookAtValidate(t *testing.T) {
 	good := func() *LookAtJob {
 		return &LookAtJob{Skeleton: sk, Chain: []int{1, 2}, Forward: mgl32.Vec3{0, 0, 1}, Models: make([]float32, 36), Pose: NewSoAPose(3)}
 	}
-	cases := []struct {
-		name   string
-		break_ func(j *LookAtJob)
-	}{
+	checkValidate(t, good, []breakCase[*LookAtJob]{
 		{"empty chain", func(j *LookAtJob) { j.Chain = nil }},
 		{"chain out of order", func(j *LookAtJob) { j.Chain = []int{2, 1} }},
 		{"shares length", func(j *LookAtJob) { j.Shares = []float32{1} }},
 		{"negative share", func(j *LookAtJob) { j.Shares = []float32{1, -1} }},
 		{"zero forward", func(j *LookAtJob) { j.Forward = mgl32.Vec3{} }},
 		{"short pose", func(j *LookAtJob) { j.Pose = NewSoAPose(1) }},
-	}
-	if err := good().Validate(); err != nil {
-		t.Fatalf("valid job refused: %v", err)
-	}
-	for _, tc := range cases {
-		j := good()
-		tc.break_(j)
-		if err := j.Validate(); err == nil {
-			t.Errorf("%s: Validate accepted a broken job", tc.name)
-		}
-	}
+	})
 }

@@ -192,25 +192,6 @@ type refPaletteJob struct {
 	Output []float32
 }
 
-// Validate reports a job that Run cannot execute.
-func (j *refPaletteJob) Validate() error {
-	if j.Skin == nil {
-		return errors.New("anim: palette job without skin")
-	}
-	if len(j.Output) != PaletteFloats*len(j.Skin.Joints) {
-		return fmt.Errorf("anim: palette output holds %d floats; skin %q needs %d", len(j.Output), j.Skin.Name, PaletteFloats*len(j.Skin.Joints))
-	}
-	if len(j.Skin.InverseBind) != len(j.Skin.Joints) {
-		return fmt.Errorf("anim: skin %q has %d joints but %d inverse bind matrices", j.Skin.Name, len(j.Skin.Joints), len(j.Skin.InverseBind))
-	}
-	for i, jt := range j.Skin.Joints {
-		if jt < 0 || jt >= len(j.Models) {
-			return fmt.Errorf("anim: skin %q joint %d refers to model matrix %d of %d", j.Skin.Name, i, jt, len(j.Models))
-		}
-	}
-	return nil
-}
-
 // Run writes the palette.
 func (j *refPaletteJob) Run() {
 	for i, jt := range j.Skin.Joints {
@@ -226,10 +207,10 @@ func (j *refPaletteJob) Run() {
 // different lengths are a programmer error and panic with an index error.
 
 // refLerpPose blends two poses: out = a at w = 0, b at w = 1. Translation and
-// scale are lerped, rotation is slerped along the shortest arc. w ≤ 0 and
-// w ≥ 1 copy a or b bit for bit, so a blend at its ends reproduces its input
-// exactly. len(out) == len(a) == len(b).
-func refLerpPose(out, a, b []Transform, w float32) {
+// scale are lerped, rotation is slerped along the shortest arc (nlerped with
+// nlerp). w ≤ 0 and w ≥ 1 copy a or b bit for bit, so a blend at its ends
+// reproduces its input exactly. len(out) == len(a) == len(b).
+func refLerpPose(out, a, b []Transform, w float32, nlerp bool) {
 	if w <= 0 {
 		copy(out, a)
 		return
@@ -240,54 +221,7 @@ func refLerpPose(out, a, b []Transform, w float32) {
 	}
 	_, _ = a[len(out)-1], b[len(out)-1]
 	for i := range out {
-		out[i] = lerpTransform(&a[i], &b[i], w, false)
-	}
-}
-
-// refNlerpPose is refLerpPose with normalized linear interpolation of rotations:
-// cheaper (no trigonometry), along the same shortest arc, and with an
-// angular speed that is only approximately constant, which is invisible
-// for the small angles between poses blended in practice.
-func refNlerpPose(out, a, b []Transform, w float32) {
-	if w <= 0 {
-		copy(out, a)
-		return
-	}
-	if w >= 1 {
-		copy(out, b)
-		return
-	}
-	_, _ = a[len(out)-1], b[len(out)-1]
-	for i := range out {
-		out[i] = lerpTransform(&a[i], &b[i], w, true)
-	}
-}
-
-// refMaskedLerpPose is a partial-skeleton blend: joint i is blended with weight
-// w·mask[i], so joints where the mask is 0 keep a and joints where it is 1
-// follow b by w. A nil mask weighs every joint 1. Per-joint weights at 0 or 1
-// copy the joint exactly. nlerp selects refNlerpPose's rotation interpolation.
-// len(mask) == len(out) when mask is not nil.
-func refMaskedLerpPose(out, a, b []Transform, w float32, mask []float32, nlerp bool) {
-	if mask == nil {
-		if nlerp {
-			refNlerpPose(out, a, b, w)
-		} else {
-			refLerpPose(out, a, b, w)
-		}
-		return
-	}
-	_, _, _ = a[len(out)-1], b[len(out)-1], mask[len(out)-1]
-	for i := range out {
-		wi := w * mask[i]
-		switch {
-		case wi <= 0:
-			out[i] = a[i]
-		case wi >= 1:
-			out[i] = b[i]
-		default:
-			out[i] = lerpTransform(&a[i], &b[i], wi, nlerp)
-		}
+		out[i] = lerpTransform(&a[i], &b[i], w, nlerp)
 	}
 }
 
@@ -341,7 +275,7 @@ func refWeightedAveragePose(out []Transform, poses [][]Transform, weights []floa
 		copy(out, poses[first])
 		return true
 	case 2:
-		refLerpPose(out, poses[first], poses[second], weights[second]/total)
+		refLerpPose(out, poses[first], poses[second], weights[second]/total, false)
 		return true
 	}
 	startAccumulate(out, poses[first], weights[first])
@@ -395,64 +329,6 @@ func finishAccumulate(acc []Transform, total float32) {
 		a.Translation = a.Translation.Mul(inv)
 		a.Scale = a.Scale.Mul(inv)
 		a.Rotation = normalizeQuat(a.Rotation)
-	}
-}
-
-// refDifferencePose computes the additive difference D of src against ref, per
-// joint: translation src − ref, rotation ref⁻¹ ⊗ src, scale src / ref per
-// component (1 where the reference scale is 0, which has no inverse).
-// refAddPose(base, D, 1) with base = ref gives src back.
-func refDifferencePose(out, src, ref []Transform) {
-	_, _ = src[len(out)-1], ref[len(out)-1]
-	for i := range out {
-		s, r := &src[i], &ref[i]
-		out[i] = Transform{
-			Translation: s.Translation.Sub(r.Translation),
-			Rotation:    normalizeQuat(r.Rotation.Conjugate().Mul(s.Rotation)),
-			Scale:       mgl32.Vec3{ratio(s.Scale[0], r.Scale[0]), ratio(s.Scale[1], r.Scale[1]), ratio(s.Scale[2], r.Scale[2])},
-		}
-	}
-}
-
-// refAddPose applies a difference pose (see refDifferencePose) to base with
-// weight w, joint i weighted w·mask[i] (nil mask: every joint 1):
-// rotation base ⊗ slerp(identity, D, w), translation base + w·D, scale
-// base · D^w per component. w = 0 copies base exactly; a joint weight of 1
-// skips the slerp and the power. Weights above 1 exaggerate the difference.
-// A negative scale ratio (a mirror) cannot be raised to a fractional power;
-// it is interpolated linearly from 1 instead.
-func refAddPose(out, base, diff []Transform, w float32, mask []float32) {
-	if w == 0 {
-		copy(out, base)
-		return
-	}
-	_ = base[len(out)-1]
-	_ = diff[len(out)-1]
-	if mask != nil {
-		_ = mask[len(out)-1]
-	}
-	for i := range out {
-		wi := w
-		if mask != nil {
-			wi *= mask[i]
-		}
-		if wi == 0 {
-			out[i] = base[i]
-			continue
-		}
-		b, d := &base[i], &diff[i]
-		var t Transform
-		if wi == 1 {
-			t.Translation = b.Translation.Add(d.Translation)
-			t.Rotation = b.Rotation.Mul(d.Rotation)
-			t.Scale = mgl32.Vec3{b.Scale[0] * d.Scale[0], b.Scale[1] * d.Scale[1], b.Scale[2] * d.Scale[2]}
-		} else {
-			t.Translation = b.Translation.Add(d.Translation.Mul(wi))
-			t.Rotation = b.Rotation.Mul(Slerp(mgl32.QuatIdent(), d.Rotation, wi))
-			t.Scale = mgl32.Vec3{b.Scale[0] * powScale(d.Scale[0], wi), b.Scale[1] * powScale(d.Scale[1], wi), b.Scale[2] * powScale(d.Scale[2], wi)}
-		}
-		t.Rotation = normalizeQuat(t.Rotation)
-		out[i] = t
 	}
 }
 
