@@ -39,3 +39,32 @@ func TestFrameAnimationAllocatesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestWholeFrameAllocatesNothing: a whole frame of the window's loop,
+// engine update, HUD layout with the parameters, the state machine and
+// the blend space visible, the skeleton overlay and the draw, allocates
+// nothing under the built-in character's spec.
+func TestWholeFrameAllocatesNothing(t *testing.T) {
+	var allocs float64
+	withApp(t, options{width: 800, height: 600}, func(a *app) error {
+		a.ui.HUD, a.ui.Skeleton, a.ui.Grid = true, true, true
+		var err error
+		frame := func() {
+			if e := a.update(1.0 / 60); e != nil {
+				err = e
+			}
+			if e := a.draw(); e != nil {
+				err = e
+			}
+		}
+		frame() // the grid and the HUD's buffers are laid out once
+		if a.info().Space == nil || len(a.info().Params) == 0 {
+			t.Fatal("the built-in character's HUD shows no blend space or parameters")
+		}
+		allocs = testing.AllocsPerRun(20, frame)
+		return err
+	})
+	if allocs != 0 {
+		t.Fatalf("a whole frame allocates %v times; want 0", allocs)
+	}
+}

@@ -17,7 +17,10 @@ import (
 // withApp runs f on an offscreen app of the built-in character under opt.
 func withApp(t *testing.T, opt options, f func(a *app) error) {
 	t.Helper()
-	opt.view, opt.width, opt.height, opt.fade = scene.ViewShaded, 64, 64, 0.3
+	opt.view, opt.fade = scene.ViewShaded, 0.3
+	if opt.width == 0 {
+		opt.width, opt.height = 64, 64
+	}
 	if opt.skinning == "" {
 		opt.skinning = scene.SkinGPU
 	}

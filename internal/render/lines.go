@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"image"
+	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 )
@@ -71,9 +72,10 @@ func (l *lines) draw(vp *[16]float32, g *Grid) {
 	gl.BindBuffer(gl.ARRAY_BUFFER, l.vbo)
 	if n := len(g.Segments) * 4; n > l.cap {
 		l.cap = n
-		gl.BufferData(gl.ARRAY_BUFFER, n, gl.Ptr(g.Segments), gl.DYNAMIC_DRAW)
+		gl.BufferData(gl.ARRAY_BUFFER, n, unsafe.Pointer(&g.Segments[0]), gl.DYNAMIC_DRAW)
 	} else {
-		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n, gl.Ptr(g.Segments))
+		// unsafe.Pointer, not gl.Ptr: boxing the slice allocates per frame.
+		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n, unsafe.Pointer(&g.Segments[0]))
 	}
 	gl.DrawArrays(gl.LINES, 0, int32(len(g.Segments)/3))
 	gl.BindVertexArray(0)

@@ -121,6 +121,11 @@ type gpuMesh struct {
 // Renderer draws skinned meshes. It needs a current GL 4.1 context and must
 // be used from the thread that owns it.
 type Renderer struct {
+	// frameUniforms hold the values Draw hands to GL by pointer.
+	frameUniforms struct {
+		vp         mgl32.Mat4
+		light, eye mgl32.Vec3
+	}
 	lbs, dq     pipeline
 	lines       *lines
 	ubo         uint32
@@ -335,20 +340,23 @@ func (r *Renderer) Draw(f *Frame) error {
 	gl.Enable(gl.DEPTH_TEST)
 	gl.DepthFunc(gl.LESS)
 	aspect := float32(f.Width) / float32(max(f.Height, 1))
-	vp := f.Camera.Proj(aspect).Mul4(f.Camera.View())
+	// Uniform values live in the renderer: a pointer to a local handed to
+	// cgo would move it to the heap every frame.
+	u := &r.frameUniforms
+	u.vp = f.Camera.Proj(aspect).Mul4(f.Camera.View())
 	if f.Grid != nil {
-		r.lines.draw((*[16]float32)(&vp), f.Grid)
+		r.lines.draw((*[16]float32)(&u.vp), f.Grid)
 	}
 	if f.Wireframe {
 		gl.PolygonMode(gl.FRONT_AND_BACK, gl.LINE)
 		defer gl.PolygonMode(gl.FRONT_AND_BACK, gl.FILL)
 	}
 	gl.UseProgram(uint32(pl.prog))
-	gl.UniformMatrix4fv(pl.uViewProj, 1, false, &vp[0])
-	light := mgl32.Vec3{-0.35, -0.8, -0.5}.Normalize()
-	gl.Uniform3fv(pl.uLightDir, 1, &light[0])
-	eye := f.Camera.Eye()
-	gl.Uniform3fv(pl.uEye, 1, &eye[0])
+	gl.UniformMatrix4fv(pl.uViewProj, 1, false, &u.vp[0])
+	u.light = mgl32.Vec3{-0.35, -0.8, -0.5}.Normalize()
+	gl.Uniform3fv(pl.uLightDir, 1, &u.light[0])
+	u.eye = f.Camera.Eye()
+	gl.Uniform3fv(pl.uEye, 1, &u.eye[0])
 	gl.Uniform1i(pl.uBaseTex, 0)
 	gl.Uniform1i(pl.uView, int32(f.View))
 	gl.ActiveTexture(gl.TEXTURE0)

@@ -24,6 +24,8 @@ type Character struct {
 	pose     *anim.SoAPose
 	models   []float32   // model matrices, anim.ModelPaletteJob's layout
 	Palettes [][]float32 // per skin
+	// inSkin marks the joints of any skin, for the skeleton overlay.
+	inSkin []bool
 	// choices, keys and rates are laid out once (timeline).
 	choices []string
 	keys    [][]float32
@@ -110,6 +112,14 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 	c.Ctl = ctl
 	c.Spec = spec
 	c.timeline()
+	c.inSkin = make([]bool, m.Skeleton.NumJoints())
+	for _, s := range m.Skins {
+		for _, j := range s.Joints {
+			if j >= 0 && j < len(c.inSkin) {
+				c.inSkin[j] = true
+			}
+		}
+	}
 	for i := range m.Skins {
 		if err := m.Skins[i].Validate(&m.Skeleton); err != nil {
 			return nil, err

@@ -113,12 +113,7 @@ func drawSkeleton(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
 	project := func(j int) (float32, float32, bool) {
 		return cam.Project(c.JointWorld(j).Col(3).Vec3(), w, ht)
 	}
-	inSkin := make([]bool, c.Model.Skeleton.NumJoints())
-	for _, s := range c.Model.Skins {
-		for _, j := range s.Joints {
-			inSkin[j] = true
-		}
-	}
+	inSkin := c.inSkin
 	bone := color.NRGBA{255, 214, 64, 255}
 	for j, on := range inSkin {
 		if !on {

@@ -72,6 +72,8 @@ type State struct {
 	Timeline Rect
 	// scrubbing is set while the mouse drags the play head.
 	scrubbing bool
+	// line is the HUD's text buffer, reused every frame.
+	line line
 	// Message is shown on screen until MessageTTL seconds run out.
 	Message    string
 	MessageTTL float32

@@ -1,16 +1,15 @@
 package ui
 
 import (
-	"fmt"
 	"image/color"
 	"math"
-	"strconv"
 
 	"github.com/skinview/skinview/internal/anim"
 )
 
 // Painter draws 2D overlays in framebuffer pixels, origin top-left;
-// render.HUD implements it.
+// render.HUD implements it. Text and Mono draw s at once and keep no
+// reference to it: the HUD builds its lines in buffers it reuses.
 type Painter interface {
 	Text(x, y float32, s string, c color.NRGBA) float32
 	Mono(x, y float32, s string, c color.NRGBA) float32
@@ -104,9 +103,9 @@ func Draw(p Painter, s *State, in *Info, w, h int) {
 		drawCompact(p, s, in, w)
 	case s.HUD:
 		drawPanel(p, s, in)
-		drawStats(p, in, h)
+		drawStats(p, &s.line, in, h)
 		if in.Space != nil {
-			drawSpace(p, in.Space, float32(w)-180-pad, pad)
+			drawSpace(p, &s.line, in.Space, float32(w)-180-pad, pad)
 		}
 	}
 	if s.Message != "" {
@@ -135,7 +134,8 @@ func drawCompact(p Painter, s *State, in *Info, w int) {
 	if !s.Playing {
 		play = "❚❚"
 	}
-	line := fmt.Sprintf("%s %s  %.3f/%.3f s  frame %d/%d", play, in.Choice, in.Time, in.Duration, in.Frame, in.Frames)
+	line := s.line.reset().s(play).s(" ").s(in.Choice).s("  ").f(in.Time, 3, 0).s("/").f(in.Duration, 3, 0).
+		s(" s  frame ").i(in.Frame, 0).s("/").i(in.Frames, 0).str()
 	width := float32(w) - 2*pad
 	p.Rect(pad, pad, width, 2*lh+3*pad/2, panelBG)
 	p.Mono(pad+pad/2, pad+pad/4, line, textMain)
@@ -161,8 +161,8 @@ func drawPanel(p Painter, s *State, in *Info) {
 	y += pad
 	p.Text(x, y, in.Model, textMain)
 	y += lh + 3
-	p.Text(x, y, in.Mode+": ", textDim)
-	cx := x + p.Measure(in.Mode+": ")
+	mode := s.line.reset().s(in.Mode).s(": ").str()
+	cx := x + p.Text(x, y, mode, textDim)
 	cx += p.Text(cx, y, in.Choice, accent)
 	if in.Selected != "" && in.Selected != in.Choice {
 		p.Text(cx, y, "   [Enter: "+in.Selected+"]", textDim)
@@ -172,46 +172,48 @@ func drawPanel(p Painter, s *State, in *Info) {
 	if !s.Playing {
 		play = "❚❚"
 	}
-	p.Mono(x, y, fmt.Sprintf("%s %6.3f/%.3f s  frame %d/%d @ %s fps", play, in.Time, in.Duration, in.Frame, in.Frames, fpsText(in.FPS)), textMain)
+	p.Mono(x, y, s.line.reset().s(play).s(" ").f(in.Time, 3, 6).s("/").f(in.Duration, 3, 0).s(" s  frame ").
+		i(in.Frame, 0).s("/").i(in.Frames, 0).s(" @ ").g(float32(math.Round(float64(in.FPS)*100)/100)).s(" fps").str(), textMain)
 	y += lh + 3
-	p.Mono(x, y, fmt.Sprintf("rate %s%.2fx  %s", sign(s.Reverse), math.Abs(float64(s.Rate())), in.Loop), textDim)
+	p.Mono(x, y, s.line.reset().s("rate ").s(sign(s.Reverse)).f(float32(math.Abs(float64(s.Rate()))), 2, 0).s("x  ").
+		s(in.Loop.String()).str(), textDim)
 	y += lh + 3
 	s.Timeline = Rect{x, y + 2, width - 2*pad, lh - 4}
 	drawTimeline(p, in, x, y+2, width-2*pad, lh-4)
 	y += lh + 3
 	if in.Fade != nil && !in.HasStates {
-		p.Text(x, y, fmt.Sprintf("cross-fade %s → %s %3.0f%%", in.Fade.From, in.Fade.To, 100*in.Fade.Weight), textMain)
+		p.Text(x, y, s.line.reset().s("cross-fade ").s(in.Fade.From).s(" → ").s(in.Fade.To).s(" ").
+			f(100*in.Fade.Weight, 0, 3).s("%").str(), textMain)
 		y += lh + 3
 	}
 	for i, prm := range in.Params {
-		drawSlider(p, prm, i == s.Param%max(len(in.Params), 1), x, y, width-2*pad)
+		drawSlider(p, &s.line, prm, i == s.Param%max(len(in.Params), 1), x, y, width-2*pad)
 		y += lh + 3
 	}
 	if in.HasStates {
 		st := in.Status
-		line := "state: " + st.State
+		l := s.line.reset().s("state: ")
 		if st.From != "" {
-			line = fmt.Sprintf("state: %s → %s %3.0f%%", st.From, st.State, 100*st.Weight)
+			l.s(st.From).s(" → ").s(st.State).s(" ").f(100*st.Weight, 0, 3).s("%")
+		} else {
+			l.s(st.State)
 		}
-		p.Text(x, y, line, textMain)
+		p.Text(x, y, l.str(), textMain)
 		y += lh + 3
 		for _, l := range st.Layers {
-			txt := fmt.Sprintf("  %s: %s", l.Name, l.State)
+			t := s.line.reset().s("  ").s(l.Name).s(": ")
 			if l.From != "" {
-				txt = fmt.Sprintf("  %s: %s → %s %3.0f%%", l.Name, l.From, l.State, 100*l.Weight)
+				t.s(l.From).s(" → ").s(l.State).s(" ").f(100*l.Weight, 0, 3).s("%")
+			} else {
+				t.s(l.State)
 			}
 			if l.Pending != "" {
-				txt += " (waiting: " + l.Pending + ")"
+				t.s(" (waiting: ").s(l.Pending).s(")")
 			}
-			p.Text(x, y, txt, textDim)
+			p.Text(x, y, t.str(), textDim)
 			y += lh + 3
 		}
 	}
-}
-
-// fpsText writes a frame rate as files give it: 30, 24, 29.97.
-func fpsText(f float32) string {
-	return strconv.FormatFloat(math.Round(float64(f)*100)/100, 'f', -1, 64)
 }
 
 func sign(rev bool) string {
@@ -240,41 +242,43 @@ func drawTimeline(p Painter, in *Info, x, y, w, h float32) {
 }
 
 // drawSlider is one parameter: name, bar, value; the selected one lit.
-func drawSlider(p Painter, prm anim.Param, selected bool, x, y, w float32) {
+func drawSlider(p Painter, l *line, prm anim.Param, selected bool, x, y, w float32) {
 	lh := p.LineHeight()
-	name := prm.Name
+	l.reset()
 	col := textDim
 	fill := sliderFG
 	if selected {
 		p.Rect(x-4, y-1, w+8, lh+2, color.NRGBA{60, 80, 120, 180})
-		name = "► " + name
+		l.s("► ")
 		col = textMain
 		fill = accent
 	}
-	p.Text(x, y, name, col)
+	p.Text(x, y, l.s(prm.Name).str(), col)
 	bx, bw := x+120, w-120-56
 	p.Rect(bx, y+lh/2-3, bw, 6, sliderBG)
 	if prm.Max > prm.Min {
 		f := (prm.Value - prm.Min) / (prm.Max - prm.Min)
 		p.Rect(bx, y+lh/2-3, bw*min(max(f, 0), 1), 6, fill)
 	}
-	p.Mono(x+w-50, y, fmt.Sprintf("%6.2f", prm.Value), col)
+	p.Mono(x+w-50, y, l.reset().f(prm.Value, 2, 6).str(), col)
 }
 
-func drawStats(p Painter, in *Info, h int) {
+func drawStats(p Painter, l *line, in *Info, h int) {
 	lh := p.LineHeight()
 	st := in.Stats
-	line := fmt.Sprintf("draws %d  parts %d  joints %d  verts %d", st.DrawCalls, st.Parts, st.Joints, st.Vertices)
+	l.reset()
 	if st.Timed {
-		line = fmt.Sprintf("%3.0f fps  anim %.2f ms  render %.2f ms  ", st.FPS, st.AnimMs, st.RenderMs) + line
+		l.f(st.FPS, 0, 3).s(" fps  anim ").f(st.AnimMs, 2, 0).s(" ms  render ").f(st.RenderMs, 2, 0).s(" ms  ")
 	}
+	line := l.s("draws ").i(st.DrawCalls, 0).s("  parts ").i(st.Parts, 0).s("  joints ").i(st.Joints, 0).
+		s("  verts ").i(st.Vertices, 0).str()
 	y := float32(h) - lh - pad
 	p.Rect(pad, y-4, p.MeasureMono(line)+2*pad, lh+8, panelBG)
 	p.Mono(2*pad, y, line, textDim)
 }
 
 // drawSpace plots a 2D blend space in a 180×180 box.
-func drawSpace(p Painter, sp *Space2D, x, y float32) {
+func drawSpace(p Painter, l *line, sp *Space2D, x, y float32) {
 	const size = 180
 	p.Rect(x, y, size, size, panelBG)
 	p.Frame(x, y, size, size, 1, panelLine)
@@ -309,7 +313,7 @@ func drawSpace(p Painter, sp *Space2D, x, y float32) {
 	}
 	cx, cy := at(sp.Current)
 	p.Disc(cx, cy, 5, accent)
-	p.Text(x+4, y+2, sp.XParam+" / "+sp.YParam, textDim)
+	p.Text(x+4, y+2, l.reset().s(sp.XParam).s(" / ").s(sp.YParam).str(), textDim)
 }
 
 // drawHelp is the key map over a dimmed screen.

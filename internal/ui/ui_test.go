@@ -266,7 +266,7 @@ type recorder struct {
 }
 
 func (r *recorder) Text(x, y float32, s string, c color.NRGBA) float32 {
-	r.texts = append(r.texts, s)
+	r.texts = append(r.texts, strings.Clone(s)) // s is the HUD's buffer: copy
 	return r.Measure(s)
 }
 func (r *recorder) Mono(x, y float32, s string, c color.NRGBA) float32 { return r.Text(x, y, s, c) }
@@ -317,7 +317,7 @@ func TestHUDBlendSpaceAndStats(t *testing.T) {
 		{"triangles", Space2D{Points: corners, Triangles: [][3]int{{0, 1, 2}, {1, 3, 2}}}, 6, 0},
 	} {
 		r := &recorder{}
-		drawSpace(r, &tc.sp, 0, 0)
+		drawSpace(r, &line{}, &tc.sp, 0, 0)
 		// The box around the plot is a Frame of its own.
 		if r.lines != tc.lines || r.frames-1 != tc.frames {
 			t.Errorf("%s: %d lines and %d rectangles, want %d and %d", tc.name, r.lines, r.frames-1, tc.lines, tc.frames)
