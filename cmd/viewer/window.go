@@ -340,10 +340,37 @@ func interactive(opt *options, c *scene.Character) error {
 	})
 	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.v.Cam.Zoom(float32(dy)) })
 	win.SetDropCallback(func(_ *glfw.Window, names []string) {
-		if len(names) > 0 {
-			a.load(names[0])
+		if len(names) == 0 {
+			return
 		}
+		if strings.EqualFold(filepath.Ext(names[0]), ".json") {
+			a.applySpec(names[0])
+			return
+		}
+		a.load(names[0])
 	})
+	// The model and spec files are watched: an edit reloads them.
+	var files *watcher
+	rewatch := func() {
+		if files != nil {
+			files.close()
+		}
+		model := a.opt.model
+		if strings.HasPrefix(model, "@") {
+			model = "" // built in
+		}
+		if files, err = watch(model, a.opt.tree); err != nil {
+			a.ui.Say("not watching the files for changes: %v", err)
+			files = nil
+		}
+	}
+	rewatch()
+	defer func() {
+		if files != nil {
+			files.close()
+		}
+	}()
+	watched := [2]string{a.opt.model, a.opt.tree}
 
 	last := time.Now()
 	for !win.ShouldClose() && !a.ui.Quit {
@@ -356,6 +383,13 @@ func interactive(opt *options, c *scene.Character) error {
 		if len(script) > 0 {
 			a.ui.Handle(script[0], a)
 			script = script[1:]
+		}
+		if files != nil && files.Changed() {
+			a.reload()
+		}
+		if now := [2]string{a.opt.model, a.opt.tree}; now != watched {
+			watched = now // a drop changed what is shown
+			rewatch()
 		}
 		if err := a.update(dt); err != nil {
 			return err
@@ -414,6 +448,76 @@ func (a *app) load(path string) {
 	a.destroy()
 	*a = *next
 	a.ui.Say("loaded %s", filepath.Base(path))
+}
+
+// reload reads the model and spec files again and swaps them in, keeping
+// what plays, its time, the parameters' values and the camera. A file
+// that fails to load or parse (or is half written) leaves everything as
+// it was and says why on screen.
+func (a *app) reload() {
+	opt := *a.opt
+	if a.ClipMode && a.Clip >= 0 {
+		opt.clip = a.ClipName()
+	}
+	a.swap(&opt, "reloaded")
+}
+
+// applySpec runs the spec file path (a dropped .json) on the model shown.
+func (a *app) applySpec(path string) {
+	opt := *a.opt
+	opt.tree, opt.clip, opt.blend, opt.additive = path, "", "", ""
+	a.swap(&opt, "applied")
+}
+
+// swap builds the app opt asks for and takes its place, keeping the
+// time, the parameters, the camera and the keys' state; on an error the
+// current app stays and the message names the file.
+func (a *app) swap(opt *options, verb string) {
+	name := filepath.Base(opt.model)
+	if opt.tree != "" {
+		name = filepath.Base(opt.tree)
+	}
+	fail := func(err error) {
+		if msg := oneLine(err); strings.Contains(msg, name) {
+			a.ui.Say("%s", msg)
+		} else {
+			a.ui.Say("%s: %s", name, msg)
+		}
+	}
+	m, err := loadModel(opt.model)
+	if err != nil {
+		a.ui.Say("%s", oneLine(err))
+		return
+	}
+	c, err := characterFor(m, opt)
+	if err != nil {
+		fail(err)
+		return
+	}
+	for _, p := range a.Params() {
+		_ = c.Ctl.SetParam(p.Name, p.Value) // a parameter the new spec lacks is dropped
+	}
+	w, h := 0, 0
+	if a.v.Target != nil {
+		w, h = a.v.W, a.v.H
+	}
+	next, err := newApp(opt, c, w, h)
+	if err != nil {
+		fail(err)
+		return
+	}
+	t := a.Time()
+	next.scale, next.fps, next.ui, next.stdout = a.scale, a.fps, a.ui, a.stdout
+	next.v.W, next.v.H = a.v.W, a.v.H
+	next.v.Cam, next.v.Home, next.v.BoxLo, next.v.BoxHi = a.v.Cam, a.v.Home, a.v.BoxLo, a.v.BoxHi
+	if next.ClipMode {
+		_ = next.Character.SetLoopMode(next.ui.Loop)
+	}
+	next.Seek(t)
+	a.destroy()
+	*a = *next
+	a.opt = opt
+	a.ui.Say("%s %s", verb, name)
 }
 
 // uiKey maps GLFW's keys onto the viewer's key map.

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skinview/skinview/assets"
+)
+
+// TestReloadKeepsTheScene writes a broken spec and then a good one under a
+// running app: the error is shown and the last good spec stays, then the
+// new one takes over with the time kept; a model file edited on disk
+// reloads with the clip that played and its time.
+func TestReloadKeepsTheScene(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "walk.json")
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(spec, `{"params": [{"name": "speed", "max": 1, "default": 0.5}],
+	  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
+	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-4 }
+	t.Run("spec", func(t *testing.T) {
+		withApp(t, options{tree: spec}, func(a *app) error {
+			a.ui.Playing = false
+			a.Seek(0.5)
+			keys(t, a, "wait")
+			write(spec, `{"params": [{"name": "speed", "max": 1}],
+			  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Nope"]}}`)
+			a.reload()
+			if !strings.Contains(a.ui.Message, "walk.json") || !strings.Contains(a.ui.Message, "Nope") {
+				t.Errorf("after a broken spec the message is %q; want the file and the unknown clip named", a.ui.Message)
+			}
+			if a.Ctl.ParamIndex("speed") < 0 || !near(a.Time(), 0.5) {
+				t.Errorf("the broken spec replaced the good one (speed %d, time %v)", a.Ctl.ParamIndex("speed"), a.Time())
+			}
+			write(spec, `{"params": [{"name": "speed", "max": 1}, {"name": "lean", "max": 1}],
+			  "tree": {"type": "blend1d", "param": "speed", "children": ["Walk", "Run"]}}`)
+			a.reload()
+			if a.Ctl.ParamIndex("lean") < 0 {
+				t.Errorf("the edited spec was not applied: parameters %v", a.Params())
+			}
+			if p := a.Params()[a.Ctl.ParamIndex("speed")]; !near(p.Value, 0.5) {
+				t.Errorf("speed is %v after the reload, want 0.5 kept", p.Value)
+			}
+			if !near(a.Time(), 0.5) || a.ui.Playing {
+				t.Errorf("time %v, playing %v after the reload; want 0.5, paused", a.Time(), a.ui.Playing)
+			}
+			return nil
+		})
+	})
+	t.Run("dropped spec", func(t *testing.T) {
+		write(spec, `{"params": [{"name": "speed", "max": 1, "default": 0.25}],
+		  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
+		withApp(t, options{clip: "Wave"}, func(a *app) error {
+			a.applySpec(spec)
+			if a.ClipMode || a.Ctl.ParamIndex("speed") < 0 || !strings.Contains(a.ui.Message, "walk.json") {
+				t.Errorf("after dropping a spec: clip mode %v, parameters %v, message %q", a.ClipMode, a.Params(), a.ui.Message)
+			}
+			return nil
+		})
+	})
+	t.Run("model", func(t *testing.T) {
+		model := filepath.Join(dir, "character.glb")
+		if err := os.WriteFile(model, assets.CharacterGLB, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		withApp(t, options{model: model, clip: "Wave"}, func(a *app) error {
+			if err := a.Request(3, true); err != nil { // Run
+				return err
+			}
+			a.ui.Playing = false
+			keys(t, a, "wait")
+			a.Seek(0.4)
+			write(model, "not a model")
+			a.reload()
+			if a.ClipName() != "Run" || !strings.Contains(a.ui.Message, "character.glb") {
+				t.Errorf("broken model: clip %q, message %q; want Run kept and the file named", a.ClipName(), a.ui.Message)
+			}
+			if err := os.WriteFile(model, assets.CharacterGLB, 0o644); err != nil {
+				return err
+			}
+			a.reload()
+			if a.ClipName() != "Run" || !near(a.Time(), 0.4) {
+				t.Errorf("after the model's reload: clip %q at %v s; want Run at 0.4", a.ClipName(), a.Time())
+			}
+			return nil
+		})
+	})
+}
+
+// TestWatcherSeesAnEdit: a file written in place and one replaced by a
+// rename (as editors save) are both reported, once the writes settle.
+func TestWatcherSeesAnEdit(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "spec.json")
+	if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := watch(f, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	wait := func(what string) {
+		t.Helper()
+		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if w.Changed() {
+				return
+			}
+		}
+		t.Fatalf("%s: no change reported", what)
+	}
+	if err := os.WriteFile(f, []byte(`{"a": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wait("write")
+	tmp := filepath.Join(dir, ".spec.json.swp")
+	if err := os.WriteFile(tmp, []byte(`{"a": 2}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, f); err != nil {
+		t.Fatal(err)
+	}
+	wait("rename over")
+	if err := os.WriteFile(filepath.Join(dir, "other.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * settle)
+	if w.Changed() {
+		t.Error("a file that is not watched was reported")
+	}
+}
