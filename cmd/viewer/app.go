@@ -144,6 +144,9 @@ func (a *app) ReportState() {
 		Weights   map[string]float32 `json:"weights"`
 		Params    map[string]float32 `json:"params"`
 		Timeline  rect               `json:"timeline"`
+		LoopIn    *float32           `json:"loop_in"`
+		LoopOut   *float32           `json:"loop_out"`
+		BindPose  bool               `json:"bind_pose"`
 		HUDHidden bool               `json:"hud_hidden,omitempty"`
 	}{Model: in.Model, Mode: in.Mode, Playing: in.Choice, Time: in.Time, Frame: in.Frame, Frames: in.Frames,
 		FPS: in.FPS, Duration: in.Duration, Rate: a.ui.Rate(), Loop: in.Loop.String(), Paused: !a.ui.Playing,
@@ -160,11 +163,23 @@ func (a *app) ReportState() {
 	for _, p := range in.Params {
 		line.Params[p.Name] = p.Value
 	}
+	if a.ui.LoopOut > a.ui.LoopIn {
+		line.LoopIn, line.LoopOut = &a.ui.LoopIn, &a.ui.LoopOut
+	}
+	line.BindPose = a.BindPose
 	// Framebuffer pixels to window pixels (HiDPI).
 	r := a.ui.Timeline
 	line.Timeline = rect{r.X / a.scale, r.Y / a.scale, r.W / a.scale, r.H / a.scale}
 	out, _ := json.Marshal(line)
 	fmt.Fprintln(a.stdout, string(out))
+}
+
+// ToggleBindPose implements ui.Actions.
+func (a *app) ToggleBindPose() {
+	a.BindPose = !a.BindPose
+	if a.BindPose {
+		a.ui.Say("bind pose (B: back to the animation)")
+	}
 }
 
 // frameStep is the wall time between the frames of a key script: 1/30 s.
@@ -213,6 +228,13 @@ func (a *app) update(dt float32) error {
 	a.Ctl.SetPaused(!a.ui.Playing)
 	if err := a.v.Update(dt); err != nil {
 		return err
+	}
+	if a.ui.LoopOut > a.ui.LoopIn {
+		a.ui.InLoop(a)
+		a.PoseNow() // the seek's pose, this frame
+		if err := a.v.Scene.Refresh(a.v.R, a.Character); err != nil {
+			return err
+		}
 	}
 	a.animMs = smooth(a.animMs, float32(time.Since(start).Seconds()*1000))
 	return nil
@@ -296,6 +318,7 @@ func (a *app) info() ui.Info {
 	}
 	tl := c.Ctl.Timeline()
 	in.Time, in.Duration, in.Loop, in.FPS = tl.Time, tl.Duration, tl.Mode, a.FPS()
+	in.BindPose = a.BindPose
 	in.Frame = int(ui.FrameAt(tl.Time, 1/in.FPS))
 	in.Frames = int(math.Round(float64(tl.Duration * in.FPS)))
 	if tl.Clip >= 0 {

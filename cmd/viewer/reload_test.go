@@ -18,10 +18,10 @@ import (
 func TestReloadKeepsTheScene(t *testing.T) {
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "walk.json")
-	write := func(path, text string) {
+	write := func(path, text string) { // also on the GL thread: no t.Fatal
 		t.Helper()
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+			t.Error(err)
 		}
 	}
 	write(spec, `{"params": [{"name": "speed", "max": 1, "default": 0.5}],

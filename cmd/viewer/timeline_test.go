@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/gif"
 	"math"
 	"os"
@@ -42,17 +43,20 @@ func withApp(t *testing.T, opt options, f func(a *app) error) {
 	})
 }
 
-// keys replays a key script, one key per frame, and fails on errors.
+// keys replays a key script, one key per frame; it runs on the GL thread,
+// so it reports errors with t.Error (t.Fatal there would hang the test).
 func keys(t *testing.T, a *app, script string) {
 	t.Helper()
 	evs, err := ui.ParseKeys(script)
 	if err != nil {
-		t.Fatal(err)
+		t.Error(err)
+		return
 	}
 	for _, ev := range evs {
 		a.ui.Handle(ev, a)
 		if err := a.update(frameStep); err != nil {
-			t.Fatal(err)
+			t.Error(err)
+			return
 		}
 	}
 }
@@ -138,7 +142,7 @@ func TestStateLineAndTimelineClick(t *testing.T) {
 			Timeline                   struct{ X, Y, W, H float32 }
 		}
 		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
-			t.Fatalf("state line %q: %v", out.String(), err)
+			return fmt.Errorf("state line %q: %v", out.String(), err)
 		}
 		if strings.Count(out.String(), "\n") != 1 {
 			t.Errorf("state line %q is not one line", out.String())
@@ -149,7 +153,7 @@ func TestStateLineAndTimelineClick(t *testing.T) {
 		}
 		r := st.Timeline
 		if r.W <= 0 || r.H <= 0 {
-			t.Fatalf("timeline rectangle %+v", r)
+			return fmt.Errorf("timeline rectangle %+v", r)
 		}
 		for _, f := range []float32{0.1, 0.5, 0.9} {
 			a.ui.Press((r.X+f*r.W)*a.scale, (r.Y+r.H/2)*a.scale, a)
@@ -186,4 +190,35 @@ func TestRecordGIF(t *testing.T) {
 	if len(g.Image) != 30 || sum != 100 {
 		t.Fatalf("%d frames over %d hundredths of a second; want 30 over 100", len(g.Image), sum)
 	}
+}
+
+// TestBindPoseAndLoopRegion: B shows the bind pose, where every skinning
+// matrix is the identity (the generated character's inverse binds are its
+// rest pose's); I and O make a region that playback does not leave.
+func TestBindPoseAndLoopRegion(t *testing.T) {
+	withApp(t, options{clip: "Walk"}, func(a *app) error {
+		keys(t, a, "b,wait")
+		for i, v := range a.Palettes[0] {
+			want := float32(0)
+			if c := i % 12; c == 0 || c == 5 || c == 10 {
+				want = 1
+			}
+			if math.Abs(float64(v-want)) > 1e-4 {
+				return fmt.Errorf("bind pose: palette float %d = %v, want %v (identity)", i, v, want)
+			}
+		}
+		keys(t, a, "b,space,right*6,i,right*9,o,space")
+		// b and wait play frames 1 and 2, b frame 3, then space pauses at
+		// 0.1 s: in at frame 9, out at frame 18.
+		if math.Abs(float64(a.ui.LoopIn)-0.3) > 1e-6 || math.Abs(float64(a.ui.LoopOut)-0.6) > 1e-6 {
+			return fmt.Errorf("loop region [%v, %v], want [0.3, 0.6]", a.ui.LoopIn, a.ui.LoopOut)
+		}
+		for range 40 { // 1.3 s of playback
+			keys(t, a, "wait")
+			if tm := a.Time(); tm < 0.3-1e-6 || tm > 0.6+1e-6 {
+				return fmt.Errorf("playing in the region [0.3, 0.6]: time %v", tm)
+			}
+		}
+		return nil
+	})
 }

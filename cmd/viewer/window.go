@@ -298,7 +298,7 @@ func interactive(opt *options, c *scene.Character) error {
 			return
 		}
 		if k := uiKey(key); k != ui.KeyNone {
-			a.ui.Handle(ui.Event{Key: k, Shift: mods&glfw.ModShift != 0, Ctrl: mods&glfw.ModControl != 0}, a)
+			a.ui.Handle(ui.Event{Key: k, Shift: mods&glfw.ModShift != 0, Ctrl: mods&glfw.ModControl != 0, Alt: mods&glfw.ModAlt != 0}, a)
 		}
 	})
 	var dragging, panning bool
@@ -575,6 +575,12 @@ func uiKey(k glfw.Key) ui.Key {
 		return ui.KeyU
 	case glfw.KeyS:
 		return ui.KeyS
+	case glfw.KeyB:
+		return ui.KeyB
+	case glfw.KeyI:
+		return ui.KeyI
+	case glfw.KeyO:
+		return ui.KeyO
 	case glfw.KeyEscape:
 		return ui.KeyEscape
 	}

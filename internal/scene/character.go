@@ -24,6 +24,9 @@ type Character struct {
 	pose     *anim.SoAPose
 	models   []float32   // model matrices, anim.ModelPaletteJob's layout
 	Palettes [][]float32 // per skin
+	// BindPose shows the skeleton's rest pose instead of the animation,
+	// whose clock goes on.
+	BindPose bool
 	// inSkin marks the joints of any skin, for the skeleton overlay.
 	inSkin []bool
 	// choices, keys and rates are laid out once (timeline).
@@ -166,7 +169,11 @@ func (c *Character) Evaluate(t float32) {
 // PoseNow evaluates the controller as it stands into model matrices and
 // every skin's palette.
 func (c *Character) PoseNow() {
-	c.Ctl.Evaluate(c.pose)
+	if c.BindPose {
+		c.pose.FromTransforms(c.Model.Skeleton.Rest)
+	} else {
+		c.Ctl.Evaluate(c.pose)
+	}
 	mp := anim.ModelPaletteJob{Skeleton: &c.Model.Skeleton, Input: c.pose, Models: c.models}
 	if len(c.Model.Skins) > 0 {
 		mp.Skin, mp.Output = &c.Model.Skins[0], c.Palettes[0]

@@ -33,6 +33,9 @@ type Actions interface {
 	Keys() []float32
 	// ReportState prints the viewer's state line (key S).
 	ReportState()
+	// ToggleBindPose shows the bind pose instead of the animation, or
+	// back.
+	ToggleBindPose()
 	// Screenshot writes the current view to a file and returns its path.
 	Screenshot() (string, error)
 	// FrameModel fits the camera to the model.
@@ -72,6 +75,9 @@ type State struct {
 	Timeline Rect
 	// scrubbing is set while the mouse drags the play head.
 	scrubbing bool
+	// LoopIn and LoopOut bound the loop region, seconds on the timeline;
+	// LoopOut ≤ LoopIn means none.
+	LoopIn, LoopOut float32
 	// line is the HUD's text buffer, reused every frame.
 	line line
 	// Message is shown on screen until MessageTTL seconds run out.
@@ -220,6 +226,22 @@ func (s *State) Handle(ev Event, a Actions) {
 		s.HUD = !s.HUD
 	case KeyS:
 		a.ReportState()
+	case KeyB:
+		a.ToggleBindPose()
+	case KeyI:
+		if ev.Alt {
+			s.LoopIn, s.LoopOut = 0, 0
+			break
+		}
+		s.LoopIn = a.Time()
+		if s.LoopOut <= s.LoopIn {
+			s.LoopOut = a.Duration()
+		}
+	case KeyO:
+		s.LoopOut = a.Time()
+		if s.LoopOut <= s.LoopIn {
+			s.LoopIn = 0
+		}
 	case KeyEscape:
 		s.Quit = true
 	}
@@ -242,6 +264,22 @@ func (s *State) scrub(a Actions, t float32) {
 		}
 	}
 	a.Seek(t)
+}
+
+// InLoop keeps the play head inside the loop region, if there is one:
+// playing forwards past its out point (or backwards past its in point) it
+// goes back to the other end. The viewer calls it after each update.
+func (s *State) InLoop(a Actions) {
+	if !s.Playing || s.LoopOut <= s.LoopIn {
+		return
+	}
+	t := a.Time()
+	switch {
+	case !s.Reverse && (t >= s.LoopOut || t < s.LoopIn):
+		a.Seek(s.LoopIn)
+	case s.Reverse && (t <= s.LoopIn || t > s.LoopOut):
+		a.Seek(s.LoopOut)
+	}
 }
 
 // neighbourKey is the first key time after t (next) or before t, by more

@@ -35,6 +35,7 @@ type Info struct {
 	Frames    int           // the last frame: Duration × FPS, rounded
 	FPS       float32       // the clip's frame rate
 	Loop      anim.LoopMode // what the clip shown does at its ends
+	BindPose  bool          // the bind pose is shown instead of the animation
 	Keys      []float32     // key times of the clip shown, for marks
 	Fade      *Fade         // a cross-fade in progress, or nil
 	Params    []anim.Param
@@ -88,6 +89,7 @@ var (
 	playHead  = color.NRGBA{235, 70, 60, 255}
 	fadeFill  = color.NRGBA{90, 200, 120, 150}
 	keyMark   = color.NRGBA{170, 176, 190, 255}
+	loopFill  = color.NRGBA{90, 150, 235, 90}
 )
 
 const pad = 8
@@ -140,7 +142,7 @@ func drawCompact(p Painter, s *State, in *Info, w int) {
 	p.Rect(pad, pad, width, 2*lh+3*pad/2, panelBG)
 	p.Mono(pad+pad/2, pad+pad/4, line, textMain)
 	s.Timeline = Rect{pad + pad/2, pad + lh + pad/2, width - pad, lh / 2}
-	drawTimeline(p, in, s.Timeline.X, s.Timeline.Y, s.Timeline.W, s.Timeline.H)
+	drawTimeline(p, s, in, s.Timeline.X, s.Timeline.Y, s.Timeline.W, s.Timeline.H)
 }
 
 func drawPanel(p Painter, s *State, in *Info) {
@@ -164,6 +166,9 @@ func drawPanel(p Painter, s *State, in *Info) {
 	mode := s.line.reset().s(in.Mode).s(": ").str()
 	cx := x + p.Text(x, y, mode, textDim)
 	cx += p.Text(cx, y, in.Choice, accent)
+	if in.BindPose {
+		cx += p.Text(cx, y, "  (bind pose)", textDim)
+	}
 	if in.Selected != "" && in.Selected != in.Choice {
 		p.Text(cx, y, "   [Enter: "+in.Selected+"]", textDim)
 	}
@@ -179,7 +184,7 @@ func drawPanel(p Painter, s *State, in *Info) {
 		s(in.Loop.String()).str(), textDim)
 	y += lh + 3
 	s.Timeline = Rect{x, y + 2, width - 2*pad, lh - 4}
-	drawTimeline(p, in, x, y+2, width-2*pad, lh-4)
+	drawTimeline(p, s, in, x, y+2, width-2*pad, lh-4)
 	y += lh + 3
 	if in.Fade != nil && !in.HasStates {
 		p.Text(x, y, s.line.reset().s("cross-fade ").s(in.Fade.From).s(" → ").s(in.Fade.To).s(" ").
@@ -223,13 +228,17 @@ func sign(rev bool) string {
 	return ""
 }
 
-// drawTimeline is the bar with key marks, the fade and the play head.
-func drawTimeline(p Painter, in *Info, x, y, w, h float32) {
+// drawTimeline is the bar with the loop region, key marks, the fade and
+// the play head.
+func drawTimeline(p Painter, s *State, in *Info, x, y, w, h float32) {
 	p.Rect(x, y, w, h, sliderBG)
 	if in.Duration <= 0 {
 		return
 	}
 	at := func(t float32) float32 { return x + w*min(max(t/in.Duration, 0), 1) }
+	if s.LoopOut > s.LoopIn {
+		p.Rect(at(s.LoopIn), y, at(s.LoopOut)-at(s.LoopIn), h, loopFill)
+	}
 	for _, k := range in.Keys[:min(len(in.Keys), 400)] { // more would be a grey bar
 		kx := at(k)
 		p.Line(kx, y+h-4, kx, y+h, 1, keyMark)

@@ -49,6 +49,9 @@ const (
 	KeyU
 	KeyEscape
 	KeyS
+	KeyB
+	KeyI
+	KeyO
 )
 
 // Event is one key press (or auto-repeat).
@@ -56,6 +59,7 @@ type Event struct {
 	Key   Key
 	Shift bool
 	Ctrl  bool
+	Alt   bool
 }
 
 // keyNames are the names -keys scripts use.
@@ -66,7 +70,7 @@ var keyNames = map[string]Key{
 	"enter": KeyEnter, "return": KeyEnter, "tab": KeyTab,
 	"0": Key0, "1": Key1, "2": Key2, "3": Key3, "4": Key4, "5": Key5, "6": Key6, "7": Key7, "8": Key8, "9": Key9,
 	"h": KeyH, "f1": KeyF1, "f": KeyF, "k": KeyK, "w": KeyW, "v": KeyV, "g": KeyG, "p": KeyP, "f12": KeyF12,
-	"u": KeyU, "esc": KeyEscape, "escape": KeyEscape, "s": KeyS,
+	"u": KeyU, "esc": KeyEscape, "escape": KeyEscape, "s": KeyS, "b": KeyB, "i": KeyI, "o": KeyO,
 	"wait": KeyNone,
 }
 
@@ -89,22 +93,24 @@ func ParseKeys(script string) ([]Event, error) {
 			}
 			item, n = name, r
 		}
-		shift, ctrl := false, false
+		shift, ctrl, alt := false, false, false
 		for {
 			if rest, ok := strings.CutPrefix(item, "shift+"); ok {
 				shift, item = true, rest
 			} else if rest, ok := strings.CutPrefix(item, "ctrl+"); ok {
 				ctrl, item = true, rest
+			} else if rest, ok := strings.CutPrefix(item, "alt+"); ok {
+				alt, item = true, rest
 			} else {
 				break
 			}
 		}
 		k, ok := keyNames[item]
 		if !ok {
-			return nil, fmt.Errorf("ui: key %d %q is not a key name (names: space left right up down home end comma period r l [ ] enter tab 0-9 h f1 f k w v g p f12 u s esc wait; prefixes shift+ ctrl+)", i+1, item)
+			return nil, fmt.Errorf("ui: key %d %q is not a key name (names: space left right up down home end comma period r l [ ] enter tab 0-9 h f1 f k w v g p f12 u s b i o esc wait; prefixes shift+ ctrl+ alt+)", i+1, item)
 		}
 		for ; n > 0; n-- {
-			out = append(out, Event{Key: k, Shift: shift, Ctrl: ctrl})
+			out = append(out, Event{Key: k, Shift: shift, Ctrl: ctrl, Alt: alt})
 		}
 	}
 	return out, nil
@@ -115,6 +121,7 @@ var KeyMap = [][2]string{
 	{"Space", "play / pause"},
 	{"Left / Right", "step one frame (Shift: 1 s; Ctrl: to the next key)"},
 	{"Home / End", "first / last frame"},
+	{"I / O", "loop region in / out at the play head (Alt+I: clear)"},
 	{", / .", "slower / faster (0.1x to 4x)"},
 	{"R", "reverse playback"},
 	{"L", "cycle loop mode (loop, once, ping-pong)"},
@@ -128,6 +135,7 @@ var KeyMap = [][2]string{
 	{"timeline click / drag", "scrub to that time (pauses)"},
 	{"F", "frame the model"},
 	{"K", "skeleton overlay"},
+	{"B", "bind pose (the clock goes on)"},
 	{"W", "wireframe"},
 	{"V", "cycle views: shaded, partitions, weights"},
 	{"G", "ground grid"},

@@ -22,6 +22,7 @@ type fakeViewer struct {
 	t       float32
 	loop    anim.LoopMode
 	reports int
+	bind    bool
 }
 
 func (f *fakeViewer) Choices() []string { return f.choices }
@@ -46,6 +47,7 @@ func (f *fakeViewer) Duration() float32         { return 2 }
 func (f *fakeViewer) Time() float32             { return f.t }
 func (f *fakeViewer) Keys() []float32           { return []float32{0, 0.5, 1.2, 2} }
 func (f *fakeViewer) ReportState()              { f.reports++ }
+func (f *fakeViewer) ToggleBindPose()           { f.bind = !f.bind }
 func (f *fakeViewer) Seek(t float32)            { f.t = t }
 func (f *fakeViewer) SetLoopMode(m anim.LoopMode) error {
 	f.loop = m
@@ -144,6 +146,24 @@ func TestKeys(t *testing.T) {
 		{"ctrl+left on the first key stays", "ctrl+left", func(s *State, f *fakeViewer) string {
 			if !near(f.t, 0) {
 				return "want 0"
+			}
+			return ""
+		}},
+		{"b toggles the bind pose", "b", func(s *State, f *fakeViewer) string {
+			if !f.bind {
+				return "want the bind pose"
+			}
+			return ""
+		}},
+		{"i and o set the loop region at the play head", "right*3,i,right*5,o", func(s *State, f *fakeViewer) string {
+			if !near(s.LoopIn, 0.3) || !near(s.LoopOut, 0.8) {
+				return "want the region [0.3, 0.8]"
+			}
+			return ""
+		}},
+		{"alt+i clears the loop region", "right*3,i,alt+i", func(s *State, f *fakeViewer) string {
+			if s.LoopOut > s.LoopIn {
+				return "want no region"
 			}
 			return ""
 		}},
@@ -371,5 +391,31 @@ func TestTimelineMouse(t *testing.T) {
 	Draw(&recorder{}, &s, in, 800, 600)
 	if s.Press(r.X+0.25*r.W, r.Y+r.H/2, f) {
 		t.Fatal("the hidden HUD's timeline took a press")
+	}
+}
+
+// TestInLoop: playing forwards past the region's out point goes back to
+// its in point, backwards past the in point to the out point; paused or
+// without a region nothing moves.
+func TestInLoop(t *testing.T) {
+	f := newFake()
+	s := NewState()
+	s.LoopIn, s.LoopOut = 0.5, 1.2
+	for _, tc := range []struct {
+		t, want float32
+		reverse bool
+	}{
+		{1.25, 0.5, false}, {0.8, 0.8, false}, {0.2, 0.5, false},
+		{0.45, 1.2, true}, {0.9, 0.9, true},
+	} {
+		f.t, s.Reverse = tc.t, tc.reverse
+		s.InLoop(f)
+		if !near(f.t, tc.want) {
+			t.Errorf("at %v (reverse %v): %v, want %v", tc.t, tc.reverse, f.t, tc.want)
+		}
+	}
+	f.t, s.Reverse, s.Playing = 1.5, false, false
+	if s.InLoop(f); f.t != 1.5 {
+		t.Error("paused, the play head moved")
 	}
 }
