@@ -49,6 +49,7 @@ func TestWholeFrameAllocatesNothing(t *testing.T) {
 	var allocs float64
 	withApp(t, options{width: 800, height: 600}, func(a *app) error {
 		a.ui.HUD, a.ui.Skeleton, a.ui.Grid = true, true, true
+		a.Selected = a.Model.Skeleton.JointIndex("head") // the inspector open
 		var err error
 		frame := func() {
 			if e := a.update(1.0 / 60); e != nil {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/scene"
@@ -35,7 +37,8 @@ type app struct {
 	animMs      float32
 	drawMs      float32
 	shotDir     string
-	stdout      io.Writer // where key S prints
+	stdout      io.Writer    // where key S prints
+	jointInfo   ui.JointInfo // the inspector's, filled each frame
 	// shotPath, when set, asks the next frame to save itself there.
 	shotPath string
 	// steady leaves wall-clock timings out of the HUD, so that offscreen
@@ -71,6 +74,9 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	}
 	a.space, a.spaceParams = blendSpace(c)
 	a.steady = w > 0 && h > 0
+	if opt.joint != "" {
+		a.Selected = c.Model.Skeleton.JointIndex(opt.joint) // the inspector starts on it
+	}
 	if opt.crowd > 1 {
 		if a.crowd, err = scene.NewCrowd(c.Model, float32(opt.fade), c, v.Scene, opt.crowd); err != nil {
 			v.Destroy()
@@ -167,11 +173,25 @@ func (a *app) ReportState() {
 		line.LoopIn, line.LoopOut = &a.ui.LoopIn, &a.ui.LoopOut
 	}
 	line.BindPose = a.BindPose
+	if in.Joint != nil {
+		line.Joint = &in.Joint.Name
+	}
 	// Framebuffer pixels to window pixels (HiDPI).
 	r := a.ui.Timeline
 	line.Timeline = rect{r.X / a.scale, r.Y / a.scale, r.W / a.scale, r.H / a.scale}
 	out, _ := json.Marshal(line)
 	fmt.Fprintln(a.stdout, string(out))
+}
+
+// SelectJointAt implements ui.Actions: the joint drawn within 12 pixels
+// (at the HUD's scale) of (x, y) becomes the inspector's.
+func (a *app) SelectJointAt(x, y float32) bool {
+	j := a.v.PickJoint(x, y, 12*a.scale)
+	if j < 0 {
+		return false
+	}
+	a.Selected = j
+	return true
 }
 
 // ToggleBindPose implements ui.Actions.
@@ -319,6 +339,15 @@ func (a *app) info() ui.Info {
 	tl := c.Ctl.Timeline()
 	in.Time, in.Duration, in.Loop, in.FPS = tl.Time, tl.Duration, tl.Mode, a.FPS()
 	in.BindPose = a.BindPose
+	if j := a.Selected; j >= 0 {
+		ji := &a.jointInfo
+		var local anim.Transform
+		var world mgl32.Vec3
+		ji.Name, ji.Parent, local, world = a.Joint(j)
+		ji.T, ji.S, ji.World = local.Translation, local.Scale, world
+		ji.R = [4]float32{local.Rotation.V[0], local.Rotation.V[1], local.Rotation.V[2], local.Rotation.W}
+		in.Joint = ji
+	}
 	in.Frame = int(ui.FrameAt(tl.Time, 1/in.FPS))
 	in.Frames = int(math.Round(float64(tl.Duration * in.FPS)))
 	if tl.Clip >= 0 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/golden"
+	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -23,6 +24,7 @@ func TestHUDStates(t *testing.T) {
 		{name: "crossfade", opt: hud(options{clip: "Idle", fade: 0.5}), keys: "],enter,wait*5"},
 		{name: "slider_selected", opt: hud(options{}), keys: "tab,up*4"},
 		{name: "help", opt: hud(options{clip: "Walk"}), keys: "h"},
+		{name: "joint_inspector", opt: hud(options{clip: "Wave", view: scene.ViewSkeleton, joint: "forearm.R"}), keys: "right*20"},
 		{name: "collapsed", opt: options{clip: "Walk", width: 480, height: 360, hud: true}, keys: "right*8"},
 	}
 	for _, tc := range cases {

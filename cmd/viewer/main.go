@@ -117,7 +117,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.skinning, "skinning", scene.SkinGPU, "skinning method: `gpu` (linear blend in skin.vert), cpu (the same, computed in Go) or dq (dual quaternions in skin_dq.vert, for comparison)")
 	fs.IntVar(&opt.paletteLimit, "palette-limit", 0, "joints per draw call, `K` (0: as many as the driver's uniform block holds); larger skins are split into bone partitions")
 	fs.BoolVar(&opt.stats, "stats", false, "render 120 frames offscreen from -time on and print frame statistics (draw calls, partitions, palette bytes per frame, CPU ms for animation and rendering), then exit")
-	fs.StringVar(&opt.view, "view", scene.ViewShaded, "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh)")
+	fs.StringVar(&opt.view, "view", scene.ViewShaded, "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh, -joint in the inspector)")
 	fs.StringVar(&opt.joint, "joint", "", "joint `name or index` whose weights -view weights shows (default: the one with the most vertices)")
 	fs.StringVar(&opt.tree, "tree", "", "blend-tree / state-machine spec `file` (JSON; see the README)")
 	fs.Var(&opt.params, "param", "set a control parameter, `NAME=VALUE` (repeatable)")

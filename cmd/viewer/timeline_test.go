@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/gif"
 	"math"
@@ -218,6 +219,35 @@ func TestBindPoseAndLoopRegion(t *testing.T) {
 			if tm := a.Time(); tm < 0.3-1e-6 || tm > 0.6+1e-6 {
 				return fmt.Errorf("playing in the region [0.3, 0.6]: time %v", tm)
 			}
+		}
+		return nil
+	})
+}
+
+// TestJointInspector: with the skeleton overlay on, a press where the head
+// is drawn selects it; the HUD's inspector and S then name it and its
+// parent (the built-in character's head hangs from its neck).
+func TestJointInspector(t *testing.T) {
+	withApp(t, options{clip: "Walk", width: 400, height: 400}, func(a *app) error {
+		a.ui.Skeleton = true
+		keys(t, a, "space")
+		head := a.Model.Skeleton.JointIndex("head")
+		x, y, ok := a.v.Cam.Project(a.JointWorld(head).Col(3).Vec3(), a.v.W, a.v.H)
+		if !ok || head < 0 {
+			return fmt.Errorf("the head (joint %d) is not in view", head)
+		}
+		if !a.ui.Press(x+3, y-2, a) {
+			return errors.New("a press on the head did not select it")
+		}
+		in := a.info()
+		if in.Joint == nil || in.Joint.Name != "head" || in.Joint.Parent != "neck" {
+			return fmt.Errorf("inspector %+v, want the head under the neck", in.Joint)
+		}
+		var out bytes.Buffer
+		a.stdout = &out
+		a.ReportState()
+		if !strings.Contains(out.String(), `"selected_joint":"head"`) {
+			return fmt.Errorf("state line %s does not name the head", out.String())
 		}
 		return nil
 	})

@@ -27,6 +27,11 @@ type Character struct {
 	// BindPose shows the skeleton's rest pose instead of the animation,
 	// whose clock goes on.
 	BindPose bool
+	// Selected is the skeleton joint the inspector shows, −1 for none.
+	Selected int
+	// reach is the distance from the root to the farthest joint in the
+	// rest pose, the scale of the inspector's axes.
+	reach float32
 	// inSkin marks the joints of any skin, for the skeleton overlay.
 	inSkin []bool
 	// choices, keys and rates are laid out once (timeline).
@@ -115,6 +120,7 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 	c.Ctl = ctl
 	c.Spec = spec
 	c.timeline()
+	c.Selected = -1
 	c.inSkin = make([]bool, m.Skeleton.NumJoints())
 	for _, s := range m.Skins {
 		for _, j := range s.Joints {
@@ -128,6 +134,12 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 			return nil, err
 		}
 		c.Palettes = append(c.Palettes, make([]float32, anim.PaletteFloats*len(m.Skins[i].Joints)))
+	}
+	c.BindPose = true
+	c.PoseNow()
+	c.BindPose = false
+	for j := range m.Skeleton.NumJoints() {
+		c.reach = max(c.reach, c.JointWorld(j).Col(3).Vec3().Sub(c.JointWorld(0).Col(3).Vec3()).Len())
 	}
 	return c, nil
 }
@@ -183,6 +195,18 @@ func (c *Character) PoseNow() {
 		pj := anim.PaletteJob{Skin: &c.Model.Skins[i], Models: c.models, Output: c.Palettes[i]}
 		pj.Run()
 	}
+}
+
+// Joint describes skeleton joint j for the inspector: its name, its
+// parent's ("" for a root), its local transform in the current pose and
+// its world position.
+func (c *Character) Joint(j int) (name, parent string, local anim.Transform, world mgl32.Vec3) {
+	sk := &c.Model.Skeleton
+	name = sk.Names[j]
+	if p := sk.Parents[j]; p >= 0 {
+		parent = sk.Names[p]
+	}
+	return name, parent, c.pose.At(j), c.JointWorld(j).Col(3).Vec3()
 }
 
 // NodeWorld is the global transform of glTF node n in the current pose.

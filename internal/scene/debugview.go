@@ -136,4 +136,43 @@ func drawSkeleton(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
 			}
 		}
 	}
+	// The selected joint's axes, a tenth of the bones' reach long: X red,
+	// Y green, Z blue.
+	if j := c.Selected; j >= 0 && j < len(inSkin) {
+		m := c.JointWorld(j)
+		o := m.Col(3).Vec3()
+		x0, y0, ok := cam.Project(o, w, ht)
+		if !ok {
+			return
+		}
+		h.Disc(x0, y0, 6, color.NRGBA{255, 255, 255, 255})
+		for k, col := range [3]color.NRGBA{{235, 60, 50, 255}, {70, 200, 80, 255}, {70, 120, 235, 255}} {
+			axis := m.Col(k).Vec3()
+			if l := axis.Len(); l > 0 {
+				axis = axis.Mul(c.reach / 10 / l)
+			}
+			if x1, y1, ok := cam.Project(o.Add(axis), w, ht); ok {
+				h.Line(x0, y0, x1, y1, 2, col)
+			}
+		}
+	}
+}
+
+// PickJoint is the skin joint drawn nearest to (x, y), framebuffer pixels,
+// within radius pixels, or −1.
+func (v *View) PickJoint(x, y, radius float32) int {
+	best, bestD := -1, radius*radius
+	for j, on := range v.c.inSkin {
+		if !on {
+			continue
+		}
+		px, py, ok := v.Cam.Project(v.c.JointWorld(j).Col(3).Vec3(), v.W, v.H)
+		if !ok {
+			continue
+		}
+		if d := (px-x)*(px-x) + (py-y)*(py-y); d <= bestD {
+			best, bestD = j, d
+		}
+	}
+	return best
 }

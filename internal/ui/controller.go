@@ -36,6 +36,9 @@ type Actions interface {
 	// ToggleBindPose shows the bind pose instead of the animation, or
 	// back.
 	ToggleBindPose()
+	// SelectJointAt selects for the inspector the joint drawn nearest to
+	// (x, y), framebuffer pixels, and reports whether one was near enough.
+	SelectJointAt(x, y float32) bool
 	// Screenshot writes the current view to a file and returns its path.
 	Screenshot() (string, error)
 	// FrameModel fits the camera to the model.
@@ -312,10 +315,14 @@ func (r Rect) Contains(x, y, slack float32) bool {
 }
 
 // Press handles the left mouse button going down at (x, y), framebuffer
-// pixels: on the timeline it scrubs there and keeps scrubbing while the
-// button is held (Drag), and reports true; elsewhere it reports false and
-// the press is the camera's.
+// pixels: with the skeleton overlay on, a press on a joint selects it for
+// the inspector; on the timeline it scrubs there and keeps scrubbing while
+// the button is held (Drag); either way it reports true. Elsewhere it
+// reports false and the press is the camera's.
 func (s *State) Press(x, y float32, a Actions) bool {
+	if s.Skeleton && !s.Timeline.Contains(x, y, 4) && a.SelectJointAt(x, y) {
+		return true // the joint inspector takes a press on a joint
+	}
 	if !s.HUD || !s.Timeline.Contains(x, y, 4) {
 		return false
 	}

@@ -36,6 +36,7 @@ type Info struct {
 	FPS       float32       // the clip's frame rate
 	Loop      anim.LoopMode // what the clip shown does at its ends
 	BindPose  bool          // the bind pose is shown instead of the animation
+	Joint     *JointInfo    // the joint the inspector shows, or nil
 	Keys      []float32     // key times of the clip shown, for marks
 	Fade      *Fade         // a cross-fade in progress, or nil
 	Params    []anim.Param
@@ -43,6 +44,15 @@ type Info struct {
 	HasStates bool // the spec has a state machine worth showing
 	Space     *Space2D
 	Stats     Stats
+}
+
+// JointInfo is the joint inspector's content: the joint's name, its
+// parent's ("" for a root), its local translation, rotation (x, y, z, w)
+// and scale in the current pose, and its world position.
+type JointInfo struct {
+	Name, Parent string
+	T, S, World  [3]float32
+	R            [4]float32
 }
 
 // Fade is a transition in progress.
@@ -106,8 +116,13 @@ func Draw(p Painter, s *State, in *Info, w, h int) {
 	case s.HUD:
 		drawPanel(p, s, in)
 		drawStats(p, &s.line, in, h)
+		top := float32(pad)
 		if in.Space != nil {
-			drawSpace(p, &s.line, in.Space, float32(w)-180-pad, pad)
+			drawSpace(p, &s.line, in.Space, float32(w)-180-pad, top)
+			top += 180 + pad
+		}
+		if in.Joint != nil {
+			drawJoint(p, &s.line, in.Joint, float32(w)-pad, top)
 		}
 	}
 	if s.Message != "" {
@@ -248,6 +263,43 @@ func drawTimeline(p Painter, s *State, in *Info, x, y, w, h float32) {
 	}
 	hx := at(in.Time)
 	p.Line(hx, y-2, hx, y+h+2, 2, playHead)
+}
+
+// drawJoint is the joint inspector's box, its right edge at x.
+func drawJoint(p Painter, l *line, j *JointInfo, x, y float32) {
+	lh := p.LineHeight()
+	width := 8*p.MeasureMono("0") + 3*p.MeasureMono("-0.000 ") + 2*pad
+	width = max(width, p.Measure(j.Name)+p.Measure("joint: ")+2*pad)
+	x -= width
+	p.Rect(x, y, width, 6*(lh+2)+2*pad, panelBG)
+	p.Frame(x, y, width, 6*(lh+2)+2*pad, 1, panelLine)
+	x, y = x+pad, y+pad
+	l.reset().s("joint: ").s(j.Name)
+	p.Text(x, y, l.str(), accent)
+	y += lh + 2
+	if j.Parent != "" {
+		p.Text(x, y, l.reset().s("parent: ").s(j.Parent).str(), textDim)
+	} else {
+		p.Text(x, y, "a root", textDim)
+	}
+	row := func(label string, v []float32) {
+		y += lh + 2
+		l.reset().s(label)
+		for _, c := range v {
+			l.s(" ").f(c, 3, 6)
+		}
+		p.Mono(x, y, l.str(), textMain)
+	}
+	row("T", j.T[:])
+	row("R", j.R[:])
+	row("S", j.S[:])
+	// World position on the T row's right would crowd it: it ends the box.
+	y += lh + 2
+	l.reset().s("world")
+	for _, c := range j.World {
+		l.s(" ").f(c, 3, 6)
+	}
+	p.Mono(x, y, l.str(), textDim)
 }
 
 // drawSlider is one parameter: name, bar, value; the selected one lit.

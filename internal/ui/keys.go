@@ -133,6 +133,7 @@ var KeyMap = [][2]string{
 	{"1 - 9", "request state-machine state by number"},
 	{"mouse drag", "orbit; right drag: pan; wheel: zoom"},
 	{"timeline click / drag", "scrub to that time (pauses)"},
+	{"click a joint (with K)", "inspect it: parent, local T R S, world position, axes"},
 	{"F", "frame the model"},
 	{"K", "skeleton overlay"},
 	{"B", "bind pose (the clock goes on)"},

@@ -23,6 +23,7 @@ type fakeViewer struct {
 	loop    anim.LoopMode
 	reports int
 	bind    bool
+	joint   string
 }
 
 func (f *fakeViewer) Choices() []string { return f.choices }
@@ -48,7 +49,16 @@ func (f *fakeViewer) Time() float32             { return f.t }
 func (f *fakeViewer) Keys() []float32           { return []float32{0, 0.5, 1.2, 2} }
 func (f *fakeViewer) ReportState()              { f.reports++ }
 func (f *fakeViewer) ToggleBindPose()           { f.bind = !f.bind }
-func (f *fakeViewer) Seek(t float32)            { f.t = t }
+
+// SelectJointAt stands for a joint drawn at (100, 100).
+func (f *fakeViewer) SelectJointAt(x, y float32) bool {
+	if (x-100)*(x-100)+(y-100)*(y-100) <= 100 {
+		f.joint = "elbow"
+		return true
+	}
+	return false
+}
+func (f *fakeViewer) Seek(t float32) { f.t = t }
 func (f *fakeViewer) SetLoopMode(m anim.LoopMode) error {
 	f.loop = m
 	return nil
@@ -417,5 +427,32 @@ func TestInLoop(t *testing.T) {
 	f.t, s.Reverse, s.Playing = 1.5, false, false
 	if s.InLoop(f); f.t != 1.5 {
 		t.Error("paused, the play head moved")
+	}
+}
+
+// TestPressSelectsJoints: with the skeleton overlay on, a press on a joint
+// selects it (and is not the camera's); without the overlay, or off every
+// joint, it is the camera's.
+func TestPressSelectsJoints(t *testing.T) {
+	s := NewState()
+	f := newFake()
+	if s.Press(103, 98, f) || f.joint != "" {
+		t.Fatal("a press selected a joint without the skeleton overlay")
+	}
+	s.Skeleton = true
+	if s.Press(300, 300, f) || f.joint != "" {
+		t.Fatal("a press off every joint selected one")
+	}
+	if !s.Press(103, 98, f) || f.joint != "elbow" {
+		t.Fatal("a press on the joint did not select it")
+	}
+	r := &recorder{}
+	in := &Info{Joint: &JointInfo{Name: "elbow", Parent: "shoulder", T: [3]float32{0, 0.25, 0}, R: [4]float32{0, 0, 0.7071, 0.7071}, S: [3]float32{1, 1, 1}, World: [3]float32{0.1, 1.2, -0.05}}}
+	Draw(r, &s, in, 800, 600)
+	all := strings.Join(r.texts, "\n")
+	for _, want := range []string{"joint: elbow", "parent: shoulder", "T  0.000  0.250  0.000", "R  0.000  0.000  0.707  0.707", "world  0.100  1.200 -0.050"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the inspector lacks %q in:\n%s", want, all)
+		}
 	}
 }
