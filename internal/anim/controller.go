@@ -407,12 +407,29 @@ func (c *Controller) Evaluate(out *SoAPose) {
 	}
 	x := &c.ctx
 	x.top = 0
-	out.CopyFrom(x.rest)
+	rest := true // out still has to start from the rest pose
 	for i := range c.machines {
 		m := &c.machines[i]
 		w := m.weight.get(x)
 		if w == 0 || (m.mode == LayerOverride && w < 0) {
 			continue
+		}
+		if rest && m.mode == LayerOverride && m.mask == nil && w >= 1 {
+			// The first layer covers the rest pose where it fills the
+			// layer: it is evaluated straight into out, without a copy of
+			// the rest pose and a blend that copies it over.
+			switch f := m.evalInto(x, out); {
+			case f <= 0:
+				out.CopyFrom(x.rest)
+			case f < 1:
+				BlendSoA(out, x.rest, out, f, false)
+			}
+			rest = false
+			continue
+		}
+		if rest {
+			out.CopyFrom(x.rest)
+			rest = false
 		}
 		buf := x.push()
 		if f := m.evalInto(x, buf); f > 0 {
@@ -423,6 +440,9 @@ func (c *Controller) Evaluate(out *SoAPose) {
 			}
 		}
 		x.pop()
+	}
+	if rest {
+		out.CopyFrom(x.rest)
 	}
 	c.postProcess(out)
 }
