@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"io"
 	"strings"
 	"testing"
@@ -44,5 +46,32 @@ func TestParseFlags(t *testing.T) {
 				t.Fatalf("options %+v do not match", *opt)
 			}
 		})
+	}
+}
+
+// A mistyped flag is one line pointing at -h; -h prints every flag.
+func TestBadFlagIsOneLine(t *testing.T) {
+	var stderr strings.Builder
+	_, err := parseFlags([]string{"-nope"}, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "-nope") || !strings.Contains(err.Error(), "viewer -h") {
+		t.Fatalf("error %v: want it to name -nope and point at viewer -h", err)
+	}
+	if stderr.Len() != 0 {
+		t.Fatalf("a bad flag wrote %d lines besides its error:\n%s", strings.Count(stderr.String(), "\n"), stderr.String())
+	}
+	stderr.Reset()
+	_, err = parseFlags([]string{"-h"}, &stderr)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-h returned %v", err)
+	}
+	for _, name := range []string{"usage: viewer", "-clip", "-screenshot", "-record"} {
+		if !strings.Contains(stderr.String(), name) {
+			t.Fatalf("-h output lacks %q:\n%s", name, stderr.String())
+		}
+	}
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Count(line, "(default") > 1 || strings.Contains(line, "(default [])") {
+			t.Errorf("usage line states its default twice or empty: %q", line)
+		}
 	}
 }

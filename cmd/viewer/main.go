@@ -136,21 +136,45 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 }
 
+// printFlags lists the flags as flag.PrintDefaults does, except that a
+// usage which already says its default is not given a second one.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		line := "  -" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		if def := f.DefValue; !strings.Contains(usage, "(default") && def != "" && def != "0" && def != "false" && def != "[]" {
+			usage += " (default " + def + ")"
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", line, usage)
+	})
+}
+
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	opt := &options{}
 	fs := flag.NewFlagSet("viewer", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
+	// The flag package prints a bad flag's error and then the usage; -h
+	// alone asks for the usage. A mistake gets its one line (main prints
+	// it) and a pointer to -h, not sixty lines of flags.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	usage := func() {
 		fmt.Fprintln(stderr, "usage: viewer [flags] [MODEL.gltf|MODEL.glb]")
 		fmt.Fprintln(stderr, "With no MODEL the built-in character is shown.")
-		fs.PrintDefaults()
+		printFlags(stderr, fs)
 	}
 	size := defineFlags(fs, opt)
 	// Flags may come before or after the model, as in "viewer a.glb -clip 1".
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			if errors.Is(err, flag.ErrHelp) {
+				usage()
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w (viewer -h lists the flags)", err)
 		}
 		if fs.NArg() == 0 {
 			break
