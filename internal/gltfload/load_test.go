@@ -184,6 +184,27 @@ func TestInfluences(t *testing.T) {
 	}
 }
 
+// Weights that sum to 1 drop nothing, whatever order they are summed in:
+// float32 0.07+0.27+0.66 summed largest first comes out a rounding above
+// the same sum in file order, which once printed as "mean -0.000000".
+func TestNothingDroppedIsZero(t *testing.T) {
+	b := &docBuilder{}
+	pos := b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0, 0, 1, 0})
+	jv := b.view(t, 0, []uint16{0, 1, 2, 0, 0, 1, 2, 0, 0, 1, 2, 0})
+	ja := b.acc(`"bufferView": ` + itoa(jv) + `, "componentType": 5123, "count": 3, "type": "VEC4"`)
+	wa := b.floatAcc(t, "VEC4", []float32{0.07, 0.27, 0.66, 0, 0.07, 0.27, 0.66, 0, 0.07, 0.27, 0.66, 0})
+	doc := b.json(`"nodes": [{"mesh": 0, "skin": 0}, {}, {}, {}], "skins": [{"joints": [1, 2, 3]}], "scenes": [{"nodes": [0, 1, 2, 3]}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `, "JOINTS_0": ` + itoa(ja) + `, "WEIGHTS_0": ` + itoa(wa) + `}}]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Meshes[0].Primitives[0]
+	if p.DroppedMax != 0 || p.DroppedMean != 0 || math.Signbit(float64(p.DroppedMean)) {
+		t.Fatalf("dropped max %g mean %g, want 0 and 0", p.DroppedMax, p.DroppedMean)
+	}
+}
+
 func TestSparseAndInterleavedAccessors(t *testing.T) {
 	b := &docBuilder{}
 	// Interleaved: position (3 floats) then a 4-byte pad, stride 16.

@@ -390,15 +390,17 @@ func (l *loader) loadInfluences(where string, p *gltf.Primitive, prim *Primitive
 		if len(buf) > 4 {
 			buf = buf[:4]
 		}
-		var kept float32
+		var kept float64
 		for _, b := range buf {
-			kept += b.w
+			kept += float64(b.w)
 		}
 		for c, b := range buf {
 			prim.Joints[v*4+c] = b.j
-			prim.Weights[v*4+c] = b.w / kept
+			prim.Weights[v*4+c] = float32(float64(b.w) / kept)
 		}
-		drop := 1 - kept/float32(total)
+		// Summed in another order the kept weights can come out a rounding
+		// above the total: nothing dropped is 0, not -0.000000.
+		drop := float32(max(0, 1-kept/total))
 		if drop > prim.DroppedMax {
 			prim.DroppedMax = drop
 		}
