@@ -2,14 +2,12 @@ package skin
 
 import "testing"
 
-// TestPlanQuality logs the planner's figures (go test -v -run Quality):
-// partitions beside ⌈J/k⌉ (a bound no mesh whose triangles span several
-// joints reaches) and beside first fit, and duplicated vertices. It checks
-// nothing that TestPlanPartitionsSplit does not.
+// TestPlanQuality holds the planner to what it is for, beside first fit
+// (greedy, in triangle order: the obvious baseline): never more duplicated
+// vertices than first fit, partitions within 5 % of first fit on random
+// triangles and at most a third of them on a grid, the chain split at most
+// one above ⌈J/k⌉, and never below that bound. go test -v prints the figures.
 func TestPlanQuality(t *testing.T) {
-	if testing.Short() {
-		t.Skip("figures only")
-	}
 	meshes := []struct {
 		name string
 		m    *mesh
@@ -26,6 +24,19 @@ func TestPlanQuality(t *testing.T) {
 			}
 			nv := len(mm.m.joints) / 4
 			ffParts, ffDup := firstFit(mm.m, k)
+			parts, bound := len(plan.Partitions), (mm.m.numJ+k-1)/k
+			switch {
+			case parts < bound:
+				t.Errorf("%s k=%d: %d partitions, below the bound ⌈J/k⌉ = %d: joints were lost", mm.name, k, parts, bound)
+			case plan.Duplicated > ffDup:
+				t.Errorf("%s k=%d: %d duplicated vertices, first fit needs %d", mm.name, k, plan.Duplicated, ffDup)
+			case 20*parts > 21*ffParts:
+				t.Errorf("%s k=%d: %d partitions, over 5 %% more than first fit's %d", mm.name, k, parts, ffParts)
+			case mm.name == "grid300" && 3*parts > ffParts:
+				t.Errorf("%s k=%d: %d partitions, over a third of first fit's %d", mm.name, k, parts, ffParts)
+			case mm.name == "chain40" && parts > bound+1:
+				t.Errorf("%s k=%d: %d partitions for a chain, over ⌈J/k⌉+1 = %d", mm.name, k, parts, bound+1)
+			}
 			t.Logf("%-12s k=%-3d tris=%-6d verts=%-6d partitions=%-4d (⌈J/k⌉ %d, first fit %d) duplicated=%-5d (%.1f%%; first fit %d)",
 				mm.name, k, len(mm.m.indices)/3, nv, len(plan.Partitions), (mm.m.numJ+k-1)/k, ffParts,
 				plan.Duplicated, 100*float64(plan.Duplicated)/float64(nv), ffDup)
