@@ -8,7 +8,8 @@ import (
 
 // linkCapture builds a transform-feedback program: the very skinning
 // shader the renderer draws with, its world-space output recorded instead
-// of rasterized, so tests compare what the GPU computes with the CPU.
+// of rasterized, so tests compare what the GPU computes with the CPU:
+// positions and normals, interleaved.
 func linkCapture(vert, defines string) (program, error) {
 	vs, err := compileShader(vert, gl.VERTEX_SHADER, defines)
 	if err != nil {
@@ -17,8 +18,8 @@ func linkCapture(vert, defines string) (program, error) {
 	defer gl.DeleteShader(vs)
 	p := gl.CreateProgram()
 	gl.AttachShader(p, vs)
-	names, free := gl.Strs("vWorld\x00")
-	gl.TransformFeedbackVaryings(p, 1, names, gl.INTERLEAVED_ATTRIBS)
+	names, free := gl.Strs("vWorld\x00", "vNormal\x00")
+	gl.TransformFeedbackVaryings(p, 2, names, gl.INTERLEAVED_ATTRIBS)
 	free()
 	prog, err := link(p, "capture program from "+vert)
 	if err != nil {
@@ -31,27 +32,29 @@ func linkCapture(vert, defines string) (program, error) {
 	return prog, nil
 }
 
-// CaptureSkinned runs skin.vert over every vertex of a mesh with the given
-// palette and returns the skinned world-space positions, xyz per vertex in
-// the mesh's vertex order, read back by transform feedback.
-func (r *Renderer) CaptureSkinned(id MeshID, palette []float32, method Skinning) ([]float32, error) {
+// CaptureSkinned runs skin.vert (skin_dq.vert for DualQuat) over every
+// vertex of a mesh with the given palette and returns the skinned
+// world-space positions and normals, xyz per vertex in the mesh's vertex
+// order, read back by transform feedback. Normals are as the shader hands
+// them to the fragment stage, not normalized.
+func (r *Renderer) CaptureSkinned(id MeshID, palette []float32, method Skinning) (pos, nrm []float32, err error) {
 	pl := &r.lbs
 	if method == DualQuat {
 		pl = &r.dq
 	}
 	if id < 0 || int(id) >= len(r.meshes) || !r.meshes[id].live {
-		return nil, fmt.Errorf("render: capture of mesh %d, which is not uploaded", id)
+		return nil, nil, fmt.Errorf("render: capture of mesh %d, which is not uploaded", id)
 	}
 	m := r.meshes[id]
 	if err := r.uploadPalettes([]DrawItem{{Mesh: id, Palette: palette}}, pl.entryFloats); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n := int(m.vertices)
 	var tfb uint32
 	gl.GenBuffers(1, &tfb)
 	defer gl.DeleteBuffers(1, &tfb)
 	gl.BindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, tfb)
-	gl.BufferData(gl.TRANSFORM_FEEDBACK_BUFFER, max(n, 1)*12, nil, gl.STREAM_READ)
+	gl.BufferData(gl.TRANSFORM_FEEDBACK_BUFFER, max(n, 1)*24, nil, gl.STREAM_READ)
 	gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, tfb)
 
 	gl.UseProgram(uint32(pl.capture))
@@ -68,13 +71,18 @@ func (r *Renderer) CaptureSkinned(id MeshID, palette []float32, method Skinning)
 	gl.Disable(gl.RASTERIZER_DISCARD)
 	gl.BindVertexArray(0)
 
-	out := make([]float32, n*3)
+	both := make([]float32, n*6)
 	if n > 0 {
-		gl.GetBufferSubData(gl.TRANSFORM_FEEDBACK_BUFFER, 0, n*12, gl.Ptr(out))
+		gl.GetBufferSubData(gl.TRANSFORM_FEEDBACK_BUFFER, 0, n*24, gl.Ptr(both))
 	}
 	gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, 0)
 	if e := gl.GetError(); e != gl.NO_ERROR {
-		return nil, fmt.Errorf("render: transform feedback failed: GL error 0x%x", e)
+		return nil, nil, fmt.Errorf("render: transform feedback failed: GL error 0x%x", e)
 	}
-	return out, nil
+	pos, nrm = make([]float32, n*3), make([]float32, n*3)
+	for v := range n {
+		copy(pos[v*3:v*3+3], both[v*6:])
+		copy(nrm[v*3:v*3+3], both[v*6+3:])
+	}
+	return pos, nrm, nil
 }

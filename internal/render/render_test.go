@@ -48,8 +48,9 @@ func TestPaletteBlockLayout(t *testing.T) {
 }
 
 // randomSkin makes a mesh of n vertices bound to up to four of joints
-// joints with random weights, and a palette of random affine matrices with
-// rotation, translation and non-uniform scale.
+// joints with random weights (every fifth vertex to one joint alone) and
+// random unit normals, and a palette of random affine matrices with
+// rotation, translation and non-uniform scale, every third one mirrored.
 func randomSkin(seed int64, n, joints int) (MeshData, []float32) {
 	rng := rand.New(rand.NewSource(seed))
 	d := MeshData{Positions: make([]float32, n*3), Normals: make([]float32, n*3), Joints: make([]uint16, n*4), Weights: make([]float32, n*4)}
@@ -57,7 +58,8 @@ func randomSkin(seed int64, n, joints int) (MeshData, []float32) {
 		for c := 0; c < 3; c++ {
 			d.Positions[v*3+c] = rng.Float32()*4 - 2
 		}
-		d.Normals[v*3+1] = 1
+		nrm := mgl32.Vec3{rng.Float32() - 0.5, rng.Float32() - 0.5, rng.Float32() - 0.5}.Normalize()
+		copy(d.Normals[v*3:], nrm[:])
 		var sum float32
 		for k := 0; k < 4; k++ {
 			d.Joints[v*4+k] = uint16(rng.Intn(joints))
@@ -66,6 +68,9 @@ func randomSkin(seed int64, n, joints int) (MeshData, []float32) {
 		}
 		for k := 0; k < 4; k++ {
 			d.Weights[v*4+k] /= sum
+		}
+		if v%5 == 0 { // every fifth vertex follows one joint alone
+			d.Weights[v*4], d.Weights[v*4+1], d.Weights[v*4+2], d.Weights[v*4+3] = 1, 0, 0, 0
 		}
 	}
 	d.Indices = make([]uint32, n/3*3)
@@ -79,6 +84,9 @@ func randomSkin(seed int64, n, joints int) (MeshData, []float32) {
 			Translation: mgl32.Vec3{rng.Float32()*2 - 1, rng.Float32()*2 - 1, rng.Float32()*2 - 1},
 			Rotation:    mgl32.QuatRotate(rng.Float32()*6, axis),
 			Scale:       mgl32.Vec3{0.5 + rng.Float32(), 0.5 + rng.Float32(), 0.5 + rng.Float32()},
+		}
+		if j%3 == 0 { // a mirrored joint: one negative scale
+			tr.Scale[j%2] = -tr.Scale[j%2]
 		}
 		m := tr.Mat4()
 		anim.WritePaletteEntry(pal[j*anim.PaletteFloats:], &m)
@@ -95,7 +103,7 @@ func TestGPUSkinningMatchesCPU(t *testing.T) {
 	if err := skin.Positions(want, d.Positions, d.Joints, d.Weights, 4, pal); err != nil {
 		t.Fatal(err)
 	}
-	got := capture(t, d, pal, LinearBlend)
+	got, _ := capture(t, d, pal, LinearBlend)
 	worst, at, diag := worstRelative(got, want)
 	if worst > 1e-5 {
 		t.Fatalf("GPU and CPU skinning differ by %.3g of the diagonal at vertex %d (GPU %v, CPU %v)", worst, at/3, got[at/3*3:at/3*3+3], want[at/3*3:at/3*3+3])
@@ -110,14 +118,74 @@ func TestGPUDualQuatMatchesCPU(t *testing.T) {
 	dq := make([]float32, len(pal)/anim.PaletteFloats*skin.DualQuatFloats)
 	skin.WriteDualQuats(dq, pal)
 	want := make([]float32, len(d.Positions))
-	if err := skin.SkinDQ(want, nil, d.Positions, nil, d.Joints, d.Weights, dq); err != nil {
+	wantN := make([]float32, len(d.Normals))
+	if err := skin.SkinDQ(want, wantN, d.Positions, d.Normals, d.Joints, d.Weights, dq); err != nil {
 		t.Fatal(err)
 	}
-	got := capture(t, d, dq, DualQuat)
+	got, gotN := capture(t, d, dq, DualQuat)
 	worst, _, _ := worstRelative(got, want)
 	if worst > 1e-5 {
 		t.Fatalf("GPU and CPU dual-quaternion skinning differ by %.3g of the diagonal", worst)
 	}
+	if deg, v := worstAngle(gotN, wantN); deg > 0.01 {
+		t.Fatalf("GPU and CPU dual-quaternion normals differ by %.3g° at vertex %d (GPU %v, CPU %v)", deg, v, gotN[v*3:v*3+3], wantN[v*3:v*3+3])
+	}
+}
+
+// TestGPUNormalsMatchCPU: skin.vert's normals against the CPU's, and, for
+// vertices that follow one joint alone, against the textbook normal
+// transform computed here with mathgl: n' = normalize((M₃⁻¹)ᵀ·n). It stays
+// outward under a mirror (n'·M₃n = |n|² > 0), where the shader's cofactor
+// det·(M₃⁻¹)ᵀ points inward: the shader's sign(det) must turn it back.
+func TestGPUNormalsMatchCPU(t *testing.T) {
+	d, pal := randomSkin(5, 3000, 60)
+	wantN := make([]float32, len(d.Normals))
+	if err := skin.Normals(wantN, d.Normals, d.Joints, d.Weights, pal); err != nil {
+		t.Fatal(err)
+	}
+	_, gotN := capture(t, d, pal, LinearBlend)
+	if deg, v := worstAngle(gotN, wantN); deg > 0.01 {
+		t.Fatalf("GPU and CPU normals differ by %.3g° at vertex %d (GPU %v, CPU %v)", deg, v, gotN[v*3:v*3+3], wantN[v*3:v*3+3])
+	}
+	mirrored := 0
+	for v := 0; v < len(d.Normals)/3; v += 5 {
+		e := pal[int(d.Joints[v*4])*anim.PaletteFloats:]
+		m := mgl32.Mat3{e[0], e[4], e[8], e[1], e[5], e[9], e[2], e[6], e[10]} // rows → column-major
+		n := mgl32.Vec3{d.Normals[v*3], d.Normals[v*3+1], d.Normals[v*3+2]}
+		want := m.Inv().Transpose().Mul3x1(n).Normalize()
+		if m.Det() < 0 {
+			mirrored++
+		}
+		got := mgl32.Vec3{gotN[v*3], gotN[v*3+1], gotN[v*3+2]}.Normalize()
+		if a := angleDeg(got, want); a > 0.01 {
+			t.Fatalf("vertex %d (joint %d, det %.3f): GPU normal %v, want %v (%.3g° apart)", v, d.Joints[v*4], m.Det(), got, want, a)
+		}
+	}
+	if mirrored == 0 {
+		t.Fatal("no single-joint vertex on a mirrored joint: the test lost its point")
+	}
+}
+
+// worstAngle is the largest angle in degrees between corresponding
+// normals of a and b, each normalized, and the vertex where it is.
+func worstAngle(a, b []float32) (deg float64, at int) {
+	for v := 0; v < len(b)/3; v++ {
+		x := mgl32.Vec3{a[v*3], a[v*3+1], a[v*3+2]}.Normalize()
+		y := mgl32.Vec3{b[v*3], b[v*3+1], b[v*3+2]}.Normalize()
+		if d := angleDeg(x, y); d > deg || math.IsNaN(d) {
+			deg, at = d, v
+			if math.IsNaN(d) {
+				return math.Inf(1), v
+			}
+		}
+	}
+	return deg, at
+}
+
+func angleDeg(a, b mgl32.Vec3) float64 {
+	c := float64(a.Dot(b))
+	s := float64(a.Cross(b).Len())
+	return math.Atan2(s, c) * 180 / math.Pi
 }
 
 // TestShaderErrorsNameTheFile: a shader that does not compile is reported
@@ -142,9 +210,8 @@ func TestShaderErrorsNameTheFile(t *testing.T) {
 
 // capture uploads a mesh and records skin.vert's (or skin_dq.vert's)
 // world-space output for it by transform feedback.
-func capture(t *testing.T, d MeshData, palette []float32, method Skinning) []float32 {
+func capture(t *testing.T, d MeshData, palette []float32, method Skinning) (pos, nrm []float32) {
 	t.Helper()
-	var got []float32
 	gltest.Do(t, func() error {
 		r, err := New()
 		if err != nil {
@@ -155,10 +222,10 @@ func capture(t *testing.T, d MeshData, palette []float32, method Skinning) []flo
 		if err != nil {
 			return err
 		}
-		got, err = r.CaptureSkinned(id, palette, method)
+		pos, nrm, err = r.CaptureSkinned(id, palette, method)
 		return err
 	})
-	return got
+	return pos, nrm
 }
 
 // worstRelative is the largest coordinate difference between got and want

@@ -42,7 +42,7 @@ func TestPartitionedGPUSkinningMatchesCPU(t *testing.T) {
 			if d.joints == nil {
 				continue
 			}
-			got, err := r.CaptureSkinned(s.items[i].Mesh, d.palette, render.LinearBlend)
+			got, _, err := r.CaptureSkinned(s.items[i].Mesh, d.palette, render.LinearBlend)
 			if err != nil {
 				return err
 			}
