@@ -252,3 +252,33 @@ func TestJointInspector(t *testing.T) {
 		return nil
 	})
 }
+
+// TestHUDFrameNumber: the HUD's frame is the key the time has reached, by
+// the key times in the file (the built-in Walk's keys are uniform): at a
+// key and half a step past it, frame k; the last frame the clip's length in
+// steps.
+func TestHUDFrameNumber(t *testing.T) {
+	withApp(t, options{clip: "Walk"}, func(a *app) error {
+		keys(t, a, "space")
+		var times []float32
+		for _, c := range a.Model.Clips {
+			if c.Name == "Walk" {
+				times = c.Tracks[0].Times
+			}
+		}
+		if len(times) < 8 {
+			return fmt.Errorf("Walk has %d keys in its first track", len(times))
+		}
+		step := times[1] - times[0]
+		last := len(times) - 1
+		for _, k := range []int{0, 1, 7, last - 1} {
+			for _, at := range []float32{times[k], times[k] + step/2} {
+				a.Seek(at)
+				if in := a.info(); in.Frame != k || in.Frames != last {
+					return fmt.Errorf("at %.4f s (key %d) the HUD shows frame %d/%d, want %d/%d", at, k, in.Frame, in.Frames, k, last)
+				}
+			}
+		}
+		return nil
+	})
+}

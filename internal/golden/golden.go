@@ -181,13 +181,19 @@ type Spot struct {
 	Want color.Color
 
 	// Tolerance is the largest distance from Want that still counts as
-	// equal, in the units of Options.Threshold; zero means DefaultThreshold.
+	// equal, in the units of Options.Threshold; zero means
+	// DefaultSpotTolerance.
 	Tolerance float64
 
 	// Not inverts the spot: the pixel must be farther than Tolerance from
 	// Want, for checks like "not background" where the exact colour is free.
 	Not bool
 }
+
+// DefaultSpotTolerance is a spot's tolerance when it names none: a spot
+// names a kind of colour (background, body), which shading moves by more
+// than a golden's threshold allows.
+const DefaultSpotTolerance = 0.1
 
 // CheckSpots checks every spot against img and reports each failing one by
 // name with the colour found, continuing past failures so that one run shows
@@ -207,7 +213,7 @@ func CheckSpots(t testing.TB, img image.Image, spots []Spot) {
 		}
 		tol := s.Tolerance
 		if tol <= 0 {
-			tol = DefaultThreshold
+			tol = DefaultSpotTolerance
 		}
 		got := img.At(p.X, p.Y)
 		d := Delta(got, s.Want)

@@ -99,6 +99,7 @@ func TestCompare(t *testing.T) {
 		},
 		{
 			name: "red against cyan is the maximum", actual: filled(1, 1, red), expected: filled(1, 1, cyan),
+			opt:     golden.Options{MaxBadPixels: -1},
 			wantBad: 1, wantDelta: 1, wantWorst: image.Rect(0, 0, 1, 1),
 		},
 		{
@@ -111,8 +112,13 @@ func TestCompare(t *testing.T) {
 			wantBad: 1, wantDelta: oneStep, wantWorst: image.Rect(0, 0, 32, 32),
 		},
 		{
-			name: "grey 230 passes the default threshold", actual: withPixels(base, color.Gray{230}, image.Pt(3, 4)), expected: base,
+			name: "grey 230 passes threshold 0.1", actual: withPixels(base, color.Gray{230}, image.Pt(3, 4)), expected: base,
+			opt:       golden.Options{Threshold: 0.1, MaxBadPixels: -1},
 			wantDelta: grey230, wantOK: true,
+		},
+		{
+			name: "grey 230 is bad at the default threshold, within the default budget", actual: withPixels(base, color.Gray{230}, image.Pt(3, 4)), expected: base,
+			wantBad: 1, wantDelta: grey230, wantWorst: image.Rect(0, 0, 32, 32), wantOK: true,
 		},
 		{
 			name: "grey 230 fails threshold 0.05", actual: withPixels(base, color.Gray{230}, image.Pt(3, 4)), expected: base,
@@ -207,7 +213,7 @@ func TestCompareDiffImage(t *testing.T) {
 		{fadedWhite, fadedBlack, red, yellow},
 		{fadedWhite, fadedBlack, fadedWhite, fadedWhite},
 	}
-	res := golden.Compare(actual, expected, golden.Options{})
+	res := golden.Compare(actual, expected, golden.Options{Threshold: 0.1})
 	if res.Diff.Rect != image.Rect(0, 0, 4, 2) {
 		t.Fatalf("Diff bounds = %v, want (0,0)-(4,2)", res.Diff.Rect)
 	}
@@ -240,8 +246,9 @@ func TestBudget(t *testing.T) {
 		pixels int
 		want   int
 	}{
-		{"default fraction of 100x100", golden.Options{}, 10000, 10},
-		{"default fraction rounds down", golden.Options{}, 999, 0},
+		{"default: a few pixels of 100x100", golden.Options{}, 10000, golden.DefaultMaxBadPixels},
+		{"default: a few pixels of 2000x2000", golden.Options{}, 4000000, golden.DefaultMaxBadPixels},
+		{"fraction rounds down", golden.Options{MaxBadFraction: 0.001}, 999, 0},
 		{"pixels", golden.Options{MaxBadPixels: 5}, 10000, 5},
 		{"pixels win over fraction", golden.Options{MaxBadPixels: 5, MaxBadFraction: 0.5}, 10000, 5},
 		{"negative pixels means none", golden.Options{MaxBadPixels: -1}, 10000, 0},
@@ -370,7 +377,7 @@ func TestCheckFailures(t *testing.T) {
 			golden: base,
 			// 3x3 cluster at (33,20): cell (32,0)-(64,32) clipped to 40x30.
 			actual:    withPixels(base, black, block(33, 20, 3, 3)...),
-			wantParts: []string{"9 bad pixels (budget 1)", "max delta 0.9659", "worst region (32,0)-(40,30)"},
+			wantParts: []string{"9 bad pixels (budget 8)", "max delta 0.9659", "worst region (32,0)-(40,30)"},
 			wantFiles: []string{"case.png", "actual.png", "expected.png", "diff.png"},
 		},
 		{
@@ -577,7 +584,7 @@ func ExampleCompare() {
 	fmt.Println("worst region:", res.Worst)
 	fmt.Println("ok:", res.OK())
 	// Output:
-	// bad pixels: 1 of 4 allowed
+	// bad pixels: 1 of 8 allowed
 	// max delta: 0.966
 	// worst region: (32,0)-(64,32)
 	// ok: true
