@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -14,7 +15,36 @@ import (
 // product. Along the shortest arc the segment passes through 180°
 // (pointing down); the long way it would sweep up through 0°.
 func hemisphereGLTF(t testing.TB) []byte {
+	return barGLTF(t, [3]float32{0, 0, 1}, "", true)
+}
+
+// mirrorGLTF is the same bar at rest with its upper segment mirrored and
+// stretched by its joint, scale (−2, 1, 1), and turned 35° about Y, and
+// that segment's normals tilted to (0.8, 0, 0.6), so that the normal
+// transform shows twice: through the mirror, transformed by the cofactor
+// matrix the normal turns inside out unless the shader flips its sign; and
+// through the stretch, transformed by the matrix itself instead of its
+// inverse transpose it leans the wrong way. The segment is wound the other
+// way (as a limb made by mirroring is), so it is a front face, lit as one,
+// not the back face of a double-sided quad. The lower segment is the
+// unmirrored reference, its normals (0, 0, 1).
+func mirrorGLTF(t testing.TB) []byte {
+	half := 35.0 / 2 * math.Pi / 180
+	return barGLTF(t, [3]float32{0.8, 0, 0.6}, fmt.Sprintf(`, "scale": [-2, 1, 1], "rotation": [0, %g, 0, %g]`, math.Sin(half), math.Cos(half)), false)
+}
+
+// barGLTF writes the two-segment bar: upper is the upper segment's normal,
+// tip the extra properties of its joint node, anim whether the 170° to
+// −170° turn comes with it.
+func barGLTF(t testing.TB, upper [3]float32, tip string, anim bool) []byte {
 	t.Helper()
+	upperTris := []uint16{0, 1, 2, 2, 1, 3, 4, 5, 6, 6, 5, 7}
+	if strings.Contains(tip, "-") {
+		// A mirrored segment is authored wound the other way, as a limb
+		// made by mirroring is: mirrored again by its joint, it faces the
+		// camera and is lit as a front face.
+		upperTris = []uint16{0, 1, 2, 2, 1, 3, 4, 6, 5, 6, 7, 5}
+	}
 	var bin bytes.Buffer
 	w := func(v any) {
 		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
@@ -27,20 +57,25 @@ func hemisphereGLTF(t testing.TB) []byte {
 		-0.15, 0, 0, 0.15, 0, 0, -0.15, 1, 0, 0.15, 1, 0,
 		-0.15, 1, 0, 0.15, 1, 0, -0.15, 2, 0, 0.15, 2, 0,
 	}) // 0..96
-	w([]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1})                          // normals 96..192
-	w([]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})    // joints 192..224
-	w([]float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})  // weights 224..352
-	w([]uint16{0, 1, 2, 2, 1, 3, 4, 5, 6, 6, 5, 7})                                                               // indices 352..376
-	w([]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1}) // IBMs 376..504
-	w([]float32{0, 1})                                                                                            // times 504..512
+	u := upper
+	w([]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, u[0], u[1], u[2], u[0], u[1], u[2], u[0], u[1], u[2], u[0], u[1], u[2]}) // normals 96..192
+	w([]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})               // joints 192..224
+	w([]float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})             // weights 224..352
+	w(upperTris)                                                                                                             // indices 352..376
+	w([]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1})            // IBMs 376..504
+	w([]float32{0, 1})                                                                                                       // times 504..512
 	s, c := float32(math.Sin(85*math.Pi/180)), float32(math.Cos(85*math.Pi/180))
 	w([]float32{0, 0, s, c, 0, 0, -s, c}) // 170° and −170° about Z: dot = c² − s² < 0; 512..544
+	animation := `
+  "animations": [{"name": "turn", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}], "samplers": [{"input": 6, "output": 7}]}],`
+	if !anim {
+		animation = ""
+	}
 	doc := fmt.Sprintf(`{"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0, 2]}],
-  "nodes": [{"name": "root", "children": [1]}, {"name": "tip", "translation": [0, 1, 0]}, {"name": "bar", "mesh": 0, "skin": 0}],
+  "nodes": [{"name": "root", "children": [1]}, {"name": "tip", "translation": [0, 1, 0]%s}, {"name": "bar", "mesh": 0, "skin": 0}],
   "skins": [{"joints": [0, 1], "inverseBindMatrices": 5}],
   "materials": [{"doubleSided": true, "pbrMetallicRoughness": {"baseColorFactor": [0.9, 0.6, 0.2, 1]}}],
-  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "JOINTS_0": 2, "WEIGHTS_0": 3}, "indices": 4, "material": 0}]}],
-  "animations": [{"name": "turn", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}], "samplers": [{"input": 6, "output": 7}]}],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "JOINTS_0": 2, "WEIGHTS_0": 3}, "indices": 4, "material": 0}]}],%s
   "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
   "bufferViews": [
     {"buffer": 0, "byteOffset": 0, "byteLength": 96}, {"buffer": 0, "byteOffset": 96, "byteLength": 96},
@@ -56,6 +91,6 @@ func hemisphereGLTF(t testing.TB) []byte {
     {"bufferView": 5, "componentType": 5126, "count": 2, "type": "MAT4"},
     {"bufferView": 6, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
     {"bufferView": 7, "componentType": 5126, "count": 2, "type": "VEC4"}]}`,
-		bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()))
+		tip, animation, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()))
 	return []byte(doc)
 }

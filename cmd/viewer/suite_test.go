@@ -99,6 +99,12 @@ func suite() []shot {
 		// holds one segment's length; the long way would sweep it up.
 		{name: "slerp_shortest_arc", model: "test:hemisphere", time: 0.5, spots: []golden.Spot{
 			spot(body, "the folded bar fills the frame's centre", 110, 140)}},
+		// A joint mirrored and stretched, normals tilted: the upper segment
+		// is lit like the lower one only if skin.vert turns the cofactor's
+		// normal back out and uses the inverse transpose.
+		{name: "mirrored_joint", model: "test:mirror", rest: true},
+		// The Step clip between its keys: held at the key before.
+		{name: "edge_step", model: "@edge/cubic_step.gltf", opt: options{clip: "Step"}, time: 0.7},
 	}
 	return cases
 }
@@ -153,9 +159,12 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	}
 	var m *gltfload.Model
 	var err error
-	if opt.model == "test:hemisphere" {
+	switch opt.model {
+	case "test:hemisphere":
 		m, err = gltfload.Decode(hemisphereGLTF(t), nil, "hemisphere.gltf")
-	} else {
+	case "test:mirror":
+		m, err = gltfload.Decode(mirrorGLTF(t), nil, "mirror.gltf")
+	default:
 		m, err = loadModel(opt.model)
 	}
 	if err != nil {
