@@ -7,9 +7,78 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// TestFrameBoundsFitsEveryCorner projects the box's corners with the
-// camera's own matrices: all must land inside the clip volume, and at
-// least one near its edge (the framing is tight, not just safe).
+// pinhole projects p for camera c into normalized device coordinates the
+// textbook way, independently of the camera's matrices: the eye on the
+// sphere of radius Distance about the target at (Yaw, Pitch), looking at
+// the target with world up +Y; x and y divided by depth × tan(fov/2)
+// (× aspect for x). depth ≤ 0 is behind the eye.
+func pinhole(c Camera, aspect float32, p mgl32.Vec3) (x, y, depth float64) {
+	yaw, pitch, d := float64(c.Yaw), float64(c.Pitch), float64(c.Distance)
+	eye := [3]float64{float64(c.Target[0]) + d*math.Cos(pitch)*math.Sin(yaw), float64(c.Target[1]) + d*math.Sin(pitch), float64(c.Target[2]) + d*math.Cos(pitch)*math.Cos(yaw)}
+	fwd := [3]float64{-math.Cos(pitch) * math.Sin(yaw), -math.Sin(pitch), -math.Cos(pitch) * math.Cos(yaw)}
+	right := [3]float64{math.Cos(yaw), 0, -math.Sin(yaw)} // fwd × up, normalized
+	up := [3]float64{right[1]*fwd[2] - right[2]*fwd[1], right[2]*fwd[0] - right[0]*fwd[2], right[0]*fwd[1] - right[1]*fwd[0]}
+	v := [3]float64{float64(p[0]) - eye[0], float64(p[1]) - eye[1], float64(p[2]) - eye[2]}
+	dot := func(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+	depth = dot(v, fwd)
+	tanY := math.Tan(float64(c.FovY) / 2)
+	return dot(v, right) / (depth * tanY * float64(aspect)), dot(v, up) / (depth * tanY), depth
+}
+
+// TestCameraByHand: the eye, projection, orbit, pan and zoom against
+// values worked out by hand.
+func TestCameraByHand(t *testing.T) {
+	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-4 }
+	c := Camera{Target: mgl32.Vec3{1, 2, 3}, Distance: 5, FovY: math.Pi / 2, Near: 0.1, Far: 100}
+	if e := c.Eye(); !near(e[0], 1) || !near(e[1], 2) || !near(e[2], 8) {
+		t.Fatalf("yaw 0: eye %v, want (1, 2, 8): in front, on +Z", e)
+	}
+	c.Yaw = math.Pi / 2
+	if e := c.Eye(); !near(e[0], 6) || !near(e[1], 2) || !near(e[2], 3) {
+		t.Fatalf("yaw 90°: eye %v, want (6, 2, 3)", e)
+	}
+	c.Yaw, c.Pitch = 0, math.Pi/6
+	if e := c.Eye(); !near(e[1], 2+2.5) || !near(e[2], 3+5*float32(math.Sqrt(3))/2) {
+		t.Fatalf("pitch 30°: eye %v, want y 4.5, z 3+2.5√3", e)
+	}
+	// From (1, 2, 8) with a 90° field of view on a 200×100 viewport, the
+	// point 1 right and 0.5 up of the target, 5 deep: x = 1/(5·1·2) = 0.1,
+	// y = 0.5/5 = 0.1 in NDC → pixel (110, 45).
+	c.Pitch = 0
+	x, y, ok := c.Project(mgl32.Vec3{2, 2.5, 3}, 200, 100)
+	if !ok || !near(x, 110) || !near(y, 45) {
+		t.Fatalf("projected to (%v, %v, %v), want (110, 45)", x, y, ok)
+	}
+	c.Orbit(0.25, 10)
+	if !near(c.Yaw, 0.25) || !near(c.Pitch, math.Pi/2-0.01) {
+		t.Fatalf("orbit: yaw %v pitch %v, want 0.25 and the pole limit π/2−0.01", c.Yaw, c.Pitch)
+	}
+	c.Orbit(0, -20)
+	if !near(c.Pitch, -(math.Pi/2 - 0.01)) {
+		t.Fatalf("orbit down: pitch %v, want −(π/2−0.01)", c.Pitch)
+	}
+	// Yaw 0, pitch 0: right is +X, up +Y. Dragging 10 pixels right on a
+	// 100-pixel-high view of a 90° field at distance 5 moves the target by
+	// 10 × (2·5·tan 45°/100) = 1 to the left, so the model follows the mouse.
+	c.Yaw, c.Pitch, c.Target = 0, 0, mgl32.Vec3{1, 2, 3}
+	c.Pan(10, 0, 100)
+	if tg := c.Target; !near(tg[0], 0) || !near(tg[1], 2) || !near(tg[2], 3) {
+		t.Fatalf("pan right: target %v, want (0, 2, 3)", tg)
+	}
+	c.Pan(0, 10, 100)
+	if tg := c.Target; !near(tg[1], 3) {
+		t.Fatalf("pan down: target %v, want y 3", tg)
+	}
+	c.Zoom(2)
+	if !near(c.Distance, 5*0.81) || !near(c.Near, 0.1*0.81) || !near(c.Far, 81) {
+		t.Fatalf("zoom 2 steps: distance %v near %v far %v, want 4.05, 0.081, 81", c.Distance, c.Near, c.Far)
+	}
+}
+
+// TestFrameBoundsFitsEveryCorner projects the box's corners by the pinhole
+// model above, not the camera's matrices: all must land inside the view
+// and between the clip planes, and at least one near its edge (the framing
+// is tight, not just safe).
 func TestFrameBoundsFitsEveryCorner(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -24,7 +93,6 @@ func TestFrameBoundsFitsEveryCorner(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := FrameBounds(tc.min, tc.max, tc.aspect)
-			vp := c.Proj(tc.aspect).Mul4(c.View())
 			edge := 0.0
 			for i := 0; i < 8; i++ {
 				p := mgl32.Vec3{tc.min[0], tc.min[1], tc.min[2]}
@@ -37,12 +105,11 @@ func TestFrameBoundsFitsEveryCorner(t *testing.T) {
 				if i&4 != 0 {
 					p[2] = tc.max[2]
 				}
-				q := vp.Mul4x1(p.Vec4(1))
-				x, y, z := q[0]/q[3], q[1]/q[3], q[2]/q[3]
-				if q[3] <= 0 || math.Abs(float64(x)) > 1 || math.Abs(float64(y)) > 1 || math.Abs(float64(z)) > 1 {
-					t.Fatalf("corner %v projects to (%.3f, %.3f, %.3f) w=%.3f: outside the view", p, x, y, z, q[3])
+				x, y, depth := pinhole(c, tc.aspect, p)
+				if depth < float64(c.Near) || depth > float64(c.Far) || math.Abs(x) > 1 || math.Abs(y) > 1 {
+					t.Fatalf("corner %v projects to (%.3f, %.3f) at depth %.3f (clip planes %.3f..%.3f): outside the view", p, x, y, depth, c.Near, c.Far)
 				}
-				edge = math.Max(edge, math.Max(math.Abs(float64(x)), math.Abs(float64(y))))
+				edge = math.Max(edge, math.Max(math.Abs(x), math.Abs(y)))
 			}
 			if edge < 0.8 {
 				t.Fatalf("farthest corner reaches only %.2f of the half-view; framing is loose", edge)
