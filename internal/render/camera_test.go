@@ -89,6 +89,7 @@ func TestFrameBoundsFitsEveryCorner(t *testing.T) {
 		{"standing character, portrait", mgl32.Vec3{-0.4, 0, -0.2}, mgl32.Vec3{0.4, 1.8, 0.2}, 0.8},
 		{"long animal in centimetres", mgl32.Vec3{-12, 0, -83}, mgl32.Vec3{22, 77, 64}, 1},
 		{"flat box off the origin", mgl32.Vec3{100, 5, 100}, mgl32.Vec3{101, 5, 102}, 1},
+		{"wide box, portrait: the width binds", mgl32.Vec3{-2, 0, -0.2}, mgl32.Vec3{2, 1, 0.2}, 0.5},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
