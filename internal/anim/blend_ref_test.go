@@ -1,0 +1,255 @@
+package anim
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// The pose operations of blend.go and soapose.go on random poses against
+// the definitions worked out here in float64: no input is zero or one, no
+// rotation shares an axis with another, so that a wrong sign, a swapped
+// operand or a dropped term changes the answer. 11 joints: SIMD widths and
+// their tails both.
+
+type q64 [4]float64 // x, y, z, w
+
+func (a q64) mul(b q64) q64 { // Hamilton product a ⊗ b
+	return q64{
+		a[3]*b[0] + b[3]*a[0] + a[1]*b[2] - a[2]*b[1],
+		a[3]*b[1] + b[3]*a[1] + a[2]*b[0] - a[0]*b[2],
+		a[3]*b[2] + b[3]*a[2] + a[0]*b[1] - a[1]*b[0],
+		a[3]*b[3] - a[0]*b[0] - a[1]*b[1] - a[2]*b[2],
+	}
+}
+func (a q64) dot(b q64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] + a[3]*b[3] }
+func (a q64) scale(s float64) q64 {
+	return q64{a[0] * s, a[1] * s, a[2] * s, a[3] * s}
+}
+func (a q64) add(b q64) q64 { return q64{a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]} }
+func (a q64) unit() q64     { return a.scale(1 / math.Sqrt(a.dot(a))) }
+func (a q64) conj() q64     { return q64{-a[0], -a[1], -a[2], a[3]} }
+func (a q64) near(b q64) q64 { // a or −a, whichever is on b's side
+	if a.dot(b) < 0 {
+		return a.scale(-1)
+	}
+	return a
+}
+
+// pow is the rotation by u times a's angle about a's axis (shortest arc).
+func (a q64) pow(u float64) q64 {
+	if a[3] < 0 {
+		a = a.scale(-1)
+	}
+	s := math.Sqrt(a[0]*a[0] + a[1]*a[1] + a[2]*a[2])
+	if s < 1e-12 {
+		return q64{0, 0, 0, 1}
+	}
+	half := math.Atan2(s, a[3]) * u
+	k := math.Sin(half) / s
+	return q64{a[0] * k, a[1] * k, a[2] * k, math.Cos(half)}
+}
+
+// slerp64 is a·(a⁻¹b)^u along the shortest arc; nlerp the normalized lerp.
+func slerp64(a, b q64, u float64) q64 { b = b.near(a); return a.mul(a.conj().mul(b).pow(u)) }
+func nlerp64(a, b q64, u float64) q64 { b = b.near(a); return a.scale(1 - u).add(b.scale(u)).unit() }
+
+type joint64 struct {
+	t, s [3]float64
+	q    q64
+}
+
+func randPose(rng *rand.Rand, n int) (*SoAPose, []joint64) {
+	p := NewSoAPose(n)
+	js := make([]joint64, n)
+	for i := range js {
+		j := &js[i]
+		for c := range 3 {
+			j.t[c] = rng.Float64()*4 - 2
+			j.s[c] = 0.5 + rng.Float64()*1.5
+		}
+		j.q = q64{rng.Float64() - 0.5, rng.Float64() - 0.5, rng.Float64() - 0.5, rng.Float64() - 0.5}.unit()
+		p.tx[i], p.ty[i], p.tz[i] = float32(j.t[0]), float32(j.t[1]), float32(j.t[2])
+		p.sx[i], p.sy[i], p.sz[i] = float32(j.s[0]), float32(j.s[1]), float32(j.s[2])
+		p.qx[i], p.qy[i], p.qz[i], p.qw[i] = float32(j.q[0]), float32(j.q[1]), float32(j.q[2]), float32(j.q[3])
+		// Read back the float32 values, so the reference starts where the engine does.
+		j.t = [3]float64{float64(p.tx[i]), float64(p.ty[i]), float64(p.tz[i])}
+		j.s = [3]float64{float64(p.sx[i]), float64(p.sy[i]), float64(p.sz[i])}
+		j.q = q64{float64(p.qx[i]), float64(p.qy[i]), float64(p.qz[i]), float64(p.qw[i])}
+	}
+	return p, js
+}
+
+// checkPose compares joint i of p with want: translations and scales to
+// tol relative to their size, rotations as rotations (q ~ −q) to tol.
+func checkPose(t *testing.T, what string, p *SoAPose, want []joint64, tol float64) {
+	t.Helper()
+	for i, w := range want {
+		got := joint64{
+			t: [3]float64{float64(p.tx[i]), float64(p.ty[i]), float64(p.tz[i])},
+			s: [3]float64{float64(p.sx[i]), float64(p.sy[i]), float64(p.sz[i])},
+			q: q64{float64(p.qx[i]), float64(p.qy[i]), float64(p.qz[i]), float64(p.qw[i])},
+		}
+		gq := got.q.near(w.q)
+		for c := range 3 {
+			if math.Abs(got.t[c]-w.t[c]) > tol*(1+math.Abs(w.t[c])) || math.Abs(got.s[c]-w.s[c]) > tol*(1+math.Abs(w.s[c])) {
+				t.Fatalf("%s: joint %d is t %v s %v, want t %v s %v", what, i, got.t, got.s, w.t, w.s)
+			}
+		}
+		for c := range 4 {
+			if math.Abs(gq[c]-w.q[c]) > tol {
+				t.Fatalf("%s: joint %d rotation %v, want %v", what, i, got.q, w.q)
+			}
+		}
+	}
+}
+
+func lerp64(a, b, u float64) float64 { return a + (b-a)*u }
+
+func blend64(a, b joint64, u float64, nlerp bool) joint64 {
+	var o joint64
+	for c := range 3 {
+		o.t[c], o.s[c] = lerp64(a.t[c], b.t[c], u), lerp64(a.s[c], b.s[c], u)
+	}
+	if nlerp {
+		o.q = nlerp64(a.q, b.q, u)
+	} else {
+		o.q = slerp64(a.q, b.q, u)
+	}
+	return o
+}
+
+func TestBlendsAgainstDefinitions(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	const n = 11
+	for round := range 20 {
+		a, ja := randPose(rng, n)
+		b, jb := randPose(rng, n)
+		w := float32(0.05 + 0.9*rng.Float64())
+		mask := make([]float32, n)
+		for i := range mask {
+			mask[i] = float32(rng.Float64())
+		}
+		mask[0], mask[1], mask[2] = 0, 1, 1.5 // none, all, over: 1.5·w may pass 1
+		for _, nlerp := range []bool{false, true} {
+			out := NewSoAPose(n)
+			BlendSoA(out, a, b, w, nlerp)
+			want := make([]joint64, n)
+			for i := range want {
+				want[i] = blend64(ja[i], jb[i], float64(w), nlerp)
+			}
+			checkPose(t, "BlendSoA", out, want, 2e-5)
+
+			MaskedBlendSoA(out, a, b, w, mask, nlerp)
+			for i := range want {
+				switch wi := float64(w) * float64(mask[i]); {
+				case wi <= 0:
+					want[i] = ja[i]
+				case wi >= 1:
+					want[i] = jb[i]
+				default:
+					want[i] = blend64(ja[i], jb[i], float64(w*mask[i]), nlerp)
+				}
+			}
+			checkPose(t, "MaskedBlendSoA", out, want, 2e-5)
+			// In place, into either input.
+			ac, bc := NewSoAPose(n), NewSoAPose(n)
+			ac.CopyFrom(a)
+			bc.CopyFrom(b)
+			MaskedBlendSoA(ac, ac, b, w, mask, nlerp)
+			checkPose(t, "MaskedBlendSoA into a", ac, want, 2e-5)
+			MaskedBlendSoA(bc, a, bc, w, mask, nlerp)
+			checkPose(t, "MaskedBlendSoA into b", bc, want, 2e-5)
+		}
+		if t.Failed() {
+			t.Fatalf("round %d", round)
+		}
+	}
+}
+
+// TestAverageAgainstDefinition: three to five poses, GEA §12.10.1's flat
+// weighted average; rotations summed each on the running sum's side.
+func TestAverageAgainstDefinition(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	const n = 11
+	for k := 3; k <= 5; k++ {
+		poses := make([]*SoAPose, k)
+		js := make([][]joint64, k)
+		weights := make([]float32, k)
+		var total float64
+		for i := range poses {
+			poses[i], js[i] = randPose(rng, n)
+			weights[i] = float32(0.2 + rng.Float64())
+			total += float64(weights[i])
+		}
+		acc := NewSoAPose(n)
+		accumStart(acc, poses[0], weights[0])
+		for i := 1; i < k; i++ {
+			accumAdd(acc, poses[i], weights[i])
+		}
+		accumFinish(acc, float32(total))
+		want := make([]joint64, n)
+		for j := range want {
+			var sum q64
+			for i := range k {
+				w := float64(weights[i])
+				for c := range 3 {
+					want[j].t[c] += js[i][j].t[c] * w / total
+					want[j].s[c] += js[i][j].s[c] * w / total
+				}
+				q := js[i][j].q
+				if i > 0 {
+					q = q.near(sum)
+				}
+				sum = sum.add(q.scale(w))
+			}
+			want[j].q = sum.unit()
+		}
+		checkPose(t, "average", acc, want, 2e-5)
+	}
+}
+
+// TestAdditiveAgainstDefinition: D = (src − ref, ref⁻¹ ⊗ src, src/ref), and
+// base ⊕ w·D = (base + w·Dt, base ⊗ Dq^w, base · Ds^w), joint weights w·mask.
+func TestAdditiveAgainstDefinition(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	const n = 11
+	src, js := randPose(rng, n)
+	ref, jr := randPose(rng, n)
+	base, jb := randPose(rng, n)
+	diff := NewSoAPose(n)
+	DifferenceSoA(diff, src, ref)
+	wantD := make([]joint64, n)
+	for i := range wantD {
+		for c := range 3 {
+			wantD[i].t[c] = js[i].t[c] - jr[i].t[c]
+			wantD[i].s[c] = js[i].s[c] / jr[i].s[c]
+		}
+		wantD[i].q = jr[i].q.conj().mul(js[i].q)
+	}
+	checkPose(t, "DifferenceSoA", diff, wantD, 2e-5)
+	mask := make([]float32, n)
+	for i := range mask {
+		mask[i] = float32(rng.Float64())
+	}
+	mask[0], mask[1] = 0, 1
+	for _, w := range []float32{1, 0.37, 1.6} {
+		for _, m := range [][]float32{nil, mask} {
+			out := NewSoAPose(n)
+			AddSoA(out, base, diff, w, m)
+			want := make([]joint64, n)
+			for i := range want {
+				wi := float64(w)
+				if m != nil {
+					wi *= float64(m[i])
+				}
+				for c := range 3 {
+					want[i].t[c] = jb[i].t[c] + wantD[i].t[c]*wi
+					want[i].s[c] = jb[i].s[c] * math.Pow(wantD[i].s[c], wi)
+				}
+				want[i].q = jb[i].q.mul(wantD[i].q.pow(wi))
+			}
+			checkPose(t, "AddSoA", out, want, 5e-5)
+		}
+	}
+}
