@@ -1,0 +1,120 @@
+package anim
+
+import (
+	"math"
+	"testing"
+)
+
+// TestWindowHitEdges: a transition window is met when the time swept
+// touches it, ends included (hand-worked, dyadic values are exact).
+func TestWindowHitEdges(t *testing.T) {
+	cases := []struct {
+		name  string
+		t, d  float32
+		wraps bool
+		b, e  float32
+		hit   bool
+	}{
+		{"once: swept [0.25, 0.5] touches [0.5, 0.75] at its start", 0.5, 0.25, false, 0.5, 0.75, true},
+		{"once: swept [0.25, 0.5] touches [0.125, 0.25] at its end", 0.5, 0.25, false, 0.125, 0.25, true},
+		{"once: swept [0.25, 0.5] misses [0.625, 0.75]", 0.5, 0.25, false, 0.625, 0.75, false},
+		{"once backwards: swept [0.25, 0.5] from 0.5", 0.25, -0.25, false, 0.5, 0.75, true},
+		{"loop: [0.75, 1.25] meets [0.1, 0.2] one loop on", 1.25, 0.5, true, 0.1, 0.2, true},
+		{"loop: [0.75, 1.25] misses [0.3, 0.5]", 1.25, 0.5, true, 0.3, 0.5, false},
+		{"loop: [0.75, 1.25] touches [0.25, 0.5] at its start", 1.25, 0.5, true, 0.25, 0.5, true},
+		{"loop: [0.75, 1.25] touches [0.5, 0.75] at its end", 1.25, 0.5, true, 0.5, 0.75, true},
+	}
+	for _, c := range cases {
+		if got := windowHit(c.t, c.d, c.wraps, Window{Begin: c.b, End: c.e}); got != c.hit {
+			t.Errorf("%s: got %v", c.name, got)
+		}
+	}
+}
+
+// TestClipNodeClock: a clip node's normalized time, its change per update
+// (unwrapped for looping clocks) and its sync cycle, worked out by hand.
+func TestClipNodeClock(t *testing.T) {
+	x := &evalContext{dir: 1}
+	node := func(d, rate float32, mode LoopMode, loops int) *clipNode {
+		n := &clipNode{clock: ClipClock{Duration: d, Rate: 1, Mode: mode, Loops: loops}, rate: input{param: -1, value: rate}}
+		n.reset(x)
+		return n
+	}
+	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-6 }
+
+	n := node(2, 1, Loop, 1)
+	n.update(x, 0.5)
+	if !near(n.nt, 0.25) || !near(n.nd, 0.25) {
+		t.Fatalf("loop 2 s after 0.5 s: nt %v nd %v, want 0.25 0.25", n.nt, n.nd)
+	}
+	n.update(x, 1.75) // to 2.25 s: wraps to 0.25 s
+	if !near(n.nt, 0.125) || !near(n.nd, 0.875) {
+		t.Fatalf("loop 2 s after 2.25 s: nt %v nd %v, want 0.125 and the unwrapped 0.875", n.nt, n.nd)
+	}
+
+	n = node(2, 1, Once, 1)
+	n.update(x, 0.5)
+	n.update(x, 5) // clamps at the end
+	if !near(n.nt, 1) || !near(n.nd, 0.75) {
+		t.Fatalf("once 2 s after 5.5 s: nt %v nd %v, want 1 and 0.75", n.nt, n.nd)
+	}
+
+	n = node(1, 1, Repeat, 2)
+	n.update(x, 0.5)
+	n.update(x, 1) // 1.5 s: second loop, still wrapping
+	if !near(n.nt, 0.5) || !near(n.nd, 1) {
+		t.Fatalf("repeat ×2 after 1.5 s: nt %v nd %v, want 0.5 and 1", n.nt, n.nd)
+	}
+	n.update(x, 1) // 2.5 s: finished, held at the end
+	if !near(n.nt, 1) || !near(n.nd, 0.5) {
+		t.Fatalf("repeat ×2 after 2.5 s: nt %v nd %v, want 1 and 0.5", n.nt, n.nd)
+	}
+
+	// Paused on the end of a loop (a seek there): it keeps showing the end.
+	n = node(2, 1, Loop, 1)
+	n.clock.Elapsed = 2
+	n.update(&evalContext{dir: 0}, 0.1)
+	if !near(n.nt, 1) {
+		t.Fatalf("paused on the end: nt %v, want 1", n.nt)
+	}
+
+	n = node(0, 1, Loop, 1)
+	n.update(x, 0.5)
+	if n.nt != 0 || n.nd != 0 || n.cycle() != 0 {
+		t.Fatalf("zero-length clip: nt %v nd %v cycle %v, want 0 0 0", n.nt, n.nd, n.cycle())
+	}
+
+	for _, c := range []struct {
+		d, rate float32
+		mode    LoopMode
+		want    float32
+	}{
+		{2, 2, Loop, 1},         // 2 s at double speed
+		{3, -0.5, PingPong, 12}, // there and back, 6 s, at half speed backwards
+		{2, 1, Once, 0},         // not on the sync clock
+		{2, 0, Loop, 0},         // stopped
+	} {
+		if got := node(c.d, c.rate, c.mode, 1).cycle(); !near(got, c.want) {
+			t.Errorf("cycle of %v s at rate %v, %v: %v, want %v", c.d, c.rate, c.mode, got, c.want)
+		}
+	}
+
+	// Backwards, phase p runs from the end: 0.25 of a 2 s loop is 1.5 s.
+	n = node(2, -1, Loop, 1)
+	n.setPhase(0.25)
+	if !near(n.clock.Local(), 1.5) || !near(n.nt, 0.75) {
+		t.Fatalf("backwards phase 0.25: local %v nt %v, want 1.5 and 0.75", n.clock.Local(), n.nt)
+	}
+}
+
+// A falloff of 0 is a hard mask: allowed, every joint of the subtree 1.
+func TestSubtreeMaskNoFalloff(t *testing.T) {
+	sk := chain(4)
+	m := make([]float32, 4)
+	if err := SubtreeMask(sk, sk.Names[1], 0, m); err != nil {
+		t.Fatal(err)
+	}
+	if m[0] != 0 || m[1] != 1 || m[2] != 1 || m[3] != 1 {
+		t.Fatalf("mask %v, want [0 1 1 1]", m)
+	}
+}
