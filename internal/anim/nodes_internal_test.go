@@ -118,3 +118,77 @@ func TestSubtreeMaskNoFalloff(t *testing.T) {
 		t.Fatalf("mask %v, want [0 1 1 1]", m)
 	}
 }
+
+// twoClips is a blend node over two looping clips that hold joint 1 at
+// x = 0 and x = 4, of durations d0 and d1, with the context to run it.
+func twoClips(t *testing.T, kind NodeType, d0, d1 float32) (*blendNode, [2]*clipNode, *evalContext) {
+	t.Helper()
+	sk := chain(2)
+	var cs [2]*clipNode
+	for i, c := range []Clip{constClip("A", d0, 1, 0, 0, 0), constClip("B", d1, 1, 4, 0, 0)} {
+		rc, err := NewRuntimeClip(&c, sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs[i] = &clipNode{job: SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors())},
+			clock: ClipClock{Duration: c.Duration, Rate: 1, Mode: Loop, Loops: 1}, rate: input{param: -1, value: 1}}
+	}
+	x := &evalContext{dir: 1, rest: NewSoAPose(2), stack: []*SoAPose{NewSoAPose(2), NewSoAPose(2)}}
+	n := &blendNode{kind: kind, children: []node{cs[0], cs[1]}, w: make([]float32, 2), param: input{param: -1}, weight: input{param: -1}}
+	return n, cs, x
+}
+
+// TestBlendNodeByHand: a lerp's pose, a synchronized blend's cycle and
+// phase, a cross-fade's selector at exactly one half.
+func TestBlendNodeByHand(t *testing.T) {
+	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-5 }
+
+	n, _, x := twoClips(t, NodeLerp, 1, 1)
+	n.weight.value = 0.25
+	n.reset(x)
+	out := NewSoAPose(2)
+	n.eval(x, out)
+	if !near(out.tx[1], 1) { // 0.75·0 + 0.25·4
+		t.Fatalf("lerp at 0.25: x = %v, want 1", out.tx[1])
+	}
+
+	// Synchronized, durations 1 and 2, weights 0.75 and 0.25: the cycle is
+	// 0.75·1 + 0.25·2 = 1.25 s, so 0.625 s is half of it, and both clips
+	// are half way: 0.5 s and 1 s.
+	n, cs, x := twoClips(t, NodeLerp, 1, 2)
+	n.weight.value, n.sync = 0.25, true
+	n.reset(x)
+	if c := n.cycle(); !near(c, 1.25) {
+		t.Fatalf("cycle %v, want 1.25", c)
+	}
+	n.update(x, 0.625)
+	if !near(n.phase, 0.5) || !near(cs[0].clock.Local(), 0.5) || !near(cs[1].clock.Local(), 1) {
+		t.Fatalf("after 0.625 s: phase %v, clips at %v and %v; want 0.5, 0.5, 1", n.phase, cs[0].clock.Local(), cs[1].clock.Local())
+	}
+	n.update(x, 0.625) // exactly one cycle: back to the start, not the end
+	if n.phase != 0 || cs[0].clock.Local() != 0 || cs[1].clock.Local() != 0 {
+		t.Fatalf("after one cycle: phase %v, clips at %v and %v; want 0", n.phase, cs[0].clock.Local(), cs[1].clock.Local())
+	}
+	for _, c := range cs {
+		c.clock.Mode = Once // off the sync clock: no cycle, no phase
+	}
+	n.update(x, 0.5)
+	if n.nd != 0 || n.phase != 0 {
+		t.Fatalf("no cycle: nd %v phase %v, want 0 0", n.nd, n.phase)
+	}
+
+	// A cross-fade selects its second child from 0.5 on.
+	n, _, x = twoClips(t, NodeCrossFade, 1, 1)
+	n.duration, n.param.value = 1, 0.5
+	n.reset(x)
+	if n.w[1] != 1 {
+		t.Fatalf("cross-fade reset at 0.5: weights %v, want settled on the second", n.w)
+	}
+	n.param.value = 0
+	n.reset(x)
+	n.param.value = 0.5
+	n.update(x, 0.25)
+	if !near(n.u, 0.25) {
+		t.Fatalf("cross-fade towards 0.5: progress %v after 0.25 s of 1 s, want 0.25", n.u)
+	}
+}
