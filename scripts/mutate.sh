@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Mutation testing (make mutate): gremlins mutates internal/anim,
+# internal/skin and internal/gltfload one change at a time and runs each
+# package's tests; a mutant the tests do not notice "lived". The kill
+# ratio is killed / (killed + lived); mutants no test reaches are counted
+# apart (not covered).
+#
+# gremlins v0.6.0 with --workers above 1 reports mutants killed that a
+# single worker (and a hand-applied change) shows alive, so each gremlins
+# runs one worker, and the files of a package are dealt to JOBS shards that
+# run side by side, each in its own copy of the module.
+#
+#   JOBS=16 make mutate          shards at once (default: the CPU count)
+#   PKGS="anim" make mutate      the packages (default: anim skin gltfload)
+#   OUT=dir                      where logs, JSON and survivors go (mutate-out)
+set -euo pipefail
+GO=${GO:-go}
+version=v0.6.0
+bin=$($GO env GOPATH)/bin/gremlins
+if ! "$bin" --version 2>/dev/null | grep -q "${version#v}"; then
+	echo "installing gremlins $version"
+	$GO install github.com/go-gremlins/gremlins/cmd/gremlins@$version
+fi
+jobs=${JOBS:-$(nproc)}
+pkgs=${PKGS:-anim skin gltfload}
+out=${OUT:-mutate-out}
+rm -rf "$out"
+mkdir -p "$out"
+
+# One line per shard: package, shard number, then the -E patterns that
+# leave out every file of the package not dealt to it.
+for p in $pkgs; do
+	mapfile -t files < <(cd "internal/$p" && ls -- *.go | grep -v '_test\.go$')
+	for ((s = 0; s < jobs && s < ${#files[@]}; s++)); do
+		line="$p $s"
+		for i in "${!files[@]}"; do
+			if ((i % jobs != s)); then
+				line+=" -E (^|/)${files[$i]//./[.]}\$"
+			fi
+		done
+		echo "$line"
+	done
+done >"$out/shards"
+
+run_shard() {
+	local p=$1 s=$2
+	shift 2
+	GOFLAGS=-count=1 "$bin" unleash --workers 1 --timeout-coefficient 40 "$@" \
+		-o "$out/$p-$s.json" "./internal/$p" >"$out/$p-$s.log" 2>&1 || true
+	echo "  $p shard $s done"
+}
+export -f run_shard
+export bin out
+echo "mutation testing $pkgs in $(wc -l <"$out/shards") shards, $jobs at a time (logs in $out/)"
+xargs -P "$jobs" -L 1 bash -c 'run_shard "$@"' _ <"$out/shards"
+
+# The report: per package, from the shards' JSON.
+num() { grep -o "\"$1\": *[0-9]*" "$2" | grep -o '[0-9]*$' || echo 0; }
+printf '%-10s %8s %8s %8s %12s %10s\n' package killed lived "timed out" "not covered" "kill ratio"
+: >"$out/survivors.txt"
+for p in $pkgs; do
+	k=0 l=0 nc=0 to=0
+	for j in "$out/$p"-*.json; do
+		[ -f "$j" ] || continue
+		k=$((k + $(num mutants_killed "$j")))
+		l=$((l + $(num mutants_lived "$j")))
+		nc=$((nc + $(num mutants_not_covered "$j")))
+	done
+	for g in "$out/$p"-*.log; do
+		to=$((to + $(tr '\r' '\n' <"$g" | grep -c 'TIMED OUT' || true)))
+		tr '\r' '\n' <"$g" | grep 'LIVED' | sed "s|.* at |internal/$p/|" >>"$out/survivors.txt" || true
+	done
+	ratio=$(awk -v k=$k -v l=$l 'BEGIN { if (k + l > 0) printf "%.1f %%", 100 * k / (k + l); else print "-" }')
+	printf '%-10s %8d %8d %8d %12d %10s\n' "$p" $k $l $to $nc "$ratio"
+done
+echo "surviving mutants: $out/survivors.txt"
