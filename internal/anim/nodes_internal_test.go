@@ -192,3 +192,30 @@ func TestBlendNodeByHand(t *testing.T) {
 		t.Fatalf("cross-fade towards 0.5: progress %v after 0.25 s of 1 s, want 0.25", n.u)
 	}
 }
+
+// TestClockEdges: a loop clock that moves onto its end starts the next
+// loop; one of no length stays at 0; a clip lasts until its latest key.
+func TestClockEdges(t *testing.T) {
+	c := ClipClock{Duration: 1, Rate: 1, Mode: Loop, Elapsed: 0.5}
+	c.Advance(0.5)
+	c.rewind()
+	if c.Elapsed != 0 || c.Local() != 0 {
+		t.Fatalf("loop moved onto its end: elapsed %v local %v, want the next loop's start", c.Elapsed, c.Local())
+	}
+	c = ClipClock{Duration: 1, Rate: 1, Mode: PingPong, Elapsed: 1.5}
+	c.Advance(0.5)
+	c.rewind()
+	if c.Elapsed != 0 || c.Local() != 0 {
+		t.Fatalf("ping-pong moved onto its period: elapsed %v local %v, want 0", c.Elapsed, c.Local())
+	}
+	c = ClipClock{Duration: 0, Rate: 1, Mode: Loop}
+	c.Advance(0.25)
+	c.rewind()
+	if c.Local() != 0 || math.IsNaN(float64(c.Elapsed)) {
+		t.Fatalf("a zero-length loop: elapsed %v local %v, want local 0", c.Elapsed, c.Local())
+	}
+	clip := Clip{Tracks: []Track{{Times: []float32{0, 1.5}}, {}, {Times: []float32{0.5, 2.5}}, {Times: []float32{1}}}}
+	if d := clip.ComputeDuration(); d != 2.5 {
+		t.Fatalf("duration %v, want 2.5, the latest key", d)
+	}
+}
