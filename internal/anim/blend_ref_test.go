@@ -233,6 +233,9 @@ func TestAdditiveAgainstDefinition(t *testing.T) {
 		mask[i] = float32(rng.Float64())
 	}
 	mask[0], mask[1] = 0, 1
+	zero := NewSoAPose(n)
+	AddSoA(zero, base, diff, 0, nil)
+	checkPose(t, "AddSoA weight 0", zero, jb, 0)
 	for _, w := range []float32{1, 0.37, 1.6} {
 		for _, m := range [][]float32{nil, mask} {
 			out := NewSoAPose(n)
