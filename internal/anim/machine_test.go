@@ -311,3 +311,31 @@ func TestMatchPhaseAndReset(t *testing.T) {
 		t.Fatalf("after Reset: state %q x %v; want walk at 0", s.State, x0(c))
 	}
 }
+
+// TestCutRestartsTheState: a cut starts the state's tree from its start,
+// also a state that played before (A is x = 10t, B x = 100 + 100t).
+func TestCutRestartsTheState(t *testing.T) {
+	spec, err := ParseSpec([]byte(machineSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(2), machineClips())
+	for range 3 {
+		c.Update(0.125)
+	}
+	if x := x0(c); !approxEqual(x, 3.75, 1e-4) {
+		t.Fatalf("A after 0.375 s: x %v, want 3.75", x)
+	}
+	for _, step := range []struct {
+		state string
+		x     float32
+	}{{"b1", 112.5}, {"a", 1.25}} {
+		if err := c.Cut(step.state); err != nil {
+			t.Fatal(err)
+		}
+		c.Update(0.125)
+		if x := x0(c); !approxEqual(x, step.x, 1e-4) || c.Status().State != step.state {
+			t.Fatalf("cut to %s, 0.125 s on: x %v state %q, want x %v: the state from its start", step.state, x, c.Status().State, step.x)
+		}
+	}
+}
