@@ -339,3 +339,42 @@ func TestCutRestartsTheState(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstLayerOnRest: the first layer is blended over the rest pose (x =
+// 0 on joint 0) by its weight, through its mask, or added to it.
+func TestFirstLayerOnRest(t *testing.T) {
+	for _, tc := range []struct {
+		name, spec string
+		want       float32
+	}{
+		{"weight ½ of C (x = 100)", `{"params": [{"name": "g", "default": 0.5}], "layers": [{"weight": "g", "states": [{"name": "c", "tree": "C"}]}]}`, 50},
+		{"masked to j1: joint 0 keeps its rest", `{"layers": [{"mask": {"joints": ["j1"]}, "states": [{"name": "c", "tree": "C"}]}]}`, 0},
+		{"additive B (x = 10 + 10t, reference its start) after 0.125 s", `{"layers": [{"mode": "additive", "states": [{"name": "b", "tree": "B"}]}]}`, 1.25},
+	} {
+		s, err := ParseSpec([]byte(tc.spec))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		c := build(t, s, chain(2), nodeClips())
+		c.Update(0.125)
+		if x := x0(c); !approxEqual(x, tc.want, 1e-4) {
+			t.Errorf("%s: x = %v, want %v", tc.name, x, tc.want)
+		}
+	}
+}
+
+// TestStatusNamesTheFirstTransition: transition 0 is reported like any.
+func TestStatusNamesTheFirstTransition(t *testing.T) {
+	spec, err := ParseSpec([]byte(machineSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(2), machineClips())
+	if err := c.Request("go_b"); err != nil {
+		t.Fatal(err)
+	}
+	c.Update(0.125)
+	if l := c.Status().Layers[0]; l.Transition != "go_b" || l.State != "b1" {
+		t.Fatalf("status %+v, want transition go_b into b1", l)
+	}
+}
