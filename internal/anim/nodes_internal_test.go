@@ -3,6 +3,8 @@ package anim
 import (
 	"math"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // TestWindowHitEdges: a transition window is met when the time swept
@@ -232,5 +234,32 @@ func TestClockEdges(t *testing.T) {
 	clip := Clip{Tracks: []Track{{Times: []float32{0, 1.5}}, {}, {Times: []float32{0.5, 2.5}}, {Times: []float32{1}}}}
 	if d := clip.ComputeDuration(); d != 2.5 {
 		t.Fatalf("duration %v, want 2.5, the latest key", d)
+	}
+}
+
+// TestSoAPadding: stripes are whole blocks of 16 lanes, an empty pose none.
+func TestSoAPadding(t *testing.T) {
+	for n, want := range map[int]int{0: 0, 1: 16, 15: 16, 16: 16, 17: 32, 100: 112} {
+		if got := soaPadded(n); got != want {
+			t.Errorf("soaPadded(%d) = %d, want %d", n, got, want)
+		}
+	}
+	if p := NewSoAPose(0); p.Len() != 0 || len(p.tx) != 0 {
+		t.Fatalf("empty pose: %d joints, stripes of %d", p.Len(), len(p.tx))
+	}
+}
+
+// TestSkeletonBounds: a joint cannot be its own parent, a skin cannot name
+// the joint one past the last.
+func TestSkeletonBounds(t *testing.T) {
+	sk := chain(3)
+	sk.Parents[1] = 1
+	if err := sk.Validate(); err == nil {
+		t.Fatal("a joint that is its own parent was accepted")
+	}
+	sk = chain(3)
+	skin := Skin{Name: "s", Joints: []int{0, 3}, InverseBind: make([]mgl32.Mat4, 2)}
+	if err := skin.Validate(sk); err == nil {
+		t.Fatal("a skin naming joint 3 of 3 was accepted")
 	}
 }
