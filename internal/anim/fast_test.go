@@ -442,6 +442,7 @@ func TestCrowdMatchesJobs(t *testing.T) {
 		for i := range chars {
 			all = append(all, c.Palette(i, 0)...)
 			all = append(all, c.Palette(i, 1)...)
+			all = append(all, c.Models(i)...)
 		}
 		c.Close()
 		results = append(results, all)
@@ -456,7 +457,7 @@ func TestCrowdMatchesJobs(t *testing.T) {
 	// The reference: the same clip times through the reference jobs.
 	poses := make([][]Transform, len(clips))
 	pose, models := make([]Transform, n), make([]mgl32.Mat4, n)
-	want := make([]float32, PaletteFloats*(n+2))
+	want := make([]float32, PaletteFloats*(n+2+n)) // two palettes, then the model matrices
 	for i := range chars {
 		for j := range clips {
 			tm := float32(posMod(float64(float32(i)*0.37), float64(clips[j].Duration)))
@@ -474,11 +475,14 @@ func TestCrowdMatchesJobs(t *testing.T) {
 		}
 		(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
 		(&refPaletteJob{Skin: &skins[0], Models: models, Output: want[:PaletteFloats*n]}).Run()
-		(&refPaletteJob{Skin: &skins[1], Models: models, Output: want[PaletteFloats*n:]}).Run()
+		(&refPaletteJob{Skin: &skins[1], Models: models, Output: want[PaletteFloats*n : PaletteFloats*(n+2)]}).Run()
+		for j := range models {
+			WritePaletteEntry(want[PaletteFloats*(n+2+j):], &models[j])
+		}
 		got := results[0][i*len(want) : (i+1)*len(want)]
 		for k := range want {
 			if !approxEqual(got[k], want[k], 1e-4) {
-				t.Fatalf("character %d (weights %v): palette float %d = %v, want %v", i, weights[i%len(weights)], k, got[k], want[k])
+				t.Fatalf("character %d (weights %v): float %d of the palettes and models = %v, want %v", i, weights[i%len(weights)], k, got[k], want[k])
 			}
 		}
 	}
