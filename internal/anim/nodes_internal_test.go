@@ -2,6 +2,7 @@ package anim
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -261,5 +262,43 @@ func TestSkeletonBounds(t *testing.T) {
 	skin := Skin{Name: "s", Joints: []int{0, 3}, InverseBind: make([]mgl32.Mat4, 2)}
 	if err := skin.Validate(sk); err == nil {
 		t.Fatal("a skin naming joint 3 of 3 was accepted")
+	}
+}
+
+// TestSpecEdges: what Validate accepts at its limits, and that an error
+// after a valid entry is still found.
+func TestSpecEdges(t *testing.T) {
+	if s := NodeType(len(nodeTypeNames)).String(); s == "" {
+		t.Fatal("an unknown node type has no name")
+	}
+	clip := func(name string) *NodeSpec { n := clipNodeSpec(name); return &n }
+	machine := func(trs ...TransitionSpec) *Spec {
+		return &Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "a", Tree: clip("A")}, {Name: "b", Tree: clip("B")}}, Transitions: trs}}}
+	}
+	for _, tc := range []struct {
+		name    string
+		spec    *Spec
+		wantErr string // "" for valid
+	}{
+		{"a transition of no duration", machine(TransitionSpec{From: "a", To: "b"}), ""},
+		{"a window of one instant", machine(TransitionSpec{From: "a", To: "b", Window: &Window{Begin: 0.5, End: 0.5}}), ""},
+		{"a window to the very end", machine(TransitionSpec{From: "a", To: "b", Window: &Window{Begin: 0.75, End: 1}}), ""},
+		{"an error after a valid transition", machine(TransitionSpec{From: "a", To: "b"}, TransitionSpec{From: "b", To: "c"}), `unknown state "c"`},
+		{"a constant weight that is NaN", &Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "a", Tree: &NodeSpec{Type: NodeLerp,
+			Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("B")}, Weight: &Input{Value: float32(math.NaN())}}}}}}}, "weight"},
+		{"an error in a later child", &Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "a", Tree: &NodeSpec{Type: NodeLerp,
+			Children: []NodeSpec{clipNodeSpec("A"), {Type: NodeType(99)}}, Weight: &Input{Value: 0.5}}}}}}}, "children[1]"},
+	} {
+		err := tc.spec.Validate()
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("%s: got %v, want an error naming %s", tc.name, err, tc.wantErr)
+		}
+	}
+	two := &Spec{Layers: []LayerSpec{{}, {}}}
+	if two.layerName(0) != "base" || two.layerName(1) != "layer1" {
+		t.Fatalf("unnamed layers are %q and %q, want base and layer1", two.layerName(0), two.layerName(1))
 	}
 }
