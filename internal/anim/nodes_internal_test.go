@@ -359,3 +359,18 @@ func TestSpecErrorsAfterValidParts(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecJSONForms: a clip by index 0, a Bézier ease as [p1, p2].
+func TestSpecJSONForms(t *testing.T) {
+	s, err := ParseSpec([]byte(`{"states": [{"name": "a", "tree": {"type": "clip", "clip": 0}}, {"name": "b", "tree": "B"}],
+	  "transitions": [{"from": "a", "to": "b", "duration": 0.5, "ease": [0.25, 0.75]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref := s.Layers[0].States[0].Tree.Clip; ref.Index != 0 || ref.Name != "" {
+		t.Fatalf("clip 0 parsed as %+v", ref)
+	}
+	if e := s.Layers[0].Transitions[0].Ease; e.Shape != EaseBezier || e.P1 != 0.25 || e.P2 != 0.75 {
+		t.Fatalf("ease [0.25, 0.75] parsed as %+v", e)
+	}
+}
