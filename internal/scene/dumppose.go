@@ -57,12 +57,7 @@ func (c *Character) DumpPose(w io.Writer, t float32, allNodes bool) error {
 		writeJSONString(bw, nodeName(c, n))
 		bw.WriteString(`, "world": [`)
 		wm := c.NodeWorld(n)
-		for k, v := range wm {
-			if k > 0 {
-				bw.WriteString(", ")
-			}
-			writeFloat(bw, v)
-		}
+		writeFloats(bw, wm[:], ", ")
 		bw.WriteString("]}")
 	}
 	bw.WriteString("\n ],\n \"primitives\": [")
@@ -95,12 +90,7 @@ func (c *Character) DumpPose(w io.Writer, t float32, allNodes bool) error {
 			bw.WriteString(`, "node": `)
 			bw.WriteString(strconv.Itoa(inst.Node))
 			bw.WriteString(`, "positions": [`)
-			for k, v := range out {
-				if k > 0 {
-					bw.WriteString(",")
-				}
-				writeFloat(bw, v)
-			}
+			writeFloats(bw, out, ",")
 			bw.WriteString("]}")
 		}
 	}
@@ -121,6 +111,16 @@ func writeJSONString(w *bufio.Writer, s string) {
 // writeFloat prints the shortest decimal that reads back as the same
 // float32, so the dump loses nothing; non-finite values (which the loader
 // refuses) would not be JSON, so they are written as null.
+// writeFloats writes vals as JSON numbers separated by sep.
+func writeFloats(bw *bufio.Writer, vals []float32, sep string) {
+	for k, v := range vals {
+		if k > 0 {
+			bw.WriteString(sep)
+		}
+		writeFloat(bw, v)
+	}
+}
+
 func writeFloat(w *bufio.Writer, v float32) {
 	if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 		w.WriteString("null")
