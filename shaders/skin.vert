@@ -31,6 +31,12 @@ void main() {
     vec4 r0 = w.x * uRows[j.x] + w.y * uRows[j.y] + w.z * uRows[j.z] + w.w * uRows[j.w];
     vec4 r1 = w.x * uRows[j.x + 1u] + w.y * uRows[j.y + 1u] + w.z * uRows[j.z + 1u] + w.w * uRows[j.w + 1u];
     vec4 r2 = w.x * uRows[j.x + 2u] + w.y * uRows[j.y + 2u] + w.z * uRows[j.z + 2u] + w.w * uRows[j.w + 2u];
+    // A vertex without weight stays at its bind position.
+    if (w == vec4(0.0)) {
+        r0 = vec4(1.0, 0.0, 0.0, 0.0);
+        r1 = vec4(0.0, 1.0, 0.0, 0.0);
+        r2 = vec4(0.0, 0.0, 1.0, 0.0);
+    }
 
     vec4 p = vec4(aPosition, 1.0);
     vec3 world = vec3(dot(r0, p), dot(r1, p), dot(r2, p));

@@ -37,6 +37,11 @@ void main() {
                   dot(r0, uDQ[j.w]) < 0.0 ? -1.0 : 1.0) * aWeights;
     vec4 br = s.x * r0 + s.y * uDQ[j.y] + s.z * uDQ[j.z] + s.w * uDQ[j.w];
     vec4 bd = s.x * uDQ[j.x + 1u] + s.y * uDQ[j.y + 1u] + s.z * uDQ[j.z + 1u] + s.w * uDQ[j.w + 1u];
+    // A vertex without weight stays at its bind position.
+    if (aWeights == vec4(0.0)) {
+        br = vec4(0.0, 0.0, 0.0, 1.0);
+        bd = vec4(0.0);
+    }
     float len = length(br);
     br /= len;
     bd /= len;

@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,6 +73,9 @@ func randomSkin(seed int64, n, joints int) (MeshData, []float32) {
 		if v%5 == 0 { // every fifth vertex follows one joint alone
 			d.Weights[v*4], d.Weights[v*4+1], d.Weights[v*4+2], d.Weights[v*4+3] = 1, 0, 0, 0
 		}
+		if v%7 == 1 { // and every seventh has no weight at all
+			d.Weights[v*4], d.Weights[v*4+1], d.Weights[v*4+2], d.Weights[v*4+3] = 0, 0, 0, 0
+		}
 	}
 	d.Indices = make([]uint32, n/3*3)
 	for i := range d.Indices {
@@ -104,6 +108,7 @@ func TestGPUSkinningMatchesCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := capture(t, d, pal, LinearBlend)
+	checkWeightless(t, d, got)
 	worst, at, diag := worstRelative(got, want)
 	if worst > 1e-5 {
 		t.Fatalf("GPU and CPU skinning differ by %.3g of the diagonal at vertex %d (GPU %v, CPU %v)", worst, at/3, got[at/3*3:at/3*3+3], want[at/3*3:at/3*3+3])
@@ -123,12 +128,29 @@ func TestGPUDualQuatMatchesCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, gotN := capture(t, d, dq, DualQuat)
+	checkWeightless(t, d, got)
 	worst, _, _ := worstRelative(got, want)
 	if worst > 1e-5 {
 		t.Fatalf("GPU and CPU dual-quaternion skinning differ by %.3g of the diagonal", worst)
 	}
 	if deg, v := worstAngle(gotN, wantN); deg > 0.01 {
 		t.Fatalf("GPU and CPU dual-quaternion normals differ by %.3g° at vertex %d (GPU %v, CPU %v)", deg, v, gotN[v*3:v*3+3], wantN[v*3:v*3+3])
+	}
+}
+
+// checkWeightless: a vertex without weight stays at its bind position,
+// exactly, whatever the palette.
+func checkWeightless(t *testing.T, d MeshData, got []float32) {
+	t.Helper()
+	n := 0
+	for v := 1; v < len(d.Positions)/3; v += 7 {
+		if !slices.Equal(got[v*3:v*3+3], d.Positions[v*3:v*3+3]) {
+			t.Fatalf("weightless vertex %d drawn at %v; want its bind position %v", v, got[v*3:v*3+3], d.Positions[v*3:v*3+3])
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no weightless vertex")
 	}
 }
 
@@ -149,6 +171,9 @@ func TestGPUNormalsMatchCPU(t *testing.T) {
 	}
 	mirrored := 0
 	for v := 0; v < len(d.Normals)/3; v += 5 {
+		if v%7 == 1 {
+			continue // weightless
+		}
 		e := pal[int(d.Joints[v*4])*anim.PaletteFloats:]
 		m := mgl32.Mat3{e[0], e[4], e[8], e[1], e[5], e[9], e[2], e[6], e[10]} // rows → column-major
 		n := mgl32.Vec3{d.Normals[v*3], d.Normals[v*3+1], d.Normals[v*3+2]}

@@ -130,6 +130,14 @@ func SkinDQ(dstPos, dstNrm, pos, nrm []float32, joints []uint16, weights []float
 			}
 		}
 		o := (*[3]float32)(dstPos[v*3:])
+		if first == nil {
+			// No weight: the vertex stays at its bind position.
+			copy(o[:], pos[v*3:v*3+3])
+			if hasNrm {
+				copy(dstNrm[v*3:v*3+3], nrm[v*3:v*3+3])
+			}
+			continue
+		}
 		l2 := b[0]*b[0] + b[1]*b[1] + b[2]*b[2] + b[3]*b[3]
 		if l2 == 0 || l2 != l2 {
 			o[0], o[1], o[2] = 0, 0, 0

@@ -190,10 +190,12 @@ func TestSkinDQErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "vertex 0 uses joint 3") {
 		t.Errorf("error %v; want one naming vertex 0 and joint 3", err)
 	}
-	// No weight at all: zero, as LBS gives.
-	got := []float32{9, 9, 9}
-	if err := SkinDQ(got, nil, []float32{1, 2, 3}, nil, []uint16{0, 0, 0, 0}, []float32{0, 0, 0, 0}, dq); err != nil || !approxVec(got, []float32{0, 0, 0}, 0) {
-		t.Errorf("weightless vertex: %v, %v", got, err)
+	// No weight at all: the bind position, as LBS gives, whatever the
+	// palette does.
+	WriteDualQuats(dq, paletteOf(mgl32.Translate3D(5, 0, 0)))
+	got, nrm := []float32{9, 9, 9}, []float32{9, 9, 9}
+	if err := SkinDQ(got, nrm, []float32{1, 2, 3}, []float32{0, 1, 0}, []uint16{0, 0, 0, 0}, []float32{0, 0, 0, 0}, dq); err != nil || !approxVec(got, []float32{1, 2, 3}, 0) || !approxVec(nrm, []float32{0, 1, 0}, 0) {
+		t.Errorf("weightless vertex: %v %v, %v; want it at (1, 2, 3) facing +y", got, nrm, err)
 	}
 }
 

@@ -84,6 +84,16 @@ func skin4(dstPos, dstNrm, pos, nrm []float32, joints []uint16, weights []float3
 			}
 		}
 		w0, w1, w2, w3 := ws[0], ws[1], ws[2], ws[3]
+		if w0 == 0 && w1 == 0 && w2 == 0 && w3 == 0 {
+			// No weight: the vertex stays at its bind position.
+			if doPos {
+				copy(dstPos[v*3:v*3+3], pos[v*3:v*3+3])
+			}
+			if doNrm {
+				copy(dstNrm[v*3:v*3+3], nrm[v*3:v*3+3])
+			}
+			continue
+		}
 		p0, p1, p2, p3 := e[0], e[1], e[2], e[3]
 		m0 := w0*p0[0] + w1*p1[0] + w2*p2[0] + w3*p3[0]
 		m1 := w0*p0[1] + w1*p1[1] + w2*p2[1] + w3*p3[1]

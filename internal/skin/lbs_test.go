@@ -167,3 +167,23 @@ func TestAllocs(t *testing.T) {
 		})
 	}
 }
+
+// A vertex whose four weights are all zero stays where the mesh puts it
+// in bind pose, whatever the palette: it neither collapses to the origin
+// nor follows joint 0.
+func TestWeightlessVertexKeepsBindPose(t *testing.T) {
+	pal := paletteOf(mgl32.Translate3D(5, 0, 0).Mul4(mgl32.HomogRotate3DZ(1)))
+	pos, nrm := []float32{1, 2, 3, 1, 2, 3}, []float32{0, 1, 0, 0, 1, 0}
+	joints := []uint16{0, 0, 0, 0, 0, 0, 0, 0}
+	weights := []float32{0, 0, 0, 0, 1, 0, 0, 0}
+	gotP, gotN := make([]float32, 6), make([]float32, 6)
+	if err := Skin4(gotP, gotN, pos, nrm, joints, weights, pal); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(gotP[:3], pos[:3]) || !slices.Equal(gotN[:3], nrm[:3]) {
+		t.Errorf("weightless vertex skinned to %v facing %v; want %v facing %v", gotP[:3], gotN[:3], pos[:3], nrm[:3])
+	}
+	if slices.Equal(gotP[3:], pos[3:]) {
+		t.Errorf("the weighted vertex did not move: the palette is not applied")
+	}
+}

@@ -7,8 +7,9 @@ const paletteFloats = 12
 
 // Positions writes the linear-blend-skinned position of every vertex into
 // dst: v' = Σ wᵢ · (Pᵢ · v), over per influences per vertex, with Pᵢ read
-// from palette (anim's row layout). Weights are used as given; the glTF
-// formula does not renormalize them.
+// from palette (anim's row layout). Weights that do not sum to 1 are
+// normalized, as renderers do (the glTF formula assumes they sum to 1),
+// and a vertex without weight stays at its bind position.
 func Positions(dst, positions []float32, joints []uint16, weights []float32, per int, palette []float32) error {
 	n := len(positions) / 3
 	if len(dst) < n*3 || len(joints) < n*per || len(weights) < n*per {
@@ -17,12 +18,13 @@ func Positions(dst, positions []float32, joints []uint16, weights []float32, per
 	entries := len(palette) / paletteFloats
 	for v := 0; v < n; v++ {
 		x, y, z := positions[v*3], positions[v*3+1], positions[v*3+2]
-		var ox, oy, oz float32
+		var ox, oy, oz, total float32
 		for k := v * per; k < (v+1)*per; k++ {
 			w := weights[k]
 			if w == 0 {
 				continue
 			}
+			total += w
 			j := int(joints[k])
 			if j >= entries {
 				return fmt.Errorf("skin: vertex %d uses joint %d; the palette has %d", v, j, entries)
@@ -31,6 +33,13 @@ func Positions(dst, positions []float32, joints []uint16, weights []float32, per
 			ox += w * (m[0]*x + m[1]*y + m[2]*z + m[3])
 			oy += w * (m[4]*x + m[5]*y + m[6]*z + m[7])
 			oz += w * (m[8]*x + m[9]*y + m[10]*z + m[11])
+		}
+		switch total {
+		case 0:
+			ox, oy, oz = x, y, z
+		case 1:
+		default:
+			ox, oy, oz = ox/total, oy/total, oz/total
 		}
 		dst[v*3], dst[v*3+1], dst[v*3+2] = ox, oy, oz
 	}
