@@ -333,6 +333,7 @@ func (a *app) info() ui.Info {
 		Stats: ui.Stats{FPS: a.fps, AnimMs: a.animMs, RenderMs: a.drawMs, DrawCalls: a.v.R.DrawCalls,
 			Parts: a.v.Scene.Parts, Joints: c.Model.Skeleton.NumJoints(), Vertices: a.v.Stats.Vertices},
 	}
+	in.Issues, in.IssueLines = issueSummary(&c.Model.Report)
 	if ch := in.Choices; len(ch) > 0 {
 		in.Selected = ch[a.ui.Selected%len(ch)]
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -52,12 +53,119 @@ func printInfo(w io.Writer, m *gltfload.Model, limit int) {
 		limit = minBlockJoints
 	}
 	printPartitionPlan(w, m, limit)
-	if len(m.Warnings) == 0 {
+	printReport(w, &m.Report)
+}
+
+// hudIssues is how many of the report's errors and warnings the HUD
+// shows under their count.
+const hudIssues = 2
+
+// issueSummary is the HUD's line on the validation report, "" when it has
+// neither errors nor warnings, and its first errors and warnings.
+func issueSummary(r *gltfload.Report) (string, []string) {
+	if r.Count(gltfload.Error)+r.Count(gltfload.Warning) == 0 {
+		return "", nil
+	}
+	return r.Summary(), r.Lines(gltfload.Warning, hudIssues)
+}
+
+// issuesPerCode is how many issues of one code -info lists.
+const issuesPerCode = 3
+
+// printReport prints the validation report grouped by severity and code,
+// with a count and the first few issues of each code.
+func printReport(w io.Writer, r *gltfload.Report) {
+	if len(r.Issues) == 0 {
 		fmt.Fprintln(w, "no specification violations found")
+		return
 	}
-	for _, wr := range m.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", wr)
+	fmt.Fprintf(w, "validation: %s, %d infos\n", r.Summary(), r.Count(gltfload.Info)+r.Count(gltfload.Hint))
+	for s := gltfload.Error; s <= gltfload.Hint; s++ {
+		var codes []string
+		byCode := map[string][]gltfload.Issue{}
+		for _, i := range r.Issues {
+			if i.Severity != s {
+				continue
+			}
+			if byCode[i.Code] == nil {
+				codes = append(codes, i.Code)
+			}
+			byCode[i.Code] = append(byCode[i.Code], i)
+		}
+		for _, c := range codes {
+			is := byCode[c]
+			fmt.Fprintf(w, "%s %s (%d)\n", s, c, len(is))
+			for k, i := range is {
+				if k == issuesPerCode {
+					fmt.Fprintf(w, "    ... and %d more\n", len(is)-k)
+					break
+				}
+				fmt.Fprintf(w, "    %s\n", i.Message)
+			}
+		}
+		if n := r.Omitted[s]; n > 0 {
+			fmt.Fprintf(w, "%s: %d more not listed\n", s, n)
+		}
 	}
+}
+
+// validationReport is glTF-Validator's report shape, as -validate prints
+// it.
+type validationReport struct {
+	URI              string `json:"uri"`
+	MimeType         string `json:"mimeType"`
+	ValidatorVersion string `json:"validatorVersion"`
+	Issues           struct {
+		NumErrors   int              `json:"numErrors"`
+		NumWarnings int              `json:"numWarnings"`
+		NumInfos    int              `json:"numInfos"`
+		NumHints    int              `json:"numHints"`
+		Messages    []gltfload.Issue `json:"messages"`
+		Truncated   bool             `json:"truncated"`
+	} `json:"issues"`
+}
+
+// validate prints the report of the model at path as JSON and returns
+// an error when it has errors (a file the viewer refuses is one error,
+// code LOAD_REFUSED unless the refusal has a code of its own).
+func validate(w io.Writer, path string) error {
+	rep := validationReport{URI: path, MimeType: "model/gltf+json", ValidatorVersion: "skinview"}
+	if strings.HasSuffix(strings.ToLower(path), ".glb") || path == "" || path == "@character" || path == "@stress" || path == "@twist" {
+		rep.MimeType = "model/gltf-binary"
+	}
+	m, err := loadModel(path)
+	if err != nil {
+		rep.Issues.NumErrors = 1
+		rep.Issues.Messages = []gltfload.Issue{{Code: gltfload.RefusalCode(err), Message: err.Error(), Severity: gltfload.Error}}
+	} else {
+		r := &m.Report
+		rep.Issues.NumErrors, rep.Issues.NumWarnings = r.Count(gltfload.Error), r.Count(gltfload.Warning)
+		rep.Issues.NumInfos, rep.Issues.NumHints = r.Count(gltfload.Info), r.Count(gltfload.Hint)
+		rep.Issues.Messages = r.Issues
+		rep.Issues.Truncated = r.Omitted != [4]int{}
+	}
+	if rep.Issues.Messages == nil {
+		rep.Issues.Messages = []gltfload.Issue{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "    ")
+	if err := enc.Encode(&rep); err != nil {
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if n := rep.Issues.NumErrors; n > 0 {
+		return fmt.Errorf("%s: %s", path, plural(n, "error"))
+	}
+	return nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func setList(set map[string]bool) string {

@@ -28,6 +28,7 @@ type options struct {
 	dumpPose   string
 	allNodes   bool
 	info       bool
+	validate   bool
 	corpus     string
 	out        string
 	time       float64
@@ -109,7 +110,8 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.screenshot, "screenshot", "", "render one frame offscreen to this PNG `file` and exit")
 	fs.StringVar(&opt.dumpPose, "dump-pose", "", "write joint world matrices and skinned positions as JSON to `file` ('-' = stdout) and exit; needs no display")
 	fs.BoolVar(&opt.allNodes, "all-nodes", false, "with -dump-pose, list every node's world matrix, not only joints")
-	fs.BoolVar(&opt.info, "info", false, "print the model's skins, clips, meshes and any specification violations, and exit")
+	fs.BoolVar(&opt.info, "info", false, "print the model's skins, clips, meshes and its validation report, and exit")
+	fs.BoolVar(&opt.validate, "validate", false, "print the model's validation report as JSON (glTF-Validator's shape) and exit; the exit status is 1 when it has errors")
 	fs.StringVar(&opt.corpus, "corpus", "", "load, pose and render every .gltf/.glb under `folder` and print a table; files under an 'invalid' folder must be refused")
 	fs.StringVar(&opt.out, "out", "corpus-out", "`folder` for -corpus screenshots and poses")
 	fs.Float64Var(&opt.time, "time", 0, "clip-local time in `seconds` (clamped to the clip in -screenshot and -dump-pose)")
@@ -213,7 +215,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("-palette-limit %d: want a positive joint count (or 0 for the driver's limit)", opt.paletteLimit)
 	}
 	modes := 0
-	for _, on := range []bool{opt.screenshot != "", opt.dumpPose != "", opt.info, opt.corpus != "", opt.stats, opt.record != "", opt.sheet != ""} {
+	for _, on := range []bool{opt.screenshot != "", opt.dumpPose != "", opt.info, opt.validate, opt.corpus != "", opt.stats, opt.record != "", opt.sheet != ""} {
 		if on {
 			modes++
 		}
@@ -270,6 +272,9 @@ func loadModel(path string) (*gltfload.Model, error) {
 func run(opt *options) error {
 	if opt.corpus != "" {
 		return runCorpus(os.Stdout, opt.corpus, opt.out, opt.width, opt.height)
+	}
+	if opt.validate {
+		return validate(os.Stdout, opt.model)
 	}
 	m, err := loadModel(opt.model)
 	if err != nil {

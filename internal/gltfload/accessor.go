@@ -71,7 +71,7 @@ func (l *loader) checkViews() error {
 		}
 		if s := bv.ByteStride; s != 0 && (s < 4 || s%4 != 0) {
 			// Reads here are byte-wise, so alignment is not needed to be safe.
-			l.tally("stride-align", "bufferViews[%d]: byteStride %d is not a multiple of 4 in [4, 252]; read anyway", v, s)
+			l.issue("VALUE_MULTIPLE_OF", fmt.Sprintf("bufferViews[%d].byteStride", v), "%d is not a multiple of 4 in [4, 252]; read anyway", s)
 		}
 	}
 	return nil
@@ -128,7 +128,7 @@ func (l *loader) checkAccessor(i int) error {
 		switch a.ComponentType {
 		case gltf.ComponentFloat:
 			// Harmless: a float needs no normalization.
-			l.tally("norm-float", "%s: normalized is set on FLOAT components, where glTF forbids it; ignored", where)
+			l.issue("ACCESSOR_NORMALIZED_INVALID", where+".normalized", "set on FLOAT components, where glTF forbids it; ignored")
 			a.Normalized = false
 		case gltf.ComponentUint:
 			return fmt.Errorf("%s: normalized UNSIGNED_INT is not allowed", where)
@@ -139,7 +139,7 @@ func (l *loader) checkAccessor(i int) error {
 	}
 	if a.BufferView == nil {
 		if a.ByteOffset != 0 {
-			l.tally("offset-noview", "%s: byteOffset %d without a bufferView is ignored", where, a.ByteOffset)
+			l.issue("UNSATISFIED_DEPENDENCY", where+".byteOffset", "%d without a bufferView is ignored", a.ByteOffset)
 		}
 		// Zeros (and sparse values) with no bytes behind them: the count is
 		// only believable as far as the file's budget goes.
@@ -163,8 +163,10 @@ func (l *loader) checkAccessor(i int) error {
 		if end > int64(len(data)) {
 			return fmt.Errorf("%s: %d elements from byteOffset %d (stride %d) need %d bytes; bufferViews[%d] has %d", where, a.Count, a.ByteOffset, stride, end, v, len(data))
 		}
-		if a.ByteOffset%lay.compSize != 0 || (bv.ByteOffset+a.ByteOffset)%lay.compSize != 0 {
-			l.tally("acc-align", "%s: byteOffset %d in bufferViews[%d] (at %d) is not aligned to its %d-byte components; read anyway", where, a.ByteOffset, v, bv.ByteOffset, lay.compSize)
+		if a.ByteOffset%lay.compSize != 0 {
+			l.issue("ACCESSOR_OFFSET_ALIGNMENT", where+".byteOffset", "%d is not a multiple of its %d-byte components; read anyway", a.ByteOffset, lay.compSize)
+		} else if (bv.ByteOffset+a.ByteOffset)%lay.compSize != 0 {
+			l.issue("ACCESSOR_TOTAL_OFFSET_ALIGNMENT", where, "byteOffset %d in bufferViews[%d] (at %d) is not aligned to its %d-byte components; read anyway", a.ByteOffset, v, bv.ByteOffset, lay.compSize)
 		}
 	}
 	if a.Sparse != nil {
@@ -557,10 +559,14 @@ func (l *loader) expect(where string, i int, rule accessorRule) error {
 	case rule.comps&bit != 0:
 	case rule.quant&bit != 0:
 		if !slices.Contains(l.doc.ExtensionsUsed, "KHR_mesh_quantization") {
-			l.tally("quant-undeclared", "%s: accessors[%d] has %s components, which need KHR_mesh_quantization in extensionsUsed; read anyway", where, i, (bit).String())
+			l.issue("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_INVALID_FORMAT", where, "accessors[%d] has %s components, which need KHR_mesh_quantization in extensionsUsed; read anyway", i, (bit).String())
 		}
 	case rule.loose&bit != 0:
-		l.tally("loose-"+bit.String(), "%s: accessors[%d] has %s components, which glTF does not allow here; read anyway", where, i, bit.String())
+		code := "MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_INVALID_FORMAT"
+		if bit == cUI {
+			code = "MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_UNSIGNED_INT"
+		}
+		l.issue(code, where, "accessors[%d] has %s components, which glTF does not allow here; read anyway", i, bit.String())
 	default:
 		allowed := rule.comps
 		if slices.Contains(l.doc.ExtensionsUsed, "KHR_mesh_quantization") {
@@ -587,6 +593,12 @@ func (l *loader) warnStride(acc int, use string) {
 	}
 	if !l.strideWarned[v] {
 		l.strideWarned[v] = true
-		l.warnf("bufferViews[%d]: byteStride %d is only allowed for vertex attributes, but accessors[%d] uses it for %s; read with the stride", v, l.doc.BufferViews[v].ByteStride, acc, use)
+		code := map[string]string{
+			"animation input":       "ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE",
+			"animation output":      "ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE",
+			"indices":               "MESH_PRIMITIVE_INDICES_ACCESSOR_WITH_BYTESTRIDE",
+			"inverse bind matrices": "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE",
+		}[use]
+		l.issue(code, fmt.Sprintf("bufferViews[%d].byteStride", v), "%d is only allowed for vertex attributes, but accessors[%d] uses it for %s; read with the stride", l.doc.BufferViews[v].ByteStride, acc, use)
 	}
 }

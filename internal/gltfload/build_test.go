@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -49,8 +50,15 @@ func (b *docBuilder) floatAcc(t testing.TB, typ string, vals []float32) int {
 	comps := map[string]int{"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}[typ]
 	v := b.view(t, 0, vals)
 	extra := ""
-	if typ == "SCALAR" {
+	switch typ {
+	case "SCALAR":
 		extra = fmt.Sprintf(`, "min": [%g], "max": [%g]`, vals[0], vals[len(vals)-1])
+	case "VEC3": // positions need their bounds
+		lo, hi := slices.Clone(vals[:3]), slices.Clone(vals[:3])
+		for i, v := range vals {
+			lo[i%3], hi[i%3] = min(lo[i%3], v), max(hi[i%3], v)
+		}
+		extra = fmt.Sprintf(`, "min": [%g, %g, %g], "max": [%g, %g, %g]`, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2])
 	}
 	return b.acc(fmt.Sprintf(`"bufferView": %d, "componentType": 5126, "count": %d, "type": %q%s`, v, len(vals)/comps, typ, extra))
 }

@@ -31,7 +31,7 @@ func (l *loader) loadAnimations() error {
 				return fmt.Errorf("%s.sampler: samplers[%d] does not exist (%d samplers in this animation)", cw, ch.Sampler, len(a.Samplers))
 			}
 			if ch.Target.Node == nil {
-				l.warnf("%s.target: no node; ignored", cw)
+				l.issue("VIEWER_NOT_DRAWN", cw+".target", "no node; ignored")
 				continue
 			}
 			node := *ch.Target.Node
@@ -50,12 +50,12 @@ func (l *loader) loadAnimations() error {
 			case gltf.TRSWeights:
 				rule = morphRule
 			default:
-				l.warnf("%s.target.path: %q is not supported; ignored", cw, ch.Target.Path)
+				l.issue("VIEWER_NOT_DRAWN", cw+".target.path", "%q is not supported; ignored", ch.Target.Path)
 				continue
 			}
 			key := target{node, ch.Target.Path}
 			if first, dup := seen[key]; dup {
-				l.tally("dup-channel", "%s.target: nodes[%d] %s is already animated by channels[%d]; the later channel wins", cw, node, ch.Target.Path, first)
+				l.issue("ANIMATION_DUPLICATE_TARGETS", cw+".target", "nodes[%d] %s is already animated by channels[%d]; the later channel wins", node, ch.Target.Path, first)
 			}
 			seen[key] = ci
 			sw := fmt.Sprintf("%s.samplers[%d]", where, ch.Sampler)
@@ -83,7 +83,7 @@ func (l *loader) loadAnimations() error {
 			if ch.Target.Path == gltf.TRSWeights {
 				mesh := l.doc.Nodes[node].Mesh
 				if mesh == nil || *mesh < 0 || *mesh >= len(l.meshTargets) || l.meshTargets[*mesh] == 0 {
-					l.warnf("%s.target: nodes[%d] has no morph targets to weight; ignored", cw, node)
+					l.issue("ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS", cw+".target", "nodes[%d] has no morph targets to weight; ignored", node)
 					continue
 				}
 				per = l.meshTargets[*mesh]
@@ -126,7 +126,7 @@ func (l *loader) loadAnimations() error {
 			clip.Tracks = append(clip.Tracks, anim.Track{Joint: l.model.JointOfNode[node], Path: path, Interp: interp, Times: times, Values: vals})
 		}
 		if morph > 0 {
-			l.warnf("%s: %d morph-weight channels read but not applied", where, morph)
+			l.issue("VIEWER_NOT_DRAWN", where, "%d morph-weight channels read but not applied", morph)
 		}
 		// Every rule of anim.Clip.Validate was checked above, once per
 		// shared key array; Validate itself would walk a shared output once
@@ -161,7 +161,7 @@ func (l *loader) keyTimes(sw string, acc int) ([]float32, error) {
 		}
 	}
 	if times[0] < 0 {
-		l.tally("negative-time", "%s: accessors[%d] starts at %v s; glTF key times are not negative", iw, acc, times[0])
+		l.issue("ACCESSOR_ANIMATION_INPUT_NEGATIVE", iw, "accessors[%d] starts at %v s; glTF key times are not negative", acc, times[0])
 	}
 	if l.times == nil {
 		l.times = map[int][]float32{}
@@ -187,6 +187,6 @@ func (l *loader) normalizeRotations(ow string, vals []float32, cubic bool) {
 		q[0], q[1], q[2], q[3] = u.V[0], u.V[1], u.V[2], u.W
 	}
 	if worst > 1e-3 {
-		l.warnf("%s: rotation keys up to %.3g away from unit length; normalized", ow, worst)
+		l.issue("ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION", ow, "rotation keys up to %.3g away from unit length; normalized", worst)
 	}
 }

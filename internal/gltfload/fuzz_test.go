@@ -127,12 +127,12 @@ func checkModel(t *testing.T, m *Model) {
 			t.Fatalf("material %+v: texture out of range or colour not finite", mat)
 		}
 	}
-	if len(m.Warnings) > maxWarnings+1 {
-		t.Fatalf("%d warnings", len(m.Warnings))
+	if len(m.Report.Issues) > maxIssues {
+		t.Fatalf("%d issues", len(m.Report.Issues))
 	}
-	for _, w := range m.Warnings {
-		if strings.ContainsAny(w, "\n\r") {
-			t.Fatalf("warning is not one line: %q", w)
+	for _, i := range m.Report.Issues {
+		if strings.ContainsAny(i.Message, "\n\r") || severities[i.Code] != i.Severity {
+			t.Fatalf("issue %q is not one line or has the wrong severity", i)
 		}
 	}
 }

@@ -478,8 +478,8 @@ func TestSkinnedDocLoadsCleanly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(m.Warnings) != 0 {
-			t.Fatalf("warnings on a valid document: %q", m.Warnings)
+		if len(m.Report.Issues) != 0 {
+			t.Fatalf("issues on a valid document: %q", m.Report.Lines(Hint, 0))
 		}
 		if len(m.Clips) != 1 || len(m.Clips[0].Tracks) != 2 || len(m.Instances) != 1 || m.Textures[0] == nil {
 			t.Fatalf("clips %d, instances %d, texture %v: want one clip of two tracks, one instance and a texture", len(m.Clips), len(m.Instances), m.Textures[0] != nil)

@@ -175,9 +175,14 @@ type loader struct {
 	images      map[int]imageResult
 	pixelBudget int64
 
-	tallies      map[string]*tallied
-	tallyOrder   []string
-	moreWarnings int
+	// perCode counts the issues reported under each code, reported the
+	// code and pointer of those with one (see issue).
+	perCode  map[string]int
+	reported map[string]bool
+	// root is the document's JSON as checkSchema left it; parents[n] is
+	// node n's parent or -1 (see validateNodes).
+	root    map[string]any
+	parents []int
 }
 
 type meshJoint struct {
@@ -208,6 +213,7 @@ func (l *loader) decode(data []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	l.root = root
 	stripped, err := l.checkSchema(root)
 	if err != nil {
 		return nil, err
@@ -234,7 +240,7 @@ func (l *loader) decode(data []byte) (*Model, error) {
 		case "KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_texture_basisu":
 			return nil, fmt.Errorf("extensionsRequired[%d]: %s is not supported", i, ext)
 		default:
-			l.warnf("extensionsRequired[%d]: %s is not supported; the model is shown without it", i, ext)
+			l.issue("UNSUPPORTED_EXTENSION", fmt.Sprintf("extensionsRequired[%d]", i), "%s is not supported; the model is shown without it", ext)
 		}
 	}
 	steps := []func() error{
@@ -249,13 +255,13 @@ func (l *loader) decode(data []byte) (*Model, error) {
 		l.loadMeshes,
 		l.loadScene,
 		l.loadAnimations,
+		l.validate,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
 		}
 	}
-	l.flushWarnings()
 	return l.model, nil
 }
 
@@ -263,12 +269,12 @@ func (l *loader) decode(data []byte) (*Model, error) {
 // padding, which some writers fill with NUL bytes instead of spaces.
 func (l *loader) trimJSON(js []byte, isGLB bool) []byte {
 	if bytes.HasPrefix(js, []byte("\xef\xbb\xbf")) {
-		l.warnf("the JSON starts with a byte order mark, which glTF forbids; skipped")
+		l.issue("INVALID_JSON", "", "the JSON starts with a byte order mark, which glTF forbids; skipped")
 		js = js[3:]
 	}
 	if isGLB {
 		if t := bytes.TrimRight(js, "\x00"); len(t) != len(js) {
-			l.warnf("glb: the JSON chunk is padded with NUL bytes instead of spaces")
+			l.issue("INVALID_JSON", "glb", "the JSON chunk is padded with NUL bytes instead of spaces")
 			js = t
 		}
 	}
@@ -295,7 +301,7 @@ func (l *loader) splitGLB(data []byte) (js, bin []byte, isGLB bool, err error) {
 		return nil, nil, true, fmt.Errorf("glb: header length %d is shorter than the 12-byte header and one chunk header", total)
 	}
 	if total < int64(len(data)) {
-		l.warnf("glb: %d bytes after the length the header gives (%d) are ignored", int64(len(data))-total, total)
+		l.issue("GLB_LENGTH_MISMATCH", "glb", "%d bytes after the length the header gives (%d) are ignored", int64(len(data))-total, total)
 	}
 	data = data[:total]
 	off := int64(12)
@@ -322,7 +328,7 @@ func (l *loader) splitGLB(data []byte) (js, bin []byte, isGLB bool, err error) {
 			return nil, nil, true, fmt.Errorf("glb: chunk %d is a BIN chunk, which may only be chunk 1", chunk)
 		}
 		if clen%4 != 0 {
-			l.tally("glb-align", "glb: chunk %d length %d is not a multiple of 4", chunk, clen)
+			l.issue("GLB_CHUNK_LENGTH_UNALIGNED", "glb", "chunk %d length %d is not a multiple of 4", chunk, clen)
 		}
 		off += 8 + clen
 	}
@@ -349,7 +355,7 @@ func (l *loader) loadBuffers(bin []byte, isGLB bool, inputBytes int64) error {
 				return fmt.Errorf("%s: no uri, and the GLB has no BIN chunk", where)
 			}
 			if len(bin) > b.ByteLength+3 {
-				l.warnf("glb: the BIN chunk has %d bytes, more than %s.byteLength %d and padding; the rest is ignored", len(bin), where, b.ByteLength)
+				l.issue("BUFFER_GLB_CHUNK_TOO_BIG", where, "the GLB BIN chunk has %d bytes, more than byteLength %d and padding; the rest is ignored", len(bin), b.ByteLength)
 			}
 			data = bin
 		case b.URI == "":
@@ -406,8 +412,11 @@ func (l *loader) resolveURI(where, uri string, limit int64) ([]byte, error) {
 	if strings.HasPrefix(uri, "data:") {
 		return l.dataURI(where, uri)
 	}
+	if strings.HasPrefix(uri, ":") {
+		return nil, withCode("INVALID_URI", fmt.Errorf("uri %q has an empty scheme", uri))
+	}
 	if u, err := url.Parse(uri); err == nil && len(u.Scheme) > 1 {
-		return nil, fmt.Errorf("uri %q: only relative file paths and data URIs are read, not %s: URLs", uri, u.Scheme)
+		return nil, withCode("VIEWER_NOT_DRAWN", fmt.Errorf("uri %q: only relative file paths and data URIs are read, not %s: URLs", uri, u.Scheme))
 	}
 	p, err := url.PathUnescape(uri)
 	if err != nil {
@@ -415,20 +424,20 @@ func (l *loader) resolveURI(where, uri string, limit int64) ([]byte, error) {
 	}
 	p = strings.ReplaceAll(p, "\\", "/")
 	if strings.HasPrefix(p, "/") || (len(p) >= 2 && p[1] == ':' && (p[0]|0x20) >= 'a' && (p[0]|0x20) <= 'z') {
-		return nil, fmt.Errorf("uri %q is an absolute path; only paths relative to the model's folder are read", uri)
+		return nil, withCode("VIEWER_NOT_DRAWN", fmt.Errorf("uri %q is an absolute path; only paths relative to the model's folder are read", uri))
 	}
 	for strings.HasPrefix(p, "./") {
 		p = p[2:]
 	}
 	if !fs.ValidPath(p) {
-		return nil, fmt.Errorf("uri %q leaves the model's folder", uri)
+		return nil, withCode("VIEWER_NOT_DRAWN", fmt.Errorf("uri %q leaves the model's folder", uri))
 	}
 	if l.fsys == nil {
 		return nil, fmt.Errorf("uri %q: external files cannot be read here", uri)
 	}
 	st, err := fs.Stat(l.fsys, p)
 	if err != nil {
-		return nil, fmt.Errorf("uri %q: %v", uri, unwrapPath(err))
+		return nil, withCode("IO_ERROR", fmt.Errorf("uri %q: %v", uri, unwrapPath(err)))
 	}
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("uri %q is not a regular file", uri)
@@ -458,13 +467,13 @@ func unwrapPath(err error) error {
 func (l *loader) dataURI(where, uri string) ([]byte, error) {
 	comma := strings.IndexByte(uri, ',')
 	if comma < 0 {
-		return nil, errors.New("data URI has no ',' before its data")
+		return nil, withCode("INVALID_URI", errors.New("data URI has no ',' before its data"))
 	}
 	meta, payload := uri[5:comma], uri[comma+1:]
 	if !strings.HasSuffix(meta, ";base64") {
 		s, err := url.PathUnescape(payload)
 		if err != nil {
-			return nil, fmt.Errorf("data URI does not decode: %v", err)
+			return nil, withCode("INVALID_URI", fmt.Errorf("data URI does not decode: %v", err))
 		}
 		return []byte(s), nil
 	}
@@ -475,9 +484,9 @@ func (l *loader) dataURI(where, uri string) ([]byte, error) {
 	// Unpadded or URL-safe base64 is wrong but unambiguous.
 	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 		if d, err2 := enc.DecodeString(payload); err2 == nil {
-			l.tally("base64", "%s: the data URI is not in standard padded base64; decoded anyway", where)
+			l.issue("INVALID_URI", where, "the data URI is not in standard padded base64; decoded anyway")
 			return d, nil
 		}
 	}
-	return nil, fmt.Errorf("data URI does not decode: %v", err)
+	return nil, withCode("INVALID_URI", fmt.Errorf("data URI does not decode: %v", err))
 }

@@ -264,7 +264,7 @@ func TestQuantizedPositionsAndNormalizedRotation(t *testing.T) {
 	if r := m.Skeleton.Rest[0].Rotation; r.W != 1 {
 		t.Fatalf("node rotation = %v, want normalized to identity", r)
 	}
-	if len(m.Warnings) == 0 {
+	if len(m.Report.Issues) == 0 {
 		t.Fatal("non-unit quaternions were normalized without a warning")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"image/draw"
 	_ "image/jpeg" // glTF images are PNG or JPEG
 	_ "image/png"
+	"strings"
 )
 
 const (
@@ -67,7 +68,7 @@ func (l *loader) decodeTextures() error {
 			continue
 		}
 		if t.Source == nil {
-			l.warnf("textures[%d]: no source image supported here; drawn untextured", ti)
+			l.issue("VIEWER_NOT_DRAWN", fmt.Sprintf("textures[%d]", ti), "no source image supported here; drawn untextured")
 			continue
 		}
 		si := *t.Source
@@ -76,11 +77,11 @@ func (l *loader) decodeTextures() error {
 		}
 		r, ok := l.images[si]
 		if !ok {
-			img, err := l.loadImage(si)
+			img, err := l.readImage(si, &l.pixelBudget)
 			r = imageResult{img, err}
 			l.images[si] = r
 			if err != nil {
-				l.warnf("images[%d]: %v; drawn untextured", si, err)
+				l.issue(imageCode(err), fmt.Sprintf("images[%d]", si), "%v; drawn untextured", err)
 			}
 		}
 		l.model.Textures[ti] = r.img
@@ -88,15 +89,18 @@ func (l *loader) decodeTextures() error {
 	return nil
 }
 
-func (l *loader) loadImage(i int) (*image.NRGBA, error) {
+// readImage decodes image i, charging its pixels to budget. Its errors
+// carry their issue codes (see imageCode).
+func (l *loader) readImage(i int, budget *int64) (*image.NRGBA, error) {
 	im := l.doc.Images[i]
 	where := fmt.Sprintf("images[%d]", i)
 	var data []byte
 	var err error
+	declared := im.MimeType
 	switch {
 	case im.BufferView != nil:
 		if im.URI != "" {
-			l.warnf("%s: has both uri and bufferView; the bufferView is used", where)
+			l.issue("ONE_OF_MISMATCH", where, "has both uri and bufferView; the bufferView is used")
 		}
 		if data, _, err = l.viewBytes(*im.BufferView); err != nil {
 			return nil, err
@@ -105,16 +109,31 @@ func (l *loader) loadImage(i int) (*image.NRGBA, error) {
 		if data, err = l.resolveURI(where, im.URI, maxImageBytes); err != nil {
 			return nil, err
 		}
+		if strings.HasPrefix(im.URI, "data:") {
+			mt, err := dataURIType(im.URI)
+			if err != nil {
+				return nil, withCode("INVALID_URI", err)
+			}
+			if got := imageType(data); mt != "" && got != "" && mt != got {
+				l.issue("INVALID_URI", where+".uri", "the data URI declares %s but holds %s", mt, got)
+			}
+		}
 	default:
-		return nil, errors.New("neither uri nor bufferView")
+		return nil, withCode("ONE_OF_MISMATCH", errors.New("neither uri nor bufferView"))
+	}
+	if got := imageType(data); declared != "" && got != "" && declared != got {
+		l.issue("IMAGE_MIME_TYPE_INVALID", where+".mimeType", "%s declared, the data is %s", declared, got)
+	}
+	if err := jpegMarkers(data); err != nil {
+		return nil, err
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("cannot decode: %v", err)
+		return nil, withCode(decodeCode(err), fmt.Errorf("cannot decode: %v", err))
 	}
 	px := int64(cfg.Width) * int64(cfg.Height)
 	if cfg.Width <= 0 || cfg.Height <= 0 || px > maxTexturePixels {
-		return nil, fmt.Errorf("%dx%d pixels is outside the supported size (at most %d pixels)", cfg.Width, cfg.Height, maxTexturePixels)
+		return nil, withCode("VIEWER_NOT_DRAWN", fmt.Errorf("%dx%d pixels is outside the supported size (at most %d pixels)", cfg.Width, cfg.Height, maxTexturePixels))
 	}
 	if px > freePixels && px > maxPixelsPerByte*int64(len(data)) {
 		return nil, fmt.Errorf("%dx%d pixels from %d bytes of image data is not plausible", cfg.Width, cfg.Height, len(data))
@@ -122,15 +141,15 @@ func (l *loader) loadImage(i int) (*image.NRGBA, error) {
 	// Each scan of a progressive JPEG walks the whole image: a small file
 	// with thousands of scans would take minutes to decode.
 	if scans := int64(bytes.Count(data, []byte{0xFF, 0xDA})); format == "jpeg" && scans*px > maxJPEGScanPixels {
-		return nil, fmt.Errorf("%dx%d pixels in %d JPEG scans is more decoding work than a texture needs", cfg.Width, cfg.Height, scans)
+		return nil, withCode("VIEWER_NOT_DRAWN", fmt.Errorf("%dx%d pixels in %d JPEG scans is more decoding work than a texture needs", cfg.Width, cfg.Height, scans))
 	}
-	if px > l.pixelBudget {
-		return nil, fmt.Errorf("%dx%d pixels would take the model's textures past %d pixels in all", cfg.Width, cfg.Height, totalTexturePixels)
+	if px > *budget {
+		return nil, withCode("VIEWER_NOT_DRAWN", fmt.Errorf("%dx%d pixels would take the model's textures past %d pixels in all", cfg.Width, cfg.Height, totalTexturePixels))
 	}
-	l.pixelBudget -= px
+	*budget -= px
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("cannot decode: %v", err)
+		return nil, withCode(decodeCode(err), fmt.Errorf("cannot decode: %v", err))
 	}
 	if n, ok := src.(*image.NRGBA); ok {
 		return n, nil
@@ -165,7 +184,7 @@ func (l *loader) loadMaterials() error {
 					return fmt.Errorf("%s.pbrMetallicRoughness.baseColorTexture.texCoord: %d is negative", where, bt.TexCoord)
 				}
 				if bt.TexCoord != 0 {
-					l.warnf("%s.pbrMetallicRoughness.baseColorTexture: texCoord %d is drawn with TEXCOORD_0", where, bt.TexCoord)
+					l.issue("VIEWER_NOT_DRAWN", where+".pbrMetallicRoughness.baseColorTexture", "texCoord %d is drawn with TEXCOORD_0", bt.TexCoord)
 				}
 				mat.BaseColorTexture = bt.Index
 				mat.TexCoord = bt.TexCoord

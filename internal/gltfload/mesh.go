@@ -42,7 +42,7 @@ func (l *loader) loadMeshes() error {
 			l.meshTargets[mi] = len(m.Primitives[0].Targets)
 		}
 		if len(m.Weights) > 0 && len(m.Weights) != l.meshTargets[mi] {
-			l.warnf("meshes[%d].weights: %d weights for %d morph targets; morph targets are not applied", mi, len(m.Weights), l.meshTargets[mi])
+			l.issue("MESH_INVALID_WEIGHTS_COUNT", fmt.Sprintf("meshes[%d].weights", mi), "%d weights for %d morph targets; morph targets are not applied", len(m.Weights), l.meshTargets[mi])
 		}
 		l.model.Meshes = append(l.model.Meshes, mesh)
 	}
@@ -89,7 +89,7 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 	}
 	pos, ok := p.Attributes[gltf.POSITION]
 	if !ok {
-		l.warnf("%s: no POSITION attribute; not drawn", where)
+		l.issue("MESH_PRIMITIVE_NO_POSITION", where, "no POSITION attribute; not drawn")
 		return prim, nil
 	}
 	var err error
@@ -166,7 +166,7 @@ func (l *loader) warnStrideVertex(where string, acc int) {
 	}
 	bv := l.doc.BufferViews[*a.BufferView]
 	if (bv.ByteOffset+a.ByteOffset)%4 != 0 {
-		l.tally("vertex-align", "%s: accessors[%d] starts at byte %d of its buffer, not a multiple of 4 as glTF asks of vertex attributes; read anyway", where, acc, bv.ByteOffset+a.ByteOffset)
+		l.issue("MESH_PRIMITIVE_ACCESSOR_UNALIGNED", where, "accessors[%d] starts at byte %d of its buffer, not a multiple of 4 as glTF asks of vertex attributes; read anyway", acc, bv.ByteOffset+a.ByteOffset)
 	}
 }
 
@@ -257,7 +257,7 @@ func (l *loader) checkNormals(where string, n []float32) error {
 		n[k], n[k+1], n[k+2] = float32(x/ln), float32(y/ln), float32(z/ln)
 	}
 	if worst > 1e-3 {
-		l.warnf("%s.attributes.NORMAL: normals up to %.3g away from unit length; normalized", where, worst)
+		l.issue("ACCESSOR_VECTOR3_NON_UNIT", where+".attributes.NORMAL", "normals up to %.3g away from unit length; normalized", worst)
 	}
 	return nil
 }
@@ -363,8 +363,7 @@ func (l *loader) loadInfluences(where string, p *gltf.Primitive, prim *Primitive
 			}
 		}
 		if total == 0 {
-			unweighted++
-			prim.Weights[v*4] = 1 // rigidly bound to skin joint 0 rather than collapsing to the origin
+			unweighted++ // all weights stay zero: the vertex keeps its bind position
 			continue
 		}
 		if d := math.Abs(total - 1); d > tolerance {
@@ -411,11 +410,16 @@ func (l *loader) loadInfluences(where string, p *gltf.Primitive, prim *Primitive
 		l.inflCache = map[string]*influences{}
 	}
 	l.inflCache[key] = &influences{prim.Sets, prim.AllJoints, prim.AllWeights, prim.Joints, prim.Weights, prim.DroppedMax, prim.DroppedMean}
-	if unweighted > 0 {
-		l.warnf("%s: %d vertices have no weight; bound to joint 0", where, unweighted)
-	}
-	if offSum > 0 {
-		l.warnf("%s: weights of %d vertices do not sum to 1 (worst: vertex %d sums to %.4g); renormalized", where, offSum, worstVertex, worstSum)
+	if offSum > 0 || unweighted > 0 {
+		ww := where + ".attributes.WEIGHTS_0"
+		switch {
+		case unweighted == 0:
+			l.issue("ACCESSOR_WEIGHTS_NON_NORMALIZED", ww, "weights of %d vertices do not sum to 1 (worst: vertex %d sums to %.4g); normalized", offSum, worstVertex, worstSum)
+		case offSum == 0:
+			l.issue("ACCESSOR_WEIGHTS_NON_NORMALIZED", ww, "%d vertices have no weight; they stay at their bind position", unweighted)
+		default:
+			l.issue("ACCESSOR_WEIGHTS_NON_NORMALIZED", ww, "weights of %d vertices do not sum to 1 (worst: vertex %d sums to %.4g), normalized, and %d vertices have no weight, kept at their bind position", offSum, worstVertex, worstSum, unweighted)
+		}
 	}
 	return nil
 }
@@ -502,7 +506,7 @@ func (l *loader) loadIndices(where string, p *gltf.Primitive, prim *Primitive) e
 		if len(idx)%2 != 0 {
 			return fmt.Errorf("%s: %d %s do not make whole lines (mode LINES needs an even count)", where, len(idx), countNoun(p))
 		}
-		l.warnf("%s: mode %s is not drawn (only triangles)", where, p.Mode)
+		l.issue("VIEWER_NOT_DRAWN", where, "mode %s is not drawn (only triangles)", p.Mode)
 	case gltf.PrimitiveTriangleStrip, gltf.PrimitiveTriangleFan:
 		if len(idx) > 2 {
 			if err := l.charge(where+": triangles", int64(len(idx)-2)*12); err != nil {
@@ -521,7 +525,7 @@ func (l *loader) loadIndices(where string, p *gltf.Primitive, prim *Primitive) e
 			}
 		}
 	default:
-		l.warnf("%s: mode %s is not drawn (only triangles)", where, p.Mode)
+		l.issue("VIEWER_NOT_DRAWN", where, "mode %s is not drawn (only triangles)", p.Mode)
 	}
 	return nil
 }

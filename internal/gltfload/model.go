@@ -39,9 +39,9 @@ type Model struct {
 	Textures []*image.NRGBA
 	// Instances are the nodes of the shown scene that draw a mesh.
 	Instances []Instance
-	// Warnings lists recoverable problems and how they were handled, one
-	// line each; at most 100, then a line counting the rest.
-	Warnings []string
+	// Report lists what is wrong with the file although it loaded, and
+	// what the loader did about it.
+	Report Report
 }
 
 // Instance is a node that draws a mesh.

@@ -135,7 +135,7 @@ func (l *loader) nodeTransform(i int, nd *gltf.Node) (anim.Transform, error) {
 			m[k] = float32(v)
 		}
 		if m[3] != 0 || m[7] != 0 || m[11] != 0 || m[15] != 1 {
-			l.tally("matrix-affine", "nodes[%d].matrix: not affine (last row %v %v %v %v); the last row is ignored", i, m[3], m[7], m[11], m[15])
+			l.issue("NODE_MATRIX_NON_TRS", fmt.Sprintf("nodes[%d].matrix", i), "not affine (last row %v %v %v %v); the last row is ignored", m[3], m[7], m[11], m[15])
 		}
 		t := anim.DecomposeMat4(m)
 		if !finite(float64(t.Scale[0]), float64(t.Scale[1]), float64(t.Scale[2]),
@@ -147,7 +147,7 @@ func (l *loader) nodeTransform(i int, nd *gltf.Node) (anim.Transform, error) {
 		back := t.Mat4()
 		for k := range 12 {
 			if k%4 != 3 && math.Abs(float64(back[k]-m[k])) > 1e-3*max(1, math.Abs(float64(m[k]))) {
-				l.tally("matrix-trs", "nodes[%d].matrix: not a translation, rotation and scale (shear or a singular rotation); approximated", i)
+				l.issue("NODE_MATRIX_NON_TRS", fmt.Sprintf("nodes[%d].matrix", i), "not a translation, rotation and scale (shear or a singular rotation); approximated")
 				break
 			}
 		}
@@ -159,7 +159,7 @@ func (l *loader) nodeTransform(i int, nd *gltf.Node) (anim.Transform, error) {
 	}
 	q, ql := unitQuat(r[0], r[1], r[2], r[3])
 	if math.Abs(ql-1) > 1e-3 {
-		l.tally("node-rotation", "nodes[%d].rotation: length %.4g, normalized", i, ql)
+		l.issue("ROTATION_NON_UNIT", fmt.Sprintf("nodes[%d].rotation", i), "length %.4g, normalized", ql)
 	}
 	return anim.Transform{
 		Translation: mgl32.Vec3{float32(t[0]), float32(t[1]), float32(t[2])},
@@ -195,7 +195,7 @@ func (l *loader) loadSkins() error {
 				return fmt.Errorf("%s.joints[%d]: nodes[%d] does not exist (%d nodes)", where, k, nd, len(l.doc.Nodes))
 			}
 			if first, dup := seen[nd]; dup {
-				l.tally("skin-dup", "%s.joints[%d]: nodes[%d] is already joint %d; joints must be unique, the duplicate is kept", where, k, nd, first)
+				l.issue("DUPLICATE_ELEMENTS", fmt.Sprintf("%s.joints[%d]", where, k), "nodes[%d] is already joint %d; joints must be unique, the duplicate is kept", nd, first)
 			} else {
 				seen[nd] = k
 			}
@@ -266,7 +266,7 @@ func (l *loader) loadScene() error {
 			}
 		}
 		if len(l.doc.Nodes) > 0 {
-			l.warnf("scene: the file names no scene; every root node is shown")
+			l.issue("VIEWER_NOTE", "", "the file names no scene; every root node is shown")
 		}
 	}
 	shown := make([]bool, len(l.doc.Nodes))
@@ -305,7 +305,7 @@ func (l *loader) loadScene() error {
 			inst.Skin = si
 			mj := l.meshJoints[mi]
 			if !mj.skinned {
-				l.tally("skin-no-joints", "nodes[%d]: has skins[%d] but meshes[%d] has no JOINTS_0/WEIGHTS_0; drawn rigidly", ni, si, mi)
+				l.issue("NODE_SKIN_WITH_NON_SKINNED_MESH", fmt.Sprintf("nodes[%d]", ni), "has skins[%d] but meshes[%d] has no JOINTS_0/WEIGHTS_0; drawn rigidly", si, mi)
 			} else if mj.joint >= len(l.model.Skins[si].Joints) {
 				return fmt.Errorf("meshes[%d].primitives[%d]: joint index %d is beyond the %d joints of skins[%d] (used by nodes[%d])", mi, mj.prim, mj.joint, len(l.model.Skins[si].Joints), si, ni)
 			}

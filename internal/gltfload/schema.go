@@ -390,7 +390,7 @@ func (c *schemaChecker) object(obj map[string]any, name string) error {
 	slices.Sort(folded)
 	for _, k := range folded {
 		c.push(k)
-		c.l.tally("case-folded", "%s: unknown property ignored (glTF property names are case-sensitive)", c.where())
+		c.l.issue("UNEXPECTED_PROPERTY", c.where(), "unknown property ignored (glTF property names are case-sensitive)")
 		c.pop()
 		delete(obj, k)
 		c.stripped = true
@@ -525,7 +525,7 @@ func (c *schemaChecker) value(v any, f field) error {
 				return c.errorf("%s is out of range", clip(string(n)))
 			}
 			i = int64(x)
-			c.l.tally("int-as-float", "%s: integer written as %s; read as %d", c.where(), clip(string(n)), i)
+			c.l.issue("VIEWER_NOTE", c.where(), "integer written as %s; read as %d", clip(string(n)), i)
 			c.replacement = json.Number(strconv.FormatInt(i, 10))
 			c.stripped = true
 		}
@@ -600,7 +600,7 @@ func (c *schemaChecker) rules(obj map[string]any, name string) error {
 		if _, ok := obj["alphaCutoff"]; ok {
 			if _, ok := obj["alphaMode"]; !ok {
 				// Harmless: the cutoff only applies in MASK mode.
-				c.l.warnf("%s: alphaCutoff without alphaMode (OPAQUE) is ignored", c.where())
+				c.l.issue("MATERIAL_ALPHA_CUTOFF_INVALID_MODE", c.where()+".alphaCutoff", "without alphaMode MASK (OPAQUE by default) it is ignored")
 				delete(obj, "alphaCutoff")
 				c.stripped = true
 			}

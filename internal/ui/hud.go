@@ -24,26 +24,28 @@ type Painter interface {
 
 // Info is a snapshot of the viewer for one HUD frame.
 type Info struct {
-	Model     string
-	Mode      string   // "clip" or "blend tree"
-	Choice    string   // the clip or state playing
-	Choices   []string // what [ ] select
-	Selected  string   // the choice [ ] point at, which Enter requests
-	Time      float32  // local time in seconds
-	Duration  float32
-	Frame     int           // the frame shown: Time × FPS, rounded down
-	Frames    int           // the last frame: Duration × FPS, rounded
-	FPS       float32       // the clip's frame rate
-	Loop      anim.LoopMode // what the clip shown does at its ends
-	BindPose  bool          // the bind pose is shown instead of the animation
-	Joint     *JointInfo    // the joint the inspector shows, or nil
-	Keys      []float32     // key times of the clip shown, for marks
-	Fade      *Fade         // a cross-fade in progress, or nil
-	Params    []anim.Param
-	Status    anim.Status
-	HasStates bool // the spec has a state machine worth showing
-	Space     *Space2D
-	Stats     Stats
+	Model      string
+	Issues     string   // "2 errors, 1 warning" from the model's validation report, or ""
+	IssueLines []string // the report's first errors and warnings
+	Mode       string   // "clip" or "blend tree"
+	Choice     string   // the clip or state playing
+	Choices    []string // what [ ] select
+	Selected   string   // the choice [ ] point at, which Enter requests
+	Time       float32  // local time in seconds
+	Duration   float32
+	Frame      int           // the frame shown: Time × FPS, rounded down
+	Frames     int           // the last frame: Duration × FPS, rounded
+	FPS        float32       // the clip's frame rate
+	Loop       anim.LoopMode // what the clip shown does at its ends
+	BindPose   bool          // the bind pose is shown instead of the animation
+	Joint      *JointInfo    // the joint the inspector shows, or nil
+	Keys       []float32     // key times of the clip shown, for marks
+	Fade       *Fade         // a cross-fade in progress, or nil
+	Params     []anim.Param
+	Status     anim.Status
+	HasStates  bool // the spec has a state machine worth showing
+	Space      *Space2D
+	Stats      Stats
 }
 
 // JointInfo is the joint inspector's content: the joint's name, its
@@ -100,7 +102,20 @@ var (
 	fadeFill  = color.NRGBA{90, 200, 120, 150}
 	keyMark   = color.NRGBA{170, 176, 190, 255}
 	loopFill  = color.NRGBA{90, 150, 235, 90}
+	issueText = color.NRGBA{255, 120, 100, 255}
 )
+
+// fitText cuts s to at most w wide, ending it with "…" where cut.
+func fitText(p Painter, s string, w float32) string {
+	if p.Measure(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && p.Measure(string(r)+"…") > w {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}
 
 const pad = 8
 
@@ -165,6 +180,9 @@ func drawPanel(p Painter, s *State, in *Info) {
 	x, y := float32(pad), float32(pad)
 	width := float32(340)
 	rows := 5 + len(in.Params)
+	if in.Issues != "" {
+		rows += 1 + len(in.IssueLines)
+	}
 	if in.Fade != nil && !in.HasStates {
 		rows++
 	}
@@ -178,6 +196,14 @@ func drawPanel(p Painter, s *State, in *Info) {
 	y += pad
 	p.Text(x, y, in.Model, textMain)
 	y += lh + 3
+	if in.Issues != "" {
+		p.Text(x, y, in.Issues+" (viewer -info lists them)", issueText)
+		y += lh + 3
+		for _, l := range in.IssueLines {
+			p.Text(x+pad, y, fitText(p, l, width-3*pad), textDim)
+			y += lh + 3
+		}
+	}
 	mode := s.line.reset().s(in.Mode).s(": ").str()
 	cx := x + p.Text(x, y, mode, textDim)
 	cx += p.Text(cx, y, in.Choice, accent)
