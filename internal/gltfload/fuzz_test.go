@@ -3,6 +3,7 @@ package gltfload
 import (
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -34,6 +35,17 @@ func FuzzDecode(f *testing.F) {
 	f.Add(d.bytes(f))
 	f.Add(glbOf(f, d))
 	f.Add(characterGLB(f))
+	// The project's other generated assets, where small enough to mutate.
+	edge, _ := filepath.Glob("../../assets/edge/*.gltf")
+	for _, p := range append(edge, "../../assets/twist.glb") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(data) <= 64<<10 {
+			f.Add(data)
+		}
+	}
 	for _, tc := range invalidCases {
 		// Big seeds (65537 nodes, deep nesting) slow every mutation of
 		// them; their rules are covered by the table test.

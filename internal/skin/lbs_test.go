@@ -187,3 +187,21 @@ func TestWeightlessVertexKeepsBindPose(t *testing.T) {
 		t.Errorf("the weighted vertex did not move: the palette is not applied")
 	}
 }
+
+// Positions normalizes weights that do not sum to 1 over all of a
+// vertex's influences (here two sets of four): weights 0.5 and 0.25 on
+// joints moved by +4 and −4 in x skin like 2/3 and 1/3, so x moves by
+// 4·2/3 − 4/3 = 4/3. A weightless vertex stays put.
+func TestPositionsNormalizesWeights(t *testing.T) {
+	pal := paletteOf(mgl32.Translate3D(4, 0, 0), mgl32.Translate3D(-4, 0, 0))
+	pos := []float32{1, 2, 3, 1, 2, 3}
+	joints := []uint16{0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}
+	weights := []float32{0.5, 0, 0, 0, 0, 0, 0, 0.25, 0, 0, 0, 0, 0, 0, 0, 0}
+	got := make([]float32, 6)
+	if err := Positions(got, pos, joints, weights, 8, pal); err != nil {
+		t.Fatal(err)
+	}
+	if !approxVec(got[:3], []float32{1 + 4.0/3, 2, 3}, 1e-6) || !slices.Equal(got[3:], pos[3:]) {
+		t.Fatalf("Positions = %v; want (%v, 2, 3) and (1, 2, 3)", got, 1+4.0/3)
+	}
+}

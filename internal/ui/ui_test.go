@@ -456,3 +456,27 @@ func TestPressSelectsJoints(t *testing.T) {
 		}
 	}
 }
+
+// The model's validation report shows under its name: the count, then
+// each issue line cut with "…" to the panel's width: 340 px less three
+// paddings is 316 px, and the recorder measures 7 px a byte, so 42 x's
+// and the 3-byte "…" (315 px) fit where 43 would not.
+func TestHUDShowsTheReport(t *testing.T) {
+	s := NewState()
+	long := strings.Repeat("x", 60)
+	in := &Info{Model: "fox.glb", Issues: "2 errors, 0 warnings", IssueLines: []string{"accessors[0].max[2]: declared 1", long}, Mode: "clip", Choice: "Walk"}
+	r := &recorder{}
+	Draw(r, &s, in, 800, 600)
+	if len(r.texts) < 4 || r.texts[1] != "2 errors, 0 warnings (viewer -info lists them)" || r.texts[2] != "accessors[0].max[2]: declared 1" {
+		t.Fatalf("HUD texts %q; want the model, the count, then the issues", r.texts)
+	}
+	if cut := r.texts[3]; cut != strings.Repeat("x", 42)+"…" {
+		t.Fatalf("long issue drawn as %q (%d runes)", cut, len([]rune(cut)))
+	}
+	r = &recorder{}
+	in.Issues, in.IssueLines = "", nil
+	Draw(r, &s, in, 800, 600)
+	if strings.Contains(strings.Join(r.texts, "\n"), "errors") {
+		t.Fatal("a clean model's HUD mentions errors")
+	}
+}

@@ -1,0 +1,189 @@
+package gltfload
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Each case breaks skinnedDoc in one way the glTF specification forbids
+// and names the glTF-Validator issue code and JSON pointer the report must
+// hold for it (codes and pointers as glTF-Validator's ISSUES.md and its
+// test suite give them). Every error in the report must be one of those
+// named: a check that fires on valid parts fails here too.
+func TestValidationReport(t *testing.T) {
+	type want struct{ code, ptr string }
+	unusedImage := func(mime string, data []byte) func(t testing.TB, d jdoc) {
+		return func(t testing.TB, d jdoc) {
+			d.add(t, "images", fmt.Sprintf(`{"uri": "data:%s;base64,%s"}`, mime, base64.StdEncoding.EncodeToString(data)))
+		}
+	}
+	cases := []struct {
+		name string
+		edit func(t testing.TB, d jdoc)
+		want []want
+	}{
+		// The positions are (0,0,0), (1,0,0), (0,1,0): max is (1, 1, 0).
+		{"max above the data", func(t testing.TB, d jdoc) { d.raw(t, "accessors/0/max", `[1, 1, 0.5]`) },
+			[]want{{"ACCESSOR_MAX_MISMATCH", "/accessors/0/max/2"}}},
+		{"data above max", func(t testing.TB, d jdoc) { d.raw(t, "accessors/0/max", `[1, 0.5, 0]`) },
+			[]want{{"ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", "/accessors/0"}, {"ACCESSOR_MAX_MISMATCH", "/accessors/0/max/1"}}},
+		{"data below min", func(t testing.TB, d jdoc) { d.raw(t, "accessors/0/min", `[0, 0.5, 0]`) },
+			[]want{{"ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND", "/accessors/0"}, {"ACCESSOR_MIN_MISMATCH", "/accessors/0/min/1"}}},
+		{"max given as a double of the float32 data", func(t testing.TB, d jdoc) {
+			d.patch(t, 0, []float32{0, 0, 0, 0.1, 0, 0, 0, 1, 0})
+			d.raw(t, "accessors/0/max", `[0.10000000149011612, 1, 0]`)
+		}, nil},
+		// Bounds of float data are float32 values, written here in the
+		// shortest decimal that reads back as that float32.
+		{"max given as the float32's shortest decimal", func(t testing.TB, d jdoc) {
+			d.patch(t, 0, []float32{0, 0, 0, 0.1, 0, 0, 0, 1, 0})
+			d.raw(t, "accessors/0/max", `[0.1, 1, 0]`)
+		}, nil},
+		{"NaN in data no mesh uses", func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, le(t, []float32{0, float32(math.NaN())}))
+			d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 2, "type": "SCALAR"}`, v))
+		}, []want{{"ACCESSOR_INVALID_FLOAT", "/accessors/10"}}},
+		{"attribute name outside glTF", func(t testing.TB, d jdoc) { d.set(t, "meshes/0/primitives/0/attributes/FOO", 2) },
+			[]want{{"MESH_PRIMITIVE_INVALID_ATTRIBUTE", "/meshes/0/primitives/0/attributes/FOO"}}},
+		{"application-specific attribute", func(t testing.TB, d jdoc) { d.set(t, "meshes/0/primitives/0/attributes/_FOO", 2) }, nil},
+		{"set 1 without set 0", func(t testing.TB, d jdoc) { d.set(t, "meshes/0/primitives/0/attributes/COLOR_1", 1) },
+			[]want{{"MESH_PRIMITIVE_INDEXED_SEMANTIC_CONTINUITY", "/meshes/0/primitives/0/attributes"}}},
+		{"positions without bounds", func(t testing.TB, d jdoc) { d.del(t, "accessors/0/min"); d.del(t, "accessors/0/max") },
+			[]want{{"MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", "/meshes/0/primitives/0/attributes/POSITION"}}},
+		{"morph target without a base attribute", func(t testing.TB, d jdoc) { d.raw(t, "meshes/0/primitives/0/targets", `[{"TANGENT": 1}]`) },
+			[]want{{"MESH_PRIMITIVE_MORPH_TARGET_NO_BASE_ACCESSOR", "/meshes/0/primitives/0/targets/0/TANGENT"}}},
+		{"mesh weights for no targets", func(t testing.TB, d jdoc) { d.raw(t, "meshes/0/weights", `[0.5]`) },
+			[]want{{"MESH_INVALID_WEIGHTS_COUNT", "/meshes/0/weights"}}},
+		{"tangent w neither 1 nor -1", func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, le(t, []float32{1, 0, 0, 1, 1, 0, 0, 0.5, 1, 0, 0, -1}))
+			a := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "VEC4"}`, v))
+			d.set(t, "meshes/0/primitives/0/attributes/TANGENT", a)
+		}, []want{{"ACCESSOR_INVALID_SIGN", "/meshes/0/primitives/0/attributes/TANGENT"}}},
+		{"tangent not of unit length", func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, le(t, []float32{1, 0, 0, 1, 2, 0, 0, 1, 1, 0, 0, -1}))
+			a := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "VEC4"}`, v))
+			d.set(t, "meshes/0/primitives/0/attributes/TANGENT", a)
+		}, []want{{"ACCESSOR_VECTOR3_NON_UNIT", "/meshes/0/primitives/0/attributes/TANGENT"}}},
+		{"float colour above 1", func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, le(t, []float32{1, 0, 0, 0, 2, 0, 0, 0, 1}))
+			a := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "VEC3"}`, v))
+			d.set(t, "meshes/0/primitives/0/attributes/COLOR_0", a)
+		}, []want{{"ACCESSOR_NON_CLAMPED", "/meshes/0/primitives/0/attributes/COLOR_0"}}},
+		{"skin on a node without a mesh", func(t testing.TB, d jdoc) { d.set(t, "nodes/2/skin", 0) },
+			[]want{{"UNSATISFIED_DEPENDENCY", "/nodes/2/skin"}}},
+		{"morph weights on a node without a mesh", func(t testing.TB, d jdoc) { d.raw(t, "nodes/2/weights", `[1]`) },
+			[]want{{"UNSATISFIED_DEPENDENCY", "/nodes/2/weights"}}},
+		{"node weights for no targets", func(t testing.TB, d jdoc) { d.raw(t, "nodes/0/weights", `[0.5]`) },
+			[]want{{"NODE_WEIGHTS_INVALID", "/nodes/0/weights"}}},
+		{"a child listed as a scene root", func(t testing.TB, d jdoc) { d.raw(t, "scenes/0/nodes", `[0, 1, 2]`) },
+			[]want{{"SCENE_NON_ROOT_NODE", "/scenes/0/nodes/2"}}},
+		{"a scene root listed twice", func(t testing.TB, d jdoc) { d.raw(t, "scenes/0/nodes", `[0, 1, 1]`) },
+			[]want{{"DUPLICATE_ELEMENTS", "/scenes/0/nodes/2"}}},
+		{"joints in two trees", func(t testing.TB, d jdoc) {
+			n := d.add(t, "nodes", `{"name": "other"}`)
+			d.add(t, "scenes/0/nodes", itoa(n))
+			d.raw(t, "skins/0/joints", fmt.Sprintf("[1, %d]", n))
+		}, []want{{"SKIN_NO_COMMON_ROOT", "/skins/0/joints"}}},
+		{"skeleton below a joint", func(t testing.TB, d jdoc) { d.set(t, "skins/0/skeleton", 2) },
+			[]want{{"SKIN_SKELETON_INVALID", "/skins/0/skeleton"}}},
+		{"inverse bind matrix with a projective row", func(t testing.TB, d jdoc) {
+			// Column-major: component 3 is row 3 of column 0.
+			d.patch(t, 6, []float32{1, 0, 0, 0.5})
+		}, []want{{"ACCESSOR_INVALID_IBM", "/accessors/6"}}},
+		{"key times without bounds", func(t testing.TB, d jdoc) { d.del(t, "accessors/7/min"); d.del(t, "accessors/7/max") },
+			[]want{{"ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", "/animations/0/samplers/0/input"}, {"ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", "/animations/0/samplers/1/input"}}},
+		{"animated node given by a matrix", func(t testing.TB, d jdoc) {
+			d.del(t, "nodes/2/translation")
+			d.raw(t, "nodes/2/matrix", `[1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1]`)
+		}, []want{{"ANIMATION_CHANNEL_TARGET_NODE_MATRIX", "/animations/0/channels/1/target/node"}}},
+		{"perspective far before near", func(t testing.TB, d jdoc) {
+			d.raw(t, "cameras", `[{"type": "perspective", "perspective": {"yfov": 1, "znear": 1, "zfar": 0.5}}]`)
+		}, []want{{"CAMERA_ZFAR_LEQUAL_ZNEAR", "/cameras/0/perspective/zfar"}}},
+		{"orthographic without magnification", func(t testing.TB, d jdoc) {
+			d.raw(t, "cameras", `[{"type": "orthographic", "orthographic": {"xmag": 0, "ymag": 1, "znear": 0, "zfar": 1}}]`)
+		}, []want{{"CAMERA_XMAG_YMAG_ZERO", "/cameras/0/orthographic"}}},
+		{"empty top-level array", func(t testing.TB, d jdoc) { d.raw(t, "cameras", `[]`) },
+			[]want{{"EMPTY_ENTITY", "/cameras"}}},
+		{"empty children", func(t testing.TB, d jdoc) { d.raw(t, "nodes/0/children", `[]`) },
+			[]want{{"EMPTY_ENTITY", "/nodes/0/children"}}},
+		{"extension not declared", func(t testing.TB, d jdoc) { d.raw(t, "nodes/2/extensions", `{"EXT_foo": {}}`) },
+			[]want{{"UNDECLARED_EXTENSION", "/nodes/2/extensions/EXT_foo"}}},
+		{"material extension on a node", func(t testing.TB, d jdoc) {
+			d.raw(t, "extensionsUsed", `["KHR_materials_unlit"]`)
+			d.raw(t, "nodes/2/extensions", `{"KHR_materials_unlit": {}}`)
+		}, []want{{"UNEXPECTED_EXTENSION_OBJECT", "/nodes/2/extensions/KHR_materials_unlit"}}},
+		{"material extension on a material", func(t testing.TB, d jdoc) {
+			d.raw(t, "extensionsUsed", `["KHR_materials_unlit"]`)
+			d.raw(t, "materials/0/extensions", `{"KHR_materials_unlit": {}}`)
+		}, nil},
+		{"required but not used", func(t testing.TB, d jdoc) { d.raw(t, "extensionsRequired", `["KHR_materials_unlit"]`) },
+			[]want{{"UNUSED_EXTENSION_REQUIRED", "/extensionsRequired/0"}}},
+		{"quantization used but not required", func(t testing.TB, d jdoc) { d.raw(t, "extensionsUsed", `["KHR_mesh_quantization"]`) },
+			[]want{{"NON_REQUIRED_EXTENSION", "/extensionsUsed"}}},
+		{"buffer data URI of another media type", func(t testing.TB, d jdoc) {
+			b := d["buffers"].([]any)[0].(map[string]any)
+			b["uri"] = strings.Replace(b["uri"].(string), "application/octet-stream", "text/plain", 1)
+		}, []want{{"BUFFER_DATA_URI_MIME_TYPE_INVALID", "/buffers/0/uri"}}},
+		{"buffer data URI with an empty parameter", func(t testing.TB, d jdoc) {
+			b := d["buffers"].([]any)[0].(map[string]any)
+			b["uri"] = strings.Replace(b["uri"].(string), ";base64", ";;base64", 1)
+		}, []want{{"INVALID_URI", "/buffers/0/uri"}}},
+		{"image declared JPEG holding PNG", func(t testing.TB, d jdoc) { d.set(t, "images/0/mimeType", "image/jpeg") },
+			[]want{{"IMAGE_MIME_TYPE_INVALID", "/images/0/mimeType"}}},
+		{"unused image of no known format", unusedImage("image/png", []byte("GIF89a")),
+			[]want{{"IMAGE_UNRECOGNIZED_FORMAT", "/images/1"}}},
+		{"unused image cut short", unusedImage("image/png", tinyPNG(4, 4)[:40]),
+			[]want{{"IMAGE_UNEXPECTED_EOS", "/images/1"}}},
+		{"unused JPEG with a broken marker", unusedImage("image/jpeg", []byte{0xFF, 0xD8, 0xFF, 0x00, 0, 0, 0, 0}),
+			[]want{{"IMAGE_DATA_INVALID", "/images/1"}}},
+		{"unused image in a strided view without a media type", func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 4, tinyPNG(2, 2))
+			d.add(t, "images", fmt.Sprintf(`{"bufferView": %d}`, v))
+		}, []want{{"UNSATISFIED_DEPENDENCY", "/images/1/bufferView"}, {"IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE", "/images/1/bufferView"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := skinnedDoc(t)
+			tc.edit(t, d)
+			m, err := Decode(d.bytes(t), nil, "t.gltf")
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			var got []want
+			for _, i := range m.Report.Issues {
+				got = append(got, want{i.Code, i.Pointer})
+				if i.Severity == Error && !slices.Contains(tc.want, want{i.Code, i.Pointer}) {
+					t.Errorf("unexpected error %s", i)
+				}
+			}
+			for _, w := range tc.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("no %s at %s; the report: %q", w.code, w.ptr, m.Report.Lines(Hint, 0))
+				}
+			}
+		})
+	}
+}
+
+// A vertex whose weights are all zero keeps them: the skinning paths
+// leave it at its bind position. The warning counts it.
+func TestWeightlessVertex(t *testing.T) {
+	d := skinnedDoc(t)
+	d.patch(t, 4, []float32{1, 0, 0, 0, 0, 0, 0, 0})
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &m.Meshes[0].Primitives[0]
+	if w := p.Weights[4:8]; !slices.Equal(w, []float32{0, 0, 0, 0}) {
+		t.Fatalf("weightless vertex 1 has weights %v; want all zero", w)
+	}
+	if len(m.Report.Issues) != 1 || m.Report.Issues[0].Code != "ACCESSOR_WEIGHTS_NON_NORMALIZED" || m.Report.Issues[0].Severity != Warning ||
+		!strings.Contains(m.Report.Issues[0].Message, "1 vertices have no weight") {
+		t.Fatalf("report %q; want one ACCESSOR_WEIGHTS_NON_NORMALIZED warning counting the vertex", m.Report.Lines(Hint, 0))
+	}
+}
