@@ -13,6 +13,7 @@
 #   JOBS=16 make mutate          shards at once (default: the CPU count)
 #   PKGS="anim" make mutate      the packages (default: anim skin gltfload)
 #   OUT=dir                      where logs, JSON and survivors go (mutate-out)
+#   MEM_GB=6                     address space each shard (and its tests) may use
 set -euo pipefail
 GO=${GO:-go}
 version=v0.6.0
@@ -45,6 +46,10 @@ done >"$out/shards"
 run_shard() {
 	local p=$1 s=$2
 	shift 2
+	# A mutated size or loop bound can make a test allocate without end;
+	# capped, it dies (and counts as killed) instead of swapping the
+	# machine to a halt.
+	ulimit -v $((${MEM_GB:-6} << 20))
 	GOFLAGS=-count=1 "$bin" unleash --workers 1 --timeout-coefficient 40 "$@" \
 		-o "$out/$p-$s.json" "./internal/$p" >"$out/$p-$s.log" 2>&1 || true
 	echo "  $p shard $s done"

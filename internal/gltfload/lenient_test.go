@@ -161,7 +161,7 @@ func TestLenientDocumentsWarn(t *testing.T) {
 			return glbChunks(js[:len(js)/4*4], g[28+jsLen:])
 		}, want: []string{"INVALID_JSON glb: the JSON chunk is padded with NUL bytes instead of spaces"}},
 		{name: "GLB with bytes after its length", build: func(t testing.TB) []byte { return append(glbOf(t, skinnedDoc(t)), 0, 0, 0, 0) },
-			want: []string{"GLB_LENGTH_MISMATCH glb: 4 bytes after the length the header gives (2492) are ignored"}},
+			want: []string{"GLB_EXTRA_DATA glb: 4 bytes after the length the header gives (2492) are ignored"}},
 		{name: "GLB BIN chunk longer than the buffer", build: func(t testing.TB) []byte {
 			d := skinnedDoc(t)
 			g := glbOf(t, d)

@@ -301,7 +301,7 @@ func (l *loader) splitGLB(data []byte) (js, bin []byte, isGLB bool, err error) {
 		return nil, nil, true, fmt.Errorf("glb: header length %d is shorter than the 12-byte header and one chunk header", total)
 	}
 	if total < int64(len(data)) {
-		l.issue("GLB_LENGTH_MISMATCH", "glb", "%d bytes after the length the header gives (%d) are ignored", int64(len(data))-total, total)
+		l.issue("GLB_EXTRA_DATA", "glb", "%d bytes after the length the header gives (%d) are ignored", int64(len(data))-total, total)
 	}
 	data = data[:total]
 	off := int64(12)

@@ -2,6 +2,7 @@ package gltfload
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -378,6 +379,13 @@ func (l *loader) accessorOK(i int) bool {
 	return i >= 0 && i < len(l.doc.Accessors) && l.doc.Accessors[i] != nil && l.checkAccessor(i) == nil
 }
 
+// hasData is whether accessor i can be read and has data behind it: one
+// without a bufferView or sparse values is zeros the file never wrote,
+// which the data checks leave alone (as glTF-Validator does).
+func (l *loader) hasData(i int) bool {
+	return l.accessorOK(i) && (l.doc.Accessors[i].BufferView != nil || l.doc.Accessors[i].Sparse != nil)
+}
+
 func (l *loader) validateMeshes() {
 	for mi, m := range l.doc.Meshes {
 		if m == nil {
@@ -449,7 +457,7 @@ func (l *loader) validateMeshes() {
 					}
 				}
 			}
-			if p.Indices != nil && l.accessorOK(*p.Indices) {
+			if p.Indices != nil && l.hasData(*p.Indices) {
 				acc := *p.Indices
 				restart := map[gltf.ComponentType]float64{gltf.ComponentUbyte: 0xFF, gltf.ComponentUshort: 0xFFFF, gltf.ComponentUint: 0xFFFFFFFF}[l.doc.Accessors[acc].ComponentType]
 				first := -1
@@ -473,7 +481,7 @@ func (l *loader) validateMeshes() {
 // validateVectors checks the values glTF constrains: unit tangents with a
 // w of ±1, and float colours in [0, 1].
 func (l *loader) validateVectors(where string, attrs map[string]int) {
-	if acc, ok := attrs[gltf.TANGENT]; ok && l.accessorOK(acc) && l.doc.Accessors[acc].Type == gltf.AccessorVec4 {
+	if acc, ok := attrs[gltf.TANGENT]; ok && l.hasData(acc) && l.doc.Accessors[acc].Type == gltf.AccessorVec4 {
 		// Quantized tangents (KHR_mesh_quantization) are unit only to
 		// within their precision: their length is not checked.
 		float := l.doc.Accessors[acc].ComponentType == gltf.ComponentFloat
@@ -499,7 +507,7 @@ func (l *loader) validateVectors(where string, attrs map[string]int) {
 		}
 	}
 	for sem, acc := range attrs {
-		if !strings.HasPrefix(sem, "COLOR_") || !l.accessorOK(acc) || l.doc.Accessors[acc].ComponentType != gltf.ComponentFloat {
+		if !strings.HasPrefix(sem, "COLOR_") || !l.hasData(acc) || l.doc.Accessors[acc].ComponentType != gltf.ComponentFloat {
 			continue
 		}
 		first := -1
@@ -629,7 +637,7 @@ func (l *loader) validateSkins() {
 				}
 			}
 		}
-		if s.InverseBindMatrices != nil && l.accessorOK(*s.InverseBindMatrices) && l.doc.Accessors[*s.InverseBindMatrices].Type == gltf.AccessorMat4 {
+		if s.InverseBindMatrices != nil && l.hasData(*s.InverseBindMatrices) && l.doc.Accessors[*s.InverseBindMatrices].Type == gltf.AccessorMat4 {
 			bad := -1
 			l.rawAccessor(*s.InverseBindMatrices, false, func(e, c int, v float64) {
 				want := 0.0
@@ -694,7 +702,11 @@ func (l *loader) validateAnimations() {
 			}
 		}
 		for ci, ch := range a.Channels {
-			if ch == nil || ch.Target.Node == nil {
+			if ch == nil {
+				continue
+			}
+			l.validatePointerTarget(ai, ci)
+			if ch.Target.Node == nil {
 				continue
 			}
 			switch ch.Target.Path {
@@ -704,6 +716,34 @@ func (l *loader) validateAnimations() {
 				}
 			}
 		}
+	}
+}
+
+// validatePointerTarget checks a channel target extended by
+// KHR_animation_pointer: its path is "pointer", it names no node, and its
+// pointer is a JSON pointer. The viewer does not play such channels.
+func (l *loader) validatePointerTarget(ai, ci int) {
+	anim := l.rawObject("animations", ai)
+	chans, _ := anim["channels"].([]any)
+	ch, _ := chans[ci].(map[string]any)
+	target, _ := ch["target"].(map[string]any)
+	exts, _ := target["extensions"].(map[string]any)
+	ext, ok := exts["KHR_animation_pointer"].(map[string]any)
+	if !ok {
+		return
+	}
+	where := fmt.Sprintf("animations[%d].channels[%d].target.extensions.KHR_animation_pointer", ai, ci)
+	if target["path"] != "pointer" {
+		l.issue("KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_PATH", where, "the target's path must be \"pointer\"")
+	}
+	if target["node"] != nil {
+		l.issue("KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_NODE", where, "the target must not name a node as well")
+	}
+	switch p, ok := ext["pointer"].(string); {
+	case !ok:
+		l.issue("UNDEFINED_PROPERTY", where, "pointer is required")
+	case !strings.HasPrefix(p, "/"):
+		l.issue("PATTERN_MISMATCH", where+".pointer", "%q is not a JSON pointer (it starts with '/')", p)
 	}
 }
 
@@ -738,6 +778,18 @@ func (l *loader) validateCameras() {
 // reads the others, under a budget of its own, so that a broken one is
 // reported all the same.
 func (l *loader) validateImages() {
+	for i := range l.doc.Textures {
+		for _, ext := range []string{"EXT_texture_webp", "KHR_texture_basisu"} {
+			tex := l.rawObject("textures", i)
+			exts, _ := tex["extensions"].(map[string]any)
+			e, _ := exts[ext].(map[string]any)
+			if n, ok := e["source"].(json.Number); ok {
+				if v, err := n.Int64(); err != nil || v < 0 || v >= int64(len(l.doc.Images)) {
+					l.issue("UNRESOLVED_REFERENCE", fmt.Sprintf("textures[%d].extensions.%s.source", i, ext), "images[%s] does not exist (%d images)", n, len(l.doc.Images))
+				}
+			}
+		}
+	}
 	budget := int64(totalTexturePixels)
 	for i, im := range l.doc.Images {
 		if im == nil {
@@ -751,6 +803,16 @@ func (l *loader) validateImages() {
 			if v := *im.BufferView; v >= 0 && v < len(l.doc.BufferViews) && l.doc.BufferViews[v] != nil && l.doc.BufferViews[v].ByteStride != 0 {
 				l.issue("IMAGE_BUFFER_VIEW_WITH_BYTESTRIDE", where+".bufferView", "bufferViews[%d] has a byteStride, which image data has no use for; ignored", v)
 			}
+		}
+		mime := im.MimeType
+		if strings.HasPrefix(im.URI, "data:") {
+			mime, _ = dataURIType(im.URI)
+		} else if strings.HasSuffix(strings.ToLower(im.URI), ".webp") {
+			mime = "image/webp"
+		}
+		if mime == "image/webp" && !slices.Contains(l.doc.ExtensionsUsed, "EXT_texture_webp") {
+			l.issue("IMAGE_NON_ENABLED_MIME_TYPE", where, "a WebP image without EXT_texture_webp in extensionsUsed; not read")
+			continue
 		}
 		if _, done := l.images[i]; done {
 			continue

@@ -124,6 +124,16 @@ func TestValidationReport(t *testing.T) {
 			[]want{{"UNUSED_EXTENSION_REQUIRED", "/extensionsRequired/0"}}},
 		{"quantization used but not required", func(t testing.TB, d jdoc) { d.raw(t, "extensionsUsed", `["KHR_mesh_quantization"]`) },
 			[]want{{"NON_REQUIRED_EXTENSION", "/extensionsUsed"}}},
+		{"animation pointer that names a node too", func(t testing.TB, d jdoc) {
+			d.raw(t, "extensionsUsed", `["KHR_animation_pointer"]`)
+			d.add(t, "animations/0/channels", `{"sampler": 0, "target": {"node": 1, "path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/nodes/1/rotation"}}}}`)
+		}, []want{{"KHR_ANIMATION_POINTER_ANIMATION_CHANNEL_TARGET_NODE", "/animations/0/channels/2/target/extensions/KHR_animation_pointer"}}},
+		{"animation pointer that is not a JSON pointer", func(t testing.TB, d jdoc) {
+			d.raw(t, "extensionsUsed", `["KHR_animation_pointer"]`)
+			d.add(t, "animations/0/channels", `{"sampler": 0, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "nodes/1/rotation"}}}}`)
+		}, []want{{"PATTERN_MISMATCH", "/animations/0/channels/2/target/extensions/KHR_animation_pointer/pointer"}}},
+		{"WebP image without EXT_texture_webp", unusedImage("image/webp", []byte("RIFF")),
+			[]want{{"IMAGE_NON_ENABLED_MIME_TYPE", "/images/1"}}},
 		{"buffer data URI of another media type", func(t testing.TB, d jdoc) {
 			b := d["buffers"].([]any)[0].(map[string]any)
 			b["uri"] = strings.Replace(b["uri"].(string), "application/octet-stream", "text/plain", 1)

@@ -560,17 +560,24 @@ def finish_pose(doc, buffers, pose, animated, clip_name, T, all_nodes):
             flat = []
             for vi, p in enumerate(pos):
                 x, y, z = float(p[0]), float(p[1]), float(p[2])
-                ox = oy = oz = 0.0
+                ox = oy = oz = tot = 0.0
                 for J, W in sets:
                     jv, wv = J[vi], W[vi]
                     for c in range(len(jv)):
                         w = float(wv[c])
                         if w == 0.0:
                             continue
+                        tot += w
                         m = jm[int(jv[c])]
                         ox += w * (m[0] * x + m[4] * y + m[8] * z + m[12])
                         oy += w * (m[1] * x + m[5] * y + m[9] * z + m[13])
                         oz += w * (m[2] * x + m[6] * y + m[10] * z + m[14])
+                # Weights not summing to 1 are normalized, as renderers do;
+                # a vertex without weight stays at its bind position.
+                if tot == 0.0:
+                    ox, oy, oz = x, y, z
+                else:
+                    ox, oy, oz = ox / tot, oy / tot, oz / tot
                 flat.extend((ox, oy, oz))
             prims_out.append({'mesh': nd['mesh'], 'primitive': pi, 'node': ni,
                               'positions': flat})
