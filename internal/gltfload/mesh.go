@@ -3,6 +3,7 @@ package gltfload
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -174,12 +175,7 @@ func (l *loader) warnStrideVertex(where string, acc int) {
 // displacement accessor has the vertex count and finite values.
 func (l *loader) checkTargets(where string, p *gltf.Primitive, n int) error {
 	for ti, t := range p.Targets {
-		sems := make([]string, 0, len(t))
-		for sem := range t {
-			sems = append(sems, sem)
-		}
-		slices.Sort(sems)
-		for _, sem := range sems {
+		for _, sem := range slices.Sorted(maps.Keys(t)) {
 			acc := t[sem]
 			tw := fmt.Sprintf("%s.targets[%d].%s", where, ti, sem)
 			switch sem {

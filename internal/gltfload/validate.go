@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -398,12 +399,7 @@ func (l *loader) validateMeshes() {
 			}
 			where := fmt.Sprintf("meshes[%d].primitives[%d]", mi, pi)
 			sets := map[string][]int{}
-			names := make([]string, 0, len(p.Attributes))
-			for sem := range p.Attributes {
-				names = append(names, sem)
-			}
-			slices.Sort(names)
-			for _, sem := range names {
+			for _, sem := range slices.Sorted(maps.Keys(p.Attributes)) {
 				if acc := p.Attributes[sem]; l.accessorOK(acc) && l.doc.Accessors[acc].ComponentType == gltf.ComponentUint {
 					l.issue("MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_UNSIGNED_INT", where+".attributes."+sem, "accessors[%d] has UNSIGNED_INT components, which vertex attributes may not", acc)
 				}
@@ -440,12 +436,7 @@ func (l *loader) validateMeshes() {
 				targets = len(p.Targets)
 			}
 			for ti, t := range p.Targets {
-				tn := make([]string, 0, len(t))
-				for sem := range t {
-					tn = append(tn, sem)
-				}
-				slices.Sort(tn)
-				for _, sem := range tn {
+				for _, sem := range slices.Sorted(maps.Keys(t)) {
 					tw := fmt.Sprintf("%s.targets[%d].%s", where, ti, sem)
 					if _, ok := p.Attributes[sem]; !ok {
 						l.issue("MESH_PRIMITIVE_MORPH_TARGET_NO_BASE_ACCESSOR", tw, "the primitive has no %s for this target to displace", sem)
