@@ -170,3 +170,64 @@ func convexHullArea(pts []mgl32.Vec2) float64 {
 	}
 	return a / 2
 }
+
+// barycentric on a triangle away from the origin: points built from known
+// coordinates come back with them, inside or out, and a flat triangle has
+// none.
+func TestBarycentricExact(t *testing.T) {
+	a, b, c := mgl32.Vec2{1, 2}, mgl32.Vec2{5, 3}, mgl32.Vec2{2, 7}
+	for _, w := range [][3]float32{{0.2, 0.3, 0.5}, {0.6, 0.1, 0.3}, {0.5, 0.5, 0}, {1, 0, 0}, {-0.2, 0.7, 0.5}, {0.4, -0.1, 0.7}, {0.3, 0.9, -0.2}} {
+		p := a.Mul(w[0]).Add(b.Mul(w[1])).Add(c.Mul(w[2]))
+		u, v, s, ok := barycentric(a, b, c, p)
+		if !approxEqual(u, w[0], 1e-5) || !approxEqual(v, w[1], 1e-5) || !approxEqual(s, w[2], 1e-5) {
+			t.Errorf("barycentric of %v = (%v, %v, %v), want %v", p, u, v, s, w)
+		}
+		if inside := w[0] >= 0 && w[1] >= 0 && w[2] >= 0; ok != inside {
+			t.Errorf("barycentric of %v (coordinates %v) says inside = %v", p, w, ok)
+		}
+	}
+	if _, _, _, ok := barycentric(a, b, b.Mul(2).Sub(a), b); ok {
+		t.Error("a flat triangle contains a point")
+	}
+}
+
+// rectWeights on a rectangle away from the origin, by hand: p = (2, 3.5)
+// in [1, 5]×[2, 4] is u = 0.25, v = 0.75 of the way, so the corners weigh
+// (1−u)(1−v), u(1−v), (1−u)v, uv; outside, p clamps to the rectangle.
+func TestRectWeightsByHand(t *testing.T) {
+	lo, hi := mgl32.Vec2{1, 2}, mgl32.Vec2{5, 4}
+	corner := [4]int{2, 0, 3, 1} // samples in another order than the corners
+	w := make([]float32, 4)
+	rectWeights(lo, hi, corner, mgl32.Vec2{2, 3.5}, w)
+	want := []float32{0.0625, 0.1875, 0.1875, 0.5625} // by sample: corner 1, 3, 0, 2
+	for i := range w {
+		if !approxEqual(w[i], want[i], 1e-6) {
+			t.Fatalf("weights %v, want %v", w, want)
+		}
+	}
+	rectWeights(lo, hi, corner, mgl32.Vec2{6, 1}, w) // clamps to (5, 2): corner 1 alone
+	if w[0] != 1 || w[1] != 0 || w[2] != 0 || w[3] != 0 {
+		t.Fatalf("outside weights %v, want all on sample 0", w)
+	}
+}
+
+// snapWeights drops weights below weightSnap (keeping one equal to it) and
+// scales the rest to sum 1; weights that are all dropped stay zero.
+func TestSnapWeights(t *testing.T) {
+	w := []float32{0.5, weightSnap / 2, 0.25, weightSnap}
+	snapWeights(w)
+	sum := float32(0.75 + weightSnap)
+	if want := []float32{0.5 / sum, 0, 0.25 / sum, weightSnap / sum}; !approxEqual(w[0], want[0], 1e-7) || w[1] != 0 || !approxEqual(w[2], want[2], 1e-7) || !approxEqual(w[3], want[3], 1e-7) {
+		t.Fatalf("snapped %v, want %v", w, want)
+	}
+	w = []float32{weightSnap / 2, 0}
+	snapWeights(w)
+	if w[0] != 0 || w[1] != 0 {
+		t.Fatalf("all-small weights snapped to %v, want zeros", w)
+	}
+	for _, c := range []struct{ x, want float32 }{{-1, 0}, {0, 0}, {0.5, 0.5}, {1, 1}, {2, 1}, {float32(math.NaN()), 0}} {
+		if got := clamp01(c.x); got != c.want {
+			t.Errorf("clamp01(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}
