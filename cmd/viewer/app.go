@@ -29,6 +29,11 @@ type app struct {
 	v                *scene.View
 	ui               ui.State
 	scale            float32 // HiDPI content scale of the HUD
+	// issues and issueLines are the HUD's summary of the model's
+	// validation report, made once (issuesRead).
+	issues     string
+	issueLines []string
+	issuesRead bool
 	// space is the HUD's 2D blend space plot, laid out once; spaceParams
 	// are the parameter indices of its two axes (−1: a constant).
 	space       *ui.Space2D
@@ -333,7 +338,11 @@ func (a *app) info() ui.Info {
 		Stats: ui.Stats{FPS: a.fps, AnimMs: a.animMs, RenderMs: a.drawMs, DrawCalls: a.v.R.DrawCalls,
 			Parts: a.v.Scene.Parts, Joints: c.Model.Skeleton.NumJoints(), Vertices: a.v.Stats.Vertices},
 	}
-	in.Issues, in.IssueLines = issueSummary(&c.Model.Report)
+	if !a.issuesRead { // the report does not change while the model is shown
+		a.issues, a.issueLines = issueSummary(&c.Model.Report)
+		a.issuesRead = true
+	}
+	in.Issues, in.IssueLines = a.issues, a.issueLines
 	if ch := in.Choices; len(ch) > 0 {
 		in.Selected = ch[a.ui.Selected%len(ch)]
 	}

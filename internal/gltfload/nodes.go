@@ -304,9 +304,9 @@ func (l *loader) loadScene() error {
 			}
 			inst.Skin = si
 			mj := l.meshJoints[mi]
-			if !mj.skinned {
-				l.issue("NODE_SKIN_WITH_NON_SKINNED_MESH", fmt.Sprintf("nodes[%d]", ni), "has skins[%d] but meshes[%d] has no JOINTS_0/WEIGHTS_0; drawn rigidly", si, mi)
-			} else if mj.joint >= len(l.model.Skins[si].Joints) {
+			// A skin on a mesh without joints is drawn rigidly; validateNodes
+			// reports it, for every node.
+			if mj.skinned && mj.joint >= len(l.model.Skins[si].Joints) {
 				return fmt.Errorf("meshes[%d].primitives[%d]: joint index %d is beyond the %d joints of skins[%d] (used by nodes[%d])", mi, mj.prim, mj.joint, len(l.model.Skins[si].Joints), si, ni)
 			}
 		}

@@ -555,16 +555,8 @@ func (l *loader) validateNodes() {
 		if p := m.Primitives[0]; p != nil && n.Weights != nil && len(n.Weights) != len(p.Targets) {
 			l.issue("NODE_WEIGHTS_INVALID", where+".weights", "%d weights for the %d morph targets of meshes[%d]", len(n.Weights), len(p.Targets), mi)
 		}
-		if n.Skin != nil {
-			for _, p := range m.Primitives {
-				if p == nil {
-					continue
-				}
-				if _, ok := p.Attributes["JOINTS_0"]; !ok {
-					l.issue("NODE_SKIN_WITH_NON_SKINNED_MESH", where, "has skins[%d] but meshes[%d] has no JOINTS_0/WEIGHTS_0; drawn rigidly", *n.Skin, mi)
-					break
-				}
-			}
+		if n.Skin != nil && !slices.ContainsFunc(m.Primitives, skinnedPrimitive) {
+			l.issue("NODE_SKIN_WITH_NON_SKINNED_MESH", where, "has skins[%d] but meshes[%d] has no JOINTS_0/WEIGHTS_0; drawn rigidly", *n.Skin, mi)
 		}
 	}
 	for si, s := range l.doc.Scenes {
@@ -867,4 +859,13 @@ func imageType(data []byte) string {
 		return "image/jpeg"
 	}
 	return ""
+}
+
+// skinnedPrimitive says whether p has JOINTS_0.
+func skinnedPrimitive(p *gltf.Primitive) bool {
+	if p == nil {
+		return false
+	}
+	_, ok := p.Attributes["JOINTS_0"]
+	return ok
 }
