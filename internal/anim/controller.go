@@ -83,6 +83,8 @@ type Controller struct {
 	// paused stops them while fades still play out (SetPaused).
 	speed  float32
 	paused bool
+	// clocks saves the players' clocks while EvaluateShifted moves them.
+	clocks []ClipClock
 }
 
 // postOp is one post-processing step with its resolved inputs.
@@ -162,6 +164,7 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 		c.ctx.stack[i] = NewSoAPose(n)
 	}
 	c.status = make([]LayerStatus, len(c.machines))
+	c.clocks = make([]ClipClock, len(c.players))
 	for i := range c.machines {
 		c.machines[i].snap = NewSoAPose(n)
 		c.machines[i].reset(&c.ctx)
@@ -445,6 +448,24 @@ func (c *Controller) Evaluate(out *SoAPose) {
 		out.CopyFrom(x.rest)
 	}
 	c.postProcess(out)
+}
+
+// EvaluateShifted writes into out the pose Evaluate would write if every
+// clip clock stood dt seconds of playback further on (earlier for a
+// negative dt) at its authored rate, paused or not, in its own loop mode, with the
+// transitions, cross-fades and parameters as they are now: the ghost poses
+// of an onion skin and the points of a motion trail. Clips under a synced
+// blend move at their own rates rather than on the shared phase. The
+// controller is left exactly as it was. It allocates nothing.
+func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
+	for i, p := range c.players {
+		c.clocks[i] = p.clock
+		p.clock.Elapsed += dt * p.authored
+	}
+	c.Evaluate(out)
+	for i, p := range c.players {
+		p.clock = c.clocks[i]
+	}
 }
 
 // postProcess runs the IK and look-at steps. Each one reads model matrices

@@ -262,3 +262,43 @@ func TestTimelineCutAndOnceUnderSync(t *testing.T) {
 		t.Fatalf("seek to the end of a 2 s loop: %v, want 2", tl.Time)
 	}
 }
+
+func TestEvaluateShifted(t *testing.T) {
+	// A (2 s, looping: x = t) and B (1 s, once, rate 2: x = 10 + 10·t)
+	// averaged; the clocks stand at A 0.3, B 0.6 and are paused.
+	spec := treeSpec(NodeSpec{Type: NodeLerp, Weight: inPtr(Const(0.5)), Children: []NodeSpec{
+		clipNodeSpec("A"),
+		{Type: NodeClip, Clip: ClipNamed("B"), Loop: Once, Rate: inPtr(Const(2))},
+	}})
+	c := build(t, spec, chain(2), nodeClips())
+	c.Update(0.3)
+	c.SetPaused(true)
+	c.Update(0.1)
+	out := NewSoAPose(2)
+	cases := []struct {
+		dt, want float32
+	}{
+		{0, (0.3 + 16) / 2},
+		{0.5, (0.8 + 20) / 2},   // B runs past its end and holds it
+		{-0.4, (1.9 + 10) / 2},  // A wraps back to 1.9, B holds its start
+		{0.25, (0.55 + 20) / 2}, // B at 0.6 + 0.5 = 1.1 holds the end
+	}
+	for _, tc := range cases {
+		c.EvaluateShifted(tc.dt, out)
+		if got := out.At(0).Translation[0]; !approxEqual(got, tc.want, 1e-5) {
+			t.Errorf("shifted by %v: x = %v, want %v", tc.dt, got, tc.want)
+		}
+	}
+	// The controller is as it was: the pose now, then playing on from it.
+	if got := x0(c); !approxEqual(got, 8.15, 1e-5) {
+		t.Errorf("after the shifted evaluations x = %v, want 8.15", got)
+	}
+	c.SetPaused(false)
+	c.Update(0.1)
+	if got := x0(c); !approxEqual(got, (0.4+18)/2, 1e-5) {
+		t.Errorf("playing on: x = %v, want 9.2", got)
+	}
+	if n := testing.AllocsPerRun(10, func() { c.EvaluateShifted(0.2, out) }); n != 0 {
+		t.Errorf("EvaluateShifted allocates %v times", n)
+	}
+}
