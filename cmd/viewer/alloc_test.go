@@ -42,31 +42,64 @@ func TestFrameAnimationAllocatesNothing(t *testing.T) {
 }
 
 // TestWholeFrameAllocatesNothing: a whole frame of the window's loop,
-// engine update, HUD layout with the parameters, the state machine and
-// the blend space visible, the skeleton overlay and the draw, allocates
-// nothing under the built-in character's spec.
+// engine update, HUD layout, the skeleton overlay with the inspector's
+// axes and motion trail, and the draw, allocates nothing: under the
+// built-in character's spec with its parameters, state machine and blend
+// space visible, and in the clip browser with a blend of clips, the clip
+// list, the onion skin and the timeline's hover tag.
 func TestWholeFrameAllocatesNothing(t *testing.T) {
-	var allocs float64
-	withApp(t, options{width: 800, height: 600}, func(a *app) error {
-		a.ui.HUD, a.ui.Skeleton, a.ui.Grid = true, true, true
-		a.Selected = a.Model.Skeleton.JointIndex("head") // the inspector open
-		var err error
-		frame := func() {
-			if e := a.update(1.0 / 60); e != nil {
-				err = e
+	cases := []struct {
+		name string
+		opt  options
+		prep func(a *app) error
+	}{
+		{"spec", options{width: 800, height: 600}, func(a *app) error {
+			if a.info().Space == nil || len(a.info().Params) == 0 {
+				return errors.New("the built-in character's HUD shows no blend space or parameters")
 			}
-			if e := a.draw(); e != nil {
-				err = e
+			return nil
+		}},
+		{"clip browser", options{clip: "Walk", width: 800, height: 600, onion: 2}, func(a *app) error {
+			if err := a.SetBlendWeight(3, 0.5); err != nil {
+				return err
 			}
-		}
-		frame() // the grid and the HUD's buffers are laid out once
-		if a.info().Space == nil || len(a.info().Params) == 0 {
-			return errors.New("the built-in character's HUD shows no blend space or parameters")
-		}
-		allocs = testing.AllocsPerRun(20, frame)
-		return err
-	})
-	if allocs != 0 {
-		t.Fatalf("a whole frame allocates %v times; want 0", allocs)
+			if err := a.update(0); err != nil { // takes the transition
+				return err
+			}
+			r := a.ui.Timeline
+			a.ui.Hover(r.X+r.W/2, r.Y+r.H/2)
+			if !a.InBlend() || len(a.info().Clips) == 0 || !a.ui.Onion {
+				return errors.New("no blend, clip list or onion skin")
+			}
+			return nil
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var allocs float64
+			withApp(t, tc.opt, func(a *app) error {
+				a.ui.HUD, a.ui.Skeleton, a.ui.Grid = true, true, true
+				a.Selected = a.Model.Skeleton.JointIndex("head") // the inspector open
+				var err error
+				frame := func() {
+					if e := a.update(1.0 / 60); e != nil {
+						err = e
+					}
+					if e := a.draw(); e != nil {
+						err = e
+					}
+				}
+				frame() // the grid and the HUD's buffers are laid out once
+				if err := tc.prep(a); err != nil {
+					return err
+				}
+				frame()
+				allocs = testing.AllocsPerRun(20, frame)
+				return err
+			})
+			if allocs != 0 {
+				t.Fatalf("a whole frame allocates %v times; want 0", allocs)
+			}
+		})
 	}
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -44,6 +46,7 @@ type app struct {
 	shotDir     string
 	stdout      io.Writer    // where key S prints
 	jointInfo   ui.JointInfo // the inspector's, filled each frame
+	fade        ui.Fade      // the fade in progress, filled each frame
 	// shotPath, when set, asks the next frame to save itself there.
 	shotPath string
 	// steady leaves wall-clock timings out of the HUD, so that offscreen
@@ -51,6 +54,8 @@ type app struct {
 	steady bool
 	// crowd, with -crowd N, animates and draws N characters.
 	crowd *scene.Crowd
+	// clipRows is the HUD's clip list, one row per clip (clip browser).
+	clipRows []ui.ClipRow
 }
 
 // newApp builds the view of c (offscreen at w×h when both are positive).
@@ -78,6 +83,12 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 		a.ui.Skeleton = true
 	}
 	a.space, a.spaceParams = blendSpace(c)
+	a.ui.Onion = opt.onion > 0
+	if c.ClipMode {
+		for i, name := range c.Choices() {
+			a.clipRows = append(a.clipRows, ui.ClipRow{Name: name, Duration: c.Model.Clips[i].Duration})
+		}
+	}
 	a.steady = w > 0 && h > 0
 	if opt.joint != "" {
 		a.Selected = c.Model.Skeleton.JointIndex(opt.joint) // the inspector starts on it
@@ -127,6 +138,14 @@ func (a *app) SetLoopMode(m anim.LoopMode) error {
 	return a.Character.SetLoopMode(m)
 }
 
+// SetBlendWeight implements ui.Actions; a crowd plays its own clips.
+func (a *app) SetBlendWeight(i int, w float32) error {
+	if a.crowd != nil {
+		return errors.New("each character of a crowd plays its own clips")
+	}
+	return a.Character.SetBlendWeight(i, w)
+}
+
 // ReportState implements ui.Actions: the state line of key S, one JSON
 // object on stdout, for bug reports and scripts.
 func (a *app) ReportState() {
@@ -136,6 +155,15 @@ func (a *app) ReportState() {
 		Y float32 `json:"y"`
 		W float32 `json:"w"`
 		H float32 `json:"h"`
+	}
+	// The clip list's rows: row k (from 0) is clip first+k, its weight bar
+	// from weight_x, weight_w wide.
+	type clipList struct {
+		rect
+		Row     float32 `json:"row_height"`
+		First   int     `json:"first"`
+		WeightX float32 `json:"weight_x"`
+		WeightW float32 `json:"weight_w"`
 	}
 	line := struct {
 		Model     string             `json:"model"`
@@ -155,9 +183,11 @@ func (a *app) ReportState() {
 		Weights   map[string]float32 `json:"weights"`
 		Params    map[string]float32 `json:"params"`
 		Timeline  rect               `json:"timeline"`
+		ClipList  *clipList          `json:"clip_list,omitempty"`
 		LoopIn    *float32           `json:"loop_in"`
 		LoopOut   *float32           `json:"loop_out"`
 		BindPose  bool               `json:"bind_pose"`
+		Onion     bool               `json:"onion"`
 		HUDHidden bool               `json:"hud_hidden,omitempty"`
 	}{Model: in.Model, Mode: in.Mode, Playing: in.Choice, Time: in.Time, Frame: in.Frame, Frames: in.Frames,
 		FPS: in.FPS, Duration: in.Duration, Rate: a.ui.Rate(), Loop: in.Loop.String(), Paused: !a.ui.Playing,
@@ -165,8 +195,15 @@ func (a *app) ReportState() {
 	if !a.ClipMode {
 		line.State = in.Status.State
 	}
-	// The blend the base layer shows: a fade's two ends, or what plays.
-	if st := in.Status; st.From != "" {
+	// The blend the base layer shows: each clip's share of the pose in the
+	// clip browser; under a spec, a fade's two ends, or what plays.
+	if in.Clips != nil {
+		for _, c := range in.Clips {
+			if c.Live > 0 {
+				line.Weights[c.Name] = c.Live
+			}
+		}
+	} else if st := in.Status; st.From != "" {
 		line.Weights[st.From], line.Weights[st.State] = 1-st.Weight, st.Weight
 	} else if in.Choice != "" {
 		line.Weights[in.Choice] = 1
@@ -177,13 +214,17 @@ func (a *app) ReportState() {
 	if a.ui.LoopOut > a.ui.LoopIn {
 		line.LoopIn, line.LoopOut = &a.ui.LoopIn, &a.ui.LoopOut
 	}
-	line.BindPose = a.BindPose
+	line.BindPose, line.Onion = a.BindPose, a.ui.Onion
 	if in.Joint != nil {
 		line.Joint = &in.Joint.Name
 	}
 	// Framebuffer pixels to window pixels (HiDPI).
 	r := a.ui.Timeline
 	line.Timeline = rect{r.X / a.scale, r.Y / a.scale, r.W / a.scale, r.H / a.scale}
+	if c := a.ui.Clips; c.W > 0 {
+		line.ClipList = &clipList{rect: rect{c.X / a.scale, c.Y / a.scale, c.W / a.scale, c.H / a.scale},
+			Row: a.ui.RowHeight / a.scale, First: a.ui.ClipFirst, WeightX: a.ui.WeightBar.X / a.scale, WeightW: a.ui.WeightBar.W / a.scale}
+	}
 	out, _ := json.Marshal(line)
 	fmt.Fprintln(a.stdout, string(out))
 }
@@ -279,6 +320,10 @@ func (a *app) draw() error {
 	v := a.v
 	v.Wire = a.ui.Wire
 	v.Bones = a.ui.Skeleton
+	v.Onion = 0
+	if a.ui.Onion && a.crowd == nil {
+		v.Onion = cmp.Or(max(a.opt.onion, 0), 2)
+	}
 	switch {
 	case !a.ui.Grid:
 		v.Grid = nil
@@ -334,7 +379,7 @@ func (a *app) info() ui.Info {
 	st := c.Ctl.Status()
 	in := ui.Info{
 		Model: c.Model.Name, Choices: a.Choices(),
-		Params: c.Ctl.Params(), Status: st, HasStates: !c.ClipMode,
+		Params: c.Params(), Status: st, HasStates: !c.ClipMode,
 		Stats: ui.Stats{FPS: a.fps, AnimMs: a.animMs, RenderMs: a.drawMs, DrawCalls: a.v.R.DrawCalls,
 			Parts: a.v.Scene.Parts, Joints: c.Model.Skeleton.NumJoints(), Vertices: a.v.Stats.Vertices},
 	}
@@ -366,13 +411,24 @@ func (a *app) info() ui.Info {
 	if c.ClipMode {
 		in.Mode, in.Choice = "clip", c.ClipName()
 		if in.Choice == "" && c.Clip >= 0 {
-			in.Choice = fmt.Sprintf("clip %d", c.Clip)
+			in.Choice = c.Choices()[c.Clip]
+		}
+		if c.InBlend() {
+			in.Choice = "blend"
+		}
+		if live := c.ClipWeights(); len(live) == len(a.clipRows) {
+			for i := range a.clipRows {
+				a.clipRows[i].Live = live[i]
+				a.clipRows[i].Blend, _ = c.BlendWeight(i)
+			}
+			in.Clips = a.clipRows
 		}
 	} else {
 		in.Mode, in.Choice = "state", st.State
 	}
 	if st.From != "" {
-		in.Fade = &ui.Fade{From: st.From, To: st.State, Weight: st.Weight}
+		a.fade = ui.Fade{From: st.From, To: st.State, Weight: st.Weight}
+		in.Fade = &a.fade
 	}
 	if sp := a.space; sp != nil {
 		for k, i := range a.spaceParams {

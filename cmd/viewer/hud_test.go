@@ -25,6 +25,9 @@ func TestHUDStates(t *testing.T) {
 		{name: "slider_selected", opt: hud(options{}), keys: "tab,up*4"},
 		{name: "help", opt: hud(options{clip: "Walk"}), keys: "h"},
 		{name: "joint_inspector", opt: hud(options{clip: "Wave", view: scene.ViewSkeleton, joint: "forearm.R"}), keys: "right*20"},
+		// Run added to Walk with A, then its weight down to 0.7: 59 % / 41 %.
+		{name: "clip_blend", opt: hud(options{clip: "Walk"}), keys: "],],],a,down*6,wait"},
+		{name: "onion_skin", opt: hud(options{clip: "Walk", onion: 3}), keys: "right*8"},
 		{name: "collapsed", opt: options{clip: "Walk", width: 480, height: 360, hud: true}, keys: "right*8"},
 	}
 	for _, tc := range cases {

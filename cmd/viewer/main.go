@@ -61,6 +61,8 @@ type options struct {
 	fps    int
 	sheet  string
 	frames int
+	// onion is -onion N: ghost skeletons N and 2N frames away.
+	onion int
 }
 
 // paramList collects repeated -param NAME=VALUE flags.
@@ -135,6 +137,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.IntVar(&opt.fps, "fps", 0, "`frames` per second of -record (default: the clip's frame rate)")
 	fs.StringVar(&opt.sheet, "sheet", "", "write one contact-sheet `PNG` of -frames evenly spaced frames, and exit")
 	fs.IntVar(&opt.frames, "frames", 12, "`count` of frames in -sheet")
+	fs.IntVar(&opt.onion, "onion", 0, "start with the onion skin on: ghost skeletons `N` and 2N frames before and after the pose shown (Shift+O toggles it; 2 when not given)")
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 }
 

@@ -157,7 +157,7 @@ func TestStateLineAndTimelineClick(t *testing.T) {
 			return fmt.Errorf("timeline rectangle %+v", r)
 		}
 		for _, f := range []float32{0.1, 0.5, 0.9} {
-			a.ui.Press((r.X+f*r.W)*a.scale, (r.Y+r.H/2)*a.scale, a)
+			a.ui.Press((r.X+f*r.W)*a.scale, (r.Y+r.H/2)*a.scale, false, a)
 			a.ui.Release()
 			if got := a.Time(); math.Abs(float64(got-f*st.Duration)) > 1.0/30 {
 				t.Errorf("click at %v of the timeline: %v s, want %v", f, got, f*st.Duration)
@@ -236,7 +236,7 @@ func TestJointInspector(t *testing.T) {
 		if !ok || head < 0 {
 			return fmt.Errorf("the head (joint %d) is not in view", head)
 		}
-		if !a.ui.Press(x+3, y-2, a) {
+		if !a.ui.Press(x+3, y-2, false, a) {
 			return errors.New("a press on the head did not select it")
 		}
 		in := a.info()
@@ -277,6 +277,91 @@ func TestHUDFrameNumber(t *testing.T) {
 				if in := a.info(); in.Frame != k || in.Frames != last {
 					return fmt.Errorf("at %.4f s (key %d) the HUD shows frame %d/%d, want %d/%d", at, k, in.Frame, in.Frames, k, last)
 				}
+			}
+		}
+		return nil
+	})
+}
+
+// stateLine is what key S prints, as far as the tests read it.
+type stateLine struct {
+	Playing  string
+	Weights  map[string]float32
+	Onion    bool
+	ClipList *struct {
+		X, Y, W, H float32
+		RowHeight  float32 `json:"row_height"`
+		WeightX    float32 `json:"weight_x"`
+		WeightW    float32 `json:"weight_w"`
+		First      int
+	} `json:"clip_list"`
+}
+
+// readState presses S and parses the line it prints.
+func readState(t *testing.T, a *app) stateLine {
+	t.Helper()
+	var out bytes.Buffer
+	a.stdout = &out
+	a.ReportState()
+	var st stateLine
+	if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+		t.Errorf("state line %q: %v", out.String(), err)
+	}
+	return st
+}
+
+// TestClipListBlend drives the clip browser's list with the mouse and keys
+// as the README says, reading the weights back from the state line. The
+// built-in character's clips are Walk, Wave, Idle, Run, … in that order.
+func TestClipListBlend(t *testing.T) {
+	withApp(t, options{clip: "Walk", width: 800, height: 600}, func(a *app) error {
+		if err := a.draw(); err != nil {
+			return err
+		}
+		cl := readState(t, a).ClipList
+		if cl == nil || cl.First != 0 || cl.RowHeight <= 0 {
+			return fmt.Errorf("clip list %+v", cl)
+		}
+		row := func(i int) float32 { return cl.Y + (float32(i)+0.5)*cl.RowHeight }
+		click := func(x, y float32, shift bool) {
+			if !a.ui.Press(x, y, shift, a) {
+				t.Errorf("the press at (%v, %v) was not the clip list's", x, y)
+			}
+			a.ui.Release()
+			keys(t, a, "wait*12") // 0.4 s: the 0.3 s fade is over
+		}
+		near := func(got map[string]float32, want map[string]float32) bool {
+			if len(got) != len(want) {
+				return false
+			}
+			for k, w := range want {
+				if math.Abs(float64(got[k]-w)) > 1e-5 {
+					return false
+				}
+			}
+			return true
+		}
+		steps := []struct {
+			what string
+			do   func()
+			want map[string]float32
+		}{
+			{"click on Run plays it", func() { click(cl.X+12, row(3), false) }, map[string]float32{"Run": 1}},
+			{"Shift+click on Walk blends it with Run", func() { click(cl.X+12, row(0), true) }, map[string]float32{"Walk": 0.5, "Run": 0.5}},
+			{"Walk's bar dragged from 0.25 to 0.6", func() {
+				a.ui.Press(cl.WeightX+0.25*cl.WeightW, row(0), false, a)
+				a.ui.Drag(cl.WeightX+0.6*cl.WeightW, a)
+				a.ui.Release()
+				keys(t, a, "wait")
+			}, map[string]float32{"Walk": 0.6 / 1.6, "Run": 1 / 1.6}},
+			{"A takes Walk out", func() { keys(t, a, "a") }, map[string]float32{"Run": 1}},
+			{"], Up×2 give Wave 0.1", func() { keys(t, a, "],up*2") }, map[string]float32{"Run": 1 / 1.1, "Wave": 0.1 / 1.1}},
+			{"click on Idle plays it alone", func() { click(cl.X+12, row(2), false) }, map[string]float32{"Idle": 1}},
+		}
+		for _, s := range steps {
+			s.do()
+			if st := readState(t, a); !near(st.Weights, s.want) {
+				t.Errorf("%s: weights %v, want %v", s.what, st.Weights, s.want)
 			}
 		}
 		return nil

@@ -308,16 +308,17 @@ func interactive(opt *options, c *scene.Character) error {
 		ww, wh := w.GetSize()
 		return float32(x) * float32(a.v.W) / float32(max(ww, 1)), float32(y) * float32(a.v.H) / float32(max(wh, 1))
 	}
-	win.SetMouseButtonCallback(func(w *glfw.Window, b glfw.MouseButton, action glfw.Action, _ glfw.ModifierKey) {
+	win.SetMouseButtonCallback(func(w *glfw.Window, b glfw.MouseButton, action glfw.Action, mods glfw.ModifierKey) {
 		down := action == glfw.Press
 		lastX, lastY = w.GetCursorPos()
 		switch b {
 		case glfw.MouseButtonLeft:
-			// A press on the timeline scrubs; anywhere else it orbits.
+			// A press on the HUD's timeline or clip list, or on a joint,
+			// is the HUD's; anywhere else it orbits.
 			if !down {
 				a.ui.Release()
 				dragging = false
-			} else if x, y := fb(w, lastX, lastY); !a.ui.Press(x, y, a) {
+			} else if x, y := fb(w, lastX, lastY); !a.ui.Press(x, y, mods&glfw.ModShift != 0, a) {
 				dragging = true
 			}
 		case glfw.MouseButtonRight, glfw.MouseButtonMiddle:
@@ -328,7 +329,8 @@ func interactive(opt *options, c *scene.Character) error {
 		dx, dy := float32(x-lastX), float32(y-lastY)
 		lastX, lastY = x, y
 		ww, wh := w.GetSize()
-		fx, _ := fb(w, x, y)
+		fx, fy := fb(w, x, y)
+		a.ui.Hover(fx, fy)
 		a.ui.Drag(fx, a)
 		switch {
 		case dragging:

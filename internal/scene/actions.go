@@ -2,6 +2,7 @@ package scene
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -38,6 +39,9 @@ func (c *Character) Request(i int, instant bool) error {
 
 // RequestIndex asks the state machine for its state i.
 func (c *Character) RequestIndex(i int) error {
+	if c.ClipMode && i >= len(c.choices) {
+		return fmt.Errorf("no clip %d: the model has %d", i+1, len(c.choices))
+	}
 	if err := c.Ctl.RequestIndex(i); err != nil {
 		return err
 	}
@@ -47,9 +51,94 @@ func (c *Character) RequestIndex(i int) error {
 	return nil
 }
 
-// Params are the control parameters; SetParam changes parameter i.
-func (c *Character) Params() []anim.Param      { return c.Ctl.Params() }
+// Params are the control parameters of a spec; SetParam changes parameter
+// i. The clip browser has none: its blend weights are the clip panel's
+// (BlendWeight).
+func (c *Character) Params() []anim.Param {
+	if c.ClipMode {
+		return nil
+	}
+	return c.Ctl.Params()
+}
 func (c *Character) SetParam(i int, v float32) { c.Ctl.SetParamIndex(i, v) }
+
+// InBlend reports whether the clip browser plays its blend of clips (or
+// fades to it).
+func (c *Character) InBlend() bool {
+	return c.blendState != "" && c.Ctl.Status().State == c.blendState
+}
+
+// BlendWeight is clip i's weight in the clip browser's blend, and whether
+// there is such a blend (not under a spec).
+func (c *Character) BlendWeight(i int) (float32, bool) {
+	if c.blendState == "" || i < 0 || i >= len(c.blendParams) {
+		return 0, false
+	}
+	return c.Ctl.Params()[c.blendParams[i]].Value, true
+}
+
+// SetBlendWeight sets clip i's weight in the clip browser's blend
+// (clamped to 0…1) and makes the blend play: entered from a clip, the
+// blend starts as that clip at weight 1 beside clip i at w, cross-fading
+// at the clip's phase. The weights are normalized when blended; all zero
+// is the rest pose.
+func (c *Character) SetBlendWeight(i int, w float32) error {
+	if _, ok := c.BlendWeight(i); !ok {
+		return errors.New("clip weights are the spec's under a blend tree")
+	}
+	w = min(max(w, 0), 1)
+	if !c.InBlend() {
+		for _, p := range c.blendParams {
+			c.Ctl.SetParamIndex(p, 0)
+		}
+		if c.Clip >= 0 && c.Clip != i {
+			c.Ctl.SetParamIndex(c.blendParams[c.Clip], 1)
+		}
+		c.Ctl.SetParamIndex(c.blendParams[i], w)
+		return c.Ctl.Request(c.blendState)
+	}
+	c.Ctl.SetParamIndex(c.blendParams[i], w)
+	return nil
+}
+
+// ClipWeights is how much each clip weighs in the clip browser's pose now
+// (the cross-fade's two ends, the blend's normalized weights), summing to
+// 1 or, with nothing playing, 0. Nil under a spec; the slice is the
+// character's.
+func (c *Character) ClipWeights() []float32 {
+	if !c.ClipMode {
+		return nil
+	}
+	clear(c.live)
+	st := c.Ctl.Status()
+	c.addWeight(st.State, st.Weight)
+	if st.From != "" {
+		c.addWeight(st.From, 1-st.Weight)
+	}
+	return c.live
+}
+
+// addWeight adds w of state to the live weights.
+func (c *Character) addWeight(state string, w float32) {
+	if state == c.blendState {
+		var sum float32
+		for _, p := range c.blendParams {
+			sum += c.Ctl.Params()[p].Value
+		}
+		if sum > 0 {
+			for i, p := range c.blendParams {
+				c.live[i] += w * c.Ctl.Params()[p].Value / sum
+			}
+		}
+		return
+	}
+	for i, name := range c.choices {
+		if name == state {
+			c.live[i] += w
+			return
+		}
+	}
+}
 
 // Time and Duration are the timeline's: the clip that plays, as the
 // controller, which owns the clock, reports it.
@@ -134,7 +223,7 @@ func ClipFrameRate(times []float32) float32 {
 func (c *Character) timeline() {
 	c.choices = nil
 	for _, s := range c.Ctl.States() {
-		if c.ClipMode || !strings.Contains(s, "/") {
+		if s != c.blendState && (c.ClipMode || !strings.Contains(s, "/")) {
 			c.choices = append(c.choices, s)
 		}
 	}

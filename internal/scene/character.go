@@ -34,6 +34,14 @@ type Character struct {
 	reach float32
 	// inSkin marks the joints of any skin, for the skeleton overlay.
 	inSkin []bool
+	// blendState is the clip browser's state that mixes its clips by the
+	// clip panel's weights, the parameters blendParams (per clip); live
+	// holds ClipWeights' answer.
+	blendState  string
+	blendParams []int
+	live        []float32
+	// ghost holds the poses of onion skins and trails.
+	ghost ghosts
 	// choices, keys and rates are laid out once (timeline).
 	choices []string
 	keys    [][]float32
@@ -62,6 +70,40 @@ func ClipSpec(m *gltfload.Model, initial int, fade float32, loop anim.LoopMode) 
 	}
 	return &anim.Spec{Layers: []anim.LayerSpec{ls}}
 }
+
+// addBlendState gives the clip browser's spec its blend state: every clip,
+// looping, mixed by a weight parameter each (0 to 1, none at first), which
+// a cross-fade of fade seconds reaches from any clip at the clip's phase.
+// It returns the state's name: "blend", made unique among the clips'.
+func addBlendState(spec *anim.Spec, m *gltfload.Model, fade float32) string {
+	if len(m.Clips) == 0 {
+		return ""
+	}
+	name := "blend"
+	for taken := true; taken; {
+		taken = false
+		for i := range m.Clips {
+			if StateName(m, i) == name {
+				name += "+"
+				taken = true
+			}
+		}
+	}
+	tree := &anim.NodeSpec{Type: anim.NodeAverage}
+	for i := range m.Clips {
+		tree.Children = append(tree.Children, anim.NodeSpec{Type: anim.NodeClip, Clip: anim.ClipRef{Index: i}, Loop: anim.Once})
+		tree.Weights = append(tree.Weights, anim.Bind(blendParam(m, i)))
+		spec.Params = append(spec.Params, anim.ParamSpec{Name: blendParam(m, i), Max: 1})
+	}
+	ls := &spec.Layers[0]
+	ls.States = append(ls.States, anim.StateSpec{Name: name, Tree: tree})
+	ls.Transitions = append(ls.Transitions,
+		anim.TransitionSpec{From: "*", To: name, Type: anim.TransitionSmooth, Duration: fade, Ease: anim.EaseInOut, MatchPhase: true})
+	return name
+}
+
+// blendParam is the parameter of clip i's weight in the blend state.
+func blendParam(m *gltfload.Model, i int) string { return "weight:" + StateName(m, i) }
 
 // StateName is clip i's state in the clip browser: its name, made unique.
 func StateName(m *gltfload.Model, i int) string {
@@ -112,6 +154,7 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 			c.Clip = max(clip, 0)
 		}
 		spec = ClipSpec(m, c.Clip, fade, anim.Once)
+		c.blendState = addBlendState(spec, m, fade)
 	}
 	ctl, err := anim.NewController(spec, &m.Skeleton, m.Clips)
 	if err != nil {
@@ -119,6 +162,13 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 	}
 	c.Ctl = ctl
 	c.Spec = spec
+	if c.ClipMode {
+		c.live = make([]float32, len(m.Clips))
+		c.blendParams = make([]int, len(m.Clips))
+		for i := range m.Clips {
+			c.blendParams[i] = ctl.ParamIndex(blendParam(m, i))
+		}
+	}
 	c.timeline()
 	c.Selected = -1
 	c.inSkin = make([]bool, m.Skeleton.NumJoints())

@@ -12,11 +12,14 @@ import (
 // View is one character drawn by one renderer: into the window's
 // framebuffer, or into an offscreen target when it has one.
 type View struct {
-	R      *render.Renderer
-	hud    *render.HUD // overlays; nil until a view needs one
-	c      *Character
-	Mode   render.View
-	Bones  bool // draw the skeleton over the mesh
+	R     *render.Renderer
+	hud   *render.HUD // overlays; nil until a view needs one
+	c     *Character
+	Mode  render.View
+	Bones bool // draw the skeleton over the mesh, and the selected joint's axes and trail
+	// Onion, when positive, overlays ghost skeletons Onion and 2·Onion
+	// frames before and after the pose shown.
+	Onion  int
 	Scene  *GPU
 	Target *render.Target
 	Cam    render.Camera
@@ -130,12 +133,18 @@ func (v *View) Draw() error {
 	if err := v.R.Draw(&frame); err != nil {
 		return err
 	}
-	if v.Bones {
+	if v.Bones || v.Onion > 0 {
 		h, err := v.Overlay(1)
 		if err != nil {
 			return err
 		}
-		drawSkeleton(h, v.c, v.Cam, v.W, v.H)
+		if v.Onion > 0 {
+			drawOnion(h, v.c, v.Onion, v.Cam, v.W, v.H)
+		}
+		if v.Bones {
+			drawTrail(h, v.c, v.Cam, v.W, v.H)
+			drawSkeleton(h, v.c, v.Cam, v.W, v.H)
+		}
 		h.Flush(v.W, v.H)
 	}
 	return nil

@@ -27,6 +27,11 @@ type Actions interface {
 	FrameStep() float32
 	// Seek puts the character's clock at time t (in [0, Duration]).
 	Seek(t float32)
+	// BlendWeight is choice i's weight in the clip browser's blend, and
+	// whether there is one (not under a spec); SetBlendWeight sets it
+	// (0…1) and makes the blend play.
+	BlendWeight(i int) (float32, bool)
+	SetBlendWeight(i int, w float32) error
 	// SetLoopMode sets what the clips do at their ends, or says why not.
 	SetLoopMode(m anim.LoopMode) error
 	// Keys are the key times of the clip the timeline shows, sorted.
@@ -71,6 +76,7 @@ type State struct {
 	Skeleton bool
 	Wire     bool
 	Grid     bool
+	Onion    bool // ghost skeletons before and after the pose shown
 	View     int
 	Quit     bool
 	// Timeline is where the HUD last drew the timeline bar, in
@@ -78,6 +84,17 @@ type State struct {
 	Timeline Rect
 	// scrubbing is set while the mouse drags the play head.
 	scrubbing bool
+	// Clips is where the HUD last drew the clip list's rows (empty when
+	// it did not): row k shows choice ClipFirst+k, RowHeight apart, its
+	// weight bar spanning WeightBar's x and width.
+	Clips     Rect
+	ClipFirst int
+	RowHeight float32
+	WeightBar Rect
+	// weighing is the choice whose weight bar the mouse drags, −1 none.
+	weighing int
+	// hover is the pointer's x over the timeline, −1 elsewhere.
+	hover float32
 	// LoopIn and LoopOut bound the loop region, seconds on the timeline;
 	// LoopOut ≤ LoopIn means none.
 	LoopIn, LoopOut float32
@@ -90,7 +107,7 @@ type State struct {
 
 // NewState starts playing at authored speed, looping, HUD on.
 func NewState() State {
-	return State{Loop: anim.Loop, Playing: true, RateStep: 4, HUD: true}
+	return State{Loop: anim.Loop, Playing: true, RateStep: 4, HUD: true, weighing: -1, hover: -1}
 }
 
 // Rate is the signed playback rate.
@@ -184,11 +201,6 @@ func (s *State) Handle(ev Event, a Actions) {
 			s.Param = (s.Param + step) % n
 		}
 	case KeyUp, KeyDown:
-		ps := a.Params()
-		if len(ps) == 0 {
-			return
-		}
-		i := s.Param % len(ps)
 		d := float32(0.05)
 		if ev.Shift {
 			d = 0.01
@@ -196,6 +208,17 @@ func (s *State) Handle(ev Event, a Actions) {
 		if ev.Key == KeyDown {
 			d = -d
 		}
+		ps := a.Params()
+		if len(ps) == 0 {
+			// The clip browser: the selected clip's weight in the blend.
+			if n := len(a.Choices()); n > 0 {
+				if w, ok := a.BlendWeight(s.Selected % n); ok {
+					s.setWeight(a, s.Selected%n, float32(math.Round(float64(w+d)*1000)/1000))
+				}
+			}
+			return
+		}
+		i := s.Param % len(ps)
 		v := float32(math.Round(float64(ps[i].Value+d)*1000) / 1000)
 		a.SetParam(i, min(max(v, ps[i].Min), ps[i].Max))
 	case Key0:
@@ -240,7 +263,21 @@ func (s *State) Handle(ev Event, a Actions) {
 		if s.LoopOut <= s.LoopIn {
 			s.LoopOut = a.Duration()
 		}
+	case KeyA:
+		if n := len(a.Choices()); n > 0 {
+			if w, ok := a.BlendWeight(s.Selected % n); !ok {
+				s.Say("clip weights are the spec's under a blend tree")
+			} else if w > 0 {
+				s.setWeight(a, s.Selected%n, 0)
+			} else {
+				s.setWeight(a, s.Selected%n, 1)
+			}
+		}
 	case KeyO:
+		if ev.Shift {
+			s.Onion = !s.Onion
+			break
+		}
 		s.LoopOut = a.Time()
 		if s.LoopOut <= s.LoopIn {
 			s.LoopIn = 0
@@ -314,12 +351,53 @@ func (r Rect) Contains(x, y, slack float32) bool {
 	return r.W > 0 && x >= r.X-slack && x <= r.X+r.W+slack && y >= r.Y-slack && y <= r.Y+r.H+slack
 }
 
+// setWeight sets choice i's blend weight, saying why when it cannot.
+func (s *State) setWeight(a Actions, i int, w float32) {
+	if err := a.SetBlendWeight(i, w); err != nil {
+		s.Say("%v", err)
+	}
+}
+
+// clipAt is the clip list's row under (x, y): its choice, and whether the
+// point is on the row's weight bar.
+func (s *State) clipAt(x, y float32) (i int, onBar, ok bool) {
+	if !s.HUD || !s.Clips.Contains(x, y, 0) || s.RowHeight <= 0 {
+		return 0, false, false
+	}
+	i = s.ClipFirst + int((y-s.Clips.Y)/s.RowHeight)
+	onBar = x >= s.WeightBar.X-4 && x <= s.WeightBar.X+s.WeightBar.W+4
+	return i, onBar, true
+}
+
 // Press handles the left mouse button going down at (x, y), framebuffer
-// pixels: with the skeleton overlay on, a press on a joint selects it for
-// the inspector; on the timeline it scrubs there and keeps scrubbing while
-// the button is held (Drag); either way it reports true. Elsewhere it
-// reports false and the press is the camera's.
-func (s *State) Press(x, y float32, a Actions) bool {
+// pixels, with Shift held or not: with the skeleton overlay on, a press on
+// a joint selects it for the inspector; on the timeline it scrubs there
+// and keeps scrubbing while the button is held (Drag); on a row of the
+// clip list it plays that clip (Shift: adds it to the blend or takes it
+// out), and on the row's weight bar it sets the weight and keeps setting
+// it while dragged. Each reports true. Elsewhere it reports false and the
+// press is the camera's.
+func (s *State) Press(x, y float32, shift bool, a Actions) bool {
+	if i, onBar, ok := s.clipAt(x, y); ok {
+		if n := len(a.Choices()); i < n {
+			s.Selected = i
+			w, _ := a.BlendWeight(i)
+			switch {
+			case onBar:
+				s.weighing = i
+				s.Drag(x, a)
+			case shift && w > 0:
+				s.setWeight(a, i, 0)
+			case shift:
+				s.setWeight(a, i, 1)
+			default:
+				if err := a.Request(i, false); err != nil {
+					s.Say("%v", err)
+				}
+			}
+		}
+		return true
+	}
 	if s.Skeleton && !s.Timeline.Contains(x, y, 4) && a.SelectJointAt(x, y) {
 		return true // the joint inspector takes a press on a joint
 	}
@@ -331,9 +409,15 @@ func (s *State) Press(x, y float32, a Actions) bool {
 	return true
 }
 
-// Drag moves the play head to the time under x while scrubbing: a click
-// at a fraction f of the bar's width seeks to f × duration.
+// Drag follows the pointer at x while the button is held: scrubbing, a
+// click at a fraction f of the timeline's width seeks to f × duration;
+// on a weight bar, f of its width is weight f (to a hundredth).
 func (s *State) Drag(x float32, a Actions) {
+	if s.weighing >= 0 && s.WeightBar.W > 0 {
+		f := min(max((x-s.WeightBar.X)/s.WeightBar.W, 0), 1)
+		s.setWeight(a, s.weighing, float32(math.Round(float64(f)*100)/100))
+		return
+	}
 	if !s.scrubbing || s.Timeline.W <= 0 {
 		return
 	}
@@ -342,11 +426,21 @@ func (s *State) Drag(x float32, a Actions) {
 	a.Seek(f * a.Duration())
 }
 
-// Release ends a scrub; it reports whether one was under way.
+// Release ends a scrub or a weight drag; it reports whether one was under
+// way.
 func (s *State) Release() bool {
-	was := s.scrubbing
-	s.scrubbing = false
+	was := s.scrubbing || s.weighing >= 0
+	s.scrubbing, s.weighing = false, -1
 	return was
+}
+
+// Hover follows the pointer at (x, y): over the timeline, the HUD shows
+// the time and frame under it.
+func (s *State) Hover(x, y float32) {
+	s.hover = -1
+	if s.HUD && s.Timeline.Contains(x, y, 4) {
+		s.hover = x
+	}
 }
 
 // FrameAt is the frame shown at time t for frames step seconds apart: t /

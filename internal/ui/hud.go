@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 	"math"
+	"unicode/utf8"
 
 	"github.com/skinview/skinview/internal/anim"
 )
@@ -40,6 +41,7 @@ type Info struct {
 	BindPose   bool          // the bind pose is shown instead of the animation
 	Joint      *JointInfo    // the joint the inspector shows, or nil
 	Keys       []float32     // key times of the clip shown, for marks
+	Clips      []ClipRow     // the clip browser's list (nil under a spec), one row per choice
 	Fade       *Fade         // a cross-fade in progress, or nil
 	Params     []anim.Param
 	Status     anim.Status
@@ -55,6 +57,16 @@ type JointInfo struct {
 	Name, Parent string
 	T, S, World  [3]float32
 	R            [4]float32
+}
+
+// ClipRow is one clip of the clip list: its name and length, how much it
+// weighs in the pose now (Live, 0…1) and its weight in the blend (Blend,
+// the value its bar sets).
+type ClipRow struct {
+	Name     string
+	Duration float32
+	Live     float32
+	Blend    float32
 }
 
 // Fade is a transition in progress.
@@ -105,16 +117,21 @@ var (
 	issueText = color.NRGBA{255, 120, 100, 255}
 )
 
-// fitText cuts s to at most w wide, ending it with "…" where cut.
-func fitText(p Painter, s string, w float32) string {
+// fitText cuts s to at most w wide, ending it with "…" where cut; a cut
+// line is built in l, so the result is valid until l's next reset.
+func fitText(p Painter, l *line, s string, w float32) string {
 	if p.Measure(s) <= w {
 		return s
 	}
-	r := []rune(s)
-	for len(r) > 0 && p.Measure(string(r)+"…") > w {
-		r = r[:len(r)-1]
+	w -= p.Measure("…")
+	k := len(s)
+	for k > 0 && p.Measure(s[:k]) > w {
+		k--
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
 	}
-	return string(r) + "…"
+	return l.reset().s(s[:k]).s("…").str()
 }
 
 const pad = 8
@@ -124,12 +141,16 @@ const pad = 8
 // bottom-left, the blend space top-right, the message bottom-centre and,
 // when s.Help, the key map over everything.
 func Draw(p Painter, s *State, in *Info, w, h int) {
-	s.Timeline = Rect{}
+	s.Timeline, s.Clips = Rect{}, Rect{}
 	switch {
 	case s.HUD && float32(w) < CompactWidth*p.LineHeight()/17:
 		drawCompact(p, s, in, w)
 	case s.HUD:
-		drawPanel(p, s, in)
+		bottom := drawPanel(p, s, in)
+		if len(in.Clips) > 0 {
+			// Down to the statistics line, which stays clear.
+			drawClipList(p, s, in, bottom+pad, float32(h)-2*p.LineHeight()-3*pad)
+		}
 		drawStats(p, &s.line, in, h)
 		top := float32(pad)
 		if in.Space != nil {
@@ -175,7 +196,8 @@ func drawCompact(p Painter, s *State, in *Info, w int) {
 	drawTimeline(p, s, in, s.Timeline.X, s.Timeline.Y, s.Timeline.W, s.Timeline.H)
 }
 
-func drawPanel(p Painter, s *State, in *Info) {
+// drawPanel draws the main panel and returns its bottom edge.
+func drawPanel(p Painter, s *State, in *Info) float32 {
 	lh := p.LineHeight()
 	x, y := float32(pad), float32(pad)
 	width := float32(340)
@@ -200,7 +222,7 @@ func drawPanel(p Painter, s *State, in *Info) {
 		p.Text(x, y, in.Issues+" (viewer -info lists them)", issueText)
 		y += lh + 3
 		for _, l := range in.IssueLines {
-			p.Text(x+pad, y, fitText(p, l, width-3*pad), textDim)
+			p.Text(x+pad, y, fitText(p, &s.line, l, width-3*pad), textDim)
 			y += lh + 3
 		}
 	}
@@ -211,7 +233,7 @@ func drawPanel(p Painter, s *State, in *Info) {
 		cx += p.Text(cx, y, "  (bind pose)", textDim)
 	}
 	if in.Selected != "" && in.Selected != in.Choice {
-		p.Text(cx, y, "   [Enter: "+in.Selected+"]", textDim)
+		p.Text(cx, y, s.line.reset().s("   [Enter: ").s(in.Selected).s("]").str(), textDim)
 	}
 	y += lh + 3
 	play := "▶"
@@ -260,6 +282,59 @@ func drawPanel(p Painter, s *State, in *Info) {
 			y += lh + 3
 		}
 	}
+	return pad + height
+}
+
+// drawClipList is the clip browser's list from y down to at most bottom:
+// each clip's name, length, blend weight bar and live weight, the
+// selected one lit, those in the pose in the accent colour. A list longer
+// than the room scrolls to keep the selected clip in view.
+func drawClipList(p Painter, s *State, in *Info, y, bottom float32) {
+	lh := p.LineHeight()
+	row := lh + 3
+	x, width := float32(pad), float32(340)
+	visible := min(len(in.Clips), int((bottom-y-2*pad-row)/row))
+	if visible < 1 {
+		return
+	}
+	sel := s.Selected % len(in.Clips)
+	first := min(max(sel-visible/2, 0), len(in.Clips)-visible)
+	height := float32(visible+1)*row + 2*pad
+	p.Rect(x, y, width, height, panelBG)
+	p.Frame(x, y, width, height, 1, panelLine)
+	x, y = x+pad, y+pad
+	head := s.line.reset().s("clips (").i(len(in.Clips), 0).s(")")
+	if first > 0 || first+visible < len(in.Clips) {
+		head.s("  ").i(first+1, 0).s("–").i(first+visible, 0)
+	}
+	p.Text(x, y, head.str(), textDim)
+	p.Text(x+width-2*pad-p.Measure("length  weight   now"), y, "length  weight   now", textDim)
+	y += row
+	inner := width - 2*pad
+	nowX := x + inner - p.MeasureMono("100%")
+	bar := Rect{nowX - 8 - 64, 0, 64, 6}
+	durX := bar.X - 8 - p.MeasureMono("00.00 s")
+	s.Clips = Rect{x - pad, y, width, float32(visible) * row}
+	s.ClipFirst, s.RowHeight, s.WeightBar = first, row, bar
+	for k := 0; k < visible; k++ {
+		i := first + k
+		c := &in.Clips[i]
+		col := textDim
+		if i == sel {
+			p.Rect(x-4, y-1, inner+8, lh+2, color.NRGBA{60, 80, 120, 180})
+		}
+		if c.Live > 0 {
+			col = accent
+		} else if i == sel {
+			col = textMain
+		}
+		p.Text(x, y, fitText(p, &s.line, c.Name, durX-x-8), col)
+		p.Mono(durX, y, s.line.reset().f(c.Duration, 2, 5).s(" s").str(), textDim)
+		p.Rect(bar.X, y+lh/2-3, bar.W, bar.H, sliderBG)
+		p.Rect(bar.X, y+lh/2-3, bar.W*min(max(c.Blend, 0), 1), bar.H, sliderFG)
+		p.Mono(nowX, y, s.line.reset().f(100*c.Live, 0, 3).s("%").str(), col)
+		y += row
+	}
 }
 
 func sign(rev bool) string {
@@ -289,6 +364,17 @@ func drawTimeline(p Painter, s *State, in *Info, x, y, w, h float32) {
 	}
 	hx := at(in.Time)
 	p.Line(hx, y-2, hx, y+h+2, 2, playHead)
+	if s.hover >= 0 && in.FPS > 0 {
+		// The time and frame under the pointer, in a tag below the bar.
+		t := in.Duration * min(max((s.hover-x)/w, 0), 1)
+		tag := s.line.reset().f(t, 3, 0).s(" s  frame ").i(int(FrameAt(t, 1/in.FPS)), 0).str()
+		tw := p.MeasureMono(tag)
+		lh := p.LineHeight()
+		tx := min(max(s.hover-tw/2, x), x+w-tw)
+		p.Line(s.hover, y, s.hover, y+h, 1, textMain)
+		p.Rect(tx-4, y+h+4, tw+8, lh+4, color.NRGBA{18, 20, 26, 235})
+		p.Mono(tx, y+h+6, tag, textMain)
+	}
 }
 
 // drawJoint is the joint inspector's box, its right edge at x.

@@ -52,6 +52,7 @@ const (
 	KeyB
 	KeyI
 	KeyO
+	KeyA
 )
 
 // Event is one key press (or auto-repeat).
@@ -70,7 +71,7 @@ var keyNames = map[string]Key{
 	"enter": KeyEnter, "return": KeyEnter, "tab": KeyTab,
 	"0": Key0, "1": Key1, "2": Key2, "3": Key3, "4": Key4, "5": Key5, "6": Key6, "7": Key7, "8": Key8, "9": Key9,
 	"h": KeyH, "f1": KeyF1, "f": KeyF, "k": KeyK, "w": KeyW, "v": KeyV, "g": KeyG, "p": KeyP, "f12": KeyF12,
-	"u": KeyU, "esc": KeyEscape, "escape": KeyEscape, "s": KeyS, "b": KeyB, "i": KeyI, "o": KeyO,
+	"u": KeyU, "esc": KeyEscape, "escape": KeyEscape, "s": KeyS, "b": KeyB, "i": KeyI, "o": KeyO, "a": KeyA,
 	"wait": KeyNone,
 }
 
@@ -107,7 +108,7 @@ func ParseKeys(script string) ([]Event, error) {
 		}
 		k, ok := keyNames[item]
 		if !ok {
-			return nil, fmt.Errorf("ui: key %d %q is not a key name (names: space left right up down home end comma period r l [ ] enter tab 0-9 h f1 f k w v g p f12 u s b i o esc wait; prefixes shift+ ctrl+ alt+)", i+1, item)
+			return nil, fmt.Errorf("ui: key %d %q is not a key name (names: space left right up down home end comma period r l [ ] enter tab 0-9 h f1 f k w v g p f12 u s b i o a esc wait; prefixes shift+ ctrl+ alt+)", i+1, item)
 		}
 		for ; n > 0; n-- {
 			out = append(out, Event{Key: k, Shift: shift, Ctrl: ctrl, Alt: alt})
@@ -128,15 +129,19 @@ var KeyMap = [][2]string{
 	{"[ / ]", "select previous / next clip or state"},
 	{"Enter", "cross-fade to the selected (Shift: cut)"},
 	{"Tab / Shift+Tab", "select next / previous parameter"},
-	{"Up / Down", "change it by 0.05 (Shift: 0.01)"},
+	{"Up / Down", "change it by 0.05 (Shift: 0.01); clip browser: the selected clip's weight"},
+	{"A", "add the selected clip to the blend, or take it out (clip browser)"},
 	{"0", "reset it to its default"},
 	{"1 - 9", "request state-machine state by number"},
 	{"mouse drag", "orbit; right drag: pan; wheel: zoom"},
-	{"timeline click / drag", "scrub to that time (pauses)"},
-	{"click a joint (with K)", "inspect it: parent, local T R S, world position, axes"},
+	{"timeline click / drag", "scrub to that time (pauses); hovering shows the time and frame"},
+	{"clip list click", "play that clip; Shift+click: add it to the blend or take it out"},
+	{"weight bar click / drag", "set that clip's weight in the blend"},
+	{"click a joint (with K)", "inspect it: parent, local T R S, world position, axes, motion trail"},
 	{"F", "frame the model"},
 	{"K", "skeleton overlay"},
 	{"B", "bind pose (the clock goes on)"},
+	{"Shift+O", "onion skin: ghost skeletons 2 and 4 frames before (blue) and after (green)"},
 	{"W", "wireframe"},
 	{"V", "cycle views: shaded, partitions, weights"},
 	{"G", "ground grid"},

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"image/color"
 	"math"
 	"strings"
@@ -24,6 +25,8 @@ type fakeViewer struct {
 	reports int
 	bind    bool
 	joint   string
+	// weights stand for the clip browser's blend; nil: under a spec.
+	weights []float32
 }
 
 func (f *fakeViewer) Choices() []string { return f.choices }
@@ -40,6 +43,19 @@ func (f *fakeViewer) RequestIndex(i int) error {
 		return errors.New("no such state")
 	}
 	f.indexed = append(f.indexed, i)
+	return nil
+}
+func (f *fakeViewer) BlendWeight(i int) (float32, bool) {
+	if f.weights == nil {
+		return 0, false
+	}
+	return f.weights[i], true
+}
+func (f *fakeViewer) SetBlendWeight(i int, w float32) error {
+	if f.weights == nil {
+		return errors.New("under a spec")
+	}
+	f.weights[i] = w
 	return nil
 }
 func (f *fakeViewer) Params() []anim.Param      { return f.params }
@@ -376,10 +392,10 @@ func TestTimelineMouse(t *testing.T) {
 	if r.W <= 0 || r.H <= 0 {
 		t.Fatalf("timeline rectangle %+v after drawing the HUD", r)
 	}
-	if s.Press(r.X+r.W+50, r.Y, f) || s.Release() {
+	if s.Press(r.X+r.W+50, r.Y, false, f) || s.Release() {
 		t.Fatal("a press beside the timeline scrubbed")
 	}
-	if !s.Press(r.X+0.25*r.W, r.Y+r.H/2, f) || !near(f.t, 0.5) || s.Playing {
+	if !s.Press(r.X+0.25*r.W, r.Y+r.H/2, false, f) || !near(f.t, 0.5) || s.Playing {
 		t.Fatalf("press at a quarter of the bar: time %v, playing %v; want 0.5 (¼ of 2 s), paused", f.t, s.Playing)
 	}
 	s.Drag(r.X+0.75*r.W, f)
@@ -399,7 +415,7 @@ func TestTimelineMouse(t *testing.T) {
 	}
 	s.HUD = false
 	Draw(&recorder{}, &s, in, 800, 600)
-	if s.Press(r.X+0.25*r.W, r.Y+r.H/2, f) {
+	if s.Press(r.X+0.25*r.W, r.Y+r.H/2, false, f) {
 		t.Fatal("the hidden HUD's timeline took a press")
 	}
 }
@@ -436,14 +452,14 @@ func TestInLoop(t *testing.T) {
 func TestPressSelectsJoints(t *testing.T) {
 	s := NewState()
 	f := newFake()
-	if s.Press(103, 98, f) || f.joint != "" {
+	if s.Press(103, 98, false, f) || f.joint != "" {
 		t.Fatal("a press selected a joint without the skeleton overlay")
 	}
 	s.Skeleton = true
-	if s.Press(300, 300, f) || f.joint != "" {
+	if s.Press(300, 300, false, f) || f.joint != "" {
 		t.Fatal("a press off every joint selected one")
 	}
-	if !s.Press(103, 98, f) || f.joint != "elbow" {
+	if !s.Press(103, 98, false, f) || f.joint != "elbow" {
 		t.Fatal("a press on the joint did not select it")
 	}
 	r := &recorder{}
@@ -478,5 +494,181 @@ func TestHUDShowsTheReport(t *testing.T) {
 	Draw(r, &s, in, 800, 600)
 	if strings.Contains(strings.Join(r.texts, "\n"), "errors") {
 		t.Fatal("a clean model's HUD mentions errors")
+	}
+}
+
+// clipInfo is a clip browser of the fake's three clips, Walk playing.
+func clipInfo() *Info {
+	return &Info{Duration: 2, FPS: 30, Clips: []ClipRow{
+		{Name: "Idle", Duration: 3}, {Name: "Walk", Duration: 1, Live: 1}, {Name: "Run", Duration: 0.7}}}
+}
+
+// TestClipListMouse: a click on a row plays that clip, Shift+click adds it
+// to the blend (weight 1) or takes it out, a press on a weight bar sets the
+// weight at the fraction of the bar it falls at and a drag follows; the
+// rows are where the HUD drew them.
+func TestClipListMouse(t *testing.T) {
+	s := NewState()
+	f := newFake()
+	f.params = nil
+	f.weights = make([]float32, 3)
+	in := clipInfo()
+	r := &recorder{}
+	Draw(r, &s, in, 800, 600)
+	c, h, bar := s.Clips, s.RowHeight, s.WeightBar
+	if c.W <= 0 || h <= 0 || bar.W <= 0 || s.ClipFirst != 0 || c.H != 3*h {
+		t.Fatalf("clip list %+v, rows %v apart from %d, weight bar %+v", c, h, s.ClipFirst, bar)
+	}
+	all := strings.Join(r.texts, "\n")
+	for _, want := range []string{"clips (3)", "Walk", " 3.00 s", " 0.70 s", "100%", "  0%"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the clip list does not show %q:\n%s", want, all)
+		}
+	}
+	row := func(i int) float32 { return c.Y + (float32(i)+0.5)*h }
+	if !s.Press(c.X+10, row(2), false, f) || len(f.requested) != 1 || f.requested[0] != "fade:Run" || s.Selected != 2 {
+		t.Fatalf("click on Run: requested %v, selected %d", f.requested, s.Selected)
+	}
+	s.Release()
+	if !s.Press(c.X+10, row(0), true, f) || f.weights[0] != 1 || len(f.requested) != 1 {
+		t.Fatalf("Shift+click on Idle: weights %v, requested %v", f.weights, f.requested)
+	}
+	s.Release()
+	if s.Press(c.X+10, row(0), true, f); f.weights[0] != 0 {
+		t.Fatalf("a second Shift+click on Idle left weight %v", f.weights[0])
+	}
+	s.Release()
+	if !s.Press(bar.X+0.25*bar.W, row(1), false, f) || !near(f.weights[1], 0.25) {
+		t.Fatalf("press at a quarter of Walk's bar: weight %v, want 0.25", f.weights[1])
+	}
+	s.Drag(bar.X+0.6*bar.W, f)
+	if !near(f.weights[1], 0.6) || f.t != 0 {
+		t.Fatalf("dragged to 0.6: weight %v, time %v", f.weights[1], f.t)
+	}
+	s.Drag(bar.X+3*bar.W, f)
+	if f.weights[1] != 1 {
+		t.Fatalf("dragged past the bar's end: %v, want 1", f.weights[1])
+	}
+	if !s.Release() {
+		t.Fatal("release did not end the weight drag")
+	}
+	s.Drag(bar.X, f)
+	if f.weights[1] != 1 {
+		t.Fatal("a drag after the release still set the weight")
+	}
+	if s.Press(c.X+10, c.Y+c.H+h, false, f) {
+		t.Fatal("a press below the last row was the list's")
+	}
+	// Under a spec there is no list.
+	in.Clips = nil
+	Draw(&recorder{}, &s, in, 800, 600)
+	if s.Clips.W != 0 || s.Press(c.X+10, row(0), false, f) {
+		t.Fatal("a spec's HUD has a clip list")
+	}
+}
+
+// TestClipListScrolls: a list longer than the window shows the rows
+// around the selected clip, and a click maps to the clip it shows.
+func TestClipListScrolls(t *testing.T) {
+	s := NewState()
+	f := newFake()
+	in := &Info{Duration: 1, FPS: 30}
+	f.choices = nil
+	for i := range 60 {
+		name := fmt.Sprintf("clip%02d", i)
+		f.choices = append(f.choices, name)
+		in.Clips = append(in.Clips, ClipRow{Name: name, Duration: 1})
+	}
+	s.Selected = 40
+	r := &recorder{}
+	Draw(r, &s, in, 800, 600)
+	shown := int(s.Clips.H / s.RowHeight)
+	if shown < 5 || shown >= 60 || s.ClipFirst > 40 || s.ClipFirst+shown <= 40 {
+		t.Fatalf("%d rows from %d shown; want clip 40 among them", shown, s.ClipFirst)
+	}
+	all := strings.Join(r.texts, "\n")
+	if !strings.Contains(all, "clip40") || strings.Contains(all, "clip00") {
+		t.Fatalf("rows drawn:\n%s", all)
+	}
+	s.Press(s.Clips.X+10, s.Clips.Y+1.5*s.RowHeight, false, f)
+	if want := "fade:" + f.choices[s.ClipFirst+1]; len(f.requested) != 1 || f.requested[0] != want {
+		t.Fatalf("click on the second row shown: %v, want %s", f.requested, want)
+	}
+}
+
+// TestBlendWeightKeys: A adds the selected clip to the blend or takes it
+// out; Up/Down change its weight when there are no parameters; under a
+// spec A says why it does nothing.
+func TestBlendWeightKeys(t *testing.T) {
+	f := newFake()
+	f.params = nil
+	f.weights = make([]float32, 3)
+	s := run(t, "],a", f) // Walk
+	if f.weights[1] != 1 {
+		t.Fatalf("A on Walk: weights %v", f.weights)
+	}
+	run2 := func(script string) {
+		evs, _ := ParseKeys(script)
+		for _, ev := range evs {
+			s.Handle(ev, f)
+		}
+	}
+	run2("down*3,shift+down")
+	if !near(f.weights[1], 0.84) {
+		t.Fatalf("Walk's weight after Down×3, Shift+Down: %v, want 0.84", f.weights[1])
+	}
+	run2("a")
+	if f.weights[1] != 0 {
+		t.Fatalf("A again: %v, want 0", f.weights[1])
+	}
+	run2("],up*2")
+	if !near(f.weights[2], 0.1) {
+		t.Fatalf("Run after ], Up×2: %v, want 0.1", f.weights[2])
+	}
+	g := newFake() // a spec: parameters, no blend weights
+	s = run(t, "a", g)
+	if !strings.Contains(s.Message, "spec") {
+		t.Fatalf("A under a spec says %q", s.Message)
+	}
+}
+
+// TestTimelineHover: the pointer over the timeline shows the time and
+// frame under it; away from it, nothing.
+func TestTimelineHover(t *testing.T) {
+	s := NewState()
+	in := &Info{Duration: 2, FPS: 30, Time: 0.5}
+	Draw(&recorder{}, &s, in, 800, 600)
+	r := s.Timeline
+	s.Hover(r.X+0.75*r.W, r.Y+r.H/2)
+	rec := &recorder{}
+	Draw(rec, &s, in, 800, 600)
+	all := strings.Join(rec.texts, "\n")
+	if !strings.Contains(all, "1.500 s  frame 45") {
+		t.Fatalf("hovering at ¾ of a 2 s timeline shows:\n%s", all)
+	}
+	s.Hover(r.X+0.75*r.W, r.Y+200)
+	rec = &recorder{}
+	Draw(rec, &s, in, 800, 600)
+	if strings.Contains(strings.Join(rec.texts, "\n"), "frame 45") {
+		t.Fatal("the tag stays after the pointer left the timeline")
+	}
+}
+
+// TestOnionKey: Shift+O toggles the onion skin; O alone still sets the
+// loop region's out point.
+func TestOnionKey(t *testing.T) {
+	f := newFake()
+	f.t = 1
+	s := run(t, "shift+o", f)
+	if !s.Onion || s.LoopOut != 0 {
+		t.Fatalf("Shift+O: onion %v, loop out %v", s.Onion, s.LoopOut)
+	}
+	s.Handle(Event{Key: KeyO}, f)
+	if !s.Onion || s.LoopOut != 1 {
+		t.Fatalf("O: onion %v, loop out %v", s.Onion, s.LoopOut)
+	}
+	s.Handle(Event{Key: KeyO, Shift: true}, f)
+	if s.Onion {
+		t.Fatal("a second Shift+O left the onion skin on")
 	}
 }
