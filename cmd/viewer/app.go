@@ -54,6 +54,8 @@ type app struct {
 	steady bool
 	// crowd, with -crowd N, animates and draws N characters.
 	crowd *scene.Crowd
+	// viewLabels name what each debug view shows (ui.View*), made once.
+	viewLabels [3]string
 	// clipRows is the HUD's clip list, one row per clip (clip browser).
 	clipRows []ui.ClipRow
 }
@@ -84,6 +86,12 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	}
 	a.space, a.spaceParams = blendSpace(c)
 	a.ui.Onion = opt.onion > 0
+	a.viewLabels[ui.ViewPartitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", v.Scene.Parts)
+	a.viewLabels[ui.ViewWeights] = "view: weights, no joint"
+	if j := v.WeightJoint; j >= 0 {
+		name := cmp.Or(c.Model.Skeleton.Names[j], fmt.Sprintf("joint %d", j))
+		a.viewLabels[ui.ViewWeights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
+	}
 	if c.ClipMode {
 		for i, name := range c.Choices() {
 			a.clipRows = append(a.clipRows, ui.ClipRow{Name: name, Duration: c.Model.Clips[i].Duration})
@@ -394,6 +402,7 @@ func (a *app) info() ui.Info {
 	tl := c.Ctl.Timeline()
 	in.Time, in.Duration, in.Loop, in.FPS = tl.Time, tl.Duration, tl.Mode, a.FPS()
 	in.BindPose = a.BindPose
+	in.View = a.viewLabels[a.ui.View]
 	if j := a.Selected; j >= 0 {
 		ji := &a.jointInfo
 		var local anim.Transform

@@ -367,3 +367,25 @@ func TestClipListBlend(t *testing.T) {
 		return nil
 	})
 }
+
+// TestDebugViewsAreLabelled: V cycles the debug views and the HUD names
+// the one shown: the partitions with their draw count, the weights with
+// their joint (-joint).
+func TestDebugViewsAreLabelled(t *testing.T) {
+	withApp(t, options{clip: "Walk", joint: "hand.L", paletteLimit: 12}, func(a *app) error {
+		want := []string{"", "view: partitions, a colour per draw call (", "view: weights of hand.L ("}
+		for i, w := range want {
+			if i > 0 {
+				keys(t, a, "v")
+			}
+			got := a.info().View
+			if (w == "") != (got == "") || !strings.HasPrefix(got, w) {
+				t.Errorf("after %d × V the view is labelled %q, want %q…", i, got, w)
+			}
+		}
+		if got := a.info().View; !strings.Contains(a.viewLabels[ui.ViewPartitions], fmt.Sprintf("(%d)", a.v.Scene.Parts)) || a.v.Scene.Parts < 2 {
+			t.Errorf("partitions label %q for %d partitions (%s)", a.viewLabels[ui.ViewPartitions], a.v.Scene.Parts, got)
+		}
+		return nil
+	})
+}

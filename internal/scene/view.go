@@ -32,6 +32,9 @@ type View struct {
 	Items []render.DrawItem
 	W, H  int
 	Stats SizeStats
+	// WeightJoint is the skeleton joint whose weights the Weights view
+	// shows, −1 for none.
+	WeightJoint int
 }
 
 // SizeStats is how much a view draws.
@@ -87,6 +90,7 @@ func NewView(c *Character, opt ViewOptions, w, h int) (*View, error) {
 		return nil, err
 	}
 	v.Scene.setDebugView(c, joint)
+	v.WeightJoint = joint
 	switch opt.View {
 	case ViewPartitions:
 		v.Mode = render.Partitions

@@ -39,6 +39,7 @@ type Info struct {
 	FPS        float32       // the clip's frame rate
 	Loop       anim.LoopMode // what the clip shown does at its ends
 	BindPose   bool          // the bind pose is shown instead of the animation
+	View       string        // what the debug view shows, "" for the shaded picture
 	Joint      *JointInfo    // the joint the inspector shows, or nil
 	Keys       []float32     // key times of the clip shown, for marks
 	Clips      []ClipRow     // the clip browser's list (nil under a spec), one row per choice
@@ -202,6 +203,9 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 	x, y := float32(pad), float32(pad)
 	width := float32(340)
 	rows := 5 + len(in.Params)
+	if in.View != "" {
+		rows++
+	}
 	if in.Issues != "" {
 		rows += 1 + len(in.IssueLines)
 	}
@@ -249,6 +253,10 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 	s.Timeline = Rect{x, y + 2, width - 2*pad, lh - 4}
 	drawTimeline(p, s, in, x, y+2, width-2*pad, lh-4)
 	y += lh + 3
+	if in.View != "" {
+		p.Text(x, y, fitText(p, &s.line, in.View, width-2*pad), accent)
+		y += lh + 3
+	}
 	if in.Fade != nil && !in.HasStates {
 		p.Text(x, y, s.line.reset().s("cross-fade ").s(in.Fade.From).s(" → ").s(in.Fade.To).s(" ").
 			f(100*in.Fade.Weight, 0, 3).s("%").str(), textMain)

@@ -672,3 +672,13 @@ func TestOnionKey(t *testing.T) {
 		t.Fatal("a second Shift+O left the onion skin on")
 	}
 }
+
+// TestViewLabel: the debug view's label is a line of the panel.
+func TestViewLabel(t *testing.T) {
+	s := NewState()
+	r := &recorder{}
+	Draw(r, &s, &Info{Duration: 1, FPS: 30, View: "view: weights of hip"}, 800, 600)
+	if !strings.Contains(strings.Join(r.texts, "\n"), "view: weights of hip") {
+		t.Fatalf("the panel does not name the view:\n%s", strings.Join(r.texts, "\n"))
+	}
+}
