@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-gl/glfw/v3.3/glfw"
+
 	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/ui"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -72,6 +75,21 @@ func TestBadFlagIsOneLine(t *testing.T) {
 	for _, line := range strings.Split(stderr.String(), "\n") {
 		if strings.Count(line, "(default") > 1 || strings.Contains(line, "(default [])") {
 			t.Errorf("usage line states its default twice or empty: %q", line)
+		}
+	}
+}
+
+// TestEveryKeyReachesTheWindow: every key of the key map has a window key
+// that sends it (a key added to ui and forgotten in uiKey is dead in the
+// window, though -keys scripts reach it).
+func TestEveryKeyReachesTheWindow(t *testing.T) {
+	sent := map[ui.Key]bool{}
+	for k := glfw.KeySpace; k <= glfw.KeyLast; k++ {
+		sent[uiKey(k)] = true
+	}
+	for k := ui.KeyNone + 1; k < ui.NumKeys; k++ {
+		if !sent[k] {
+			t.Errorf("no window key sends ui key %d", k)
 		}
 	}
 }

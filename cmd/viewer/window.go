@@ -545,6 +545,8 @@ func uiKey(k glfw.Key) ui.Key {
 		return ui.KeyPeriod
 	case glfw.KeyR:
 		return ui.KeyR
+	case glfw.KeyA:
+		return ui.KeyA
 	case glfw.KeyL:
 		return ui.KeyL
 	case glfw.KeyLeftBracket:

@@ -53,6 +53,8 @@ const (
 	KeyI
 	KeyO
 	KeyA
+	// NumKeys counts the keys above, KeyNone included.
+	NumKeys
 )
 
 // Event is one key press (or auto-repeat).
