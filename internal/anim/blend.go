@@ -62,6 +62,7 @@ func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 			}
 		}
 	}
+	lerpW(out, a, b, w, mask)
 }
 
 // The flat weighted average of GEA §12.10.1, for three or more poses, in
@@ -79,6 +80,9 @@ func accumStart(acc, p *SoAPose, w float32) {
 		acc.tx[i], acc.ty[i], acc.tz[i] = p.tx[i]*w, p.ty[i]*w, p.tz[i]*w
 		acc.sx[i], acc.sy[i], acc.sz[i] = p.sx[i]*w, p.sy[i]*w, p.sz[i]*w
 		acc.qx[i], acc.qy[i], acc.qz[i], acc.qw[i] = p.qx[i]*w, p.qy[i]*w, p.qz[i]*w, p.qw[i]*w
+	}
+	for k := range acc.W {
+		acc.W[k] = p.W[k] * w
 	}
 }
 
@@ -101,6 +105,9 @@ func accumAdd(acc, p *SoAPose, w float32) {
 		acc.qz[i] += p.qz[i] * qw
 		acc.qw[i] += p.qw[i] * qw
 	}
+	for k := range acc.W {
+		acc.W[k] += p.W[k] * w
+	}
 }
 
 func accumFinish(acc *SoAPose, total float32) {
@@ -109,6 +116,9 @@ func accumFinish(acc *SoAPose, total float32) {
 		acc.tx[i], acc.ty[i], acc.tz[i] = acc.tx[i]*inv, acc.ty[i]*inv, acc.tz[i]*inv
 		acc.sx[i], acc.sy[i], acc.sz[i] = acc.sx[i]*inv, acc.sy[i]*inv, acc.sz[i]*inv
 		acc.qx[i], acc.qy[i], acc.qz[i], acc.qw[i] = normQ(acc.qx[i], acc.qy[i], acc.qz[i], acc.qw[i])
+	}
+	for k := range acc.W {
+		acc.W[k] *= inv
 	}
 }
 
@@ -130,6 +140,9 @@ func DifferenceSoA(out, src, ref *SoAPose) {
 		out.tx[i], out.ty[i], out.tz[i] = src.tx[i]-ref.tx[i], src.ty[i]-ref.ty[i], src.tz[i]-ref.tz[i]
 		out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(-ref.qx[i], -ref.qy[i], -ref.qz[i], ref.qw[i], src.qx[i], src.qy[i], src.qz[i], src.qw[i]))
 		out.sx[i], out.sy[i], out.sz[i] = ratio(src.sx[i], ref.sx[i]), ratio(src.sy[i], ref.sy[i]), ratio(src.sz[i], ref.sz[i])
+	}
+	for k := range out.W { // morph weights add: the difference is src − ref
+		out.W[k] = src.W[k] - ref.W[k]
 	}
 }
 
@@ -179,6 +192,13 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 			dx, dy, dz, dw = slerpIdentity(dx, dy, dz, dw, wi)
 		}
 		out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(base.qx[i], base.qy[i], base.qz[i], base.qw[i], dx, dy, dz, dw))
+	}
+	for k := range out.W {
+		wk := w
+		if mask != nil {
+			wk *= mask[out.wj[k]]
+		}
+		out.W[k] = base.W[k] + diff.W[k]*wk
 	}
 }
 

@@ -86,6 +86,8 @@ type Clip struct {
 	// Tracks in any order; at most one per joint and path is expected, a
 	// later one overrides an earlier one.
 	Tracks []Track
+	// Morph animates morph target weights, at most one track per channel.
+	Morph []MorphTrack
 }
 
 // Validate checks a clip against the number of joints it will drive.
@@ -129,6 +131,11 @@ func (c *Clip) ComputeDuration() float32 {
 	for i := range c.Tracks {
 		if n := len(c.Tracks[i].Times); n > 0 && c.Tracks[i].Times[n-1] > d {
 			d = c.Tracks[i].Times[n-1]
+		}
+	}
+	for i := range c.Morph {
+		if n := len(c.Morph[i].Times); n > 0 && c.Morph[i].Times[n-1] > d {
+			d = c.Morph[i].Times[n-1]
 		}
 	}
 	return d

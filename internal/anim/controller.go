@@ -135,7 +135,7 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 	n := sk.NumJoints()
 	c := &Controller{sk: sk, models: make([]float32, PaletteFloats*n), speed: 1}
 	c.ctx.dir = 1
-	c.ctx.rest = NewSoAPose(n)
+	c.ctx.rest = NewPose(sk)
 	c.ctx.rest.restFrom(sk.Rest)
 	for _, p := range spec.Params {
 		v := min(max(p.Default, p.Min), p.Max)
@@ -161,12 +161,12 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 	}
 	c.ctx.stack = make([]*SoAPose, depth)
 	for i := range c.ctx.stack {
-		c.ctx.stack[i] = NewSoAPose(n)
+		c.ctx.stack[i] = NewPose(sk)
 	}
 	c.status = make([]LayerStatus, len(c.machines))
 	c.clocks = make([]ClipClock, len(c.players))
 	for i := range c.machines {
-		c.machines[i].snap = NewSoAPose(n)
+		c.machines[i].snap = NewPose(sk)
 		c.machines[i].reset(&c.ctx)
 	}
 	return c, nil
@@ -619,7 +619,7 @@ func (b *builder) pose(ref *PoseRef, at string) (*SoAPose, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := NewSoAPose(b.sk.NumJoints())
+	out := NewPose(b.sk)
 	job := SampleSoAJob{Clip: clip, Time: ref.Time, Cursors: make([]int32, clip.NumCursors()), Output: out}
 	job.Run()
 	return out, nil
@@ -867,7 +867,7 @@ func (b *builder) post(ps *PostSpec, at string) error {
 		op.target[i] = b.input(ps.Target[i])
 		op.pole[i] = b.input(ps.Pole[i])
 	}
-	scratch := NewSoAPose(b.sk.NumJoints())
+	scratch := NewPose(b.sk)
 	switch ps.Type {
 	case PostTwoBoneIK:
 		op.ik = TwoBoneIKJob{Skeleton: b.sk, Start: joints[0], Mid: joints[1], End: joints[2], Models: b.c.models, Pose: scratch}

@@ -79,7 +79,7 @@ func NewCrowd(sk *Skeleton, skins []Skin, ctls []*Controller) (*Crowd, error) {
 }
 
 func (c *Crowd) newScratch() *crowdScratch {
-	s := &crowdScratch{pose: NewSoAPose(c.sk.NumJoints())}
+	s := &crowdScratch{pose: NewPose(c.sk)}
 	s.mp = ModelPaletteJob{Skeleton: c.sk, Input: s.pose}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // RuntimeClip is the immutable, sampling-ready form of a Clip for one
@@ -35,6 +36,10 @@ type RuntimeClip struct {
 	// so that the LINEAR loops run over all lanes without a test and never
 	// move its cursor; sampleOtherLanes then overwrites the shadow's value.
 	other []otherTrack
+	// morph are the morph weight tracks (copies), morphRest the weights
+	// of the channels they leave alone.
+	morph     []MorphTrack
+	morphRest []float32
 }
 
 // otherTrack is a STEP or CUBICSPLINE track and its cursor index,
@@ -72,7 +77,14 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 	if err := c.Validate(n); err != nil {
 		return nil, err
 	}
-	rc := &RuntimeClip{name: c.Name, duration: clipDuration(c), numJoints: n}
+	if err := c.validateMorph(len(sk.MorphRest)); err != nil {
+		return nil, err
+	}
+	rc := &RuntimeClip{name: c.Name, duration: clipDuration(c), numJoints: n, morphRest: slices.Clone(sk.MorphRest)}
+	for _, tr := range c.Morph {
+		tr.Times, tr.Values = slices.Clone(tr.Times), slices.Clone(tr.Values)
+		rc.morph = append(rc.morph, tr)
+	}
 	var src [3][]int // track index per path and joint, −1 for none
 	for p := range src {
 		src[p] = make([]int, n)
@@ -223,8 +235,8 @@ func (c *RuntimeClip) Duration() float32 { return c.duration }
 func (c *RuntimeClip) NumJoints() int { return c.numJoints }
 
 // NumCursors is the length of the cursor slice SampleSoAJob needs: one per
-// joint and path.
-func (c *RuntimeClip) NumCursors() int { return 3 * c.numJoints }
+// joint and path, and one per morph track.
+func (c *RuntimeClip) NumCursors() int { return 3*c.numJoints + len(c.morph) }
 
 // SampleSoAJob samples a RuntimeClip into an SoAPose, the engine's only
 // sampler: joints without a track keep their rest transform; LINEAR
@@ -270,6 +282,9 @@ func (j *SampleSoAJob) Validate() error {
 // Run samples the clip. Call Validate once when buffers are set up.
 func (j *SampleSoAJob) Run() {
 	sampleSoA(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Output)
+	if len(j.Output.W) > 0 {
+		sampleMorph(j.Clip, j.Time, j.Cursors[3*j.Clip.numJoints:], j.Output)
+	}
 }
 
 // sampleSoAGeneric is the portable sampler, one loop per path: per joint,

@@ -18,6 +18,12 @@ type Skeleton struct {
 	Parents []int
 	// Rest is the pose a joint has when no clip animates it; len = joint count.
 	Rest []Transform
+	// MorphRest are the morph target weights of the pose's morph channels
+	// when no clip animates them, and MorphJoint the joint each channel
+	// belongs to (the node whose mesh it weights); both empty for a
+	// skeleton without morph targets.
+	MorphRest  []float32
+	MorphJoint []int
 }
 
 // NumJoints is the number of joints.
@@ -34,7 +40,7 @@ func (s *Skeleton) Validate() error {
 			return fmt.Errorf("anim: skeleton joint %d (%q) has parent %d; parents must come before their children", i, s.Names[i], p)
 		}
 	}
-	return nil
+	return s.validateMorph()
 }
 
 // JointIndex returns the first joint named name, or -1.

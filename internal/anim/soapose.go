@@ -27,6 +27,11 @@ type SoAPose struct {
 	tx, ty, tz     []float32
 	qx, qy, qz, qw []float32
 	sx, sy, sz     []float32
+	// W holds the morph target weights, one per morph channel of the
+	// skeleton (NewPose); empty for a pose of joints only. wj is the joint
+	// of each channel, shared with the skeleton.
+	W  []float32
+	wj []int
 }
 
 // NewSoAPose returns a pose of n joints, every joint (and padding lane) at
@@ -102,6 +107,7 @@ func (p *SoAPose) CopyFrom(src *SoAPose) {
 	} {
 		copy(s[0], s[1])
 	}
+	copy(p.W, src.W)
 }
 
 // BlendSoA blends two poses like LerpPose (nlerp false: rotations slerped
@@ -126,6 +132,9 @@ func BlendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
 		return
 	}
 	blendSoA(out, a, b, w, nlerp)
+	if len(out.W) > 0 {
+		lerpW(out, a, b, w, nil)
+	}
 }
 
 // blendSoAGeneric is the portable blend kernel, the quaternion arithmetic
