@@ -16,7 +16,6 @@ func (l *loader) loadAnimations() error {
 			return fmt.Errorf("%s: null", where)
 		}
 		clip := anim.Clip{Name: a.Name}
-		morph := 0
 		type target struct {
 			node int
 			path gltf.TRSProperty
@@ -117,16 +116,13 @@ func (l *loader) loadAnimations() error {
 				}
 			}
 			if ch.Target.Path == gltf.TRSWeights {
-				morph++
-				continue // morph weights are checked but not applied: morph targets are not drawn
+				clip.Morph = append(clip.Morph, anim.MorphTrack{Channel: l.model.NodeMorph[node], Count: per, Interp: interp, Times: times, Values: vals})
+				continue
 			}
 			if path == anim.Rotation {
 				l.normalizeRotations(ow, firstCheck(l, "rotations", s.Output, int(use), vals), interp == anim.CubicSpline)
 			}
 			clip.Tracks = append(clip.Tracks, anim.Track{Joint: l.model.JointOfNode[node], Path: path, Interp: interp, Times: times, Values: vals})
-		}
-		if morph > 0 {
-			l.issue("VIEWER_NOT_DRAWN", where, "%d morph-weight channels read but not applied", morph)
 		}
 		// Every rule of anim.Clip.Validate was checked above, once per
 		// shared key array; Validate itself would walk a shared output once

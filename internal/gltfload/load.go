@@ -254,6 +254,7 @@ func (l *loader) decode(data []byte) (*Model, error) {
 		l.decodeTextures,
 		l.loadMeshes,
 		l.loadScene,
+		l.loadMorphs,
 		l.loadAnimations,
 		l.validate,
 	}

@@ -2,6 +2,7 @@ package gltfload
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -42,8 +43,17 @@ func (l *loader) loadMeshes() error {
 		if len(m.Primitives) > 0 {
 			l.meshTargets[mi] = len(m.Primitives[0].Targets)
 		}
+		mesh.Targets = l.meshTargets[mi]
 		if len(m.Weights) > 0 && len(m.Weights) != l.meshTargets[mi] {
-			l.issue("MESH_INVALID_WEIGHTS_COUNT", fmt.Sprintf("meshes[%d].weights", mi), "%d weights for %d morph targets; morph targets are not applied", len(m.Weights), l.meshTargets[mi])
+			l.issue("MESH_INVALID_WEIGHTS_COUNT", fmt.Sprintf("meshes[%d].weights", mi), "%d weights for %d morph targets; ignored, the weights start at 0", len(m.Weights), l.meshTargets[mi])
+		} else if len(m.Weights) > 0 {
+			mesh.Weights = make([]float32, len(m.Weights))
+			for k, w := range m.Weights {
+				mesh.Weights[k] = float32(w)
+			}
+		}
+		if mesh.Targets > 0 {
+			mesh.TargetNames = l.targetNames(mi, m.Extras, mesh.Targets)
 		}
 		l.model.Meshes = append(l.model.Meshes, mesh)
 	}
@@ -151,7 +161,7 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 	if err := l.loadIndices(where, p, &prim); err != nil {
 		return prim, err
 	}
-	if err := l.checkTargets(where, p, prim.NumVertices()); err != nil {
+	if err := l.loadTargets(where, p, &prim); err != nil {
 		return prim, err
 	}
 	return prim, nil
@@ -171,10 +181,12 @@ func (l *loader) warnStrideVertex(where string, acc int) {
 	}
 }
 
-// checkTargets validates morph targets (which are not applied): each
-// displacement accessor has the vertex count and finite values.
-func (l *loader) checkTargets(where string, p *gltf.Primitive, n int) error {
+// loadTargets reads the morph targets: each displacement accessor has the
+// vertex count and finite values; POSITION and NORMAL are kept.
+func (l *loader) loadTargets(where string, p *gltf.Primitive, prim *Primitive) error {
+	n := prim.NumVertices()
 	for ti, t := range p.Targets {
+		var mt MorphTarget
 		for _, sem := range slices.Sorted(maps.Keys(t)) {
 			acc := t[sem]
 			tw := fmt.Sprintf("%s.targets[%d].%s", where, ti, sem)
@@ -200,7 +212,14 @@ func (l *loader) checkTargets(where string, p *gltf.Primitive, n int) error {
 					return fmt.Errorf("%s: accessors[%d] value %d is not finite", tw, acc, k)
 				}
 			}
+			switch {
+			case sem == gltf.POSITION:
+				mt.Positions = v
+			case sem == gltf.NORMAL && prim.Normals != nil:
+				mt.Normals = v
+			}
 		}
+		prim.Targets = append(prim.Targets, mt)
 	}
 	return nil
 }
@@ -576,5 +595,45 @@ func (p *Primitive) WithFlatNormals() Primitive {
 			copy(q.Normals[(t+v)*3:], nrm)
 		}
 	}
+	// Morph targets move the unshared vertices as they moved the shared
+	// ones; the face normals stay those of the base shape.
+	for _, mt := range p.Targets {
+		var qt MorphTarget
+		if mt.Positions != nil {
+			qt.Positions = make([]float32, 0, m*3)
+			for _, i := range p.Indices {
+				qt.Positions = append(qt.Positions, mt.Positions[i*3:i*3+3]...)
+			}
+		}
+		q.Targets = append(q.Targets, qt)
+	}
 	return q
+}
+
+// targetNames reads a mesh's extras.targetNames, the names exporters give
+// its morph targets (a convention, not the specification): one string per
+// target, "" where there is none.
+func (l *loader) targetNames(mi int, extras any, n int) []string {
+	names := make([]string, n)
+	var list []any
+	switch e := extras.(type) {
+	case map[string]any:
+		list, _ = e["targetNames"].([]any)
+	case json.RawMessage:
+		var m struct {
+			TargetNames []any `json:"targetNames"`
+		}
+		if json.Unmarshal(e, &m) == nil {
+			list = m.TargetNames
+		}
+	}
+	if list != nil && len(list) != n {
+		l.issue("VIEWER_NOTE", fmt.Sprintf("meshes[%d].extras.targetNames", mi), "%d names for %d morph targets; the extra names are not used", len(list), n)
+	}
+	for k := range min(len(list), n) {
+		if s, ok := list[k].(string); ok {
+			names[k] = s
+		}
+	}
+	return names
 }

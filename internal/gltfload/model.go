@@ -39,6 +39,13 @@ type Model struct {
 	Textures []*image.NRGBA
 	// Instances are the nodes of the shown scene that draw a mesh.
 	Instances []Instance
+	// NodeMorph[n] is the first morph channel of glTF node n in the
+	// pose's weights (anim.SoAPose.W), one per morph target of its mesh,
+	// or -1 when its mesh has none. Skeleton.MorphRest holds each
+	// channel's default: node.weights, else mesh.weights, else 0.
+	NodeMorph []int
+	// NodeMesh[n] is glTF node n's mesh, -1 for none.
+	NodeMesh []int
 	// Report lists what is wrong with the file although it loaded, and
 	// what the loader did about it.
 	Report Report
@@ -57,6 +64,12 @@ type Instance struct {
 type Mesh struct {
 	Name       string
 	Primitives []Primitive
+	// Targets is the number of morph targets of every primitive;
+	// TargetNames their names from extras.targetNames ("" where none).
+	Targets     int
+	TargetNames []string
+	// Weights are the default morph weights (mesh.weights), or nil.
+	Weights []float32
 }
 
 // Primitive is one triangle list with its vertex attributes, de-interleaved.
@@ -92,6 +105,17 @@ type Primitive struct {
 	// DroppedMax and DroppedMean are the largest and mean fraction of a
 	// vertex's weight lost by keeping only four influences.
 	DroppedMax, DroppedMean float32
+	// Targets are the morph targets: displacements added to Positions and
+	// Normals, each scaled by its weight, before skinning.
+	Targets []MorphTarget
+}
+
+// MorphTarget is one morph target of a primitive: xyz displacements per
+// vertex of the positions and of the normals (nil where the target has
+// none). Tangent displacements are validated but not kept: nothing is
+// shaded with tangents.
+type MorphTarget struct {
+	Positions, Normals []float32
 }
 
 // NumVertices is the vertex count.
@@ -112,3 +136,36 @@ type Material struct {
 
 // DefaultMaterial is what glTF prescribes for primitives without one.
 var DefaultMaterial = Material{Name: "default", BaseColor: [4]float32{1, 1, 1, 1}, BaseColorTexture: -1, TexCoord: -1}
+
+// Morph writes the primitive's shape under morph weights (one per target)
+// into pos and, when nrm is not nil, nrm: the base positions and normals
+// plus each target's displacements times its weight; targets with weight 0
+// cost nothing. Normals are left unnormalized, as the shader takes them.
+// len(pos) = len(Positions), len(nrm) = len(Normals).
+func (p *Primitive) Morph(pos, nrm, weights []float32) {
+	copy(pos, p.Positions)
+	if nrm != nil {
+		copy(nrm, p.Normals)
+	}
+	for t := range min(len(weights), len(p.Targets)) {
+		w := weights[t]
+		if w == 0 {
+			continue
+		}
+		addScaled(pos, p.Targets[t].Positions, w)
+		if nrm != nil {
+			addScaled(nrm, p.Targets[t].Normals, w)
+		}
+	}
+}
+
+// addScaled adds w·d to dst; a nil d adds nothing.
+func addScaled(dst, d []float32, w float32) {
+	if d == nil {
+		return
+	}
+	d = d[:len(dst)]
+	for i, v := range d {
+		dst[i] += w * v
+	}
+}

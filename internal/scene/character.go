@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -40,6 +41,9 @@ type Character struct {
 	blendState  string
 	blendParams []int
 	live        []float32
+	// MorphOverride pins morph channels (Skeleton.MorphRest's order) at a
+	// weight whatever the animation says; NaN leaves a channel to it.
+	MorphOverride []float32
 	// ghost holds the poses of onion skins and trails.
 	ghost ghosts
 	// choices, keys and rates are laid out once (timeline).
@@ -147,7 +151,11 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 		return nil, err
 	}
 	n := m.Skeleton.NumJoints()
-	c := &Character{Model: m, Clip: -1, pose: anim.NewSoAPose(n), models: make([]float32, anim.PaletteFloats*n)}
+	c := &Character{Model: m, Clip: -1, pose: anim.NewPose(&m.Skeleton), models: make([]float32, anim.PaletteFloats*n)}
+	c.MorphOverride = make([]float32, len(m.Skeleton.MorphRest))
+	for k := range c.MorphOverride {
+		c.MorphOverride[k] = float32(math.NaN())
+	}
 	if spec == nil {
 		c.ClipMode = true
 		if len(m.Clips) > 0 {
@@ -232,9 +240,14 @@ func (c *Character) Evaluate(t float32) {
 // every skin's palette.
 func (c *Character) PoseNow() {
 	if c.BindPose {
-		c.pose.FromTransforms(c.Model.Skeleton.Rest)
+		c.pose.FromRest(&c.Model.Skeleton)
 	} else {
 		c.Ctl.Evaluate(c.pose)
+	}
+	for k, v := range c.MorphOverride {
+		if v == v {
+			c.pose.W[k] = v
+		}
 	}
 	mp := anim.ModelPaletteJob{Skeleton: &c.Model.Skeleton, Input: c.pose, Models: c.models}
 	if len(c.Model.Skins) > 0 {
@@ -257,6 +270,17 @@ func (c *Character) Joint(j int) (name, parent string, local anim.Transform, wor
 		parent = sk.Names[p]
 	}
 	return name, parent, c.pose.At(j), c.JointWorld(j).Col(3).Vec3()
+}
+
+// MorphWeights are the morph target weights of glTF node n in the current
+// pose (one per target of its mesh), nil when its mesh has none. The slice
+// is the character's.
+func (c *Character) MorphWeights(n int) []float32 {
+	k := c.Model.NodeMorph[n]
+	if k < 0 {
+		return nil
+	}
+	return c.pose.W[k : k+c.Model.Meshes[c.Model.NodeMesh[n]].Targets]
 }
 
 // NodeWorld is the global transform of glTF node n in the current pose.

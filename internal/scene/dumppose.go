@@ -8,14 +8,18 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/skin"
 )
 
 // DumpPose poses the character with every clip at time t and writes the
 // pose contract as JSON: the world matrix of every node that is a joint of
-// any skin (or of every node with allNodes), and the skinned world-space
-// positions of every skinned primitive, by the glTF formula
-// Σ wᵢ·(jointWorldᵢ·inverseBindᵢ)·v over all JOINTS_n/WEIGHTS_n.
+// any skin or whose mesh has morph targets (of every node with allNodes),
+// with the morph weights of the latter, and the world-space positions of
+// every primitive drawn: morphed (v + Σ wₜ·dₜ), then skinned by the glTF
+// formula Σ wᵢ·(jointWorldᵢ·inverseBindᵢ)·v over all JOINTS_n/WEIGHTS_n,
+// or, rigid, moved by its node's world matrix.
 func (c *Character) DumpPose(w io.Writer, t float32, allNodes bool) error {
 	c.Evaluate(t)
 	m := c.Model
@@ -33,6 +37,12 @@ func (c *Character) DumpPose(w io.Writer, t float32, allNodes bool) error {
 					seen[n] = true
 					nodes = append(nodes, n)
 				}
+			}
+		}
+		for n, k := range m.NodeMorph {
+			if k >= 0 && !seen[n] {
+				seen[n] = true
+				nodes = append(nodes, n)
 			}
 		}
 		sort.Ints(nodes)
@@ -58,26 +68,36 @@ func (c *Character) DumpPose(w io.Writer, t float32, allNodes bool) error {
 		bw.WriteString(`, "world": [`)
 		wm := c.NodeWorld(n)
 		writeFloats(bw, wm[:], ", ")
-		bw.WriteString("]}")
+		bw.WriteString("]")
+		if ws := c.MorphWeights(n); ws != nil {
+			bw.WriteString(`, "weights": [`)
+			writeFloats(bw, ws, ", ")
+			bw.WriteString("]")
+		}
+		bw.WriteString("}")
 	}
 	bw.WriteString("\n ],\n \"primitives\": [")
 	first := true
-	var out []float32
+	var out, morphed []float32
 	for _, inst := range m.Instances {
-		if inst.Skin < 0 {
-			continue
-		}
+		weights := c.MorphWeights(inst.Node)
+		world := c.NodeWorld(inst.Node)
 		for pi := range m.Meshes[inst.Mesh].Primitives {
 			p := &m.Meshes[inst.Mesh].Primitives[pi]
-			if p.AllJoints == nil {
-				continue
-			}
 			if cap(out) < len(p.Positions) {
-				out = make([]float32, len(p.Positions))
+				out, morphed = make([]float32, len(p.Positions)), make([]float32, len(p.Positions))
 			}
-			out = out[:len(p.Positions)]
-			if err := skin.Positions(out, p.Positions, p.AllJoints, p.AllWeights, 4*p.Sets, c.Palettes[inst.Skin]); err != nil {
-				return err
+			out, morphed = out[:len(p.Positions)], morphed[:len(p.Positions)]
+			p.Morph(morphed, nil, weights)
+			if inst.Skin >= 0 && p.AllJoints != nil {
+				if err := skin.Positions(out, morphed, p.AllJoints, p.AllWeights, 4*p.Sets, c.Palettes[inst.Skin]); err != nil {
+					return err
+				}
+			} else {
+				for v := 0; v+3 <= len(morphed); v += 3 {
+					q := world.Mul4x1(mgl32.Vec4{morphed[v], morphed[v+1], morphed[v+2], 1})
+					out[v], out[v+1], out[v+2] = q[0], q[1], q[2]
+				}
 			}
 			if !first {
 				bw.WriteString(",")

@@ -35,7 +35,7 @@ func (c *Character) poseShifted(dt float32) bool {
 	g := &c.ghost
 	if g.pose == nil {
 		n := c.Model.Skeleton.NumJoints()
-		g.pose, g.models = anim.NewSoAPose(n), make([]float32, anim.PaletteFloats*n)
+		g.pose, g.models = anim.NewPose(&c.Model.Skeleton), make([]float32, anim.PaletteFloats*n)
 		g.trail = make([][3]float32, 0, MaxTrail+1)
 	}
 	c.Ctl.EvaluateShifted(dt, g.pose)

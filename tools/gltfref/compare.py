@@ -83,6 +83,19 @@ def main(argv):
         node_err.append((worst[0] / d, 'node %d %r elem %d (col %d,row %d): ref %.9g other %.9g'
                          % (idx, rn[idx].get('name', ''), worst[1], worst[1] // 4, worst[1] % 4,
                             a[worst[1]], b[worst[1]])))
+    # Morph weights are compared as they are (they have no length scale).
+    for idx in sorted(set(rn) & set(on)):
+        a, b = rn[idx].get('weights'), on[idx].get('weights')
+        if a is None and b is None:
+            continue
+        if a is None or b is None or len(a) != len(b):
+            problems.append('node %d weights: REF %r vs OTHER %r' % (idx, a, b))
+            continue
+        for k in range(len(a)):
+            if not abs(a[k] - b[k]) <= 1e-5:
+                problems.append('node %d weight %d: ref %.9g other %.9g' % (idx, k, a[k], b[k]))
+                break
+
     pos_err = []
     for key in sorted(set(rp) & set(op)):
         a, b = rp[key]['positions'], op[key]['positions']

@@ -275,10 +275,15 @@ def clip_duration(doc, buffers, anim):
     return dur
 
 
-def sample_channel(doc, buffers, smp, path, T):
+def sample_channel(doc, buffers, smp, path, T, group=0):
+    """group > 0: the output holds `group` scalars per value (morph weights,
+    one per target), which are regrouped into vectors."""
     times = [float(e[0]) for e in read_accessor(doc, buffers, smp['input'])]
     outs = read_accessor(doc, buffers, smp['output'])
     outs = [[float(c) for c in e] for e in outs]
+    if group:
+        flat = [e[0] for e in outs]
+        outs = [flat[k:k + group] for k in range(0, len(flat), group)]
     interp = smp.get('interpolation', 'LINEAR')
     n = len(times)
     if n == 0:
@@ -359,6 +364,7 @@ def sample_clip_pose(doc, buffers, clip_index, T):
     does not animate the path), animated = set of node indices the clip targets."""
     pose = rest_pose(doc)
     animated = set()
+    weights = rest_weights(doc)
     anim = doc.get('animations', [])[clip_index]
     dur = clip_duration(doc, buffers, anim)
     Tc = min(max(T, 0.0), dur)
@@ -367,13 +373,45 @@ def sample_clip_pose(doc, buffers, clip_index, T):
         tgt = ch.get('target', {})
         node = tgt.get('node')
         path = tgt.get('path')
+        if path == 'weights' and node in weights:
+            v = sample_channel(doc, buffers, anim['samplers'][ch['sampler']], path, Tc,
+                               group=len(weights[node]))
+            if v is not None:
+                weights[node] = v
+            continue
         if node is None or path not in slot:
             continue
         v = sample_channel(doc, buffers, anim['samplers'][ch['sampler']], path, Tc)
         if v is not None:
             pose[node][slot[path]] = v
             animated.add(node)
+    sample_clip_pose.weights = weights
     return pose, animated
+
+
+def mesh_targets(doc, mi):
+    prims = doc['meshes'][mi].get('primitives', [])
+    return len(prims[0].get('targets', [])) if prims else 0
+
+
+def rest_weights(doc):
+    """Per node whose mesh has morph targets: node.weights, else mesh.weights,
+    else zeros (glTF 3.7.2.2); a list of the wrong length is not used."""
+    out = {}
+    for i, nd in enumerate(doc.get('nodes', [])):
+        if 'mesh' not in nd:
+            continue
+        n = mesh_targets(doc, nd['mesh'])
+        if n == 0:
+            continue
+        w = [0.0] * n
+        mw = doc['meshes'][nd['mesh']].get('weights')
+        if mw is not None and len(mw) == n:
+            w = [float(x) for x in mw]
+        if nd.get('weights') is not None and len(nd['weights']) == n:
+            w = [float(x) for x in nd['weights']]
+        out[i] = w
+    return out
 
 
 # --- quaternion helpers for blending ([x, y, z, w]) ---
@@ -465,13 +503,14 @@ def evaluate(doc, buffers, clip_index, T, all_nodes):
     nodes = doc.get('nodes', [])
     anims = doc.get('animations', [])
     if clip_index is None:
-        return finish_pose(doc, buffers, rest_pose(doc), set(), None, T, all_nodes)
+        return finish_pose(doc, buffers, rest_pose(doc), set(), None, T, all_nodes,
+                           rest_weights(doc))
     pose, animated = sample_clip_pose(doc, buffers, clip_index, T)
     return finish_pose(doc, buffers, pose, animated, anims[clip_index].get('name'),
-                       T, all_nodes)
+                       T, all_nodes, sample_clip_pose.weights)
 
 
-def finish_pose(doc, buffers, pose, animated, clip_name, T, all_nodes):
+def finish_pose(doc, buffers, pose, animated, clip_name, T, all_nodes, weights=None):
     """pose: per node local [t, r, s]; animated: nodes whose TRS replaces a
     node matrix. Computes world matrices and skinned positions."""
     nodes = doc.get('nodes', [])
@@ -509,12 +548,19 @@ def finish_pose(doc, buffers, pose, animated, clip_name, T, all_nodes):
     for i in range(nn):
         get_world(i)
 
+    if weights is None:
+        weights = rest_weights(doc)
     joint_set = set()
     for sk in doc.get('skins', []):
         joint_set.update(sk.get('joints', []))
+    joint_set.update(weights)  # nodes with morph targets
     node_ids = range(nn) if all_nodes else sorted(joint_set)
-    out_nodes = [{'index': i, 'name': nodes[i].get('name', ''), 'world': world[i]}
-                 for i in node_ids]
+    out_nodes = []
+    for i in node_ids:
+        e = {'index': i, 'name': nodes[i].get('name', ''), 'world': world[i]}
+        if i in weights:
+            e['weights'] = weights[i]
+        out_nodes.append(e)
 
     # scene traversal
     scenes = doc.get('scenes', [])
@@ -535,22 +581,43 @@ def finish_pose(doc, buffers, pose, animated, clip_name, T, all_nodes):
     prims_out = []
     for ni in sorted(scene_nodes):
         nd = nodes[ni]
-        if 'mesh' not in nd or 'skin' not in nd:
+        if 'mesh' not in nd:
             continue
-        skin = doc['skins'][nd['skin']]
-        joints = skin['joints']
-        if 'inverseBindMatrices' in skin:
-            ibms = [[float(x) for x in e] for e in
-                    read_accessor(doc, buffers, skin['inverseBindMatrices'])]
-        else:
-            ibms = [IDENTITY] * len(joints)
-        jm = [mat_mul(world[joints[j]], ibms[j]) for j in range(len(joints))]
+        jm = None
+        if 'skin' in nd:
+            skin = doc['skins'][nd['skin']]
+            joints = skin['joints']
+            if 'inverseBindMatrices' in skin:
+                ibms = [[float(x) for x in e] for e in
+                        read_accessor(doc, buffers, skin['inverseBindMatrices'])]
+            else:
+                ibms = [IDENTITY] * len(joints)
+            jm = [mat_mul(world[joints[j]], ibms[j]) for j in range(len(joints))]
         mesh = doc['meshes'][nd['mesh']]
         for pi, prim in enumerate(mesh['primitives']):
             attrs = prim.get('attributes', {})
-            if 'JOINTS_0' not in attrs or 'POSITION' not in attrs:
+            if 'POSITION' not in attrs:
                 continue
-            pos = read_accessor(doc, buffers, attrs['POSITION'])
+            pos = [[float(c) for c in p] for p in read_accessor(doc, buffers, attrs['POSITION'])]
+            # Morph: p + sum of w_t * POSITION displacement of target t.
+            for t, tg in enumerate(prim.get('targets', [])):
+                w = weights.get(ni, [])[t] if t < len(weights.get(ni, [])) else 0.0
+                if w == 0.0 or 'POSITION' not in tg:
+                    continue
+                d = read_accessor(doc, buffers, tg['POSITION'])
+                for vi in range(len(pos)):
+                    for c in range(3):
+                        pos[vi][c] += w * float(d[vi][c])
+            if jm is None or 'JOINTS_0' not in attrs:
+                m = world[ni]
+                flat = []
+                for x, y, z in pos:
+                    flat.extend((m[0] * x + m[4] * y + m[8] * z + m[12],
+                                 m[1] * x + m[5] * y + m[9] * z + m[13],
+                                 m[2] * x + m[6] * y + m[10] * z + m[14]))
+                prims_out.append({'mesh': nd['mesh'], 'primitive': pi, 'node': ni,
+                                  'positions': flat})
+                continue
             sets = []
             s = 0
             while ('JOINTS_%d' % s) in attrs and ('WEIGHTS_%d' % s) in attrs:
