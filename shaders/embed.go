@@ -4,7 +4,8 @@ package shaders
 
 import "embed"
 
-// FS holds every shader source by file name (skin.vert, lit.frag, ...).
+// FS holds every shader source by file name (skin.vert, lit.frag, ...),
+// and the parts they include (morph.glsl).
 //
-//go:embed *.vert *.frag
+//go:embed *.vert *.frag *.glsl
 var FS embed.FS

@@ -16,6 +16,8 @@ layout(std140) uniform Palette {
     vec4 uRows[3 * MAX_JOINTS];
 };
 
+#include "morph.glsl"
+
 uniform mat4 uViewProj;
 uniform int uSelJoint;    // palette entry shown by the weights view, -1 for none
 
@@ -38,7 +40,10 @@ void main() {
         r2 = vec4(0.0, 0.0, 1.0, 0.0);
     }
 
-    vec4 p = vec4(aPosition, 1.0);
+    vec3 mp = aPosition;
+    vec3 mn = aNormal;
+    morph(mp, mn);
+    vec4 p = vec4(mp, 1.0);
     vec3 world = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
 
     // Normals transform by the inverse transpose of the blended 3x3 part.
@@ -48,7 +53,7 @@ void main() {
     mat3 m = transpose(mat3(r0.xyz, r1.xyz, r2.xyz));
     mat3 cof = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
     float det = dot(m[0], cof[0]);
-    vec3 n = cof * aNormal * (det < 0.0 ? -1.0 : 1.0);
+    vec3 n = cof * mn * (det < 0.0 ? -1.0 : 1.0);
 
     vNormal = n;
     vUV = aUV;

@@ -17,6 +17,8 @@ layout(std140) uniform Palette {
     vec4 uDQ[2 * MAX_JOINTS];
 };
 
+#include "morph.glsl"
+
 uniform mat4 uViewProj;
 uniform int uSelJoint;    // palette entry shown by the weights view, -1 for none
 
@@ -47,10 +49,12 @@ void main() {
     bd /= len;
 
     vec3 p = aPosition;
+    vec3 mn = aNormal;
+    morph(p, mn);
     p += 2.0 * cross(br.xyz, cross(br.xyz, p) + br.w * p);
     vec3 t = 2.0 * (br.w * bd.xyz - bd.w * br.xyz + cross(br.xyz, bd.xyz));
     vec3 world = p + t;
-    vec3 n = aNormal + 2.0 * cross(br.xyz, cross(br.xyz, aNormal) + br.w * aNormal);
+    vec3 n = mn + 2.0 * cross(br.xyz, cross(br.xyz, mn) + br.w * mn);
 
     vNormal = n;
     vUV = aUV;

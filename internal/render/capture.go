@@ -29,6 +29,10 @@ func linkCapture(vert, defines string) (program, error) {
 		gl.DeleteProgram(p)
 		return 0, err
 	}
+	if err := bindMorphBlock(prog, vert); err != nil {
+		gl.DeleteProgram(p)
+		return 0, err
+	}
 	return prog, nil
 }
 
@@ -38,6 +42,13 @@ func linkCapture(vert, defines string) (program, error) {
 // order, read back by transform feedback. Normals are as the shader hands
 // them to the fragment stage, not normalized.
 func (r *Renderer) CaptureSkinned(id MeshID, palette []float32, method Skinning) (pos, nrm []float32, err error) {
+	return r.CaptureMorphed(id, palette, nil, method)
+}
+
+// CaptureMorphed is CaptureSkinned with the mesh's morph targets applied
+// at weights (one per target; nil applies none), before skinning, as a
+// draw applies them.
+func (r *Renderer) CaptureMorphed(id MeshID, palette, weights []float32, method Skinning) (pos, nrm []float32, err error) {
 	pl := &r.lbs
 	if method == DualQuat {
 		pl = &r.dq
@@ -46,9 +57,11 @@ func (r *Renderer) CaptureSkinned(id MeshID, palette []float32, method Skinning)
 		return nil, nil, fmt.Errorf("render: capture of mesh %d, which is not uploaded", id)
 	}
 	m := r.meshes[id]
-	if err := r.uploadPalettes([]DrawItem{{Mesh: id, Palette: palette}}, pl.entryFloats); err != nil {
+	items := []DrawItem{{Mesh: id, Palette: palette, Morph: weights}}
+	if err := r.uploadPalettes(items, pl.entryFloats); err != nil {
 		return nil, nil, err
 	}
+	r.uploadMorph(items)
 	n := int(m.vertices)
 	var tfb uint32
 	gl.GenBuffers(1, &tfb)
@@ -62,6 +75,7 @@ func (r *Renderer) CaptureSkinned(id MeshID, palette []float32, method Skinning)
 	gl.UniformMatrix4fv(pl.uCapVP, 1, false, &ident[0])
 	gl.Uniform1i(pl.capture.uniform("uSelJoint"), -1)
 	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, 0, len(palette)*4)
+	r.bindMorph(0, &m)
 	r.setMissingAttributes(&m)
 	gl.BindVertexArray(m.vao)
 	gl.Enable(gl.RASTERIZER_DISCARD)

@@ -19,6 +19,25 @@ func compileShader(file string, kind uint32, defines string) (uint32, error) {
 		return 0, fmt.Errorf("render: shader %s: %w", file, err)
 	}
 	text := string(src)
+	// GLSL has no #include: a line `#include "part.glsl"` is replaced by
+	// that file of the same folder, with #line directives keeping the
+	// driver's line numbers true.
+	for {
+		i := strings.Index(text, "#include \"")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(text[i+10:], '"')
+		if j < 0 {
+			return 0, fmt.Errorf("render: shader %s: unterminated #include", file)
+		}
+		part, err := shaders.FS.ReadFile(text[i+10 : i+10+j])
+		if err != nil {
+			return 0, fmt.Errorf("render: shader %s: %w", file, err)
+		}
+		line := strings.Count(text[:i], "\n") + 1
+		text = text[:i] + "#line 1\n" + string(part) + fmt.Sprintf("#line %d\n", line+1) + text[i+10+j+1:]
+	}
 	if defines != "" {
 		if i := strings.IndexByte(text, '\n'); i >= 0 && strings.HasPrefix(text, "#version") {
 			text = text[:i+1] + defines + "#line 2\n" + text[i+1:]
@@ -132,6 +151,10 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uTint = p.uniform("uTint")
 	pl.uSelJoint = p.uniform("uSelJoint")
 	if err := bindPalette(p, vert); err != nil {
+		pl.destroy()
+		return pl, err
+	}
+	if err := bindMorphBlock(p, vert); err != nil {
 		pl.destroy()
 		return pl, err
 	}

@@ -41,6 +41,8 @@ type MeshData struct {
 	// Dynamic meshes have their positions and normals rewritten every
 	// frame (CPU skinning) through UpdateVertices.
 	Dynamic bool
+	// Targets are the morph targets a draw's Morph weights apply.
+	Targets []MorphTarget
 }
 
 // Material is how a mesh is shaded.
@@ -62,6 +64,9 @@ type DrawItem struct {
 	// WeightJoint is the palette entry whose weights the Weights view
 	// shows, or -1 when this draw has no such joint.
 	WeightJoint int
+	// Morph holds the weights of the mesh's morph targets, one per
+	// target, or nil to draw the mesh unmorphed.
+	Morph []float32
 }
 
 // View selects what the fragments show.
@@ -116,6 +121,10 @@ type gpuMesh struct {
 	hasColor      bool
 	skinned       bool
 	live          bool
+	// morphBuf and morphTex hold the morph targets' displacements, 0
+	// when the mesh has none; targets counts them.
+	morphBuf, morphTex uint32
+	targets            int32
 }
 
 // Renderer draws skinned meshes. It needs a current GL 4.1 context and must
@@ -140,6 +149,16 @@ type Renderer struct {
 	PaletteUsed int // bytes of palette uploaded by the last Draw
 	DrawCalls   int // draw calls issued by the last Draw
 	defines     string
+	// The Morph blocks of the last Draw (see morph.go), and the empty
+	// displacement texture of meshes without targets.
+	morphUBO          uint32
+	morphSize         int
+	morphOffsets      []int
+	morphData         []float32
+	noMorph, noMorphB uint32
+	// MorphDropped counts the targets of non-zero weight the last Draw
+	// left out, beyond MaxActiveTargets per draw.
+	MorphDropped int
 }
 
 // New initializes GL function pointers and builds the shaders. The palette
@@ -160,7 +179,7 @@ func New() (*Renderer, error) {
 		return nil, fmt.Errorf("render: GL_MAX_UNIFORM_BLOCK_SIZE is %d bytes, too small for a palette", maxBlock)
 	}
 	r.uboAlign = max(int(align), 16)
-	r.defines = fmt.Sprintf("#define MAX_JOINTS %d\n", r.maxJoints)
+	r.defines = fmt.Sprintf("#define MAX_JOINTS %d\n#define MAX_MORPH_PAIRS %d\n", r.maxJoints, MaxActiveTargets/2)
 	var err error
 	if r.lbs, err = newPipeline("skin.vert", r.defines, 12); err != nil {
 		r.Destroy()
@@ -175,6 +194,8 @@ func New() (*Renderer, error) {
 		return nil, err
 	}
 	gl.GenBuffers(1, &r.ubo)
+	gl.GenBuffers(1, &r.morphUBO)
+	r.noMorphB, r.noMorph = newNoMorph()
 	r.white = uploadTexture(image.NewNRGBA(image.Rect(0, 0, 1, 1)), true)
 	return r, nil
 }
@@ -257,6 +278,12 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 		gl.DisableVertexAttribArray(3)
 		gl.DisableVertexAttribArray(4)
 	}
+	if err := m.uploadTargets(n, d.Targets); err != nil {
+		gl.BindVertexArray(0)
+		gl.DeleteVertexArrays(1, &m.vao)
+		gl.DeleteBuffers(1, &m.vbo)
+		return -1, err
+	}
 	gl.GenBuffers(1, &m.ebo)
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, m.ebo)
 	if len(d.Indices) > 0 {
@@ -334,6 +361,7 @@ func (r *Renderer) Draw(f *Frame) error {
 	if err := r.uploadPalettes(f.Items, pl.entryFloats); err != nil {
 		return err
 	}
+	r.uploadMorph(f.Items)
 	gl.Viewport(0, 0, int32(f.Width), int32(f.Height))
 	gl.ClearColor(float32(f.Clear.R)/255, float32(f.Clear.G)/255, float32(f.Clear.B)/255, 1)
 	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
@@ -382,6 +410,7 @@ func (r *Renderer) Draw(f *Frame) error {
 		gl.Uniform4f(pl.uTint, it.Tint[0], it.Tint[1], it.Tint[2], it.Tint[3])
 		gl.Uniform1i(pl.uSelJoint, int32(it.WeightJoint))
 		gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
+		r.bindMorph(i, &m)
 		r.setMissingAttributes(&m)
 		gl.BindVertexArray(m.vao)
 		if m.count > 0 {
@@ -454,6 +483,7 @@ func (r *Renderer) RemoveMesh(id MeshID) {
 	gl.DeleteVertexArrays(1, &m.vao)
 	gl.DeleteBuffers(1, &m.vbo)
 	gl.DeleteBuffers(1, &m.ebo)
+	m.freeTargets()
 	m.live = false
 }
 
@@ -482,6 +512,11 @@ func (r *Renderer) Destroy() {
 	}
 	if r.ubo != 0 {
 		gl.DeleteBuffers(1, &r.ubo)
+	}
+	if r.morphUBO != 0 {
+		gl.DeleteBuffers(1, &r.morphUBO)
+		gl.DeleteTextures(1, &r.noMorph)
+		gl.DeleteBuffers(1, &r.noMorphB)
 	}
 	r.lbs.destroy()
 	r.dq.destroy()

@@ -47,6 +47,10 @@ type drawSource struct {
 	source              []uint32            // partition: drawn vertex → vertex of the model's primitive
 	dq                  []float32           // -skinning dq: palette as dual quaternions, what the item draws with
 	pos, nrm            []float32
+	// morphCPU morphs the primitive in Go each frame (-skinning cpu):
+	// into pos/nrm for a rigid draw, into mpos/mnrm before skinning.
+	morphCPU   bool
+	mpos, mnrm []float32
 }
 
 // upload sends every drawn primitive of c to the renderer, partitioned so
@@ -66,6 +70,7 @@ func upload(r *render.Renderer, c *Character, mode string, limit int) (*GPU, err
 	}
 	for ii, inst := range m.Instances {
 		var rigid []float32
+		weights := c.MorphWeights(inst.Node)
 		for pi := range m.Meshes[inst.Mesh].Primitives {
 			p := &m.Meshes[inst.Mesh].Primitives[pi]
 			if len(p.Indices) == 0 {
@@ -94,10 +99,15 @@ func upload(r *render.Renderer, c *Character, mode string, limit int) (*GPU, err
 			if err := s.addBounds(c, ii, p, boundsRigid); err != nil {
 				return nil, fmt.Errorf("meshes[%d].primitives[%d]: %w", inst.Mesh, pi, err)
 			}
+			morphCPU := mode == SkinCPU && len(p.Targets) > 0
 			if !skinned {
 				// Rigid, or a primitive without joints under a skinned node
 				// (glTF draws it at the node): one palette entry.
-				if err := s.add(r, drawSource{instance: ii, primitive: pi, prim: p, palette: rigid}, rm); err != nil {
+				src := drawSource{instance: ii, primitive: pi, prim: p, palette: rigid, morphCPU: morphCPU}
+				if morphCPU {
+					src.pos, src.nrm = make([]float32, len(p.Positions)), make([]float32, len(p.Normals))
+				}
+				if err := s.add(r, weights, src, rm); err != nil {
 					return nil, err
 				}
 				continue
@@ -105,8 +115,11 @@ func upload(r *render.Renderer, c *Character, mode string, limit int) (*GPU, err
 			if mode == SkinCPU {
 				src := drawSource{instance: ii, primitive: pi, prim: p, cpu: true,
 					pos: make([]float32, len(p.Positions)), nrm: make([]float32, len(p.Normals)),
-					palette: identityEntry()}
-				if err := s.add(r, src, rm); err != nil {
+					palette: identityEntry(), morphCPU: morphCPU}
+				if morphCPU {
+					src.mpos, src.mnrm = make([]float32, len(p.Positions)), make([]float32, len(p.Normals))
+				}
+				if err := s.add(r, weights, src, rm); err != nil {
 					return nil, err
 				}
 				continue
@@ -118,7 +131,7 @@ func upload(r *render.Renderer, c *Character, mode string, limit int) (*GPU, err
 			if len(plan.Partitions) == 1 && len(m.Skins[inst.Skin].Joints) <= limit {
 				// Fits: draw with the skin's whole palette, no copy.
 				s.Parts++
-				if err := s.add(r, drawSource{instance: ii, primitive: pi, prim: p, palette: c.Palettes[inst.Skin], gpu: true}, rm); err != nil {
+				if err := s.add(r, weights, drawSource{instance: ii, primitive: pi, prim: p, palette: c.Palettes[inst.Skin], gpu: true}, rm); err != nil {
 					return nil, err
 				}
 				continue
@@ -131,7 +144,7 @@ func upload(r *render.Renderer, c *Character, mode string, limit int) (*GPU, err
 					source:  plan.Source[part.FirstVertex : part.FirstVertex+part.NumVertices],
 					palette: make([]float32, len(part.Joints)*anim.PaletteFloats)}
 				s.Parts++
-				if err := s.add(r, src, rm); err != nil {
+				if err := s.add(r, weights, src, rm); err != nil {
 					return nil, err
 				}
 			}
@@ -150,6 +163,7 @@ func identityEntry() []float32 {
 func partitionPrimitive(p *gltfload.Primitive, plan *skin.Plan, part *skin.Partition) *gltfload.Primitive {
 	q := &gltfload.Primitive{Material: p.Material}
 	first, n := part.FirstVertex, part.NumVertices
+	q.Targets = make([]gltfload.MorphTarget, len(p.Targets))
 	for o := first; o < first+n; o++ {
 		src := plan.Source[o]
 		q.Positions = append(q.Positions, p.Positions[src*3:src*3+3]...)
@@ -159,6 +173,14 @@ func partitionPrimitive(p *gltfload.Primitive, plan *skin.Plan, part *skin.Parti
 		}
 		if p.Colors != nil {
 			q.Colors = append(q.Colors, p.Colors[src*4:src*4+4]...)
+		}
+		for t, mt := range p.Targets {
+			if mt.Positions != nil {
+				q.Targets[t].Positions = append(q.Targets[t].Positions, mt.Positions[src*3:src*3+3]...)
+			}
+			if mt.Normals != nil {
+				q.Targets[t].Normals = append(q.Targets[t].Normals, mt.Normals[src*3:src*3+3]...)
+			}
 		}
 	}
 	q.Joints = plan.LocalJoints[first*4 : (first+n)*4]
@@ -170,22 +192,33 @@ func partitionPrimitive(p *gltfload.Primitive, plan *skin.Plan, part *skin.Parti
 	return q
 }
 
-func (s *GPU) add(r *render.Renderer, src drawSource, mat render.Material) error {
+// add uploads one draw; weights are the morph weights of its node (nil
+// for none), which the character rewrites in place with every pose.
+func (s *GPU) add(r *render.Renderer, weights []float32, src drawSource, mat render.Material) error {
 	p := src.prim
 	drawn := src.palette
 	if s.mode == SkinDQ {
 		src.dq = make([]float32, len(src.palette)/anim.PaletteFloats*skin.DualQuatFloats)
 		drawn = src.dq
 	}
-	d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, Colors: p.Colors, Indices: p.Indices, Dynamic: src.cpu}
+	d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, Colors: p.Colors, Indices: p.Indices, Dynamic: src.cpu || src.morphCPU}
 	if src.gpu {
 		d.Joints, d.Weights = p.Joints, p.Weights
+	}
+	if !src.morphCPU {
+		for _, mt := range p.Targets {
+			d.Targets = append(d.Targets, render.MorphTarget{Positions: mt.Positions, Normals: mt.Normals})
+		}
 	}
 	id, err := r.AddMesh(d)
 	if err != nil {
 		return err
 	}
-	s.items = append(s.items, render.DrawItem{Mesh: id, Material: mat, Palette: drawn})
+	it := render.DrawItem{Mesh: id, Material: mat, Palette: drawn}
+	if len(d.Targets) > 0 {
+		it.Morph = weights // read when the item is drawn
+	}
+	s.items = append(s.items, it)
 	s.draws = append(s.draws, src)
 	return nil
 }
@@ -207,9 +240,19 @@ func (s *GPU) Refresh(r *render.Renderer, c *Character) error {
 		case d.joints != nil:
 			skin.GatherPalette(d.palette, c.Palettes[inst.Skin], d.joints)
 		case d.cpu:
-			if err := skin.Skin4(d.pos, d.nrm, d.prim.Positions, d.prim.Normals, d.prim.Joints, d.prim.Weights, c.Palettes[inst.Skin]); err != nil {
+			pos, nrm := d.prim.Positions, d.prim.Normals
+			if d.morphCPU {
+				d.prim.Morph(d.mpos, d.mnrm, c.MorphWeights(inst.Node))
+				pos, nrm = d.mpos, d.mnrm
+			}
+			if err := skin.Skin4(d.pos, d.nrm, pos, nrm, d.prim.Joints, d.prim.Weights, c.Palettes[inst.Skin]); err != nil {
 				return err
 			}
+			if err := r.UpdateVertices(s.items[i].Mesh, d.pos, d.nrm); err != nil {
+				return err
+			}
+		case d.morphCPU:
+			d.prim.Morph(d.pos, d.nrm, c.MorphWeights(inst.Node))
 			if err := r.UpdateVertices(s.items[i].Mesh, d.pos, d.nrm); err != nil {
 				return err
 			}
