@@ -23,6 +23,7 @@ func edgeCases() []edgeCase {
 		{"eight_influences.gltf", edgeEightInfluences},
 		{"normalized_weights.gltf", edgeNormalizedWeights},
 		{"cubic_step.gltf", edgeCubicStep},
+		{"morph_creature.gltf", edgeMorphCreature},
 	}
 }
 
@@ -213,8 +214,8 @@ type edgeChannel struct {
 
 func (e *edgeDoc) animation(name string, chans ...edgeChannel) {
 	a := gltfAnimation{Name: name}
-	comps := map[string]int{"translation": 3, "rotation": 4, "scale": 3}
-	types := map[int]string{3: "VEC3", 4: "VEC4"}
+	comps := map[string]int{"translation": 3, "rotation": 4, "scale": 3, "weights": 1}
+	types := map[int]string{1: "SCALAR", 3: "VEC3", 4: "VEC4"}
 	for _, c := range chans {
 		times := make([]float32, len(c.times))
 		for i, t := range c.times {

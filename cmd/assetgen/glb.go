@@ -40,7 +40,21 @@ func (b *bufferBuilder) view(data []byte, target int) int {
 func (b *bufferBuilder) accessor(data []byte, target, compType, count int, typ string, lo, hi []float64) int {
 	v := b.view(data, target)
 	b.doc.Accessors = append(b.doc.Accessors, gltfAccessor{
-		BufferView: v, ComponentType: compType, Count: count, Type: typ, Min: lo, Max: hi,
+		BufferView: &v, ComponentType: compType, Count: count, Type: typ, Min: lo, Max: hi,
+	})
+	return len(b.doc.Accessors) - 1
+}
+
+// sparseVec3 is a FLOAT VEC3 accessor of count elements, zero but at the
+// given (increasing) indices, stored as a sparse accessor without a
+// bufferView: a morph target that moves a few vertices costs only those.
+func (b *bufferBuilder) sparseVec3(count int, indices []uint32, values []float32, lo, hi []float64) int {
+	sp := &gltfSparse{Count: len(indices)}
+	sp.Indices.BufferView = b.view(uint32s(indices), 0)
+	sp.Indices.ComponentType = compUnsignedInt
+	sp.Values.BufferView = b.view(float32s(values), 0)
+	b.doc.Accessors = append(b.doc.Accessors, gltfAccessor{
+		ComponentType: compFloat, Count: count, Type: "VEC3", Min: lo, Max: hi, Sparse: sp,
 	})
 	return len(b.doc.Accessors) - 1
 }
@@ -136,4 +150,12 @@ func encodeGLTF(doc *gltfDoc, bin []byte) ([]byte, error) {
 		return nil, fmt.Errorf("encoding glTF JSON: %w", err)
 	}
 	return append(js, '\n'), nil
+}
+
+func uint32s(vals []uint32) []byte {
+	out := make([]byte, 4*len(vals))
+	for i, v := range vals {
+		binary.LittleEndian.PutUint32(out[4*i:], v)
+	}
+	return out
 }

@@ -46,13 +46,22 @@ type gltfNode struct {
 type gltfMesh struct {
 	Name       string          `json:"name"`
 	Primitives []gltfPrimitive `json:"primitives"`
+	Weights    []float64       `json:"weights,omitempty"`
+	Extras     *gltfMeshExtras `json:"extras,omitempty"`
+}
+
+// gltfMeshExtras carries the names of a mesh's morph targets, as
+// exporters write them.
+type gltfMeshExtras struct {
+	TargetNames []string `json:"targetNames"`
 }
 
 type gltfPrimitive struct {
-	Attributes map[string]int `json:"attributes"`
-	Indices    *int           `json:"indices,omitempty"`
-	Material   *int           `json:"material,omitempty"`
-	Mode       int            `json:"mode"`
+	Attributes map[string]int   `json:"attributes"`
+	Indices    *int             `json:"indices,omitempty"`
+	Material   *int             `json:"material,omitempty"`
+	Mode       int              `json:"mode"`
+	Targets    []map[string]int `json:"targets,omitempty"`
 }
 
 type gltfSkin struct {
@@ -120,13 +129,27 @@ type gltfAnimSampler struct {
 }
 
 type gltfAccessor struct {
-	BufferView    int       `json:"bufferView"`
-	ComponentType int       `json:"componentType"`
-	Normalized    bool      `json:"normalized,omitempty"`
-	Count         int       `json:"count"`
-	Type          string    `json:"type"`
-	Min           []float64 `json:"min,omitempty"`
-	Max           []float64 `json:"max,omitempty"`
+	BufferView    *int        `json:"bufferView,omitempty"`
+	ComponentType int         `json:"componentType"`
+	Normalized    bool        `json:"normalized,omitempty"`
+	Count         int         `json:"count"`
+	Type          string      `json:"type"`
+	Min           []float64   `json:"min,omitempty"`
+	Max           []float64   `json:"max,omitempty"`
+	Sparse        *gltfSparse `json:"sparse,omitempty"`
+}
+
+// gltfSparse substitutes values at a few indices of an accessor; without
+// a bufferView the others are zero.
+type gltfSparse struct {
+	Count   int `json:"count"`
+	Indices struct {
+		BufferView    int `json:"bufferView"`
+		ComponentType int `json:"componentType"`
+	} `json:"indices"`
+	Values struct {
+		BufferView int `json:"bufferView"`
+	} `json:"values"`
 }
 
 type gltfBufferView struct {
@@ -145,6 +168,7 @@ type gltfBuffer struct {
 const (
 	compUnsignedByte  = 5121
 	compUnsignedShort = 5123
+	compUnsignedInt   = 5125
 	compFloat         = 5126
 
 	targetArrayBuffer        = 34962

@@ -109,10 +109,11 @@ type tNode struct {
 }
 
 type tPrimitive struct {
-	Attributes map[string]int `json:"attributes"`
-	Indices    *int           `json:"indices"`
-	Material   *int           `json:"material"`
-	Mode       *int           `json:"mode"`
+	Attributes map[string]int   `json:"attributes"`
+	Indices    *int             `json:"indices"`
+	Material   *int             `json:"material"`
+	Mode       *int             `json:"mode"`
+	Targets    []map[string]int `json:"targets"`
 }
 
 type tSkin struct {
@@ -151,6 +152,16 @@ type tAccessor struct {
 	Type          string    `json:"type"`
 	Min           []float64 `json:"min"`
 	Max           []float64 `json:"max"`
+	Sparse        *struct {
+		Count   int `json:"count"`
+		Indices struct {
+			BufferView    int `json:"bufferView"`
+			ComponentType int `json:"componentType"`
+		} `json:"indices"`
+		Values struct {
+			BufferView int `json:"bufferView"`
+		} `json:"values"`
+	} `json:"sparse"`
 }
 
 type tDoc struct {
@@ -288,6 +299,17 @@ func (p *parsed) values(t *testing.T, i int) []float64 {
 	t.Helper()
 	a := p.doc.Accessors[i]
 	size := compSizes[a.ComponentType]
+	if sp := a.Sparse; sp != nil && a.BufferView == nil {
+		// Zeros, then the sparse values at their indices (glTF 3.6.2.3).
+		out := make([]float64, a.Count*typeComps[a.Type])
+		idx := p.view(t, sp.Indices.BufferView, sp.Indices.ComponentType, sp.Count)
+		vals := p.view(t, sp.Values.BufferView, a.ComponentType, sp.Count*typeComps[a.Type])
+		n := typeComps[a.Type]
+		for k, v := range idx {
+			copy(out[int(v)*n:int(v)*n+n], vals[k*n:k*n+n])
+		}
+		return out
+	}
 	if size == 0 || a.BufferView == nil {
 		t.Fatalf("%s: accessor %d: component type %d / no buffer view", p.name, i, a.ComponentType)
 	}
@@ -319,6 +341,31 @@ func (p *parsed) values(t *testing.T, i int) []float64 {
 			}
 		case 5125:
 			out[k] = float64(le.Uint32(raw[4*k:]))
+		}
+	}
+	return out
+}
+
+// view reads n components of type comp from the start of a buffer view.
+func (p *parsed) view(t *testing.T, v, comp, n int) []float64 {
+	t.Helper()
+	bv := p.doc.BufferViews[v]
+	size := compSizes[comp]
+	if size == 0 || n*size > bv.ByteLength || bv.ByteOffset+n*size > len(p.bin) {
+		t.Fatalf("%s: bufferView %d cannot hold %d components of type %d", p.name, v, n, comp)
+	}
+	raw := p.bin[bv.ByteOffset:]
+	out := make([]float64, n)
+	for k := range out {
+		switch comp {
+		case 5126:
+			out[k] = float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*k:])))
+		case 5125:
+			out[k] = float64(binary.LittleEndian.Uint32(raw[4*k:]))
+		case 5123:
+			out[k] = float64(binary.LittleEndian.Uint16(raw[2*k:]))
+		case 5121:
+			out[k] = float64(raw[k])
 		}
 	}
 	return out
@@ -377,6 +424,9 @@ func checkDocument(t *testing.T, p *parsed) {
 	}
 	for i, a := range d.Accessors {
 		size := compSizes[a.ComponentType]
+		if a.BufferView == nil && a.Sparse != nil {
+			continue // its views start at multiples of 4
+		}
 		if size == 0 || a.BufferView == nil || (d.BufferViews[*a.BufferView].ByteOffset+a.ByteOffset)%size != 0 {
 			t.Errorf("accessor %d misaligned (component type %d)", i, a.ComponentType)
 		}
@@ -453,6 +503,26 @@ func checkMeshes(t *testing.T, p *parsed) {
 				}
 			}
 			checkWeights(t, p, where, prim, nv)
+			for ti, tg := range prim.Targets {
+				a, ok := tg["POSITION"]
+				if !ok || d.Accessors[a].Count != nv {
+					t.Errorf("%s: target %d has no POSITION of %d elements", where, ti, nv)
+					continue
+				}
+				if v := d.Accessors[a].BufferView; v != nil {
+					vertexViews[*v] = true
+				}
+				data := p.values(t, a)
+				for c := 0; c < 3; c++ {
+					lo, hi := math.Inf(1), math.Inf(-1)
+					for k := c; k < len(data); k += 3 {
+						lo, hi = math.Min(lo, data[k]), math.Max(hi, data[k])
+					}
+					if acc := d.Accessors[a]; len(acc.Min) != 3 || acc.Min[c] != lo || acc.Max[c] != hi {
+						t.Errorf("%s: target %d component %d: min/max %v/%v, data %v/%v", where, ti, c, acc.Min, acc.Max, lo, hi)
+					}
+				}
+			}
 		}
 	}
 	for i, bv := range d.BufferViews {
@@ -637,6 +707,11 @@ func checkAnimations(t *testing.T, p *parsed) {
 			}
 			out := p.values(t, s.Output)
 			n := typeComps[d.Accessors[s.Output].Type]
+			if ch.Target.Path == "weights" {
+				// One value per morph target of the node's mesh.
+				mesh := d.Meshes[*d.Nodes[ch.Target.Node].Mesh]
+				n = len(mesh.Primitives[0].Targets)
+			}
 			perKey := 1
 			if s.Interpolation == "CUBICSPLINE" {
 				perKey = 3
@@ -735,7 +810,8 @@ func checkLoopsClose(t *testing.T, p *parsed, loops ...string) {
 			}
 			for ci, ch := range an.Channels {
 				out := p.values(t, an.Samplers[ch.Sampler].Output)
-				n := typeComps[p.doc.Accessors[an.Samplers[ch.Sampler].Output].Type]
+				// Values per key: a weights channel has one per morph target.
+				n := len(out) / p.doc.Accessors[an.Samplers[ch.Sampler].Input].Count
 				for c := 0; c < n; c++ {
 					if out[c] != out[len(out)-n+c] {
 						t.Errorf("%s channel %d: loop does not close", name, ci)

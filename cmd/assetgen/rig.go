@@ -172,6 +172,7 @@ type skinnedAsset struct {
 	png      []byte
 	sampler  gltfSampler
 	clips    []sampledClip
+	morph    *morphSet // morph targets of the mesh, or nil
 }
 
 // Node layout: the root, the joints in skin order right after it (so joint i
@@ -198,7 +199,7 @@ func (a *skinnedAsset) encode() ([]byte, error) {
 	a.addSkin(b)
 	a.addMaterial(b)
 	for _, c := range a.clips {
-		addAnimation(b, c)
+		addAnimation(b, c, a.morph, meshNode)
 	}
 	return encodeGLB(doc, b.bin.Bytes())
 }
@@ -259,6 +260,9 @@ func (a *skinnedAsset) addMesh(b *bufferBuilder) {
 			Attributes: attr, Indices: intPtr(idx), Material: intPtr(0), Mode: modeTriangles,
 		}},
 	}}
+	if a.morph != nil {
+		a.morph.write(b, &b.doc.Meshes[0])
+	}
 }
 
 // addSkin writes the inverse bind matrices. Rest rotations are identity, so
@@ -302,7 +306,9 @@ var mipmappedRepeat = gltfSampler{
 
 // addAnimation writes one clip. All its samplers share one input accessor,
 // since every channel is keyed at the same times.
-func addAnimation(b *bufferBuilder, c sampledClip) {
+// addAnimation writes a sampled clip, with the morph weights of the mesh
+// on meshNode when morph animates them in this clip.
+func addAnimation(b *bufferBuilder, c sampledClip, morph *morphSet, meshNode int) {
 	times := make([]float32, len(c.times))
 	for i, t := range c.times {
 		times[i] = float32(t)
@@ -324,6 +330,11 @@ func addAnimation(b *bufferBuilder, c sampledClip) {
 	for k, j := range c.rotJoint {
 		out := b.accessor(float32s(flattenQuats(c.rots[k])), 0, compFloat, len(c.rots[k]), "VEC4", nil, nil)
 		channel(out, jointNode(j), "rotation")
+	}
+	if morph != nil && morph.weights != nil {
+		if vals := morph.keys(c.name, c.times); vals != nil {
+			channel(b.accessor(float32s(vals), 0, compFloat, len(vals), "SCALAR", nil, nil), meshNode, "weights")
+		}
 	}
 	b.doc.Animations = append(b.doc.Animations, anim)
 }

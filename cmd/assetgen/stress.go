@@ -286,6 +286,7 @@ func stress() ([]byte, error) {
 			Name: "Shell",
 			PBR:  gltfPBR{BaseColorFactor: [4]float64{1, 1, 1, 1}, MetallicFactor: 0, RoughnessFactor: 0.6},
 		},
+		morph: millipedeMorph(mesh),
 	}
 	return a.encode()
 }

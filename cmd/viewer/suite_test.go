@@ -105,6 +105,16 @@ func suite() []shot {
 		{name: "mirrored_joint", model: "test:mirror", rest: true},
 		// The Step clip between its keys: held at the key before.
 		{name: "edge_step", model: "@edge/cubic_step.gltf", opt: options{clip: "Step"}, time: 0.7},
+		// Morph targets driven by a clip beside a joint: at 0.5 s of
+		// Breathe the middle swells (bulge 1), the top leans right as a
+		// shape (lean 0.5) and the middle joint bends 20°. The CPU and a
+		// forced two-joint partition give the same picture.
+		{name: "morph_creature", model: "@edge/morph_creature.gltf", opt: options{clip: "Breathe"}, time: 0.5},
+		{name: "morph_creature_cpu", model: "@edge/morph_creature.gltf", opt: options{clip: "Breathe", skinning: scene.SkinCPU}, time: 0.5, same: "morph_creature"},
+		{name: "morph_creature_limit_2", model: "@edge/morph_creature.gltf", opt: options{clip: "Breathe", paletteLimit: 2}, time: 0.5, same: "morph_creature"},
+		{name: "morph_creature_dual_quaternion", model: "@edge/morph_creature.gltf", opt: options{clip: "Breathe", skinning: scene.SkinDQ}, time: 0.5},
+		// Swell's cubic spline halfway: bulge 3·½² − 2·½³ = ½, squash ¼.
+		{name: "morph_creature_cubic", model: "@edge/morph_creature.gltf", opt: options{clip: "Swell"}, time: 0.5},
 	}
 	return cases
 }
