@@ -25,6 +25,8 @@ type Crowd struct {
 	// per character.
 	models []float32
 	pals   [][]float32
+	// weights holds the morph weights, len(sk.MorphRest) per character.
+	weights []float32
 
 	scratch []*crowdScratch // per worker; [0] is the caller's
 
@@ -70,7 +72,8 @@ func NewCrowd(sk *Skeleton, skins []Skin, ctls []*Controller) (*Crowd, error) {
 		}
 	}
 	n := len(ctls)
-	c := &Crowd{sk: sk, skins: skins, ctls: ctls, models: make([]float32, n*PaletteFloats*sk.NumJoints())}
+	c := &Crowd{sk: sk, skins: skins, ctls: ctls, models: make([]float32, n*PaletteFloats*sk.NumJoints()),
+		weights: make([]float32, n*len(sk.MorphRest))}
 	for i := range skins {
 		c.pals = append(c.pals, make([]float32, n*PaletteFloats*len(skins[i].Joints)))
 	}
@@ -96,6 +99,14 @@ func (c *Crowd) Controller(i int) *Controller { return c.ctls[i] }
 func (c *Crowd) Models(i int) []float32 {
 	size := PaletteFloats * c.sk.NumJoints()
 	return c.models[i*size : (i+1)*size : (i+1)*size]
+}
+
+// Weights is character i's morph weights from the last Evaluate, in
+// Skeleton.MorphRest's order. The slice belongs to the crowd and is
+// rewritten by the next Evaluate.
+func (c *Crowd) Weights(i int) []float32 {
+	size := len(c.sk.MorphRest)
+	return c.weights[i*size : (i+1)*size : (i+1)*size]
 }
 
 // Palette is character i's palette of skin s from the last Evaluate:
@@ -180,6 +191,7 @@ func (c *Crowd) evaluate(i int, s *crowdScratch) {
 	ctl := c.ctls[i]
 	ctl.Update(c.dt)
 	ctl.Evaluate(s.pose)
+	copy(c.Weights(i), s.pose.W)
 	s.mp.Models = c.Models(i)
 	s.mp.Skin, s.mp.Output = nil, nil
 	if len(c.skins) > 0 {

@@ -29,8 +29,9 @@ type Crowd struct {
 
 // member is where one character of the crowd stands and what it draws.
 type member struct {
-	offset mgl32.Vec3 // grid position added to every palette entry
-	pals   [][]float32
+	offset  mgl32.Vec3 // grid position added to every palette entry
+	pals    [][]float32
+	weights []float32 // its morph weights, which its draws read
 }
 
 // NewCrowd builds n characters of model m laid out around the first one's
@@ -81,10 +82,16 @@ func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) 
 		ctls[i] = ctl
 		row, col := i/cols, i%cols
 		mb := member{offset: mgl32.Vec3{(float32(col) - float32(cols-1)/2) * spacing, 0, -float32(row) * spacing}}
-		for _, it := range s.items {
+		mb.weights = make([]float32, len(m.Skeleton.MorphRest))
+		for k, it := range s.items {
 			p := make([]float32, len(it.Palette))
 			mb.pals = append(mb.pals, p)
 			it.Palette = p
+			if it.Morph != nil {
+				// The member's own weights of the draw's node.
+				c := m.NodeMorph[m.Instances[s.draws[k].instance].Node]
+				it.Morph = mb.weights[c : c+len(it.Morph)]
+			}
 			cr.Items = append(cr.Items, it)
 		}
 		cr.members = append(cr.members, mb)
@@ -142,6 +149,7 @@ func (cr *Crowd) Close() { cr.anim.Close() }
 // place writes member i's draw palettes from its pose, moved to its place.
 func (mb *member) place(cr *Crowd, i int) {
 	s := cr.scene
+	copy(mb.weights, cr.anim.Weights(i))
 	for k := range s.draws {
 		d := &s.draws[k]
 		inst := cr.model.Instances[d.instance]
