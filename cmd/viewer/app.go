@@ -56,6 +56,9 @@ type app struct {
 	crowd *scene.Crowd
 	// viewLabels name what each debug view shows (ui.View*), made once.
 	viewLabels [3]string
+	// morph is the HUD's morph panel, laid out for the node morphFor.
+	morph    ui.MorphPanel
+	morphFor int
 	// clipRows is the HUD's clip list, one row per clip (clip browser).
 	clipRows []ui.ClipRow
 }
@@ -86,6 +89,7 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	}
 	a.space, a.spaceParams = blendSpace(c)
 	a.ui.Onion = opt.onion > 0
+	a.morphFor = -1
 	a.viewLabels[ui.ViewPartitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", v.Scene.Parts)
 	a.viewLabels[ui.ViewWeights] = "view: weights, no joint"
 	if j := v.WeightJoint; j >= 0 {
@@ -173,6 +177,13 @@ func (a *app) ReportState() {
 		WeightX float32 `json:"weight_x"`
 		WeightW float32 `json:"weight_w"`
 	}
+	// The morph panel's node, its targets' weights by name, the pinned.
+	type morphLine struct {
+		Node     string             `json:"node"`
+		Selected string             `json:"selected"`
+		Weights  map[string]float32 `json:"weights"`
+		Pinned   []string           `json:"pinned"`
+	}
 	line := struct {
 		Model     string             `json:"model"`
 		Mode      string             `json:"mode"`
@@ -196,6 +207,7 @@ func (a *app) ReportState() {
 		LoopOut   *float32           `json:"loop_out"`
 		BindPose  bool               `json:"bind_pose"`
 		Onion     bool               `json:"onion"`
+		Morph     *morphLine         `json:"morph,omitempty"`
 		HUDHidden bool               `json:"hud_hidden,omitempty"`
 	}{Model: in.Model, Mode: in.Mode, Playing: in.Choice, Time: in.Time, Frame: in.Frame, Frames: in.Frames,
 		FPS: in.FPS, Duration: in.Duration, Rate: a.ui.Rate(), Loop: in.Loop.String(), Paused: !a.ui.Playing,
@@ -223,6 +235,17 @@ func (a *app) ReportState() {
 		line.LoopIn, line.LoopOut = &a.ui.LoopIn, &a.ui.LoopOut
 	}
 	line.BindPose, line.Onion = a.BindPose, a.ui.Onion
+	if mp := in.Morph; mp != nil && len(mp.Rows) > 0 {
+		ml := &morphLine{Node: mp.Title, Weights: map[string]float32{}, Pinned: []string{}}
+		ml.Selected = mp.Rows[a.ui.MorphSel%len(mp.Rows)].Name
+		for _, r := range mp.Rows {
+			ml.Weights[r.Name] = r.Weight
+			if r.Pinned {
+				ml.Pinned = append(ml.Pinned, r.Name)
+			}
+		}
+		line.Morph = ml
+	}
 	if in.Joint != nil {
 		line.Joint = &in.Joint.Name
 	}
@@ -438,6 +461,21 @@ func (a *app) info() ui.Info {
 	if st.From != "" {
 		a.fade = ui.Fade{From: st.From, To: st.State, Weight: st.Weight}
 		in.Fade = &a.fade
+	}
+	if n := c.MorphNode(); n >= 0 {
+		if a.morphFor != n { // laid out when the node shown changes
+			a.morphFor = n
+			me := &c.Model.Meshes[c.Model.NodeMesh[n]]
+			a.morph.Title = fmt.Sprintf("morph: %s (mesh %q) · M: next", cmp.Or(c.Model.NodeNames[n], fmt.Sprintf("node %d", n)), me.Name)
+			a.morph.Rows = make([]ui.MorphRow, me.Targets)
+			for i := range a.morph.Rows {
+				a.morph.Rows[i].Name = cmp.Or(me.TargetNames[i], fmt.Sprintf("target %d", i))
+			}
+		}
+		for i := range a.morph.Rows {
+			a.morph.Rows[i].Weight, a.morph.Rows[i].Pinned = c.MorphWeight(i)
+		}
+		in.Morph = &a.morph
 	}
 	if sp := a.space; sp != nil {
 		for k, i := range a.spaceParams {

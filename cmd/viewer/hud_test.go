@@ -28,6 +28,9 @@ func TestHUDStates(t *testing.T) {
 		// Run added to Walk with A, then its weight down to 0.7: 59 % / 41 %.
 		{name: "clip_blend", opt: hud(options{clip: "Walk"}), keys: "],],],a,down*6,wait"},
 		{name: "onion_skin", opt: hud(options{clip: "Walk", onion: 3}), keys: "right*8"},
+		// The morph panel of the morph creature at 0.5 s of Breathe, squash
+		// selected and pinned 0.1 higher than the clip's 0.
+		{name: "morph_panel", model: "@edge/morph_creature.gltf", opt: hud(options{clip: "Breathe"}), time: 0.5, keys: "space,n,=,="},
 		{name: "collapsed", opt: options{clip: "Walk", width: 480, height: 360, hud: true}, keys: "right*8"},
 	}
 	for _, tc := range cases {

@@ -36,7 +36,11 @@ func printInfo(w io.Writer, m *gltfload.Model, limit int) {
 			interps[tr.Interp.String()] = true
 			paths[tr.Path.String()] = true
 		}
-		fmt.Fprintf(w, "clip %d %q: %.3f s, %d channels (%s; %s)\n", i, c.Name, c.Duration, len(c.Tracks), setList(paths), setList(interps))
+		for _, tr := range c.Morph {
+			interps[tr.Interp.String()] = true
+			paths["weights"] = true
+		}
+		fmt.Fprintf(w, "clip %d %q: %.3f s, %d channels (%s; %s)\n", i, c.Name, c.Duration, len(c.Tracks)+len(c.Morph), setList(paths), setList(interps))
 	}
 	for i, me := range m.Meshes {
 		for pi := range me.Primitives {
@@ -47,6 +51,27 @@ func printInfo(w io.Writer, m *gltfload.Model, limit int) {
 					maxInfluences(p), p.Sets, p.DroppedMax, p.DroppedMean)
 			}
 			fmt.Fprintf(w, "mesh %d %q primitive %d: %d vertices, %d triangles, %s\n", i, me.Name, pi, p.NumVertices(), len(p.Indices)/3, infl)
+			for t, tg := range p.Targets {
+				moved := 0
+				for v := 0; v+3 <= len(tg.Positions); v += 3 {
+					if tg.Positions[v] != 0 || tg.Positions[v+1] != 0 || tg.Positions[v+2] != 0 {
+						moved++
+					}
+				}
+				what := "POSITION"
+				if tg.Normals != nil {
+					what += ", NORMAL"
+				}
+				if tg.Positions == nil {
+					what = "no POSITION"
+				}
+				fmt.Fprintf(w, "  target %d %q: %s, moves %d of %d vertices, default weight %s\n", t, me.TargetNames[t], what, moved, p.NumVertices(), defaultWeight(&me, t))
+			}
+		}
+	}
+	for n, c := range m.NodeMorph {
+		if c >= 0 {
+			fmt.Fprintf(w, "node %d %q: morph weights %v (channels %d-%d)\n", n, m.NodeNames[n], m.Skeleton.MorphRest[c:c+m.Meshes[m.NodeMesh[n]].Targets], c, c+m.Meshes[m.NodeMesh[n]].Targets-1)
 		}
 	}
 	if limit <= 0 {
@@ -54,6 +79,14 @@ func printInfo(w io.Writer, m *gltfload.Model, limit int) {
 	}
 	printPartitionPlan(w, m, limit)
 	printReport(w, &m.Report)
+}
+
+// defaultWeight is a target's weight in mesh.weights, "0" without them.
+func defaultWeight(me *gltfload.Mesh, t int) string {
+	if me.Weights == nil {
+		return "0"
+	}
+	return fmt.Sprint(me.Weights[t])
 }
 
 // hudIssues is how many of the report's errors and warnings the HUD

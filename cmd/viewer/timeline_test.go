@@ -16,7 +16,8 @@ import (
 	"github.com/skinview/skinview/internal/ui"
 )
 
-// withApp runs f on an offscreen app of the built-in character under opt.
+// withApp runs f on an offscreen app of opt.model (the built-in character
+// when empty) under opt.
 func withApp(t *testing.T, opt options, f func(a *app) error) {
 	t.Helper()
 	opt.view, opt.fade = scene.ViewShaded, 0.3
@@ -26,7 +27,7 @@ func withApp(t *testing.T, opt options, f func(a *app) error) {
 	if opt.skinning == "" {
 		opt.skinning = scene.SkinGPU
 	}
-	m, err := loadModel("")
+	m, err := loadModel(opt.model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,9 +286,15 @@ func TestHUDFrameNumber(t *testing.T) {
 
 // stateLine is what key S prints, as far as the tests read it.
 type stateLine struct {
-	Playing  string
-	Weights  map[string]float32
-	Onion    bool
+	Playing string
+	Weights map[string]float32
+	Onion   bool
+	Morph   *struct {
+		Node     string
+		Selected string
+		Weights  map[string]float32
+		Pinned   []string
+	}
 	ClipList *struct {
 		X, Y, W, H float32
 		RowHeight  float32 `json:"row_height"`
@@ -386,6 +393,54 @@ func TestDebugViewsAreLabelled(t *testing.T) {
 		if got := a.info().View; !strings.Contains(a.viewLabels[ui.ViewPartitions], fmt.Sprintf("(%d)", a.v.Scene.Parts)) || a.v.Scene.Parts < 2 {
 			t.Errorf("partitions label %q for %d partitions (%s)", a.viewLabels[ui.ViewPartitions], a.v.Scene.Parts, got)
 		}
+		return nil
+	})
+}
+
+// TestMorphPanelPinsWeights drives the morph panel of the generated morph
+// creature with keys and the mouse, reading the weights back from the
+// state line: at 0.5 s of Breathe the clip gives bulge 1, squash 0 and
+// lean 0.5.
+func TestMorphPanelPinsWeights(t *testing.T) {
+	withApp(t, options{model: "@edge/morph_creature.gltf", clip: "Breathe", width: 800, height: 600}, func(a *app) error {
+		keys(t, a, "space")
+		a.Seek(0.5)
+		if err := a.update(0); err != nil {
+			return err
+		}
+		if err := a.draw(); err != nil {
+			return err
+		}
+		check := func(what string, want map[string]float32, pinned ...string) {
+			t.Helper()
+			st := readState(t, a)
+			if st.Morph == nil {
+				t.Errorf("%s: no morph panel in the state line", what)
+				return
+			}
+			for k, w := range want {
+				if math.Abs(float64(st.Morph.Weights[k]-w)) > 1e-5 {
+					t.Errorf("%s: weights %v, want %v", what, st.Morph.Weights, want)
+					break
+				}
+			}
+			if fmt.Sprint(st.Morph.Pinned) != fmt.Sprint(append([]string{}, pinned...)) {
+				t.Errorf("%s: pinned %v, want %v", what, st.Morph.Pinned, pinned)
+			}
+		}
+		check("the clip", map[string]float32{"bulge": 1, "squash": 0, "lean": 0.5})
+		keys(t, a, "n,=,=")
+		check("squash pinned 0.1 higher", map[string]float32{"bulge": 1, "squash": 0.1, "lean": 0.5}, "squash")
+		if w := a.MorphWeights(a.MorphNode())[1]; w != 0.1 {
+			t.Errorf("the drawn pose has squash %v, want the pinned 0.1", w)
+		}
+		r, bar := a.ui.Morphs, a.ui.MorphBar
+		a.ui.Press(bar.X+0.75*bar.W, r.Y+0.5*a.ui.RowHeight, false, a)
+		a.ui.Release()
+		keys(t, a, "wait")
+		check("bulge's bar pressed at 0.75", map[string]float32{"bulge": 0.75, "squash": 0.1, "lean": 0.5}, "bulge", "squash")
+		keys(t, a, "backspace")
+		check("every pin released", map[string]float32{"bulge": 1, "squash": 0, "lean": 0.5})
 		return nil
 	})
 }

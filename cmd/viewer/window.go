@@ -547,6 +547,16 @@ func uiKey(k glfw.Key) ui.Key {
 		return ui.KeyR
 	case glfw.KeyA:
 		return ui.KeyA
+	case glfw.KeyM:
+		return ui.KeyM
+	case glfw.KeyN:
+		return ui.KeyN
+	case glfw.KeyEqual, glfw.KeyKPAdd:
+		return ui.KeyEqual
+	case glfw.KeyMinus, glfw.KeyKPSubtract:
+		return ui.KeyMinus
+	case glfw.KeyBackspace:
+		return ui.KeyBackspace
 	case glfw.KeyL:
 		return ui.KeyL
 	case glfw.KeyLeftBracket:

@@ -44,6 +44,10 @@ type Character struct {
 	// MorphOverride pins morph channels (Skeleton.MorphRest's order) at a
 	// weight whatever the animation says; NaN leaves a channel to it.
 	MorphOverride []float32
+	// MorphShown indexes the morph panel's node among those with morph
+	// targets (−1: none); morphList lists them, made once.
+	MorphShown int
+	morphList  []int
 	// ghost holds the poses of onion skins and trails.
 	ghost ghosts
 	// choices, keys and rates are laid out once (timeline).

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/skinview/skinview/internal/gltfload"
@@ -150,5 +151,53 @@ func TestDumpPoseMorphTargets(t *testing.T) {
 		}
 		approxSlice(t, fmt.Sprintf("t=%v body", tc.time), d.Primitives[0].Positions, tc.body)
 		approxSlice(t, fmt.Sprintf("t=%v statue", tc.time), d.Primitives[1].Positions, tc.statue)
+	}
+}
+
+// TestMorphBadInput: each broken morph part is one line naming where it
+// is; a file that loads nonetheless poses without crashing.
+func TestMorphBadInput(t *testing.T) {
+	good := string(morphGLTF(t))
+	cases := []struct {
+		name, from, to string
+		refused        bool
+		want           string
+	}{
+		{"more mesh weights than targets", `"weights": [0.5, 0]`, `"weights": [0.5, 0, 1]`, false,
+			"meshes[0].weights: 3 weights for 2 morph targets"},
+		{"node weights of the wrong length", `"weights": [1, 0]}`, `"weights": [1]}`, false,
+			"nodes[3].weights: 1 weights for the 2 morph targets of meshes[0]"},
+		{"target count differs from the base", `{"bufferView": 6, "componentType": 5126, "count": 3`, `{"bufferView": 6, "componentType": 5126, "count": 2`, true,
+			"meshes[0].primitives[0].targets[0].POSITION: accessors[6] has 2 elements, POSITION has 3"},
+		{"weights channel with the wrong key count", `{"input": 4, "output": 8}`, `{"input": 4, "output": 4}`, true,
+			"animations[0].samplers[1].output: accessors[4] has 2 values for 2 key times; want 4"},
+	}
+	for _, tc := range cases {
+		doc := strings.Replace(good, tc.from, tc.to, 1)
+		if doc == good {
+			t.Fatalf("%s: the edit did not apply", tc.name)
+		}
+		m, err := gltfload.Decode([]byte(doc), nil, "morph.gltf")
+		if tc.refused {
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Count(err.Error(), "\n") != 0 {
+				t.Errorf("%s: %v, want one line with %q", tc.name, err, tc.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: refused: %v", tc.name, err)
+			continue
+		}
+		if lines := strings.Join(m.Report.Lines(0, 10), "\n"); !strings.Contains(lines, tc.want) {
+			t.Errorf("%s: report %q lacks %q", tc.name, lines, tc.want)
+		}
+		c, err := NewCharacter(m, nil, -1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := c.DumpPose(&out, 0.5, false); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
 	}
 }

@@ -32,6 +32,15 @@ type Actions interface {
 	// (0…1) and makes the blend play.
 	BlendWeight(i int) (float32, bool)
 	SetBlendWeight(i int, w float32) error
+	// NumMorph is the number of morph targets the morph panel shows;
+	// MorphWeight is target i's weight now and whether it is pinned;
+	// PinMorph holds it at w; ReleaseMorph gives it back to the animation
+	// (i < 0: every pinned weight); CycleMorph shows the next mesh.
+	NumMorph() int
+	MorphWeight(i int) (float32, bool)
+	PinMorph(i int, w float32)
+	ReleaseMorph(i int)
+	CycleMorph()
 	// SetLoopMode sets what the clips do at their ends, or says why not.
 	SetLoopMode(m anim.LoopMode) error
 	// Keys are the key times of the clip the timeline shows, sorted.
@@ -93,6 +102,14 @@ type State struct {
 	WeightBar Rect
 	// weighing is the choice whose weight bar the mouse drags, −1 none.
 	weighing int
+	// Morphs, MorphFirst, MorphBar: where the HUD last drew the morph
+	// panel's rows (as Clips); MorphSel is the selected target, pinning
+	// the morph target whose bar the mouse drags, −1 none.
+	Morphs     Rect
+	MorphFirst int
+	MorphBar   Rect
+	MorphSel   int
+	pinning    int
 	// hover is the pointer's x over the timeline, −1 elsewhere.
 	hover float32
 	// LoopIn and LoopOut bound the loop region, seconds on the timeline;
@@ -107,7 +124,7 @@ type State struct {
 
 // NewState starts playing at authored speed, looping, HUD on.
 func NewState() State {
-	return State{Loop: anim.Loop, Playing: true, RateStep: 4, HUD: true, weighing: -1, hover: -1}
+	return State{Loop: anim.Loop, Playing: true, RateStep: 4, HUD: true, weighing: -1, hover: -1, pinning: -1}
 }
 
 // Rate is the signed playback rate.
@@ -273,6 +290,29 @@ func (s *State) Handle(ev Event, a Actions) {
 				s.setWeight(a, s.Selected%n, 1)
 			}
 		}
+	case KeyM:
+		a.CycleMorph()
+		s.MorphSel = 0
+	case KeyN:
+		if n := a.NumMorph(); n > 0 {
+			step := 1
+			if ev.Shift {
+				step = n - 1
+			}
+			s.MorphSel = (s.MorphSel + step) % n
+		}
+	case KeyEqual, KeyMinus:
+		if n := a.NumMorph(); n > 0 {
+			i := s.MorphSel % n
+			w, _ := a.MorphWeight(i)
+			d := float32(0.05)
+			if ev.Key == KeyMinus {
+				d = -d
+			}
+			a.PinMorph(i, float32(math.Round(float64(w+d)*1000)/1000))
+		}
+	case KeyBackspace:
+		a.ReleaseMorph(-1)
 	case KeyO:
 		if ev.Shift {
 			s.Onion = !s.Onion
@@ -378,6 +418,19 @@ func (s *State) clipAt(x, y float32) (i int, onBar, ok bool) {
 // it while dragged. Each reports true. Elsewhere it reports false and the
 // press is the camera's.
 func (s *State) Press(x, y float32, shift bool, a Actions) bool {
+	if s.HUD && s.Morphs.Contains(x, y, 0) && s.RowHeight > 0 {
+		i := s.MorphFirst + int((y-s.Morphs.Y)/s.RowHeight)
+		if i < a.NumMorph() {
+			s.MorphSel = i
+			if x >= s.MorphBar.X-4 && x <= s.MorphBar.X+s.MorphBar.W+4 {
+				s.pinning = i
+				s.Drag(x, a)
+			} else {
+				a.ReleaseMorph(i)
+			}
+		}
+		return true
+	}
 	if i, onBar, ok := s.clipAt(x, y); ok {
 		if n := len(a.Choices()); i < n {
 			s.Selected = i
@@ -413,6 +466,11 @@ func (s *State) Press(x, y float32, shift bool, a Actions) bool {
 // click at a fraction f of the timeline's width seeks to f × duration;
 // on a weight bar, f of its width is weight f (to a hundredth).
 func (s *State) Drag(x float32, a Actions) {
+	if s.pinning >= 0 && s.MorphBar.W > 0 {
+		f := min(max((x-s.MorphBar.X)/s.MorphBar.W, 0), 1)
+		a.PinMorph(s.pinning, float32(math.Round(float64(f)*100)/100))
+		return
+	}
 	if s.weighing >= 0 && s.WeightBar.W > 0 {
 		f := min(max((x-s.WeightBar.X)/s.WeightBar.W, 0), 1)
 		s.setWeight(a, s.weighing, float32(math.Round(float64(f)*100)/100))
@@ -429,8 +487,8 @@ func (s *State) Drag(x float32, a Actions) {
 // Release ends a scrub or a weight drag; it reports whether one was under
 // way.
 func (s *State) Release() bool {
-	was := s.scrubbing || s.weighing >= 0
-	s.scrubbing, s.weighing = false, -1
+	was := s.scrubbing || s.weighing >= 0 || s.pinning >= 0
+	s.scrubbing, s.weighing, s.pinning = false, -1, -1
 	return was
 }
 

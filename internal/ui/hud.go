@@ -43,6 +43,7 @@ type Info struct {
 	Joint      *JointInfo    // the joint the inspector shows, or nil
 	Keys       []float32     // key times of the clip shown, for marks
 	Clips      []ClipRow     // the clip browser's list (nil under a spec), one row per choice
+	Morph      *MorphPanel   // the morph targets of one mesh, or nil
 	Fade       *Fade         // a cross-fade in progress, or nil
 	Params     []anim.Param
 	Status     anim.Status
@@ -68,6 +69,21 @@ type ClipRow struct {
 	Duration float32
 	Live     float32
 	Blend    float32
+}
+
+// MorphPanel is the morph targets of the mesh on one node: a title
+// naming them, and a row per target.
+type MorphPanel struct {
+	Title string
+	Rows  []MorphRow
+}
+
+// MorphRow is one morph target: its name, its weight in the pose shown,
+// and whether that weight is pinned by hand.
+type MorphRow struct {
+	Name   string
+	Weight float32
+	Pinned bool
 }
 
 // Fade is a transition in progress.
@@ -142,7 +158,7 @@ const pad = 8
 // bottom-left, the blend space top-right, the message bottom-centre and,
 // when s.Help, the key map over everything.
 func Draw(p Painter, s *State, in *Info, w, h int) {
-	s.Timeline, s.Clips = Rect{}, Rect{}
+	s.Timeline, s.Clips, s.Morphs = Rect{}, Rect{}, Rect{}
 	switch {
 	case s.HUD && float32(w) < CompactWidth*p.LineHeight()/17:
 		drawCompact(p, s, in, w)
@@ -159,7 +175,10 @@ func Draw(p Painter, s *State, in *Info, w, h int) {
 			top += 180 + pad
 		}
 		if in.Joint != nil {
-			drawJoint(p, &s.line, in.Joint, float32(w)-pad, top)
+			top += drawJoint(p, &s.line, in.Joint, float32(w)-pad, top) + pad
+		}
+		if in.Morph != nil {
+			drawMorph(p, s, in.Morph, float32(w)-pad, top, float32(h)-2*p.LineHeight()-3*pad)
 		}
 	}
 	if s.Message != "" {
@@ -171,7 +190,7 @@ func Draw(p Painter, s *State, in *Info, w, h int) {
 		p.Text(x, y, s.Message, accent)
 	}
 	if s.Help {
-		drawHelp(p, w, h)
+		drawHelp(p, &s.line, w, h)
 	}
 }
 
@@ -385,8 +404,63 @@ func drawTimeline(p Painter, s *State, in *Info, x, y, w, h float32) {
 	}
 }
 
-// drawJoint is the joint inspector's box, its right edge at x.
-func drawJoint(p Painter, l *line, j *JointInfo, x, y float32) {
+// drawMorph is the morph panel, its right edge at x, from y down to at
+// most bottom: the title, then per target its name, a bar of its weight
+// (0 to 1) and the value, pinned ones marked; the selected one lit. A long
+// list scrolls to keep the selected target in view.
+func drawMorph(p Painter, s *State, mp *MorphPanel, x, y, bottom float32) {
+	lh := p.LineHeight()
+	row := lh + 3
+	width := float32(300)
+	n := len(mp.Rows)
+	visible := min(n, int((bottom-y-2*pad-row)/row))
+	if visible < 1 || n == 0 {
+		return
+	}
+	sel := s.MorphSel % n
+	first := min(max(sel-visible/2, 0), n-visible)
+	x -= width
+	height := float32(visible+1)*row + 2*pad
+	p.Rect(x, y, width, height, panelBG)
+	p.Frame(x, y, width, height, 1, panelLine)
+	x, y = x+pad, y+pad
+	p.Text(x, y, fitText(p, &s.line, mp.Title, width-2*pad), textDim)
+	y += row
+	inner := width - 2*pad
+	valX := x + inner - p.MeasureMono("-0.00 pin")
+	bar := Rect{valX - 8 - 80, 0, 80, 6}
+	s.Morphs = Rect{x - pad, y, width, float32(visible) * row}
+	s.MorphFirst, s.RowHeight, s.MorphBar = first, row, bar
+	for k := range visible {
+		i := first + k
+		r := &mp.Rows[i]
+		col := textDim
+		if i == sel {
+			p.Rect(x-4, y-1, inner+8, lh+2, color.NRGBA{60, 80, 120, 180})
+			col = textMain
+		}
+		if r.Weight != 0 {
+			col = accent
+		}
+		p.Text(x, y, fitText(p, &s.line, r.Name, bar.X-x-8), col)
+		p.Rect(bar.X, y+lh/2-3, bar.W, bar.H, sliderBG)
+		fill := sliderFG
+		if r.Pinned {
+			fill = accent
+		}
+		p.Rect(bar.X, y+lh/2-3, bar.W*min(max(r.Weight, 0), 1), bar.H, fill)
+		l := s.line.reset().f(r.Weight, 2, 5)
+		if r.Pinned {
+			l.s(" pin")
+		}
+		p.Mono(valX, y, l.str(), col)
+		y += row
+	}
+}
+
+// drawJoint is the joint inspector's box, its right edge at x; it returns
+// the box's height.
+func drawJoint(p Painter, l *line, j *JointInfo, x, y float32) float32 {
 	lh := p.LineHeight()
 	width := 8*p.MeasureMono("0") + 3*p.MeasureMono("-0.000 ") + 2*pad
 	width = max(width, p.Measure(j.Name)+p.Measure("joint: ")+2*pad)
@@ -420,6 +494,7 @@ func drawJoint(p Painter, l *line, j *JointInfo, x, y float32) {
 		l.s(" ").f(c, 3, 6)
 	}
 	p.Mono(x, y, l.str(), textDim)
+	return 6*(lh+2) + 2*pad
 }
 
 // drawSlider is one parameter: name, bar, value; the selected one lit.
@@ -497,8 +572,10 @@ func drawSpace(p Painter, l *line, sp *Space2D, x, y float32) {
 	p.Text(x+4, y+2, l.reset().s(sp.XParam).s(" / ").s(sp.YParam).str(), textDim)
 }
 
-// drawHelp is the key map over a dimmed screen.
-func drawHelp(p Painter, w, h int) {
+// drawHelp is the key map over a dimmed screen: one column where the
+// window is tall enough, else as many as it takes, their descriptions cut
+// to fit.
+func drawHelp(p Painter, l *line, w, h int) {
 	lh := p.LineHeight()
 	p.Rect(0, 0, float32(w), float32(h), color.NRGBA{0, 0, 0, 120})
 	col := float32(0)
@@ -509,19 +586,27 @@ func drawHelp(p Painter, w, h int) {
 	for _, k := range KeyMap {
 		text = max(text, p.Measure(k[1]))
 	}
-	width := col + 24 + text
-	// Rows close up to fit a short window, down to the text's own height.
-	row := max(min(lh+2, (float32(h)-4*pad)/float32(len(KeyMap)+2)), lh)
-	height := float32(len(KeyMap)+2) * row
-	x := max((float32(w)-width)/2, 2*pad)
-	y := max((float32(h)-height)/2, 2*pad)
-	p.Rect(x-pad, y-pad, width+2*pad, height+2*pad, color.NRGBA{18, 20, 26, 235})
-	p.Frame(x-pad, y-pad, width+2*pad, height+2*pad, 1, panelLine)
-	p.Text(x, y, "Keys", accent)
-	y += 2 * row
-	for _, k := range KeyMap {
+	// Rows close up to fit a short window, down to the text's own height;
+	// below that the map takes more columns.
+	fit := max(int((float32(h)-4*pad)/lh)-2, 1)
+	cols := (len(KeyMap) + fit - 1) / fit
+	rows := (len(KeyMap) + cols - 1) / cols
+	row := max(min(lh+2, (float32(h)-4*pad)/float32(rows+2)), lh)
+	colW := col + 24 + text
+	if cols > 1 {
+		colW = min(colW, (float32(w)-4*pad-float32(cols-1)*2*pad)/float32(cols))
+	}
+	width := float32(cols)*colW + float32(cols-1)*2*pad
+	height := float32(rows+2) * row
+	x0 := max((float32(w)-width)/2, 2*pad)
+	y0 := max((float32(h)-height)/2, 2*pad)
+	p.Rect(x0-pad, y0-pad, width+2*pad, height+2*pad, color.NRGBA{18, 20, 26, 235})
+	p.Frame(x0-pad, y0-pad, width+2*pad, height+2*pad, 1, panelLine)
+	p.Text(x0, y0, "Keys", accent)
+	for i, k := range KeyMap {
+		x := x0 + float32(i/rows)*(colW+2*pad)
+		y := y0 + float32(2+i%rows)*row
 		p.Text(x, y, k[0], textMain)
-		p.Text(x+col+24, y, k[1], textDim)
-		y += row
+		p.Text(x+col+24, y, fitText(p, l, k[1], colW-col-24), textDim)
 	}
 }

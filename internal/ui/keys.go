@@ -53,6 +53,11 @@ const (
 	KeyI
 	KeyO
 	KeyA
+	KeyM
+	KeyN
+	KeyEqual
+	KeyMinus
+	KeyBackspace
 	// NumKeys counts the keys above, KeyNone included.
 	NumKeys
 )
@@ -74,6 +79,7 @@ var keyNames = map[string]Key{
 	"0": Key0, "1": Key1, "2": Key2, "3": Key3, "4": Key4, "5": Key5, "6": Key6, "7": Key7, "8": Key8, "9": Key9,
 	"h": KeyH, "f1": KeyF1, "f": KeyF, "k": KeyK, "w": KeyW, "v": KeyV, "g": KeyG, "p": KeyP, "f12": KeyF12,
 	"u": KeyU, "esc": KeyEscape, "escape": KeyEscape, "s": KeyS, "b": KeyB, "i": KeyI, "o": KeyO, "a": KeyA,
+	"m": KeyM, "n": KeyN, "=": KeyEqual, "equal": KeyEqual, "-": KeyMinus, "minus": KeyMinus, "backspace": KeyBackspace,
 	"wait": KeyNone,
 }
 
@@ -110,7 +116,7 @@ func ParseKeys(script string) ([]Event, error) {
 		}
 		k, ok := keyNames[item]
 		if !ok {
-			return nil, fmt.Errorf("ui: key %d %q is not a key name (names: space left right up down home end comma period r l [ ] enter tab 0-9 h f1 f k w v g p f12 u s b i o a esc wait; prefixes shift+ ctrl+ alt+)", i+1, item)
+			return nil, fmt.Errorf("ui: key %d %q is not a key name (names: space left right up down home end comma period r l [ ] enter tab 0-9 h f1 f k w v g p f12 u s b i o a m n = - backspace esc wait; prefixes shift+ ctrl+ alt+)", i+1, item)
 		}
 		for ; n > 0; n-- {
 			out = append(out, Event{Key: k, Shift: shift, Ctrl: ctrl, Alt: alt})
@@ -130,23 +136,23 @@ var KeyMap = [][2]string{
 	{"L", "cycle loop mode (loop, once, ping-pong)"},
 	{"[ / ]", "select previous / next clip or state"},
 	{"Enter", "cross-fade to the selected (Shift: cut)"},
-	{"Tab / Shift+Tab", "select next / previous parameter"},
+	{"Tab / Shift+Tab", "select next / previous parameter (0: reset it)"},
 	{"Up / Down", "change it by 0.05 (Shift: 0.01); clip browser: the selected clip's weight"},
 	{"A", "add the selected clip to the blend, or take it out (clip browser)"},
-	{"0", "reset it to its default"},
 	{"1 - 9", "request state-machine state by number"},
 	{"mouse drag", "orbit; right drag: pan; wheel: zoom"},
 	{"timeline click / drag", "scrub to that time (pauses); hovering shows the time and frame"},
-	{"clip list click", "play that clip; Shift+click: add it to the blend or take it out"},
-	{"weight bar click / drag", "set that clip's weight in the blend"},
+	{"clip list click / drag", "play; Shift+click: add to or take out of the blend; a bar: its weight"},
 	{"click a joint (with K)", "inspect it: parent, local T R S, world position, axes, motion trail"},
 	{"F", "frame the model"},
 	{"K", "skeleton overlay"},
 	{"B", "bind pose (the clock goes on)"},
+	{"M / N", "morph panel: next mesh (or none) / next target (Shift+N: previous)"},
+	{"= / - / Backspace", "pin the target's weight 0.05 higher / lower / release every pin"},
+	{"morph bar click / drag", "pin that target's weight; click its name: release it"},
 	{"Shift+O", "onion skin: ghost skeletons 2 and 4 frames before (blue) and after (green)"},
-	{"W", "wireframe"},
+	{"W / G", "wireframe / ground grid"},
 	{"V", "cycle views: shaded, partitions, weights"},
-	{"G", "ground grid"},
 	{"P / F12", "screenshot into ./screenshots/"},
 	{"U", "show / hide the HUD"},
 	{"S", "print the viewer's state as JSON on stdout"},

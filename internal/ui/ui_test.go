@@ -27,6 +27,11 @@ type fakeViewer struct {
 	joint   string
 	// weights stand for the clip browser's blend; nil: under a spec.
 	weights []float32
+	// morph are the morph panel's weights, pinned those pinned; cycled
+	// counts M.
+	morph  []float32
+	pinned map[int]bool
+	cycled int
 }
 
 func (f *fakeViewer) Choices() []string { return f.choices }
@@ -58,6 +63,24 @@ func (f *fakeViewer) SetBlendWeight(i int, w float32) error {
 	f.weights[i] = w
 	return nil
 }
+func (f *fakeViewer) NumMorph() int { return len(f.morph) }
+func (f *fakeViewer) MorphWeight(i int) (float32, bool) {
+	return f.morph[i], f.pinned != nil && f.pinned[i]
+}
+func (f *fakeViewer) PinMorph(i int, w float32) {
+	if f.pinned == nil {
+		f.pinned = map[int]bool{}
+	}
+	f.morph[i], f.pinned[i] = w, true
+}
+func (f *fakeViewer) ReleaseMorph(i int) {
+	if i < 0 {
+		f.pinned = nil
+		return
+	}
+	delete(f.pinned, i)
+}
+func (f *fakeViewer) CycleMorph()               { f.cycled++ }
 func (f *fakeViewer) Params() []anim.Param      { return f.params }
 func (f *fakeViewer) SetParam(i int, v float32) { f.params[i].Value = v }
 func (f *fakeViewer) Duration() float32         { return 2 }
@@ -680,5 +703,54 @@ func TestViewLabel(t *testing.T) {
 	Draw(r, &s, &Info{Duration: 1, FPS: 30, View: "view: weights of hip"}, 800, 600)
 	if !strings.Contains(strings.Join(r.texts, "\n"), "view: weights of hip") {
 		t.Fatalf("the panel does not name the view:\n%s", strings.Join(r.texts, "\n"))
+	}
+}
+
+// TestMorphPanel: M cycles the mesh, N and Shift+N select a target, = and
+// - pin its weight 0.05 up or down from where it is, Backspace releases
+// every pin; on the panel a press on a bar pins the weight at that
+// fraction (and a drag follows), a press on a name releases it.
+func TestMorphPanel(t *testing.T) {
+	f := newFake()
+	f.morph = []float32{0.1, 0.5, 0.9}
+	s := run(t, "m,n,n,shift+n", f)
+	if f.cycled != 1 || s.MorphSel != 1 {
+		t.Fatalf("after M, N, N, Shift+N: cycled %d, selected %d; want 1 and 1", f.cycled, s.MorphSel)
+	}
+	for _, ev := range []Event{{Key: KeyEqual}, {Key: KeyEqual}, {Key: KeyMinus}} {
+		s.Handle(ev, f)
+	}
+	if !near(f.morph[1], 0.55) || !f.pinned[1] {
+		t.Fatalf("=, =, - on target 1: %v pinned %v; want 0.55 pinned", f.morph[1], f.pinned)
+	}
+	s.Handle(Event{Key: KeyBackspace}, f)
+	if len(f.pinned) != 0 {
+		t.Fatalf("Backspace left %v pinned", f.pinned)
+	}
+	in := &Info{Duration: 1, FPS: 30, Morph: &MorphPanel{Title: "morph: Trunk", Rows: []MorphRow{{Name: "bulge"}, {Name: "squash", Weight: 0.5, Pinned: true}, {Name: "lean"}}}}
+	r := &recorder{}
+	Draw(r, s, in, 800, 600)
+	all := strings.Join(r.texts, "\n")
+	for _, want := range []string{"morph: Trunk", "bulge", " 0.50 pin", " 0.00"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the panel does not show %q:\n%s", want, all)
+		}
+	}
+	m, bar := s.Morphs, s.MorphBar
+	if m.W <= 0 || bar.W <= 0 {
+		t.Fatalf("morph panel %+v, bar %+v", m, bar)
+	}
+	row := func(i int) float32 { return m.Y + (float32(i)+0.5)*s.RowHeight }
+	if !s.Press(bar.X+0.3*bar.W, row(2), false, f) || !near(f.morph[2], 0.3) || !f.pinned[2] || s.MorphSel != 2 {
+		t.Fatalf("press at 0.3 of lean's bar: %v pinned %v selected %d", f.morph[2], f.pinned, s.MorphSel)
+	}
+	s.Drag(bar.X+0.8*bar.W, f)
+	if !near(f.morph[2], 0.8) {
+		t.Fatalf("dragged to 0.8: %v", f.morph[2])
+	}
+	s.Release()
+	s.Press(m.X+12, row(2), false, f)
+	if f.pinned[2] {
+		t.Fatal("a press on lean's name did not release it")
 	}
 }
