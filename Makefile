@@ -39,7 +39,7 @@ test: setup
 	$(GO) test -run '^$$' -fuzz '^FuzzSample$$' -fuzztime 150000x -fuzzminimizetime 200x ./internal/anim
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
+	$(XVFB) $(GO) test -run '^$$' -bench . -benchmem ./internal/...
 	@# Blend2Palette-100 and Crowd-1000 (../shared/bench/BLEND2PALETTE-100.md):
 	@# 5 runs of 1 s each, portable build then GOEXPERIMENT=simd (kernels
 	@# chosen at run time), and the median of each figure.

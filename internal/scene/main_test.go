@@ -11,7 +11,7 @@ import (
 func TestMain(m *testing.M) { gltest.Main(m) }
 
 // onGL runs f on the GL thread with a current context.
-func onGL(t *testing.T, f func() error) { gltest.Do(t, f) }
+func onGL(t testing.TB, f func() error) { gltest.Do(t, f) }
 
 // character is the built-in character, decoded afresh.
 func character(t testing.TB) *gltfload.Model {
