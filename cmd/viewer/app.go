@@ -432,6 +432,9 @@ func (a *app) info() ui.Info {
 		var world mgl32.Vec3
 		ji.Name, ji.Parent, local, world = a.Joint(j)
 		ji.T, ji.S, ji.World = local.Translation, local.Scale, world
+		wt := anim.DecomposeMat4(a.JointWorld(j))
+		ji.WorldS = wt.Scale
+		ji.WorldR = [4]float32{wt.Rotation.V[0], wt.Rotation.V[1], wt.Rotation.V[2], wt.Rotation.W}
 		ji.R = [4]float32{local.Rotation.V[0], local.Rotation.V[1], local.Rotation.V[2], local.Rotation.W}
 		in.Joint = ji
 	}

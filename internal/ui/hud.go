@@ -59,6 +59,10 @@ type JointInfo struct {
 	Name, Parent string
 	T, S, World  [3]float32
 	R            [4]float32
+	// WorldR and WorldS are the rotation and scale of the joint's world
+	// matrix (World its translation); a mirror shows as a negative X scale.
+	WorldR [4]float32
+	WorldS [3]float32
 }
 
 // ClipRow is one clip of the clip list: its name and length, how much it
@@ -465,8 +469,9 @@ func drawJoint(p Painter, l *line, j *JointInfo, x, y float32) float32 {
 	width := 8*p.MeasureMono("0") + 3*p.MeasureMono("-0.000 ") + 2*pad
 	width = max(width, p.Measure(j.Name)+p.Measure("joint: ")+2*pad)
 	x -= width
-	p.Rect(x, y, width, 6*(lh+2)+2*pad, panelBG)
-	p.Frame(x, y, width, 6*(lh+2)+2*pad, 1, panelLine)
+	height := 9*(lh+2) + 2*pad
+	p.Rect(x, y, width, height, panelBG)
+	p.Frame(x, y, width, height, 1, panelLine)
 	x, y = x+pad, y+pad
 	l.reset().s("joint: ").s(j.Name)
 	p.Text(x, y, l.str(), accent)
@@ -476,25 +481,24 @@ func drawJoint(p Painter, l *line, j *JointInfo, x, y float32) float32 {
 	} else {
 		p.Text(x, y, "a root", textDim)
 	}
-	row := func(label string, v []float32) {
+	row := func(label string, v []float32, c color.NRGBA) {
 		y += lh + 2
 		l.reset().s(label)
 		for _, c := range v {
 			l.s(" ").f(c, 3, 6)
 		}
-		p.Mono(x, y, l.str(), textMain)
+		p.Mono(x, y, l.str(), c)
 	}
-	row("T", j.T[:])
-	row("R", j.R[:])
-	row("S", j.S[:])
-	// World position on the T row's right would crowd it: it ends the box.
+	// Local, then world: translation, rotation (x y z w), scale.
+	row("T", j.T[:], textMain)
+	row("R", j.R[:], textMain)
+	row("S", j.S[:], textMain)
 	y += lh + 2
-	l.reset().s("world")
-	for _, c := range j.World {
-		l.s(" ").f(c, 3, 6)
-	}
-	p.Mono(x, y, l.str(), textDim)
-	return 6*(lh+2) + 2*pad
+	p.Text(x, y, "world", textDim)
+	row("T", j.World[:], textDim)
+	row("R", j.WorldR[:], textDim)
+	row("S", j.WorldS[:], textDim)
+	return height
 }
 
 // drawSlider is one parameter: name, bar, value; the selected one lit.

@@ -143,7 +143,7 @@ var KeyMap = [][2]string{
 	{"mouse drag", "orbit; right drag: pan; wheel: zoom"},
 	{"timeline click / drag", "scrub to that time (pauses); hovering shows the time and frame"},
 	{"clip list click / drag", "play; Shift+click: add to or take out of the blend; a bar: its weight"},
-	{"click a joint (with K)", "inspect it: parent, local T R S, world position, axes, motion trail"},
+	{"click a joint (with K)", "inspect it: parent, local and world T R S, axes, motion trail"},
 	{"F", "frame the model"},
 	{"K", "skeleton overlay"},
 	{"B", "bind pose (the clock goes on)"},

@@ -486,10 +486,11 @@ func TestPressSelectsJoints(t *testing.T) {
 		t.Fatal("a press on the joint did not select it")
 	}
 	r := &recorder{}
-	in := &Info{Joint: &JointInfo{Name: "elbow", Parent: "shoulder", T: [3]float32{0, 0.25, 0}, R: [4]float32{0, 0, 0.7071, 0.7071}, S: [3]float32{1, 1, 1}, World: [3]float32{0.1, 1.2, -0.05}}}
+	in := &Info{Joint: &JointInfo{Name: "elbow", Parent: "shoulder", T: [3]float32{0, 0.25, 0}, R: [4]float32{0, 0, 0.7071, 0.7071}, S: [3]float32{1, 1, 1}, World: [3]float32{0.1, 1.2, -0.05},
+		WorldR: [4]float32{0, 0.6, 0, 0.8}, WorldS: [3]float32{-1, 2, 2}}}
 	Draw(r, &s, in, 800, 600)
 	all := strings.Join(r.texts, "\n")
-	for _, want := range []string{"joint: elbow", "parent: shoulder", "T  0.000  0.250  0.000", "R  0.000  0.000  0.707  0.707", "world  0.100  1.200 -0.050"} {
+	for _, want := range []string{"joint: elbow", "parent: shoulder", "T  0.000  0.250  0.000", "R  0.000  0.000  0.707  0.707", "world", "T  0.100  1.200 -0.050", "R  0.000  0.600  0.000  0.800", "S -1.000  2.000  2.000"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the inspector lacks %q in:\n%s", want, all)
 		}
