@@ -81,16 +81,7 @@ func TestGPUMorphMatchesCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got, gotN, gotDQ, gotDQN, gotPlain []float32
-	gltest.Do(t, func() error {
-		r, err := New()
-		if err != nil {
-			return err
-		}
-		defer r.Destroy()
-		id, err := r.AddMesh(d)
-		if err != nil {
-			return err
-		}
+	withMesh(t, d, func(r *Renderer, id MeshID) (err error) {
 		if got, gotN, err = r.CaptureMorphed(id, pal, weights, LinearBlend); err != nil {
 			return err
 		}

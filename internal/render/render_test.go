@@ -237,6 +237,16 @@ func TestShaderErrorsNameTheFile(t *testing.T) {
 // world-space output for it by transform feedback.
 func capture(t *testing.T, d MeshData, palette []float32, method Skinning) (pos, nrm []float32) {
 	t.Helper()
+	withMesh(t, d, func(r *Renderer, id MeshID) (err error) {
+		pos, nrm, err = r.CaptureSkinned(id, palette, method)
+		return err
+	})
+	return pos, nrm
+}
+
+// withMesh runs f on the GL thread with a new renderer holding mesh d.
+func withMesh(t *testing.T, d MeshData, f func(r *Renderer, id MeshID) error) {
+	t.Helper()
 	gltest.Do(t, func() error {
 		r, err := New()
 		if err != nil {
@@ -247,10 +257,8 @@ func capture(t *testing.T, d MeshData, palette []float32, method Skinning) (pos,
 		if err != nil {
 			return err
 		}
-		pos, nrm, err = r.CaptureSkinned(id, palette, method)
-		return err
+		return f(r, id)
 	})
-	return pos, nrm
 }
 
 // worstRelative is the largest coordinate difference between got and want

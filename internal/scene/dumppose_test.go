@@ -12,12 +12,9 @@ import (
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
-// twoJointGLTF is a hand-built file: joint "root" at (0,1,0) with child
-// "tip" one unit above it; "tip" turns 90° about +Z over one second. The
-// skinned mesh node carries a translation of (5,0,0), which glTF §3.7.3 says
-// skinning ignores. Three vertices: (0,1,0) on root, (0,2,0) on tip, and
-// (0,3,0) half on each.
-func twoJointGLTF(t *testing.T) []byte {
+// twoJointBin is the two-joint file's buffer (264 bytes: positions,
+// joints, weights, inverse binds, key times, rotation keys), then extra.
+func twoJointBin(t *testing.T, extra ...any) *bytes.Buffer {
 	t.Helper()
 	var bin bytes.Buffer
 	w := func(v ...any) {
@@ -36,6 +33,34 @@ func twoJointGLTF(t *testing.T) []byte {
 	w([]float32{0, 1}) // times: 224..232
 	s := float32(math.Sqrt2 / 2)
 	w([]float32{0, 0, 0, 1, 0, 0, s, s}) // rotations: 232..264
+	w(extra...)
+	return &bin
+}
+
+// twoJointViews and twoJointAccessors describe twoJointBin's data.
+const (
+	twoJointViews = `    {"buffer": 0, "byteOffset": 0, "byteLength": 36},
+    {"buffer": 0, "byteOffset": 36, "byteLength": 12},
+    {"buffer": 0, "byteOffset": 48, "byteLength": 48},
+    {"buffer": 0, "byteOffset": 96, "byteLength": 128},
+    {"buffer": 0, "byteOffset": 224, "byteLength": 8},
+    {"buffer": 0, "byteOffset": 232, "byteLength": 32}`
+	twoJointAccessors = `    {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 1, 0], "max": [0, 3, 0]},
+    {"bufferView": 1, "componentType": 5121, "count": 3, "type": "VEC4"},
+    {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4"},
+    {"bufferView": 3, "componentType": 5126, "count": 2, "type": "MAT4"},
+    {"bufferView": 4, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+    {"bufferView": 5, "componentType": 5126, "count": 2, "type": "VEC4"}`
+)
+
+// twoJointGLTF is a hand-built file: joint "root" at (0,1,0) with child
+// "tip" one unit above it; "tip" turns 90° about +Z over one second. The
+// skinned mesh node carries a translation of (5,0,0), which glTF §3.7.3 says
+// skinning ignores. Three vertices: (0,1,0) on root, (0,2,0) on tip, and
+// (0,3,0) half on each.
+func twoJointGLTF(t *testing.T) []byte {
+	t.Helper()
+	bin := twoJointBin(t)
 	doc := fmt.Sprintf(`{
   "asset": {"version": "2.0"},
   "scene": 0, "scenes": [{"nodes": [0, 2]}],
@@ -50,22 +75,12 @@ func twoJointGLTF(t *testing.T) []byte {
                   "samplers": [{"input": 4, "output": 5}]}],
   "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
   "bufferViews": [
-    {"buffer": 0, "byteOffset": 0, "byteLength": 36},
-    {"buffer": 0, "byteOffset": 36, "byteLength": 12},
-    {"buffer": 0, "byteOffset": 48, "byteLength": 48},
-    {"buffer": 0, "byteOffset": 96, "byteLength": 128},
-    {"buffer": 0, "byteOffset": 224, "byteLength": 8},
-    {"buffer": 0, "byteOffset": 232, "byteLength": 32}
+%s
   ],
   "accessors": [
-    {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 1, 0], "max": [0, 3, 0]},
-    {"bufferView": 1, "componentType": 5121, "count": 3, "type": "VEC4"},
-    {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4"},
-    {"bufferView": 3, "componentType": 5126, "count": 2, "type": "MAT4"},
-    {"bufferView": 4, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
-    {"bufferView": 5, "componentType": 5126, "count": 2, "type": "VEC4"}
+%s
   ]
-}`, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()))
+}`, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), twoJointViews, twoJointAccessors)
 	return []byte(doc)
 }
 

@@ -3,7 +3,6 @@ package scene
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -21,26 +20,11 @@ import (
 // mesh rigidly at (5,0,0) with node.weights (1, 0).
 func morphGLTF(t *testing.T) []byte {
 	t.Helper()
-	var bin bytes.Buffer
-	w := func(v ...any) {
-		for _, x := range v {
-			if err := binary.Write(&bin, binary.LittleEndian, x); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	w([]float32{0, 1, 0, 0, 2, 0, 0, 3, 0})                       // positions: 0..36
-	w([]uint8{0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})                // joints: 36..48
-	w([]float32{1, 0, 0, 0, 1, 0, 0, 0, 0.5, 0.5, 0, 0})          // weights: 48..96
-	w([]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1}) // inverse binds: 96..224
-	w([]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -2, 0, 1}) //
-	w([]float32{0, 1})                                            // times: 224..232
-	s := float32(math.Sqrt2 / 2)                                  //
-	w([]float32{0, 0, 0, 1, 0, 0, s, s})                          // rotations: 232..264
-	w([]float32{0, 0, 0, 1, 0, 0, 0, 0, 0})                       // target 0: 264..300
-	w([]uint8{0, 1, 2, 0})                                        // sparse indices: 300..304
-	w([]float32{0, 0, 1, 0, 0, 1, 0, 0, 1})                       // sparse values: 304..340
-	w([]float32{0, 0, 1, 0.5})                                    // weight keys: 340..356
+	bin := twoJointBin(t,
+		[]float32{0, 0, 0, 1, 0, 0, 0, 0, 0}, // target 0: 264..300
+		[]uint8{0, 1, 2, 0},                  // sparse indices: 300..304
+		[]float32{0, 0, 1, 0, 0, 1, 0, 0, 1}, // sparse values: 304..340
+		[]float32{0, 0, 1, 0.5})              // weight keys: 340..356
 	doc := fmt.Sprintf(`{
   "asset": {"version": "2.0"},
   "scene": 0, "scenes": [{"nodes": [0, 2, 3]}],
@@ -59,30 +43,20 @@ func morphGLTF(t *testing.T) []byte {
                   "samplers": [{"input": 4, "output": 5}, {"input": 4, "output": 8}]}],
   "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
   "bufferViews": [
-    {"buffer": 0, "byteOffset": 0, "byteLength": 36},
-    {"buffer": 0, "byteOffset": 36, "byteLength": 12},
-    {"buffer": 0, "byteOffset": 48, "byteLength": 48},
-    {"buffer": 0, "byteOffset": 96, "byteLength": 128},
-    {"buffer": 0, "byteOffset": 224, "byteLength": 8},
-    {"buffer": 0, "byteOffset": 232, "byteLength": 32},
+%s,
     {"buffer": 0, "byteOffset": 264, "byteLength": 36},
     {"buffer": 0, "byteOffset": 300, "byteLength": 4},
     {"buffer": 0, "byteOffset": 304, "byteLength": 36},
     {"buffer": 0, "byteOffset": 340, "byteLength": 16}
   ],
   "accessors": [
-    {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 1, 0], "max": [0, 3, 0]},
-    {"bufferView": 1, "componentType": 5121, "count": 3, "type": "VEC4"},
-    {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4"},
-    {"bufferView": 3, "componentType": 5126, "count": 2, "type": "MAT4"},
-    {"bufferView": 4, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
-    {"bufferView": 5, "componentType": 5126, "count": 2, "type": "VEC4"},
+%s,
     {"bufferView": 6, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 0, 0]},
     {"componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 1], "max": [0, 0, 1],
      "sparse": {"count": 3, "indices": {"bufferView": 7, "componentType": 5121}, "values": {"bufferView": 8}}},
     {"bufferView": 9, "componentType": 5126, "count": 4, "type": "SCALAR"}
   ]
-}`, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()))
+}`, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), twoJointViews, twoJointAccessors)
 	return []byte(doc)
 }
 
