@@ -136,7 +136,12 @@ func sampleMorphTrack(tr *MorphTrack, t float32, cur *int32, dst []float32) {
 	}
 	k := int(*cur)
 	if k < 0 || k >= last || !(ts[k] <= t && t < ts[k+1]) {
-		k = max(0, min(last-1, searchKey(ts, t)))
+		// The last key at or before t (t ≥ ts[0] here).
+		k, found := slices.BinarySearch(ts, t)
+		if !found {
+			k--
+		}
+		k = max(0, min(last-1, k))
 		*cur = int32(k)
 	}
 	dt := ts[k+1] - ts[k]
@@ -159,16 +164,3 @@ func sampleMorphTrack(tr *MorphTrack, t float32, cur *int32, dst []float32) {
 	}
 }
 
-// searchKey is the last k with ts[k] ≤ t (ts increasing, t ≥ ts[0]).
-func searchKey(ts []float32, t float32) int {
-	lo, hi := 0, len(ts)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if ts[mid] <= t {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
-}

@@ -111,3 +111,25 @@ func TestMorphErrors(t *testing.T) {
 		t.Error("a skeleton with 3 rest weights for 2 channels validated")
 	}
 }
+
+// TestMorphCursor samples one four-key track forwards, then jumps back and
+// forth with the same cursors: each time the bracketing pair.
+func TestMorphCursor(t *testing.T) {
+	sk := chain(1)
+	sk.MorphRest, sk.MorphJoint = []float32{0}, []int{0}
+	c := Clip{Name: "ramp", Morph: []MorphTrack{{Channel: 0, Count: 1, Interp: Linear,
+		Times: []float32{0, 1, 2, 3}, Values: []float32{0, 10, 20, 40}}}}
+	rc, err := NewRuntimeClip(&c, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := NewPose(sk)
+	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: out}
+	for _, tc := range []struct{ t, want float32 }{{0.5, 5}, {1.5, 15}, {2.5, 30}, {0.2, 2}, {2.9, 38}, {1, 10}, {-1, 0}, {5, 40}} {
+		job.Time = tc.t
+		job.Run()
+		if !approxEqual(out.W[0], tc.want, 1e-5) {
+			t.Errorf("at %v: %v, want %v", tc.t, out.W[0], tc.want)
+		}
+	}
+}
