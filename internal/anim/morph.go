@@ -137,7 +137,8 @@ func sampleMorphTrack(tr *MorphTrack, t float32, cur *int32, dst []float32) {
 	k := int(*cur)
 	if k < 0 || k >= last || !(ts[k] <= t && t < ts[k+1]) {
 		// The last key at or before t (t ≥ ts[0] here).
-		k, found := slices.BinarySearch(ts, t)
+		var found bool
+		k, found = slices.BinarySearch(ts, t)
 		if !found {
 			k--
 		}
