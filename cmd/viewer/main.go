@@ -2,6 +2,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -63,7 +64,17 @@ type options struct {
 	frames int
 	// onion is -onion N: ghost skeletons N and 2N frames away.
 	onion int
+	// clips are -clips files whose clips are retargeted onto the model,
+	// jointMap the -joint-map file pairing their joint names.
+	clips    stringList
+	jointMap string
 }
+
+// stringList collects a repeated flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 // paramList collects repeated -param NAME=VALUE flags.
 type paramList []paramValue
@@ -137,6 +148,8 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.IntVar(&opt.fps, "fps", 0, "`frames` per second of -record (default: the clip's frame rate)")
 	fs.StringVar(&opt.sheet, "sheet", "", "write one contact-sheet `PNG` of -frames evenly spaced frames, and exit")
 	fs.IntVar(&opt.frames, "frames", 12, "`count` of frames in -sheet")
+	fs.Var(&opt.clips, "clips", "add the clips of another glTF `file`, retargeted onto the model by joint name (repeatable)")
+	fs.StringVar(&opt.jointMap, "joint-map", "", "JSON `file` pairing -clips joint names with the model's: {\"mixamorig:Hips\": \"hips\", ...}")
 	fs.IntVar(&opt.onion, "onion", 0, "start with the onion skin on: ghost skeletons `N` and 2N frames before and after the pose shown (Shift+O toggles it; 2 when not given)")
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 }
@@ -272,6 +285,43 @@ func loadModel(path string) (*gltfload.Model, error) {
 	return gltfload.Load(path)
 }
 
+// importClips adds the clips of every -clips file to m, retargeted by
+// joint name through -joint-map; it returns a line per file on what was
+// added and which of m's joints no clip drives.
+func importClips(m *gltfload.Model, opt *options) ([]string, error) {
+	if len(opt.clips) == 0 {
+		return nil, nil
+	}
+	var names map[string]string
+	if opt.jointMap != "" {
+		data, err := os.ReadFile(opt.jointMap)
+		if err != nil {
+			return nil, fmt.Errorf("-joint-map: %w", err)
+		}
+		if err := json.Unmarshal(data, &names); err != nil {
+			return nil, fmt.Errorf("-joint-map %s: want a JSON object of joint names, {\"source\": \"target\"}: %v", opt.jointMap, err)
+		}
+	}
+	var notes []string
+	for _, path := range opt.clips {
+		src, err := loadModel(path)
+		if err != nil {
+			return nil, fmt.Errorf("-clips: %w", err)
+		}
+		before := len(m.Clips)
+		unmatched, err := scene.ImportClips(m, src, names)
+		if err != nil {
+			return nil, fmt.Errorf("-clips %s: %w", path, err)
+		}
+		note := fmt.Sprintf("%s: %d clips retargeted onto %s", src.Name, len(m.Clips)-before, m.Name)
+		if len(unmatched) > 0 {
+			note += fmt.Sprintf("; %d joints no clip of it drives keep their bind pose: %s", len(unmatched), strings.Join(unmatched, ", "))
+		}
+		notes = append(notes, note)
+	}
+	return notes, nil
+}
+
 func run(opt *options) error {
 	if opt.corpus != "" {
 		return runCorpus(os.Stdout, opt.corpus, opt.out, opt.width, opt.height)
@@ -283,8 +333,18 @@ func run(opt *options) error {
 	if err != nil {
 		return err
 	}
+	notes, err := importClips(m, opt)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(os.Stderr, "viewer:", n)
+	}
 	if opt.info {
 		printInfo(os.Stdout, m, opt.paletteLimit)
+		for _, n := range notes {
+			fmt.Println(n)
+		}
 		return nil
 	}
 	c, err := characterFor(m, opt)

@@ -491,6 +491,10 @@ func (a *app) swap(opt *options, verb string) {
 		a.ui.Say("%s", oneLine(err))
 		return
 	}
+	if _, err := importClips(m, opt); err != nil {
+		a.ui.Say("%s", oneLine(err))
+		return
+	}
 	c, err := characterFor(m, opt)
 	if err != nil {
 		fail(err)

@@ -1,0 +1,125 @@
+package scene
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/gltfload"
+)
+
+// ImportClips adds the clips of src to m, retargeted (anim.Retarget) by
+// joint name: a source node drives the target node of the same name, or
+// of the name names gives it (source name → target name). Rotations go
+// through the two rest poses; the root (the top joint of m's first skin)
+// keeps src's translation scaled by the ratio of the two roots' rest
+// heights; other translations stay m's. It returns the joints of m's skins
+// that no source node drives, which keep their rest pose. A name map
+// naming a missing joint, or a src none of whose nodes matches a joint of
+// m, is an error.
+func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []string, err error) {
+	byName := func(md *gltfload.Model) map[string]int {
+		out := map[string]int{}
+		for n, name := range md.NodeNames {
+			if _, dup := out[name]; name != "" && !dup {
+				out[name] = md.JointOfNode[n]
+			}
+		}
+		return out
+	}
+	srcJ, dstJ := byName(src), byName(m)
+	for from, to := range names {
+		if _, ok := srcJ[from]; !ok {
+			return nil, fmt.Errorf("joint name map: %s has no node named %q", src.Name, from)
+		}
+		if _, ok := dstJ[to]; !ok {
+			return nil, fmt.Errorf("joint name map: %s has no node named %q (mapped from %q)", m.Name, to, from)
+		}
+	}
+	rm := &anim.RetargetMap{Joint: make([]int, src.Skeleton.NumJoints()), Root: -1, Scale: 1}
+	driven := make([]bool, m.Skeleton.NumJoints())
+	for s := range rm.Joint {
+		rm.Joint[s] = -1
+		name := src.NodeNames[src.NodeOfJoint[s]]
+		if to, ok := names[name]; ok {
+			name = to
+		}
+		if j, ok := dstJ[name]; ok && name != "" {
+			rm.Joint[s], driven[j] = j, true
+		}
+	}
+	inSkin := make([]bool, m.Skeleton.NumJoints())
+	matched := 0
+	for _, sk := range m.Skins {
+		for _, j := range sk.Joints {
+			if !inSkin[j] {
+				inSkin[j] = true
+				if driven[j] {
+					matched++
+				} else {
+					unmatched = append(unmatched, m.Skeleton.Names[j])
+				}
+			}
+		}
+	}
+	if matched == 0 {
+		return nil, fmt.Errorf("%s: none of its nodes has the name of a joint of %s; its clips cannot drive it (a joint name map, -joint-map, can pair other names)", src.Name, m.Name)
+	}
+	if root := topJoint(m); root >= 0 && driven[root] {
+		rm.Root = root
+		for s, j := range rm.Joint {
+			if j == root {
+				ht, hs := restWorld(&m.Skeleton, root).Col(3)[1], restWorld(&src.Skeleton, s).Col(3)[1]
+				if hs > 1e-6 && ht > 1e-6 {
+					rm.Scale = ht / hs
+				}
+			}
+		}
+	}
+	taken := map[string]bool{}
+	for i := range m.Clips {
+		taken[m.Clips[i].Name] = true
+	}
+	for i := range src.Clips {
+		c, err := anim.Retarget(&src.Clips[i], &src.Skeleton, &m.Skeleton, rm)
+		if err != nil {
+			return nil, err
+		}
+		if taken[c.Name] || c.Name == "" {
+			c.Name = strings.TrimSpace(c.Name + " (" + src.Name + ")")
+		}
+		taken[c.Name] = true
+		m.Clips = append(m.Clips, c)
+	}
+	return unmatched, nil
+}
+
+// topJoint is the joint of m's first skin nearest the skeleton's roots,
+// −1 without skins.
+func topJoint(m *gltfload.Model) int {
+	if len(m.Skins) == 0 {
+		return -1
+	}
+	best, bestDepth := -1, 1<<30
+	for _, j := range m.Skins[0].Joints {
+		d := 0
+		for p := m.Skeleton.Parents[j]; p >= 0; p = m.Skeleton.Parents[p] {
+			d++
+		}
+		if d < bestDepth {
+			best, bestDepth = j, d
+		}
+	}
+	return best
+}
+
+// restWorld is joint j's model matrix in the rest pose.
+func restWorld(sk *anim.Skeleton, j int) (m mgl32.Mat4) {
+	m = sk.Rest[j].Mat4()
+	for p := sk.Parents[j]; p >= 0; p = sk.Parents[p] {
+		m = sk.Rest[p].Mat4().Mul4(m)
+	}
+	return m
+}

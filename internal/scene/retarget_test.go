@@ -1,0 +1,95 @@
+package scene
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestImportClipsScaledCopy plays the built-in character's Walk on a copy
+// whose every rest translation is 1.3 times longer: joint rotations equal
+// the source's, the root's translation is the source's × 1.3, every other
+// translation is the copy's rest.
+func TestImportClipsScaledCopy(t *testing.T) {
+	src, dst := character(t), character(t)
+	for j := range dst.Skeleton.Rest {
+		dst.Skeleton.Rest[j].Translation = dst.Skeleton.Rest[j].Translation.Mul(1.3)
+	}
+	before := len(dst.Clips)
+	unmatched, err := ImportClips(dst, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(unmatched) != 0 || len(dst.Clips) != 2*before {
+		t.Fatalf("unmatched %v, %d clips; want none unmatched and %d clips", unmatched, len(dst.Clips), 2*before)
+	}
+	walk, err := FindClip(dst, "Walk (character.glb)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcWalk, err := FindClip(src, "Walk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewCharacter(src, nil, srcWalk, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewCharacter(dst, nil, walk, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := topJoint(dst)
+	moved := false
+	for _, tm := range []float32{0, 0.31, 0.77} {
+		a.Evaluate(tm)
+		b.Evaluate(tm)
+		for j := range dst.Skeleton.NumJoints() {
+			_, _, la, _ := a.Joint(j)
+			_, _, lb, _ := b.Joint(j)
+			if d := la.Rotation.Dot(lb.Rotation); math.Abs(float64(d)) < 1-1e-5 {
+				t.Fatalf("t=%v joint %s: rotation %v, source %v", tm, dst.Skeleton.Names[j], lb.Rotation, la.Rotation)
+			}
+			want := dst.Skeleton.Rest[j].Translation
+			if j == root {
+				want = la.Translation.Mul(1.3)
+				moved = moved || la.Translation != src.Skeleton.Rest[j].Translation
+			}
+			if !lb.Translation.ApproxEqualThreshold(want, 1e-5) {
+				t.Fatalf("t=%v joint %s: translation %v, want %v", tm, dst.Skeleton.Names[j], lb.Translation, want)
+			}
+		}
+	}
+	if !moved {
+		t.Fatal("the source root never left its rest: the root case was not exercised")
+	}
+}
+
+// TestImportClipsErrors: a name map naming a missing joint, and a file
+// none of whose nodes matches, are one clear line each.
+func TestImportClipsErrors(t *testing.T) {
+	dst := character(t)
+	if _, err := ImportClips(dst, character(t), map[string]string{"nohere": "hips"}); err == nil || !strings.Contains(err.Error(), `character.glb has no node named "nohere"`) {
+		t.Errorf("map from a missing source joint: %v", err)
+	}
+	if _, err := ImportClips(dst, character(t), map[string]string{"hips": "tail"}); err == nil || !strings.Contains(err.Error(), `has no node named "tail" (mapped from "hips")`) {
+		t.Errorf("map to a missing target joint: %v", err)
+	}
+	other := character(t)
+	for n := range other.NodeNames {
+		other.NodeNames[n] = "x_" + other.NodeNames[n]
+	}
+	if _, err := ImportClips(dst, other, nil); err == nil || !strings.Contains(err.Error(), "none of its nodes has the name of a joint") {
+		t.Errorf("no matching joint: %v", err)
+	}
+	// The same file mapped back by a name map plays.
+	names := map[string]string{}
+	for _, n := range other.NodeNames {
+		if n != "x_" {
+			names[n] = strings.TrimPrefix(n, "x_")
+		}
+	}
+	if un, err := ImportClips(dst, other, names); err != nil || len(un) != 0 {
+		t.Errorf("mapped back: unmatched %v, %v", un, err)
+	}
+}
