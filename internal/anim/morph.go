@@ -164,4 +164,3 @@ func sampleMorphTrack(tr *MorphTrack, t float32, cur *int32, dst []float32) {
 		}
 	}
 }
-
