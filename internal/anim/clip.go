@@ -88,6 +88,8 @@ type Clip struct {
 	Tracks []Track
 	// Morph animates morph target weights, at most one track per channel.
 	Morph []MorphTrack
+	// Markers are named times in the clip, for event tracks.
+	Markers []Marker
 }
 
 // Validate checks a clip against the number of joints it will drive.

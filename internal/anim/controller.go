@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -85,6 +86,13 @@ type Controller struct {
 	paused bool
 	// clocks saves the players' clocks while EvaluateShifted moves them.
 	clocks []ClipClock
+	// markers are each clip's markers, the clip's own and the spec's,
+	// sorted; events are those the last Update (or StepEvents) fired,
+	// firing the clip they fire on and fire the callback that adds one.
+	markers [][]Marker
+	events  []Event
+	firing  int
+	fire    func(Marker)
 }
 
 // postOp is one post-processing step with its resolved inputs.
@@ -165,6 +173,9 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 	}
 	c.status = make([]LayerStatus, len(c.machines))
 	c.clocks = make([]ClipClock, len(c.players))
+	if err := b.events(); err != nil {
+		return nil, err
+	}
 	for i := range c.machines {
 		c.machines[i].snap = NewPose(sk)
 		c.machines[i].reset(&c.ctx)
@@ -292,6 +303,63 @@ func (c *Controller) Update(dt float32) {
 	for i := range c.machines {
 		c.machines[i].update(&c.ctx, dt)
 	}
+	c.events = c.events[:0]
+	if n := c.timelineNode(); n != nil && n.adv != 0 {
+		c.firing = n.index
+		Crossings(c.markers[n.index], n.clock.Duration, n.clock.Mode, n.clock.Loops, n.e0, n.adv, c.fire)
+	}
+}
+
+// Events are the markers the last Update passed on the clip the timeline
+// shows (Timeline), in the order passed; a seek (SetTime) fires nothing.
+// The slice is the controller's, rewritten by the next Update.
+func (c *Controller) Events() []Event { return c.events }
+
+// Markers are clip i's markers, sorted by time: the clip's own and the
+// spec's events on it. The slice is the controller's.
+func (c *Controller) Markers(i int) []Marker {
+	if i < 0 || i >= len(c.markers) {
+		return nil
+	}
+	return c.markers[i]
+}
+
+// StepEvents fires the markers of the clip the timeline shows that a frame
+// step from clip time from to clip time to passes, forward or backward
+// (across the clip's end in a loop), as Events lists them after it.
+func (c *Controller) StepEvents(from, to float32, forward bool) []Event {
+	c.events = c.events[:0]
+	n := c.timelineNode()
+	if n == nil {
+		return c.events
+	}
+	a := to - from
+	d := n.clock.Duration
+	switch {
+	case n.clock.Mode == Loop && forward && a < 0:
+		a += d
+	case n.clock.Mode == Loop && !forward && a > 0:
+		a -= d
+	}
+	mode := n.clock.Mode
+	if mode != Loop {
+		mode = Once // a step moves in clip time, not around a ping-pong
+	}
+	c.firing = n.index
+	Crossings(c.markers[n.index], d, mode, 1, from, a, c.fire)
+	return c.events
+}
+
+// timelineNode is the clip player Timeline reports, or nil.
+func (c *Controller) timelineNode() *clipNode {
+	if len(c.machines) == 0 {
+		return nil
+	}
+	m := &c.machines[0]
+	if tree := m.states[m.cur].tree; tree != nil {
+		return tree.timeline()
+	}
+	return nil
 }
 
 // SetSpeed sets the playback speed of every clock: 1 is authored speed,
@@ -611,6 +679,37 @@ func clipDuration(c *Clip) float32 {
 		return c.Duration
 	}
 	return c.ComputeDuration()
+}
+
+// events gathers every clip's markers: each runtime clip's own, then the
+// spec's events, which must fall inside their clip.
+func (b *builder) events() error {
+	c := b.c
+	c.markers = make([][]Marker, len(b.rclips))
+	for i, rc := range b.rclips {
+		if rc != nil {
+			c.markers[i] = slices.Clone(rc.markers)
+		}
+	}
+	for i, ev := range b.spec.Events {
+		at := indexPath("events", i)
+		rc, idx, err := b.clip(ev.Clip, joinPath(at, "clip"))
+		if err != nil {
+			return err
+		}
+		m := Marker{Time: ev.Time, Name: ev.Name}
+		switch {
+		case m.Name == "":
+			return specErrorf(at, "event without a name")
+		case !(m.Time >= 0 && m.Time <= rc.duration):
+			return specErrorf(at, "event %q at %v s is outside clip %q (0 to %v s)", m.Name, m.Time, rc.name, rc.duration)
+		}
+		c.markers[idx] = append(c.markers[idx], m)
+		sortMarkers(c.markers[idx])
+	}
+	c.events = make([]Event, 0, 64)
+	c.fire = func(m Marker) { c.events = append(c.events, Event{Clip: c.firing, Marker: m}) }
+	return nil
 }
 
 // pose samples a PoseRef into a new buffer.

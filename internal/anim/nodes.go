@@ -86,6 +86,9 @@ type clipNode struct {
 	authored float32
 	offset   float32
 	nt, nd   float32
+	// e0 is the clock's Elapsed before the last update and adv what that
+	// update moved it (0 after a seek or reset): the span events fire on.
+	e0, adv float32
 	// samples counts evaluations; tests use it to check that clips with no
 	// weight are not sampled.
 	samples int
@@ -96,6 +99,7 @@ func (n *clipNode) reset(x *evalContext) {
 	n.clock.Rate = n.authored
 	n.clock.Elapsed = n.offset
 	n.nt, n.nd = n.normalized(), 0
+	n.adv = 0
 }
 
 func (n *clipNode) normalized() float32 {
@@ -109,6 +113,7 @@ func (n *clipNode) update(x *evalContext, dt float32) {
 	n.authored = n.rate.get(x)
 	n.clock.Rate = n.authored * x.dir
 	before := n.nt
+	n.e0, n.adv = n.clock.Elapsed, dt*n.clock.Rate
 	if step := dt * n.clock.Rate; step != 0 {
 		// Only a clock that moves wraps: one paused on its end (a seek to
 		// it) keeps showing the end.
@@ -172,6 +177,7 @@ func (n *clipNode) setPhase(p float32) {
 
 func (n *clipNode) setTime(t float32) {
 	n.clock.Elapsed = t
+	n.adv = 0 // a seek fires nothing
 	n.nt, n.nd = n.normalized(), 0
 }
 

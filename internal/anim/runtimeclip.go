@@ -40,6 +40,7 @@ type RuntimeClip struct {
 	// of the channels they leave alone.
 	morph     []MorphTrack
 	morphRest []float32
+	markers   []Marker // sorted by time
 }
 
 // otherTrack is a STEP or CUBICSPLINE track and its cursor index,
@@ -84,6 +85,11 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 	for _, tr := range c.Morph {
 		tr.Times, tr.Values = slices.Clone(tr.Times), slices.Clone(tr.Values)
 		rc.morph = append(rc.morph, tr)
+	}
+	rc.markers = slices.Clone(c.Markers)
+	sortMarkers(rc.markers)
+	if err := checkMarkers(rc.markers, c.Name, rc.duration, "markers"); err != nil {
+		return nil, err
 	}
 	var src [3][]int // track index per path and joint, −1 for none
 	for p := range src {

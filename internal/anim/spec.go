@@ -27,6 +27,8 @@ type Spec struct {
 	// Post lists the IK and look-at operations run, in order, on the
 	// blended local pose.
 	Post []PostSpec
+	// Events adds markers to clips, beside those the clips carry.
+	Events []EventSpec
 
 	// form records which JSON shorthand the spec was read from, so that
 	// errors found later name paths as they appear in the file.

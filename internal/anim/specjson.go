@@ -23,7 +23,7 @@ func ParseSpec(data []byte) (*Spec, error) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, jsonSyntaxError(data, err)
 	}
-	o, err := parseObject(raw, "", "spec", "params", "tree", "states", "transitions", "initial", "layers", "post")
+	o, err := parseObject(raw, "", "spec", "params", "tree", "states", "transitions", "initial", "layers", "post", "events")
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +62,14 @@ func ParseSpec(data []byte) (*Spec, error) {
 	}
 	for i, p := range o.list("post") {
 		s.Post = append(s.Post, parsePost(p, indexPath("post", i), o))
+	}
+	for i, e := range o.list("events") {
+		at := indexPath("events", i)
+		eo := o.child(e, at, "event", "clip", "time", "name")
+		if eo.failed() {
+			break
+		}
+		s.Events = append(s.Events, EventSpec{Clip: eo.clipRef("clip"), Time: eo.num("time", 0), Name: eo.str("name")})
 	}
 	if o.err != nil {
 		return nil, o.err

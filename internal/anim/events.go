@@ -1,0 +1,144 @@
+package anim
+
+import (
+	"math"
+	"sort"
+)
+
+// Event tracks (GEA §12.4.6): named markers at times of a clip, fired once
+// each time the clip the timeline shows plays across them, whatever its
+// rate, direction, loop wraps or ping-pong turns; a seek fires nothing.
+
+// Marker is a named time in a clip.
+type Marker struct {
+	Time float32
+	Name string
+}
+
+// EventSpec places a marker on a clip of a spec.
+type EventSpec struct {
+	Clip ClipRef
+	Time float32
+	Name string
+}
+
+// Event is a marker fired by an Update: its clip (an index into the
+// controller's clips) and the marker.
+type Event struct {
+	Clip int
+	Marker
+}
+
+// Crossings calls fire for every marker (sorted by time) that a clip clock
+// of the given duration, mode and loops passes moving from elapsed time e0
+// by a signed advance a (ClipClock.Elapsed units, unwrapped), in the order
+// they are passed. A marker at the starting point is not fired, one at the
+// end point is. It allocates nothing.
+func Crossings(markers []Marker, duration float32, mode LoopMode, loops int, e0, a float32, fire func(Marker)) {
+	if a == 0 || len(markers) == 0 || !(duration > 0) {
+		return
+	}
+	d := float64(duration)
+	c := crossing{lo: float64(e0), hi: float64(e0) + float64(a), forward: a > 0, fire: fire}
+	if !c.forward {
+		c.lo, c.hi = c.hi, c.lo
+	}
+	n := len(markers)
+	// Each mode visits the elapsed times showing each marker in the order
+	// a clock moving forward reaches them; a backward clock takes them in
+	// the opposite order.
+	switch mode {
+	case Once:
+		c.pass(markers, 0, 1, func(m Marker) (float64, bool) { return float64(m.Time), true })
+	case Repeat:
+		c.periods(0, float64(max(loops, 1)-1), func(k float64) {
+			c.pass(markers, 0, 1, func(m Marker) (float64, bool) { return float64(m.Time) + d*k, true })
+		})
+	case PingPong:
+		c.periods(math.Floor(c.lo/(2*d))-1, math.Ceil(c.hi/(2*d)), func(k float64) {
+			there := func(m Marker) (float64, bool) { return float64(m.Time) + 2*d*k, true }
+			back := func(m Marker) (float64, bool) {
+				t := float64(m.Time)
+				return 2*d - t + 2*d*k, t != 0 && t != d // the turning points are passed once
+			}
+			// pass reverses each half for a backward clock; the halves
+			// swap here.
+			if c.forward {
+				c.pass(markers, 0, 1, there)
+				c.pass(markers, n-1, -1, back)
+			} else {
+				c.pass(markers, n-1, -1, back)
+				c.pass(markers, 0, 1, there)
+			}
+		})
+	default: // Loop: a marker at the end shows at the start of the next cycle
+		c.periods(math.Floor(c.lo/d)-1, math.Ceil(c.hi/d), func(k float64) {
+			atEnd := func(m Marker) (float64, bool) { return d * k, float64(m.Time) >= d }
+			inside := func(m Marker) (float64, bool) { return float64(m.Time) + d*k, float64(m.Time) < d }
+			if c.forward {
+				c.pass(markers, 0, 1, atEnd)
+				c.pass(markers, 0, 1, inside)
+			} else {
+				c.pass(markers, 0, 1, inside)
+				c.pass(markers, 0, 1, atEnd)
+			}
+		})
+	}
+}
+
+// crossing is one Crossings call: the elapsed interval passed, its
+// direction and what to call.
+type crossing struct {
+	lo, hi  float64
+	forward bool
+	fire    func(Marker)
+}
+
+// periods runs f for k from k0 to k1, or back for a backward clock.
+func (c *crossing) periods(k0, k1 float64, f func(k float64)) {
+	if c.forward {
+		for k := k0; k <= k1; k++ {
+			f(k)
+		}
+		return
+	}
+	for k := k1; k >= k0; k-- {
+		f(k)
+	}
+}
+
+// pass fires the markers from index i by step (the order a forward clock
+// meets them; reversed for a backward clock) whose elapsed time lies in
+// the interval passed.
+func (c *crossing) pass(ms []Marker, i, step int, at func(Marker) (float64, bool)) {
+	if !c.forward {
+		i, step = len(ms)-1-i, -step
+	}
+	for ; i >= 0 && i < len(ms); i += step {
+		e, ok := at(ms[i])
+		if !ok {
+			continue
+		}
+		if (c.forward && e > c.lo && e <= c.hi) || (!c.forward && e >= c.lo && e < c.hi) {
+			c.fire(ms[i])
+		}
+	}
+}
+
+// checkMarkers validates markers against a clip's duration.
+func checkMarkers(ms []Marker, clip string, duration float32, at string) error {
+	for i, m := range ms {
+		if !(m.Time >= 0 && m.Time <= duration) {
+			return specErrorf(indexPath(at, i), "marker %q at %v s is outside clip %q (0 to %v s)", m.Name, m.Time, clip, duration)
+		}
+		if m.Name == "" {
+			return specErrorf(indexPath(at, i), "marker without a name")
+		}
+	}
+	return nil
+}
+
+// sortMarkers orders markers by time, stably.
+func sortMarkers(ms []Marker) {
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Time < ms[j].Time })
+}

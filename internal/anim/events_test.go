@@ -1,0 +1,140 @@
+package anim
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// simulate is the reference for Crossings: it moves a ClipClock in small
+// steps and fires a marker each time the clip-local time passes it while
+// the time moves continuously (a wrap jumps, passing nothing).
+func simulate(markers []Marker, d float32, mode LoopMode, loops int, e0, a float32) []string {
+	clock := ClipClock{Duration: d, Mode: mode, Loops: loops, Rate: 1, Elapsed: e0}
+	const steps = 100000
+	var out []string
+	prev := clock.Local()
+	for i := 1; i <= steps; i++ {
+		clock.Elapsed = e0 + a*float32(i)/steps
+		cur := clock.Local()
+		if diff := cur - prev; diff < d/2 && diff > -d/2 {
+			lo, hi := prev, cur
+			if cur < prev {
+				lo, hi = cur, prev
+			}
+			// The order within one small step does not matter: markers
+			// are apart by more than a step.
+			for _, m := range markers {
+				if m.Time > lo && m.Time <= hi && prev != cur {
+					out = append(out, m.Name)
+				}
+			}
+		}
+		prev = cur
+	}
+	return out
+}
+
+func TestCrossingsMatchASimulatedClock(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for trial := range 300 {
+		d := 0.5 + 2*rng.Float32()
+		var ms []Marker
+		for k := range 1 + rng.Intn(4) {
+			ms = append(ms, Marker{Time: d * (0.05 + 0.9*rng.Float32()), Name: fmt.Sprintf("m%d", k)})
+		}
+		sortMarkers(ms)
+		mode := []LoopMode{Loop, Once, PingPong, Repeat}[trial%4]
+		loops := 1 + rng.Intn(3)
+		e0 := d * (4*rng.Float32() - 1)
+		if mode == Once || mode == Repeat {
+			e0 = d * 2 * rng.Float32()
+		}
+		a := d * (6*rng.Float32() - 3)
+		var got []string
+		Crossings(ms, d, mode, loops, e0, a, func(m Marker) { got = append(got, m.Name) })
+		if want := simulate(ms, d, mode, loops, e0, a); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: %v clock of %v s, markers %v, from %v by %v: fired %v, want %v", trial, mode, d, ms, e0, a, got, want)
+		}
+	}
+}
+
+func TestCrossingsEnds(t *testing.T) {
+	ms := []Marker{{0, "start"}, {0.5, "mid"}, {1, "end"}}
+	var got []string
+	fire := func(m Marker) { got = append(got, m.Name) }
+	// Looping forward across the wrap: the clip's end, then the next
+	// cycle's start, both at elapsed 1.
+	Crossings(ms, 1, Loop, 0, 0.75, 0.5, fire)
+	if want := []string{"end", "start"}; !slices.Equal(got, want) {
+		t.Errorf("across the wrap: %v, want %v", got, want)
+	}
+	got = nil
+	Crossings(ms, 1, Loop, 0, 0.6, 0, fire)
+	if got != nil {
+		t.Errorf("no advance fired %v", got)
+	}
+	// Once, backwards from the end to before the start.
+	Crossings(ms, 1, Once, 0, 1, -2, fire)
+	if want := []string{"mid", "start"}; !slices.Equal(got, want) {
+		t.Errorf("once backwards: %v, want %v", got, want)
+	}
+	got = nil
+	if n := testing.AllocsPerRun(10, func() { Crossings(ms, 1, PingPong, 0, 0.2, 3.1, func(Marker) {}) }); n != 0 {
+		t.Errorf("Crossings allocates %v times", n)
+	}
+}
+
+// TestControllerEvents plays a 2 s looping clip at rate 1.7 with markers
+// at 0.5 s ("a") and 1.5 s ("b") for 4 s of frames, then backwards for 4
+// s: the clip time runs 0 → 6.8 → 0, passing a b a b a b a each way (at
+// 0.5, 1.5, 2.5, … 6.5); a seek fires nothing; a frame step does.
+func TestControllerEvents(t *testing.T) {
+	spec, err := ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "A", "rate": 1.7},
+	  "events": [{"clip": "A", "time": 1.5, "name": "b"}, {"clip": "A", "time": 0.5, "name": "a"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(2), nodeClips())
+	var got []string
+	play := func(speed float32) {
+		c.SetSpeed(speed)
+		for range 120 {
+			c.Update(1.0 / 30)
+			for _, e := range c.Events() {
+				if e.Clip != 0 {
+					t.Fatalf("event on clip %d", e.Clip)
+				}
+				got = append(got, e.Name)
+			}
+		}
+	}
+	play(1)
+	play(-1)
+	if want := []string{"a", "b", "a", "b", "a", "b", "a", "a", "b", "a", "b", "a", "b", "a"}; !slices.Equal(got, want) {
+		t.Fatalf("fired %v, want %v", got, want)
+	}
+	c.SetTime(1.9)
+	if c.Update(0); len(c.Events()) != 0 {
+		t.Fatalf("a seek fired %v", c.Events())
+	}
+	// A frame step from 1.9 s to 0.4 s forward goes round the loop's end
+	// and fires nothing; from 0.4 s to 0.6 s fires a; back from 0.6 s to
+	// 1.4 s (round the start) fires a, then b.
+	if ev := c.StepEvents(1.9, 0.4, true); len(ev) != 0 {
+		t.Fatalf("step round the end fired %v", ev)
+	}
+	if ev := c.StepEvents(0.4, 0.6, true); len(ev) != 1 || ev[0].Name != "a" {
+		t.Fatalf("step over a fired %v", ev)
+	}
+	if ev := c.StepEvents(0.6, 1.4, false); len(ev) != 2 || ev[0].Name != "a" || ev[1].Name != "b" {
+		t.Fatalf("step back round the start fired %v", ev)
+	}
+	// A marker outside its clip is a spec error naming it.
+	spec, _ = ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "A"}, "events": [{"clip": "A", "time": 2.5, "name": "late"}]}`))
+	if _, err := NewController(spec, chain(2), nodeClips()); err == nil || !strings.Contains(err.Error(), `events[0]: event "late" at 2.5 s is outside clip "A" (0 to 2 s)`) {
+		t.Fatalf("a marker past the clip's end: %v", err)
+	}
+}
