@@ -1,6 +1,7 @@
 package gltfload
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -124,6 +125,7 @@ func (l *loader) loadAnimations() error {
 			}
 			clip.Tracks = append(clip.Tracks, anim.Track{Joint: l.model.JointOfNode[node], Path: path, Interp: interp, Times: times, Values: vals})
 		}
+		clip.Markers = l.markers(where, a.Extras, clip.Duration)
 		// Every rule of anim.Clip.Validate was checked above, once per
 		// shared key array; Validate itself would walk a shared output once
 		// per channel, which thousands of channels make quadratic. The
@@ -185,4 +187,39 @@ func (l *loader) normalizeRotations(ow string, vals []float32, cubic bool) {
 	if worst > 1e-3 {
 		l.issue("ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION", ow, "rotation keys up to %.3g away from unit length; normalized", worst)
 	}
+}
+
+// markers reads an animation's event markers from its extras, where
+// exporters and hand edits leave them (no glTF extension defines them):
+// "markers" or "events", a list of {"time": seconds, "name": "..."}.
+// Entries that are not such, or fall outside the clip, are reported and
+// dropped.
+func (l *loader) markers(where string, extras any, duration float32) []anim.Marker {
+	lists := map[string][]any{}
+	switch e := extras.(type) {
+	case map[string]any:
+		for _, k := range []string{"markers", "events"} {
+			lists[k], _ = e[k].([]any)
+		}
+	case json.RawMessage:
+		json.Unmarshal(e, &lists) // not an object of lists: no markers
+	}
+	var out []anim.Marker
+	for _, k := range []string{"markers", "events"} {
+		for i, item := range lists[k] {
+			at := fmt.Sprintf("%s.extras.%s[%d]", where, k, i)
+			o, _ := item.(map[string]any)
+			name, _ := o["name"].(string)
+			t, ok := o["time"].(float64)
+			switch {
+			case !ok || name == "":
+				l.issue("VIEWER_NOTE", at, "not a marker {\"time\": seconds, \"name\": \"...\"}; ignored")
+			case !(t >= 0 && float32(t) <= duration):
+				l.issue("VIEWER_NOTE", at, "marker %q at %v s is outside the clip (0 to %v s); ignored", name, t, duration)
+			default:
+				out = append(out, anim.Marker{Time: float32(t), Name: name})
+			}
+		}
+	}
+	return out
 }
