@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,6 +90,9 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	}
 	a.space, a.spaceParams = blendSpace(c)
 	a.ui.Onion = opt.onion > 0
+	if opt.rate != 0 {
+		a.ui.CustomRate, a.ui.Reverse = float32(math.Abs(opt.rate)), opt.rate < 0
+	}
 	a.morphFor = -1
 	a.viewLabels[ui.ViewPartitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", v.Scene.Parts)
 	a.viewLabels[ui.ViewWeights] = "view: weights, no joint"
@@ -139,6 +143,28 @@ func (a *app) Seek(t float32) {
 		return
 	}
 	a.Character.Seek(t)
+}
+
+// Step implements ui.Actions: a frame step fires the markers it passes,
+// then seeks.
+func (a *app) Step(t float32, forward bool) {
+	if a.crowd == nil {
+		a.printEvents(a.Ctl.StepEvents(a.Time(), t, forward))
+	}
+	a.Seek(t)
+}
+
+// printEvents writes fired markers as JSON lines when -events asks for
+// them: the marker's clip time, its clip and its name.
+func (a *app) printEvents(evs []anim.Event) {
+	if !a.opt.events {
+		return
+	}
+	for _, e := range evs {
+		clip, _ := json.Marshal(scene.StateName(a.Model, e.Clip))
+		name, _ := json.Marshal(e.Name)
+		fmt.Fprintf(a.stdout, "{\"t\":%s,\"clip\":%s,\"event\":%s}\n", strconv.FormatFloat(float64(e.Time), 'g', -1, 32), clip, name)
+	}
 }
 
 // SetLoopMode implements ui.Actions for the crowd too.
@@ -326,6 +352,7 @@ func (a *app) update(dt float32) error {
 	if err := a.v.Update(dt); err != nil {
 		return err
 	}
+	a.printEvents(a.Ctl.Events())
 	if a.ui.LoopOut > a.ui.LoopIn {
 		a.ui.InLoop(a)
 		a.PoseNow() // the seek's pose, this frame
@@ -442,6 +469,7 @@ func (a *app) info() ui.Info {
 	in.Frames = int(math.Round(float64(tl.Duration * in.FPS)))
 	if tl.Clip >= 0 {
 		in.Keys = a.KeyTimes(tl.Clip)
+		in.Markers = a.Ctl.Markers(tl.Clip)
 	}
 	if c.ClipMode {
 		in.Mode, in.Choice = "clip", c.ClipName()

@@ -68,6 +68,9 @@ type options struct {
 	// jointMap the -joint-map file pairing their joint names.
 	clips    stringList
 	jointMap string
+	// events prints fired event markers; rate is -rate (0: not given).
+	events bool
+	rate   float64
 }
 
 // stringList collects a repeated flag.
@@ -150,6 +153,8 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.IntVar(&opt.frames, "frames", 12, "`count` of frames in -sheet")
 	fs.Var(&opt.clips, "clips", "add the clips of another glTF `file`, retargeted onto the model by joint name (repeatable)")
 	fs.StringVar(&opt.jointMap, "joint-map", "", "JSON `file` pairing -clips joint names with the model's: {\"mixamorig:Hips\": \"hips\", ...}")
+	fs.BoolVar(&opt.events, "events", false, "print each event marker as it fires, one JSON line {\"t\":..,\"clip\":..,\"event\":..} on stdout (window, -keys, -record)")
+	fs.Float64Var(&opt.rate, "rate", 0, "playback `speed`: 1 authored, 0.5 half, negative backwards (default 1); with it (or -events) -record plays the clock from -from for -to minus -from seconds instead of posing each frame")
 	fs.IntVar(&opt.onion, "onion", 0, "start with the onion skin on: ghost skeletons `N` and 2N frames before and after the pose shown (Shift+O toggles it; 2 when not given)")
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 }

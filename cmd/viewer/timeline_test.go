@@ -8,6 +8,7 @@ import (
 	"image/gif"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -441,6 +442,95 @@ func TestMorphPanelPinsWeights(t *testing.T) {
 		check("bulge's bar pressed at 0.75", map[string]float32{"bulge": 0.75, "squash": 0.1, "lean": 0.5}, "bulge", "squash")
 		keys(t, a, "backspace")
 		check("every pin released", map[string]float32{"bulge": 1, "squash": 0, "lean": 0.5})
+		return nil
+	})
+}
+
+// eventSpec puts markers on Walk (1 s, looping, played at rate 1.7).
+const eventSpec = `{"tree": {"type": "clip", "clip": "Walk", "rate": 1.7},
+ "events": [{"clip": "Walk", "time": 0.1, "name": "step_l"}, {"clip": "Walk", "time": 0.6, "name": "step_r"}]}`
+
+// firedEvents parses -events lines.
+func firedEvents(t *testing.T, out string) []string {
+	t.Helper()
+	var names []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if l == "" {
+			continue
+		}
+		var e struct {
+			T     float32
+			Clip  string
+			Event string
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil || e.Clip != "Walk" {
+			t.Errorf("event line %q: %v", l, err)
+		}
+		names = append(names, e.Event)
+	}
+	return names
+}
+
+// TestRecordFiresEvents: -record with -events plays 2 s at the spec's rate
+// 1.7: the clip time runs 0 → 3.4 s through three loops and passes the
+// markers at 0.1, 0.6, 1.1, … 3.1 s; reversed, 0 → −3.4 s passes 0.6
+// (−0.4), 0.1 (−0.9), … down to −3.4 itself.
+func TestRecordFiresEvents(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "events.json")
+	if err := os.WriteFile(spec, []byte(eventSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rate float64
+		want string
+	}{
+		{1, "step_l step_r step_l step_r step_l step_r step_l"},
+		{-1, "step_r step_l step_r step_l step_r step_l step_r"},
+	} {
+		var out bytes.Buffer
+		withApp(t, options{tree: spec, events: true}, func(a *app) error {
+			a.stdout = &out
+			return a.record(&options{record: t.TempDir(), events: true, rate: tc.rate, to: 2, fps: 30})
+		})
+		if got := strings.Join(firedEvents(t, out.String()), " "); got != tc.want {
+			t.Errorf("rate %v: fired %q, want %q", tc.rate, got, tc.want)
+		}
+	}
+}
+
+// TestFrameStepsFireEventsSeeksDoNot: paused, three frame steps from 0
+// reach 0.1 s and fire step_l; a step back and forward again fires it
+// once more (going forward onto it); Home, End and a timeline click are
+// seeks and fire nothing.
+func TestFrameStepsFireEventsSeeksDoNot(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "events.json")
+	if err := os.WriteFile(spec, []byte(eventSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withApp(t, options{tree: spec, events: true, width: 800, height: 600}, func(a *app) error {
+		var out bytes.Buffer
+		a.stdout = &out
+		if err := a.draw(); err != nil {
+			return err
+		}
+		keys(t, a, "space,home,right*3")
+		if got := firedEvents(t, out.String()); len(got) != 1 || got[0] != "step_l" {
+			t.Errorf("after three steps: %v, want [step_l]", got)
+		}
+		out.Reset()
+		keys(t, a, "left,right")
+		if got := firedEvents(t, out.String()); len(got) != 1 {
+			t.Errorf("back and forth over the marker: %v, want step_l once", got)
+		}
+		out.Reset()
+		keys(t, a, "home,end,home")
+		r := a.ui.Timeline
+		a.ui.Press(r.X+0.8*r.W, r.Y+r.H/2, false, a)
+		a.ui.Release()
+		keys(t, a, "wait")
+		if got := out.String(); got != "" {
+			t.Errorf("seeks fired %q", got)
+		}
 		return nil
 	})
 }

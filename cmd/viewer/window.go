@@ -141,14 +141,23 @@ func record(opt *options, c *scene.Character) error {
 	return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.record(opt) })
 }
 
-// record is record on a's view.
+// record is record on a's view. It poses each frame at its time, or, with
+// -rate or -events, plays the clock from -from for -to − -from seconds
+// (default: the clip's length) at the rate asked, through loops and the
+// events they fire.
 func (a *app) record(opt *options) error {
 	c := a.Character
+	play := opt.rate != 0 || opt.events
+	if opt.rate != 0 {
+		a.ui.CustomRate, a.ui.Reverse = float32(math.Abs(opt.rate)), opt.rate < 0
+	}
 	from, to := clampTime(float32(opt.from), c.Span()), float32(opt.to)
 	if opt.to < 0 {
-		to = c.Span()
+		to = from + c.Span()
 	}
-	to = clampTime(to, c.Span())
+	if !play {
+		to = clampTime(to, c.Span())
+	}
 	fps := float64(opt.fps)
 	if fps == 0 {
 		fps = float64(c.FPS())
@@ -160,7 +169,7 @@ func (a *app) record(opt *options) error {
 	case ".gif":
 		// A GIF loops: a last frame at the clip's end would show its first
 		// pose twice.
-		if n > 1 && math.Abs(float64(to-from)*fps-float64(n-1)) < 1e-3 {
+		if !play && n > 1 && math.Abs(float64(to-from)*fps-float64(n-1)) < 1e-3 {
 			n--
 		}
 		g, err := export.NewGIF(fps)
@@ -194,7 +203,16 @@ func (a *app) record(opt *options) error {
 	}
 	a.ui.HUD = opt.hud
 	for i := 0; i < n; i++ {
-		if err := a.renderAt(from + float32(float64(i)/fps)); err != nil {
+		var err error
+		switch {
+		case play && i > 0:
+			if err = a.update(float32(1 / fps)); err == nil {
+				err = a.draw()
+			}
+		default:
+			err = a.renderAt(from + float32(float64(i)/fps))
+		}
+		if err != nil {
 			return err
 		}
 		if err := add(a.v.Target.ReadImage(), i); err != nil { // a new image per frame

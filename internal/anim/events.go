@@ -33,7 +33,7 @@ type Event struct {
 // of the given duration, mode and loops passes moving from elapsed time e0
 // by a signed advance a (ClipClock.Elapsed units, unwrapped), in the order
 // they are passed. A marker at the starting point is not fired, one at the
-// end point is. It allocates nothing.
+// end point is (within eventSlack). It allocates nothing.
 func Crossings(markers []Marker, duration float32, mode LoopMode, loops int, e0, a float32, fire func(Marker)) {
 	if a == 0 || len(markers) == 0 || !(duration > 0) {
 		return
@@ -86,6 +86,10 @@ func Crossings(markers []Marker, duration float32, mode LoopMode, loops int, e0,
 	}
 }
 
+// eventSlack is how near, in seconds, a clock counts as standing on a
+// marker: far below a frame, far above float32 rounding of clip times.
+const eventSlack = 1e-5
+
 // crossing is one Crossings call: the elapsed interval passed, its
 // direction and what to call.
 type crossing struct {
@@ -119,7 +123,10 @@ func (c *crossing) pass(ms []Marker, i, step int, at func(Marker) (float64, bool
 		if !ok {
 			continue
 		}
-		if (c.forward && e > c.lo && e <= c.hi) || (!c.forward && e >= c.lo && e < c.hi) {
+		// The interval is shifted by a hair (eventSlack) in the direction
+		// of travel: a frame time a float's rounding past a marker counts
+		// as on it, so stepping off it again does not fire it twice.
+		if (c.forward && e > c.lo+eventSlack && e <= c.hi+eventSlack) || (!c.forward && e >= c.lo-eventSlack && e < c.hi-eventSlack) {
 			c.fire(ms[i])
 		}
 	}

@@ -25,8 +25,11 @@ type Actions interface {
 	Time() float32
 	Duration() float32
 	FrameStep() float32
-	// Seek puts the character's clock at time t (in [0, Duration]).
+	// Seek puts the character's clock at time t (in [0, Duration]); Step
+	// does too, as a frame step, firing the event markers it passes
+	// going forward or back.
 	Seek(t float32)
+	Step(t float32, forward bool)
 	// BlendWeight is choice i's weight in the clip browser's blend, and
 	// whether there is one (not under a spec); SetBlendWeight sets it
 	// (0…1) and makes the blend play.
@@ -78,16 +81,19 @@ type State struct {
 	Playing  bool
 	Reverse  bool
 	RateStep int // index into the rate ladder
-	Selected int // choice [ and ] point at
-	Param    int // parameter Tab points at
-	Help     bool
-	HUD      bool
-	Skeleton bool
-	Wire     bool
-	Grid     bool
-	Onion    bool // ghost skeletons before and after the pose shown
-	View     int
-	Quit     bool
+	// CustomRate, when positive, is the speed instead of the ladder's
+	// (-rate); , and . go back to the ladder.
+	CustomRate float32
+	Selected   int // choice [ and ] point at
+	Param      int // parameter Tab points at
+	Help       bool
+	HUD        bool
+	Skeleton   bool
+	Wire       bool
+	Grid       bool
+	Onion      bool // ghost skeletons before and after the pose shown
+	View       int
+	Quit       bool
 	// Timeline is where the HUD last drew the timeline bar, in
 	// framebuffer pixels; empty while the HUD is hidden.
 	Timeline Rect
@@ -130,6 +136,9 @@ func NewState() State {
 // Rate is the signed playback rate.
 func (s *State) Rate() float32 {
 	r := rates[s.RateStep]
+	if s.CustomRate > 0 {
+		r = s.CustomRate
+	}
 	if s.Reverse {
 		return -r
 	}
@@ -172,15 +181,17 @@ func (s *State) Handle(ev Event, a Actions) {
 		if ev.Key == KeyLeft {
 			n = -n
 		}
-		s.scrub(a, (FrameAt(a.Time(), step)+n)*step)
+		s.step(a, (FrameAt(a.Time(), step)+n)*step, n > 0)
 	case KeyHome:
 		s.scrub(a, 0)
 	case KeyEnd:
 		s.scrub(a, a.Duration())
 	case KeyComma:
 		s.RateStep = max(s.RateStep-1, 0)
+		s.CustomRate = 0
 	case KeyPeriod:
 		s.RateStep = min(s.RateStep+1, len(rates)-1)
+		s.CustomRate = 0
 	case KeyR:
 		s.Reverse = !s.Reverse
 	case KeyL:
@@ -331,6 +342,16 @@ func (s *State) Handle(ev Event, a Actions) {
 // loop, a time past either end wraps; the end itself stays the end (the
 // last frame), which in a looping clip is the first frame's pose again.
 func (s *State) scrub(a Actions, t float32) {
+	a.Seek(s.clampScrub(a, t))
+}
+
+// step is scrub as a frame step: the markers it passes fire.
+func (s *State) step(a Actions, t float32, forward bool) {
+	a.Step(s.clampScrub(a, t), forward)
+}
+
+// clampScrub pauses and wraps or clamps a time the keys ask for.
+func (s *State) clampScrub(a Actions, t float32) float32 {
 	s.Playing = false
 	d := a.Duration()
 	if d > 0 {
@@ -343,7 +364,7 @@ func (s *State) scrub(a Actions, t float32) {
 			t = min(max(t, 0), d)
 		}
 	}
-	a.Seek(t)
+	return t
 }
 
 // InLoop keeps the play head inside the loop region, if there is one:

@@ -42,6 +42,7 @@ type Info struct {
 	View       string        // what the debug view shows, "" for the shaded picture
 	Joint      *JointInfo    // the joint the inspector shows, or nil
 	Keys       []float32     // key times of the clip shown, for marks
+	Markers    []anim.Marker // event markers of the clip shown
 	Clips      []ClipRow     // the clip browser's list (nil under a spec), one row per choice
 	Morph      *MorphPanel   // the morph targets of one mesh, or nil
 	Fade       *Fade         // a cross-fade in progress, or nil
@@ -136,6 +137,7 @@ var (
 	keyMark   = color.NRGBA{170, 176, 190, 255}
 	loopFill  = color.NRGBA{90, 150, 235, 90}
 	issueText = color.NRGBA{255, 120, 100, 255}
+	eventMark = color.NRGBA{120, 220, 255, 255}
 )
 
 // fitText cuts s to at most w wide, ending it with "…" where cut; a cut
@@ -389,6 +391,12 @@ func drawTimeline(p Painter, s *State, in *Info, x, y, w, h float32) {
 	for _, k := range in.Keys[:min(len(in.Keys), 400)] { // more would be a grey bar
 		kx := at(k)
 		p.Line(kx, y+h-4, kx, y+h, 1, keyMark)
+	}
+	for _, m := range in.Markers {
+		// A tick through the bar and a dot above it.
+		mx := at(m.Time)
+		p.Line(mx, y-3, mx, y+h, 1, eventMark)
+		p.Disc(mx, y-3, 2.5, eventMark)
 	}
 	if in.Fade != nil {
 		p.Rect(x, y, w*in.Fade.Weight, 3, fadeFill)

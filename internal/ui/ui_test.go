@@ -32,6 +32,7 @@ type fakeViewer struct {
 	morph  []float32
 	pinned map[int]bool
 	cycled int
+	steps  int // frame steps (Step) among the seeks
 }
 
 func (f *fakeViewer) Choices() []string { return f.choices }
@@ -63,7 +64,8 @@ func (f *fakeViewer) SetBlendWeight(i int, w float32) error {
 	f.weights[i] = w
 	return nil
 }
-func (f *fakeViewer) NumMorph() int { return len(f.morph) }
+func (f *fakeViewer) Step(t float32, forward bool) { f.t = t; f.steps++ }
+func (f *fakeViewer) NumMorph() int                { return len(f.morph) }
 func (f *fakeViewer) MorphWeight(i int) (float32, bool) {
 	return f.morph[i], f.pinned != nil && f.pinned[i]
 }
@@ -753,5 +755,21 @@ func TestMorphPanel(t *testing.T) {
 	s.Press(m.X+12, row(2), false, f)
 	if f.pinned[2] {
 		t.Fatal("a press on lean's name did not release it")
+	}
+}
+
+// TestTimelineEventMarks: each event marker of the clip shown is a tick
+// and a dot on the timeline.
+func TestTimelineEventMarks(t *testing.T) {
+	s := NewState()
+	count := func(in *Info) int {
+		r := &recorder{}
+		Draw(r, &s, in, 800, 600)
+		return r.lines
+	}
+	plain := count(&Info{Duration: 2, FPS: 30})
+	marked := count(&Info{Duration: 2, FPS: 30, Markers: []anim.Marker{{Time: 0.5, Name: "a"}, {Time: 1.5, Name: "b"}}})
+	if marked-plain != 2 {
+		t.Fatalf("two markers drew %d more lines, want 2", marked-plain)
 	}
 }
