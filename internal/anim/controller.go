@@ -609,6 +609,16 @@ type builder struct {
 	// nlerp is set while building below a node whose spec asks for Nlerp:
 	// its clips sample their rotation keys with Nlerp too.
 	nlerp bool
+	// syncs are the blend nodes synced by a marker, resolved once every
+	// clip's markers are known.
+	syncs []markerSync
+}
+
+// markerSync is a blend node to align on a named marker.
+type markerSync struct {
+	n      *blendNode
+	marker string
+	at     string
 }
 
 func (b *builder) input(in Input) input {
@@ -706,6 +716,35 @@ func (b *builder) events() error {
 		}
 		c.markers[idx] = append(c.markers[idx], m)
 		sortMarkers(c.markers[idx])
+	}
+	if cs := b.spec.Contacts; cs != nil {
+		joints := make([]int, len(cs.Joints))
+		for i, name := range cs.Joints {
+			if joints[i] = b.sk.JointIndex(name); joints[i] < 0 {
+				return wrapAt(indexPath("contacts.joints", i), unknownJoint(b.sk, name))
+			}
+		}
+		for i, rc := range b.rclips {
+			if rc != nil && rc.duration > 0 {
+				c.markers[i] = append(c.markers[i], contacts(rc, b.sk, joints, cs.Joints, cs.Height, cs.Speed)...)
+				sortMarkers(c.markers[i])
+			}
+		}
+	}
+	for _, s := range b.syncs {
+		for i, child := range s.n.children {
+			cn, ok := child.(*clipNode)
+			if !ok {
+				continue // only clip children have markers to align
+			}
+			k := slices.IndexFunc(c.markers[cn.index], func(m Marker) bool { return m.Name == s.marker })
+			if k < 0 {
+				return specErrorf(joinPath(s.at, "syncMarker"), "children[%d]: clip %q has no marker %q", i, b.rclips[cn.index].name, s.marker)
+			}
+			if span := cn.span(); span > 0 {
+				cn.syncShift = c.markers[cn.index][k].Time / span
+			}
+		}
 	}
 	c.events = make([]Event, 0, 64)
 	c.fire = func(m Marker) { c.events = append(c.events, Event{Clip: c.firing, Marker: m}) }
@@ -854,6 +893,9 @@ func (b *builder) blend(ns *NodeSpec, at string) (node, int, error) {
 	n := &blendNode{
 		kind: ns.Type, w: make([]float32, len(ns.Children)), sync: ns.Sync, nlerp: ns.Nlerp,
 		duration: ns.Duration, ease: ns.Ease, frozen: ns.Frozen && ns.Type == NodeCrossFade,
+	}
+	if ns.SyncMarker != "" {
+		b.syncs = append(b.syncs, markerSync{n: n, marker: ns.SyncMarker, at: at})
 	}
 	need := 0
 	for i := range ns.Children {

@@ -22,6 +22,97 @@ type EventSpec struct {
 	Name string
 }
 
+// ContactSpec detects foot contacts: on every clip the spec plays, a
+// marker "JOINT:down" where one of Joints comes down, its height above its
+// lowest point in the clip under Height and its vertical speed under Speed
+// (model space, metres and metres per second; vertical because a cycle
+// animated in place slides the planted foot back at the walking speed).
+type ContactSpec struct {
+	Joints        []string
+	Height, Speed float32
+}
+
+// contactRate is how often a clip is sampled to find contacts, and
+// contactGap the shortest lift, in seconds, that ends one: a foot rolling
+// over its sole wavers about the thresholds for a few samples.
+const (
+	contactRate = 60
+	contactGap  = 0.15
+)
+
+// fillGaps marks as down every run of up samples shorter than gap between
+// two down ones, the samples taken to loop.
+func fillGaps(down []bool, gap int) {
+	n := len(down)
+	for start := 0; start < n; start++ {
+		if !down[start] || down[(start+1)%n] {
+			continue
+		}
+		// An up run starts at start+1: how long is it?
+		k := 1
+		for k < n && !down[(start+k)%n] {
+			k++
+		}
+		if k < n && k-1 < gap {
+			for i := 1; i < k; i++ {
+				down[(start+i)%n] = true
+			}
+		}
+	}
+}
+
+// contacts finds the contact markers of clip rc for joints: the clip is
+// sampled at contactRate; a contact starts where a joint goes from not
+// down to down (a clip is taken to loop, so a contact under way at its
+// start began at 0 only if it was not down at the end).
+func contacts(rc *RuntimeClip, sk *Skeleton, joints []int, names []string, height, speed float32) []Marker {
+	n := max(int(rc.duration*contactRate), 1)
+	pose := NewPose(sk)
+	models := make([]float32, PaletteFloats*sk.NumJoints())
+	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: pose}
+	mp := ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}
+	pos := make([][][3]float32, len(joints)) // per joint, per sample
+	for k := 0; k <= n; k++ {
+		job.Time = rc.duration * float32(k) / float32(n)
+		job.Run()
+		mp.Run()
+		for i, j := range joints {
+			r := models[j*PaletteFloats:]
+			pos[i] = append(pos[i], [3]float32{r[3], r[7], r[11]})
+		}
+	}
+	dt := rc.duration / float32(n)
+	var out []Marker
+	for i := range joints {
+		low := pos[i][0][1]
+		for _, p := range pos[i] {
+			low = min(low, p[1])
+		}
+		down := make([]bool, n+1)
+		for k, p := range pos[i] {
+			q := pos[i][min(k+1, n)]
+			if k == n {
+				q = pos[i][k-1]
+			}
+			// Vertical speed: an in-place cycle slides the planted foot
+			// back at the walking speed.
+			v := abs32(q[1]-p[1]) / max(dt, 1e-6)
+			down[k] = p[1]-low < height && v < speed
+		}
+		fillGaps(down[:n], int(contactGap*contactRate))
+		for k := 0; k < n; k++ {
+			before := down[n-1]
+			if k > 0 {
+				before = down[k-1]
+			}
+			if down[k] && !before {
+				out = append(out, Marker{Time: rc.duration * float32(k) / float32(n), Name: names[i] + ":down"})
+			}
+		}
+	}
+	return out
+}
+
 // Event is a marker fired by an Update: its clip (an index into the
 // controller's clips) and the marker.
 type Event struct {
@@ -148,4 +239,11 @@ func checkMarkers(ms []Marker, clip string, duration float32, at string) error {
 // sortMarkers orders markers by time, stably.
 func sortMarkers(ms []Marker) {
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Time < ms[j].Time })
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

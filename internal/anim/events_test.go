@@ -2,6 +2,7 @@ package anim
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"slices"
 	"strings"
@@ -136,5 +137,31 @@ func TestControllerEvents(t *testing.T) {
 	spec, _ = ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "A"}, "events": [{"clip": "A", "time": 2.5, "name": "late"}]}`))
 	if _, err := NewController(spec, chain(2), nodeClips()); err == nil || !strings.Contains(err.Error(), `events[0]: event "late" at 2.5 s is outside clip "A" (0 to 2 s)`) {
 		t.Fatalf("a marker past the clip's end: %v", err)
+	}
+}
+
+// TestSyncMarker: a synced lerp of A (2 s, marker "m" at 0.5 s, a quarter
+// in) and B (1 s, marker "m" at 0.5 s, half-way) keeps both on their
+// marker at the same moment: A's normalized time less ¼ equals B's less ½,
+// modulo 1, frame after frame. A missing marker is an error naming it.
+func TestSyncMarker(t *testing.T) {
+	spec, err := ParseSpec([]byte(`{"tree": {"type": "lerp", "weight": 0.5, "syncMarker": "m", "children": ["A", "B"]},
+	  "events": [{"clip": "A", "time": 0.5, "name": "m"}, {"clip": "B", "time": 0.5, "name": "m"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(2), nodeClips())
+	frac := func(x float64) float64 { return x - math.Floor(x) }
+	for k := range 50 {
+		c.Update(0.037)
+		a, b := float64(c.players[0].clock.Local())/2, float64(c.players[1].clock.Local())
+		if d := frac(a-0.25-(b-0.5)+0.5) - 0.5; math.Abs(d) > 1e-4 {
+			t.Fatalf("frame %d: A at %.4f of its cycle, B at %.4f: not aligned on the marker", k, a, b)
+		}
+	}
+	spec, _ = ParseSpec([]byte(`{"tree": {"type": "lerp", "weight": 0.5, "syncMarker": "m", "children": ["A", "B"]},
+	  "events": [{"clip": "A", "time": 0.5, "name": "m"}]}`))
+	if _, err := NewController(spec, chain(2), nodeClips()); err == nil || !strings.Contains(err.Error(), `children[1]: clip "B" has no marker "m"`) {
+		t.Fatalf("missing marker: %v", err)
 	}
 }

@@ -45,7 +45,7 @@ func ExampleNewController() {
 func ExampleParseSpec_errorPath() {
 	_, err := anim.ParseSpec([]byte(`{"states": [{"name": "idle", "tree": {"type": "blend1d", "param": 0, "chidren": []}}]}`))
 	fmt.Println(err)
-	// Output: anim: spec states[0].tree: unknown field "chidren" in blend1d node (fields: type, children, positions, param, sync, nlerp)
+	// Output: anim: spec states[0].tree: unknown field "chidren" in blend1d node (fields: type, children, positions, param, sync, syncMarker, nlerp)
 }
 
 func ExampleController_Request() {

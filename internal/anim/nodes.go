@@ -1,6 +1,8 @@
 package anim
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -89,6 +91,9 @@ type clipNode struct {
 	// e0 is the clock's Elapsed before the last update and adv what that
 	// update moved it (0 after a seek or reset): the span events fire on.
 	e0, adv float32
+	// syncShift is where the sync phase 0 falls in the clip, normalized:
+	// the marker a blend syncs on.
+	syncShift float32
 	// samples counts evaluations; tests use it to check that clips with no
 	// weight are not sampled.
 	samples int
@@ -171,6 +176,8 @@ func (n *clipNode) setPhase(p float32) {
 	if n.authored < 0 {
 		p = -p // a backwards clip runs its cycle from the end
 	}
+	p += n.syncShift
+	p -= float32(math.Floor(float64(p)))
 	n.clock.Elapsed = n.offset + p*n.span()
 	n.nt = n.normalized()
 }

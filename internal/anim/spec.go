@@ -29,6 +29,8 @@ type Spec struct {
 	Post []PostSpec
 	// Events adds markers to clips, beside those the clips carry.
 	Events []EventSpec
+	// Contacts, when not nil, detects foot contacts as markers.
+	Contacts *ContactSpec
 
 	// form records which JSON shorthand the spec was read from, so that
 	// errors found later name paths as they appear in the file.
@@ -235,6 +237,10 @@ type NodeSpec struct {
 	// NodeBlend2D or NodeAverage on one normalized clock that advances by
 	// dt over the weighted duration of the children.
 	Sync bool
+	// SyncMarker, when set, syncs (Sync) with the clips aligned on their
+	// first marker of this name instead of on their starts: every clip
+	// child shows that marker at the same moment.
+	SyncMarker string
 	// Nlerp makes a node interpolate rotations with Nlerp instead of
 	// Slerp: in its own blend and in sampling the rotation keys of every
 	// clip below it (cheaper, and only approximately constant in speed).

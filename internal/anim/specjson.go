@@ -23,7 +23,7 @@ func ParseSpec(data []byte) (*Spec, error) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, jsonSyntaxError(data, err)
 	}
-	o, err := parseObject(raw, "", "spec", "params", "tree", "states", "transitions", "initial", "layers", "post", "events")
+	o, err := parseObject(raw, "", "spec", "params", "tree", "states", "transitions", "initial", "layers", "post", "events", "contacts")
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +70,12 @@ func ParseSpec(data []byte) (*Spec, error) {
 			break
 		}
 		s.Events = append(s.Events, EventSpec{Clip: eo.clipRef("clip"), Time: eo.num("time", 0), Name: eo.str("name")})
+	}
+	if o.has("contacts") {
+		co := o.child(o.m["contacts"], "contacts", "foot contacts", "joints", "height", "speed")
+		if !co.failed() {
+			s.Contacts = &ContactSpec{Joints: co.strs("joints"), Height: co.num("height", 0.03), Speed: co.num("speed", 0.25)}
+		}
 	}
 	if o.err != nil {
 		return nil, o.err
@@ -509,10 +515,10 @@ func parsePost(raw json.RawMessage, at string, parent *object) PostSpec {
 // nodeFields lists the fields each node type accepts besides "type".
 var nodeFields = [...][]string{
 	NodeClip:      {"clip", "rate", "loop", "loops", "offset"},
-	NodeLerp:      {"children", "weight", "sync", "nlerp"},
-	NodeBlend1D:   {"children", "positions", "param", "sync", "nlerp"},
-	NodeBlend2D:   {"children", "points", "params", "mode", "sync"},
-	NodeAverage:   {"children", "weights", "sync"},
+	NodeLerp:      {"children", "weight", "sync", "syncMarker", "nlerp"},
+	NodeBlend1D:   {"children", "positions", "param", "sync", "syncMarker", "nlerp"},
+	NodeBlend2D:   {"children", "points", "params", "mode", "sync", "syncMarker"},
+	NodeAverage:   {"children", "weights", "sync", "syncMarker"},
 	NodeCrossFade: {"children", "param", "duration", "ease", "frozen", "nlerp"},
 	NodeAdditive:  {"base", "source", "weight", "reference", "mask"},
 	NodeMask:      {"base", "overlay", "weight", "mask", "nlerp"},
@@ -566,6 +572,10 @@ func parseNode(raw json.RawMessage, at string, parent *object) NodeSpec {
 		return &c
 	}
 	n.Sync = o.boolean("sync")
+	if o.has("syncMarker") {
+		n.SyncMarker = o.str("syncMarker")
+		n.Sync = true
+	}
 	n.Nlerp = o.boolean("nlerp")
 	switch n.Type {
 	case NodeClip:
