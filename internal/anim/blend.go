@@ -1,6 +1,8 @@
 package anim
 
 import (
+	"github.com/go-gl/mathgl/mgl32"
+
 	"fmt"
 	"math"
 )
@@ -63,6 +65,7 @@ func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 		}
 	}
 	lerpW(out, a, b, w, mask)
+	out.Motion = a.Motion // a mask overlays a part of the body: the base moves it
 }
 
 // The flat weighted average of GEA §12.10.1, for three or more poses, in
@@ -84,6 +87,7 @@ func accumStart(acc, p *SoAPose, w float32) {
 	for k := range acc.W {
 		acc.W[k] = p.W[k] * w
 	}
+	acc.Motion = Transform{Translation: p.Motion.Translation.Mul(w), Rotation: p.Motion.Rotation.Scale(w)}
 }
 
 func accumAdd(acc, p *SoAPose, w float32) {
@@ -108,6 +112,12 @@ func accumAdd(acc, p *SoAPose, w float32) {
 	for k := range acc.W {
 		acc.W[k] += p.W[k] * w
 	}
+	q := p.Motion.Rotation
+	if acc.Motion.Rotation.Dot(q) < 0 {
+		q = q.Scale(-1)
+	}
+	acc.Motion.Translation = acc.Motion.Translation.Add(p.Motion.Translation.Mul(w))
+	acc.Motion.Rotation = acc.Motion.Rotation.Add(q.Scale(w))
 }
 
 func accumFinish(acc *SoAPose, total float32) {
@@ -120,6 +130,9 @@ func accumFinish(acc *SoAPose, total float32) {
 	for k := range acc.W {
 		acc.W[k] *= inv
 	}
+	acc.Motion.Translation = acc.Motion.Translation.Mul(inv)
+	acc.Motion.Rotation = acc.Motion.Rotation.Normalize()
+	acc.Motion.Scale = mgl32.Vec3{1, 1, 1}
 }
 
 // qmul is the Hamilton product a ⊗ b (apply b, then a).
@@ -200,6 +213,7 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 		}
 		out.W[k] = base.W[k] + diff.W[k]*wk
 	}
+	out.Motion = base.Motion // an additive layer adds no travel
 }
 
 // slerpIdentity is Slerp(identity, d, w) for any w, extrapolation above 1

@@ -93,6 +93,8 @@ type Controller struct {
 	events  []Event
 	firing  int
 	fire    func(Marker)
+	// motion is the root motion of the last Evaluate.
+	motion Transform
 }
 
 // postOp is one post-processing step with its resolved inputs.
@@ -514,6 +516,11 @@ func (c *Controller) Evaluate(out *SoAPose) {
 	}
 	if rest {
 		out.CopyFrom(x.rest)
+	}
+	c.motion = identityMotion
+	if rm := x.rm; rm != nil {
+		c.motion = out.Motion
+		rm.takeOut(out)
 	}
 	c.postProcess(out)
 }

@@ -26,6 +26,8 @@ type evalContext struct {
 	// deepest nesting any tree needs, computed at build time.
 	stack []*SoAPose
 	top   int
+	// rm is the root-motion set-up, nil when off.
+	rm *rootMotion
 }
 
 // push takes a scratch pose off the stack; pop gives it back. A node pushes
@@ -139,11 +141,15 @@ func (n *clipNode) wraps() bool {
 	return n.clock.Mode == Loop || (n.clock.Mode == Repeat && !n.clock.Finished())
 }
 
-func (n *clipNode) eval(_ *evalContext, out *SoAPose) {
+func (n *clipNode) eval(x *evalContext, out *SoAPose) {
 	n.job.Time = n.clock.Local()
 	n.job.Output = out
 	n.job.Run()
 	n.samples++
+	out.Motion = identityMotion
+	if x.rm != nil {
+		out.Motion = x.rm.clipMotion(n)
+	}
 }
 
 // span is the clip time one normalized cycle covers: a ping-pong cycle

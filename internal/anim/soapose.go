@@ -32,6 +32,9 @@ type SoAPose struct {
 	// of each channel, shared with the skeleton.
 	W  []float32
 	wj []int
+	// Motion is the root motion the pose carries (see rootmotion.go):
+	// identity for the rest pose and when root motion is off.
+	Motion Transform
 }
 
 // NewSoAPose returns a pose of n joints, every joint (and padding lane) at
@@ -51,6 +54,7 @@ func NewSoAPose(n int) *SoAPose {
 	for i := range p {
 		pose.qw[i], pose.sx[i], pose.sy[i], pose.sz[i] = 1, 1, 1, 1
 	}
+	pose.Motion = identityMotion
 	return pose
 }
 
@@ -108,6 +112,7 @@ func (p *SoAPose) CopyFrom(src *SoAPose) {
 		copy(s[0], s[1])
 	}
 	copy(p.W, src.W)
+	p.Motion = src.Motion
 }
 
 // BlendSoA blends two poses like LerpPose (nlerp false: rotations slerped
@@ -135,6 +140,7 @@ func BlendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
 	if len(out.W) > 0 {
 		lerpW(out, a, b, w, nil)
 	}
+	lerpMotion(out, a, b, w)
 }
 
 // blendSoAGeneric is the portable blend kernel, the quaternion arithmetic

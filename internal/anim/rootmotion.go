@@ -1,0 +1,278 @@
+package anim
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Root motion (GEA §12.11.4.1): the part of the root joint's motion that
+// moves the whole character (its travel and turn) is taken out of the
+// pose and handed to the character's model transform, so that a walk
+// walks instead of snapping back at every loop.
+//
+// Every clip player computes, for each Update, the motion its own clip
+// made over the clip time the update moved it, loop wraps, reversal and
+// ping-pong turns included, as a rigid transform relative to where the
+// root stood before (Motion). Poses carry it like a joint, so blends,
+// averages, masks and cross-fades blend the motions of their inputs (an
+// additive layer adds none). Evaluate then takes the motion's part out of
+// the root joint (SoAPose.Motion holds the frame's motion) and
+// Controller.Motion returns it for the character to accumulate.
+
+// RootMode says what root motion takes out of the root joint.
+type RootMode uint8
+
+const (
+	// RootOff leaves the root joint alone.
+	RootOff RootMode = iota
+	// RootXZ takes the horizontal translation (model-space X and Z) and the
+	// turn about the vertical (Y) axis.
+	RootXZ
+	// RootAll takes the whole translation and rotation.
+	RootAll
+)
+
+func (m RootMode) String() string {
+	switch m {
+	case RootXZ:
+		return "xz"
+	case RootAll:
+		return "all"
+	}
+	return "off"
+}
+
+// ParseRootMode reads "xz" or "all".
+func ParseRootMode(s string) (RootMode, error) {
+	switch s {
+	case "xz":
+		return RootXZ, nil
+	case "all":
+		return RootAll, nil
+	}
+	return RootOff, fmt.Errorf("root motion %q: want xz (horizontal travel and turn) or all", s)
+}
+
+// RootMotionSpec turns root motion on for a spec: Joint names the root
+// joint ("" for the top joint of the skeleton's first skin, which the
+// caller resolves through Controller.SetRootMotion).
+type RootMotionSpec struct {
+	Joint string
+	Mode  RootMode
+}
+
+// rootMotion is a controller's root-motion set-up: the root joint, its
+// parent's model matrix at rest (taken to stay put) and its inverse.
+type rootMotion struct {
+	joint            int
+	mode             RootMode
+	parent, parentIn mgl32.Mat4
+}
+
+// SetRootMotion turns root motion on for joint j (mode RootOff turns it
+// off). The motion of the next Update on is taken out of the pose.
+func (c *Controller) SetRootMotion(j int, mode RootMode) error {
+	if mode == RootOff {
+		c.ctx.rm = nil
+		return nil
+	}
+	if j < 0 || j >= c.sk.NumJoints() {
+		return fmt.Errorf("anim: root motion joint %d of %d", j, c.sk.NumJoints())
+	}
+	rm := &rootMotion{joint: j, mode: mode, parent: mgl32.Ident4()}
+	for p := c.sk.Parents[j]; p >= 0; p = c.sk.Parents[p] {
+		rm.parent = c.sk.Rest[p].Mat4().Mul4(rm.parent)
+	}
+	rm.parentIn = rm.parent.Inv()
+	c.ctx.rm = rm
+	return nil
+}
+
+// RootMotion reports the root-motion joint and mode (RootOff: none).
+func (c *Controller) RootMotion() (int, RootMode) {
+	if c.ctx.rm == nil {
+		return -1, RootOff
+	}
+	return c.ctx.rm.joint, c.ctx.rm.mode
+}
+
+// Motion is the root motion of the last Evaluate's pose: how far the
+// character moved and turned since the pose before, in the frame of where
+// it stood (translation first, then the turn). Identity with root motion
+// off, after a seek, and for an Update of no time.
+func (c *Controller) Motion() Transform { return c.motion }
+
+// extract splits a root transform (model space) into the part root motion
+// takes (travel and turn) and what stays.
+func (rm *rootMotion) extract(world mgl32.Mat4) (pos mgl32.Vec3, rot mgl32.Quat) {
+	t := DecomposeMat4(world)
+	if rm.mode == RootAll {
+		return t.Translation, t.Rotation
+	}
+	// The turn about Y: the twist of the rotation about the vertical.
+	q := t.Rotation
+	tw := mgl32.Quat{W: q.W, V: mgl32.Vec3{0, q.V[1], 0}}
+	if l := tw.Len(); l > 1e-6 {
+		tw = tw.Scale(1 / l)
+	} else {
+		tw = mgl32.QuatIdent()
+	}
+	return mgl32.Vec3{t.Translation[0], 0, t.Translation[2]}, tw
+}
+
+// rootAt is the extracted part of clip rc's root at clip time t.
+func (rm *rootMotion) rootAt(rc *RuntimeClip, t float32) (mgl32.Vec3, mgl32.Quat) {
+	p, q, s := rc.jointAt(rm.joint, t)
+	local := Transform{Translation: p, Rotation: q, Scale: s}.Mat4()
+	return rm.extract(rm.parent.Mul4(local))
+}
+
+// between is the motion from clip time t0 to t1 of one cycle: the root's
+// extracted transform at t1 seen from the one at t0.
+func (rm *rootMotion) between(rc *RuntimeClip, t0, t1 float32) Transform {
+	p0, q0 := rm.rootAt(rc, t0)
+	p1, q1 := rm.rootAt(rc, t1)
+	in := q0.Inverse()
+	return Transform{Translation: in.Rotate(p1.Sub(p0)), Rotation: in.Mul(q1).Normalize(), Scale: mgl32.Vec3{1, 1, 1}}
+}
+
+// then composes motion a followed by b (b in the frame a ends in).
+func then(a, b Transform) Transform {
+	return Transform{Translation: a.Translation.Add(a.Rotation.Rotate(b.Translation)), Rotation: a.Rotation.Mul(b.Rotation).Normalize(), Scale: mgl32.Vec3{1, 1, 1}}
+}
+
+// identityMotion is no motion.
+var identityMotion = Transform{Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}
+
+// clipMotion is the motion clip player n made in its last update: its
+// clock from elapsed e0 by adv, split where the clip wraps or turns so that
+// each piece lies inside one cycle.
+func (rm *rootMotion) clipMotion(n *clipNode) Transform {
+	m := identityMotion
+	rc := n.job.Clip
+	d := float64(n.clock.Duration)
+	if n.adv == 0 || !(d > 0) {
+		return m
+	}
+	e, end := float64(n.e0), float64(n.e0)+float64(n.adv)
+	clock := n.clock
+	local := func(e float64) float32 { clock.Elapsed = float32(e); return clock.Local() }
+	// Boundaries: multiples of the duration (loop and repeat wraps,
+	// ping-pong turns); Once clamps and needs none.
+	for i := 0; i < 64 && e != end; i++ {
+		next := end
+		if clock.Mode != Once {
+			var b float64
+			if end > e {
+				b = (math.Floor(e/d+1e-9) + 1) * d
+				if b < end {
+					next = b
+				}
+			} else {
+				b = (math.Ceil(e/d-1e-9) - 1) * d
+				if b > end {
+					next = b
+				}
+			}
+		}
+		t0, t1 := local(e), local(next)
+		if clock.Mode == Loop || clock.Mode == Repeat {
+			// A wrap shows the clip's other end: a piece starting on a
+			// boundary starts at 0 (going forward) or at the end (going
+			// back), and ends at the end or at 0.
+			forward := next > e
+			if onBoundary(e, d) {
+				t0 = ifElse(forward, 0, float32(d))
+			}
+			if onBoundary(next, d) {
+				t1 = ifElse(forward, float32(d), 0)
+			}
+			if clock.Mode == Repeat && e >= float64(clock.Loops)*d && next >= float64(clock.Loops)*d {
+				t0, t1 = float32(d), float32(d) // past the last loop: held
+			}
+		}
+		m = then(m, rm.between(rc, t0, t1))
+		e = next
+	}
+	return m
+}
+
+// onBoundary reports whether elapsed time e is a whole number of
+// durations d.
+func onBoundary(e, d float64) bool {
+	k := e / d
+	return math.Abs(k-math.Round(k)) < 1e-7
+}
+
+func ifElse(cond bool, a, b float32) float32 {
+	if cond {
+		return a
+	}
+	return b
+}
+
+// jointAt samples joint j's translation, rotation and scale at clip time
+// t without cursors (a binary search), as SampleSoAJob does with slerp.
+func (c *RuntimeClip) jointAt(j int, t float32) (mgl32.Vec3, mgl32.Quat, mgl32.Vec3) {
+	var out [3][4]float32
+	for p := Translation; p <= Scale; p++ {
+		nc := p.Components()
+		tr := c.lanes[p][j]
+		for _, o := range c.other {
+			if int(o.cursor) == int(p)*c.numJoints+j {
+				tr = o.track // a STEP or CUBICSPLINE track behind its shadow
+			}
+		}
+		var cur int32
+		if tr.interp != Linear {
+			sampleOther(c.keys, tr, nc, t, &cur, &out[p])
+			continue
+		}
+		stride := recHead + nc
+		k, u := bracket(c.keys, tr, stride, t, &cur)
+		r := c.keys[int(tr.off)+k*stride:]
+		a, b := r[recHead:recHead+nc], r[stride+recHead:stride+recHead+nc]
+		if p == Rotation {
+			out[p][0], out[p][1], out[p][2], out[p][3] = slerpPoly(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], u)
+			continue
+		}
+		for i := range nc {
+			out[p][i] = a[i] + (b[i]-a[i])*u
+		}
+	}
+	return mgl32.Vec3{out[0][0], out[0][1], out[0][2]},
+		mgl32.Quat{W: out[1][3], V: mgl32.Vec3{out[1][0], out[1][1], out[1][2]}},
+		mgl32.Vec3{out[2][0], out[2][1], out[2][2]}
+}
+
+// takeOut removes the root motion's part from the pose's root joint: the
+// root's model transform P·L becomes E⁻¹·P·L, E its extracted part, so
+// that the root keeps its height and sway but not its travel or turn.
+func (rm *rootMotion) takeOut(out *SoAPose) {
+	root := out.At(rm.joint)
+	world := rm.parent.Mul4(root.Mat4())
+	p, q := rm.extract(world)
+	e := mgl32.Translate3D(p[0], p[1], p[2]).Mul4(q.Mat4())
+	t := DecomposeMat4(rm.parentIn.Mul4(e.Inv()).Mul4(world))
+	t.Scale = root.Scale // kept exactly: the decomposition would round it
+	out.Set(rm.joint, t)
+}
+
+// lerpMotion is the root-motion part of a blend: translation lerped,
+// rotation slerped, by w.
+func lerpMotion(out, a, b *SoAPose, w float32) {
+	switch {
+	case w <= 0:
+		out.Motion = a.Motion
+	case w >= 1:
+		out.Motion = b.Motion
+	default:
+		out.Motion = Transform{
+			Translation: a.Motion.Translation.Add(b.Motion.Translation.Sub(a.Motion.Translation).Mul(w)),
+			Rotation:    Slerp(a.Motion.Rotation, b.Motion.Rotation, w),
+			Scale:       mgl32.Vec3{1, 1, 1},
+		}
+	}
+}
