@@ -19,6 +19,7 @@ layout(std140) uniform Palette {
 #include "morph.glsl"
 
 uniform mat4 uViewProj;
+uniform mat4 uModel;       // the rigid transform root motion moves the character by
 uniform int uSelJoint;    // palette entry shown by the weights view, -1 for none
 
 out vec3 vNormal;
@@ -54,6 +55,10 @@ void main() {
     mat3 cof = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
     float det = dot(m[0], cof[0]);
     vec3 n = cof * mn * (det < 0.0 ? -1.0 : 1.0);
+
+    // Root motion's rigid transform: rotation and translation, no scale.
+    world = (uModel * vec4(world, 1.0)).xyz;
+    n = mat3(uModel) * n;
 
     vNormal = n;
     vUV = aUV;

@@ -20,6 +20,7 @@ layout(std140) uniform Palette {
 #include "morph.glsl"
 
 uniform mat4 uViewProj;
+uniform mat4 uModel;       // the rigid transform root motion moves the character by
 uniform int uSelJoint;    // palette entry shown by the weights view, -1 for none
 
 out vec3 vNormal;
@@ -55,6 +56,10 @@ void main() {
     vec3 t = 2.0 * (br.w * bd.xyz - bd.w * br.xyz + cross(br.xyz, bd.xyz));
     vec3 world = p + t;
     vec3 n = mn + 2.0 * cross(br.xyz, cross(br.xyz, mn) + br.w * mn);
+
+    // Root motion's rigid transform: rotation and translation, no scale.
+    world = (uModel * vec4(world, 1.0)).xyz;
+    n = mat3(uModel) * n;
 
     vNormal = n;
     vUV = aUV;

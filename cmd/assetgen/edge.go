@@ -24,6 +24,7 @@ func edgeCases() []edgeCase {
 		{"normalized_weights.gltf", edgeNormalizedWeights},
 		{"cubic_step.gltf", edgeCubicStep},
 		{"morph_creature.gltf", edgeMorphCreature},
+		{"root_walk.gltf", edgeRootWalk},
 	}
 }
 

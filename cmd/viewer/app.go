@@ -55,6 +55,10 @@ type app struct {
 	steady bool
 	// crowd, with -crowd N, animates and draws N characters.
 	crowd *scene.Crowd
+	// follow keeps the camera on a character root motion carries (C);
+	// followed is where its root was when the camera last moved.
+	follow   bool
+	followed mgl32.Vec3
 	// viewLabels name what each debug view shows (ui.View*), made once.
 	viewLabels [3]string
 	// morph is the HUD's morph panel, laid out for the node morphFor.
@@ -77,7 +81,10 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 		a.ui.Selected = max(c.Clip, 0) // [ ] start from the clip shown
 	}
 	if opt.time != 0 {
-		c.Ctl.SetTime(float32(opt.time))
+		c.Seek(float32(opt.time))
+	}
+	if c.RootMotionOn() {
+		c.Seek(c.Time()) // framing played the clip: start where the clip stands
 	}
 	a.ui.HUD = true
 	switch opt.view {
@@ -90,6 +97,7 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	}
 	a.space, a.spaceParams = blendSpace(c)
 	a.ui.Onion = opt.onion > 0
+	a.follow = true
 	if opt.rate != 0 {
 		a.ui.CustomRate, a.ui.Reverse = float32(math.Abs(opt.rate)), opt.rate < 0
 	}
@@ -133,7 +141,17 @@ func (a *app) destroy() {
 	a.v.Destroy()
 }
 
-func (a *app) FrameModel()                 { a.v.Cam = a.v.Home }
+func (a *app) FrameModel() { a.v.Cam = a.v.Home }
+
+// ToggleFollow implements ui.Actions: the camera follows root motion from
+// where the character is now, or stays put.
+func (a *app) ToggleFollow() {
+	a.follow = !a.follow
+	a.followed = a.Root.Translation
+	if !a.RootMotionOn() {
+		a.ui.Say("no root motion to follow (-root-motion)")
+	}
+}
 func (a *app) Screenshot() (string, error) { return a.requestShot() }
 
 // Seek implements ui.Actions for the crowd too.
@@ -399,6 +417,16 @@ func (a *app) draw() error {
 		v.Mode = render.Shaded
 	}
 	v.KeepInView(a.Character)
+	if a.RootMotionOn() {
+		// The camera and its home travel with the character.
+		if d := a.Root.Translation.Sub(a.followed); a.follow && d != (mgl32.Vec3{}) {
+			v.Cam.Target = v.Cam.Target.Add(d)
+			v.Home.Target = v.Home.Target.Add(d)
+		}
+		if a.follow {
+			a.followed = a.Root.Translation
+		}
+	}
 	if err := v.Draw(); err != nil {
 		return err
 	}

@@ -71,6 +71,8 @@ type options struct {
 	// events prints fired event markers; rate is -rate (0: not given).
 	events bool
 	rate   float64
+	// rootMotion is -root-motion MODE[:JOINT].
+	rootMotion string
 }
 
 // stringList collects a repeated flag.
@@ -153,6 +155,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.IntVar(&opt.frames, "frames", 12, "`count` of frames in -sheet")
 	fs.Var(&opt.clips, "clips", "add the clips of another glTF `file`, retargeted onto the model by joint name (repeatable)")
 	fs.StringVar(&opt.jointMap, "joint-map", "", "JSON `file` pairing -clips joint names with the model's: {\"mixamorig:Hips\": \"hips\", ...}")
+	fs.StringVar(&opt.rootMotion, "root-motion", "", "take the root joint's travel out of the pose and move the character with it: `MODE[:JOINT]`, MODE xz (horizontal travel and turn about Y) or all, JOINT by default the top joint of the first skin")
 	fs.BoolVar(&opt.events, "events", false, "print each event marker as it fires, one JSON line {\"t\":..,\"clip\":..,\"event\":..} on stdout (window, -keys, -record)")
 	fs.Float64Var(&opt.rate, "rate", 0, "playback `speed`: 1 authored, 0.5 half, negative backwards (default 1); with it (or -events) -record plays the clock from -from for -to minus -from seconds instead of posing each frame")
 	fs.IntVar(&opt.onion, "onion", 0, "start with the onion skin on: ghost skeletons `N` and 2N frames before and after the pose shown (Shift+O toggles it; 2 when not given)")
@@ -357,7 +360,9 @@ func run(opt *options) error {
 		return err
 	}
 	t := float32(opt.time)
-	if c.ClipMode || t < 0 {
+	if (c.ClipMode || t < 0) && !c.RootMotionOn() {
+		// With root motion on, a time past the end (or before the start)
+		// plays on over the loops, carrying the character.
 		// One clip: its local time, clamped. Under blends and trees every
 		// clip clamps (or loops) on its own, so the time is kept as given.
 		t = clampTime(t, c.Span())
@@ -438,6 +443,16 @@ func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
 	for _, p := range opt.params {
 		if err := c.Ctl.SetParam(p.name, p.value); err != nil {
 			return nil, fmt.Errorf("-param %s: %w", p.name, err)
+		}
+	}
+	if opt.rootMotion != "" {
+		mode, joint, _ := strings.Cut(opt.rootMotion, ":")
+		m, err := anim.ParseRootMode(mode)
+		if err != nil {
+			return nil, fmt.Errorf("-root-motion: %w", err)
+		}
+		if err := c.SetRootMotion(joint, m); err != nil {
+			return nil, fmt.Errorf("-root-motion: %w", err)
 		}
 	}
 	return c, nil

@@ -113,6 +113,9 @@ func suite() []shot {
 		{name: "morph_creature_cpu", model: "@edge/morph_creature.gltf", opt: options{clip: "Breathe", skinning: scene.SkinCPU}, time: 0.5, same: "morph_creature"},
 		{name: "morph_creature_limit_2", model: "@edge/morph_creature.gltf", opt: options{clip: "Breathe", paletteLimit: 2}, time: 0.5, same: "morph_creature"},
 		{name: "morph_creature_dual_quaternion", model: "@edge/morph_creature.gltf", opt: options{clip: "Breathe", skinning: scene.SkinDQ}, time: 0.5},
+		// Root motion: 2.6 s into the walker's Walk, 2.08 m from where it
+		// started, the camera following and the path it took on the ground.
+		{name: "root_motion_walk", model: "@edge/root_walk.gltf", opt: options{clip: "Walk", rootMotion: "xz"}, time: 2.6},
 		// Swell's cubic spline halfway: bulge 3·½² − 2·½³ = ½, squash ¼.
 		{name: "morph_creature_cubic", model: "@edge/morph_creature.gltf", opt: options{clip: "Swell"}, time: 0.5},
 	}

@@ -115,7 +115,7 @@ func (a *app) shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
 			return nil, err
 		}
 	} else {
-		c.Ctl.SetTime(t)
+		c.Seek(t)
 		if err := a.update(0); err != nil {
 			return nil, err
 		}
@@ -571,6 +571,8 @@ func uiKey(k glfw.Key) ui.Key {
 		return ui.KeyA
 	case glfw.KeyM:
 		return ui.KeyM
+	case glfw.KeyC:
+		return ui.KeyC
 	case glfw.KeyN:
 		return ui.KeyN
 	case glfw.KeyEqual, glfw.KeyKPAdd:

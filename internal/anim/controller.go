@@ -93,8 +93,9 @@ type Controller struct {
 	events  []Event
 	firing  int
 	fire    func(Marker)
-	// motion is the root motion of the last Evaluate.
-	motion Transform
+	// motion is the root motion of the last Evaluate, extracted the part
+	// of its root that root motion took out.
+	motion, extracted Transform
 }
 
 // postOp is one post-processing step with its resolved inputs.
@@ -517,10 +518,10 @@ func (c *Controller) Evaluate(out *SoAPose) {
 	if rest {
 		out.CopyFrom(x.rest)
 	}
-	c.motion = identityMotion
+	c.motion, c.extracted = identityMotion, identityMotion
 	if rm := x.rm; rm != nil {
 		c.motion = out.Motion
-		rm.takeOut(out)
+		c.extracted = rm.takeOut(out)
 	}
 	c.postProcess(out)
 }

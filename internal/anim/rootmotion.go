@@ -57,7 +57,8 @@ func ParseRootMode(s string) (RootMode, error) {
 
 // RootMotionSpec turns root motion on for a spec: Joint names the root
 // joint ("" for the top joint of the skeleton's first skin, which the
-// caller resolves through Controller.SetRootMotion).
+// caller, knowing the skins, resolves and passes to
+// Controller.SetRootMotion).
 type RootMotionSpec struct {
 	Joint string
 	Mode  RootMode
@@ -250,7 +251,8 @@ func (c *RuntimeClip) jointAt(j int, t float32) (mgl32.Vec3, mgl32.Quat, mgl32.V
 // takeOut removes the root motion's part from the pose's root joint: the
 // root's model transform P·L becomes E⁻¹·P·L, E its extracted part, so
 // that the root keeps its height and sway but not its travel or turn.
-func (rm *rootMotion) takeOut(out *SoAPose) {
+// It returns the part taken out.
+func (rm *rootMotion) takeOut(out *SoAPose) Transform {
 	root := out.At(rm.joint)
 	world := rm.parent.Mul4(root.Mat4())
 	p, q := rm.extract(world)
@@ -258,7 +260,17 @@ func (rm *rootMotion) takeOut(out *SoAPose) {
 	t := DecomposeMat4(rm.parentIn.Mul4(e.Inv()).Mul4(world))
 	t.Scale = root.Scale // kept exactly: the decomposition would round it
 	out.Set(rm.joint, t)
+	return Transform{Translation: p, Rotation: q, Scale: mgl32.Vec3{1, 1, 1}}
 }
+
+// Extracted is what root motion took out of the last Evaluate's root:
+// where the clip puts the character now (identity with root motion off).
+// A character starting or seeking anchors its model transform on it.
+func (c *Controller) Extracted() Transform { return c.extracted }
+
+// Then composes motion b after a (b in the frame a ends in): the way a
+// character's model transform accumulates Controller.Motion.
+func Then(a, b Transform) Transform { return then(a, b) }
 
 // lerpMotion is the root-motion part of a blend: translation lerped,
 // rotation slerped, by w.

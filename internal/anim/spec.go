@@ -31,6 +31,8 @@ type Spec struct {
 	Events []EventSpec
 	// Contacts, when not nil, detects foot contacts as markers.
 	Contacts *ContactSpec
+	// RootMotion, when not nil, asks for root motion.
+	RootMotion *RootMotionSpec
 
 	// form records which JSON shorthand the spec was read from, so that
 	// errors found later name paths as they appear in the file.

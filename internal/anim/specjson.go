@@ -2,6 +2,7 @@ package anim
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,7 +24,7 @@ func ParseSpec(data []byte) (*Spec, error) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, jsonSyntaxError(data, err)
 	}
-	o, err := parseObject(raw, "", "spec", "params", "tree", "states", "transitions", "initial", "layers", "post", "events", "contacts")
+	o, err := parseObject(raw, "", "spec", "params", "tree", "states", "transitions", "initial", "layers", "post", "events", "contacts", "rootMotion")
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +71,16 @@ func ParseSpec(data []byte) (*Spec, error) {
 			break
 		}
 		s.Events = append(s.Events, EventSpec{Clip: eo.clipRef("clip"), Time: eo.num("time", 0), Name: eo.str("name")})
+	}
+	if o.has("rootMotion") {
+		ro := o.child(o.m["rootMotion"], "rootMotion", "root motion", "joint", "mode")
+		if !ro.failed() {
+			mode, err := ParseRootMode(cmp.Or(ro.str("mode"), "xz"))
+			if err != nil {
+				ro.fail("mode", "%v", err)
+			}
+			s.RootMotion = &RootMotionSpec{Joint: ro.str("joint"), Mode: mode}
+		}
 	}
 	if o.has("contacts") {
 		co := o.child(o.m["contacts"], "contacts", "foot contacts", "joints", "height", "speed")

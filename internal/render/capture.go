@@ -73,6 +73,7 @@ func (r *Renderer) CaptureMorphed(id MeshID, palette, weights []float32, method 
 	gl.UseProgram(uint32(pl.capture))
 	ident := [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
 	gl.UniformMatrix4fv(pl.uCapVP, 1, false, &ident[0])
+	gl.UniformMatrix4fv(pl.uCapModel, 1, false, &ident[0])
 	gl.Uniform1i(pl.capture.uniform("uSelJoint"), -1)
 	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, 0, len(palette)*4)
 	r.bindMorph(0, &m)

@@ -132,7 +132,9 @@ type pipeline struct {
 	uView       int32
 	uTint       int32
 	uSelJoint   int32
+	uModel      int32
 	uCapVP      int32
+	uCapModel   int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
@@ -150,6 +152,7 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uView = p.uniform("uView")
 	pl.uTint = p.uniform("uTint")
 	pl.uSelJoint = p.uniform("uSelJoint")
+	pl.uModel = p.uniform("uModel")
 	if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err
@@ -163,6 +166,7 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 		return pl, err
 	}
 	pl.uCapVP = pl.capture.uniform("uViewProj")
+	pl.uCapModel = pl.capture.uniform("uModel")
 	return pl, nil
 }
 

@@ -109,6 +109,9 @@ type Frame struct {
 	Camera Camera
 	Clear  color.NRGBA
 	Items  []DrawItem
+	// Model moves every item (not the grid): a rigid transform, the
+	// identity when zero.
+	Model mgl32.Mat4
 }
 
 type gpuMesh struct {
@@ -132,7 +135,7 @@ type gpuMesh struct {
 type Renderer struct {
 	// frameUniforms hold the values Draw hands to GL by pointer.
 	frameUniforms struct {
-		vp         mgl32.Mat4
+		vp, model  mgl32.Mat4
 		light, eye mgl32.Vec3
 	}
 	lbs, dq     pipeline
@@ -381,6 +384,11 @@ func (r *Renderer) Draw(f *Frame) error {
 	}
 	gl.UseProgram(uint32(pl.prog))
 	gl.UniformMatrix4fv(pl.uViewProj, 1, false, &u.vp[0])
+	u.model = f.Model
+	if u.model == (mgl32.Mat4{}) {
+		u.model = mgl32.Ident4()
+	}
+	gl.UniformMatrix4fv(pl.uModel, 1, false, &u.model[0])
 	u.light = mgl32.Vec3{-0.35, -0.8, -0.5}.Normalize()
 	gl.Uniform3fv(pl.uLightDir, 1, &u.light[0])
 	u.eye = f.Camera.Eye()

@@ -145,8 +145,12 @@ func (c *Character) addWeight(state string, w float32) {
 func (c *Character) Time() float32     { return c.Ctl.Timeline().Time }
 func (c *Character) Duration() float32 { return c.Ctl.Timeline().Duration }
 
-// Seek puts every clip at local time t.
-func (c *Character) Seek(t float32) { c.Ctl.SetTime(t) }
+// Seek puts every clip at local time t; with root motion on, the
+// character is put where the clip stands then.
+func (c *Character) Seek(t float32) {
+	c.Ctl.SetTime(t)
+	c.root.reanchor = c.root.on
+}
 
 // SetLoopMode sets what the clip browser's clips do at their ends; under a
 // spec its own loop modes hold.

@@ -48,6 +48,10 @@ type Character struct {
 	// targets (−1: none); morphList lists them, made once.
 	MorphShown int
 	morphList  []int
+	// Root is the model transform root motion has carried the character
+	// to (the identity with root motion off); root is its state.
+	Root anim.Transform
+	root rootState
 	// ghost holds the poses of onion skins and trails.
 	ghost ghosts
 	// choices, keys and rates are laid out once (timeline).
@@ -197,9 +201,15 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 		}
 		c.Palettes = append(c.Palettes, make([]float32, anim.PaletteFloats*len(m.Skins[i].Joints)))
 	}
+	c.Root = rootIdentity
 	c.BindPose = true
 	c.PoseNow()
 	c.BindPose = false
+	if rm := spec.RootMotion; rm != nil {
+		if err := c.SetRootMotion(rm.Joint, rm.Mode); err != nil {
+			return nil, err
+		}
+	}
 	for j := range m.Skeleton.NumJoints() {
 		c.reach = max(c.reach, c.JointWorld(j).Col(3).Vec3().Sub(c.JointWorld(0).Col(3).Vec3()).Len())
 	}
@@ -234,10 +244,35 @@ func (c *Character) Span() float32 {
 // Evaluate poses the character with every clip at local time t and
 // rebuilds the palettes: the deterministic pose of -screenshot and
 // -dump-pose.
+//
+// With root motion on, the character plays from 0 for t seconds of clip
+// time at speed 1, so that its model transform (Root) has travelled the
+// loops played.
 func (c *Character) Evaluate(t float32) {
-	c.Ctl.SetTime(t)
+	if !c.root.on {
+		c.Ctl.SetTime(t)
+		c.Ctl.Update(0)
+		c.PoseNow()
+		return
+	}
+	speed, paused := c.Ctl.Speed(), c.Ctl.Paused()
+	c.Ctl.SetSpeed(1)
+	c.Ctl.SetPaused(false)
+	c.Ctl.SetTime(0)
 	c.Ctl.Update(0)
 	c.PoseNow()
+	c.anchorRoot()
+	if t != 0 {
+		if t < 0 { // played backwards from 0
+			c.Ctl.SetSpeed(-1)
+		}
+		c.Ctl.Update(float32(math.Abs(float64(t))))
+		c.PoseNow()
+		c.Root = anim.Then(c.Root, c.Ctl.Motion())
+		c.pushTrail()
+	}
+	c.Ctl.SetSpeed(speed)
+	c.Ctl.SetPaused(paused)
 }
 
 // PoseNow evaluates the controller as it stands into model matrices and

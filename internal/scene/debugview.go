@@ -111,7 +111,7 @@ func (s *GPU) setDebugView(c *Character, joint int) {
 // view's camera, through the HUD: bones stay visible inside the mesh.
 func drawSkeleton(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
 	project := func(j int) (float32, float32, bool) {
-		return cam.Project(c.JointWorld(j).Col(3).Vec3(), w, ht)
+		return cam.Project(c.Shown(c.JointWorld(j).Col(3).Vec3()), w, ht)
 	}
 	inSkin := c.inSkin
 	bone := color.NRGBA{255, 214, 64, 255}
@@ -139,7 +139,7 @@ func drawSkeleton(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
 	// The selected joint's axes, a tenth of the bones' reach long: X red,
 	// Y green, Z blue.
 	if j := c.Selected; j >= 0 && j < len(inSkin) {
-		m := c.JointWorld(j)
+		m := c.RootMatrix().Mul4(c.JointWorld(j))
 		o := m.Col(3).Vec3()
 		x0, y0, ok := cam.Project(o, w, ht)
 		if !ok {
@@ -166,7 +166,7 @@ func (v *View) PickJoint(x, y, radius float32) int {
 		if !on {
 			continue
 		}
-		px, py, ok := v.Cam.Project(v.c.JointWorld(j).Col(3).Vec3(), v.W, v.H)
+		px, py, ok := v.Cam.Project(v.c.Shown(v.c.JointWorld(j).Col(3).Vec3()), v.W, v.H)
 		if !ok {
 			continue
 		}

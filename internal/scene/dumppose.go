@@ -56,6 +56,16 @@ func (c *Character) DumpPose(w io.Writer, t float32, allNodes bool) error {
 	}
 	bw.WriteString(`, "time": `)
 	writeFloat(bw, t)
+	if c.RootMotionOn() {
+		// The model transform root motion carried the character to; the
+		// nodes and positions below are in the character's model space.
+		bw.WriteString(",\n \"root\": {\"translation\": [")
+		writeFloats(bw, c.Root.Translation[:], ", ")
+		bw.WriteString(`], "rotation": [`)
+		q := c.Root.Rotation
+		writeFloats(bw, []float32{q.V[0], q.V[1], q.V[2], q.W}, ", ")
+		bw.WriteString("]}")
+	}
 	bw.WriteString(",\n \"nodes\": [")
 	for i, n := range nodes {
 		if i > 0 {

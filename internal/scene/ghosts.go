@@ -66,6 +66,21 @@ func (c *Character) Trail() [][3]float32 {
 	return g.trail
 }
 
+// drawRootTrail draws where root motion has carried the character: its
+// model transform's positions, a line on the ground.
+func drawRootTrail(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
+	col := color.NRGBA{255, 200, 80, 200}
+	var px, py float32
+	pok, first := false, true
+	c.RootTrail(func(p mgl32.Vec3) {
+		x, y, ok := cam.Project(p, w, ht)
+		if ok && pok && !first {
+			h.Line(px, py, x, y, 2, col)
+		}
+		px, py, pok, first = x, y, ok, false
+	})
+}
+
 // jointAt is joint j's origin in model matrices laid out as
 // anim.ModelPaletteJob writes them.
 func jointAt(models []float32, j int) [3]float32 {
@@ -109,8 +124,8 @@ func drawBones(h *render.HUD, c *Character, models []float32, cam render.Camera,
 		if !on || p < 0 || !c.inSkin[p] {
 			continue
 		}
-		x0, y0, ok0 := cam.Project(mgl32.Vec3(jointAt(models, p)), w, ht)
-		x1, y1, ok1 := cam.Project(mgl32.Vec3(jointAt(models, j)), w, ht)
+		x0, y0, ok0 := cam.Project(c.Shown(jointAt(models, p)), w, ht)
+		x1, y1, ok1 := cam.Project(c.Shown(jointAt(models, j)), w, ht)
 		if ok0 && ok1 {
 			h.Line(x0, y0, x1, y1, width, col)
 		}
@@ -125,9 +140,9 @@ func drawTrail(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
 		return
 	}
 	line := color.NRGBA{255, 120, 220, 230}
-	px, py, pok := cam.Project(mgl32.Vec3(pts[0]), w, ht)
+	px, py, pok := cam.Project(c.Shown(pts[0]), w, ht)
 	for i, q := range pts {
-		x, y, ok := cam.Project(mgl32.Vec3(q), w, ht)
+		x, y, ok := cam.Project(c.Shown(q), w, ht)
 		if ok && pok && i > 0 {
 			h.Line(px, py, x, y, 1.5, line)
 		}

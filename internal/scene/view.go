@@ -113,6 +113,7 @@ func NewView(c *Character, opt ViewOptions, w, h int) (*View, error) {
 func (v *View) Update(dt float32) error {
 	v.c.Ctl.Update(dt)
 	v.c.PoseNow()
+	v.c.advanceRoot()
 	return v.Scene.Refresh(v.R, v.c)
 }
 
@@ -133,14 +134,17 @@ func (v *View) Draw() error {
 		items = v.Items
 	}
 	frame := render.Frame{Width: v.W, Height: v.H, Camera: v.Cam, Clear: Background, Items: items,
-		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid}
+		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid, Model: v.c.RootMatrix()}
 	if err := v.R.Draw(&frame); err != nil {
 		return err
 	}
-	if v.Bones || v.Onion > 0 {
+	if v.Bones || v.Onion > 0 || v.c.root.on {
 		h, err := v.Overlay(1)
 		if err != nil {
 			return err
+		}
+		if v.c.root.on {
+			drawRootTrail(h, v.c, v.Cam, v.W, v.H)
 		}
 		if v.Onion > 0 {
 			drawOnion(h, v.c, v.Onion, v.Cam, v.W, v.H)

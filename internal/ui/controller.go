@@ -58,8 +58,10 @@ type Actions interface {
 	SelectJointAt(x, y float32) bool
 	// Screenshot writes the current view to a file and returns its path.
 	Screenshot() (string, error)
-	// FrameModel fits the camera to the model.
+	// FrameModel fits the camera to the model; ToggleFollow makes the
+	// camera follow a character root motion carries, or stop.
 	FrameModel()
+	ToggleFollow()
 }
 
 // Views cycled by V.
@@ -262,6 +264,8 @@ func (s *State) Handle(ev Event, a Actions) {
 		s.Help = !s.Help
 	case KeyF:
 		a.FrameModel()
+	case KeyC:
+		a.ToggleFollow()
 	case KeyK:
 		s.Skeleton = !s.Skeleton
 	case KeyW:

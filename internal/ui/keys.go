@@ -58,6 +58,7 @@ const (
 	KeyEqual
 	KeyMinus
 	KeyBackspace
+	KeyC
 	// NumKeys counts the keys above, KeyNone included.
 	NumKeys
 )
@@ -79,7 +80,7 @@ var keyNames = map[string]Key{
 	"0": Key0, "1": Key1, "2": Key2, "3": Key3, "4": Key4, "5": Key5, "6": Key6, "7": Key7, "8": Key8, "9": Key9,
 	"h": KeyH, "f1": KeyF1, "f": KeyF, "k": KeyK, "w": KeyW, "v": KeyV, "g": KeyG, "p": KeyP, "f12": KeyF12,
 	"u": KeyU, "esc": KeyEscape, "escape": KeyEscape, "s": KeyS, "b": KeyB, "i": KeyI, "o": KeyO, "a": KeyA,
-	"m": KeyM, "n": KeyN, "=": KeyEqual, "equal": KeyEqual, "-": KeyMinus, "minus": KeyMinus, "backspace": KeyBackspace,
+	"m": KeyM, "n": KeyN, "=": KeyEqual, "equal": KeyEqual, "-": KeyMinus, "minus": KeyMinus, "backspace": KeyBackspace, "c": KeyC,
 	"wait": KeyNone,
 }
 
@@ -116,7 +117,7 @@ func ParseKeys(script string) ([]Event, error) {
 		}
 		k, ok := keyNames[item]
 		if !ok {
-			return nil, fmt.Errorf("ui: key %d %q is not a key name (names: space left right up down home end comma period r l [ ] enter tab 0-9 h f1 f k w v g p f12 u s b i o a m n = - backspace esc wait; prefixes shift+ ctrl+ alt+)", i+1, item)
+			return nil, fmt.Errorf("ui: key %d %q is not a key name (names: space left right up down home end comma period r l [ ] enter tab 0-9 h f1 f k w v g p f12 u s b i o a m n = - backspace c esc wait; prefixes shift+ ctrl+ alt+)", i+1, item)
 		}
 		for ; n > 0; n-- {
 			out = append(out, Event{Key: k, Shift: shift, Ctrl: ctrl, Alt: alt})
@@ -144,7 +145,7 @@ var KeyMap = [][2]string{
 	{"timeline click / drag", "scrub to that time (pauses); hovering shows the time and frame"},
 	{"clip list click / drag", "play; Shift+click: add to or take out of the blend; a bar: its weight"},
 	{"click a joint (with K)", "inspect it: parent, local and world T R S, axes, motion trail"},
-	{"F", "frame the model"},
+	{"F / C", "frame the model / camera follows root motion (on or off)"},
 	{"K", "skeleton overlay"},
 	{"B", "bind pose (the clock goes on)"},
 	{"M / N", "morph panel: next mesh (or none) / next target (Shift+N: previous)"},

@@ -33,6 +33,8 @@ type fakeViewer struct {
 	pinned map[int]bool
 	cycled int
 	steps  int // frame steps (Step) among the seeks
+	// follows counts C.
+	follows int
 }
 
 func (f *fakeViewer) Choices() []string { return f.choices }
@@ -83,6 +85,7 @@ func (f *fakeViewer) ReleaseMorph(i int) {
 	delete(f.pinned, i)
 }
 func (f *fakeViewer) CycleMorph()               { f.cycled++ }
+func (f *fakeViewer) ToggleFollow()             { f.follows++ }
 func (f *fakeViewer) Params() []anim.Param      { return f.params }
 func (f *fakeViewer) SetParam(i int, v float32) { f.params[i].Value = v }
 func (f *fakeViewer) Duration() float32         { return 2 }
