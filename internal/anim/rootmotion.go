@@ -276,6 +276,8 @@ func Then(a, b Transform) Transform { return then(a, b) }
 // rotation slerped, by w.
 func lerpMotion(out, a, b *SoAPose, w float32) {
 	switch {
+	case a.Motion == b.Motion: // root motion off: both identity
+		out.Motion = a.Motion
 	case w <= 0:
 		out.Motion = a.Motion
 	case w >= 1:
