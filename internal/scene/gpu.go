@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"image/color"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -284,17 +285,48 @@ type boundsOf struct {
 
 func (s *GPU) addBounds(c *Character, instance int, p *gltfload.Primitive, rigid []float32) error {
 	inst := c.Model.Instances[instance]
-	if rigid == nil {
-		b, err := skin.JointBounds(p.Positions, p.Joints, p.Weights, len(c.Model.Skins[inst.Skin].Joints))
-		if err != nil {
-			return err
+	// The shapes the box must hold: the base, and with morph targets each
+	// target at weight 1 and all of them at once (weights are meant to
+	// stay in 0…1).
+	shapes := [][]float32{p.Positions}
+	if len(p.Targets) > 0 {
+		all := slices.Clone(p.Positions)
+		for _, mt := range p.Targets {
+			if mt.Positions == nil {
+				continue
+			}
+			moved := slices.Clone(p.Positions)
+			for i, d := range mt.Positions[:len(moved)] {
+				moved[i] += d
+				all[i] += d
+			}
+			shapes = append(shapes, moved)
 		}
-		s.frames = append(s.frames, boundsOf{instance: instance, boxes: b})
+		shapes = append(shapes, all)
+	}
+	if rigid == nil {
+		var boxes []skin.Box
+		for _, pos := range shapes {
+			b, err := skin.JointBounds(pos, p.Joints, p.Weights, len(c.Model.Skins[inst.Skin].Joints))
+			if err != nil {
+				return err
+			}
+			if boxes == nil {
+				boxes = b
+				continue
+			}
+			for j := range boxes {
+				boxes[j].Union(b[j])
+			}
+		}
+		s.frames = append(s.frames, boundsOf{instance: instance, boxes: boxes})
 		return nil
 	}
 	box := skin.EmptyBox()
-	for v := 0; v+2 < len(p.Positions); v += 3 {
-		box.Add(p.Positions[v], p.Positions[v+1], p.Positions[v+2])
+	for _, pos := range shapes {
+		for v := 0; v+2 < len(pos); v += 3 {
+			box.Add(pos[v], pos[v+1], pos[v+2])
+		}
 	}
 	s.frames = append(s.frames, boundsOf{instance: instance, boxes: []skin.Box{box}, rigid: rigid})
 	return nil

@@ -106,3 +106,12 @@ func PosedBounds(boxes []Box, palette []float32) (lo, hi [3]float32, ok bool) {
 	}
 	return out.Min, out.Max, true
 }
+
+// Union grows b to hold o too.
+func (b *Box) Union(o Box) {
+	if o.Empty() {
+		return
+	}
+	b.Add(o.Min[0], o.Min[1], o.Min[2])
+	b.Add(o.Max[0], o.Max[1], o.Max[2])
+}
