@@ -117,6 +117,10 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	if opt.joint != "" {
 		a.Selected = c.Model.Skeleton.JointIndex(opt.joint) // the inspector starts on it
 	}
+	if opt.crowd > 1 && c.RootMotionOn() {
+		v.Destroy()
+		return nil, errors.New("-crowd and root motion together: a crowd's members do not travel; drop one")
+	}
 	if opt.crowd > 1 {
 		if a.crowd, err = scene.NewCrowd(c.Model, float32(opt.fade), c, v.Scene, opt.crowd); err != nil {
 			v.Destroy()

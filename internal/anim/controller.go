@@ -538,7 +538,9 @@ func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
 		c.clocks[i] = p.clock
 		p.clock.Elapsed += dt * p.authored
 	}
+	motion, extracted := c.motion, c.extracted
 	c.Evaluate(out)
+	c.motion, c.extracted = motion, extracted
 	for i, p := range c.players {
 		p.clock = c.clocks[i]
 	}

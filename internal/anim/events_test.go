@@ -165,3 +165,38 @@ func TestSyncMarker(t *testing.T) {
 		t.Fatalf("missing marker: %v", err)
 	}
 }
+
+// TestSyncedEventsFireOncePerCycle: A (2 s, marker at 1 s) and B (4 s)
+// synced at 0.6/0.4 share a cycle of 2.8 s; in 28 s A passes its marker
+// exactly ten times, however its own rate differs from the phase's.
+func TestSyncedEventsFireOncePerCycle(t *testing.T) {
+	spec, err := ParseSpec([]byte(`{"tree": {"type": "lerp", "weight": 0.4, "sync": true, "children": ["A", "B4"]},
+	  "events": [{"clip": "A", "time": 1, "name": "m"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clips := append(nodeClips(), rampClip("B4", 4, 0, 0, 1))
+	c := build(t, spec, chain(2), clips)
+	fired := 0
+	for range 840 {
+		c.Update(1.0 / 30)
+		fired += len(c.Events())
+	}
+	if fired != 10 {
+		t.Fatalf("the marker fired %d times in ten cycles", fired)
+	}
+}
+
+// TestSyncMarkerFromTheStart: synced on marker L (A at 0.5 s of 2 s, B at
+// 0.1 s of 1 s), both stand on it from the start, before any update.
+func TestSyncMarkerFromTheStart(t *testing.T) {
+	spec, err := ParseSpec([]byte(`{"tree": {"type": "lerp", "weight": 0.5, "syncMarker": "L", "children": ["A", "B"]},
+	  "events": [{"clip": "A", "time": 0.5, "name": "L"}, {"clip": "B", "time": 0.1, "name": "L"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, chain(2), nodeClips())
+	if a, b := c.players[0].clock.Local(), c.players[1].clock.Local(); !approxEqual(a, 0.5, 1e-6) || !approxEqual(b, 0.1, 1e-6) {
+		t.Fatalf("at the start A is at %v, B at %v; want both on L (0.5, 0.1)", a, b)
+	}
+}

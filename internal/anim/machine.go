@@ -167,6 +167,7 @@ func (m *machine) start(x *evalContext, ti int) {
 	blends := tr.typ != TransitionImmediate && tr.duration > 0
 	if blends && (m.active >= 0 || tr.to == m.cur || tr.typ == TransitionFrozen) {
 		m.snapF = m.evalInto(x, m.snap)
+		m.snap.Motion = identityMotion // a held pose travels no further
 		m.from = fromSnapshot
 	} else {
 		m.from = m.cur

@@ -296,6 +296,11 @@ func (n *blendNode) reset(x *evalContext) {
 	for _, c := range n.children {
 		c.reset(x)
 	}
+	if n.sync {
+		for _, c := range n.children {
+			c.setPhase(0) // aligned from the start (a sync marker shifts them)
+		}
+	}
 	n.weigh(x)
 	n.track()
 }
@@ -318,7 +323,8 @@ func (n *blendNode) update(x *evalContext, dt float32) {
 	n.weigh(x)
 	for i, c := range n.children {
 		if n.frozen && i != target {
-			continue // the clip faded away from holds its pose
+			setAdvance(c, 0) // the clip faded away from holds its pose
+			continue
 		}
 		c.update(x, dt)
 	}
@@ -335,11 +341,42 @@ func (n *blendNode) update(x *evalContext, dt float32) {
 		}
 		for _, c := range n.children {
 			c.setPhase(n.phase)
+			// The clocks moved by the phase, not by their own rates: the
+			// span events and root motion read is the phase's.
+			setAdvance(c, n.nd)
 		}
 		n.nt, n.wraps = n.phase, true
 		return
 	}
 	n.track()
+}
+
+// setAdvance sets the clip time the last update moved every clip player
+// under n by, from a normalized advance nd of a synced phase (0: held).
+func setAdvance(n node, nd float32) {
+	switch n := n.(type) {
+	case *clipNode:
+		if n.clock.Mode == Once {
+			if nd == 0 {
+				n.adv = 0
+			}
+			return // not on the synced phase (setPhase leaves it)
+		}
+		adv := nd * n.span()
+		if n.authored < 0 {
+			adv = -adv
+		}
+		n.adv = adv
+	case *blendNode:
+		for _, c := range n.children {
+			setAdvance(c, nd)
+		}
+	case *layerNode:
+		setAdvance(n.base, nd)
+		for i := range n.layers {
+			setAdvance(n.layers[i].n, nd)
+		}
+	}
 }
 
 // track takes the normalized time of the heaviest child as the node's own.

@@ -19,6 +19,12 @@ type RetargetMap struct {
 	Joint []int
 	Root  int
 	Scale float32
+	// RootSpace, when not zero, maps a source root translation key into
+	// the target root's parent space in place of Scale alone: target
+	// parent⁻¹ · Scale · source parent (the parents' rest model matrices),
+	// so that roots under differently scaled armatures (centimetres under
+	// a 0.01 node) land where they should.
+	RootSpace mgl32.Mat4
 }
 
 // Retarget rewrites a source clip for the target skeleton. Rotation keys
@@ -33,7 +39,7 @@ func Retarget(src *Clip, from, to *Skeleton, m *RetargetMap) (Clip, error) {
 	if len(m.Joint) != from.NumJoints() {
 		return Clip{}, fmt.Errorf("anim: retarget map has %d joints for a source skeleton of %d", len(m.Joint), from.NumJoints())
 	}
-	out := Clip{Name: src.Name, Duration: src.Duration}
+	out := Clip{Name: src.Name, Duration: src.Duration, Markers: slices.Clone(src.Markers)}
 	for _, tr := range src.Tracks {
 		if tr.Joint < 0 || tr.Joint >= len(m.Joint) {
 			return Clip{}, fmt.Errorf("anim: clip %q track on joint %d of %d", src.Name, tr.Joint, len(m.Joint))
@@ -55,8 +61,19 @@ func Retarget(src *Clip, from, to *Skeleton, m *RetargetMap) (Clip, error) {
 			out.Tracks = append(out.Tracks, Track{Joint: j, Path: Rotation, Interp: tr.Interp, Times: slices.Clone(tr.Times), Values: vals})
 		case tr.Path == Translation && j == m.Root:
 			vals := slices.Clone(tr.Values)
-			for k := range vals {
-				vals[k] *= m.Scale
+			space := m.RootSpace
+			if space == (mgl32.Mat4{}) {
+				space = mgl32.Scale3D(m.Scale, m.Scale, m.Scale)
+			}
+			// Values are points; a cubic spline's tangents (the first
+			// and last of each key's three) are directions.
+			for k := 0; k+3 <= len(vals); k += 3 {
+				w := float32(1)
+				if tr.Interp == CubicSpline && (k/3)%3 != 1 {
+					w = 0
+				}
+				v := space.Mul4x1(mgl32.Vec4{vals[k], vals[k+1], vals[k+2], w})
+				vals[k], vals[k+1], vals[k+2] = v[0], v[1], v[2]
 			}
 			out.Tracks = append(out.Tracks, Track{Joint: j, Path: Translation, Interp: tr.Interp, Times: slices.Clone(tr.Times), Values: vals})
 		}

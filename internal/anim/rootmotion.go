@@ -160,13 +160,38 @@ func (rm *rootMotion) clipMotion(n *clipNode) Transform {
 	e, end := float64(n.e0), float64(n.e0)+float64(n.adv)
 	clock := n.clock
 	local := func(e float64) float32 { clock.Elapsed = float32(e); return clock.Local() }
-	// Boundaries: multiples of the duration (loop and repeat wraps,
-	// ping-pong turns); Once clamps and needs none.
-	for i := 0; i < 64 && e != end; i++ {
+	forward := end > e
+	// Whole cycles at once: a loop repeats the motion of one cycle from
+	// where the clock stands; a ping-pong there and back goes nowhere.
+	switch clock.Mode {
+	case Loop:
+		if k := int(math.Floor(math.Abs(end-e) / d)); k > 0 {
+			t := local(e)
+			if onBoundary(e, d) {
+				t = ifElse(forward, 0, float32(d))
+			}
+			var cycle Transform
+			if forward {
+				cycle = then(rm.between(rc, t, float32(d)), rm.between(rc, 0, t))
+			} else {
+				cycle = then(rm.between(rc, t, 0), rm.between(rc, float32(d), t))
+			}
+			m = power(cycle, k)
+			e += float64(k) * d * ifElse64(forward, 1, -1)
+		}
+	case PingPong:
+		if k := math.Floor(math.Abs(end-e) / (2 * d)); k > 0 {
+			e += k * 2 * d * ifElse64(forward, 1, -1)
+		}
+	}
+	// The rest, split at the boundaries it crosses (multiples of the
+	// duration: wraps and turns; Once clamps and has none): at most a few.
+	loopEnd := float64(max(clock.Loops, 1)) * d
+	for i := 0; i < 2*max(clock.Loops, 1)+4 && e != end; i++ {
 		next := end
 		if clock.Mode != Once {
 			var b float64
-			if end > e {
+			if forward {
 				b = (math.Floor(e/d+1e-9) + 1) * d
 				if b < end {
 					next = b
@@ -178,26 +203,55 @@ func (rm *rootMotion) clipMotion(n *clipNode) Transform {
 				}
 			}
 		}
+		if math.Abs(next-e) < 1e-6*d {
+			// A sliver past a boundary, from float32 rounding of the
+			// clock: its end would round onto the boundary's other side.
+			e = next
+			continue
+		}
 		t0, t1 := local(e), local(next)
-		if clock.Mode == Loop || clock.Mode == Repeat {
-			// A wrap shows the clip's other end: a piece starting on a
-			// boundary starts at 0 (going forward) or at the end (going
-			// back), and ends at the end or at 0.
-			forward := next > e
-			if onBoundary(e, d) {
+		switch {
+		case clock.Mode == Repeat && max(e, next) <= 0:
+			t0, t1 = 0, 0 // before the first loop: held at the start
+		case clock.Mode == Repeat && min(e, next) >= loopEnd:
+			t0, t1 = float32(d), float32(d) // past the last loop: held
+		case clock.Mode == Loop || clock.Mode == Repeat:
+			// A wrap shows the clip's other end: a piece starting on an
+			// inner boundary starts at 0 (going forward) or at the end
+			// (going back), and ends at the end or at 0.
+			inner := func(x float64) bool {
+				return onBoundary(x, d) && (clock.Mode == Loop || (x > 0 && x < loopEnd))
+			}
+			if inner(e) {
 				t0 = ifElse(forward, 0, float32(d))
 			}
-			if onBoundary(next, d) {
+			if inner(next) {
 				t1 = ifElse(forward, float32(d), 0)
-			}
-			if clock.Mode == Repeat && e >= float64(clock.Loops)*d && next >= float64(clock.Loops)*d {
-				t0, t1 = float32(d), float32(d) // past the last loop: held
 			}
 		}
 		m = then(m, rm.between(rc, t0, t1))
 		e = next
 	}
 	return m
+}
+
+// power composes motion m with itself k times, by squaring.
+func power(m Transform, k int) Transform {
+	out := identityMotion
+	for ; k > 0; k >>= 1 {
+		if k&1 == 1 {
+			out = then(out, m)
+		}
+		m = then(m, m)
+	}
+	return out
+}
+
+func ifElse64(cond bool, a, b float64) float64 {
+	if cond {
+		return a
+	}
+	return b
 }
 
 // onBoundary reports whether elapsed time e is a whole number of

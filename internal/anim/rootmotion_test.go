@@ -105,3 +105,70 @@ func TestRootMotionAllocatesNothing(t *testing.T) {
 		t.Fatalf("a frame allocates %v times", n)
 	}
 }
+
+// travel plays frames of dt and returns how far root motion carried the
+// character.
+func travel(c *Controller, frames int, dt float32) Transform {
+	w := identityMotion
+	out := NewPose(c.sk)
+	for range frames {
+		c.Update(dt)
+		c.Evaluate(out)
+		w = then(w, c.Motion())
+	}
+	return w
+}
+
+// TestRootMotionSyncedBlend: A (1 s, 1 m) and B (2 s, 4 m) synced half
+// and half share a 1.5 s cycle in which each plays once: 2.5 m a cycle.
+func TestRootMotionSyncedBlend(t *testing.T) {
+	a, b := rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 1}, 0), rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 4}, 0)
+	a.Name, b.Name = "A", "B"
+	b.Duration = 2
+	b.Tracks[0].Times, b.Tracks[1].Times = []float32{0, 2}, []float32{0, 2}
+	spec := treeSpec(NodeSpec{Type: NodeLerp, Weight: inPtr(Const(0.5)), Sync: true, Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("B")}})
+	c := build(t, spec, chain(2), []Clip{a, b})
+	c.SetRootMotion(0, RootXZ)
+	if w := travel(c, 90, 1.0/30); !nearVec(w.Translation, mgl32.Vec3{0, 0, 5}, 1e-3) {
+		t.Fatalf("two synced cycles travelled %v, want (0, 0, 5)", w.Translation)
+	}
+}
+
+// TestRootMotionRepeatBackwards: a clip that repeats twice, played back
+// from 0.1 s for 2 s, goes back 0.1 s (0.2 m) and then holds its start.
+func TestRootMotionRepeatBackwards(t *testing.T) {
+	spec := treeSpec(NodeSpec{Type: NodeClip, Clip: ClipNamed("R"), Loop: Repeat, Loops: 2})
+	c := build(t, spec, chain(2), []Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	c.SetRootMotion(0, RootXZ)
+	c.SetTime(0.1)
+	c.SetSpeed(-1)
+	if w := travel(c, 60, 1.0/30); !nearVec(w.Translation, mgl32.Vec3{0, 0, -0.2}, 1e-4) {
+		t.Fatalf("travelled %v, want (0, 0, -0.2)", w.Translation)
+	}
+}
+
+// TestRootMotionLongUpdate: one update of 100 s of a 1 s loop travelling
+// 2 m goes 200 m.
+func TestRootMotionLongUpdate(t *testing.T) {
+	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	c.SetRootMotion(0, RootXZ)
+	c.SetTime(0.3)
+	if w := travel(c, 1, 100); !nearVec(w.Translation, mgl32.Vec3{0, 0, 200}, 1e-2) {
+		t.Fatalf("travelled %v, want (0, 0, 200)", w.Translation)
+	}
+}
+
+// TestShiftedEvaluationKeepsMotion: an onion skin's evaluation leaves the
+// motion and the extracted root of the last Evaluate alone.
+func TestShiftedEvaluationKeepsMotion(t *testing.T) {
+	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	c.SetRootMotion(0, RootXZ)
+	out := NewPose(c.sk)
+	c.Update(0.1)
+	c.Evaluate(out)
+	m, e := c.Motion(), c.Extracted()
+	c.EvaluateShifted(0.5, out)
+	if c.Motion() != m || c.Extracted() != e {
+		t.Fatalf("after a shifted evaluation: motion %v extracted %v, were %v %v", c.Motion(), c.Extracted(), m, e)
+	}
+}

@@ -75,6 +75,10 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 				if hs > 1e-6 && ht > 1e-6 {
 					rm.Scale = ht / hs
 				}
+				// Keys are in each root's parent space: through the model
+				// space of both, scaled there.
+				ps, pt := parentWorld(&src.Skeleton, s), parentWorld(&m.Skeleton, root)
+				rm.RootSpace = pt.Inv().Mul4(mgl32.Scale3D(rm.Scale, rm.Scale, rm.Scale)).Mul4(ps)
 			}
 		}
 	}
@@ -113,6 +117,15 @@ func topJoint(m *gltfload.Model) int {
 		}
 	}
 	return best
+}
+
+// parentWorld is the rest model matrix of joint j's parent, the identity
+// for a root.
+func parentWorld(sk *anim.Skeleton, j int) mgl32.Mat4 {
+	if p := sk.Parents[j]; p >= 0 {
+		return restWorld(sk, p)
+	}
+	return mgl32.Ident4()
 }
 
 // restWorld is joint j's model matrix in the rest pose.

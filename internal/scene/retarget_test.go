@@ -133,3 +133,39 @@ func TestContactMarkers(t *testing.T) {
 		t.Fatalf("an unknown contact joint: %v", err)
 	}
 }
+
+// TestImportClipsCentimetreArmature: the same character re-authored in
+// centimetres under a parent scaled 0.01 (the same pose in model space)
+// plays the original's Walk with its root where the original's is.
+func TestImportClipsCentimetreArmature(t *testing.T) {
+	src, dst := character(t), character(t)
+	root := topJoint(dst)
+	p := dst.Skeleton.Parents[root]
+	if p < 0 {
+		t.Fatal("the root has no parent to scale")
+	}
+	dst.Skeleton.Rest[p].Scale = dst.Skeleton.Rest[p].Scale.Mul(0.01)
+	for j := range dst.Skeleton.NumJoints() {
+		for a := j; a >= 0; a = dst.Skeleton.Parents[a] {
+			if a == root {
+				dst.Skeleton.Rest[j].Translation = dst.Skeleton.Rest[j].Translation.Mul(100)
+				break
+			}
+		}
+	}
+	if _, err := ImportClips(dst, src, nil); err != nil {
+		t.Fatal(err)
+	}
+	walk, _ := FindClip(dst, "Walk (character.glb)")
+	srcWalk, _ := FindClip(src, "Walk")
+	a, _ := NewCharacter(src, nil, srcWalk, 0)
+	b, _ := NewCharacter(dst, nil, walk, 0)
+	for _, tm := range []float32{0.1, 0.6} {
+		a.Evaluate(tm)
+		b.Evaluate(tm)
+		pa, pb := a.JointWorld(root).Col(3).Vec3(), b.JointWorld(root).Col(3).Vec3()
+		if !pa.ApproxEqualThreshold(pb, 1e-4) {
+			t.Fatalf("t=%v: root at %v, the original's at %v", tm, pb, pa)
+		}
+	}
+}

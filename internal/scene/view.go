@@ -233,8 +233,8 @@ func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render
 // sample showed), unless the user has moved the camera.
 func (v *View) KeepInView(c *Character) {
 	lo, hi, ok := v.Scene.Bounds(c)
-	if !ok || v.Cam != v.Home || v.Items != nil {
-		return
+	if !ok || v.Cam != v.Home || v.Items != nil || c.root.on {
+		return // a character root motion carries is followed instead
 	}
 	grown := false
 	for k := 0; k < 3; k++ {

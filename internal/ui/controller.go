@@ -282,6 +282,7 @@ func (s *State) Handle(ev Event, a Actions) {
 		}
 	case KeyU:
 		s.HUD = !s.HUD
+		s.hover = -1
 	case KeyS:
 		a.ReportState()
 	case KeyB:
