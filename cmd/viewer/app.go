@@ -382,8 +382,22 @@ func (a *app) update(dt float32) error {
 			return err
 		}
 	}
+	a.followRoot()
 	a.animMs = smooth(a.animMs, float32(time.Since(start).Seconds()*1000))
 	return nil
+}
+
+// followRoot moves the camera and its home with a character root motion
+// carries, while C has it follow.
+func (a *app) followRoot() {
+	if !a.RootMotionOn() || !a.follow {
+		return
+	}
+	if d := a.Root.Translation.Sub(a.followed); d != (mgl32.Vec3{}) {
+		a.v.Cam.Target = a.v.Cam.Target.Add(d)
+		a.v.Home.Target = a.v.Home.Target.Add(d)
+	}
+	a.followed = a.Root.Translation
 }
 
 func smooth(old, now float32) float32 {
@@ -421,16 +435,7 @@ func (a *app) draw() error {
 		v.Mode = render.Shaded
 	}
 	v.KeepInView(a.Character)
-	if a.RootMotionOn() {
-		// The camera and its home travel with the character.
-		if d := a.Root.Translation.Sub(a.followed); a.follow && d != (mgl32.Vec3{}) {
-			v.Cam.Target = v.Cam.Target.Add(d)
-			v.Home.Target = v.Home.Target.Add(d)
-		}
-		if a.follow {
-			a.followed = a.Root.Translation
-		}
-	}
+	a.followRoot()
 	if err := v.Draw(); err != nil {
 		return err
 	}

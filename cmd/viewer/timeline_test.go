@@ -534,3 +534,25 @@ func TestFrameStepsFireEventsSeeksDoNot(t *testing.T) {
 		return nil
 	})
 }
+
+// TestRootMotionFollowKey: with root motion on, C stops the camera
+// following the walker and a second C resumes it from where it stands.
+func TestRootMotionFollowKey(t *testing.T) {
+	withApp(t, options{model: "@edge/root_walk.gltf", clip: "Walk", rootMotion: "xz", width: 320, height: 240}, func(a *app) error {
+		keys(t, a, "wait*15")
+		target := a.v.Cam.Target
+		if !a.follow || target == a.v.Home.Target && a.Root.Translation.Len() == 0 {
+			t.Errorf("not following: follow %v, root %v", a.follow, a.Root.Translation)
+		}
+		keys(t, a, "c,wait*15")
+		if a.follow || a.v.Cam.Target != target {
+			t.Errorf("after C the camera moved: %v → %v", target, a.v.Cam.Target)
+		}
+		before := a.v.Cam.Target
+		keys(t, a, "c,wait*15")
+		if d := a.v.Cam.Target.Sub(before); !a.follow || d.Len() < 0.2 {
+			t.Errorf("after C again the camera moved by %v; want it following the walk (0.8 m/s)", d)
+		}
+		return nil
+	})
+}

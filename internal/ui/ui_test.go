@@ -776,3 +776,12 @@ func TestTimelineEventMarks(t *testing.T) {
 		t.Fatalf("two markers drew %d more lines, want 2", marked-plain)
 	}
 }
+
+// TestFollowKey: C asks the viewer to follow root motion, or stop.
+func TestFollowKey(t *testing.T) {
+	f := newFake()
+	run(t, "c,c", f)
+	if f.follows != 2 {
+		t.Fatalf("C twice: %d toggles", f.follows)
+	}
+}
