@@ -61,9 +61,11 @@ type app struct {
 	followed mgl32.Vec3
 	// viewLabels name what each debug view shows (ui.View*), made once.
 	viewLabels [3]string
-	// morph is the HUD's morph panel, laid out for the node morphFor.
-	morph    ui.MorphPanel
-	morphFor int
+	// morph is the HUD's morph panel, laid out for the node morphFor,
+	// named morphNode.
+	morph     ui.MorphPanel
+	morphFor  int
+	morphNode string
 	// clipRows is the HUD's clip list, one row per clip (clip browser).
 	clipRows []ui.ClipRow
 }
@@ -100,6 +102,9 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	a.follow = true
 	if opt.rate != 0 {
 		a.ui.CustomRate, a.ui.Reverse = float32(math.Abs(opt.rate)), opt.rate < 0
+	}
+	if opt.rateSet && opt.rate == 0 {
+		a.ui.Playing = false // -rate 0 holds the pose
 	}
 	a.morphFor = -1
 	a.viewLabels[ui.ViewPartitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", v.Scene.Parts)
@@ -145,16 +150,24 @@ func (a *app) destroy() {
 	a.v.Destroy()
 }
 
-func (a *app) FrameModel() { a.v.Cam = a.v.Home }
-
-// ToggleFollow implements ui.Actions: the camera follows root motion from
-// where the character is now, or stays put.
+// ToggleFollow implements ui.Actions: the camera stays put, or follows
+// root motion again, catching up with where the character walked to.
 func (a *app) ToggleFollow() {
 	a.follow = !a.follow
-	a.followed = a.Root.Translation
 	if !a.RootMotionOn() {
 		a.ui.Say("no root motion to follow (-root-motion)")
 	}
+}
+
+// FrameModel implements ui.Actions: the home framing, where root motion
+// has carried the character.
+func (a *app) FrameModel() {
+	if a.RootMotionOn() {
+		a.v.Home.Target = a.v.Home.Target.Add(a.Root.Translation.Sub(a.followed))
+		a.followed = a.Root.Translation
+		a.follow = true
+	}
+	a.v.Cam = a.v.Home
 }
 func (a *app) Screenshot() (string, error) { return a.requestShot() }
 
@@ -284,7 +297,7 @@ func (a *app) ReportState() {
 	}
 	line.BindPose, line.Onion = a.BindPose, a.ui.Onion
 	if mp := in.Morph; mp != nil && len(mp.Rows) > 0 {
-		ml := &morphLine{Node: mp.Title, Weights: map[string]float32{}, Pinned: []string{}}
+		ml := &morphLine{Node: a.morphNode, Weights: map[string]float32{}, Pinned: []string{}}
 		ml.Selected = mp.Rows[a.ui.MorphSel%len(mp.Rows)].Name
 		for _, r := range mp.Rows {
 			ml.Weights[r.Name] = r.Weight
@@ -517,9 +530,17 @@ func (a *app) info() ui.Info {
 			in.Choice = "blend"
 		}
 		if live := c.ClipWeights(); len(live) == len(a.clipRows) {
+			blending := c.InBlend()
 			for i := range a.clipRows {
 				a.clipRows[i].Live = live[i]
 				a.clipRows[i].Blend, _ = c.BlendWeight(i)
+				if !blending {
+					// A clip playing alone is the blend Shift+click starts.
+					a.clipRows[i].Blend = 0
+					if i == c.Clip {
+						a.clipRows[i].Blend = 1
+					}
+				}
 			}
 			in.Clips = a.clipRows
 		}
@@ -534,7 +555,8 @@ func (a *app) info() ui.Info {
 		if a.morphFor != n { // laid out when the node shown changes
 			a.morphFor = n
 			me := &c.Model.Meshes[c.Model.NodeMesh[n]]
-			a.morph.Title = fmt.Sprintf("morph: %s (mesh %q) · M: next", cmp.Or(c.Model.NodeNames[n], fmt.Sprintf("node %d", n)), me.Name)
+			a.morphNode = cmp.Or(c.Model.NodeNames[n], fmt.Sprintf("node %d", n))
+			a.morph.Title = fmt.Sprintf("morph: %s (mesh %q) · M: next", a.morphNode, me.Name)
 			a.morph.Rows = make([]ui.MorphRow, me.Targets)
 			for i := range a.morph.Rows {
 				a.morph.Rows[i].Name = cmp.Or(me.TargetNames[i], fmt.Sprintf("target %d", i))

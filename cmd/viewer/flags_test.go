@@ -93,3 +93,17 @@ func TestEveryKeyReachesTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestRateZeroHoldsAndBadValues: -rate 0 is given (it holds the pose);
+// a negative -onion and a -joint-map without -clips are one-line errors.
+func TestRateZeroHoldsAndBadValues(t *testing.T) {
+	opt, err := parseFlags([]string{"-rate", "0"}, io.Discard)
+	if err != nil || !opt.rateSet || opt.rate != 0 {
+		t.Fatalf("-rate 0: %+v, %v", opt, err)
+	}
+	for _, args := range [][]string{{"-onion", "-2"}, {"-joint-map", "m.json"}} {
+		if _, err := parseFlags(args, io.Discard); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}

@@ -69,8 +69,9 @@ type options struct {
 	clips    stringList
 	jointMap string
 	// events prints fired event markers; rate is -rate (0: not given).
-	events bool
-	rate   float64
+	events  bool
+	rate    float64
+	rateSet bool // -rate was given (0 holds the pose)
 	// rootMotion is -root-motion MODE[:JOINT].
 	rootMotion string
 }
@@ -209,8 +210,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		args = fs.Args()[1:]
 	}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "time" {
+		switch f.Name {
+		case "time":
 			opt.timeSet = true
+		case "rate":
+			opt.rateSet = true
 		}
 	})
 	switch len(positional) {
@@ -234,6 +238,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	case scene.ViewShaded, scene.ViewPartitions, scene.ViewWeights, scene.ViewSkeleton:
 	default:
 		return nil, fmt.Errorf("-view %q: want shaded, partitions, weights or skeleton", opt.view)
+	}
+	if opt.onion < 0 {
+		return nil, fmt.Errorf("-onion %d: want frames apart, 1 or more (0: off)", opt.onion)
+	}
+	if opt.jointMap != "" && len(opt.clips) == 0 {
+		return nil, errors.New("-joint-map pairs the joint names of -clips files; give -clips too")
 	}
 	if opt.paletteLimit < 0 {
 		return nil, fmt.Errorf("-palette-limit %d: want a positive joint count (or 0 for the driver's limit)", opt.paletteLimit)
@@ -438,6 +448,10 @@ func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
 	}
 	c, err := scene.NewCharacter(m, spec, clip, float32(opt.fade))
 	if err != nil {
+		if opt.tree != "" && !strings.Contains(err.Error(), opt.tree) {
+			// What the spec asks of this model names the file too.
+			return nil, fmt.Errorf("%s: %w", opt.tree, err)
+		}
 		return nil, err
 	}
 	for _, p := range opt.params {
@@ -447,6 +461,9 @@ func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
 	}
 	if opt.rootMotion != "" {
 		mode, joint, _ := strings.Cut(opt.rootMotion, ":")
+		if joint != "" && m.Skeleton.JointIndex(joint) < 0 {
+			return nil, fmt.Errorf("-root-motion %s: %s has no joint %q (-info lists the skins; nodes: %s)", opt.rootMotion, m.Name, joint, strings.Join(firstNames(m.Skeleton.Names, 12), ", "))
+		}
 		m, err := anim.ParseRootMode(mode)
 		if err != nil {
 			return nil, fmt.Errorf("-root-motion: %w", err)
@@ -468,4 +485,12 @@ func clampTime(t, duration float32) float32 {
 		return duration
 	}
 	return t
+}
+
+// firstNames is at most n names, and a count of the rest.
+func firstNames(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(names[:n:n], fmt.Sprintf("… %d more", len(names)-n))
 }

@@ -147,9 +147,12 @@ func record(opt *options, c *scene.Character) error {
 // events they fire.
 func (a *app) record(opt *options) error {
 	c := a.Character
-	play := opt.rate != 0 || opt.events
+	play := opt.rateSet || opt.rate != 0 || opt.events || c.RootMotionOn()
 	if opt.rate != 0 {
 		a.ui.CustomRate, a.ui.Reverse = float32(math.Abs(opt.rate)), opt.rate < 0
+	}
+	if opt.rateSet && opt.rate == 0 {
+		a.ui.Playing = false // -rate 0 holds the pose
 	}
 	from, to := clampTime(float32(opt.from), c.Span()), float32(opt.to)
 	if opt.to < 0 {

@@ -728,6 +728,12 @@ func (b *builder) events() error {
 		sortMarkers(c.markers[idx])
 	}
 	if cs := b.spec.Contacts; cs != nil {
+		switch {
+		case len(cs.Joints) == 0:
+			return specErrorf("contacts.joints", "no joints to find contacts for")
+		case !(cs.Height > 0) || !(cs.Speed > 0):
+			return specErrorf("contacts", "height %v and speed %v must be above 0 (model units: metres, or the file's own)", cs.Height, cs.Speed)
+		}
 		joints := make([]int, len(cs.Joints))
 		for i, name := range cs.Joints {
 			if joints[i] = b.sk.JointIndex(name); joints[i] < 0 {

@@ -200,3 +200,20 @@ func TestSyncMarkerFromTheStart(t *testing.T) {
 		t.Fatalf("at the start A is at %v, B at %v; want both on L (0.5, 0.1)", a, b)
 	}
 }
+
+// TestContactSpecErrors: contacts without joints or with thresholds that
+// cannot hold are spec errors.
+func TestContactSpecErrors(t *testing.T) {
+	for _, src := range []string{
+		`{"tree": {"type": "clip", "clip": "A"}, "contacts": {"joints": []}}`,
+		`{"tree": {"type": "clip", "clip": "A"}, "contacts": {"joints": ["j0"], "height": -1}}`,
+	} {
+		spec, err := ParseSpec([]byte(src))
+		if err == nil {
+			_, err = NewController(spec, chain(2), nodeClips())
+		}
+		if err == nil || !strings.Contains(err.Error(), "contacts") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}

@@ -98,6 +98,15 @@ func (c *Character) SetBlendWeight(i int, w float32) error {
 		return c.Ctl.Request(c.blendState)
 	}
 	c.Ctl.SetParamIndex(c.blendParams[i], w)
+	var sum float32
+	for _, p := range c.blendParams {
+		sum += c.Ctl.Params()[p].Value
+	}
+	if sum == 0 {
+		// The last clip left the blend: it plays on alone rather than
+		// leaving the rest pose.
+		return c.Request(i, false)
+	}
 	return nil
 }
 

@@ -2,7 +2,6 @@ package scene
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -67,7 +66,7 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 	if matched == 0 {
 		return nil, fmt.Errorf("%s: none of its nodes has the name of a joint of %s; its clips cannot drive it (a joint name map, -joint-map, can pair other names)", src.Name, m.Name)
 	}
-	if root := topJoint(m); root >= 0 && driven[root] {
+	if root := movingRoot(m, src, rm.Joint); root >= 0 && driven[root] {
 		rm.Root = root
 		for s, j := range rm.Joint {
 			if j == root {
@@ -91,13 +90,52 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 		if err != nil {
 			return nil, err
 		}
-		if taken[c.Name] || c.Name == "" {
-			c.Name = strings.TrimSpace(c.Name + " (" + src.Name + ")")
+		if c.Name == "" {
+			c.Name = fmt.Sprintf("clip %d", i)
+		}
+		if taken[c.Name] {
+			base := c.Name + " (" + src.Name + ")"
+			c.Name = base
+			for k := 2; taken[c.Name]; k++ {
+				c.Name = fmt.Sprintf("%s #%d", base, k)
+			}
 		}
 		taken[c.Name] = true
 		m.Clips = append(m.Clips, c)
 	}
 	return unmatched, nil
+}
+
+// movingRoot is the root whose translation a retarget carries over: the
+// joint of m's first skin nearest the skeleton's roots among those the
+// source's clips translate (a hips joint under a still root joint, as
+// many exports have), else the top joint.
+func movingRoot(m, src *gltfload.Model, toTarget []int) int {
+	moved := make([]bool, m.Skeleton.NumJoints())
+	for i := range src.Clips {
+		for _, tr := range src.Clips[i].Tracks {
+			if tr.Path == anim.Translation && toTarget[tr.Joint] >= 0 && len(tr.Times) > 1 {
+				moved[toTarget[tr.Joint]] = true
+			}
+		}
+	}
+	if len(m.Skins) == 0 {
+		return -1
+	}
+	best, bestDepth := -1, 1<<30
+	for _, j := range m.Skins[0].Joints {
+		d := 0
+		for p := m.Skeleton.Parents[j]; p >= 0; p = m.Skeleton.Parents[p] {
+			d++
+		}
+		if moved[j] && d < bestDepth {
+			best, bestDepth = j, d
+		}
+	}
+	if best < 0 {
+		return topJoint(m)
+	}
+	return best
 }
 
 // topJoint is the joint of m's first skin nearest the skeleton's roots,

@@ -169,3 +169,39 @@ func TestImportClipsCentimetreArmature(t *testing.T) {
 		}
 	}
 }
+
+// TestImportClipsTwiceNamesApart: the same file imported twice gives its
+// clips names of their own, so each can be asked for.
+func TestImportClipsTwiceNamesApart(t *testing.T) {
+	dst := character(t)
+	for range 2 {
+		if _, err := ImportClips(dst, character(t), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"Walk", "Walk (character.glb)", "Walk (character.glb) #2"} {
+		if _, err := FindClip(dst, name); err != nil {
+			t.Errorf("no clip %q: %v", name, err)
+		}
+	}
+}
+
+// TestLastClipOutOfTheBlendPlaysAlone: taking every clip out of the
+// clip browser's blend leaves the last one playing, not the rest pose.
+func TestLastClipOutOfTheBlendPlaysAlone(t *testing.T) {
+	m := character(t)
+	c, err := NewCharacter(m, nil, 0, 0) // Walk
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetBlendWeight(3, 1); err != nil { // Walk and Run
+		t.Fatal(err)
+	}
+	c.Ctl.Update(0.01)
+	c.SetBlendWeight(0, 0)
+	c.SetBlendWeight(3, 0)
+	c.Ctl.Update(1)
+	if c.InBlend() || c.Clip != 3 || c.ClipWeights()[3] != 1 {
+		t.Fatalf("blend %v, clip %d, weights %v; want Run alone", c.InBlend(), c.Clip, c.ClipWeights())
+	}
+}
