@@ -119,28 +119,21 @@ func movingRoot(m, src *gltfload.Model, toTarget []int) int {
 			}
 		}
 	}
-	if len(m.Skins) == 0 {
-		return -1
+	if best := shallowest(m, func(j int) bool { return moved[j] }); best >= 0 {
+		return best
 	}
-	best, bestDepth := -1, 1<<30
-	for _, j := range m.Skins[0].Joints {
-		d := 0
-		for p := m.Skeleton.Parents[j]; p >= 0; p = m.Skeleton.Parents[p] {
-			d++
-		}
-		if moved[j] && d < bestDepth {
-			best, bestDepth = j, d
-		}
-	}
-	if best < 0 {
-		return topJoint(m)
-	}
-	return best
+	return topJoint(m)
 }
 
 // topJoint is the joint of m's first skin nearest the skeleton's roots,
 // −1 without skins.
 func topJoint(m *gltfload.Model) int {
+	return shallowest(m, func(int) bool { return true })
+}
+
+// shallowest is the joint of m's first skin nearest the skeleton's roots
+// among those ok accepts, −1 for none.
+func shallowest(m *gltfload.Model, ok func(j int) bool) int {
 	if len(m.Skins) == 0 {
 		return -1
 	}
@@ -150,7 +143,7 @@ func topJoint(m *gltfload.Model) int {
 		for p := m.Skeleton.Parents[j]; p >= 0; p = m.Skeleton.Parents[p] {
 			d++
 		}
-		if d < bestDepth {
+		if ok(j) && d < bestDepth {
 			best, bestDepth = j, d
 		}
 	}
