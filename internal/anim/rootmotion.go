@@ -82,10 +82,7 @@ func (c *Controller) SetRootMotion(j int, mode RootMode) error {
 	if j < 0 || j >= c.sk.NumJoints() {
 		return fmt.Errorf("anim: root motion joint %d of %d", j, c.sk.NumJoints())
 	}
-	rm := &rootMotion{joint: j, mode: mode, parent: mgl32.Ident4()}
-	for p := c.sk.Parents[j]; p >= 0; p = c.sk.Parents[p] {
-		rm.parent = c.sk.Rest[p].Mat4().Mul4(rm.parent)
-	}
+	rm := &rootMotion{joint: j, mode: mode, parent: c.sk.RestModel(c.sk.Parents[j])}
 	rm.parentIn = rm.parent.Inv()
 	c.ctx.rm = rm
 	return nil

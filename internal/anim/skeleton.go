@@ -43,6 +43,16 @@ func (s *Skeleton) Validate() error {
 	return s.validateMorph()
 }
 
+// RestModel is joint j's model matrix in the rest pose (the identity for
+// j = −1, the space of a root's parent).
+func (s *Skeleton) RestModel(j int) mgl32.Mat4 {
+	m := mgl32.Ident4()
+	for ; j >= 0; j = s.Parents[j] {
+		m = s.Rest[j].Mat4().Mul4(m)
+	}
+	return m
+}
+
 // JointIndex returns the first joint named name, or -1.
 func (s *Skeleton) JointIndex(name string) int {
 	for i, n := range s.Names {

@@ -70,13 +70,13 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 		rm.Root = root
 		for s, j := range rm.Joint {
 			if j == root {
-				ht, hs := restWorld(&m.Skeleton, root).Col(3)[1], restWorld(&src.Skeleton, s).Col(3)[1]
+				ht, hs := m.Skeleton.RestModel(root).Col(3)[1], src.Skeleton.RestModel(s).Col(3)[1]
 				if hs > 1e-6 && ht > 1e-6 {
 					rm.Scale = ht / hs
 				}
 				// Keys are in each root's parent space: through the model
 				// space of both, scaled there.
-				ps, pt := parentWorld(&src.Skeleton, s), parentWorld(&m.Skeleton, root)
+				ps, pt := src.Skeleton.RestModel(src.Skeleton.Parents[s]), m.Skeleton.RestModel(m.Skeleton.Parents[root])
 				rm.RootSpace = pt.Inv().Mul4(mgl32.Scale3D(rm.Scale, rm.Scale, rm.Scale)).Mul4(ps)
 			}
 		}
@@ -148,22 +148,4 @@ func shallowest(m *gltfload.Model, ok func(j int) bool) int {
 		}
 	}
 	return best
-}
-
-// parentWorld is the rest model matrix of joint j's parent, the identity
-// for a root.
-func parentWorld(sk *anim.Skeleton, j int) mgl32.Mat4 {
-	if p := sk.Parents[j]; p >= 0 {
-		return restWorld(sk, p)
-	}
-	return mgl32.Ident4()
-}
-
-// restWorld is joint j's model matrix in the rest pose.
-func restWorld(sk *anim.Skeleton, j int) (m mgl32.Mat4) {
-	m = sk.Rest[j].Mat4()
-	for p := sk.Parents[j]; p >= 0; p = sk.Parents[p] {
-		m = sk.Rest[p].Mat4().Mul4(m)
-	}
-	return m
 }
