@@ -539,7 +539,9 @@ func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
 		p.clock.Elapsed += dt * p.authored
 	}
 	motion, extracted := c.motion, c.extracted
+	c.ctx.shifted = true // no motion to compute: the frame's is kept
 	c.Evaluate(out)
+	c.ctx.shifted = false
 	c.motion, c.extracted = motion, extracted
 	for i, p := range c.players {
 		p.clock = c.clocks[i]

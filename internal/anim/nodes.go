@@ -26,8 +26,10 @@ type evalContext struct {
 	// deepest nesting any tree needs, computed at build time.
 	stack []*SoAPose
 	top   int
-	// rm is the root-motion set-up, nil when off.
-	rm *rootMotion
+	// rm is the root-motion set-up, nil when off; shifted is set while
+	// EvaluateShifted poses other times, whose motion nobody reads.
+	rm      *rootMotion
+	shifted bool
 }
 
 // push takes a scratch pose off the stack; pop gives it back. A node pushes
@@ -147,7 +149,7 @@ func (n *clipNode) eval(x *evalContext, out *SoAPose) {
 	n.job.Run()
 	n.samples++
 	out.Motion = identityMotion
-	if x.rm != nil {
+	if x.rm != nil && !x.shifted {
 		out.Motion = x.rm.clipMotion(n)
 	}
 }
