@@ -89,6 +89,9 @@ func (r *Renderer) uploadMorph(items []DrawItem) {
 		}
 		r.morphOffsets = append(r.morphOffsets, off)
 	}
+	if size == stride && r.morphSize >= stride {
+		return // no morphs this frame: the zero block in place serves all
+	}
 	if cap(r.morphData) < size/4 {
 		r.morphData = make([]float32, size/4)
 	}
