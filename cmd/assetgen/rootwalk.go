@@ -3,8 +3,8 @@ package main
 import "math"
 
 // edgeRootWalk: a walker whose root travels, for root motion. A trunk of
-// three joints (root "pelvis" at 0.5 m, then "spine", "head") over a
-// ribbon body; clip "Walk" (1 s, LINEAR, 21 keys) carries the pelvis 0.8 m
+// three joints (root "pelvis" at 0.5 m, then "spine", "head") in a body
+// standing on the ground; clip "Walk" (1 s, LINEAR, 21 keys) carries the pelvis 0.8 m
 // along +Z per loop with a 3 cm bob twice a loop and a 10° sway of the
 // spine, and the loop closes except for the travel: a player without root
 // motion snaps back 0.8 m at every wrap. Clip "TurnWalk" (2 s) travels
@@ -16,11 +16,11 @@ func edgeRootWalk() ([]byte, error) {
 	arm := e.node(gltfNode{Name: "Walker"})
 	nodes := e.jointNodes(js, arm)
 	mat := e.material(0.85, 0.55, 0.3)
-	body := makeTube(v3(0, 0.3, 0), v3(0, 1, 0), 1.0, 0.15, 16, 12)
+	body := makeTube(v3(0, 0, 0), v3(0, 1, 0), 1.3, 0.15, 20, 12) // feet on the ground
 	attr, idx := e.geometry(body)
 	var in [][]influence
 	for _, s := range body.s {
-		in = append(in, chainInfluences(s-0.2, 0.4, 0.12, []int{0, 1, 2}))
+		in = append(in, chainInfluences(s-0.5, 0.4, 0.12, []int{0, 1, 2}))
 	}
 	e.skinAttributes(attr, in, 1)
 	mesh := e.mesh("Body", mat, gltfPrimitive{Attributes: attr, Indices: intPtr(idx)})
