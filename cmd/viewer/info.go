@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/skin"
 )
@@ -261,4 +262,41 @@ func printPartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
 		}
 	}
 	fmt.Fprintf(w, "draw calls at K=%d: %d (%d skinned partitions, %d duplicated vertices)\n", limit, calls, parts, dup)
+}
+
+// printCompression reports each clip's compression (-info -compress).
+func printCompression(w io.Writer, reports []anim.CompressReport, cm float64) {
+	if len(reports) == 0 {
+		return
+	}
+	slowest := 0
+	for i, r := range reports {
+		fmt.Fprintf(w, "compressed clip %d %q at %g cm: %d → %d bytes (%.2f:1), error max %.5f cm, p99 %.5f cm\n",
+			i, r.Clip, cm, r.RawBytes, r.Bytes, r.Ratio(), 100*r.MaxError, 100*r.P99Error)
+		if r.Elapsed > reports[slowest].Elapsed {
+			slowest = i
+		}
+	}
+	fmt.Fprintf(w, "slowest to compress: clip %d %q, %.1f ms\n", slowest, reports[slowest].Clip, float64(reports[slowest].Elapsed.Microseconds())/1000)
+}
+
+// printCompressionJSON prints one JSON line per clip (-info -compress
+// -json).
+func printCompressionJSON(w io.Writer, reports []anim.CompressReport) error {
+	enc := json.NewEncoder(w)
+	for _, r := range reports {
+		line := struct {
+			Clip       string  `json:"clip"`
+			RawBytes   int     `json:"raw_bytes"`
+			Bytes      int     `json:"bytes"`
+			Ratio      float64 `json:"ratio"`
+			MaxErrorCM float64 `json:"max_error_cm"`
+			P99ErrorCM float64 `json:"p99_error_cm"`
+			Ms         float64 `json:"ms"`
+		}{r.Clip, r.RawBytes, r.Bytes, r.Ratio(), 100 * r.MaxError, 100 * r.P99Error, float64(r.Elapsed.Microseconds()) / 1000}
+		if err := enc.Encode(line); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -72,6 +73,9 @@ type options struct {
 	events  bool
 	rate    float64
 	rateSet bool // -rate was given (0 holds the pose)
+	// compress is -compress CM (0: off); json makes -info print JSON.
+	compress float64
+	json     bool
 	// rootMotion is -root-motion MODE[:JOINT].
 	rootMotion string
 }
@@ -159,6 +163,8 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.rootMotion, "root-motion", "", "take the root joint's travel out of the pose and move the character with it: `MODE[:JOINT]`, MODE xz (horizontal travel and turn about Y) or all, JOINT by default the top joint of the first skin")
 	fs.BoolVar(&opt.events, "events", false, "print each event marker as it fires, one JSON line {\"t\":..,\"clip\":..,\"event\":..} on stdout (window, -keys, -record)")
 	fs.Float64Var(&opt.rate, "rate", 0, "playback `speed`: 1 authored, 0.5 half, negative backwards (default 1); with it (or -events) -record plays the clock from -from for -to minus -from seconds instead of posing each frame")
+	fs.Float64Var(&opt.compress, "compress", 0, "compress every clip with a worst error of `CM` centimetres (virtual vertices 3 cm from each joint, glTF units taken as metres) and play the compressed clips; with -info, report size and error per clip")
+	fs.BoolVar(&opt.json, "json", false, "with -info -compress, print one JSON line per clip instead of the text report")
 	fs.IntVar(&opt.onion, "onion", 0, "start with the onion skin on: ghost skeletons `N` and 2N frames before and after the pose shown (Shift+O toggles it; 2 when not given)")
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 }
@@ -241,6 +247,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if opt.onion < 0 {
 		return nil, fmt.Errorf("-onion %d: want frames apart, 1 or more (0: off)", opt.onion)
+	}
+	if !(opt.compress >= 0) || math.IsInf(opt.compress, 0) {
+		return nil, fmt.Errorf("-compress %v: want a worst error in centimetres, more than 0 (e.g. 0.01)", opt.compress)
+	}
+	if opt.json && (!opt.info || opt.compress == 0) {
+		return nil, errors.New("-json: only with -info -compress CM")
 	}
 	if opt.jointMap != "" && len(opt.clips) == 0 {
 		return nil, errors.New("-joint-map pairs the joint names of -clips files; give -clips too")
@@ -358,8 +370,16 @@ func run(opt *options) error {
 	for _, n := range notes {
 		fmt.Fprintln(os.Stderr, "viewer:", n)
 	}
+	reports, err := compressModel(m, opt)
+	if err != nil {
+		return err
+	}
 	if opt.info {
+		if opt.json {
+			return printCompressionJSON(os.Stdout, reports)
+		}
 		printInfo(os.Stdout, m, opt.paletteLimit)
+		printCompression(os.Stdout, reports, opt.compress)
 		for _, n := range notes {
 			fmt.Println(n)
 		}
@@ -413,10 +433,22 @@ func (o *options) viewOptions() scene.ViewOptions {
 	return scene.ViewOptions{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view}
 }
 
+// compressModel compresses m's clips when -compress asks for it and they
+// are not yet.
+func compressModel(m *gltfload.Model, opt *options) ([]anim.CompressReport, error) {
+	if opt.compress == 0 || m.Runtime != nil {
+		return nil, nil
+	}
+	return scene.CompressClips(m, opt.compress/100, os.Stderr)
+}
+
 // characterFor builds the animation the flags ask for: a spec file, a
 // quick blend or additive, the built-in character's own spec, or the clip
 // browser; then applies -param.
 func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
+	if _, err := compressModel(m, opt); err != nil {
+		return nil, err
+	}
 	clip := -1
 	if opt.clip != "" {
 		i, err := scene.FindClip(m, opt.clip)

@@ -185,14 +185,24 @@ type b2pFast struct {
 }
 
 func newB2PFast(tb testing.TB, sk *Skeleton, skin *Skin, clips []Clip, nlerp bool) *b2pFast {
-	n := sk.NumJoints()
-	f := &b2pFast{nlerp: nlerp, blend: NewSoAPose(n)}
-	for i, job := range []*SampleSoAJob{&f.sa, &f.sb} {
+	var rcs []*RuntimeClip
+	for i := range clips {
 		rc, err := NewRuntimeClip(&clips[i], sk)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		*job = SampleSoAJob{Clip: rc, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Output: NewSoAPose(n)}
+		rcs = append(rcs, rc)
+	}
+	return newB2PFastRuntime(tb, sk, skin, rcs, nlerp)
+}
+
+// newB2PFastRuntime is newB2PFast over runtime clips, compressed or not.
+func newB2PFastRuntime(tb testing.TB, sk *Skeleton, skin *Skin, rcs []*RuntimeClip, nlerp bool) *b2pFast {
+	n := sk.NumJoints()
+	f := &b2pFast{nlerp: nlerp, blend: NewSoAPose(n)}
+	for i, job := range []*SampleSoAJob{&f.sa, &f.sb} {
+		rc := rcs[i]
+		*job = SampleSoAJob{Clip: rc, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(n)}
 	}
 	f.mp = ModelPaletteJob{Skeleton: sk, Skin: skin, Input: f.blend, Models: make([]float32, PaletteFloats*n), Output: make([]float32, PaletteFloats*n)}
 	for _, v := range []interface{ Validate() error }{&f.sa, &f.sb, &f.mp} {

@@ -90,6 +90,10 @@ type Clip struct {
 	Morph []MorphTrack
 	// Markers are named times in the clip, for event tracks.
 	Markers []Marker
+	// SourceBytes is the size of the keys in the clip's file as float32:
+	// for glTF, its samplers' input and output accessors, each once; 0
+	// when unknown (CompressReport then counts the tracks).
+	SourceBytes int
 }
 
 // Validate checks a clip against the number of joints it will drive.

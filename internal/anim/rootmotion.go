@@ -271,20 +271,34 @@ func (c *RuntimeClip) jointAt(j int, t float32) (mgl32.Vec3, mgl32.Quat, mgl32.V
 	var out [3][4]float32
 	for p := Translation; p <= Scale; p++ {
 		nc := p.Components()
-		tr := c.lanes[p][j]
+		stride := recHead + nc
+		var tr laneTrack
+		if c.pk == nil {
+			tr = c.lanes[p][j]
+		}
+		other := false
 		for _, o := range c.other {
 			if int(o.cursor) == int(p)*c.numJoints+j {
-				tr = o.track // a STEP or CUBICSPLINE track behind its shadow
+				tr, other = o.track, true // a STEP or CUBICSPLINE track (behind its shadow)
 			}
 		}
 		var cur int32
-		if tr.interp != Linear {
+		if other {
 			sampleOther(c.keys, tr, nc, t, &cur, &out[p])
 			continue
 		}
-		stride := recHead + nc
-		k, u := bracket(c.keys, tr, stride, t, &cur)
-		r := c.keys[int(tr.off)+k*stride:]
+		var r []float32
+		var u float32
+		if c.pk != nil {
+			var rec [2 * (recHead + 4)]float32
+			cur = -1
+			c.pk.refill(p, j, t, &cur, rec[:2*stride])
+			r, u = rec[:], clamp01((t-rec[0])*rec[1])
+		} else {
+			var k int
+			k, u = bracket(c.keys, tr, stride, t, &cur)
+			r = c.keys[int(tr.off)+k*stride:]
+		}
 		a, b := r[recHead:recHead+nc], r[stride+recHead:stride+recHead+nc]
 		if p == Rotation {
 			out[p][0], out[p][1], out[p][2], out[p][3] = slerpPoly(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], u)

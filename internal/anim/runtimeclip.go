@@ -41,6 +41,9 @@ type RuntimeClip struct {
 	morph     []MorphTrack
 	morphRest []float32
 	markers   []Marker // sorted by time
+	// pk holds the LINEAR joint tracks of a compressed clip
+	// (CompressClip), whose lanes are then nil.
+	pk *packedClip
 }
 
 // otherTrack is a STEP or CUBICSPLINE track and its cursor index,
@@ -263,6 +266,10 @@ type SampleSoAJob struct {
 	// Cursors is per-track key state; len = Clip.NumCursors(). Zero values
 	// are fine; keep it between frames.
 	Cursors []int32
+	// Cache holds a compressed clip's decoded key pairs; len =
+	// Clip.CacheLen() (0 for an uncompressed clip). Zero values are fine;
+	// keep it between frames, and with the one clip.
+	Cache []float32
 	// Output receives the local pose; Len() = Clip.NumJoints().
 	Output *SoAPose
 }
@@ -274,6 +281,9 @@ func (j *SampleSoAJob) Validate() error {
 	}
 	if len(j.Cursors) != j.Clip.NumCursors() {
 		return fmt.Errorf("anim: sample job has %d cursors; clip %q needs %d", len(j.Cursors), j.Clip.name, j.Clip.NumCursors())
+	}
+	if len(j.Cache) != j.Clip.CacheLen() {
+		return fmt.Errorf("anim: sample job has a cache of %d floats; clip %q needs %d", len(j.Cache), j.Clip.name, j.Clip.CacheLen())
 	}
 	if j.Output == nil || j.Output.Len() != j.Clip.numJoints {
 		n := -1
@@ -287,7 +297,11 @@ func (j *SampleSoAJob) Validate() error {
 
 // Run samples the clip. Call Validate once when buffers are set up.
 func (j *SampleSoAJob) Run() {
-	sampleSoA(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Output)
+	if j.Clip.pk != nil {
+		samplePacked(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Cache, j.Output)
+	} else {
+		sampleSoA(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Output)
+	}
 	if len(j.Output.W) > 0 {
 		sampleMorph(j.Clip, j.Time, j.Cursors[3*j.Clip.numJoints:], j.Output)
 	}

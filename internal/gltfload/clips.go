@@ -22,6 +22,7 @@ func (l *loader) loadAnimations() error {
 			path gltf.TRSProperty
 		}
 		seen := map[target]int{}
+		used := map[int]bool{} // the accessors of the channels kept
 		for ci, ch := range a.Channels {
 			cw := fmt.Sprintf("%s.channels[%d]", where, ci)
 			if ch == nil {
@@ -116,6 +117,7 @@ func (l *loader) loadAnimations() error {
 					return fmt.Errorf("%s: accessors[%d] value %d is %v", ow, s.Output, k/comps, v)
 				}
 			}
+			used[s.Input], used[s.Output] = true, true
 			if ch.Target.Path == gltf.TRSWeights {
 				clip.Morph = append(clip.Morph, anim.MorphTrack{Channel: l.model.NodeMorph[node], Count: per, Interp: interp, Times: times, Values: vals})
 				continue
@@ -126,6 +128,10 @@ func (l *loader) loadAnimations() error {
 			clip.Tracks = append(clip.Tracks, anim.Track{Joint: l.model.JointOfNode[node], Path: path, Interp: interp, Times: times, Values: vals})
 		}
 		clip.Markers = l.markers(where, a.Extras, clip.Duration)
+		for acc := range used {
+			a := l.doc.Accessors[acc]
+			clip.SourceBytes += 4 * int(a.Count) * int(a.Type.Components())
+		}
 		// Every rule of anim.Clip.Validate was checked above, once per
 		// shared key array; Validate itself would walk a shared output once
 		// per channel, which thousands of channels make quadratic. The

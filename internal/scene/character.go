@@ -172,7 +172,13 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 		spec = ClipSpec(m, c.Clip, fade, anim.Once)
 		c.blendState = addBlendState(spec, m, fade)
 	}
-	ctl, err := anim.NewController(spec, &m.Skeleton, m.Clips)
+	var ctl *anim.Controller
+	var err error
+	if len(m.Runtime) == len(m.Clips) && m.Runtime != nil {
+		ctl, err = anim.NewControllerRuntime(spec, &m.Skeleton, m.Runtime)
+	} else {
+		ctl, err = anim.NewController(spec, &m.Skeleton, m.Clips)
+	}
 	if err != nil {
 		return nil, err
 	}

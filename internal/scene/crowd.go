@@ -52,13 +52,16 @@ func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) 
 	if first.ClipMode {
 		spec = ClipSpec(m, first.Clip, fade, anim.Loop)
 	}
-	clips := make([]*anim.RuntimeClip, len(m.Clips))
-	for i := range m.Clips {
-		rc, err := anim.NewRuntimeClip(&m.Clips[i], &m.Skeleton)
-		if err != nil {
-			return nil, fmt.Errorf("clip %q: %w", m.Clips[i].Name, err)
+	clips := m.Runtime
+	if len(clips) != len(m.Clips) {
+		clips = make([]*anim.RuntimeClip, len(m.Clips))
+		for i := range m.Clips {
+			rc, err := anim.NewRuntimeClip(&m.Clips[i], &m.Skeleton)
+			if err != nil {
+				return nil, fmt.Errorf("clip %q: %w", m.Clips[i].Name, err)
+			}
+			clips[i] = rc
 		}
-		clips[i] = rc
 	}
 	ctls := make([]*anim.Controller, n)
 	spacing := 1.3 * max(hi[0]-lo[0], hi[2]-lo[2], (hi[1]-lo[1])*0.4)

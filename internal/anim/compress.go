@@ -1,0 +1,413 @@
+package anim
+
+import (
+	"encoding/binary"
+	"math"
+	"time"
+)
+
+// Compression (Game Engine Architecture §12.8; the Animation Compression
+// Library's error metric). CompressClip builds a RuntimeClip whose LINEAR
+// joint tracks are packed:
+//
+//   - a track that stays within the tolerance of the joint's rest value
+//     is dropped (the rest value comes from the skeleton), one that stays
+//     within it of its first key keeps that key alone;
+//   - keys are removed while linear interpolation (slerp and nlerp alike,
+//     for rotations) between the kept ones stays within the tolerance of
+//     the source at every source key and half-way between keys;
+//   - the kept values are quantized per track and component over the
+//     track's range, to 8, 16 or 24 bits, or stay float32;
+//   - key times become indices into one table of the clip's distinct
+//     times, one or two bytes each.
+//
+// The error is judged as ACL judges it: every joint carries virtual
+// vertices VirtualVertex model units along its three axes (3 cm in glTF's
+// metres); each is carried through the whole hierarchy at every source key
+// time and half-way between keys, and the distance to the same vertex
+// under the source clip is the error. Tracks are first given a share of
+// the tolerance by how far their joint reaches (its descendants and its
+// own vertices); where the measured error still exceeds the tolerance,
+// the shares of that joint and its ancestors are halved and the clip is
+// packed again.
+//
+// A packed clip samples through SampleSoAJob like any other: each track's
+// current key pair is decoded into the job's Cache (ozz's sampling
+// context) when the time leaves it, and interpolation reads the cache, so
+// that playback decodes a key only when it crosses one. STEP and
+// CUBICSPLINE tracks and morph weights stay as they are.
+
+// VirtualVertex is the distance of the virtual vertices from their joint,
+// in model units: 3 cm in glTF's metres.
+const VirtualVertex = 0.03
+
+// CompressOptions are the settings of CompressClip.
+type CompressOptions struct {
+	// Tolerance bounds the virtual-vertex error, in model units (glTF:
+	// metres, so 0.0001 is 0.01 cm). Must be positive.
+	Tolerance float64
+	// Progress, when set, is called now and then with the share of the
+	// work done, from 0 to 1.
+	Progress func(done float64)
+}
+
+// CompressReport tells how a clip compressed.
+type CompressReport struct {
+	// Clip is the clip's name.
+	Clip string
+	// RawBytes is the size of the clip's keys as float32: its glTF
+	// accessors (Clip.SourceBytes), else its tracks' times and values.
+	RawBytes int
+	// Bytes is the size of the compressed clip: packed tracks, time table,
+	// track descriptors and the tracks kept as they were.
+	Bytes int
+	// MaxError and P99Error are the worst and 99th-percentile virtual-vertex
+	// error over every joint and checked time, in model units.
+	MaxError, P99Error float64
+	// Elapsed is how long compression took.
+	Elapsed time.Duration
+}
+
+// Ratio is RawBytes / Bytes.
+func (r CompressReport) Ratio() float64 {
+	if r.Bytes == 0 {
+		return 0
+	}
+	return float64(r.RawBytes) / float64(r.Bytes)
+}
+
+// packedClip holds a compressed clip's LINEAR joint tracks.
+type packedClip struct {
+	// times is the table of the distinct key times the tracks index,
+	// sorted; an index takes timeBits bits.
+	times    []float32
+	timeBits uint8
+	// inv[i] is 1/(times[i+1] − times[i]), the inverse span of a track
+	// that keys every time.
+	inv []float32
+	// data holds every track's ranges, time indices and values, and
+	// dataPad zero bytes for readBits.
+	data []byte
+	// tracks[p][j] is the track of path p for joint j.
+	tracks [3][]packedTrack
+	// rest are the skeleton's rest values, for dropped tracks.
+	rest [3][][4]float32
+}
+
+// packedTrack locates one track in packedClip.data. A dropped track
+// (n = 0) has no data; a constant one (n = 1) holds its value as float32s.
+// A track of n ≥ 2 keys holds, each part starting on a byte:
+//   - with bits < 32, the minimum and the step of each coded component
+//     (float32), value = min + step·code;
+//   - unless every is set (the track keys every time of the table), n
+//     time indices of timeBits bits;
+//   - its values: with bits < 32, nq codes of bits bits per key, with
+//     bits = 32 the components as float32.
+//
+// Rotations code x, y and z of the key made to have w ≥ 0, and decode w as
+// √(1 − x² − y² − z²): nq is 3 for a quantized rotation, else the path's
+// component count. Bits are packed least significant first.
+type packedTrack struct {
+	off, toff, voff uint32 // byte offsets of the ranges, times and values
+	n               uint32
+	bits            uint8
+	every           bool
+	// lo and step are the ranges decoded, for speed.
+	lo, step [3]float32
+}
+
+// dataPad zero bytes end packedClip.data, so that readBits may load eight
+// bytes anywhere in it.
+const dataPad = 8
+
+// readBits reads w ≤ 25 bits at bit offset at.
+func readBits(d []byte, at int, w uint8) uint32 {
+	x := binary.LittleEndian.Uint64(d[at>>3:])
+	return uint32(x>>(at&7)) & (1<<w - 1)
+}
+
+// codedComponents is the number of components a track of path p codes at
+// bits.
+func codedComponents(p Path, bits uint8) int {
+	if p == Rotation && bits < 32 {
+		return 3
+	}
+	return p.Components()
+}
+
+// CacheLen is the length of the float cache SampleSoAJob needs: 0 for an
+// uncompressed clip, one key pair per joint and path for a packed one.
+func (c *RuntimeClip) CacheLen() int {
+	if c.pk == nil {
+		return 0
+	}
+	return c.numJoints * 2 * (3*recHead + 3 + 4 + 3)
+}
+
+// Compressed reports whether the clip was built by CompressClip.
+func (c *RuntimeClip) Compressed() bool { return c.pk != nil }
+
+// cacheOffsets are where each path's records start in the cache, per
+// joint count n.
+func cacheOffsets(n int) [3]int {
+	return [3]int{0, 2 * (recHead + 3) * n, 2*(recHead+3)*n + 2*(recHead+4)*n}
+}
+
+// samplePacked is the sampler of a packed clip: refill the key pairs that
+// no longer bracket t, then interpolate every track from the cache.
+func samplePacked(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose) {
+	n := c.numJoints
+	pk := c.pk
+	off := cacheOffsets(n)
+	pk.refillVec3(Translation, t, cursors[:n], cache[off[0]:off[1]])
+	pk.refillQuat(t, cursors[n:2*n], cache[off[1]:off[2]])
+	pk.refillVec3(Scale, t, cursors[2*n:3*n], cache[off[2]:])
+	lerpCachedVec3(cache[off[0]:off[1]], t, out.tx[:n], out.ty[:n], out.tz[:n])
+	lerpCachedQuat(cache[off[1]:off[2]], t, nlerp, out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n])
+	lerpCachedVec3(cache[off[2]:], t, out.sx[:n], out.sy[:n], out.sz[:n])
+	if len(c.other) > 0 {
+		sampleOtherLanes(c, t, cursors, out)
+	}
+}
+
+// refillVec3 brings every translation or scale key pair in recs to t:
+// the next pair decoded in place when playback crossed one key, refill
+// otherwise.
+func (pk *packedClip) refillVec3(p Path, t float32, cur []int32, recs []float32) {
+	const stride = recHead + 3
+	trs := pk.tracks[p]
+	cur, recs = cur[:len(trs)], recs[:2*stride*len(trs)]
+	for j := range trs {
+		r := (*[2 * stride]float32)(recs[j*2*stride:])
+		if r[0] <= t && t < r[stride] {
+			continue
+		}
+		tr := &trs[j]
+		if c := int(cur[j]); c > 0 && c+1 < int(tr.n) && r[stride] <= t && t < pk.keyTime(tr, c+1) {
+			t1 := pk.keyTime(tr, c+1)
+			r[0], r[2], r[3], r[4] = r[stride], r[stride+2], r[stride+3], r[stride+4]
+			if tr.every {
+				r[1] = pk.inv[c]
+			} else {
+				r[1] = 1 / (t1 - r[0])
+			}
+			r[stride] = t1
+			if tr.bits == 32 {
+				pk.decode(p, tr, c+1, r[stride+recHead:])
+			} else {
+				r[stride+2], r[stride+3], r[stride+4] = pk.decode3(tr, c+1)
+			}
+			cur[j] = int32(c + 1)
+			continue
+		}
+		pk.refill(p, j, t, &cur[j], r[:])
+	}
+}
+
+// refillQuat is refillVec3 for rotations.
+func (pk *packedClip) refillQuat(t float32, cur []int32, recs []float32) {
+	const stride = recHead + 4
+	trs := pk.tracks[Rotation]
+	cur, recs = cur[:len(trs)], recs[:2*stride*len(trs)]
+	for j := range trs {
+		r := (*[2 * stride]float32)(recs[j*2*stride:])
+		if r[0] <= t && t < r[stride] {
+			continue
+		}
+		tr := &trs[j]
+		if c := int(cur[j]); c > 0 && c+1 < int(tr.n) && r[stride] <= t && t < pk.keyTime(tr, c+1) {
+			t1 := pk.keyTime(tr, c+1)
+			r[0], r[2], r[3], r[4], r[5] = r[stride], r[stride+2], r[stride+3], r[stride+4], r[stride+5]
+			if tr.every {
+				r[1] = pk.inv[c]
+			} else {
+				r[1] = 1 / (t1 - r[0])
+			}
+			r[stride] = t1
+			var x, y, z, w float32
+			if tr.bits == 32 {
+				pk.decode(Rotation, tr, c+1, r[stride+recHead:])
+				x, y, z, w = r[stride+2], r[stride+3], r[stride+4], r[stride+5]
+			} else {
+				x, y, z, w = unitFromXYZ(pk.decode3(tr, c+1))
+			}
+			if r[2]*x+r[3]*y+r[4]*z+r[5]*w < 0 {
+				x, y, z, w = -x, -y, -z, -w // keys have w ≥ 0; the pair takes the shorter arc
+			}
+			r[stride+2], r[stride+3], r[stride+4], r[stride+5] = x, y, z, w
+			cur[j] = int32(c + 1)
+			continue
+		}
+		pk.refill(Rotation, j, t, &cur[j], r[:])
+	}
+}
+
+// decode3 decodes the three codes of key k of a quantized track.
+func (pk *packedClip) decode3(tr *packedTrack, k int) (x, y, z float32) {
+	b := uint(tr.bits)
+	at := uint(tr.voff)*8 + uint(k)*3*b
+	m := uint64(1)<<b - 1
+	var qx, qy, qz uint64
+	if 3*b+7 <= 64 {
+		v := binary.LittleEndian.Uint64(pk.data[at>>3:]) >> (at & 7)
+		qx, qy, qz = v&m, v>>b&m, v>>(2*b)&m
+	} else {
+		qx = uint64(readBits(pk.data, int(at), uint8(b)))
+		qy = uint64(readBits(pk.data, int(at+b), uint8(b)))
+		qz = uint64(readBits(pk.data, int(at+2*b), uint8(b)))
+	}
+	return tr.lo[0] + tr.step[0]*float32(qx), tr.lo[1] + tr.step[1]*float32(qy), tr.lo[2] + tr.step[2]*float32(qz)
+}
+
+// lerpCachedVec3 interpolates the cached key pairs of vec3 tracks.
+func lerpCachedVec3(recs []float32, t float32, ox, oy, oz []float32) {
+	const stride = recHead + 3
+	recs = recs[:2*stride*len(ox)]
+	oy, oz = oy[:len(ox)], oz[:len(ox)]
+	for j := range ox {
+		r := (*[2 * stride]float32)(recs[j*2*stride:])
+		u := (t - r[0]) * r[1]
+		ox[j] = r[2] + (r[stride+2]-r[2])*u
+		oy[j] = r[3] + (r[stride+3]-r[3])*u
+		oz[j] = r[4] + (r[stride+4]-r[4])*u
+	}
+}
+
+// lerpCachedQuat interpolates the cached key pairs of rotation tracks, as
+// sampleQuatLanes does.
+func lerpCachedQuat(recs []float32, t float32, nlerp bool, ox, oy, oz, ow []float32) {
+	const stride = recHead + 4
+	recs = recs[:2*stride*len(ox)]
+	oy, oz, ow = oy[:len(ox)], oz[:len(ox)], ow[:len(ox)]
+	for j := range ox {
+		r := (*[2 * stride]float32)(recs[j*2*stride:])
+		u := (t - r[0]) * r[1]
+		var x, y, z, w float32
+		if nlerp {
+			v := 1 - u
+			x, y, z, w = normQ(v*r[2]+u*r[8], v*r[3]+u*r[9], v*r[4]+u*r[10], v*r[5]+u*r[11])
+		} else {
+			x, y, z, w = slerpPoly(r[2], r[3], r[4], r[5], r[8], r[9], r[10], r[11], u)
+		}
+		ox[j], oy[j], oz[j], ow[j] = x, y, z, w
+	}
+}
+
+// refill decodes into r (two records, as RuntimeClip.keys lays them out)
+// the key pair of path p, joint j around t, so that r[0] ≤ t < r[stride]:
+// outside the keys, and for constant tracks, a pair of equal values with
+// zero inverse span whose outer time is ∓MaxFloat32. The cursor is k+1
+// while r holds keys k and k+1, 0 while it holds anything else (a zero
+// cache), so that playback crossing one key shifts the pair and decodes
+// only the new key.
+func (pk *packedClip) refill(p Path, j int, t float32, cur *int32, r []float32) {
+	nc := p.Components()
+	stride := recHead + nc
+	tr := &pk.tracks[p][j]
+	n := int(tr.n)
+	r = r[:2*stride]
+	if c := int(*cur); c > 0 && c+1 < n && r[stride] <= t && t < pk.keyTime(tr, c+1) {
+		// The next pair: key c becomes the first record.
+		copy(r[:stride], r[stride:])
+		t1 := pk.keyTime(tr, c+1)
+		if tr.every {
+			r[1] = pk.inv[c]
+		} else {
+			r[1] = 1 / (t1 - r[0])
+		}
+		r[stride], r[stride+1] = t1, 0
+		pk.decode(p, tr, c+1, r[stride+recHead:2*stride])
+		if p == Rotation {
+			alignHemisphere(r[recHead:])
+		}
+		*cur = int32(c + 1)
+		return
+	}
+	*cur = 0
+	if n < 2 {
+		v := r[recHead:stride]
+		if n == 0 {
+			copy(v, pk.rest[p][j][:nc])
+		} else {
+			for c := range nc {
+				v[c] = math.Float32frombits(binary.LittleEndian.Uint32(pk.data[int(tr.voff)+4*c:]))
+			}
+		}
+		r[0], r[1] = -math.MaxFloat32, 0
+		copy(r[stride:], r[:stride])
+		r[stride] = math.MaxFloat32
+		return
+	}
+	first, last := pk.keyTime(tr, 0), pk.keyTime(tr, n-1)
+	switch {
+	case !(t >= first): // before the keys, and NaN
+		pk.decode(p, tr, 0, r[recHead:stride])
+		r[0], r[1] = -math.MaxFloat32, 0
+		copy(r[stride:], r[:stride])
+		r[stride] = first
+		return
+	case t >= last:
+		pk.decode(p, tr, n-1, r[recHead:stride])
+		r[0], r[1] = last, 0
+		copy(r[stride:], r[:stride])
+		r[stride] = math.MaxFloat32
+		return
+	}
+	// Binary search for the last key ≤ t.
+	lo, hi := 0, n-2
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if pk.keyTime(tr, mid) <= t {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	t0, t1 := pk.keyTime(tr, lo), pk.keyTime(tr, lo+1)
+	r[0], r[1] = t0, 1/(t1-t0)
+	r[stride], r[stride+1] = t1, 0
+	pk.decode(p, tr, lo, r[recHead:stride])
+	pk.decode(p, tr, lo+1, r[stride+recHead:2*stride])
+	if p == Rotation {
+		alignHemisphere(r[recHead:])
+	}
+	*cur = int32(lo + 1)
+}
+
+// keyTime decodes the time of key k of tr.
+func (pk *packedClip) keyTime(tr *packedTrack, k int) float32 {
+	if tr.every {
+		return pk.times[k]
+	}
+	return pk.times[readBits(pk.data, int(tr.toff)*8+k*int(pk.timeBits), pk.timeBits)]
+}
+
+// decode writes the value of key k of tr, a track of path p, to v.
+func (pk *packedClip) decode(p Path, tr *packedTrack, k int, v []float32) {
+	d := pk.data
+	if tr.bits == 32 {
+		at := int(tr.voff) + 4*len(v)*k
+		for c := range v {
+			v[c] = math.Float32frombits(binary.LittleEndian.Uint32(d[at+4*c:]))
+		}
+		return
+	}
+	x, y, z := pk.decode3(tr, k)
+	if p == Rotation {
+		v = v[:4]
+		v[0], v[1], v[2], v[3] = unitFromXYZ(x, y, z)
+		return
+	}
+	v = v[:3]
+	v[0], v[1], v[2] = x, y, z
+}
+
+// unitFromXYZ is the unit quaternion with w ≥ 0 whose x, y, z are about
+// those given: w = √(1 − x² − y² − z²), and where that is not real, w = 0
+// and x, y, z normalized.
+func unitFromXYZ(x, y, z float32) (float32, float32, float32, float32) {
+	if ww := 1 - x*x - y*y - z*z; ww > 0 {
+		return x, y, z, float32(math.Sqrt(float64(ww)))
+	}
+	return normQ(x, y, z, 0)
+}

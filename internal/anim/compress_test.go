@@ -1,0 +1,257 @@
+package anim
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// mocapClip is a dense, smooth clip: every joint of sk turning about a
+// tilted axis by a few sines, and the root moving, keyed at 60 Hz for d
+// seconds, like motion capture.
+func mocapClip(sk *Skeleton, d float32) Clip {
+	c := Clip{Name: "Mocap", Duration: d}
+	keys := int(d * 60)
+	for j := range sk.NumJoints() {
+		r := Track{Joint: j, Path: Rotation, Interp: Linear}
+		axis := mgl32.Vec3{0.3, 1, float32(j%3) * 0.2}.Normalize()
+		for k := 0; k <= keys; k++ {
+			t := float64(k) / 60
+			a := 0.4*math.Sin(2*math.Pi*t*0.8+float64(j)) + 0.1*math.Sin(2*math.Pi*t*2.3)
+			q := mgl32.QuatRotate(float32(a), axis)
+			r.Times = append(r.Times, float32(t))
+			r.Values = append(r.Values, q.V[0], q.V[1], q.V[2], q.W)
+		}
+		c.Tracks = append(c.Tracks, r)
+	}
+	root := Track{Joint: 0, Path: Translation, Interp: Linear}
+	for k := 0; k <= keys; k++ {
+		t := float64(k) / 60
+		root.Times = append(root.Times, float32(t))
+		root.Values = append(root.Values, float32(0.5*t), float32(0.95+0.03*math.Sin(4*math.Pi*t)), 0)
+	}
+	c.Tracks = append(c.Tracks, root)
+	return c
+}
+
+// virtualError is the test's own measure of the error ACL defines: the
+// largest distance between the joint origins and the points 3 cm along
+// each model axis (scaled by the matrix, and at 3 cm whatever the scale)
+// under two model matrices in the palette's row layout.
+func virtualError(a, b []float32) float64 {
+	var worst float64
+	point := func(m []float32, axis int, unit bool) mgl32.Vec3 {
+		p := mgl32.Vec3{m[3], m[7], m[11]}
+		if axis < 0 {
+			return p
+		}
+		v := mgl32.Vec3{m[axis], m[4+axis], m[8+axis]}
+		if unit {
+			v = v.Normalize()
+		}
+		return p.Add(v.Mul(0.03))
+	}
+	for axis := -1; axis < 3; axis++ {
+		for _, unit := range []bool{false, true} {
+			d := point(a, axis, unit).Sub(point(b, axis, unit))
+			worst = max(worst, math.Sqrt(float64(d.Dot(d))))
+		}
+	}
+	return worst
+}
+
+// compressedError samples src with the reference sampler and rc with
+// SampleSoAJob at times, computes both hierarchies with the reference
+// local-to-model and returns the worst virtual-vertex error.
+func compressedError(t *testing.T, sk *Skeleton, src *Clip, rc *RuntimeClip, times []float32) float64 {
+	t.Helper()
+	n := sk.NumJoints()
+	ref := refSampleJob{Clip: src, Rest: sk.Rest, Cursors: make([]int, len(src.Tracks)), Output: make([]Transform, n)}
+	out := NewPose(sk)
+	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}
+	if err := job.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	for _, tm := range times {
+		ref.Time, job.Time = tm, tm
+		ref.Run()
+		job.Run()
+		a, b := refModelRows(sk, ref.Output), refModelRows(sk, fromSoA(out))
+		for j := range n {
+			worst = max(worst, virtualError(a[j*PaletteFloats:], b[j*PaletteFloats:]))
+		}
+	}
+	return worst
+}
+
+// keyTimes are every key time of c and the times half-way between.
+func keyTimes(c *Clip) []float32 {
+	var ts []float32
+	for _, tr := range c.Tracks {
+		for k, t := range tr.Times {
+			ts = append(ts, t)
+			if k > 0 {
+				ts = append(ts, (tr.Times[k-1]+t)/2)
+			}
+		}
+	}
+	slices.Sort(ts)
+	return slices.Compact(ts)
+}
+
+func TestCompressBoundsVirtualVertexError(t *testing.T) {
+	b2p := b2pClips()
+	hum := humanoid()
+	cases := []struct {
+		name     string
+		sk       *Skeleton
+		clip     Clip
+		minRatio float64
+	}{
+		{"noise", b2pSkeleton(), b2p[0], 1.5},
+		{"humanoid walk", hum, humanoidClips(hum)[1], 3},
+		{"mocap", hum, mocapClip(hum, 4), 3},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range cases {
+		for _, tol := range []float64{1e-4, 1e-3} {
+			rc, rep, err := CompressClip(&c.clip, c.sk, CompressOptions{Tolerance: tol})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Random times, before and after the clip too, in order and
+			// out of order (the cache and cursors must not matter).
+			var times []float32
+			for range 300 {
+				times = append(times, -0.1+rng.Float32()*(c.clip.Duration+0.2))
+			}
+			random := compressedError(t, c.sk, &c.clip, rc, times)
+			atKeys := compressedError(t, c.sk, &c.clip, rc, keyTimes(&c.clip))
+			t.Logf("%s at %g: %d → %d bytes (%.2f:1), error %.3g at random times, %.3g at keys; reported max %.3g, p99 %.3g",
+				c.name, tol, rep.RawBytes, rep.Bytes, rep.Ratio(), random, atKeys, rep.MaxError, rep.P99Error)
+			if random > tol || atKeys > tol {
+				t.Errorf("%s at %g: error %.3g at random times, %.3g at keys; want ≤ %g", c.name, tol, random, atKeys, tol)
+			}
+			// The report checks the times the test checks at keys.
+			if math.Abs(atKeys-rep.MaxError) > 0.01*tol+2e-6 {
+				t.Errorf("%s at %g: reported max error %.4g; the test measures %.4g", c.name, tol, rep.MaxError, atKeys)
+			}
+			if rep.P99Error > rep.MaxError {
+				t.Errorf("%s: p99 %.3g above max %.3g", c.name, rep.P99Error, rep.MaxError)
+			}
+			if tol == 1e-4 && rep.Ratio() < c.minRatio {
+				t.Errorf("%s: ratio %.2f:1; want ≥ %.1f", c.name, rep.Ratio(), c.minRatio)
+			}
+		}
+	}
+}
+
+func TestCompressedSamplingIgnoresHistory(t *testing.T) {
+	sk := humanoid()
+	clip := mocapClip(sk, 2)
+	rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewPose(sk)}
+	rng := rand.New(rand.NewPCG(3, 4))
+	tm := float32(0)
+	for i := range 2000 {
+		switch i % 4 {
+		case 0: // a jump anywhere
+			tm = -0.2 + rng.Float32()*2.4
+		default: // playback
+			tm += rng.Float32() / 30
+		}
+		fresh := SampleSoAJob{Clip: rc, Time: tm, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewPose(sk)}
+		fresh.Run()
+		kept.Time = tm
+		kept.Run()
+		a, b := fromSoA(fresh.Output), fromSoA(kept.Output)
+		if !posesEqual(a, b) {
+			t.Fatalf("at %v after %d samples: %v; a fresh job gives %v", tm, i, b, a)
+		}
+	}
+	if a := testing.AllocsPerRun(100, func() { kept.Time += 0.01; kept.Run() }); a != 0 {
+		t.Errorf("%v allocations per sample", a)
+	}
+}
+
+func TestCompressDropsConstantTracks(t *testing.T) {
+	sk := chain(3)
+	// Every track at rest: nothing but the bit per joint and path (9 bits).
+	rest := merge("Rest", constClip("a", 1, 1, 1, 0, 0), turnClip("b", 1, 2, 0, 0))
+	// One constant translation away from rest: its bit rate and key count
+	// (2 bytes) and three float32s.
+	moved := constClip("Moved", 1, 1, 1, 0.5, 0)
+	for _, c := range []struct {
+		clip Clip
+		want int
+	}{{rest, 2}, {moved, 2 + 2 + 12}} {
+		rc, rep, err := CompressClip(&c.clip, sk, CompressOptions{Tolerance: 1e-4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Bytes != c.want || rep.MaxError != 0 {
+			t.Errorf("%s: %d bytes, error %g; want %d bytes, no error", c.clip.Name, rep.Bytes, rep.MaxError, c.want)
+		}
+		got := fromSoA(sampleRuntime(rc, 0.5, sk))
+		want := samplePose(sk, &c.clip, 0.5)
+		if !posesEqual(got, want) {
+			t.Errorf("%s: %v; want %v", c.clip.Name, got, want)
+		}
+	}
+}
+
+// sampleRuntime samples rc at t with a fresh job.
+func sampleRuntime(rc *RuntimeClip, t float32, sk *Skeleton) *SoAPose {
+	job := SampleSoAJob{Clip: rc, Time: t, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewPose(sk)}
+	job.Run()
+	return job.Output
+}
+
+func TestCompressKeepsStepCubicAndMorph(t *testing.T) {
+	sk := chain(3)
+	sk.MorphRest, sk.MorphJoint = []float32{0, 0.5}, []int{1, 1}
+	clip := merge("Mixed", mocapClip(sk, 1))
+	clip.Tracks = append(clip.Tracks,
+		Track{Joint: 1, Path: Scale, Interp: Step, Times: []float32{0, 0.5}, Values: []float32{1, 1, 1, 2, 2, 2}},
+		Track{Joint: 2, Path: Translation, Interp: CubicSpline, Times: []float32{0, 1},
+			Values: []float32{0, 0, 0, 1, 0, 0, 3, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0}})
+	clip.Morph = []MorphTrack{{Channel: 0, Count: 2, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 1, 1, 0}}}
+	raw, err := NewRuntimeClip(&clip, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tm := range []float32{0, 0.3, 0.5, 0.77, 1} {
+		a, b := sampleRuntime(raw, tm, sk), sampleRuntime(rc, tm, sk)
+		for _, j := range []int{1, 2} {
+			if p, q := a.At(j), b.At(j); (j == 1 && p.Scale != q.Scale) || (j == 2 && p.Translation != q.Translation) {
+				t.Errorf("t=%v joint %d: %v; uncompressed %v", tm, j, q, p)
+			}
+		}
+		if a.W[0] != b.W[0] || a.W[1] != b.W[1] {
+			t.Errorf("t=%v: weights %v; uncompressed %v", tm, b.W, a.W)
+		}
+	}
+}
+
+func TestCompressRefusesBadTolerance(t *testing.T) {
+	sk := chain(2)
+	clip := rampClip("Ramp", 1, 1, 0, 1)
+	for _, tol := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		_, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: tol})
+		if err == nil || !strings.Contains(err.Error(), "tolerance") {
+			t.Errorf("tolerance %v: error %v; want one naming the tolerance", tol, err)
+		}
+	}
+}

@@ -1,0 +1,717 @@
+package anim
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"time"
+)
+
+// CompressClip validates c against sk and builds its compressed runtime
+// form (see compress.go), with a report of its size and error.
+func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, CompressReport, error) {
+	start := time.Now()
+	rep := CompressReport{}
+	if c != nil {
+		rep.Clip = c.Name
+	}
+	if !(opt.Tolerance > 0) || math.IsInf(opt.Tolerance, 0) {
+		return nil, rep, fmt.Errorf("anim: compression tolerance %v is not a positive number", opt.Tolerance)
+	}
+	ref, err := NewRuntimeClip(c, sk)
+	if err != nil {
+		return nil, rep, err
+	}
+	progress := func(f float64) {
+		if opt.Progress != nil {
+			opt.Progress(f)
+		}
+	}
+	n := sk.NumJoints()
+	e := &encoder{ref: ref, sk: sk, tol: opt.Tolerance, done: map[encKey]*encTrack{}}
+	e.checkTimes(c)
+	e.measureReach()
+	progress(0.05)
+	target := 0.95 * opt.Tolerance // room for the rounding of whoever checks
+	share := make([]float64, n)
+	for j := range share {
+		share[j] = 1
+	}
+	const tries = 12
+	var rc *RuntimeClip
+	var errs []float32
+	for try := 0; ; try++ {
+		rc = e.build(share)
+		worst, all := e.measure(rc)
+		errs = all
+		progress(0.05 + 0.95*float64(try+1)/tries)
+		over := false
+		for j := range n {
+			if worst[j] > target {
+				over = true
+			}
+		}
+		if !over || try == tries-1 {
+			break
+		}
+		// Halve the shares of every joint over the target and of its
+		// ancestors, once each; the last tries keep every key.
+		cut := make([]bool, n)
+		for j := n - 1; j >= 0; j-- {
+			if worst[j] > target || cut[j] {
+				cut[j] = true
+				if p := sk.Parents[j]; p >= 0 {
+					cut[p] = true
+				}
+			}
+		}
+		for j := range n {
+			if cut[j] {
+				share[j] *= 0.5
+				if try >= tries-3 {
+					share[j] = 0
+				}
+			}
+		}
+	}
+	slices.Sort(errs)
+	if len(errs) > 0 {
+		rep.MaxError = float64(errs[len(errs)-1])
+		rep.P99Error = float64(errs[min(len(errs)-1, int(math.Ceil(0.99*float64(len(errs))))-1)])
+	}
+	rep.RawBytes = c.SourceBytes
+	if rep.RawBytes <= 0 {
+		rep.RawBytes = rawBytes(c)
+	}
+	rep.Bytes = rc.packedBytes()
+	rep.Elapsed = time.Since(start)
+	progress(1)
+	return rc, rep, nil
+}
+
+// rawBytes is the size of a clip's keys as float32, key arrays shared by
+// tracks counted once.
+func rawBytes(c *Clip) int {
+	seen := map[*float32]bool{}
+	b := 0
+	add := func(times, values []float32) {
+		if len(times) > 0 && !seen[&times[0]] {
+			seen[&times[0]] = true
+			b += 4 * len(times)
+		}
+		b += 4 * len(values)
+	}
+	for i := range c.Tracks {
+		add(c.Tracks[i].Times, c.Tracks[i].Values)
+	}
+	for i := range c.Morph {
+		add(c.Morph[i].Times, c.Morph[i].Values)
+	}
+	return b
+}
+
+// packedBytes is the size of a compressed clip as a file would hold it
+// (CompressReport.Bytes): the time table; one bit per joint and path
+// saying whether it has a track; per track a byte of bit rate and flags
+// and its key count (a varint); its data. The STEP and CUBICSPLINE tracks
+// and the morph weights kept as they were count their floats and a
+// descriptor each. The offsets kept in memory are not counted: they
+// follow from the counts.
+func (c *RuntimeClip) packedBytes() int {
+	pk := c.pk
+	b := len(pk.data) - dataPad + 4*len(pk.times) + (3*c.numJoints+7)/8
+	for p := range pk.tracks {
+		for _, tr := range pk.tracks[p] {
+			if tr.n > 0 {
+				b += 1 + varintLen(int(tr.n))
+			}
+		}
+	}
+	b += 4 * (len(c.keys) - keysPad)
+	for _, o := range c.other {
+		b += 3 + varintLen(int(o.track.n))
+	}
+	for _, m := range c.morph {
+		b += 4*(len(m.Times)+len(m.Values)) + 3 + varintLen(len(m.Times))
+	}
+	return b
+}
+
+func varintLen(n int) int {
+	l := 1
+	for ; n >= 0x80; n >>= 7 {
+		l++
+	}
+	return l
+}
+
+// encoder compresses one clip.
+type encoder struct {
+	ref *RuntimeClip
+	sk  *Skeleton
+	tol float64
+	// times are the clip times the error is checked at: every key time,
+	// and half-way between consecutive ones.
+	times []float32
+	// reach[j] bounds how far from joint j, in model units, a point that
+	// moves with it lies (its descendants and its own virtual vertices);
+	// scale[j] is the largest axis scale of its parent's model matrix,
+	// minScale[j] the smallest magnitude of its own local scale.
+	reach, scale, minScale []float64
+	// done caches each track's encoding by path, joint and share.
+	done map[encKey]*encTrack
+	// timeBits is the width of a time index with every source key time in
+	// the table, what encodeTrack weighs a key's time at.
+	timeBits uint8
+}
+
+type encKey struct {
+	p     Path
+	j     int
+	share float64
+}
+
+// encTrack is one track's encoding.
+type encTrack struct {
+	n     int // 0 dropped, 1 constant, ≥ 2 keys
+	bits  uint8
+	times []float32
+	// codes holds nq codes per key (bits < 32), or the values (float32).
+	codes []uint32
+	vals  []float32
+	lo    [4]float32
+	step  [4]float32
+}
+
+// checkTimes gathers the times the error is checked at.
+func (e *encoder) checkTimes(c *Clip) {
+	var ts []float32
+	for i := range c.Tracks {
+		ts = append(ts, c.Tracks[i].Times...)
+	}
+	slices.Sort(ts)
+	e.timeBits = uint8(max(1, bits.Len(uint(len(slices.Compact(ts))-1))))
+	ts = append(ts, 0, e.ref.duration)
+	for i := range ts {
+		ts[i] = min(max(ts[i], 0), e.ref.duration)
+	}
+	slices.Sort(ts)
+	ts = slices.Compact(ts)
+	out := make([]float32, 0, 2*len(ts))
+	for i, t := range ts {
+		if i > 0 {
+			out = append(out, ts[i-1]+(t-ts[i-1])/2)
+		}
+		out = append(out, t)
+	}
+	e.times = slices.Compact(out)
+}
+
+// measureReach fills reach, scale and minScale from the source clip at
+// up to 256 of the check times.
+func (e *encoder) measureReach() {
+	sk := e.sk
+	n := sk.NumJoints()
+	e.reach, e.scale, e.minScale = make([]float64, n), make([]float64, n), make([]float64, n)
+	for j := range n {
+		e.minScale[j] = math.Inf(1)
+	}
+	pose := NewPose(sk)
+	models := make([]float32, PaletteFloats*n)
+	job := SampleSoAJob{Clip: e.ref, Cursors: make([]int32, e.ref.NumCursors()), Output: pose}
+	mp := ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}
+	step := max(1, len(e.times)/256)
+	for i := 0; i < len(e.times); i += step {
+		job.Time = e.times[i]
+		job.Run()
+		mp.Run()
+		for d := range n {
+			od := origin(models, d)
+			own := VirtualVertex * axisScale(models, d, true)
+			for a := d; a >= 0; a = sk.Parents[a] {
+				e.reach[a] = max(e.reach[a], dist(origin(models, a), od)+own)
+			}
+			ps := 1.0
+			if p := sk.Parents[d]; p >= 0 {
+				ps = axisScale(models, p, true)
+			}
+			e.scale[d] = max(e.scale[d], ps)
+			s := math.Min(math.Abs(float64(pose.sx[d])), math.Min(math.Abs(float64(pose.sy[d])), math.Abs(float64(pose.sz[d]))))
+			e.minScale[d] = math.Min(e.minScale[d], s)
+		}
+	}
+	for j := range n {
+		e.minScale[j] = math.Max(e.minScale[j], 1e-4)
+	}
+}
+
+func origin(models []float32, j int) [3]float64 {
+	r := models[j*PaletteFloats:]
+	return [3]float64{float64(r[3]), float64(r[7]), float64(r[11])}
+}
+
+// axisScale is the largest (or smallest) length of joint j's model axes.
+func axisScale(models []float32, j int, largest bool) float64 {
+	r := models[j*PaletteFloats:]
+	s := 0.0
+	for c := range 3 {
+		l := math.Sqrt(float64(r[c])*float64(r[c]) + float64(r[4+c])*float64(r[4+c]) + float64(r[8+c])*float64(r[8+c]))
+		if c == 0 || (largest && l > s) || (!largest && l < s) {
+			s = l
+		}
+	}
+	return s
+}
+
+func dist(a, b [3]float64) float64 {
+	return math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
+}
+
+// measure samples rc and the source at every check time and returns each
+// joint's worst virtual-vertex error and every (time, joint) error: the
+// largest distance between the two clips' joint origin and the points
+// VirtualVertex along each model axis, both scaled by the joint's model
+// matrix and at that distance whatever the scale.
+func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
+	sk := e.sk
+	n := sk.NumJoints()
+	worst = make([]float64, n)
+	all = make([]float32, 0, n*len(e.times))
+	type side struct {
+		job    SampleSoAJob
+		mp     ModelPaletteJob
+		models []float32
+	}
+	mk := func(c *RuntimeClip) *side {
+		s := &side{models: make([]float32, PaletteFloats*n)}
+		pose := NewPose(sk)
+		s.job = SampleSoAJob{Clip: c, Cursors: make([]int32, c.NumCursors()), Cache: make([]float32, c.CacheLen()), Output: pose}
+		s.mp = ModelPaletteJob{Skeleton: sk, Input: pose, Models: s.models}
+		return s
+	}
+	a, b := mk(e.ref), mk(rc)
+	for _, t := range e.times {
+		for _, s := range [2]*side{a, b} {
+			s.job.Time = t
+			s.job.Run()
+			s.mp.Run()
+		}
+		for j := range n {
+			err := vertexError(a.models[j*PaletteFloats:], b.models[j*PaletteFloats:])
+			worst[j] = max(worst[j], err)
+			all = append(all, float32(err))
+		}
+	}
+	return worst, all
+}
+
+// vertexError is the largest distance between the virtual vertices of
+// two model matrices in the palette's row layout.
+func vertexError(m, k []float32) float64 {
+	var d [3]float64
+	for r := range 3 {
+		d[r] = float64(m[r*4+3]) - float64(k[r*4+3])
+	}
+	worst := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	for c := range 3 {
+		var am, ak float64 // axis lengths
+		for r := range 3 {
+			am += float64(m[r*4+c]) * float64(m[r*4+c])
+			ak += float64(k[r*4+c]) * float64(k[r*4+c])
+		}
+		am, ak = math.Sqrt(am), math.Sqrt(ak)
+		var s1, s2 float64
+		for r := range 3 {
+			x, y := float64(m[r*4+c]), float64(k[r*4+c])
+			v := d[r] + VirtualVertex*(x-y) // scaled by the matrix
+			s1 += v * v
+			if am > 0 && ak > 0 {
+				v = d[r] + VirtualVertex*(x/am-y/ak) // at 3 cm whatever the scale
+			}
+			s2 += v * v
+		}
+		worst = max(worst, math.Sqrt(s1), math.Sqrt(s2))
+	}
+	return worst
+}
+
+// build packs the source's LINEAR tracks, joint j's tracks within
+// share[j]·tol each.
+func (e *encoder) build(share []float64) *RuntimeClip {
+	ref := e.ref
+	n := ref.numJoints
+	other := map[int32]bool{}
+	for _, o := range ref.other {
+		other[o.cursor] = true
+	}
+	var enc [3][]*encTrack
+	var table []float32
+	for p := range 3 {
+		path := Path(p)
+		enc[p] = make([]*encTrack, n)
+		for j := range n {
+			if other[int32(p*n+j)] {
+				enc[p][j] = &encTrack{} // sampleOtherLanes writes it
+				continue
+			}
+			k := encKey{path, j, share[j]}
+			et := e.done[k]
+			if et == nil {
+				et = e.encodeTrack(path, j, share[j]*e.tol)
+				e.done[k] = et
+			}
+			enc[p][j] = et
+			if et.n >= 2 {
+				table = append(table, et.times...)
+			}
+		}
+	}
+	slices.Sort(table)
+	table = slices.Compact(table)
+	pk := &packedClip{times: table, timeBits: uint8(max(1, bits.Len(uint(len(table)-1))))}
+	for i := 1; i < len(table); i++ {
+		pk.inv = append(pk.inv, 1/(table[i]-table[i-1]))
+	}
+	le := binary.LittleEndian
+	var w bitWriter
+	for p := range 3 {
+		path := Path(p)
+		nc := path.Components()
+		pk.tracks[p] = make([]packedTrack, n)
+		pk.rest[p] = make([][4]float32, n)
+		for j := range n {
+			pk.rest[p][j] = restComponents(&e.sk.Rest[j], path)
+			et := enc[p][j]
+			tr := packedTrack{off: uint32(len(pk.data)), n: uint32(et.n), bits: et.bits}
+			copy(tr.lo[:], et.lo[:3])
+			copy(tr.step[:], et.step[:3])
+			switch {
+			case et.n == 1:
+				tr.voff = tr.off
+				for c := range nc {
+					pk.data = le.AppendUint32(pk.data, math.Float32bits(et.vals[c]))
+				}
+			case et.n >= 2:
+				if et.bits < 32 {
+					nq := codedComponents(path, et.bits)
+					for c := range nq {
+						pk.data = le.AppendUint32(pk.data, math.Float32bits(et.lo[c]))
+					}
+					for c := range nq {
+						pk.data = le.AppendUint32(pk.data, math.Float32bits(et.step[c]))
+					}
+				}
+				tr.toff = uint32(len(pk.data))
+				tr.every = et.n == len(table)
+				if !tr.every {
+					w.start(pk.data)
+					for _, t := range et.times {
+						i, _ := slices.BinarySearch(table, t)
+						w.write(uint32(i), pk.timeBits)
+					}
+					pk.data = w.end()
+				}
+				tr.voff = uint32(len(pk.data))
+				if et.bits == 32 {
+					for _, v := range et.vals {
+						pk.data = le.AppendUint32(pk.data, math.Float32bits(v))
+					}
+				} else {
+					w.start(pk.data)
+					for _, q := range et.codes {
+						w.write(q, et.bits)
+					}
+					pk.data = w.end()
+				}
+			}
+			pk.tracks[p][j] = tr
+		}
+	}
+	pk.data = append(pk.data, make([]byte, dataPad)...)
+	// The compressed clip keeps the source's STEP and CUBICSPLINE records.
+	rc := &RuntimeClip{name: ref.name, duration: ref.duration, numJoints: n, morph: ref.morph, morphRest: ref.morphRest, markers: ref.markers, pk: pk}
+	for _, o := range ref.other {
+		nc := Path(int(o.cursor) / n).Components()
+		stride := recHead + nc
+		if o.track.interp == CubicSpline {
+			stride = recHead + 3*nc
+		}
+		off := int(o.track.off)
+		tr := o.track
+		tr.off = int32(len(rc.keys))
+		rc.keys = append(rc.keys, ref.keys[off:off+int(o.track.n)*stride]...)
+		rc.other = append(rc.other, otherTrack{cursor: o.cursor, track: tr})
+	}
+	rc.keys = append(rc.keys, make([]float32, keysPad)...)
+	return rc
+}
+
+// bitWriter appends bit fields to a byte slice, least significant first,
+// from a byte boundary.
+type bitWriter struct {
+	b    []byte
+	acc  uint64
+	nacc uint
+}
+
+func (w *bitWriter) start(b []byte) { w.b, w.acc, w.nacc = b, 0, 0 }
+
+func (w *bitWriter) write(v uint32, n uint8) {
+	w.acc |= uint64(v&(1<<n-1)) << w.nacc
+	w.nacc += uint(n)
+	for w.nacc >= 8 {
+		w.b = append(w.b, byte(w.acc))
+		w.acc >>= 8
+		w.nacc -= 8
+	}
+}
+
+func (w *bitWriter) end() []byte {
+	if w.nacc > 0 {
+		w.b = append(w.b, byte(w.acc))
+	}
+	return w.b
+}
+
+// source returns the keys of the source's LINEAR track of path p, joint
+// j: times and nc values each (rotations unit and hemisphere-aligned).
+func (e *encoder) source(p Path, j int) (times, values []float32) {
+	nc := p.Components()
+	stride := recHead + nc
+	tr := e.ref.lanes[p][j]
+	for k := range int(tr.n) {
+		r := e.ref.keys[int(tr.off)+k*stride:]
+		times = append(times, r[0])
+		values = append(values, r[recHead:recHead+nc]...)
+	}
+	return times, values
+}
+
+// trackError returns the error function of path p at joint j: the model
+// distance a point moved by the joint may move when a value a stands for b.
+func (e *encoder) trackError(p Path, j int) func(a, b []float32) float64 {
+	switch p {
+	case Translation:
+		s := e.scale[j]
+		return func(a, b []float32) float64 {
+			dx, dy, dz := float64(a[0]-b[0]), float64(a[1]-b[1]), float64(a[2]-b[2])
+			return s * math.Sqrt(dx*dx+dy*dy+dz*dz)
+		}
+	case Rotation:
+		r := e.reach[j]
+		return func(a, b []float32) float64 {
+			// With c the chord |a − b| (or |a + b|: q and −q are one
+			// rotation) between unit quaternions, the rotation between
+			// them is θ with c = 2·sin(θ/4), and it moves a point at
+			// distance r by 2r·sin(θ/2) = 2r·c·√(1 − c²/4). Differences,
+			// not a dot product: float32 keys are unit only to 1e-7, and
+			// 1 − dot² would be noise of that size.
+			var dm, dp float64
+			for i := range 4 {
+				x, y := float64(a[i]), float64(b[i])
+				dm += (x - y) * (x - y)
+				dp += (x + y) * (x + y)
+			}
+			c := math.Sqrt(min(dm, dp))
+			return 2 * r * c * math.Sqrt(max(0, 1-c*c/4))
+		}
+	}
+	r := e.reach[j] / e.minScale[j]
+	return func(a, b []float32) float64 {
+		return r * max(math.Abs(float64(a[0]-b[0])), math.Abs(float64(a[1]-b[1])), math.Abs(float64(a[2]-b[2])))
+	}
+}
+
+// encodeTrack encodes the track of path p, joint j within budget (model
+// units): dropped or constant where it can be, else the smallest of
+// quantizing to each bit rate and then removing keys.
+func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
+	nc := p.Components()
+	times, vals := e.source(p, j)
+	n := len(times)
+	errf := e.trackError(p, j)
+	rest := restComponents(&e.sk.Rest[j], p)
+	within := func(v []float32) bool {
+		for k := range n {
+			if errf(vals[k*nc:(k+1)*nc], v) > budget {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case within(rest[:nc]):
+		return &encTrack{}
+	case within(vals[:nc]):
+		return &encTrack{n: 1, vals: slices.Clone(vals[:nc])}
+	}
+	var best *encTrack
+	bestSize := math.MaxInt
+	for _, b := range append(quantBits[:], 32) {
+		et := &encTrack{bits: b}
+		dec := vals
+		if b < 32 {
+			var worst float64
+			et.lo, et.step, et.codes, dec = quantize(p, vals, b)
+			for k := range n {
+				worst = max(worst, errf(vals[k*nc:(k+1)*nc], dec[k*nc:(k+1)*nc]))
+			}
+			if worst > budget {
+				continue
+			}
+		}
+		keep := e.reduce(p, errf, times, vals, dec, budget)
+		nq := codedComponents(p, b)
+		size := len(keep) * (nq*int(b) + int(e.timeBits))
+		if size >= bestSize {
+			continue
+		}
+		bestSize = size
+		et.n = len(keep)
+		for _, k := range keep {
+			et.times = append(et.times, times[k])
+			if b == 32 {
+				et.vals = append(et.vals, vals[k*nc:(k+1)*nc]...)
+			} else {
+				et.codes = append(et.codes, et.codes[k*nq:(k+1)*nq]...)
+			}
+		}
+		if b < 32 {
+			et.codes = et.codes[n*nq:]
+		}
+		best = et
+	}
+	return best
+}
+
+// quantBits are the bit rates tried below float32.
+var quantBits = [...]uint8{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24}
+
+// reduce returns the keys kept: from each kept key, the farthest key whose
+// segment stays within the budget (galloping, then bisecting).
+func (e *encoder) reduce(p Path, errf func(a, b []float32) float64, times, vals, dec []float32, budget float64) []int {
+	n := len(times)
+	keep := []int{0}
+	for i := 0; i < n-1; {
+		ok, bad := i+1, n
+		for s := 1; ok+s < n; s *= 2 {
+			if !segmentOK(p, errf, times, vals, dec, i, ok+s, budget) {
+				bad = ok + s
+				break
+			}
+			ok += s
+		}
+		for bad-ok > 1 {
+			mid := (ok + bad) / 2
+			if segmentOK(p, errf, times, vals, dec, i, mid, budget) {
+				ok = mid
+			} else {
+				bad = mid
+			}
+		}
+		keep = append(keep, ok)
+		i = ok
+	}
+	return keep
+}
+
+// segmentOK reports whether interpolating the decoded keys i and k, as the
+// sampler does, stays within budget of the source at every source key
+// between them and half-way between consecutive ones; rotations with slerp
+// and with nlerp.
+func segmentOK(p Path, errf func(a, b []float32) float64, times, vals, dec []float32, i, k int, budget float64) bool {
+	nc := p.Components()
+	a := dec[i*nc : (i+1)*nc]
+	var b, got, want [4]float32
+	copy(b[:], dec[k*nc:(k+1)*nc])
+	if p == Rotation && a[0]*b[0]+a[1]*b[1]+a[2]*b[2]+a[3]*b[3] < 0 {
+		b[0], b[1], b[2], b[3] = -b[0], -b[1], -b[2], -b[3]
+	}
+	inv := 1 / (times[k] - times[i])
+	check := func(t float32, want []float32) bool {
+		u := (t - times[i]) * inv
+		if p != Rotation {
+			for c := range nc {
+				got[c] = a[c] + (b[c]-a[c])*u
+			}
+			return errf(got[:nc], want) <= budget
+		}
+		got[0], got[1], got[2], got[3] = slerpPoly(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], u)
+		if errf(got[:], want) > budget {
+			return false
+		}
+		v := 1 - u
+		got[0], got[1], got[2], got[3] = normQ(v*a[0]+u*b[0], v*a[1]+u*b[1], v*a[2]+u*b[2], v*a[3]+u*b[3])
+		return errf(got[:], want) <= budget
+	}
+	for m := i; m <= k; m++ {
+		if !check(times[m], vals[m*nc:(m+1)*nc]) {
+			return false
+		}
+		if m < k {
+			x, y := vals[m*nc:(m+1)*nc], vals[(m+1)*nc:(m+2)*nc]
+			for c := range nc {
+				want[c] = x[c] + (y[c]-x[c])*0.5
+			}
+			if p == Rotation {
+				want[0], want[1], want[2], want[3] = normQ(want[0], want[1], want[2], want[3])
+			}
+			if !check(times[m]+(times[m+1]-times[m])/2, want[:nc]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// quantize codes vals (keys of path p) at bits per component over each
+// component's range: the minimums, the steps, the codes and the values they
+// decode to, as packedClip.decode decodes them. Rotations code x, y, z of the key
+// with w ≥ 0.
+func quantize(p Path, vals []float32, bits uint8) (lo, step [4]float32, codes []uint32, dec []float32) {
+	nc := p.Components()
+	nq := codedComponents(p, bits)
+	src := vals
+	if p == Rotation {
+		src = slices.Clone(vals)
+		for k := 0; k < len(src); k += 4 {
+			if src[k+3] < 0 {
+				src[k], src[k+1], src[k+2], src[k+3] = -src[k], -src[k+1], -src[k+2], -src[k+3]
+			}
+		}
+	}
+	top := float64(uint32(1)<<bits - 1)
+	var hi [4]float32
+	for c := range nq {
+		lo[c], hi[c] = src[c], src[c]
+	}
+	for k := 0; k < len(src); k += nc {
+		for c := range nq {
+			lo[c], hi[c] = min(lo[c], src[k+c]), max(hi[c], src[k+c])
+		}
+	}
+	for c := range nq {
+		step[c] = float32(float64(hi[c]-lo[c]) / top)
+	}
+	n := len(src) / nc
+	codes = make([]uint32, 0, n*nq)
+	dec = make([]float32, len(src))
+	for k := 0; k < len(src); k += nc {
+		for c := range nq {
+			code := 0.0
+			if step[c] > 0 {
+				code = math.Round(float64(src[k+c]-lo[c]) / float64(step[c]))
+				code = min(max(code, 0), top)
+			}
+			codes = append(codes, uint32(code))
+			dec[k+c] = lo[c] + step[c]*float32(code)
+		}
+		if p == Rotation {
+			d := dec[k : k+4]
+			d[0], d[1], d[2], d[3] = unitFromXYZ(d[0], d[1], d[2])
+		}
+	}
+	return lo, step, codes, dec
+}
