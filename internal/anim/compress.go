@@ -109,6 +109,13 @@ type packedClip struct {
 // component count. Bits are packed least significant first.
 type packedTrack struct {
 	off, toff, voff uint32 // byte offsets of the ranges, times and values
+	// vbit is the bit offset of key 0's codes, kbits the bits from one
+	// key's codes to the next'; for a quantized track that keys every time
+	// both place it in the clip's frames.
+	vbit, kbits uint32
+	// fast marks a track the samplers' written-out case serves: quantized
+	// to at most maxOneLoadBits, keying every time.
+	fast bool
 	n               uint32
 	bits            uint8
 	every           bool
@@ -153,135 +160,107 @@ func cacheOffsets(n int) [3]int {
 	return [3]int{0, 2 * (recHead + 3) * n, 2*(recHead+3)*n + 2*(recHead+4)*n}
 }
 
-// samplePacked is the sampler of a packed clip: refill the key pairs that
-// no longer bracket t, then interpolate every track from the cache.
+// samplePacked is the sampler of a packed clip: per track, the cached key
+// pair brought to t where t left it, then interpolated.
 func samplePacked(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose) {
 	n := c.numJoints
 	pk := c.pk
 	off := cacheOffsets(n)
-	pk.refillVec3(Translation, t, cursors[:n], cache[off[0]:off[1]])
-	pk.refillQuat(t, cursors[n:2*n], cache[off[1]:off[2]])
-	pk.refillVec3(Scale, t, cursors[2*n:3*n], cache[off[2]:])
-	lerpCachedVec3(cache[off[0]:off[1]], t, out.tx[:n], out.ty[:n], out.tz[:n])
-	lerpCachedQuat(cache[off[1]:off[2]], t, nlerp, out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n])
-	lerpCachedVec3(cache[off[2]:], t, out.sx[:n], out.sy[:n], out.sz[:n])
+	pk.sampleVec3(Translation, t, cursors[:n], cache[off[0]:off[1]], out.tx[:n], out.ty[:n], out.tz[:n])
+	pk.sampleQuat(t, nlerp, cursors[n:2*n], cache[off[1]:off[2]], out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n])
+	pk.sampleVec3(Scale, t, cursors[2*n:3*n], cache[off[2]:], out.sx[:n], out.sy[:n], out.sz[:n])
 	if len(c.other) > 0 {
 		sampleOtherLanes(c, t, cursors, out)
 	}
 }
 
-// refillVec3 brings every translation or scale key pair in recs to t:
-// the next pair decoded in place when playback crossed one key, refill
-// otherwise.
-func (pk *packedClip) refillVec3(p Path, t float32, cur []int32, recs []float32) {
+// maxOneLoadBits is the widest code of which three, at any bit offset,
+// fit in one 64-bit load.
+const maxOneLoadBits = 19
+
+// sampleVec3 samples every translation or scale track of path p. Where t
+// has left a track's cached pair: the common case written out (a quantized
+// track that keys every time crossed one key: the pair shifts and the new
+// key's three codes come in one load), refill otherwise. The hot path
+// makes no call.
+func (pk *packedClip) sampleVec3(p Path, t float32, cur []int32, recs []float32, ox, oy, oz []float32) {
 	const stride = recHead + 3
 	trs := pk.tracks[p]
+	times, inv, data := pk.times, pk.inv, pk.data
 	cur, recs = cur[:len(trs)], recs[:2*stride*len(trs)]
+	ox, oy, oz = ox[:len(trs)], oy[:len(trs)], oz[:len(trs)]
 	for j := range trs {
 		r := (*[2 * stride]float32)(recs[j*2*stride:])
+		var u float32
 		if r[0] <= t && t < r[stride] {
-			continue
-		}
-		tr := &trs[j]
-		if c := int(cur[j]); c > 0 && c+1 < int(tr.n) && r[stride] <= t && t < pk.keyTime(tr, c+1) {
-			t1 := pk.keyTime(tr, c+1)
-			r[0], r[2], r[3], r[4] = r[stride], r[stride+2], r[stride+3], r[stride+4]
-			if tr.every {
-				r[1] = pk.inv[c]
+			u = (t - r[0]) * r[1]
+		} else {
+			tr := &trs[j]
+			if c := int(cur[j]); tr.fast && c > 0 && c+1 < len(times) && r[stride] <= t && t < times[c+1] {
+				b := uint(tr.bits)
+				at := uint(tr.vbit) + uint(c+1)*uint(tr.kbits)
+				v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
+				m := uint64(1)<<b - 1
+				r[0], r[1], r[2], r[3], r[4] = r[stride], inv[c], r[stride+2], r[stride+3], r[stride+4]
+				r[stride] = times[c+1]
+				r[stride+2] = tr.lo[0] + tr.step[0]*float32(int64(v&m))
+				r[stride+3] = tr.lo[1] + tr.step[1]*float32(int64(v>>b&m))
+				r[stride+4] = tr.lo[2] + tr.step[2]*float32(int64(v>>(2*b)&m))
+				cur[j] = int32(c + 1)
+				u = (t - r[0]) * r[1]
 			} else {
-				r[1] = 1 / (t1 - r[0])
+				pk.refill(p, j, t, &cur[j], r[:])
+				u = clamp01((t - r[0]) * r[1])
 			}
-			r[stride] = t1
-			if tr.bits == 32 {
-				pk.decode(p, tr, c+1, r[stride+recHead:])
-			} else {
-				r[stride+2], r[stride+3], r[stride+4] = pk.decode3(tr, c+1)
-			}
-			cur[j] = int32(c + 1)
-			continue
 		}
-		pk.refill(p, j, t, &cur[j], r[:])
-	}
-}
-
-// refillQuat is refillVec3 for rotations.
-func (pk *packedClip) refillQuat(t float32, cur []int32, recs []float32) {
-	const stride = recHead + 4
-	trs := pk.tracks[Rotation]
-	cur, recs = cur[:len(trs)], recs[:2*stride*len(trs)]
-	for j := range trs {
-		r := (*[2 * stride]float32)(recs[j*2*stride:])
-		if r[0] <= t && t < r[stride] {
-			continue
-		}
-		tr := &trs[j]
-		if c := int(cur[j]); c > 0 && c+1 < int(tr.n) && r[stride] <= t && t < pk.keyTime(tr, c+1) {
-			t1 := pk.keyTime(tr, c+1)
-			r[0], r[2], r[3], r[4], r[5] = r[stride], r[stride+2], r[stride+3], r[stride+4], r[stride+5]
-			if tr.every {
-				r[1] = pk.inv[c]
-			} else {
-				r[1] = 1 / (t1 - r[0])
-			}
-			r[stride] = t1
-			var x, y, z, w float32
-			if tr.bits == 32 {
-				pk.decode(Rotation, tr, c+1, r[stride+recHead:])
-				x, y, z, w = r[stride+2], r[stride+3], r[stride+4], r[stride+5]
-			} else {
-				x, y, z, w = unitFromXYZ(pk.decode3(tr, c+1))
-			}
-			if r[2]*x+r[3]*y+r[4]*z+r[5]*w < 0 {
-				x, y, z, w = -x, -y, -z, -w // keys have w ≥ 0; the pair takes the shorter arc
-			}
-			r[stride+2], r[stride+3], r[stride+4], r[stride+5] = x, y, z, w
-			cur[j] = int32(c + 1)
-			continue
-		}
-		pk.refill(Rotation, j, t, &cur[j], r[:])
-	}
-}
-
-// decode3 decodes the three codes of key k of a quantized track.
-func (pk *packedClip) decode3(tr *packedTrack, k int) (x, y, z float32) {
-	b := uint(tr.bits)
-	at := uint(tr.voff)*8 + uint(k)*3*b
-	m := uint64(1)<<b - 1
-	var qx, qy, qz uint64
-	if 3*b+7 <= 64 {
-		v := binary.LittleEndian.Uint64(pk.data[at>>3:]) >> (at & 7)
-		qx, qy, qz = v&m, v>>b&m, v>>(2*b)&m
-	} else {
-		qx = uint64(readBits(pk.data, int(at), uint8(b)))
-		qy = uint64(readBits(pk.data, int(at+b), uint8(b)))
-		qz = uint64(readBits(pk.data, int(at+2*b), uint8(b)))
-	}
-	return tr.lo[0] + tr.step[0]*float32(qx), tr.lo[1] + tr.step[1]*float32(qy), tr.lo[2] + tr.step[2]*float32(qz)
-}
-
-// lerpCachedVec3 interpolates the cached key pairs of vec3 tracks.
-func lerpCachedVec3(recs []float32, t float32, ox, oy, oz []float32) {
-	const stride = recHead + 3
-	recs = recs[:2*stride*len(ox)]
-	oy, oz = oy[:len(ox)], oz[:len(ox)]
-	for j := range ox {
-		r := (*[2 * stride]float32)(recs[j*2*stride:])
-		u := (t - r[0]) * r[1]
 		ox[j] = r[2] + (r[stride+2]-r[2])*u
 		oy[j] = r[3] + (r[stride+3]-r[3])*u
 		oz[j] = r[4] + (r[stride+4]-r[4])*u
 	}
 }
 
-// lerpCachedQuat interpolates the cached key pairs of rotation tracks, as
-// sampleQuatLanes does.
-func lerpCachedQuat(recs []float32, t float32, nlerp bool, ox, oy, oz, ow []float32) {
+// sampleQuat is sampleVec3 for rotations, interpolated as sampleQuatLanes
+// does.
+func (pk *packedClip) sampleQuat(t float32, nlerp bool, cur []int32, recs []float32, ox, oy, oz, ow []float32) {
 	const stride = recHead + 4
-	recs = recs[:2*stride*len(ox)]
-	oy, oz, ow = oy[:len(ox)], oz[:len(ox)], ow[:len(ox)]
-	for j := range ox {
+	trs := pk.tracks[Rotation]
+	times, inv, data := pk.times, pk.inv, pk.data
+	cur, recs = cur[:len(trs)], recs[:2*stride*len(trs)]
+	ox, oy, oz, ow = ox[:len(trs)], oy[:len(trs)], oz[:len(trs)], ow[:len(trs)]
+	for j := range trs {
 		r := (*[2 * stride]float32)(recs[j*2*stride:])
-		u := (t - r[0]) * r[1]
+		var u float32
+		if r[0] <= t && t < r[stride] {
+			u = (t - r[0]) * r[1]
+		} else {
+			tr := &trs[j]
+			if c := int(cur[j]); tr.fast && c > 0 && c+1 < len(times) && r[stride] <= t && t < times[c+1] {
+				b := uint(tr.bits)
+				at := uint(tr.vbit) + uint(c+1)*uint(tr.kbits)
+				v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
+				m := uint64(1)<<b - 1
+				x := tr.lo[0] + tr.step[0]*float32(int64(v&m))
+				y := tr.lo[1] + tr.step[1]*float32(int64(v>>b&m))
+				z := tr.lo[2] + tr.step[2]*float32(int64(v>>(2*b)&m))
+				var w float32
+				if ww := 1 - x*x - y*y - z*z; ww > 0 {
+					w = float32(math.Sqrt(float64(ww)))
+				} else {
+					x, y, z, w = normQ(x, y, z, 0)
+				}
+				r[0], r[1], r[2], r[3], r[4], r[5] = r[stride], inv[c], r[stride+2], r[stride+3], r[stride+4], r[stride+5]
+				if r[2]*x+r[3]*y+r[4]*z+r[5]*w < 0 {
+					x, y, z, w = -x, -y, -z, -w // keys have w ≥ 0; the pair takes the shorter arc
+				}
+				r[stride] = times[c+1]
+				r[stride+2], r[stride+3], r[stride+4], r[stride+5] = x, y, z, w
+				cur[j] = int32(c + 1)
+				u = (t - r[0]) * r[1]
+			} else {
+				pk.refill(Rotation, j, t, &cur[j], r[:])
+				u = clamp01((t - r[0]) * r[1])
+			}
+		}
 		var x, y, z, w float32
 		if nlerp {
 			v := 1 - u
@@ -291,6 +270,25 @@ func lerpCachedQuat(recs []float32, t float32, nlerp bool, ox, oy, oz, ow []floa
 		}
 		ox[j], oy[j], oz[j], ow[j] = x, y, z, w
 	}
+}
+
+// decode3 decodes the three codes of key k of a quantized track.
+func (pk *packedClip) decode3(tr *packedTrack, k int) (x, y, z float32) {
+	b := uint(tr.bits)
+	at := uint(tr.vbit) + uint(k)*uint(tr.kbits)
+	m := uint64(1)<<b - 1
+	// Codes go to floats through int64: converting an unsigned integer
+	// costs a branch and more.
+	var qx, qy, qz uint64
+	if b <= maxOneLoadBits {
+		v := binary.LittleEndian.Uint64(pk.data[at>>3:]) >> (at & 7)
+		qx, qy, qz = v&m, v>>b&m, v>>(2*b)&m
+	} else {
+		qx = uint64(readBits(pk.data, int(at), uint8(b)))
+		qy = uint64(readBits(pk.data, int(at+b), uint8(b)))
+		qz = uint64(readBits(pk.data, int(at+2*b), uint8(b)))
+	}
+	return tr.lo[0] + tr.step[0]*float32(int64(qx)), tr.lo[1] + tr.step[1]*float32(int64(qy)), tr.lo[2] + tr.step[2]*float32(int64(qz))
 }
 
 // refill decodes into r (two records, as RuntimeClip.keys lays them out)

@@ -376,6 +376,8 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 	}
 	le := binary.LittleEndian
 	var w bitWriter
+	var framed [][2]int // path and joint of the tracks in frames
+	var frameBits uint32
 	for p := range 3 {
 		path := Path(p)
 		nc := path.Components()
@@ -414,11 +416,18 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 					pk.data = w.end()
 				}
 				tr.voff = uint32(len(pk.data))
-				if et.bits == 32 {
+				switch {
+				case et.bits == 32:
 					for _, v := range et.vals {
 						pk.data = le.AppendUint32(pk.data, math.Float32bits(v))
 					}
-				} else {
+				case tr.every:
+					// In the frame below.
+					tr.vbit = frameBits
+					frameBits += 3 * uint32(et.bits)
+					framed = append(framed, [2]int{p, j})
+				default:
+					tr.vbit, tr.kbits = 8*uint32(len(pk.data)), 3*uint32(et.bits)
 					w.start(pk.data)
 					for _, q := range et.codes {
 						w.write(q, et.bits)
@@ -428,6 +437,26 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 			}
 			pk.tracks[p][j] = tr
 		}
+	}
+	// The quantized tracks that key every time of the table lie key by
+	// key, a frame of all of them per time, so that playback crossing a
+	// time decodes from one stretch of memory.
+	start := 8 * uint32(len(pk.data))
+	w.start(pk.data)
+	for k := range table {
+		for _, f := range framed {
+			et := enc[f[0]][f[1]]
+			for _, q := range et.codes[3*k : 3*k+3] {
+				w.write(q, et.bits)
+			}
+		}
+	}
+	pk.data = w.end()
+	for _, f := range framed {
+		tr := &pk.tracks[f[0]][f[1]]
+		tr.vbit += start
+		tr.kbits = frameBits
+		tr.fast = tr.bits <= maxOneLoadBits
 	}
 	pk.data = append(pk.data, make([]byte, dataPad)...)
 	// The compressed clip keeps the source's STEP and CUBICSPLINE records.
