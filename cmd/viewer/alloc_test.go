@@ -21,6 +21,7 @@ func TestFrameAnimationAllocatesNothing(t *testing.T) {
 		{"dual quaternions", options{clip: "Run", skinning: scene.SkinDQ}},
 		{"CPU skinning", options{clip: "Walk", skinning: scene.SkinCPU}},
 		{"crowd of 8", options{skinning: scene.SkinGPU, crowd: 8}},
+		{"compressed crowd of 8", options{skinning: scene.SkinGPU, crowd: 8, compress: 0.01}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

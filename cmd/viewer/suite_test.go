@@ -73,6 +73,9 @@ func suite() []shot {
 			spot(body, "left hand reaches out to the target", 158, 85)}},
 		{name: "look_at", opt: options{params: paramList{{"look_weight", 1}}}, time: 0.3},
 		{name: "walk_cpu_skinning", opt: options{clip: "Walk", skinning: scene.SkinCPU}, time: 0.25, same: "Walk_0.25"},
+		// Clips compressed at 0.01 cm draw the same picture.
+		{name: "walk_compressed", opt: options{clip: "Walk", compress: 0.01}, time: 0.25, same: "Walk_0.25"},
+		{name: "blend1d_walk_run_compressed", opt: options{params: paramList{{"speed", 1.5}}, compress: 0.01}, time: 0.4, same: "blend1d_walk_run"},
 		{name: "walk_palette_limit_12", opt: options{clip: "Walk", paletteLimit: 12}, time: 0.25, same: "Walk_0.25"},
 		{name: "walk_palette_limit_16", opt: options{clip: "Walk", paletteLimit: 16}, time: 0.25, same: "Walk_0.25"},
 		{name: "walk_dual_quaternion", opt: options{clip: "Walk", skinning: scene.SkinDQ}, time: 0.25},

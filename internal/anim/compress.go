@@ -115,10 +115,10 @@ type packedTrack struct {
 	vbit, kbits uint32
 	// fast marks a track the samplers' written-out case serves: quantized
 	// to at most maxOneLoadBits, keying every time.
-	fast bool
-	n               uint32
-	bits            uint8
-	every           bool
+	fast  bool
+	n     uint32
+	bits  uint8
+	every bool
 	// lo and step are the ranges decoded, for speed.
 	lo, step [3]float32
 }

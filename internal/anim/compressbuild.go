@@ -39,21 +39,15 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	for j := range share {
 		share[j] = 1
 	}
-	const tries = 12
+	const tries, rounds = 12, 4
 	var rc *RuntimeClip
+	var worst []float64
 	var errs []float32
 	for try := 0; ; try++ {
 		rc = e.build(share)
-		worst, all := e.measure(rc)
-		errs = all
-		progress(0.05 + 0.95*float64(try+1)/tries)
-		over := false
-		for j := range n {
-			if worst[j] > target {
-				over = true
-			}
-		}
-		if !over || try == tries-1 {
+		worst, errs = e.measure(rc)
+		progress(0.05 + 0.75*float64(try+1)/tries)
+		if slices.Max(worst) <= target || try == tries-1 {
 			break
 		}
 		// Halve the shares of every joint over the target and of its
@@ -75,6 +69,35 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 				}
 			}
 		}
+	}
+	// Loosen where there is room: double the share of every joint whose
+	// subtree is within half the target, and keep the round if the clip
+	// still is within the target.
+	for round := 0; round < rounds && slices.Max(worst) <= target; round++ {
+		sub := slices.Clone(worst)
+		for j := n - 1; j > 0; j-- {
+			if p := sk.Parents[j]; p >= 0 {
+				sub[p] = max(sub[p], sub[j])
+			}
+		}
+		next := slices.Clone(share)
+		raised := false
+		for j := range n {
+			if sub[j] < target/2 && share[j] > 0 && share[j] < 64 {
+				next[j] *= 2
+				raised = true
+			}
+		}
+		if !raised {
+			break
+		}
+		rc2 := e.build(next)
+		worst2, errs2 := e.measure(rc2)
+		progress(0.8 + 0.2*float64(round+1)/rounds)
+		if slices.Max(worst2) > target {
+			break
+		}
+		share, rc, worst, errs = next, rc2, worst2, errs2
 	}
 	slices.Sort(errs)
 	if len(errs) > 0 {
