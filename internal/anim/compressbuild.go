@@ -44,9 +44,9 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	var worst []float64
 	var errs []float32
 	for try := 0; ; try++ {
+		e.stage = func(f float64) { progress(0.05 + 0.75*(float64(try)+f)/tries) }
 		rc = e.build(share)
 		worst, errs = e.measure(rc)
-		progress(0.05 + 0.75*float64(try+1)/tries)
 		if slices.Max(worst) <= target || try == tries-1 {
 			break
 		}
@@ -91,9 +91,9 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		if !raised {
 			break
 		}
+		e.stage = func(f float64) { progress(0.8 + 0.2*(float64(round)+f)/rounds) }
 		rc2 := e.build(next)
 		worst2, errs2 := e.measure(rc2)
-		progress(0.8 + 0.2*float64(round+1)/rounds)
 		if slices.Max(worst2) > target {
 			break
 		}
@@ -188,6 +188,8 @@ type encoder struct {
 	// timeBits is the width of a time index with every source key time in
 	// the table, what encodeTrack weighs a key's time at.
 	timeBits uint8
+	// stage reports the share of the current build and measure done.
+	stage func(float64)
 }
 
 type encKey struct {
@@ -315,7 +317,10 @@ func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
 		return s
 	}
 	a, b := mk(e.ref), mk(rc)
-	for _, t := range e.times {
+	for i, t := range e.times {
+		if e.stage != nil && i%256 == 0 {
+			e.stage(0.5 + 0.5*float64(i)/float64(len(e.times)))
+		}
 		for _, s := range [2]*side{a, b} {
 			s.job.Time = t
 			s.job.Run()
@@ -378,6 +383,9 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 			if other[int32(p*n+j)] {
 				enc[p][j] = &encTrack{} // sampleOtherLanes writes it
 				continue
+			}
+			if e.stage != nil && j%64 == 0 {
+				e.stage(0.5 * float64(p*n+j) / float64(3*n))
 			}
 			k := encKey{path, j, share[j]}
 			et := e.done[k]
