@@ -144,7 +144,7 @@ func rawBytes(c *Clip) int {
 // follow from the counts.
 func (c *RuntimeClip) packedBytes() int {
 	pk := c.pk
-	b := len(pk.data) - dataPad + 4*len(pk.times) + (3*c.numJoints+7)/8
+	b := len(pk.data) - dataPad + timeTableBytes(pk.times) + (3*c.numJoints+7)/8
 	for p := range pk.tracks {
 		for _, tr := range pk.tracks[p] {
 			if tr.n > 0 {
@@ -160,6 +160,26 @@ func (c *RuntimeClip) packedBytes() int {
 		b += 4*(len(m.Times)+len(m.Values)) + 3 + varintLen(len(m.Times))
 	}
 	return b
+}
+
+// timeTableBytes is the size of the time table: three numbers (first
+// time, step, count) where the times are evenly spaced as float32
+// arithmetic rebuilds them, else a float32 each.
+func timeTableBytes(times []float32) int {
+	if len(times) > 2 {
+		t0, dt := times[0], times[1]-times[0]
+		even := true
+		for i, t := range times {
+			if t != t0+float32(i)*dt {
+				even = false
+				break
+			}
+		}
+		if even {
+			return 12
+		}
+	}
+	return 4 * len(times)
 }
 
 func varintLen(n int) int {
@@ -625,6 +645,9 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 		keep := e.reduce(p, errf, times, vals, dec, budget)
 		nq := codedComponents(p, b)
 		size := len(keep) * (nq*int(b) + int(e.timeBits))
+		if b < 32 {
+			size += 8 * 8 * nq // the minimums and steps
+		}
 		if size >= bestSize {
 			continue
 		}
