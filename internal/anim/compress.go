@@ -17,14 +17,16 @@ import (
 //     for rotations) between the kept ones stays within the tolerance of
 //     the source at every source key and half-way between keys;
 //   - the kept values are quantized per track and component over the
-//     track's range, to 8, 16 or 24 bits, or stay float32;
+//     track's range, to 4 to 24 bits, or stay float32;
 //   - key times become indices into one table of the clip's distinct
-//     times, one or two bytes each.
+//     times, as many bits each as the table needs, and none for a track
+//     that keys every time of the table.
 //
 // The error is judged as ACL judges it: every joint carries virtual
 // vertices VirtualVertex model units along its three axes (3 cm in glTF's
-// metres); each is carried through the whole hierarchy at every source key
-// time and half-way between keys, and the distance to the same vertex
+// metres); each is carried through the whole hierarchy at every key time
+// of the clip and half-way between consecutive ones (where every track is
+// linear), with slerp and with nlerp, and the distance to the same vertex
 // under the source clip is the error. Tracks are first given a share of
 // the tolerance by how far their joint reaches (its descendants and its
 // own vertices); where the measured error still exceeds the tolerance,
@@ -196,7 +198,7 @@ func (pk *packedClip) sampleVec3(p Path, t float32, cur []int32, recs []float32,
 			u = (t - r[0]) * r[1]
 		} else {
 			tr := &trs[j]
-			if c := int(cur[j]); tr.fast && c > 0 && c+1 < len(times) && r[stride] <= t && t < times[c+1] {
+			if c := int(cur[j]); tr.fast && c > 0 && c+1 < len(times) && r[stride] == times[c] && r[stride] <= t && t < times[c+1] {
 				b := uint(tr.bits)
 				at := uint(tr.vbit) + uint(c+1)*uint(tr.kbits)
 				v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
@@ -234,7 +236,7 @@ func (pk *packedClip) sampleQuat(t float32, nlerp bool, cur []int32, recs []floa
 			u = (t - r[0]) * r[1]
 		} else {
 			tr := &trs[j]
-			if c := int(cur[j]); tr.fast && c > 0 && c+1 < len(times) && r[stride] <= t && t < times[c+1] {
+			if c := int(cur[j]); tr.fast && c > 0 && c+1 < len(times) && r[stride] == times[c] && r[stride] <= t && t < times[c+1] {
 				b := uint(tr.bits)
 				at := uint(tr.vbit) + uint(c+1)*uint(tr.kbits)
 				v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
@@ -248,9 +250,17 @@ func (pk *packedClip) sampleQuat(t float32, nlerp bool, cur []int32, recs []floa
 				} else {
 					x, y, z, w = normQ(x, y, z, 0)
 				}
-				r[0], r[1], r[2], r[3], r[4], r[5] = r[stride], inv[c], r[stride+2], r[stride+3], r[stride+4], r[stride+5]
-				if r[2]*x+r[3]*y+r[4]*z+r[5]*w < 0 {
-					x, y, z, w = -x, -y, -z, -w // keys have w ≥ 0; the pair takes the shorter arc
+				// Key c becomes the first record as stored, with w ≥ 0 (it
+				// may have been negated to match the key before it), and
+				// the new key is made to match it: the pair takes the
+				// shorter arc, and is what a fresh cache would hold.
+				ax, ay, az, aw := r[stride+2], r[stride+3], r[stride+4], r[stride+5]
+				if aw < 0 || (aw == 0 && math.Signbit(float64(aw))) {
+					ax, ay, az, aw = -ax, -ay, -az, -aw
+				}
+				r[0], r[1], r[2], r[3], r[4], r[5] = r[stride], inv[c], ax, ay, az, aw
+				if ax*x+ay*y+az*z+aw*w < 0 {
+					x, y, z, w = -x, -y, -z, -w
 				}
 				r[stride] = times[c+1]
 				r[stride+2], r[stride+3], r[stride+4], r[stride+5] = x, y, z, w
@@ -304,9 +314,13 @@ func (pk *packedClip) refill(p Path, j int, t float32, cur *int32, r []float32) 
 	tr := &pk.tracks[p][j]
 	n := int(tr.n)
 	r = r[:2*stride]
-	if c := int(*cur); c > 0 && c+1 < n && r[stride] <= t && t < pk.keyTime(tr, c+1) {
-		// The next pair: key c becomes the first record.
+	if c := int(*cur); c > 0 && c+1 < n && r[stride] == pk.keyTime(tr, c) && r[stride] <= t && t < pk.keyTime(tr, c+1) {
+		// The next pair: key c becomes the first record, as stored (a
+		// rotation may have been negated to match the key before it).
 		copy(r[:stride], r[stride:])
+		if p == Rotation {
+			pk.decode(p, tr, c, r[recHead:stride])
+		}
 		t1 := pk.keyTime(tr, c+1)
 		if tr.every {
 			r[1] = pk.inv[c]

@@ -89,6 +89,26 @@ func compressedError(t *testing.T, sk *Skeleton, src *Clip, rc *RuntimeClip, tim
 	return worst
 }
 
+// nlerpError is the worst virtual-vertex error between two runtime clips
+// sampled with nlerp at times, through the reference local-to-model.
+func nlerpError(sk *Skeleton, a, b *RuntimeClip, times []float32) float64 {
+	worst := 0.0
+	for _, tm := range times {
+		pa, pb := sampleRuntimeNlerp(a, tm, sk), sampleRuntimeNlerp(b, tm, sk)
+		ma, mb := refModelRows(sk, fromSoA(pa)), refModelRows(sk, fromSoA(pb))
+		for j := range sk.NumJoints() {
+			worst = max(worst, virtualError(ma[j*PaletteFloats:], mb[j*PaletteFloats:]))
+		}
+	}
+	return worst
+}
+
+func sampleRuntimeNlerp(rc *RuntimeClip, t float32, sk *Skeleton) *SoAPose {
+	job := SampleSoAJob{Clip: rc, Time: t, Nlerp: true, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewPose(sk)}
+	job.Run()
+	return job.Output
+}
+
 // keyTimes are every key time of c and the times half-way between.
 func keyTimes(c *Clip) []float32 {
 	var ts []float32
@@ -132,6 +152,15 @@ func TestCompressBoundsVirtualVertexError(t *testing.T) {
 			}
 			random := compressedError(t, c.sk, &c.clip, rc, times)
 			atKeys := compressedError(t, c.sk, &c.clip, rc, keyTimes(&c.clip))
+			// Players that nlerp compare with the uncompressed clip
+			// nlerped.
+			raw, err := NewRuntimeClip(&c.clip, c.sk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := nlerpError(c.sk, raw, rc, append(times, keyTimes(&c.clip)...)); e > tol {
+				t.Errorf("%s at %g: error %.3g with nlerp; want ≤ %g", c.name, tol, e, tol)
+			}
 			t.Logf("%s at %g: %d → %d bytes (%.2f:1), error %.3g at random times, %.3g at keys; reported max %.3g, p99 %.3g",
 				c.name, tol, rep.RawBytes, rep.Bytes, rep.Ratio(), random, atKeys, rep.MaxError, rep.P99Error)
 			if random > tol || atKeys > tol {
@@ -151,34 +180,62 @@ func TestCompressBoundsVirtualVertexError(t *testing.T) {
 	}
 }
 
+// spinClip turns every joint twice around a tilted axis in 2 s, so that
+// its hemisphere-aligned keys pass through w < 0.
+func spinClip(sk *Skeleton) Clip {
+	c := Clip{Name: "Spin", Duration: 2}
+	for j := range sk.NumJoints() {
+		tr := Track{Joint: j, Path: Rotation, Interp: Linear}
+		axis := mgl32.Vec3{0.2, 1, float32(j%4) * 0.3}.Normalize()
+		for k := 0; k <= 48; k++ {
+			q := mgl32.QuatRotate(float32(4*math.Pi*float64(k)/48+0.1*float64(j)), axis)
+			tr.Times = append(tr.Times, float32(k)/24)
+			tr.Values = append(tr.Values, q.V[0], q.V[1], q.V[2], q.W)
+		}
+		c.Tracks = append(c.Tracks, tr)
+	}
+	return c
+}
+
+// A job that kept its cache and cursors through playback, jumps and loop
+// wraps samples exactly what a fresh job samples, rotations' signs
+// included, and allocates nothing.
 func TestCompressedSamplingIgnoresHistory(t *testing.T) {
 	sk := humanoid()
-	clip := mocapClip(sk, 2)
-	rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: 1e-4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	kept := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewPose(sk)}
-	rng := rand.New(rand.NewPCG(3, 4))
-	tm := float32(0)
-	for i := range 2000 {
-		switch i % 4 {
-		case 0: // a jump anywhere
-			tm = -0.2 + rng.Float32()*2.4
-		default: // playback
-			tm += rng.Float32() / 30
+	for _, clip := range []Clip{mocapClip(sk, 2), spinClip(sk)} {
+		for _, tol := range []float64{1e-4, 1e-7} { // quantized, and float32 kept
+			rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: tol})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, nlerp := range []bool{false, true} {
+				kept := SampleSoAJob{Clip: rc, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewPose(sk)}
+				rng := rand.New(rand.NewPCG(3, 4))
+				tm := float32(0)
+				for i := range 2000 {
+					switch i % 50 {
+					case 0: // a jump anywhere
+						tm = -0.2 + rng.Float32()*2.4
+					case 25: // backwards
+						tm -= rng.Float32() / 10
+					default: // playback, wrapping
+						if tm += rng.Float32() / 30; tm > 2.1 {
+							tm -= 2
+						}
+					}
+					fresh := SampleSoAJob{Clip: rc, Time: tm, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewPose(sk)}
+					fresh.Run()
+					kept.Time = tm
+					kept.Run()
+					if a, b := fromSoA(fresh.Output), fromSoA(kept.Output); !posesEqual(a, b) {
+						t.Fatalf("%s at %g, nlerp %v: at %v after %d samples: %v; a fresh job gives %v", clip.Name, tol, nlerp, tm, i, b, a)
+					}
+				}
+				if a := testing.AllocsPerRun(100, func() { kept.Time += 0.01; kept.Run() }); a != 0 {
+					t.Errorf("%v allocations per sample", a)
+				}
+			}
 		}
-		fresh := SampleSoAJob{Clip: rc, Time: tm, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewPose(sk)}
-		fresh.Run()
-		kept.Time = tm
-		kept.Run()
-		a, b := fromSoA(fresh.Output), fromSoA(kept.Output)
-		if !posesEqual(a, b) {
-			t.Fatalf("at %v after %d samples: %v; a fresh job gives %v", tm, i, b, a)
-		}
-	}
-	if a := testing.AllocsPerRun(100, func() { kept.Time += 0.01; kept.Run() }); a != 0 {
-		t.Errorf("%v allocations per sample", a)
 	}
 }
 
@@ -189,10 +246,13 @@ func TestCompressDropsConstantTracks(t *testing.T) {
 	// One constant translation away from rest: its bit rate and key count
 	// (2 bytes) and three float32s.
 	moved := constClip("Moved", 1, 1, 1, 0.5, 0)
+	// A STEP track is kept as it is: its two times and values (32 bytes)
+	// and a descriptor (4).
+	step := Clip{Name: "Step", Tracks: []Track{{Joint: 1, Path: Scale, Interp: Step, Times: []float32{0, 0.5}, Values: []float32{1, 1, 1, 2, 2, 2}}}}
 	for _, c := range []struct {
 		clip Clip
 		want int
-	}{{rest, 2}, {moved, 2 + 2 + 12}} {
+	}{{rest, 2}, {moved, 2 + 2 + 12}, {step, 2 + 32 + 4}} {
 		rc, rep, err := CompressClip(&c.clip, sk, CompressOptions{Tolerance: 1e-4})
 		if err != nil {
 			t.Fatal(err)

@@ -18,11 +18,15 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		rep.Clip = c.Name
 	}
 	if !(opt.Tolerance > 0) || math.IsInf(opt.Tolerance, 0) {
-		return nil, rep, fmt.Errorf("anim: compression tolerance %v is not a positive number", opt.Tolerance)
+		return nil, rep, fmt.Errorf("anim: compression tolerance %v is not a finite positive number", opt.Tolerance)
 	}
 	ref, err := NewRuntimeClip(c, sk)
 	if err != nil {
 		return nil, rep, err
+	}
+	if b := rawBytes(c); b > maxPackedBytes/2 {
+		// Bit offsets are 32-bit: 512 MiB of packed keys at most.
+		return nil, rep, fmt.Errorf("anim: clip %q has %d MB of keys; compression takes at most %d MB", c.Name, b>>20, maxPackedBytes>>21)
 	}
 	progress := func(f float64) {
 		if opt.Progress != nil {
@@ -114,6 +118,10 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	return rc, rep, nil
 }
 
+// maxPackedBytes bounds a packed clip's data, whose bit offsets are
+// uint32.
+const maxPackedBytes = 1 << 29
+
 // rawBytes is the size of a clip's keys as float32, key arrays shared by
 // tracks counted once.
 func rawBytes(c *Clip) int {
@@ -152,9 +160,14 @@ func (c *RuntimeClip) packedBytes() int {
 			}
 		}
 	}
-	b += 4 * (len(c.keys) - keysPad)
 	for _, o := range c.other {
-		b += 3 + varintLen(int(o.track.n))
+		// Times and values; the inverse spans follow from the times.
+		nc := Path(int(o.cursor) / c.numJoints).Components()
+		per := nc
+		if o.track.interp == CubicSpline {
+			per = 3 * nc
+		}
+		b += 4*int(o.track.n)*(1+per) + 3 + varintLen(int(o.track.n))
 	}
 	for _, m := range c.morph {
 		b += 4*(len(m.Times)+len(m.Values)) + 3 + varintLen(len(m.Times))
@@ -314,11 +327,11 @@ func dist(a, b [3]float64) float64 {
 	return math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
 }
 
-// measure samples rc and the source at every check time and returns each
-// joint's worst virtual-vertex error and every (time, joint) error: the
-// largest distance between the two clips' joint origin and the points
-// VirtualVertex along each model axis, both scaled by the joint's model
-// matrix and at that distance whatever the scale.
+// measure samples rc and the source at every check time, with slerp and
+// with nlerp, and returns each joint's worst virtual-vertex error and every
+// (time, joint) error: the largest distance between the two clips' joint
+// origin and the points VirtualVertex along each model axis, both scaled by
+// the joint's model matrix and at that distance whatever the scale.
 func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
 	sk := e.sk
 	n := sk.NumJoints()
@@ -329,25 +342,26 @@ func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
 		mp     ModelPaletteJob
 		models []float32
 	}
-	mk := func(c *RuntimeClip) *side {
+	mk := func(c *RuntimeClip, nlerp bool) *side {
 		s := &side{models: make([]float32, PaletteFloats*n)}
 		pose := NewPose(sk)
-		s.job = SampleSoAJob{Clip: c, Cursors: make([]int32, c.NumCursors()), Cache: make([]float32, c.CacheLen()), Output: pose}
+		s.job = SampleSoAJob{Clip: c, Nlerp: nlerp, Cursors: make([]int32, c.NumCursors()), Cache: make([]float32, c.CacheLen()), Output: pose}
 		s.mp = ModelPaletteJob{Skeleton: sk, Input: pose, Models: s.models}
 		return s
 	}
-	a, b := mk(e.ref), mk(rc)
+	sides := [4]*side{mk(e.ref, false), mk(rc, false), mk(e.ref, true), mk(rc, true)}
 	for i, t := range e.times {
 		if e.stage != nil && i%256 == 0 {
 			e.stage(0.5 + 0.5*float64(i)/float64(len(e.times)))
 		}
-		for _, s := range [2]*side{a, b} {
+		for _, s := range sides {
 			s.job.Time = t
 			s.job.Run()
 			s.mp.Run()
 		}
 		for j := range n {
-			err := vertexError(a.models[j*PaletteFloats:], b.models[j*PaletteFloats:])
+			err := max(vertexError(sides[0].models[j*PaletteFloats:], sides[1].models[j*PaletteFloats:]),
+				vertexError(sides[2].models[j*PaletteFloats:], sides[3].models[j*PaletteFloats:]))
 			worst[j] = max(worst[j], err)
 			all = append(all, float32(err))
 		}
