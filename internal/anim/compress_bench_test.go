@@ -39,3 +39,38 @@ func BenchmarkBlend2Palette100Compressed(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSampleCompressed samples Blend2Palette-100's clip A alone, raw
+// and compressed at 0.01 cm, with nlerp: advancing 1/60 s per sample (every
+// track crosses a key every other sample) and 1/6000 s (almost never).
+func BenchmarkSampleCompressed(b *testing.B) {
+	sk, clips := b2pSkeleton(), b2pClips()
+	raw := b2pRuntimeClips(b, sk)[0]
+	packed, _, err := CompressClip(&clips[0], sk, CompressOptions{Tolerance: 1e-4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	setKernelPath("portable")
+	defer kernelPaths()
+	for _, step := range []struct {
+		name string
+		dt   float32
+	}{{"crossing", 1.0 / 60}, {"within", 1.0 / 6000}} {
+		for _, c := range []*RuntimeClip{raw, packed} {
+			name := "raw"
+			if c.Compressed() {
+				name = "compressed"
+			}
+			b.Run(name+"/"+step.name, func(b *testing.B) {
+				job := SampleSoAJob{Clip: c, Nlerp: true, Cursors: make([]int32, c.NumCursors()), Cache: make([]float32, c.CacheLen()), Output: NewSoAPose(b2pJoints)}
+				for b.Loop() {
+					if job.Time += step.dt; job.Time >= 2 {
+						job.Time -= 2
+					}
+					job.Run()
+				}
+				reportNsPerJoint(b)
+			})
+		}
+	}
+}
