@@ -3,6 +3,7 @@ package anim
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -87,6 +88,11 @@ type packedClip struct {
 	// inv[i] is 1/(times[i+1] − times[i]), the inverse span of a track
 	// that keys every time.
 	inv []float32
+	// frame lists the quantized tracks that key every time, which lie in
+	// frames: frameBits bits per time from bit frameStart, all their codes
+	// for that time.
+	frame                 []frameTrack
+	frameStart, frameBits uint32
 	// data holds every track's ranges, time indices and values, and
 	// dataPad zero bytes for readBits.
 	data []byte
@@ -115,12 +121,9 @@ type packedTrack struct {
 	// key's codes to the next'; for a quantized track that keys every time
 	// both place it in the clip's frames.
 	vbit, kbits uint32
-	// fast marks a track the samplers' written-out case serves: quantized
-	// to at most maxOneLoadBits, keying every time.
-	fast  bool
-	n     uint32
-	bits  uint8
-	every bool
+	n           uint32
+	bits        uint8
+	every       bool
 	// lo and step are the ranges decoded, for speed.
 	lo, step [3]float32
 }
@@ -162,11 +165,15 @@ func cacheOffsets(n int) [3]int {
 	return [3]int{0, 2 * (recHead + 3) * n, 2*(recHead+3)*n + 2*(recHead+4)*n}
 }
 
-// samplePacked is the sampler of a packed clip: per track, the cached key
-// pair brought to t where t left it, then interpolated.
+// samplePacked is the sampler of a packed clip: the tracks in frames
+// brought to t together (advanceFrames), then per track, the cached key
+// pair refilled where t has left it, and interpolated.
 func samplePacked(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose) {
 	n := c.numJoints
 	pk := c.pk
+	if len(pk.frame) > 0 {
+		pk.advanceFrames(t, &cursors[len(cursors)-1], cache)
+	}
 	off := cacheOffsets(n)
 	pk.sampleVec3(Translation, t, cursors[:n], cache[off[0]:off[1]], out.tx[:n], out.ty[:n], out.tz[:n])
 	pk.sampleQuat(t, nlerp, cursors[n:2*n], cache[off[1]:off[2]], out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n])
@@ -176,44 +183,154 @@ func samplePacked(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache 
 	}
 }
 
+// frameTrack is a track laid out in the frames, with what decoding needs.
+type frameTrack struct {
+	rot      bool
+	bits     uint8
+	rec      uint32 // where its key pair is in the cache
+	bit      uint32 // its codes' bit offset in a frame
+	lo, step [3]float32
+}
+
+// advanceFrames brings the key pairs of every track in the frames to t:
+// nothing while t stays between the two times cached (g = k+1 for times k
+// and k+1, 0 for none), the next frame decoded into every pair when
+// playback crossed one time, both frames around t after a jump. Outside
+// the table's times it leaves them to refill.
+func (pk *packedClip) advanceFrames(t float32, g *int32, cache []float32) {
+	times := pk.times
+	last := len(times) - 1
+	c := int(*g) - 1
+	switch {
+	case c >= 0 && c < last && times[c] <= t && t < times[c+1]:
+		return
+	case !(t >= times[0]) || t >= times[last]:
+		*g = 0
+		return
+	case c >= 0 && c+2 <= last && times[c+1] <= t && t < times[c+2]:
+		pk.shiftFrames(c+1, cache)
+		*g = int32(c + 2)
+		return
+	}
+	k, _ := slices.BinarySearch(times, t) // the first time ≥ t
+	if k > last || times[k] > t {
+		k--
+	}
+	pk.fillFrames(k, cache)
+	*g = int32(k + 1)
+}
+
+// frameCodes decodes the codes of frame track f at frame k.
+func (pk *packedClip) frameCodes(f *frameTrack, k int) (x, y, z float32) {
+	b := uint(f.bits)
+	at := uint(pk.frameStart) + uint(k)*uint(pk.frameBits) + uint(f.bit)
+	m := uint64(1)<<b - 1
+	var qx, qy, qz uint64
+	if b <= maxOneLoadBits {
+		v := binary.LittleEndian.Uint64(pk.data[at>>3:]) >> (at & 7)
+		qx, qy, qz = v&m, v>>b&m, v>>(2*b)&m
+	} else {
+		qx = uint64(readBits(pk.data, int(at), uint8(b)))
+		qy = uint64(readBits(pk.data, int(at+b), uint8(b)))
+		qz = uint64(readBits(pk.data, int(at+2*b), uint8(b)))
+	}
+	// Codes go to floats through int64: converting an unsigned integer
+	// costs a branch and more.
+	return f.lo[0] + f.step[0]*float32(int64(qx)), f.lo[1] + f.step[1]*float32(int64(qy)), f.lo[2] + f.step[2]*float32(int64(qz))
+}
+
+// shiftFrames makes every frame track's pair frames k and k+1, from the
+// pair k−1, k it holds.
+func (pk *packedClip) shiftFrames(k int, cache []float32) {
+	t0, t1, inv := pk.times[k], pk.times[k+1], pk.inv[k]
+	data := pk.data
+	at0 := uint(pk.frameStart) + uint(k+1)*uint(pk.frameBits)
+	for i := range pk.frame {
+		f := &pk.frame[i]
+		var x, y, z float32
+		if b := uint(f.bits); b <= maxOneLoadBits {
+			// frameCodes, written out: a call here costs a fifth.
+			at := at0 + uint(f.bit)
+			v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
+			m := uint64(1)<<b - 1
+			x = f.lo[0] + f.step[0]*float32(int64(v&m))
+			y = f.lo[1] + f.step[1]*float32(int64(v>>b&m))
+			z = f.lo[2] + f.step[2]*float32(int64(v>>(2*b)&m))
+		} else {
+			x, y, z = pk.frameCodes(f, k+1)
+		}
+		if !f.rot {
+			r := (*[2 * (recHead + 3)]float32)(cache[f.rec:])
+			r[0], r[1], r[2], r[3], r[4] = t0, inv, r[7], r[8], r[9]
+			r[5], r[7], r[8], r[9] = t1, x, y, z
+			continue
+		}
+		r := (*[2 * (recHead + 4)]float32)(cache[f.rec:])
+		var w float32
+		if ww := 1 - x*x - y*y - z*z; ww > 0 { // unitFromXYZ, written out
+			w = float32(math.Sqrt(float64(ww)))
+		} else {
+			x, y, z, w = normQ(x, y, z, 0)
+		}
+		// Frame k becomes the first key as stored, with w ≥ 0 (it may
+		// have been negated to match the key before it), and the new key
+		// is made to match it: the pair takes the shorter arc, and is what
+		// fillFrames would make.
+		ax, ay, az, aw := r[8], r[9], r[10], r[11]
+		if aw < 0 || (aw == 0 && math.Signbit(float64(aw))) {
+			ax, ay, az, aw = -ax, -ay, -az, -aw
+		}
+		if ax*x+ay*y+az*z+aw*w < 0 {
+			x, y, z, w = -x, -y, -z, -w
+		}
+		r[0], r[1], r[2], r[3], r[4], r[5] = t0, inv, ax, ay, az, aw
+		r[6], r[8], r[9], r[10], r[11] = t1, x, y, z, w
+	}
+}
+
+// fillFrames decodes frames k and k+1 into every frame track's pair.
+func (pk *packedClip) fillFrames(k int, cache []float32) {
+	t0, t1, inv := pk.times[k], pk.times[k+1], pk.inv[k]
+	for i := range pk.frame {
+		f := &pk.frame[i]
+		ax, ay, az := pk.frameCodes(f, k)
+		x, y, z := pk.frameCodes(f, k+1)
+		if !f.rot {
+			r := (*[2 * (recHead + 3)]float32)(cache[f.rec:])
+			r[0], r[1], r[2], r[3], r[4] = t0, inv, ax, ay, az
+			r[5], r[6], r[7], r[8], r[9] = t1, 0, x, y, z
+			continue
+		}
+		r := (*[2 * (recHead + 4)]float32)(cache[f.rec:])
+		ax, ay, az, aw := unitFromXYZ(ax, ay, az)
+		x, y, z, w := unitFromXYZ(x, y, z)
+		if ax*x+ay*y+az*z+aw*w < 0 {
+			x, y, z, w = -x, -y, -z, -w
+		}
+		r[0], r[1], r[2], r[3], r[4], r[5] = t0, inv, ax, ay, az, aw
+		r[6], r[7], r[8], r[9], r[10], r[11] = t1, 0, x, y, z, w
+	}
+}
+
 // maxOneLoadBits is the widest code of which three, at any bit offset,
 // fit in one 64-bit load.
 const maxOneLoadBits = 19
 
-// sampleVec3 samples every translation or scale track of path p. Where t
-// has left a track's cached pair: the common case written out (a quantized
-// track that keys every time crossed one key: the pair shifts and the new
-// key's three codes come in one load), refill otherwise. The hot path
-// makes no call.
+// sampleVec3 samples every translation or scale track of path p: where t
+// has left a track's cached pair, refill; then the interpolation.
 func (pk *packedClip) sampleVec3(p Path, t float32, cur []int32, recs []float32, ox, oy, oz []float32) {
 	const stride = recHead + 3
-	trs := pk.tracks[p]
-	times, inv, data := pk.times, pk.inv, pk.data
-	cur, recs = cur[:len(trs)], recs[:2*stride*len(trs)]
-	ox, oy, oz = ox[:len(trs)], oy[:len(trs)], oz[:len(trs)]
-	for j := range trs {
+	n := len(pk.tracks[p])
+	cur, recs = cur[:n], recs[:2*stride*n]
+	ox, oy, oz = ox[:n], oy[:n], oz[:n]
+	for j := range n {
 		r := (*[2 * stride]float32)(recs[j*2*stride:])
 		var u float32
 		if r[0] <= t && t < r[stride] {
 			u = (t - r[0]) * r[1]
 		} else {
-			tr := &trs[j]
-			if c := int(cur[j]); tr.fast && c > 0 && c+1 < len(times) && r[stride] == times[c] && r[stride] <= t && t < times[c+1] {
-				b := uint(tr.bits)
-				at := uint(tr.vbit) + uint(c+1)*uint(tr.kbits)
-				v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
-				m := uint64(1)<<b - 1
-				r[0], r[1], r[2], r[3], r[4] = r[stride], inv[c], r[stride+2], r[stride+3], r[stride+4]
-				r[stride] = times[c+1]
-				r[stride+2] = tr.lo[0] + tr.step[0]*float32(int64(v&m))
-				r[stride+3] = tr.lo[1] + tr.step[1]*float32(int64(v>>b&m))
-				r[stride+4] = tr.lo[2] + tr.step[2]*float32(int64(v>>(2*b)&m))
-				cur[j] = int32(c + 1)
-				u = (t - r[0]) * r[1]
-			} else {
-				pk.refill(p, j, t, &cur[j], r[:])
-				u = clamp01((t - r[0]) * r[1])
-			}
+			pk.refill(p, j, t, &cur[j], r[:])
+			u = clamp01((t - r[0]) * r[1])
 		}
 		ox[j] = r[2] + (r[stride+2]-r[2])*u
 		oy[j] = r[3] + (r[stride+3]-r[3])*u
@@ -225,51 +342,17 @@ func (pk *packedClip) sampleVec3(p Path, t float32, cur []int32, recs []float32,
 // does.
 func (pk *packedClip) sampleQuat(t float32, nlerp bool, cur []int32, recs []float32, ox, oy, oz, ow []float32) {
 	const stride = recHead + 4
-	trs := pk.tracks[Rotation]
-	times, inv, data := pk.times, pk.inv, pk.data
-	cur, recs = cur[:len(trs)], recs[:2*stride*len(trs)]
-	ox, oy, oz, ow = ox[:len(trs)], oy[:len(trs)], oz[:len(trs)], ow[:len(trs)]
-	for j := range trs {
+	n := len(pk.tracks[Rotation])
+	cur, recs = cur[:n], recs[:2*stride*n]
+	ox, oy, oz, ow = ox[:n], oy[:n], oz[:n], ow[:n]
+	for j := range n {
 		r := (*[2 * stride]float32)(recs[j*2*stride:])
 		var u float32
 		if r[0] <= t && t < r[stride] {
 			u = (t - r[0]) * r[1]
 		} else {
-			tr := &trs[j]
-			if c := int(cur[j]); tr.fast && c > 0 && c+1 < len(times) && r[stride] == times[c] && r[stride] <= t && t < times[c+1] {
-				b := uint(tr.bits)
-				at := uint(tr.vbit) + uint(c+1)*uint(tr.kbits)
-				v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
-				m := uint64(1)<<b - 1
-				x := tr.lo[0] + tr.step[0]*float32(int64(v&m))
-				y := tr.lo[1] + tr.step[1]*float32(int64(v>>b&m))
-				z := tr.lo[2] + tr.step[2]*float32(int64(v>>(2*b)&m))
-				var w float32
-				if ww := 1 - x*x - y*y - z*z; ww > 0 {
-					w = float32(math.Sqrt(float64(ww)))
-				} else {
-					x, y, z, w = normQ(x, y, z, 0)
-				}
-				// Key c becomes the first record as stored, with w ≥ 0 (it
-				// may have been negated to match the key before it), and
-				// the new key is made to match it: the pair takes the
-				// shorter arc, and is what a fresh cache would hold.
-				ax, ay, az, aw := r[stride+2], r[stride+3], r[stride+4], r[stride+5]
-				if aw < 0 || (aw == 0 && math.Signbit(float64(aw))) {
-					ax, ay, az, aw = -ax, -ay, -az, -aw
-				}
-				r[0], r[1], r[2], r[3], r[4], r[5] = r[stride], inv[c], ax, ay, az, aw
-				if ax*x+ay*y+az*z+aw*w < 0 {
-					x, y, z, w = -x, -y, -z, -w
-				}
-				r[stride] = times[c+1]
-				r[stride+2], r[stride+3], r[stride+4], r[stride+5] = x, y, z, w
-				cur[j] = int32(c + 1)
-				u = (t - r[0]) * r[1]
-			} else {
-				pk.refill(Rotation, j, t, &cur[j], r[:])
-				u = clamp01((t - r[0]) * r[1])
-			}
+			pk.refill(Rotation, j, t, &cur[j], r[:])
+			u = clamp01((t - r[0]) * r[1])
 		}
 		var x, y, z, w float32
 		if nlerp {

@@ -517,11 +517,14 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 		}
 	}
 	pk.data = w.end()
+	pk.frameStart, pk.frameBits = start, frameBits
+	off := cacheOffsets(n)
 	for _, f := range framed {
 		tr := &pk.tracks[f[0]][f[1]]
 		tr.vbit += start
 		tr.kbits = frameBits
-		tr.fast = tr.bits <= maxOneLoadBits
+		pk.frame = append(pk.frame, frameTrack{rot: f[0] == int(Rotation), bits: tr.bits,
+			rec: uint32(off[f[0]] + f[1]*2*(recHead+Path(f[0]).Components())), bit: tr.vbit - start, lo: tr.lo, step: tr.step})
 	}
 	pk.data = append(pk.data, make([]byte, dataPad)...)
 	// The compressed clip keeps the source's STEP and CUBICSPLINE records.

@@ -244,8 +244,14 @@ func (c *RuntimeClip) Duration() float32 { return c.duration }
 func (c *RuntimeClip) NumJoints() int { return c.numJoints }
 
 // NumCursors is the length of the cursor slice SampleSoAJob needs: one per
-// joint and path, and one per morph track.
-func (c *RuntimeClip) NumCursors() int { return 3*c.numJoints + len(c.morph) }
+// joint and path, one per morph track, and for a compressed clip with
+// frames one for them.
+func (c *RuntimeClip) NumCursors() int {
+	if c.pk != nil && len(c.pk.frame) > 0 {
+		return 3*c.numJoints + len(c.morph) + 1 // and the frames' cursor
+	}
+	return 3*c.numJoints + len(c.morph)
+}
 
 // SampleSoAJob samples a RuntimeClip into an SoAPose, the engine's only
 // sampler: joints without a track keep their rest transform; LINEAR
