@@ -222,21 +222,25 @@ func (pk *packedClip) advanceFrames(t float32, g *int32, cache []float32) {
 
 // frameCodes decodes the codes of frame track f at frame k.
 func (pk *packedClip) frameCodes(f *frameTrack, k int) (x, y, z float32) {
-	b := uint(f.bits)
-	at := uint(pk.frameStart) + uint(k)*uint(pk.frameBits) + uint(f.bit)
+	return unpack3(pk.data, uint(pk.frameStart)+uint(k)*uint(pk.frameBits)+uint(f.bit), uint(f.bits), &f.lo, &f.step)
+}
+
+// unpack3 decodes three codes of b bits from bit at of data:
+// lo + step·code each.
+func unpack3(data []byte, at, b uint, lo, step *[3]float32) (x, y, z float32) {
 	m := uint64(1)<<b - 1
 	var qx, qy, qz uint64
 	if b <= maxOneLoadBits {
-		v := binary.LittleEndian.Uint64(pk.data[at>>3:]) >> (at & 7)
+		v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
 		qx, qy, qz = v&m, v>>b&m, v>>(2*b)&m
 	} else {
-		qx = uint64(readBits(pk.data, int(at), uint8(b)))
-		qy = uint64(readBits(pk.data, int(at+b), uint8(b)))
-		qz = uint64(readBits(pk.data, int(at+2*b), uint8(b)))
+		qx = uint64(readBits(data, int(at), uint8(b)))
+		qy = uint64(readBits(data, int(at+b), uint8(b)))
+		qz = uint64(readBits(data, int(at+2*b), uint8(b)))
 	}
 	// Codes go to floats through int64: converting an unsigned integer
 	// costs a branch and more.
-	return f.lo[0] + f.step[0]*float32(int64(qx)), f.lo[1] + f.step[1]*float32(int64(qy)), f.lo[2] + f.step[2]*float32(int64(qz))
+	return lo[0] + step[0]*float32(int64(qx)), lo[1] + step[1]*float32(int64(qy)), lo[2] + step[2]*float32(int64(qz))
 }
 
 // shiftFrames makes every frame track's pair frames k and k+1, from the
@@ -367,21 +371,7 @@ func (pk *packedClip) sampleQuat(t float32, nlerp bool, cur []int32, recs []floa
 
 // decode3 decodes the three codes of key k of a quantized track.
 func (pk *packedClip) decode3(tr *packedTrack, k int) (x, y, z float32) {
-	b := uint(tr.bits)
-	at := uint(tr.vbit) + uint(k)*uint(tr.kbits)
-	m := uint64(1)<<b - 1
-	// Codes go to floats through int64: converting an unsigned integer
-	// costs a branch and more.
-	var qx, qy, qz uint64
-	if b <= maxOneLoadBits {
-		v := binary.LittleEndian.Uint64(pk.data[at>>3:]) >> (at & 7)
-		qx, qy, qz = v&m, v>>b&m, v>>(2*b)&m
-	} else {
-		qx = uint64(readBits(pk.data, int(at), uint8(b)))
-		qy = uint64(readBits(pk.data, int(at+b), uint8(b)))
-		qz = uint64(readBits(pk.data, int(at+2*b), uint8(b)))
-	}
-	return tr.lo[0] + tr.step[0]*float32(int64(qx)), tr.lo[1] + tr.step[1]*float32(int64(qy)), tr.lo[2] + tr.step[2]*float32(int64(qz))
+	return unpack3(pk.data, uint(tr.vbit)+uint(k)*uint(tr.kbits), uint(tr.bits), &tr.lo, &tr.step)
 }
 
 // refill decodes into r (two records, as RuntimeClip.keys lays them out)
