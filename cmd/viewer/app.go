@@ -19,6 +19,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/render"
+	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -492,7 +493,7 @@ func (a *app) info() ui.Info {
 			Parts: a.v.Scene.Parts, Joints: c.Model.Skeleton.NumJoints(), Vertices: a.v.Stats.Vertices},
 	}
 	if !a.issuesRead { // the report does not change while the model is shown
-		a.issues, a.issueLines = issueSummary(&c.Model.Report)
+		a.issues, a.issueLines = report.IssueSummary(&c.Model.Report)
 		a.issuesRead = true
 	}
 	in.Issues, in.IssueLines = a.issues, a.issueLines

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/skinview/skinview/internal/report"
 	"io"
 	"math"
 	"strings"
@@ -114,7 +115,7 @@ func TestCompressInfoJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := printCompressionJSON(&out, reports); err != nil {
+	if err := report.WriteCompressionJSON(&out, reports); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -138,7 +139,7 @@ func TestCompressInfoJSON(t *testing.T) {
 		}
 	}
 	var text bytes.Buffer
-	printCompression(&text, reports, 0.01)
+	report.WriteCompression(&text, reports, 0.01)
 	if !strings.Contains(text.String(), "slowest to compress") || strings.Count(text.String(), "compressed clip") != len(m.Clips) {
 		t.Errorf("text report:\n%s", text.String())
 	}

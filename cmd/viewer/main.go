@@ -16,6 +16,7 @@ import (
 	"github.com/skinview/skinview/assets"
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
 )
 
@@ -376,10 +377,10 @@ func run(opt *options) error {
 	}
 	if opt.info {
 		if opt.json {
-			return printCompressionJSON(os.Stdout, reports)
+			return report.WriteCompressionJSON(os.Stdout, reports)
 		}
-		printInfo(os.Stdout, m, opt.paletteLimit)
-		printCompression(os.Stdout, reports, opt.compress)
+		report.WriteInfo(os.Stdout, m, opt.paletteLimit)
+		report.WriteCompression(os.Stdout, reports, opt.compress)
 		for _, n := range notes {
 			fmt.Println(n)
 		}
@@ -431,6 +432,13 @@ func run(opt *options) error {
 // viewOptions are the flags a view draws with.
 func (o *options) viewOptions() scene.ViewOptions {
 	return scene.ViewOptions{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view}
+}
+
+// validate prints the -validate report of the model at path, as JSON, and
+// returns an error when it has errors.
+func validate(w io.Writer, path string) error {
+	m, err := loadModel(path)
+	return report.WriteValidation(w, path, m, err)
 }
 
 // compressModel compresses m's clips when -compress asks for it and they

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/report"
 )
 
 // brokenTriangle is one triangle whose positions have no bounds (an
@@ -86,7 +87,7 @@ func TestInfoGroupsTheReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	printReport(&out, &m.Report)
+	report.WriteReport(&out, &m.Report)
 	got := out.String()
 	for _, want := range []string{
 		"validation: 2 errors, 0 warnings, 0 infos\n",
@@ -97,7 +98,7 @@ func TestInfoGroupsTheReport(t *testing.T) {
 			t.Errorf("-info report lacks %q:\n%s", want, got)
 		}
 	}
-	summary, lines := issueSummary(&m.Report)
+	summary, lines := report.IssueSummary(&m.Report)
 	if summary != "2 errors, 0 warnings" || len(lines) != 2 {
 		t.Errorf("HUD summary %q %q", summary, lines)
 	}

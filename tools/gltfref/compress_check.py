@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks -compress against the uncompressed clips from the joint world
 matrices alone, as the Animation Compression Library judges error: for
-every joint, the origin and points 3 cm along each axis (scaled by the
+every node (-all-nodes), the origin and points 3 cm along each axis (scaled by the
 matrix, and at 3 cm whatever the scale), compared between
 
     viewer -dump-pose - -clip C -time T MODEL
@@ -70,11 +70,14 @@ def main():
             times += [rng.uniform(-0.1, duration + 0.1) for _ in range(args.times // 3)]
             errors = []
             for t in times:
-                a = json.loads(run("-dump-pose", "-", "-clip", str(index), "-time", repr(t), model))
-                b = json.loads(run("-dump-pose", "-", "-clip", str(index), "-time", repr(t), "-compress", str(args.cm), model))
+                a = json.loads(run("-dump-pose", "-", "-all-nodes", "-clip", str(index), "-time", repr(t), model))
+                b = json.loads(run("-dump-pose", "-", "-all-nodes", "-clip", str(index), "-time", repr(t), "-compress", str(args.cm), model))
                 for na, nb in zip(a["nodes"], b["nodes"]):
                     errors.append(100 * error(na["world"], nb["world"]))
             errors.sort()
+            if not errors:
+                print(f"-    {os.path.basename(model)} clip {index}: no nodes")
+                continue
             worst = errors[-1]
             p99 = errors[max(0, math.ceil(0.99 * len(errors)) - 1)]
             ok = worst <= args.cm

@@ -1,4 +1,10 @@
-package main
+// Package report writes what the viewer says about a model without
+// drawing it: the -info description (skins, clips, meshes, the partition
+// plan, compression), the loader's report grouped by severity, and
+// -validate's JSON in glTF-Validator's shape. It reads gltfload's model,
+// skin's partition planner and anim's compression reports, and touches no
+// GL and no window.
+package report
 
 import (
 	"encoding/json"
@@ -12,14 +18,15 @@ import (
 	"github.com/skinview/skinview/internal/skin"
 )
 
-// printInfo describes a model: skins, clips, meshes and every problem the
-// loader recovered from.
 // minBlockJoints is the palette size every GL 4.1 driver can hold: the
 // specification's minimum GL_MAX_UNIFORM_BLOCK_SIZE, 16 KiB, over 48-byte
 // entries. -info has no GL context to ask the real driver.
 const minBlockJoints = 16384 / 48
 
-func printInfo(w io.Writer, m *gltfload.Model, limit int) {
+// WriteInfo describes a model: skins, clips, meshes, the bone-partition
+// plan at limit joints per draw (0: the smallest limit GL 4.1 allows) and
+// every problem the loader recovered from.
+func WriteInfo(w io.Writer, m *gltfload.Model, limit int) {
 	fmt.Fprintf(w, "model %s: %d nodes, %d skins, %d clips, %d meshes, %d drawn instances\n",
 		m.Name, m.Skeleton.NumJoints(), len(m.Skins), len(m.Clips), len(m.Meshes), len(m.Instances))
 	for i, s := range m.Skins {
@@ -78,8 +85,8 @@ func printInfo(w io.Writer, m *gltfload.Model, limit int) {
 	if limit <= 0 {
 		limit = minBlockJoints
 	}
-	printPartitionPlan(w, m, limit)
-	printReport(w, &m.Report)
+	writePartitionPlan(w, m, limit)
+	WriteReport(w, &m.Report)
 }
 
 // defaultWeight is a target's weight in mesh.weights, "0" without them.
@@ -94,9 +101,9 @@ func defaultWeight(me *gltfload.Mesh, t int) string {
 // shows under their count.
 const hudIssues = 2
 
-// issueSummary is the HUD's line on the validation report, "" when it has
+// IssueSummary is the HUD's line on the validation report, "" when it has
 // neither errors nor warnings, and its first errors and warnings.
-func issueSummary(r *gltfload.Report) (string, []string) {
+func IssueSummary(r *gltfload.Report) (string, []string) {
 	if r.Count(gltfload.Error)+r.Count(gltfload.Warning) == 0 {
 		return "", nil
 	}
@@ -106,9 +113,9 @@ func issueSummary(r *gltfload.Report) (string, []string) {
 // issuesPerCode is how many issues of one code -info lists.
 const issuesPerCode = 3
 
-// printReport prints the validation report grouped by severity and code,
+// WriteReport prints the validation report grouped by severity and code,
 // with a count and the first few issues of each code.
-func printReport(w io.Writer, r *gltfload.Report) {
+func WriteReport(w io.Writer, r *gltfload.Report) {
 	if len(r.Issues) == 0 {
 		fmt.Fprintln(w, "no specification violations found")
 		return
@@ -159,18 +166,18 @@ type validationReport struct {
 	} `json:"issues"`
 }
 
-// validate prints the report of the model at path as JSON and returns
-// an error when it has errors (a file the viewer refuses is one error,
-// code LOAD_REFUSED unless the refusal has a code of its own).
-func validate(w io.Writer, path string) error {
-	rep := validationReport{URI: path, MimeType: "model/gltf+json", ValidatorVersion: "skinview"}
-	if strings.HasSuffix(strings.ToLower(path), ".glb") || path == "" || path == "@character" || path == "@stress" || path == "@twist" {
+// WriteValidation prints the report of the model at uri as JSON, m being
+// what loading it gave, or loadErr why it was refused, and returns an
+// error when it has errors (a refused file is one error, code
+// LOAD_REFUSED unless the refusal has a code of its own).
+func WriteValidation(w io.Writer, uri string, m *gltfload.Model, loadErr error) error {
+	rep := validationReport{URI: uri, MimeType: "model/gltf+json", ValidatorVersion: "skinview"}
+	if strings.HasSuffix(strings.ToLower(uri), ".glb") || uri == "" || uri == "@character" || uri == "@stress" || uri == "@twist" {
 		rep.MimeType = "model/gltf-binary"
 	}
-	m, err := loadModel(path)
-	if err != nil {
+	if loadErr != nil {
 		rep.Issues.NumErrors = 1
-		rep.Issues.Messages = []gltfload.Issue{{Code: gltfload.RefusalCode(err), Message: err.Error(), Severity: gltfload.Error}}
+		rep.Issues.Messages = []gltfload.Issue{{Code: gltfload.RefusalCode(loadErr), Message: loadErr.Error(), Severity: gltfload.Error}}
 	} else {
 		r := &m.Report
 		rep.Issues.NumErrors, rep.Issues.NumWarnings = r.Count(gltfload.Error), r.Count(gltfload.Warning)
@@ -186,11 +193,11 @@ func validate(w io.Writer, path string) error {
 	if err := enc.Encode(&rep); err != nil {
 		return err
 	}
-	if err != nil {
-		return err
+	if loadErr != nil {
+		return loadErr
 	}
 	if n := rep.Issues.NumErrors; n > 0 {
-		return fmt.Errorf("%s: %s", path, plural(n, "error"))
+		return fmt.Errorf("%s: %s", uri, plural(n, "error"))
 	}
 	return nil
 }
@@ -232,7 +239,7 @@ func maxInfluences(p *gltfload.Primitive) int {
 
 // printPartitionPlan reports how each skinned primitive would be split into
 // draw calls of at most limit joints.
-func printPartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
+func writePartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
 	calls, parts, dup := 0, 0, 0
 	for _, inst := range m.Instances {
 		for pi := range m.Meshes[inst.Mesh].Primitives {
@@ -264,8 +271,8 @@ func printPartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
 	fmt.Fprintf(w, "draw calls at K=%d: %d (%d skinned partitions, %d duplicated vertices)\n", limit, calls, parts, dup)
 }
 
-// printCompression reports each clip's compression (-info -compress).
-func printCompression(w io.Writer, reports []anim.CompressReport, cm float64) {
+// WriteCompression reports each clip's compression (-info -compress).
+func WriteCompression(w io.Writer, reports []anim.CompressReport, cm float64) {
 	if len(reports) == 0 {
 		return
 	}
@@ -280,9 +287,9 @@ func printCompression(w io.Writer, reports []anim.CompressReport, cm float64) {
 	fmt.Fprintf(w, "slowest to compress: clip %d %q, %.1f ms\n", slowest, reports[slowest].Clip, float64(reports[slowest].Elapsed.Microseconds())/1000)
 }
 
-// printCompressionJSON prints one JSON line per clip (-info -compress
+// WriteCompressionJSON prints one JSON line per clip (-info -compress
 // -json).
-func printCompressionJSON(w io.Writer, reports []anim.CompressReport) error {
+func WriteCompressionJSON(w io.Writer, reports []anim.CompressReport) error {
 	enc := json.NewEncoder(w)
 	for _, r := range reports {
 		line := struct {
