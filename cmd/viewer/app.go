@@ -33,22 +33,13 @@ type app struct {
 	v                *scene.View
 	ui               ui.State
 	scale            float32 // HiDPI content scale of the HUD
-	// issues and issueLines are the HUD's summary of the model's
-	// validation report, made once (issuesRead).
-	issues     string
-	issueLines []string
-	issuesRead bool
-	// space is the HUD's 2D blend space plot, laid out once; spaceParams
-	// are the parameter indices of its two axes (−1: a constant).
-	space       *ui.Space2D
-	spaceParams [2]int
-	fps         float32
-	animMs      float32
-	drawMs      float32
-	shotDir     string
-	stdout      io.Writer    // where key S prints
-	jointInfo   ui.JointInfo // the inspector's, filled each frame
-	fade        ui.Fade      // the fade in progress, filled each frame
+	// hud makes the HUD's Info each frame.
+	hud     *ui.Snapshot
+	fps     float32
+	animMs  float32
+	drawMs  float32
+	shotDir string
+	stdout  io.Writer // where key S prints
 	// shotPath, when set, asks the next frame to save itself there.
 	shotPath string
 	// steady leaves wall-clock timings out of the HUD, so that offscreen
@@ -60,15 +51,6 @@ type app struct {
 	// followed is where its root was when the camera last moved.
 	follow   bool
 	followed mgl32.Vec3
-	// viewLabels name what each debug view shows (ui.View*), made once.
-	viewLabels [3]string
-	// morph is the HUD's morph panel, laid out for the node morphFor,
-	// named morphNode.
-	morph     ui.MorphPanel
-	morphFor  int
-	morphNode string
-	// clipRows is the HUD's clip list, one row per clip (clip browser).
-	clipRows []ui.ClipRow
 }
 
 // newApp builds the view of c (offscreen at w×h when both are positive).
@@ -98,7 +80,6 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	case scene.ViewSkeleton:
 		a.ui.Skeleton = true
 	}
-	a.space, a.spaceParams = blendSpace(c)
 	a.ui.Onion = opt.onion > 0
 	a.follow = true
 	if opt.rate != 0 {
@@ -107,18 +88,8 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	if opt.rateSet && opt.rate == 0 {
 		a.ui.Playing = false // -rate 0 holds the pose
 	}
-	a.morphFor = -1
-	a.viewLabels[ui.ViewPartitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", v.Scene.Parts)
-	a.viewLabels[ui.ViewWeights] = "view: weights, no joint"
-	if j := v.WeightJoint; j >= 0 {
-		name := cmp.Or(c.Model.Skeleton.Names[j], fmt.Sprintf("joint %d", j))
-		a.viewLabels[ui.ViewWeights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
-	}
-	if c.ClipMode {
-		for i, name := range c.Choices() {
-			a.clipRows = append(a.clipRows, ui.ClipRow{Name: name, Duration: c.Model.Clips[i].Duration})
-		}
-	}
+	a.hud = ui.NewSnapshot(c, v.Scene.Parts, v.WeightJoint)
+	a.hud.Issues, a.hud.IssueLines = report.IssueSummary(&c.Model.Report)
 	a.steady = w > 0 && h > 0
 	if opt.joint != "" {
 		a.Selected = c.Model.Skeleton.JointIndex(opt.joint) // the inspector starts on it
@@ -224,102 +195,7 @@ func (a *app) SetBlendWeight(i int, w float32) error {
 // object on stdout, for bug reports and scripts.
 func (a *app) ReportState() {
 	in := a.info()
-	type rect struct {
-		X float32 `json:"x"`
-		Y float32 `json:"y"`
-		W float32 `json:"w"`
-		H float32 `json:"h"`
-	}
-	// The clip list's rows: row k (from 0) is clip first+k, its weight bar
-	// from weight_x, weight_w wide.
-	type clipList struct {
-		rect
-		Row     float32 `json:"row_height"`
-		First   int     `json:"first"`
-		WeightX float32 `json:"weight_x"`
-		WeightW float32 `json:"weight_w"`
-	}
-	// The morph panel's node, its targets' weights by name, the pinned.
-	type morphLine struct {
-		Node     string             `json:"node"`
-		Selected string             `json:"selected"`
-		Weights  map[string]float32 `json:"weights"`
-		Pinned   []string           `json:"pinned"`
-	}
-	line := struct {
-		Model     string             `json:"model"`
-		Mode      string             `json:"mode"`
-		Playing   string             `json:"playing"`
-		State     string             `json:"state,omitempty"`
-		Time      float32            `json:"time"`
-		Frame     int                `json:"frame"`
-		Frames    int                `json:"frames"`
-		FPS       float32            `json:"fps"`
-		Duration  float32            `json:"duration"`
-		Rate      float32            `json:"rate"`
-		Loop      string             `json:"loop"`
-		Paused    bool               `json:"paused"`
-		Selected  string             `json:"selected"`
-		Joint     *string            `json:"selected_joint"`
-		Weights   map[string]float32 `json:"weights"`
-		Params    map[string]float32 `json:"params"`
-		Timeline  rect               `json:"timeline"`
-		ClipList  *clipList          `json:"clip_list,omitempty"`
-		LoopIn    *float32           `json:"loop_in"`
-		LoopOut   *float32           `json:"loop_out"`
-		BindPose  bool               `json:"bind_pose"`
-		Onion     bool               `json:"onion"`
-		Morph     *morphLine         `json:"morph,omitempty"`
-		HUDHidden bool               `json:"hud_hidden,omitempty"`
-	}{Model: in.Model, Mode: in.Mode, Playing: in.Choice, Time: in.Time, Frame: in.Frame, Frames: in.Frames,
-		FPS: in.FPS, Duration: in.Duration, Rate: a.ui.Rate(), Loop: in.Loop.String(), Paused: !a.ui.Playing,
-		Selected: in.Selected, Weights: map[string]float32{}, Params: map[string]float32{}, HUDHidden: !a.ui.HUD}
-	if !a.ClipMode {
-		line.State = in.Status.State
-	}
-	// The blend the base layer shows: each clip's share of the pose in the
-	// clip browser; under a spec, a fade's two ends, or what plays.
-	if in.Clips != nil {
-		for _, c := range in.Clips {
-			if c.Live > 0 {
-				line.Weights[c.Name] = c.Live
-			}
-		}
-	} else if st := in.Status; st.From != "" {
-		line.Weights[st.From], line.Weights[st.State] = 1-st.Weight, st.Weight
-	} else if in.Choice != "" {
-		line.Weights[in.Choice] = 1
-	}
-	for _, p := range in.Params {
-		line.Params[p.Name] = p.Value
-	}
-	if a.ui.LoopOut > a.ui.LoopIn {
-		line.LoopIn, line.LoopOut = &a.ui.LoopIn, &a.ui.LoopOut
-	}
-	line.BindPose, line.Onion = a.BindPose, a.ui.Onion
-	if mp := in.Morph; mp != nil && len(mp.Rows) > 0 {
-		ml := &morphLine{Node: a.morphNode, Weights: map[string]float32{}, Pinned: []string{}}
-		ml.Selected = mp.Rows[a.ui.MorphSel%len(mp.Rows)].Name
-		for _, r := range mp.Rows {
-			ml.Weights[r.Name] = r.Weight
-			if r.Pinned {
-				ml.Pinned = append(ml.Pinned, r.Name)
-			}
-		}
-		line.Morph = ml
-	}
-	if in.Joint != nil {
-		line.Joint = &in.Joint.Name
-	}
-	// Framebuffer pixels to window pixels (HiDPI).
-	r := a.ui.Timeline
-	line.Timeline = rect{r.X / a.scale, r.Y / a.scale, r.W / a.scale, r.H / a.scale}
-	if c := a.ui.Clips; c.W > 0 {
-		line.ClipList = &clipList{rect: rect{c.X / a.scale, c.Y / a.scale, c.W / a.scale, c.H / a.scale},
-			Row: a.ui.RowHeight / a.scale, First: a.ui.ClipFirst, WeightX: a.ui.WeightBar.X / a.scale, WeightW: a.ui.WeightBar.W / a.scale}
-	}
-	out, _ := json.Marshal(line)
-	fmt.Fprintln(a.stdout, string(out))
+	fmt.Fprintln(a.stdout, string(ui.StateLine(&in, &a.ui, a.scale, a.hud.MorphNode)))
 }
 
 // SelectJointAt implements ui.Actions: the joint drawn within 12 pixels
@@ -484,155 +360,8 @@ func (a *app) readPixels() *image.NRGBA {
 
 // info is the HUD's snapshot of the viewer.
 func (a *app) info() ui.Info {
-	c := a.Character
-	st := c.Ctl.Status()
-	in := ui.Info{
-		Model: c.Model.Name, Choices: a.Choices(),
-		Params: c.Params(), Status: st, HasStates: !c.ClipMode,
-		Stats: ui.Stats{FPS: a.fps, AnimMs: a.animMs, RenderMs: a.drawMs, DrawCalls: a.v.R.DrawCalls,
-			Parts: a.v.Scene.Parts, Joints: c.Model.Skeleton.NumJoints(), Vertices: a.v.Stats.Vertices},
-	}
-	if !a.issuesRead { // the report does not change while the model is shown
-		a.issues, a.issueLines = report.IssueSummary(&c.Model.Report)
-		a.issuesRead = true
-	}
-	in.Issues, in.IssueLines = a.issues, a.issueLines
-	if ch := in.Choices; len(ch) > 0 {
-		in.Selected = ch[a.ui.Selected%len(ch)]
-	}
-	tl := c.Ctl.Timeline()
-	in.Time, in.Duration, in.Loop, in.FPS = tl.Time, tl.Duration, tl.Mode, a.FPS()
-	in.BindPose = a.BindPose
-	in.View = a.viewLabels[a.ui.View]
-	if j := a.Selected; j >= 0 {
-		ji := &a.jointInfo
-		var local anim.Transform
-		var world mgl32.Vec3
-		ji.Name, ji.Parent, local, world = a.Joint(j)
-		ji.T, ji.S, ji.World = local.Translation, local.Scale, world
-		wt := anim.DecomposeMat4(a.JointWorld(j))
-		ji.WorldS = wt.Scale
-		ji.WorldR = [4]float32{wt.Rotation.V[0], wt.Rotation.V[1], wt.Rotation.V[2], wt.Rotation.W}
-		ji.R = [4]float32{local.Rotation.V[0], local.Rotation.V[1], local.Rotation.V[2], local.Rotation.W}
-		in.Joint = ji
-	}
-	in.Frame = int(ui.FrameAt(tl.Time, 1/in.FPS))
-	in.Frames = int(math.Round(float64(tl.Duration * in.FPS)))
-	if tl.Clip >= 0 {
-		in.Keys = a.KeyTimes(tl.Clip)
-		in.Markers = a.Ctl.Markers(tl.Clip)
-	}
-	if c.ClipMode {
-		in.Mode, in.Choice = "clip", c.ClipName()
-		if in.Choice == "" && c.Clip >= 0 {
-			in.Choice = c.Choices()[c.Clip]
-		}
-		if c.InBlend() {
-			in.Choice = "blend"
-		}
-		if live := c.ClipWeights(); len(live) == len(a.clipRows) {
-			blending := c.InBlend()
-			for i := range a.clipRows {
-				a.clipRows[i].Live = live[i]
-				a.clipRows[i].Blend, _ = c.BlendWeight(i)
-				if !blending {
-					// A clip playing alone is the blend Shift+click starts.
-					a.clipRows[i].Blend = 0
-					if i == c.Clip {
-						a.clipRows[i].Blend = 1
-					}
-				}
-			}
-			in.Clips = a.clipRows
-		}
-	} else {
-		in.Mode, in.Choice = "state", st.State
-	}
-	if st.From != "" {
-		a.fade = ui.Fade{From: st.From, To: st.State, Weight: st.Weight}
-		in.Fade = &a.fade
-	}
-	if n := c.MorphNode(); n >= 0 {
-		if a.morphFor != n { // laid out when the node shown changes
-			a.morphFor = n
-			me := &c.Model.Meshes[c.Model.NodeMesh[n]]
-			a.morphNode = cmp.Or(c.Model.NodeNames[n], fmt.Sprintf("node %d", n))
-			a.morph.Title = fmt.Sprintf("morph: %s (mesh %q) · M: next", a.morphNode, me.Name)
-			a.morph.Rows = make([]ui.MorphRow, me.Targets)
-			for i := range a.morph.Rows {
-				a.morph.Rows[i].Name = cmp.Or(me.TargetNames[i], fmt.Sprintf("target %d", i))
-			}
-		}
-		for i := range a.morph.Rows {
-			a.morph.Rows[i].Weight, a.morph.Rows[i].Pinned = c.MorphWeight(i)
-		}
-		in.Morph = &a.morph
-	}
-	if sp := a.space; sp != nil {
-		for k, i := range a.spaceParams {
-			if i >= 0 {
-				sp.Current[k] = c.Ctl.Params()[i].Value
-			}
-		}
-		in.Space = sp
-	}
-	in.Stats.Timed = !a.steady
-	return in
-}
-
-// blendSpace lays out the first 2D blend space of the spec for the HUD's
-// plot: its samples, and its triangles unless it is bilinear; params are
-// the indices of the parameters on its axes (−1 for a constant).
-func blendSpace(c *scene.Character) (sp *ui.Space2D, params [2]int) {
-	params = [2]int{-1, -1}
-	if c.Spec == nil {
-		return nil, params
-	}
-	var found *anim.NodeSpec
-	var walk func(n *anim.NodeSpec)
-	walk = func(n *anim.NodeSpec) {
-		if n == nil || found != nil {
-			return
-		}
-		if n.Type == anim.NodeBlend2D {
-			found = n
-			return
-		}
-		for i := range n.Children {
-			walk(&n.Children[i])
-		}
-		walk(n.Base)
-		walk(n.Source)
-		walk(n.Overlay)
-		for i := range n.Layers {
-			walk(&n.Layers[i].Node)
-		}
-	}
-	for _, l := range c.Spec.Layers {
-		for _, s := range l.States {
-			walk(s.Tree)
-		}
-	}
-	if found == nil {
-		return nil, params
-	}
-	sp = &ui.Space2D{XParam: found.Params[0].String(), YParam: found.Params[1].String()}
-	for _, p := range found.Points {
-		sp.Points = append(sp.Points, [2]float32{p[0], p[1]})
-	}
-	if sp.Rect = anim.Bilinear(found.Points, found.Mode); !sp.Rect {
-		if tris, err := anim.Triangulate(found.Points); err == nil {
-			sp.Triangles = tris
-		}
-	}
-	for k := 0; k < 2; k++ {
-		in := found.Params[k]
-		sp.Current[k] = in.Value
-		if in.Param != "" {
-			params[k] = c.Ctl.ParamIndex(in.Param)
-		}
-	}
-	return sp, params
+	return a.hud.Info(a.Character, &a.ui, ui.Stats{Timed: !a.steady, FPS: a.fps, AnimMs: a.animMs, RenderMs: a.drawMs,
+		DrawCalls: a.v.R.DrawCalls, Parts: a.v.Scene.Parts, Vertices: a.v.Stats.Vertices})
 }
 
 // runKeys replays a key script offscreen, one key per 1/30 s frame.
