@@ -72,14 +72,7 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 		c.Seek(c.Time()) // framing played the clip: start where the clip stands
 	}
 	a.ui.HUD = true
-	switch opt.view {
-	case scene.ViewPartitions:
-		a.ui.View = ui.ViewPartitions
-	case scene.ViewWeights:
-		a.ui.View = ui.ViewWeights
-	case scene.ViewSkeleton:
-		a.ui.Skeleton = true
-	}
+	a.ui.View, a.ui.Skeleton = opt.view, opt.skeleton
 	a.ui.Onion = opt.onion > 0
 	a.follow = true
 	if opt.rate != 0 {
@@ -316,14 +309,7 @@ func (a *app) draw() error {
 		// allocation per frame.
 		v.Grid = scene.GroundGrid(v.Scene, a.Character)
 	}
-	switch a.ui.View {
-	case ui.ViewPartitions:
-		v.Mode = render.Partitions
-	case ui.ViewWeights:
-		v.Mode = render.Weights
-	default:
-		v.Mode = render.Shaded
-	}
+	v.Mode = a.ui.View
 	v.KeepInView(a.Character)
 	a.followRoot()
 	if err := v.Draw(); err != nil {

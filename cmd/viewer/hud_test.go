@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/golden"
-	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -24,7 +23,7 @@ func TestHUDStates(t *testing.T) {
 		{name: "crossfade", opt: hud(options{clip: "Idle", fade: 0.5}), keys: "],enter,wait*5"},
 		{name: "slider_selected", opt: hud(options{}), keys: "tab,up*4"},
 		{name: "help", opt: hud(options{clip: "Walk"}), keys: "h"},
-		{name: "joint_inspector", opt: hud(options{clip: "Wave", view: scene.ViewSkeleton, joint: "forearm.R"}), keys: "right*20"},
+		{name: "joint_inspector", opt: hud(options{clip: "Wave", skeleton: true, joint: "forearm.R"}), keys: "right*20"},
 		// Run added to Walk with A, then its weight down to 0.7: 59 % / 41 %.
 		{name: "clip_blend", opt: hud(options{clip: "Walk"}), keys: "],],],a,down*6,wait"},
 		{name: "onion_skin", opt: hud(options{clip: "Walk", onion: 3}), keys: "right*8"},

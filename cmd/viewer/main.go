@@ -44,9 +44,11 @@ type options struct {
 	skinning     string
 	paletteLimit int
 	stats        bool
-	// view is the debug view; joint the joint the weights view shows.
-	view  string
-	joint string
+	// view is the debug view, skeleton the bones drawn over the mesh
+	// (-view); joint the joint the weights view shows.
+	view     scene.DebugView
+	skeleton bool
+	joint    string
 	// Animation: a spec file, quick blends, parameter values, fade time.
 	tree     string
 	blend    string
@@ -79,6 +81,25 @@ type options struct {
 	json     bool
 	// rootMotion is -root-motion MODE[:JOINT].
 	rootMotion string
+}
+
+// viewFlag sets -view: the debug view, and the skeleton overlay for
+// "skeleton".
+type viewFlag struct{ o *options }
+
+func (f viewFlag) String() string {
+	if f.o == nil {
+		return ""
+	}
+	if f.o.skeleton {
+		return "skeleton"
+	}
+	return f.o.view.String()
+}
+
+func (f viewFlag) Set(s string) (err error) {
+	f.o.view, f.o.skeleton, err = scene.ParseView(s)
+	return err
 }
 
 // stringList collects a repeated flag.
@@ -143,7 +164,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.skinning, "skinning", scene.SkinGPU, "skinning method: `gpu` (linear blend in skin.vert), cpu (the same, computed in Go) or dq (dual quaternions in skin_dq.vert, for comparison)")
 	fs.IntVar(&opt.paletteLimit, "palette-limit", 0, "joints per draw call, `K` (0: as many as the driver's uniform block holds); larger skins are split into bone partitions")
 	fs.BoolVar(&opt.stats, "stats", false, "render 120 frames offscreen from -time on and print frame statistics (draw calls, partitions, palette bytes per frame, CPU ms for animation and rendering), then exit")
-	fs.StringVar(&opt.view, "view", scene.ViewShaded, "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh, -joint in the inspector)")
+	fs.Var(viewFlag{opt}, "view", "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh, -joint in the inspector)")
 	fs.StringVar(&opt.joint, "joint", "", "joint `name or index` whose weights -view weights shows (default: the one with the most vertices)")
 	fs.StringVar(&opt.tree, "tree", "", "blend-tree / state-machine spec `file` (JSON; see the README)")
 	fs.Var(&opt.params, "param", "set a control parameter, `NAME=VALUE` (repeatable)")
@@ -240,11 +261,6 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if opt.skinning != scene.SkinGPU && opt.skinning != scene.SkinCPU && opt.skinning != scene.SkinDQ {
 		return nil, fmt.Errorf("-skinning %q: want gpu, cpu or dq", opt.skinning)
-	}
-	switch opt.view {
-	case scene.ViewShaded, scene.ViewPartitions, scene.ViewWeights, scene.ViewSkeleton:
-	default:
-		return nil, fmt.Errorf("-view %q: want shaded, partitions, weights or skeleton", opt.view)
 	}
 	if opt.onion < 0 {
 		return nil, fmt.Errorf("-onion %d: want frames apart, 1 or more (0: off)", opt.onion)
@@ -431,7 +447,7 @@ func run(opt *options) error {
 
 // viewOptions are the flags a view draws with.
 func (o *options) viewOptions() scene.ViewOptions {
-	return scene.ViewOptions{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view}
+	return scene.ViewOptions{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton}
 }
 
 // validate prints the -validate report of the model at path, as JSON, and

@@ -81,7 +81,7 @@ func suite() []shot {
 		{name: "walk_dual_quaternion", opt: options{clip: "Walk", skinning: scene.SkinDQ}, time: 0.25},
 		{name: "view_partitions_12", opt: options{clip: "Walk", paletteLimit: 12, view: scene.ViewPartitions}, time: 0.25},
 		{name: "view_weights_forearm", opt: options{clip: "Wave", view: scene.ViewWeights, joint: "forearm.R"}, time: 1.0},
-		{name: "view_skeleton", opt: options{clip: "Walk", view: scene.ViewSkeleton}, time: 0.25},
+		{name: "view_skeleton", opt: options{clip: "Walk", skeleton: true}, time: 0.25},
 		{name: "wireframe_and_grid", opt: options{clip: "Walk"}, keys: "w,g"},
 		{name: "stress_gpu", model: "@stress", time: 0.5},
 		{name: "stress_palette_limit_12", model: "@stress", opt: options{paletteLimit: 12}, time: 0.5, same: "stress_gpu"},
@@ -163,9 +163,6 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	opt.model = tc.model
 	if opt.skinning == "" {
 		opt.skinning = scene.SkinGPU
-	}
-	if opt.view == "" {
-		opt.view = scene.ViewShaded
 	}
 	if opt.width == 0 {
 		opt.width, opt.height = 220, 280

@@ -391,8 +391,8 @@ func TestDebugViewsAreLabelled(t *testing.T) {
 				t.Errorf("after %d × V the view is labelled %q, want %q…", i, got, w)
 			}
 		}
-		if got := a.info().View; !strings.Contains(a.hud.ViewLabels[ui.ViewPartitions], fmt.Sprintf("(%d)", a.v.Scene.Parts)) || a.v.Scene.Parts < 2 {
-			t.Errorf("partitions label %q for %d partitions (%s)", a.hud.ViewLabels[ui.ViewPartitions], a.v.Scene.Parts, got)
+		if got := a.info().View; !strings.Contains(a.hud.ViewLabels[scene.ViewPartitions], fmt.Sprintf("(%d)", a.v.Scene.Parts)) || a.v.Scene.Parts < 2 {
+			t.Errorf("partitions label %q for %d partitions (%s)", a.hud.ViewLabels[scene.ViewPartitions], a.v.Scene.Parts, got)
 		}
 		return nil
 	})

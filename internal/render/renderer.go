@@ -80,7 +80,18 @@ const (
 	// Weights paints each vertex's weight on the item's WeightJoint, blue
 	// (none) through green to red (all).
 	Weights
+	// NumViews counts the views.
+	NumViews
 )
+
+var viewNames = [NumViews]string{"shaded", "partitions", "weights"}
+
+func (v View) String() string {
+	if v >= 0 && v < NumViews {
+		return viewNames[v]
+	}
+	return fmt.Sprintf("View(%d)", int(v))
+}
 
 // Skinning is a vertex-skinning method.
 type Skinning int

@@ -54,9 +54,10 @@ type ViewOptions struct {
 	// Joint is the weights view's joint, by name or index; "" picks the
 	// joint with the most vertices.
 	Joint string
-	// View is the debug view: ViewShaded (default), ViewPartitions,
-	// ViewWeights or ViewSkeleton.
-	View string
+	// View is the debug view (ViewShaded by default); Skeleton draws the
+	// skeleton over the mesh.
+	View     DebugView
+	Skeleton bool
 }
 
 // NewView uploads the character and frames it over its clip. With w and h
@@ -91,14 +92,7 @@ func NewView(c *Character, opt ViewOptions, w, h int) (*View, error) {
 	}
 	v.Scene.setDebugView(c, joint)
 	v.WeightJoint = joint
-	switch opt.View {
-	case ViewPartitions:
-		v.Mode = render.Partitions
-	case ViewWeights:
-		v.Mode = render.Weights
-	case ViewSkeleton:
-		v.Bones = true
-	}
+	v.Mode, v.Bones = opt.View, opt.Skeleton
 	v.Stats.Partitions = v.Scene.Parts
 	v.Stats.Joints = c.Model.Skeleton.NumJoints()
 	for _, d := range v.Scene.draws {

@@ -26,8 +26,8 @@ type Snapshot struct {
 	spaceParams [2]int
 	jointInfo   JointInfo // the inspector's, filled each frame
 	fade        Fade      // the fade in progress, filled each frame
-	// ViewLabels name what each debug view shows (View*).
-	ViewLabels [numViews]string
+	// ViewLabels name what each debug view shows.
+	ViewLabels [scene.NumViews]string
 	// morph is the morph panel, laid out for the node morphFor, named
 	// MorphNode.
 	morph     MorphPanel
@@ -42,11 +42,11 @@ type Snapshot struct {
 func NewSnapshot(c *scene.Character, parts, weightJoint int) *Snapshot {
 	s := &Snapshot{morphFor: -1}
 	s.space, s.spaceParams = blendSpace(c)
-	s.ViewLabels[ViewPartitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", parts)
-	s.ViewLabels[ViewWeights] = "view: weights, no joint"
+	s.ViewLabels[scene.ViewPartitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", parts)
+	s.ViewLabels[scene.ViewWeights] = "view: weights, no joint"
 	if j := weightJoint; j >= 0 {
 		name := cmp.Or(c.Model.Skeleton.Names[j], fmt.Sprintf("joint %d", j))
-		s.ViewLabels[ViewWeights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
+		s.ViewLabels[scene.ViewWeights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
 	}
 	if c.ClipMode {
 		for i, name := range c.Choices() {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/scene"
 )
 
 // Actions is what the key map drives in the viewer. The viewer implements
@@ -64,14 +65,6 @@ type Actions interface {
 	ToggleFollow()
 }
 
-// Views cycled by V.
-const (
-	ViewShaded = iota
-	ViewPartitions
-	ViewWeights
-	numViews
-)
-
 // rates are the playback speeds , and . step through.
 var rates = []float32{0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4}
 
@@ -94,7 +87,7 @@ type State struct {
 	Wire       bool
 	Grid       bool
 	Onion      bool // ghost skeletons before and after the pose shown
-	View       int
+	View       scene.DebugView
 	Quit       bool
 	// Timeline is where the HUD last drew the timeline bar, in
 	// framebuffer pixels; empty while the HUD is hidden.
@@ -271,7 +264,7 @@ func (s *State) Handle(ev Event, a Actions) {
 	case KeyW:
 		s.Wire = !s.Wire
 	case KeyV:
-		s.View = (s.View + 1) % numViews
+		s.View = (s.View + 1) % scene.NumViews
 	case KeyG:
 		s.Grid = !s.Grid
 	case KeyP, KeyF12:
