@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skinview/skinview/internal/render"
+	"github.com/skinview/skinview/internal/gltest"
 	"github.com/skinview/skinview/internal/scene"
 )
 
@@ -38,7 +38,7 @@ func TestSwitchModelsDoesNotLeak(t *testing.T) {
 		if err := a.draw(); err != nil { // the HUD too: its atlas and buffers must go as well
 			return err
 		}
-		during = render.LiveObjects(4096)
+		during = gltest.LiveObjects(4096)
 		return nil
 	}
 	var before, after int
@@ -48,14 +48,14 @@ func TestSwitchModelsDoesNotLeak(t *testing.T) {
 		if err := cycle(0); err != nil {
 			return err
 		}
-		before = render.LiveObjects(4096)
+		before = gltest.LiveObjects(4096)
 		heapBefore = heapInUse()
 		for i := 0; i < 100; i++ {
 			if err := cycle(i); err != nil {
 				return err
 			}
 		}
-		after = render.LiveObjects(4096)
+		after = gltest.LiveObjects(4096)
 		heapAfter = heapInUse()
 		return nil
 	})
@@ -98,13 +98,13 @@ func TestReloadsDoNotLeak(t *testing.T) {
 		if err := cycle(); err != nil { // the first reload allocates once
 			return err
 		}
-		before, heapBefore = render.LiveObjects(4096), heapInUse()
+		before, heapBefore = gltest.LiveObjects(4096), heapInUse()
 		for i := 0; i < 100; i++ {
 			if err := cycle(); err != nil {
 				return err
 			}
 		}
-		after, heapAfter, msg = render.LiveObjects(4096), heapInUse(), a.ui.Message
+		after, heapAfter, msg = gltest.LiveObjects(4096), heapInUse(), a.ui.Message
 		return nil
 	})
 	if !strings.HasPrefix(msg, "reloaded") {

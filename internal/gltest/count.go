@@ -1,4 +1,4 @@
-package render
+package gltest
 
 import "github.com/go-gl/gl/v4.1-core/gl"
 
