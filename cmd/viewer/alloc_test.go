@@ -29,7 +29,7 @@ func TestFrameAnimationAllocatesNothing(t *testing.T) {
 			withApp(t, tc.opt, func(a *app) error {
 				var uerr error
 				allocs = testing.AllocsPerRun(50, func() {
-					if err := a.update(1.0 / 60); err != nil {
+					if err := a.Update(1.0 / 60); err != nil {
 						uerr = err
 					}
 				})
@@ -55,7 +55,7 @@ func TestWholeFrameAllocatesNothing(t *testing.T) {
 		prep func(a *app) error
 	}{
 		{"spec", options{width: 800, height: 600}, func(a *app) error {
-			if a.info().Space == nil || len(a.info().Params) == 0 {
+			if a.Info().Space == nil || len(a.Info().Params) == 0 {
 				return errors.New("the built-in character's HUD shows no blend space or parameters")
 			}
 			return nil
@@ -64,12 +64,12 @@ func TestWholeFrameAllocatesNothing(t *testing.T) {
 			if err := a.SetBlendWeight(3, 0.5); err != nil {
 				return err
 			}
-			if err := a.update(0); err != nil { // takes the transition
+			if err := a.Update(0); err != nil { // takes the transition
 				return err
 			}
-			r := a.ui.Timeline
-			a.ui.Hover(r.X+r.W/2, r.Y+r.H/2)
-			if !a.InBlend() || len(a.info().Clips) == 0 || !a.ui.Onion {
+			r := a.UI.Timeline
+			a.UI.Hover(r.X+r.W/2, r.Y+r.H/2)
+			if !a.InBlend() || len(a.Info().Clips) == 0 || !a.UI.Onion {
 				return errors.New("no blend, clip list or onion skin")
 			}
 			return nil
@@ -79,14 +79,14 @@ func TestWholeFrameAllocatesNothing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var allocs float64
 			withApp(t, tc.opt, func(a *app) error {
-				a.ui.HUD, a.ui.Skeleton, a.ui.Grid = true, true, true
+				a.UI.HUD, a.UI.Skeleton, a.UI.Grid = true, true, true
 				a.Selected = a.Model.Skeleton.JointIndex("head") // the inspector open
 				var err error
 				frame := func() {
-					if e := a.update(1.0 / 60); e != nil {
+					if e := a.Update(1.0 / 60); e != nil {
 						err = e
 					}
-					if e := a.draw(); e != nil {
+					if e := a.Draw(); e != nil {
 						err = e
 					}
 				}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/skinview/skinview/internal/report"
+	"github.com/skinview/skinview/internal/session"
 	"io"
 	"math"
 	"strings"
@@ -42,7 +43,7 @@ func dumper(t *testing.T, clip int, cm float64) func(tm float64) [][16]float64 {
 	// Every joint's world matrix from -dump-pose's JSON at time tm.
 	return func(tm float64) [][16]float64 {
 		var out bytes.Buffer
-		if err := c.DumpPose(&out, clampTime(float32(tm), c.Span()), false); err != nil {
+		if err := c.DumpPose(&out, session.ClampTime(float32(tm), c.Span()), false); err != nil {
 			t.Fatal(err)
 		}
 		var dump struct {

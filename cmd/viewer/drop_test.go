@@ -43,11 +43,11 @@ func TestDroppedFiles(t *testing.T) {
 			return err
 		}
 		a.load(bad)
-		afterBad, message = a.Model.Name, a.ui.Message
+		afterBad, message = a.Model.Name, a.UI.Message
 		a.load(good)
 		afterGood = a.Model.Name
-		defer a.destroy()
-		return a.draw()
+		defer a.Destroy()
+		return a.Draw()
 	})
 	if afterBad != "character.glb" {
 		t.Errorf("after a broken file the model is %q, want the character kept", afterBad)

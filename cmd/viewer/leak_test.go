@@ -31,11 +31,11 @@ func TestSwitchModelsDoesNotLeak(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		defer a.destroy()
-		if err := a.update(1.0 / 30); err != nil {
+		defer a.Destroy()
+		if err := a.Update(1.0 / 30); err != nil {
 			return err
 		}
-		if err := a.draw(); err != nil { // the HUD too: its atlas and buffers must go as well
+		if err := a.Draw(); err != nil { // the HUD too: its atlas and buffers must go as well
 			return err
 		}
 		during = gltest.LiveObjects(4096)
@@ -90,10 +90,10 @@ func TestReloadsDoNotLeak(t *testing.T) {
 	withApp(t, options{hud: true}, func(a *app) error {
 		cycle := func() error {
 			a.reload()
-			if err := a.update(1.0 / 30); err != nil {
+			if err := a.Update(1.0 / 30); err != nil {
 				return err
 			}
-			return a.draw()
+			return a.Draw()
 		}
 		if err := cycle(); err != nil { // the first reload allocates once
 			return err
@@ -104,7 +104,7 @@ func TestReloadsDoNotLeak(t *testing.T) {
 				return err
 			}
 		}
-		after, heapAfter, msg = gltest.LiveObjects(4096), heapInUse(), a.ui.Message
+		after, heapAfter, msg = gltest.LiveObjects(4096), heapInUse(), a.UI.Message
 		return nil
 	})
 	if !strings.HasPrefix(msg, "reloaded") {

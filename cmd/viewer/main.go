@@ -18,6 +18,7 @@ import (
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/session"
 )
 
 func init() {
@@ -412,7 +413,7 @@ func run(opt *options) error {
 		// plays on over the loops, carrying the character.
 		// One clip: its local time, clamped. Under blends and trees every
 		// clip clamps (or loops) on its own, so the time is kept as given.
-		t = clampTime(t, c.Span())
+		t = session.ClampTime(t, c.Span())
 	}
 	switch {
 	case opt.dumpPose != "":
@@ -445,9 +446,11 @@ func run(opt *options) error {
 	}
 }
 
-// viewOptions are the flags a view draws with.
-func (o *options) viewOptions() scene.ViewOptions {
-	return scene.ViewOptions{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton}
+// session is what of the flags a session runs with.
+func (o *options) session() *session.Options {
+	return &session.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
+		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, Crowd: o.crowd, Events: o.events, HUD: o.hud,
+		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height}
 }
 
 // validate prints the -validate report of the model at path, as JSON, and
@@ -529,18 +532,6 @@ func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
 		}
 	}
 	return c, nil
-}
-
-// clampTime keeps a requested time inside [0, duration]: -screenshot and
-// -dump-pose show one moment of the clip and never loop.
-func clampTime(t, duration float32) float32 {
-	if t < 0 || t != t {
-		return 0
-	}
-	if t > duration {
-		return duration
-	}
-	return t
 }
 
 // firstNames is at most n names, and a count of the rest.

@@ -29,14 +29,14 @@ func TestReloadKeepsTheScene(t *testing.T) {
 	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-4 }
 	t.Run("spec", func(t *testing.T) {
 		withApp(t, options{tree: spec}, func(a *app) error {
-			a.ui.Playing = false
+			a.UI.Playing = false
 			a.Seek(0.5)
 			keys(t, a, "wait")
 			write(spec, `{"params": [{"name": "speed", "max": 1}],
 			  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Nope"]}}`)
 			a.reload()
-			if !strings.Contains(a.ui.Message, "walk.json") || !strings.Contains(a.ui.Message, "Nope") {
-				t.Errorf("after a broken spec the message is %q; want the file and the unknown clip named", a.ui.Message)
+			if !strings.Contains(a.UI.Message, "walk.json") || !strings.Contains(a.UI.Message, "Nope") {
+				t.Errorf("after a broken spec the message is %q; want the file and the unknown clip named", a.UI.Message)
 			}
 			if a.Ctl.ParamIndex("speed") < 0 || !near(a.Time(), 0.5) {
 				t.Errorf("the broken spec replaced the good one (speed %d, time %v)", a.Ctl.ParamIndex("speed"), a.Time())
@@ -50,8 +50,8 @@ func TestReloadKeepsTheScene(t *testing.T) {
 			if p := a.Params()[a.Ctl.ParamIndex("speed")]; !near(p.Value, 0.5) {
 				t.Errorf("speed is %v after the reload, want 0.5 kept", p.Value)
 			}
-			if !near(a.Time(), 0.5) || a.ui.Playing {
-				t.Errorf("time %v, playing %v after the reload; want 0.5, paused", a.Time(), a.ui.Playing)
+			if !near(a.Time(), 0.5) || a.UI.Playing {
+				t.Errorf("time %v, playing %v after the reload; want 0.5, paused", a.Time(), a.UI.Playing)
 			}
 			return nil
 		})
@@ -61,8 +61,8 @@ func TestReloadKeepsTheScene(t *testing.T) {
 		  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
 		withApp(t, options{clip: "Wave"}, func(a *app) error {
 			a.applySpec(spec)
-			if a.ClipMode || a.Ctl.ParamIndex("speed") < 0 || !strings.Contains(a.ui.Message, "walk.json") {
-				t.Errorf("after dropping a spec: clip mode %v, parameters %v, message %q", a.ClipMode, a.Params(), a.ui.Message)
+			if a.ClipMode || a.Ctl.ParamIndex("speed") < 0 || !strings.Contains(a.UI.Message, "walk.json") {
+				t.Errorf("after dropping a spec: clip mode %v, parameters %v, message %q", a.ClipMode, a.Params(), a.UI.Message)
 			}
 			return nil
 		})
@@ -76,13 +76,13 @@ func TestReloadKeepsTheScene(t *testing.T) {
 			if err := a.Request(3, true); err != nil { // Run
 				return err
 			}
-			a.ui.Playing = false
+			a.UI.Playing = false
 			keys(t, a, "wait")
 			a.Seek(0.4)
 			write(model, "not a model")
 			a.reload()
-			if a.ClipName() != "Run" || !strings.Contains(a.ui.Message, "character.glb") {
-				t.Errorf("broken model: clip %q, message %q; want Run kept and the file named", a.ClipName(), a.ui.Message)
+			if a.ClipName() != "Run" || !strings.Contains(a.UI.Message, "character.glb") {
+				t.Errorf("broken model: clip %q, message %q; want Run kept and the file named", a.ClipName(), a.UI.Message)
 			}
 			if err := os.WriteFile(model, assets.CharacterGLB, 0o644); err != nil {
 				return err

@@ -202,14 +202,14 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 		if err != nil {
 			return err
 		}
-		defer a.destroy()
-		if img, err = a.shoot(tc.time, evs); err != nil {
+		defer a.Destroy()
+		if img, err = a.Shoot(tc.time, evs); err != nil {
 			return err
 		}
-		if err := a.draw(); err != nil {
+		if err := a.Draw(); err != nil {
 			return err
 		}
-		again = a.v.Target.ReadImage()
+		again = a.View.Target.ReadImage()
 		return nil
 	})
 	if r := golden.Compare(again, img, golden.Options{Threshold: 1e-9, MaxBadPixels: -1}); !r.OK() {

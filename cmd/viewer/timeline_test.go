@@ -14,6 +14,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -41,7 +42,7 @@ func withApp(t *testing.T, opt options, f func(a *app) error) {
 		if err != nil {
 			return err
 		}
-		defer a.destroy()
+		defer a.Destroy()
 		return f(a)
 	})
 }
@@ -56,8 +57,8 @@ func keys(t *testing.T, a *app, script string) {
 		return
 	}
 	for _, ev := range evs {
-		a.ui.Handle(ev, a)
-		if err := a.update(frameStep); err != nil {
+		a.UI.Handle(ev, a)
+		if err := a.Update(session.FrameStep); err != nil {
 			t.Error(err)
 			return
 		}
@@ -70,7 +71,7 @@ func keys(t *testing.T, a *app, script string) {
 func TestTimelineShowsWhatPlays(t *testing.T) {
 	t.Run("-clip leaves nothing pending", func(t *testing.T) {
 		withApp(t, options{clip: "Idle"}, func(a *app) error {
-			if in := a.info(); in.Selected != in.Choice || in.Choice != "Idle" {
+			if in := a.Info(); in.Selected != in.Choice || in.Choice != "Idle" {
 				t.Errorf("-clip Idle: choice %q, selected %q; want Idle and nothing pending", in.Choice, in.Selected)
 			}
 			return nil
@@ -82,7 +83,7 @@ func TestTimelineShowsWhatPlays(t *testing.T) {
 				return err
 			}
 			keys(t, a, "wait")
-			in := a.info()
+			in := a.Info()
 			if in.Duration != 1.2 || in.Loop != anim.Once {
 				t.Errorf("jump: %v s, %v; want Jump's 1.2 s, once (not the longest clip, not loop)", in.Duration, in.Loop)
 			}
@@ -98,7 +99,7 @@ func TestTimelineShowsWhatPlays(t *testing.T) {
 	t.Run("shift+enter cuts under the spec", func(t *testing.T) {
 		withApp(t, options{}, func(a *app) error {
 			keys(t, a, "]")
-			want := a.info().Selected
+			want := a.Info().Selected
 			keys(t, a, "shift+enter")
 			if s := a.Ctl.Status(); s.State != want || s.From != "" {
 				t.Errorf("after shift+enter on %q: %+v; want settled there at once", want, s)
@@ -109,15 +110,15 @@ func TestTimelineShowsWhatPlays(t *testing.T) {
 	t.Run("end, steps and frame numbers agree in a loop", func(t *testing.T) {
 		withApp(t, options{clip: "Run"}, func(a *app) error {
 			keys(t, a, "end")
-			if in := a.info(); in.Time != 0.7 || in.Frame != 21 || in.Frames != 21 {
+			if in := a.Info(); in.Time != 0.7 || in.Frame != 21 || in.Frames != 21 {
 				t.Errorf("end: %v s, frame %d/%d; want 0.7 s, frame 21/21", in.Time, in.Frame, in.Frames)
 			}
 			keys(t, a, "left")
-			if in := a.info(); math.Abs(float64(in.Time)-20.0/30) > 1e-5 || in.Frame != 20 {
+			if in := a.Info(); math.Abs(float64(in.Time)-20.0/30) > 1e-5 || in.Frame != 20 {
 				t.Errorf("end, left: %v s, frame %d; want frame 20", in.Time, in.Frame)
 			}
 			keys(t, a, "right,right")
-			if in := a.info(); math.Abs(float64(in.Time)-1.0/30) > 1e-5 || in.Frame != 1 {
+			if in := a.Info(); math.Abs(float64(in.Time)-1.0/30) > 1e-5 || in.Frame != 1 {
 				t.Errorf("frame 20, right twice: %v s, frame %d; want frame 21 then 1", in.Time, in.Frame)
 			}
 			return nil
@@ -131,8 +132,8 @@ func TestTimelineShowsWhatPlays(t *testing.T) {
 func TestStateLineAndTimelineClick(t *testing.T) {
 	withApp(t, options{clip: "Wave"}, func(a *app) error {
 		var out bytes.Buffer
-		a.stdout = &out
-		if err := a.draw(); err != nil { // lays the timeline out
+		a.Stdout = &out
+		if err := a.Draw(); err != nil { // lays the timeline out
 			return err
 		}
 		keys(t, a, "right*3,s")
@@ -159,8 +160,8 @@ func TestStateLineAndTimelineClick(t *testing.T) {
 			return fmt.Errorf("timeline rectangle %+v", r)
 		}
 		for _, f := range []float32{0.1, 0.5, 0.9} {
-			a.ui.Press((r.X+f*r.W)*a.scale, (r.Y+r.H/2)*a.scale, false, a)
-			a.ui.Release()
+			a.UI.Press((r.X+f*r.W)*a.Scale, (r.Y+r.H/2)*a.Scale, false, a)
+			a.UI.Release()
 			if got := a.Time(); math.Abs(float64(got-f*st.Duration)) > 1.0/30 {
 				t.Errorf("click at %v of the timeline: %v s, want %v", f, got, f*st.Duration)
 			}
@@ -174,8 +175,8 @@ func TestStateLineAndTimelineClick(t *testing.T) {
 // show its first pose twice, 100 hundredths in all.
 func TestRecordGIF(t *testing.T) {
 	out := t.TempDir() + "/walk.gif"
-	withApp(t, options{clip: "Walk"}, func(a *app) error {
-		return a.record(&options{record: out, to: -1})
+	withApp(t, options{clip: "Walk", to: -1}, func(a *app) error {
+		return a.Record(out)
 	})
 	f, err := os.Open(out)
 	if err != nil {
@@ -213,8 +214,8 @@ func TestBindPoseAndLoopRegion(t *testing.T) {
 		keys(t, a, "b,space,right*6,i,right*9,o,space")
 		// b and wait play frames 1 and 2, b frame 3, then space pauses at
 		// 0.1 s: in at frame 9, out at frame 18.
-		if math.Abs(float64(a.ui.LoopIn)-0.3) > 1e-6 || math.Abs(float64(a.ui.LoopOut)-0.6) > 1e-6 {
-			return fmt.Errorf("loop region [%v, %v], want [0.3, 0.6]", a.ui.LoopIn, a.ui.LoopOut)
+		if math.Abs(float64(a.UI.LoopIn)-0.3) > 1e-6 || math.Abs(float64(a.UI.LoopOut)-0.6) > 1e-6 {
+			return fmt.Errorf("loop region [%v, %v], want [0.3, 0.6]", a.UI.LoopIn, a.UI.LoopOut)
 		}
 		for range 40 { // 1.3 s of playback
 			keys(t, a, "wait")
@@ -231,22 +232,22 @@ func TestBindPoseAndLoopRegion(t *testing.T) {
 // parent (the built-in character's head hangs from its neck).
 func TestJointInspector(t *testing.T) {
 	withApp(t, options{clip: "Walk", width: 400, height: 400}, func(a *app) error {
-		a.ui.Skeleton = true
+		a.UI.Skeleton = true
 		keys(t, a, "space")
 		head := a.Model.Skeleton.JointIndex("head")
-		x, y, ok := a.v.Cam.Project(a.JointWorld(head).Col(3).Vec3(), a.v.W, a.v.H)
+		x, y, ok := a.View.Cam.Project(a.JointWorld(head).Col(3).Vec3(), a.View.W, a.View.H)
 		if !ok || head < 0 {
 			return fmt.Errorf("the head (joint %d) is not in view", head)
 		}
-		if !a.ui.Press(x+3, y-2, false, a) {
+		if !a.UI.Press(x+3, y-2, false, a) {
 			return errors.New("a press on the head did not select it")
 		}
-		in := a.info()
+		in := a.Info()
 		if in.Joint == nil || in.Joint.Name != "head" || in.Joint.Parent != "neck" {
 			return fmt.Errorf("inspector %+v, want the head under the neck", in.Joint)
 		}
 		var out bytes.Buffer
-		a.stdout = &out
+		a.Stdout = &out
 		a.ReportState()
 		if !strings.Contains(out.String(), `"selected_joint":"head"`) {
 			return fmt.Errorf("state line %s does not name the head", out.String())
@@ -276,7 +277,7 @@ func TestHUDFrameNumber(t *testing.T) {
 		for _, k := range []int{0, 1, 7, last - 1} {
 			for _, at := range []float32{times[k], times[k] + step/2} {
 				a.Seek(at)
-				if in := a.info(); in.Frame != k || in.Frames != last {
+				if in := a.Info(); in.Frame != k || in.Frames != last {
 					return fmt.Errorf("at %.4f s (key %d) the HUD shows frame %d/%d, want %d/%d", at, k, in.Frame, in.Frames, k, last)
 				}
 			}
@@ -309,7 +310,7 @@ type stateLine struct {
 func readState(t *testing.T, a *app) stateLine {
 	t.Helper()
 	var out bytes.Buffer
-	a.stdout = &out
+	a.Stdout = &out
 	a.ReportState()
 	var st stateLine
 	if err := json.Unmarshal(out.Bytes(), &st); err != nil {
@@ -323,7 +324,7 @@ func readState(t *testing.T, a *app) stateLine {
 // built-in character's clips are Walk, Wave, Idle, Run, … in that order.
 func TestClipListBlend(t *testing.T) {
 	withApp(t, options{clip: "Walk", width: 800, height: 600}, func(a *app) error {
-		if err := a.draw(); err != nil {
+		if err := a.Draw(); err != nil {
 			return err
 		}
 		cl := readState(t, a).ClipList
@@ -332,10 +333,10 @@ func TestClipListBlend(t *testing.T) {
 		}
 		row := func(i int) float32 { return cl.Y + (float32(i)+0.5)*cl.RowHeight }
 		click := func(x, y float32, shift bool) {
-			if !a.ui.Press(x, y, shift, a) {
+			if !a.UI.Press(x, y, shift, a) {
 				t.Errorf("the press at (%v, %v) was not the clip list's", x, y)
 			}
-			a.ui.Release()
+			a.UI.Release()
 			keys(t, a, "wait*12") // 0.4 s: the 0.3 s fade is over
 		}
 		near := func(got map[string]float32, want map[string]float32) bool {
@@ -357,9 +358,9 @@ func TestClipListBlend(t *testing.T) {
 			{"click on Run plays it", func() { click(cl.X+12, row(3), false) }, map[string]float32{"Run": 1}},
 			{"Shift+click on Walk blends it with Run", func() { click(cl.X+12, row(0), true) }, map[string]float32{"Walk": 0.5, "Run": 0.5}},
 			{"Walk's bar dragged from 0.25 to 0.6", func() {
-				a.ui.Press(cl.WeightX+0.25*cl.WeightW, row(0), false, a)
-				a.ui.Drag(cl.WeightX+0.6*cl.WeightW, a)
-				a.ui.Release()
+				a.UI.Press(cl.WeightX+0.25*cl.WeightW, row(0), false, a)
+				a.UI.Drag(cl.WeightX+0.6*cl.WeightW, a)
+				a.UI.Release()
 				keys(t, a, "wait")
 			}, map[string]float32{"Walk": 0.6 / 1.6, "Run": 1 / 1.6}},
 			{"A takes Walk out", func() { keys(t, a, "a") }, map[string]float32{"Run": 1}},
@@ -386,13 +387,13 @@ func TestDebugViewsAreLabelled(t *testing.T) {
 			if i > 0 {
 				keys(t, a, "v")
 			}
-			got := a.info().View
+			got := a.Info().View
 			if (w == "") != (got == "") || !strings.HasPrefix(got, w) {
 				t.Errorf("after %d × V the view is labelled %q, want %q…", i, got, w)
 			}
 		}
-		if got := a.info().View; !strings.Contains(a.hud.ViewLabels[scene.ViewPartitions], fmt.Sprintf("(%d)", a.v.Scene.Parts)) || a.v.Scene.Parts < 2 {
-			t.Errorf("partitions label %q for %d partitions (%s)", a.hud.ViewLabels[scene.ViewPartitions], a.v.Scene.Parts, got)
+		if got := a.Info().View; !strings.Contains(a.Snapshot.ViewLabels[scene.ViewPartitions], fmt.Sprintf("(%d)", a.View.Scene.Parts)) || a.View.Scene.Parts < 2 {
+			t.Errorf("partitions label %q for %d partitions (%s)", a.Snapshot.ViewLabels[scene.ViewPartitions], a.View.Scene.Parts, got)
 		}
 		return nil
 	})
@@ -406,10 +407,10 @@ func TestMorphPanelPinsWeights(t *testing.T) {
 	withApp(t, options{model: "@edge/morph_creature.gltf", clip: "Breathe", width: 800, height: 600}, func(a *app) error {
 		keys(t, a, "space")
 		a.Seek(0.5)
-		if err := a.update(0); err != nil {
+		if err := a.Update(0); err != nil {
 			return err
 		}
-		if err := a.draw(); err != nil {
+		if err := a.Draw(); err != nil {
 			return err
 		}
 		check := func(what string, want map[string]float32, pinned ...string) {
@@ -435,9 +436,9 @@ func TestMorphPanelPinsWeights(t *testing.T) {
 		if w := a.MorphWeights(a.MorphNode())[1]; w != 0.1 {
 			t.Errorf("the drawn pose has squash %v, want the pinned 0.1", w)
 		}
-		r, bar := a.ui.Morphs, a.ui.MorphBar
-		a.ui.Press(bar.X+0.75*bar.W, r.Y+0.5*a.ui.RowHeight, false, a)
-		a.ui.Release()
+		r, bar := a.UI.Morphs, a.UI.MorphBar
+		a.UI.Press(bar.X+0.75*bar.W, r.Y+0.5*a.UI.RowHeight, false, a)
+		a.UI.Release()
 		keys(t, a, "wait")
 		check("bulge's bar pressed at 0.75", map[string]float32{"bulge": 0.75, "squash": 0.1, "lean": 0.5}, "bulge", "squash")
 		keys(t, a, "backspace")
@@ -488,9 +489,9 @@ func TestRecordFiresEvents(t *testing.T) {
 		{-1, "step_r step_l step_r step_l step_r step_l step_r"},
 	} {
 		var out bytes.Buffer
-		withApp(t, options{tree: spec, events: true}, func(a *app) error {
-			a.stdout = &out
-			return a.record(&options{record: t.TempDir(), events: true, rate: tc.rate, to: 2, fps: 30})
+		withApp(t, options{tree: spec, events: true, rate: tc.rate, to: 2, fps: 30}, func(a *app) error {
+			a.Stdout = &out
+			return a.Record(t.TempDir())
 		})
 		if got := strings.Join(firedEvents(t, out.String()), " "); got != tc.want {
 			t.Errorf("rate %v: fired %q, want %q", tc.rate, got, tc.want)
@@ -509,8 +510,8 @@ func TestFrameStepsFireEventsSeeksDoNot(t *testing.T) {
 	}
 	withApp(t, options{tree: spec, events: true, width: 800, height: 600}, func(a *app) error {
 		var out bytes.Buffer
-		a.stdout = &out
-		if err := a.draw(); err != nil {
+		a.Stdout = &out
+		if err := a.Draw(); err != nil {
 			return err
 		}
 		keys(t, a, "space,home,right*3")
@@ -524,9 +525,9 @@ func TestFrameStepsFireEventsSeeksDoNot(t *testing.T) {
 		}
 		out.Reset()
 		keys(t, a, "home,end,home")
-		r := a.ui.Timeline
-		a.ui.Press(r.X+0.8*r.W, r.Y+r.H/2, false, a)
-		a.ui.Release()
+		r := a.UI.Timeline
+		a.UI.Press(r.X+0.8*r.W, r.Y+r.H/2, false, a)
+		a.UI.Release()
 		keys(t, a, "wait")
 		if got := out.String(); got != "" {
 			t.Errorf("seeks fired %q", got)
@@ -540,17 +541,17 @@ func TestFrameStepsFireEventsSeeksDoNot(t *testing.T) {
 func TestRootMotionFollowKey(t *testing.T) {
 	withApp(t, options{model: "@edge/root_walk.gltf", clip: "Walk", rootMotion: "xz", width: 320, height: 240}, func(a *app) error {
 		keys(t, a, "wait*15")
-		target := a.v.Cam.Target
-		if !a.follow || target == a.v.Home.Target && a.Root.Translation.Len() == 0 {
-			t.Errorf("not following: follow %v, root %v", a.follow, a.Root.Translation)
+		target := a.View.Cam.Target
+		if !a.Follow || target == a.View.Home.Target && a.Root.Translation.Len() == 0 {
+			t.Errorf("not following: follow %v, root %v", a.Follow, a.Root.Translation)
 		}
 		keys(t, a, "c,wait*15")
-		if a.follow || a.v.Cam.Target != target {
-			t.Errorf("after C the camera moved: %v → %v", target, a.v.Cam.Target)
+		if a.Follow || a.View.Cam.Target != target {
+			t.Errorf("after C the camera moved: %v → %v", target, a.View.Cam.Target)
 		}
-		before := a.v.Cam.Target
+		before := a.View.Cam.Target
 		keys(t, a, "c,wait*15")
-		if d := a.v.Cam.Target.Sub(before); !a.follow || d.Len() < 0.2 {
+		if d := a.View.Cam.Target.Sub(before); !a.Follow || d.Len() < 0.2 {
 			t.Errorf("after C again the camera moved by %v; want it following the walk (0.8 m/s)", d)
 		}
 		return nil

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"image"
-	"image/draw"
+	"io"
 	"log"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,9 +13,9 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
-	"github.com/skinview/skinview/internal/export"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -71,6 +69,33 @@ func closeWindow(win *glfw.Window) {
 	glfw.Terminate()
 }
 
+// app is a session with the flags it was opened with, through which the
+// window reloads and swaps models.
+type app struct {
+	*session.App
+	opt *options
+}
+
+// newApp opens a session on c with the flags' settings (offscreen at w×h
+// when both are positive).
+func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
+	a, err := session.New(opt.session(), c, w, h)
+	if err != nil {
+		return nil, err
+	}
+	return &app{App: a, opt: opt}, nil
+}
+
+// sheet writes one contact sheet of -frames evenly spaced frames.
+func sheet(opt *options, c *scene.Character) error {
+	return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Sheet(opt.sheet) })
+}
+
+// runStats renders frames offscreen from time t and prints their costs.
+func runStats(w io.Writer, opt *options, c *scene.Character, t float32) error {
+	return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Stats(w, t) })
+}
+
 // offscreen runs f with a hidden window's GL context and an app drawing
 // into a w×h target: -screenshot, -keys, -record and -sheet.
 func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app) error) error {
@@ -83,7 +108,7 @@ func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app) error)
 	if err != nil {
 		return err
 	}
-	defer a.destroy()
+	defer a.Destroy()
 	return f(a)
 }
 
@@ -95,194 +120,19 @@ func screenshot(opt *options, c *scene.Character, t float32) error {
 		return err
 	}
 	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
-		img, err := a.shoot(t, evs)
+		img, err := a.Shoot(t, evs)
 		if err != nil {
 			return err
 		}
-		return writePNG(opt.screenshot, img)
+		return session.WritePNG(opt.screenshot, img)
 	})
-}
-
-// shoot renders the picture -screenshot writes: the character at time t,
-// or after the key script when there is one; the HUD only with -hud.
-func (a *app) shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
-	c := a.Character
-	if a.crowd != nil {
-		a.crowd.PoseAt(t)
-	} else if len(evs) == 0 {
-		// The moment asked for, exactly: every clip at local time t.
-		if err := a.v.PoseAt(t); err != nil {
-			return nil, err
-		}
-	} else {
-		c.Seek(t)
-		if err := a.update(0); err != nil {
-			return nil, err
-		}
-		if err := a.runKeys(evs); err != nil {
-			return nil, err
-		}
-	}
-	a.ui.HUD = a.opt.hud
-	a.ui.Message = ""
-	if !a.opt.hud {
-		a.ui.Help = false
-	}
-	if err := a.draw(); err != nil {
-		return nil, err
-	}
-	return a.v.Target.ReadImage(), nil
 }
 
 // record writes the frames of [from, to] at -fps (default: the clip's
 // frame rate) as an animated GIF, a video through ffmpeg, or a numbered
 // PNG sequence into a folder, by the name's extension.
 func record(opt *options, c *scene.Character) error {
-	return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.record(opt) })
-}
-
-// record is record on a's view. It poses each frame at its time, or, with
-// -rate or -events, plays the clock from -from for -to − -from seconds
-// (default: the clip's length) at the rate asked, through loops and the
-// events they fire.
-func (a *app) record(opt *options) error {
-	c := a.Character
-	play := opt.rateSet || opt.rate != 0 || opt.events || c.RootMotionOn()
-	if opt.rate != 0 {
-		a.ui.CustomRate, a.ui.Reverse = float32(math.Abs(opt.rate)), opt.rate < 0
-	}
-	if opt.rateSet && opt.rate == 0 {
-		a.ui.Playing = false // -rate 0 holds the pose
-	}
-	from, to := clampTime(float32(opt.from), c.Span()), float32(opt.to)
-	if opt.to < 0 {
-		to = from + c.Span()
-	}
-	if !play {
-		to = clampTime(to, c.Span())
-	}
-	fps := float64(opt.fps)
-	if fps == 0 {
-		fps = float64(c.FPS())
-	}
-	n := int(math.Floor(float64(to-from)*fps+1e-4)) + 1
-	var add func(img *image.NRGBA, i int) error
-	var finish func() error
-	switch strings.ToLower(filepath.Ext(opt.record)) {
-	case ".gif":
-		// A GIF loops: a last frame at the clip's end would show its first
-		// pose twice.
-		if !play && n > 1 && math.Abs(float64(to-from)*fps-float64(n-1)) < 1e-3 {
-			n--
-		}
-		g, err := export.NewGIF(fps)
-		if err != nil {
-			return err
-		}
-		add = func(img *image.NRGBA, _ int) error { return g.Add(img) }
-		finish = func() error {
-			f, err := os.Create(opt.record)
-			if err != nil {
-				return err
-			}
-			if err := g.Write(f); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
-		}
-	case ".mp4", ".mov", ".mkv", ".webm":
-		v, err := export.NewVideo(opt.record, fps)
-		if err != nil {
-			return err
-		}
-		add = func(img *image.NRGBA, _ int) error { return v.Add(img) }
-		finish = v.Close
-	default:
-		add = func(img *image.NRGBA, i int) error {
-			return writePNG(filepath.Join(opt.record, fmt.Sprintf("frame_%05d.png", i)), img)
-		}
-		finish = func() error { return nil }
-	}
-	a.ui.HUD = opt.hud
-	for i := 0; i < n; i++ {
-		var err error
-		switch {
-		case play && i > 0:
-			if err = a.update(float32(1 / fps)); err == nil {
-				err = a.draw()
-			}
-		default:
-			err = a.renderAt(from + float32(float64(i)/fps))
-		}
-		if err != nil {
-			return err
-		}
-		if err := add(a.v.Target.ReadImage(), i); err != nil { // a new image per frame
-			return err
-		}
-	}
-	if err := finish(); err != nil {
-		return err
-	}
-	fmt.Printf("wrote %d frames (%.3f s to %.3f s at %g fps) to %s\n", n, from, to, fps, opt.record)
-	return nil
-}
-
-// sheet writes one contact sheet of n evenly spaced frames of [from, to],
-// each labelled with its time.
-func sheet(opt *options, c *scene.Character) error {
-	n := opt.frames
-	from, to := clampTime(float32(opt.from), c.Span()), float32(opt.to)
-	if opt.to < 0 {
-		to = c.Span()
-	}
-	to = clampTime(to, c.Span())
-	cols := int(math.Ceil(math.Sqrt(float64(n))))
-	rows := (n + cols - 1) / cols
-	out := image.NewNRGBA(image.Rect(0, 0, cols*opt.width, rows*opt.height))
-	draw.Draw(out, out.Bounds(), image.NewUniform(scene.Background), image.Point{}, draw.Src)
-	err := offscreen(opt, c, opt.width, opt.height, func(a *app) error {
-		a.ui.HUD = false
-		for i := 0; i < n; i++ {
-			t := from
-			if n > 1 {
-				t = from + (to-from)*float32(i)/float32(n-1)
-			}
-			a.ui.Message = ""
-			if err := a.renderAt(t); err != nil {
-				return err
-			}
-			h, err := a.v.Overlay(1)
-			if err != nil {
-				return err
-			}
-			label := fmt.Sprintf("%s  t = %.3f s", a.ChoiceName(), t)
-			h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, scene.Background)
-			h.Text(8, 6, label, ui.TextColor)
-			h.Flush(a.v.W, a.v.H)
-			img := a.v.Target.ReadImage()
-			x, y := (i%cols)*opt.width, (i/cols)*opt.height
-			draw.Draw(out, image.Rect(x, y, x+opt.width, y+opt.height), img, image.Point{}, draw.Src)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if err := writePNG(opt.sheet, out); err != nil {
-		return err
-	}
-	fmt.Printf("wrote a contact sheet of %d frames (%.3f s to %.3f s) to %s\n", n, from, to, opt.sheet)
-	return nil
-}
-
-// renderAt draws the character with every clip at local time t.
-func (a *app) renderAt(t float32) error {
-	if err := a.v.PoseAt(t); err != nil {
-		return err
-	}
-	return a.draw()
+	return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Record(opt.record) })
 }
 
 // interactive runs the window until it is closed or Esc is pressed.
@@ -298,10 +148,10 @@ func interactive(opt *options, c *scene.Character) error {
 	if err != nil {
 		return err
 	}
-	defer func() { a.destroy() }()
+	defer func() { a.Destroy() }()
 	sx, _ := win.GetContentScale()
-	a.scale = max(sx, 1)
-	a.v.W, a.v.H = fw, fh
+	a.Scale = max(sx, 1)
+	a.View.W, a.View.H = fw, fh
 	if err := a.reframe(); err != nil {
 		return err
 	}
@@ -311,15 +161,15 @@ func interactive(opt *options, c *scene.Character) error {
 	}
 	// A window opens with the floor under the model and a pointer to the
 	// keys.
-	a.ui.Grid = true
-	a.ui.Say("H: help")
+	a.UI.Grid = true
+	a.UI.Say("H: help")
 
 	win.SetKeyCallback(func(w *glfw.Window, key glfw.Key, _ int, action glfw.Action, mods glfw.ModifierKey) {
 		if action == glfw.Release {
 			return
 		}
 		if k := uiKey(key); k != ui.KeyNone {
-			a.ui.Handle(ui.Event{Key: k, Shift: mods&glfw.ModShift != 0, Ctrl: mods&glfw.ModControl != 0, Alt: mods&glfw.ModAlt != 0}, a)
+			a.UI.Handle(ui.Event{Key: k, Shift: mods&glfw.ModShift != 0, Ctrl: mods&glfw.ModControl != 0, Alt: mods&glfw.ModAlt != 0}, a)
 		}
 	})
 	var dragging, panning bool
@@ -327,7 +177,7 @@ func interactive(opt *options, c *scene.Character) error {
 	// fb converts window coordinates to framebuffer pixels (HiDPI).
 	fb := func(w *glfw.Window, x, y float64) (float32, float32) {
 		ww, wh := w.GetSize()
-		return float32(x) * float32(a.v.W) / float32(max(ww, 1)), float32(y) * float32(a.v.H) / float32(max(wh, 1))
+		return float32(x) * float32(a.View.W) / float32(max(ww, 1)), float32(y) * float32(a.View.H) / float32(max(wh, 1))
 	}
 	win.SetMouseButtonCallback(func(w *glfw.Window, b glfw.MouseButton, action glfw.Action, mods glfw.ModifierKey) {
 		down := action == glfw.Press
@@ -337,9 +187,9 @@ func interactive(opt *options, c *scene.Character) error {
 			// A press on the HUD's timeline or clip list, or on a joint,
 			// is the HUD's; anywhere else it orbits.
 			if !down {
-				a.ui.Release()
+				a.UI.Release()
 				dragging = false
-			} else if x, y := fb(w, lastX, lastY); !a.ui.Press(x, y, mods&glfw.ModShift != 0, a) {
+			} else if x, y := fb(w, lastX, lastY); !a.UI.Press(x, y, mods&glfw.ModShift != 0, a) {
 				dragging = true
 			}
 		case glfw.MouseButtonRight, glfw.MouseButtonMiddle:
@@ -351,17 +201,17 @@ func interactive(opt *options, c *scene.Character) error {
 		lastX, lastY = x, y
 		ww, wh := w.GetSize()
 		fx, fy := fb(w, x, y)
-		a.ui.Hover(fx, fy)
-		a.ui.Drag(fx, a)
+		a.UI.Hover(fx, fy)
+		a.UI.Drag(fx, a)
 		switch {
 		case dragging:
-			a.v.Cam.Orbit(-dx*0.01, dy*0.01)
+			a.View.Cam.Orbit(-dx*0.01, dy*0.01)
 		case panning && ww > 0:
 			// Window coordinates to framebuffer pixels (HiDPI).
-			a.v.Cam.Pan(dx*float32(a.v.W)/float32(ww), dy*float32(a.v.H)/float32(max(wh, 1)), a.v.H)
+			a.View.Cam.Pan(dx*float32(a.View.W)/float32(ww), dy*float32(a.View.H)/float32(max(wh, 1)), a.View.H)
 		}
 	})
-	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.v.Cam.Zoom(float32(dy)) })
+	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.View.Cam.Zoom(float32(dy)) })
 	win.SetDropCallback(func(_ *glfw.Window, names []string) {
 		if len(names) == 0 {
 			return
@@ -383,7 +233,7 @@ func interactive(opt *options, c *scene.Character) error {
 			model = "" // built in
 		}
 		if files, err = watch(model, a.opt.tree); err != nil {
-			a.ui.Say("not watching the files for changes: %v", err)
+			a.UI.Say("not watching the files for changes: %v", err)
 			files = nil
 		}
 	}
@@ -396,15 +246,13 @@ func interactive(opt *options, c *scene.Character) error {
 	watched := [2]string{a.opt.model, a.opt.tree}
 
 	last := time.Now()
-	for !win.ShouldClose() && !a.ui.Quit {
+	for !win.ShouldClose() && !a.UI.Quit {
 		now := time.Now()
 		dt := float32(now.Sub(last).Seconds())
 		last = now
-		if dt > 0 {
-			a.fps = smooth(a.fps, 1/dt)
-		}
+		a.CountFrame(dt)
 		if len(script) > 0 {
-			a.ui.Handle(script[0], a)
+			a.UI.Handle(script[0], a)
 			script = script[1:]
 		}
 		if files != nil && files.Changed() {
@@ -414,14 +262,14 @@ func interactive(opt *options, c *scene.Character) error {
 			watched = now // a drop changed what is shown
 			rewatch()
 		}
-		if err := a.update(dt); err != nil {
+		if err := a.Update(dt); err != nil {
 			return err
 		}
 		// The framebuffer may be larger than the window on HiDPI
 		// screens: the viewport follows the framebuffer.
-		a.v.W, a.v.H = win.GetFramebufferSize()
-		if a.v.W > 0 && a.v.H > 0 {
-			if err := a.draw(); err != nil {
+		a.View.W, a.View.H = win.GetFramebufferSize()
+		if a.View.W > 0 && a.View.H > 0 {
+			if err := a.Draw(); err != nil {
 				return err
 			}
 		}
@@ -433,11 +281,11 @@ func interactive(opt *options, c *scene.Character) error {
 
 // reframe fits the camera to the window's aspect ratio.
 func (a *app) reframe() error {
-	cam, lo, hi, err := scene.FrameClip(a.v.R, a.v.Scene, a.Character, float32(max(a.v.W, 1))/float32(max(a.v.H, 1)))
+	cam, lo, hi, err := scene.FrameClip(a.View.R, a.View.Scene, a.Character, float32(max(a.View.W, 1))/float32(max(a.View.H, 1)))
 	if err != nil {
 		return err
 	}
-	a.v.Cam, a.v.Home, a.v.BoxLo, a.v.BoxHi = cam, cam, lo, hi
+	a.View.Cam, a.View.Home, a.View.BoxLo, a.View.BoxHi = cam, cam, lo, hi
 	return nil
 }
 
@@ -446,31 +294,31 @@ func (a *app) reframe() error {
 func (a *app) load(path string) {
 	m, err := gltfload.Load(path)
 	if err != nil {
-		a.ui.Say("%s", oneLine(err))
+		a.UI.Say("%s", oneLine(err))
 		return
 	}
 	opt := *a.opt
 	opt.model, opt.clip, opt.tree, opt.blend, opt.additive, opt.params = path, "", "", "", "", nil
 	c, err := characterFor(m, &opt)
 	if err != nil {
-		a.ui.Say("%s: %s", filepath.Base(path), oneLine(err))
+		a.UI.Say("%s: %s", filepath.Base(path), oneLine(err))
 		return
 	}
 	next, err := newApp(&opt, c, 0, 0)
 	if err != nil {
-		a.ui.Say("%s: %s", filepath.Base(path), oneLine(err))
+		a.UI.Say("%s: %s", filepath.Base(path), oneLine(err))
 		return
 	}
-	next.scale, next.fps = a.scale, a.fps
-	next.v.W, next.v.H = a.v.W, a.v.H
+	next.Scale, next.Timing.FPS = a.Scale, a.Timing.FPS
+	next.View.W, next.View.H = a.View.W, a.View.H
 	if err := next.reframe(); err != nil {
-		next.destroy()
-		a.ui.Say("%s: %s", filepath.Base(path), oneLine(err))
+		next.Destroy()
+		a.UI.Say("%s: %s", filepath.Base(path), oneLine(err))
 		return
 	}
-	a.destroy()
+	a.Destroy()
 	*a = *next
-	a.ui.Say("loaded %s", filepath.Base(path))
+	a.UI.Say("loaded %s", filepath.Base(path))
 }
 
 // reload reads the model and spec files again and swaps them in, keeping
@@ -502,18 +350,18 @@ func (a *app) swap(opt *options, verb string) {
 	}
 	fail := func(err error) {
 		if msg := oneLine(err); strings.Contains(msg, name) {
-			a.ui.Say("%s", msg)
+			a.UI.Say("%s", msg)
 		} else {
-			a.ui.Say("%s: %s", name, msg)
+			a.UI.Say("%s: %s", name, msg)
 		}
 	}
 	m, err := loadModel(opt.model)
 	if err != nil {
-		a.ui.Say("%s", oneLine(err))
+		a.UI.Say("%s", oneLine(err))
 		return
 	}
 	if _, err := importClips(m, opt); err != nil {
-		a.ui.Say("%s", oneLine(err))
+		a.UI.Say("%s", oneLine(err))
 		return
 	}
 	c, err := characterFor(m, opt)
@@ -525,8 +373,8 @@ func (a *app) swap(opt *options, verb string) {
 		_ = c.Ctl.SetParam(p.Name, p.Value) // a parameter the new spec lacks is dropped
 	}
 	w, h := 0, 0
-	if a.v.Target != nil {
-		w, h = a.v.W, a.v.H
+	if a.View.Target != nil {
+		w, h = a.View.W, a.View.H
 	}
 	next, err := newApp(opt, c, w, h)
 	if err != nil {
@@ -534,17 +382,17 @@ func (a *app) swap(opt *options, verb string) {
 		return
 	}
 	t := a.Time()
-	next.scale, next.fps, next.ui, next.stdout = a.scale, a.fps, a.ui, a.stdout
-	next.v.W, next.v.H = a.v.W, a.v.H
-	next.v.Cam, next.v.Home, next.v.BoxLo, next.v.BoxHi = a.v.Cam, a.v.Home, a.v.BoxLo, a.v.BoxHi
+	next.Scale, next.Timing.FPS, next.UI, next.Stdout = a.Scale, a.Timing.FPS, a.UI, a.Stdout
+	next.View.W, next.View.H = a.View.W, a.View.H
+	next.View.Cam, next.View.Home, next.View.BoxLo, next.View.BoxHi = a.View.Cam, a.View.Home, a.View.BoxLo, a.View.BoxHi
 	if next.ClipMode {
-		_ = next.Character.SetLoopMode(next.ui.Loop)
+		_ = next.Character.SetLoopMode(next.UI.Loop)
 	}
 	next.Seek(t)
-	a.destroy()
+	a.Destroy()
 	*a = *next
 	a.opt = opt
-	a.ui.Say("%s %s", verb, name)
+	a.UI.Say("%s %s", verb, name)
 }
 
 // uiKey maps GLFW's keys onto the viewer's key map.

@@ -1,0 +1,276 @@
+package session
+
+import (
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/skinview/skinview/internal/export"
+	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/ui"
+)
+
+// The offscreen modes: each runs frames of an App whose view draws into a
+// target, in a GL context the caller made current.
+
+// Shoot renders the picture -screenshot writes: the character at time t,
+// or after the key script when there is one; the HUD only with -hud.
+func (a *App) Shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
+	c := a.Character
+	if a.Crowd != nil {
+		a.Crowd.PoseAt(t)
+	} else if len(evs) == 0 {
+		// The moment asked for, exactly: every clip at local time t.
+		if err := a.View.PoseAt(t); err != nil {
+			return nil, err
+		}
+	} else {
+		c.Seek(t)
+		if err := a.Update(0); err != nil {
+			return nil, err
+		}
+		if err := a.RunKeys(evs); err != nil {
+			return nil, err
+		}
+	}
+	a.UI.HUD = a.opt.HUD
+	a.UI.Message = ""
+	if !a.opt.HUD {
+		a.UI.Help = false
+	}
+	if err := a.Draw(); err != nil {
+		return nil, err
+	}
+	return a.View.Target.ReadImage(), nil
+}
+
+// Record writes the frames of [From, To] at FPS to path: an animated GIF
+// (.gif), a video through ffmpeg (.mp4, .mov, .mkv, .webm) or PNGs into a
+// folder. It poses each frame at its time, or, with
+// -rate or -events, plays the clock from -from for -to − -from seconds
+// (default: the clip's length) at the rate asked, through loops and the
+// events they fire.
+func (a *App) Record(path string) error {
+	c, opt := a.Character, a.opt
+	play := opt.RateSet || opt.Rate != 0 || opt.Events || c.RootMotionOn()
+	if opt.Rate != 0 {
+		a.UI.CustomRate, a.UI.Reverse = float32(math.Abs(opt.Rate)), opt.Rate < 0
+	}
+	if opt.RateSet && opt.Rate == 0 {
+		a.UI.Playing = false // -rate 0 holds the pose
+	}
+	from, to := ClampTime(float32(opt.From), c.Span()), float32(opt.To)
+	if opt.To < 0 {
+		to = from + c.Span()
+	}
+	if !play {
+		to = ClampTime(to, c.Span())
+	}
+	fps := float64(opt.FPS)
+	if fps == 0 {
+		fps = float64(c.FPS())
+	}
+	n := int(math.Floor(float64(to-from)*fps+1e-4)) + 1
+	var add func(img *image.NRGBA, i int) error
+	var finish func() error
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".gif":
+		// A GIF loops: a last frame at the clip's end would show its first
+		// pose twice.
+		if !play && n > 1 && math.Abs(float64(to-from)*fps-float64(n-1)) < 1e-3 {
+			n--
+		}
+		g, err := export.NewGIF(fps)
+		if err != nil {
+			return err
+		}
+		add = func(img *image.NRGBA, _ int) error { return g.Add(img) }
+		finish = func() error {
+			f, err := os.Create(path)
+			if err != nil {
+				return err
+			}
+			if err := g.Write(f); err != nil {
+				f.Close()
+				return err
+			}
+			return f.Close()
+		}
+	case ".mp4", ".mov", ".mkv", ".webm":
+		v, err := export.NewVideo(path, fps)
+		if err != nil {
+			return err
+		}
+		add = func(img *image.NRGBA, _ int) error { return v.Add(img) }
+		finish = v.Close
+	default:
+		add = func(img *image.NRGBA, i int) error {
+			return WritePNG(filepath.Join(path, fmt.Sprintf("frame_%05d.png", i)), img)
+		}
+		finish = func() error { return nil }
+	}
+	a.UI.HUD = opt.HUD
+	for i := 0; i < n; i++ {
+		var err error
+		switch {
+		case play && i > 0:
+			if err = a.Update(float32(1 / fps)); err == nil {
+				err = a.Draw()
+			}
+		default:
+			err = a.RenderAt(from + float32(float64(i)/fps))
+		}
+		if err != nil {
+			return err
+		}
+		if err := add(a.View.Target.ReadImage(), i); err != nil { // a new image per frame
+			return err
+		}
+	}
+	if err := finish(); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %d frames (%.3f s to %.3f s at %g fps) to %s\n", n, from, to, fps, path)
+	return nil
+}
+
+// Sheet writes one contact sheet of n evenly spaced frames of [from, to],
+// each labelled with its time.
+func (a *App) Sheet(path string) error {
+	c, opt := a.Character, a.opt
+	n := opt.Frames
+	from, to := ClampTime(float32(opt.From), c.Span()), float32(opt.To)
+	if opt.To < 0 {
+		to = c.Span()
+	}
+	to = ClampTime(to, c.Span())
+	cols := int(math.Ceil(math.Sqrt(float64(n))))
+	rows := (n + cols - 1) / cols
+	out := image.NewNRGBA(image.Rect(0, 0, cols*opt.Width, rows*opt.Height))
+	draw.Draw(out, out.Bounds(), image.NewUniform(scene.Background), image.Point{}, draw.Src)
+	err := func() error {
+		a.UI.HUD = false
+		for i := 0; i < n; i++ {
+			t := from
+			if n > 1 {
+				t = from + (to-from)*float32(i)/float32(n-1)
+			}
+			a.UI.Message = ""
+			if err := a.RenderAt(t); err != nil {
+				return err
+			}
+			h, err := a.View.Overlay(1)
+			if err != nil {
+				return err
+			}
+			label := fmt.Sprintf("%s  t = %.3f s", a.ChoiceName(), t)
+			h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, scene.Background)
+			h.Text(8, 6, label, ui.TextColor)
+			h.Flush(a.View.W, a.View.H)
+			img := a.View.Target.ReadImage()
+			x, y := (i%cols)*opt.Width, (i/cols)*opt.Height
+			draw.Draw(out, image.Rect(x, y, x+opt.Width, y+opt.Height), img, image.Point{}, draw.Src)
+		}
+		return nil
+	}()
+	if err != nil {
+		return err
+	}
+	if err := WritePNG(path, out); err != nil {
+		return err
+	}
+	fmt.Printf("wrote a contact sheet of %d frames (%.3f s to %.3f s) to %s\n", n, from, to, path)
+	return nil
+}
+
+// RenderAt draws the character with every clip at local time t.
+func (a *App) RenderAt(t float32) error {
+	if err := a.View.PoseAt(t); err != nil {
+		return err
+	}
+	return a.Draw()
+}
+
+// frameStats accumulates per-frame costs for -stats and the HUD.
+type frameStats struct {
+	frames       int
+	anim, render time.Duration
+	drawCalls    int
+	partitions   int
+	paletteBytes int
+	joints       int
+	vertices     int
+}
+
+func (s *frameStats) add(anim, render time.Duration, drawCalls, paletteBytes int) {
+	s.frames++
+	s.anim += anim
+	s.render += render
+	s.drawCalls = drawCalls
+	s.paletteBytes = paletteBytes
+}
+
+func (s *frameStats) print(w io.Writer) {
+	n := float64(max(s.frames, 1))
+	fmt.Fprintf(w, "frames %d: animation %.3f ms/frame, render %.3f ms/frame (CPU), draw calls %d, partitions %d, palette %d bytes/frame, joints %d, vertices %d\n",
+		s.frames, float64(s.anim.Microseconds())/1000/n, float64(s.render.Microseconds())/1000/n,
+		s.drawCalls, s.partitions, s.paletteBytes, s.joints, s.vertices)
+}
+
+// statsFrames is how many frames -stats renders offscreen.
+const statsFrames = 120
+
+// Stats renders statsFrames frames, advancing 1/60 s each,
+// and prints the averages. The render time includes glFinish so that it
+// measures the frame, not only command submission.
+func (a *App) Stats(w io.Writer, t float32) error {
+	return func() error {
+		a.UI.HUD = false
+		a.Seek(t)
+		var st frameStats
+		st.partitions, st.joints, st.vertices = a.View.Stats.Partitions, a.View.Stats.Joints, a.View.Stats.Vertices
+		if a.Crowd != nil {
+			st.joints *= a.Crowd.Len()
+			st.partitions *= a.Crowd.Len()
+		}
+		for i := 0; i < statsFrames; i++ {
+			start := time.Now()
+			if err := a.Update(1.0 / 60); err != nil {
+				return err
+			}
+			mid := time.Now()
+			if err := a.Draw(); err != nil {
+				return err
+			}
+			a.View.R.Finish()
+			st.add(mid.Sub(start), time.Since(mid), a.View.R.DrawCalls, a.View.R.PaletteUsed)
+		}
+		st.print(w)
+		return nil
+	}()
+}
+
+// WritePNG writes img to path as PNG, making its folder.
+func WritePNG(path string, img image.Image) error {
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
