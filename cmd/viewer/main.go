@@ -2,7 +2,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/skinview/skinview/assets"
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/report"
@@ -110,12 +108,7 @@ func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 // paramList collects repeated -param NAME=VALUE flags.
-type paramList []paramValue
-
-type paramValue struct {
-	name  string
-	value float32
-}
+type paramList []session.Param
 
 func (p *paramList) String() string { return fmt.Sprint(*p) }
 
@@ -125,7 +118,7 @@ func (p *paramList) Set(s string) error {
 	if !ok || name == "" || err != nil || f != f {
 		return fmt.Errorf("want NAME=VALUE, like speed=0.5")
 	}
-	*p = append(*p, paramValue{name, float32(f)})
+	*p = append(*p, session.Param{Name: name, Value: float32(f)})
 	return nil
 }
 
@@ -314,62 +307,6 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	return opt, nil
 }
 
-// loadModel reads the named file, the built-in character when path is
-// empty, or a built-in asset by name: @character, @stress (345 joints),
-// @twist (a forearm twisting 180°) or @edge/NAME.gltf.
-func loadModel(path string) (*gltfload.Model, error) {
-	switch {
-	case path == "" || path == "@character":
-		return gltfload.Decode(assets.CharacterGLB, nil, "character.glb")
-	case path == "@stress":
-		return gltfload.Decode(assets.StressGLB, nil, "stress.glb")
-	case path == "@twist":
-		return gltfload.Decode(assets.TwistGLB, nil, "twist.glb")
-	case strings.HasPrefix(path, "@edge/"):
-		return gltfload.LoadFS(assets.EdgeFS, strings.TrimPrefix(path, "@"))
-	case strings.HasPrefix(path, "@"):
-		return nil, fmt.Errorf("no built-in asset %q (built in: @character, @stress, @twist, @edge/NAME.gltf)", path)
-	}
-	return gltfload.Load(path)
-}
-
-// importClips adds the clips of every -clips file to m, retargeted by
-// joint name through -joint-map; it returns a line per file on what was
-// added and which of m's joints no clip drives.
-func importClips(m *gltfload.Model, opt *options) ([]string, error) {
-	if len(opt.clips) == 0 {
-		return nil, nil
-	}
-	var names map[string]string
-	if opt.jointMap != "" {
-		data, err := os.ReadFile(opt.jointMap)
-		if err != nil {
-			return nil, fmt.Errorf("-joint-map: %w", err)
-		}
-		if err := json.Unmarshal(data, &names); err != nil {
-			return nil, fmt.Errorf("-joint-map %s: want a JSON object of joint names, {\"source\": \"target\"}: %v", opt.jointMap, err)
-		}
-	}
-	var notes []string
-	for _, path := range opt.clips {
-		src, err := loadModel(path)
-		if err != nil {
-			return nil, fmt.Errorf("-clips: %w", err)
-		}
-		before := len(m.Clips)
-		unmatched, err := scene.ImportClips(m, src, names)
-		if err != nil {
-			return nil, fmt.Errorf("-clips %s: %w", path, err)
-		}
-		note := fmt.Sprintf("%s: %d clips retargeted onto %s", src.Name, len(m.Clips)-before, m.Name)
-		if len(unmatched) > 0 {
-			note += fmt.Sprintf("; %d joints no clip of it drives keep their bind pose: %s", len(unmatched), strings.Join(unmatched, ", "))
-		}
-		notes = append(notes, note)
-	}
-	return notes, nil
-}
-
 func run(opt *options) error {
 	if opt.corpus != "" {
 		return runCorpus(os.Stdout, opt.corpus, opt.out, opt.width, opt.height)
@@ -453,91 +390,28 @@ func (o *options) session() *session.Options {
 		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height}
 }
 
+// The loading steps, with the flags' settings.
+func loadModel(path string) (*gltfload.Model, error) { return session.LoadModel(path) }
+func importClips(m *gltfload.Model, opt *options) ([]string, error) {
+	return session.ImportClips(m, opt.load())
+}
+func compressModel(m *gltfload.Model, opt *options) ([]anim.CompressReport, error) {
+	return session.CompressModel(m, opt.load())
+}
+func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
+	return session.NewCharacter(m, opt.load())
+}
+
+// load is what of the flags picks and shapes the character.
+func (o *options) load() *session.LoadOptions {
+	l := &session.LoadOptions{Model: o.model, Clip: o.clip, Tree: o.tree, Blend: o.blend, Additive: o.additive, Fade: o.fade,
+		RootMotion: o.rootMotion, Clips: o.clips, JointMap: o.jointMap, Compress: o.compress, Params: o.params}
+	return l
+}
+
 // validate prints the -validate report of the model at path, as JSON, and
 // returns an error when it has errors.
 func validate(w io.Writer, path string) error {
 	m, err := loadModel(path)
 	return report.WriteValidation(w, path, m, err)
-}
-
-// compressModel compresses m's clips when -compress asks for it and they
-// are not yet.
-func compressModel(m *gltfload.Model, opt *options) ([]anim.CompressReport, error) {
-	if opt.compress == 0 || m.Runtime != nil {
-		return nil, nil
-	}
-	return scene.CompressClips(m, opt.compress/100, os.Stderr)
-}
-
-// characterFor builds the animation the flags ask for: a spec file, a
-// quick blend or additive, the built-in character's own spec, or the clip
-// browser; then applies -param.
-func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
-	if _, err := compressModel(m, opt); err != nil {
-		return nil, err
-	}
-	clip := -1
-	if opt.clip != "" {
-		i, err := scene.FindClip(m, opt.clip)
-		if err != nil {
-			return nil, err
-		}
-		clip = i
-	}
-	var spec *anim.Spec
-	switch {
-	case opt.tree != "":
-		data, err := os.ReadFile(opt.tree)
-		if err != nil {
-			return nil, err
-		}
-		if spec, err = anim.ParseSpec(data); err != nil {
-			return nil, fmt.Errorf("%s: %w", opt.tree, err)
-		}
-	case opt.blend != "" || opt.additive != "":
-		var err error
-		if spec, err = scene.QuickSpec(m, opt.blend, opt.additive, clip); err != nil {
-			return nil, err
-		}
-	case (opt.model == "" || opt.model == "@character") && clip < 0:
-		var err error
-		if spec, err = anim.ParseSpec(assets.CharacterSpec); err != nil {
-			return nil, fmt.Errorf("built-in character spec: %w", err)
-		}
-	}
-	c, err := scene.NewCharacter(m, spec, clip, float32(opt.fade))
-	if err != nil {
-		if opt.tree != "" && !strings.Contains(err.Error(), opt.tree) {
-			// What the spec asks of this model names the file too.
-			return nil, fmt.Errorf("%s: %w", opt.tree, err)
-		}
-		return nil, err
-	}
-	for _, p := range opt.params {
-		if err := c.Ctl.SetParam(p.name, p.value); err != nil {
-			return nil, fmt.Errorf("-param %s: %w", p.name, err)
-		}
-	}
-	if opt.rootMotion != "" {
-		mode, joint, _ := strings.Cut(opt.rootMotion, ":")
-		if joint != "" && m.Skeleton.JointIndex(joint) < 0 {
-			return nil, fmt.Errorf("-root-motion %s: %s has no joint %q (-info lists the skins; nodes: %s)", opt.rootMotion, m.Name, joint, strings.Join(firstNames(m.Skeleton.Names, 12), ", "))
-		}
-		m, err := anim.ParseRootMode(mode)
-		if err != nil {
-			return nil, fmt.Errorf("-root-motion: %w", err)
-		}
-		if err := c.SetRootMotion(joint, m); err != nil {
-			return nil, fmt.Errorf("-root-motion: %w", err)
-		}
-	}
-	return c, nil
-}
-
-// firstNames is at most n names, and a count of the rest.
-func firstNames(names []string, n int) []string {
-	if len(names) <= n {
-		return names
-	}
-	return append(names[:n:n], fmt.Sprintf("… %d more", len(names)-n))
 }

@@ -1,0 +1,178 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/skinview/skinview/assets"
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/scene"
+)
+
+// LoadOptions are the flags that pick a model's character: its clip or
+// spec, parameters, root motion, clips from other files, compression.
+type LoadOptions struct {
+	// Model is the file (or built-in asset) the character is of.
+	Model string
+	// Clip, Tree, Blend and Additive pick the animation: a clip by name
+	// or index, a spec file, a quick blend or additive; Fade is the clip
+	// browser's cross-fade.
+	Clip, Tree, Blend, Additive string
+	Fade                        float64
+	// Params set control parameters once the character is built.
+	Params []Param
+	// RootMotion is -root-motion MODE[:JOINT].
+	RootMotion string
+	// Clips are files whose clips are added, retargeted through JointMap.
+	Clips    []string
+	JointMap string
+	// Compress is -compress, in centimetres (0: off).
+	Compress float64
+}
+
+// Param is a control parameter's value.
+type Param struct {
+	Name  string
+	Value float32
+}
+
+// LoadModel reads the named file, the built-in character when path is
+// empty, or a built-in asset by name: @character, @stress (345 joints),
+// @twist (a forearm twisting 180°) or @edge/NAME.gltf.
+func LoadModel(path string) (*gltfload.Model, error) {
+	switch {
+	case path == "" || path == "@character":
+		return gltfload.Decode(assets.CharacterGLB, nil, "character.glb")
+	case path == "@stress":
+		return gltfload.Decode(assets.StressGLB, nil, "stress.glb")
+	case path == "@twist":
+		return gltfload.Decode(assets.TwistGLB, nil, "twist.glb")
+	case strings.HasPrefix(path, "@edge/"):
+		return gltfload.LoadFS(assets.EdgeFS, strings.TrimPrefix(path, "@"))
+	case strings.HasPrefix(path, "@"):
+		return nil, fmt.Errorf("no built-in asset %q (built in: @character, @stress, @twist, @edge/NAME.gltf)", path)
+	}
+	return gltfload.Load(path)
+}
+
+// ImportClips adds the clips of every -clips file to m, retargeted by
+// joint name through -joint-map; it returns a line per file on what was
+// added and which of m's joints no clip drives.
+func ImportClips(m *gltfload.Model, opt *LoadOptions) ([]string, error) {
+	if len(opt.Clips) == 0 {
+		return nil, nil
+	}
+	var names map[string]string
+	if opt.JointMap != "" {
+		data, err := os.ReadFile(opt.JointMap)
+		if err != nil {
+			return nil, fmt.Errorf("-joint-map: %w", err)
+		}
+		if err := json.Unmarshal(data, &names); err != nil {
+			return nil, fmt.Errorf("-joint-map %s: want a JSON object of joint names, {\"source\": \"target\"}: %v", opt.JointMap, err)
+		}
+	}
+	var notes []string
+	for _, path := range opt.Clips {
+		src, err := LoadModel(path)
+		if err != nil {
+			return nil, fmt.Errorf("-clips: %w", err)
+		}
+		before := len(m.Clips)
+		unmatched, err := scene.ImportClips(m, src, names)
+		if err != nil {
+			return nil, fmt.Errorf("-clips %s: %w", path, err)
+		}
+		note := fmt.Sprintf("%s: %d clips retargeted onto %s", src.Name, len(m.Clips)-before, m.Name)
+		if len(unmatched) > 0 {
+			note += fmt.Sprintf("; %d joints no clip of it drives keep their bind pose: %s", len(unmatched), strings.Join(unmatched, ", "))
+		}
+		notes = append(notes, note)
+	}
+	return notes, nil
+}
+
+// CompressModel compresses m's clips when -compress asks for it and they
+// are not yet.
+func CompressModel(m *gltfload.Model, opt *LoadOptions) ([]anim.CompressReport, error) {
+	if opt.Compress == 0 || m.Runtime != nil {
+		return nil, nil
+	}
+	return scene.CompressClips(m, opt.Compress/100, os.Stderr)
+}
+
+// NewCharacter builds the animation the flags ask for: a spec file, a
+// quick blend or additive, the built-in character's own spec, or the clip
+// browser; then applies -param.
+func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error) {
+	if _, err := CompressModel(m, opt); err != nil {
+		return nil, err
+	}
+	clip := -1
+	if opt.Clip != "" {
+		i, err := scene.FindClip(m, opt.Clip)
+		if err != nil {
+			return nil, err
+		}
+		clip = i
+	}
+	var spec *anim.Spec
+	switch {
+	case opt.Tree != "":
+		data, err := os.ReadFile(opt.Tree)
+		if err != nil {
+			return nil, err
+		}
+		if spec, err = anim.ParseSpec(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", opt.Tree, err)
+		}
+	case opt.Blend != "" || opt.Additive != "":
+		var err error
+		if spec, err = scene.QuickSpec(m, opt.Blend, opt.Additive, clip); err != nil {
+			return nil, err
+		}
+	case (opt.Model == "" || opt.Model == "@character") && clip < 0:
+		var err error
+		if spec, err = anim.ParseSpec(assets.CharacterSpec); err != nil {
+			return nil, fmt.Errorf("built-in character spec: %w", err)
+		}
+	}
+	c, err := scene.NewCharacter(m, spec, clip, float32(opt.Fade))
+	if err != nil {
+		if opt.Tree != "" && !strings.Contains(err.Error(), opt.Tree) {
+			// What the spec asks of this model names the file too.
+			return nil, fmt.Errorf("%s: %w", opt.Tree, err)
+		}
+		return nil, err
+	}
+	for _, p := range opt.Params {
+		if err := c.Ctl.SetParam(p.Name, p.Value); err != nil {
+			return nil, fmt.Errorf("-param %s: %w", p.Name, err)
+		}
+	}
+	if opt.RootMotion != "" {
+		mode, joint, _ := strings.Cut(opt.RootMotion, ":")
+		if joint != "" && m.Skeleton.JointIndex(joint) < 0 {
+			return nil, fmt.Errorf("-root-motion %s: %s has no joint %q (-info lists the skins; nodes: %s)", opt.RootMotion, m.Name, joint, strings.Join(firstNames(m.Skeleton.Names, 12), ", "))
+		}
+		m, err := anim.ParseRootMode(mode)
+		if err != nil {
+			return nil, fmt.Errorf("-root-motion: %w", err)
+		}
+		if err := c.SetRootMotion(joint, m); err != nil {
+			return nil, fmt.Errorf("-root-motion: %w", err)
+		}
+	}
+	return c, nil
+}
+
+// firstNames is at most n names, and a count of the rest.
+func firstNames(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(names[:n:n], fmt.Sprintf("… %d more", len(names)-n))
+}
