@@ -132,15 +132,9 @@ func main() {
 		os.Exit(2)
 	}
 	if err := run(opt); err != nil {
-		fmt.Fprintln(os.Stderr, "viewer:", oneLine(err))
+		fmt.Fprintln(os.Stderr, "viewer:", session.OneLine(err))
 		os.Exit(1)
 	}
-}
-
-// oneLine keeps a refusal on one readable line, whatever the source error
-// contains.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
 // defineFlags declares every flag of the viewer on fs, writing into opt,

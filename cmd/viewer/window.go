@@ -36,7 +36,7 @@ func openWindow(w, h int, title string, visible bool) (win *glfw.Window, err err
 			if why == "" {
 				why = fmt.Sprint(p)
 			}
-			win, err = nil, fmt.Errorf("cannot open a window on display %q (%s); for headless use, run under xvfb-run -a", os.Getenv("DISPLAY"), oneLine(errors.New(why)))
+			win, err = nil, fmt.Errorf("cannot open a window on display %q (%s); for headless use, run under xvfb-run -a", os.Getenv("DISPLAY"), session.OneLine(errors.New(why)))
 		} else if why != "" {
 			fmt.Fprintln(os.Stderr, why)
 		}
@@ -94,6 +94,17 @@ func sheet(opt *options, c *scene.Character) error {
 // runStats renders frames offscreen from time t and prints their costs.
 func runStats(w io.Writer, opt *options, c *scene.Character, t float32) error {
 	return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Stats(w, t) })
+}
+
+// runCorpus runs the corpus check (session.Corpus) in a hidden window's
+// GL context.
+func runCorpus(w io.Writer, dir, out string, width, height int) error {
+	win, err := openWindow(64, 64, "corpus", false)
+	if err != nil {
+		return err
+	}
+	defer closeWindow(win)
+	return session.Corpus(w, dir, out, width, height)
 }
 
 // offscreen runs f with a hidden window's GL context and an app drawing
@@ -294,26 +305,26 @@ func (a *app) reframe() error {
 func (a *app) load(path string) {
 	m, err := gltfload.Load(path)
 	if err != nil {
-		a.UI.Say("%s", oneLine(err))
+		a.UI.Say("%s", session.OneLine(err))
 		return
 	}
 	opt := *a.opt
 	opt.model, opt.clip, opt.tree, opt.blend, opt.additive, opt.params = path, "", "", "", "", nil
 	c, err := characterFor(m, &opt)
 	if err != nil {
-		a.UI.Say("%s: %s", filepath.Base(path), oneLine(err))
+		a.UI.Say("%s: %s", filepath.Base(path), session.OneLine(err))
 		return
 	}
 	next, err := newApp(&opt, c, 0, 0)
 	if err != nil {
-		a.UI.Say("%s: %s", filepath.Base(path), oneLine(err))
+		a.UI.Say("%s: %s", filepath.Base(path), session.OneLine(err))
 		return
 	}
 	next.Scale, next.Timing.FPS = a.Scale, a.Timing.FPS
 	next.View.W, next.View.H = a.View.W, a.View.H
 	if err := next.reframe(); err != nil {
 		next.Destroy()
-		a.UI.Say("%s: %s", filepath.Base(path), oneLine(err))
+		a.UI.Say("%s: %s", filepath.Base(path), session.OneLine(err))
 		return
 	}
 	a.Destroy()
@@ -349,7 +360,7 @@ func (a *app) swap(opt *options, verb string) {
 		name = filepath.Base(opt.tree)
 	}
 	fail := func(err error) {
-		if msg := oneLine(err); strings.Contains(msg, name) {
+		if msg := session.OneLine(err); strings.Contains(msg, name) {
 			a.UI.Say("%s", msg)
 		} else {
 			a.UI.Say("%s: %s", name, msg)
@@ -357,11 +368,11 @@ func (a *app) swap(opt *options, verb string) {
 	}
 	m, err := loadModel(opt.model)
 	if err != nil {
-		a.UI.Say("%s", oneLine(err))
+		a.UI.Say("%s", session.OneLine(err))
 		return
 	}
 	if _, err := importClips(m, opt); err != nil {
-		a.UI.Say("%s", oneLine(err))
+		a.UI.Say("%s", session.OneLine(err))
 		return
 	}
 	c, err := characterFor(m, opt)

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"fmt"
@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-gl/glfw/v3.3/glfw"
-
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/scene"
 )
@@ -20,11 +18,12 @@ import (
 // corpusPoseTimes is how many evenly spaced times of each clip are dumped.
 const corpusPoseTimes = 5
 
-// runCorpus loads, poses and renders every .gltf/.glb under dir, writing
+// Corpus loads, poses and renders every .gltf/.glb under dir, writing
 // pose dumps and one screenshot per model under out, and prints a table.
 // Files under a folder named "invalid" must be refused; any other file
-// must load and render. It fails if any file does otherwise.
-func runCorpus(w io.Writer, dir, out string, width, height int) error {
+// must load and render. It fails if any file does otherwise. A GL context
+// must be current.
+func Corpus(w io.Writer, dir, out string, width, height int) error {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -45,13 +44,6 @@ func runCorpus(w io.Writer, dir, out string, width, height int) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	win, err := openWindow(64, 64, "corpus", false)
-	if err != nil {
-		return err
-	}
-	defer glfw.Terminate()
-	defer win.Destroy()
-
 	fmt.Fprintf(w, "%-72s %8s %6s %5s %8s  %s\n", "model", "load ms", "joints", "clips", "vertices", "status")
 	failed := 0
 	for i, f := range files {
@@ -92,9 +84,9 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		if expectRefusal {
-			return fmt.Sprintf("%8.1f %6s %5s %8s  refused as expected: %s", ms, "-", "-", "-", oneLine(err)), true
+			return fmt.Sprintf("%8.1f %6s %5s %8s  refused as expected: %s", ms, "-", "-", "-", OneLine(err)), true
 		}
-		return fmt.Sprintf("%8.1f %6s %5s %8s  FAIL: %s", ms, "-", "-", "-", oneLine(err)), false
+		return fmt.Sprintf("%8.1f %6s %5s %8s  FAIL: %s", ms, "-", "-", "-", OneLine(err)), false
 	}
 	verts := 0
 	for _, me := range m.Meshes {
@@ -110,31 +102,31 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	for ci := range m.Clips {
 		c, err := scene.NewCharacter(m, nil, ci, 0)
 		if err != nil {
-			return cols + " FAIL: " + oneLine(err), false
+			return cols + " FAIL: " + OneLine(err), false
 		}
 		for k := 0; k < corpusPoseTimes; k++ {
 			t := c.Span() * float32(k) / (corpusPoseTimes - 1)
 			if err := writePoseFile(filepath.Join(out, fmt.Sprintf("%s.clip%d.t%d.json", base, ci, k)), c, t); err != nil {
-				return cols + " FAIL: pose: " + oneLine(err), false
+				return cols + " FAIL: pose: " + OneLine(err), false
 			}
 		}
 	}
 	c, err := scene.NewCharacter(m, nil, -1, 0)
 	if err != nil {
-		return cols + " FAIL: " + oneLine(err), false
+		return cols + " FAIL: " + OneLine(err), false
 	}
 	img, err := scene.RenderImage(c, scene.ViewOptions{Skinning: scene.SkinGPU}, c.Span()/2, width, height)
 	if err != nil {
-		return cols + " FAIL: render: " + oneLine(err), false
+		return cols + " FAIL: render: " + OneLine(err), false
 	}
 	shot := filepath.Join(out, base+".png")
 	f, err := os.Create(shot)
 	if err != nil {
-		return cols + " FAIL: " + oneLine(err), false
+		return cols + " FAIL: " + OneLine(err), false
 	}
 	defer f.Close()
 	if err := png.Encode(f, img); err != nil {
-		return cols + " FAIL: " + oneLine(err), false
+		return cols + " FAIL: " + OneLine(err), false
 	}
 	return cols + " ok", true
 }
@@ -149,4 +141,10 @@ func writePoseFile(path string, c *scene.Character, t float32) error {
 		return err
 	}
 	return f.Close()
+}
+
+// OneLine keeps a refusal on one readable line, whatever the source error
+// contains.
+func OneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
 }
