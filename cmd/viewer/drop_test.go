@@ -42,9 +42,9 @@ func TestDroppedFiles(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		a.load(bad)
+		a.Open(bad)
 		afterBad, message = a.Model.Name, a.UI.Message
-		a.load(good)
+		a.Open(good)
 		afterGood = a.Model.Name
 		defer a.Destroy()
 		return a.Draw()

@@ -89,7 +89,7 @@ func TestReloadsDoNotLeak(t *testing.T) {
 	msg := ""
 	withApp(t, options{hud: true}, func(a *app) error {
 		cycle := func() error {
-			a.reload()
+			a.Reload()
 			if err := a.Update(1.0 / 30); err != nil {
 				return err
 			}

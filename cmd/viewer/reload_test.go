@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/skinview/skinview/assets"
 )
@@ -34,7 +33,7 @@ func TestReloadKeepsTheScene(t *testing.T) {
 			keys(t, a, "wait")
 			write(spec, `{"params": [{"name": "speed", "max": 1}],
 			  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Nope"]}}`)
-			a.reload()
+			a.Reload()
 			if !strings.Contains(a.UI.Message, "walk.json") || !strings.Contains(a.UI.Message, "Nope") {
 				t.Errorf("after a broken spec the message is %q; want the file and the unknown clip named", a.UI.Message)
 			}
@@ -43,7 +42,7 @@ func TestReloadKeepsTheScene(t *testing.T) {
 			}
 			write(spec, `{"params": [{"name": "speed", "max": 1}, {"name": "lean", "max": 1}],
 			  "tree": {"type": "blend1d", "param": "speed", "children": ["Walk", "Run"]}}`)
-			a.reload()
+			a.Reload()
 			if a.Ctl.ParamIndex("lean") < 0 {
 				t.Errorf("the edited spec was not applied: parameters %v", a.Params())
 			}
@@ -60,7 +59,7 @@ func TestReloadKeepsTheScene(t *testing.T) {
 		write(spec, `{"params": [{"name": "speed", "max": 1, "default": 0.25}],
 		  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
 		withApp(t, options{clip: "Wave"}, func(a *app) error {
-			a.applySpec(spec)
+			a.ApplySpec(spec)
 			if a.ClipMode || a.Ctl.ParamIndex("speed") < 0 || !strings.Contains(a.UI.Message, "walk.json") {
 				t.Errorf("after dropping a spec: clip mode %v, parameters %v, message %q", a.ClipMode, a.Params(), a.UI.Message)
 			}
@@ -80,61 +79,18 @@ func TestReloadKeepsTheScene(t *testing.T) {
 			keys(t, a, "wait")
 			a.Seek(0.4)
 			write(model, "not a model")
-			a.reload()
+			a.Reload()
 			if a.ClipName() != "Run" || !strings.Contains(a.UI.Message, "character.glb") {
 				t.Errorf("broken model: clip %q, message %q; want Run kept and the file named", a.ClipName(), a.UI.Message)
 			}
 			if err := os.WriteFile(model, assets.CharacterGLB, 0o644); err != nil {
 				return err
 			}
-			a.reload()
+			a.Reload()
 			if a.ClipName() != "Run" || !near(a.Time(), 0.4) {
 				t.Errorf("after the model's reload: clip %q at %v s; want Run at 0.4", a.ClipName(), a.Time())
 			}
 			return nil
 		})
 	})
-}
-
-// TestWatcherSeesAnEdit: a file written in place and one replaced by a
-// rename (as editors save) are both reported, once the writes settle.
-func TestWatcherSeesAnEdit(t *testing.T) {
-	dir := t.TempDir()
-	f := filepath.Join(dir, "spec.json")
-	if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	w, err := watch(f, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
-	wait := func(what string) {
-		t.Helper()
-		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if w.Changed() {
-				return
-			}
-		}
-		t.Fatalf("%s: no change reported", what)
-	}
-	if err := os.WriteFile(f, []byte(`{"a": 1}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	wait("write")
-	tmp := filepath.Join(dir, ".spec.json.swp")
-	if err := os.WriteFile(tmp, []byte(`{"a": 2}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, f); err != nil {
-		t.Fatal(err)
-	}
-	wait("rename over")
-	if err := os.WriteFile(filepath.Join(dir, "other.json"), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(3 * settle)
-	if w.Changed() {
-		t.Error("a file that is not watched was reported")
-	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
-	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
@@ -69,21 +68,13 @@ func closeWindow(win *glfw.Window) {
 	glfw.Terminate()
 }
 
-// app is a session with the flags it was opened with, through which the
-// window reloads and swaps models.
-type app struct {
-	*session.App
-	opt *options
-}
+// app is the session the window and the offscreen modes drive.
+type app = session.App
 
 // newApp opens a session on c with the flags' settings (offscreen at w×h
 // when both are positive).
 func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
-	a, err := session.New(opt.session(), c, w, h)
-	if err != nil {
-		return nil, err
-	}
-	return &app{App: a, opt: opt}, nil
+	return session.New(opt.session(), opt.load(), c, w, h)
 }
 
 // sheet writes one contact sheet of -frames evenly spaced frames.
@@ -163,7 +154,7 @@ func interactive(opt *options, c *scene.Character) error {
 	sx, _ := win.GetContentScale()
 	a.Scale = max(sx, 1)
 	a.View.W, a.View.H = fw, fh
-	if err := a.reframe(); err != nil {
+	if err := a.Reframe(); err != nil {
 		return err
 	}
 	script, err := ui.ParseKeys(opt.keys)
@@ -228,22 +219,22 @@ func interactive(opt *options, c *scene.Character) error {
 			return
 		}
 		if strings.EqualFold(filepath.Ext(names[0]), ".json") {
-			a.applySpec(names[0])
+			a.ApplySpec(names[0])
 			return
 		}
-		a.load(names[0])
+		a.Open(names[0])
 	})
 	// The model and spec files are watched: an edit reloads them.
-	var files *watcher
+	var files *session.Watcher
 	rewatch := func() {
 		if files != nil {
-			files.close()
+			files.Close()
 		}
-		model := a.opt.model
+		model, tree := a.Source()
 		if strings.HasPrefix(model, "@") {
 			model = "" // built in
 		}
-		if files, err = watch(model, a.opt.tree); err != nil {
+		if files, err = session.Watch(model, tree); err != nil {
 			a.UI.Say("not watching the files for changes: %v", err)
 			files = nil
 		}
@@ -251,10 +242,11 @@ func interactive(opt *options, c *scene.Character) error {
 	rewatch()
 	defer func() {
 		if files != nil {
-			files.close()
+			files.Close()
 		}
 	}()
-	watched := [2]string{a.opt.model, a.opt.tree}
+	model, tree := a.Source()
+	watched := [2]string{model, tree}
 
 	last := time.Now()
 	for !win.ShouldClose() && !a.UI.Quit {
@@ -267,10 +259,10 @@ func interactive(opt *options, c *scene.Character) error {
 			script = script[1:]
 		}
 		if files != nil && files.Changed() {
-			a.reload()
+			a.Reload()
 		}
-		if now := [2]string{a.opt.model, a.opt.tree}; now != watched {
-			watched = now // a drop changed what is shown
+		if model, tree := a.Source(); [2]string{model, tree} != watched {
+			watched = [2]string{model, tree} // a drop changed what is shown
 			rewatch()
 		}
 		if err := a.Update(dt); err != nil {
@@ -288,122 +280,6 @@ func interactive(opt *options, c *scene.Character) error {
 		glfw.PollEvents()
 	}
 	return nil
-}
-
-// reframe fits the camera to the window's aspect ratio.
-func (a *app) reframe() error {
-	cam, lo, hi, err := scene.FrameClip(a.View.R, a.View.Scene, a.Character, float32(max(a.View.W, 1))/float32(max(a.View.H, 1)))
-	if err != nil {
-		return err
-	}
-	a.View.Cam, a.View.Home, a.View.BoxLo, a.View.BoxHi = cam, cam, lo, hi
-	return nil
-}
-
-// load swaps in a dropped model; a file that fails keeps the current one
-// and says why on screen.
-func (a *app) load(path string) {
-	m, err := gltfload.Load(path)
-	if err != nil {
-		a.UI.Say("%s", session.OneLine(err))
-		return
-	}
-	opt := *a.opt
-	opt.model, opt.clip, opt.tree, opt.blend, opt.additive, opt.params = path, "", "", "", "", nil
-	c, err := characterFor(m, &opt)
-	if err != nil {
-		a.UI.Say("%s: %s", filepath.Base(path), session.OneLine(err))
-		return
-	}
-	next, err := newApp(&opt, c, 0, 0)
-	if err != nil {
-		a.UI.Say("%s: %s", filepath.Base(path), session.OneLine(err))
-		return
-	}
-	next.Scale, next.Timing.FPS = a.Scale, a.Timing.FPS
-	next.View.W, next.View.H = a.View.W, a.View.H
-	if err := next.reframe(); err != nil {
-		next.Destroy()
-		a.UI.Say("%s: %s", filepath.Base(path), session.OneLine(err))
-		return
-	}
-	a.Destroy()
-	*a = *next
-	a.UI.Say("loaded %s", filepath.Base(path))
-}
-
-// reload reads the model and spec files again and swaps them in, keeping
-// what plays, its time, the parameters' values and the camera. A file
-// that fails to load or parse (or is half written) leaves everything as
-// it was and says why on screen.
-func (a *app) reload() {
-	opt := *a.opt
-	if a.ClipMode && a.Clip >= 0 {
-		opt.clip = a.ClipName()
-	}
-	a.swap(&opt, "reloaded")
-}
-
-// applySpec runs the spec file path (a dropped .json) on the model shown.
-func (a *app) applySpec(path string) {
-	opt := *a.opt
-	opt.tree, opt.clip, opt.blend, opt.additive = path, "", "", ""
-	a.swap(&opt, "applied")
-}
-
-// swap builds the app opt asks for and takes its place, keeping the
-// time, the parameters, the camera and the keys' state; on an error the
-// current app stays and the message names the file.
-func (a *app) swap(opt *options, verb string) {
-	name := filepath.Base(opt.model)
-	if opt.tree != "" {
-		name = filepath.Base(opt.tree)
-	}
-	fail := func(err error) {
-		if msg := session.OneLine(err); strings.Contains(msg, name) {
-			a.UI.Say("%s", msg)
-		} else {
-			a.UI.Say("%s: %s", name, msg)
-		}
-	}
-	m, err := loadModel(opt.model)
-	if err != nil {
-		a.UI.Say("%s", session.OneLine(err))
-		return
-	}
-	if _, err := importClips(m, opt); err != nil {
-		a.UI.Say("%s", session.OneLine(err))
-		return
-	}
-	c, err := characterFor(m, opt)
-	if err != nil {
-		fail(err)
-		return
-	}
-	for _, p := range a.Params() {
-		_ = c.Ctl.SetParam(p.Name, p.Value) // a parameter the new spec lacks is dropped
-	}
-	w, h := 0, 0
-	if a.View.Target != nil {
-		w, h = a.View.W, a.View.H
-	}
-	next, err := newApp(opt, c, w, h)
-	if err != nil {
-		fail(err)
-		return
-	}
-	t := a.Time()
-	next.Scale, next.Timing.FPS, next.UI, next.Stdout = a.Scale, a.Timing.FPS, a.UI, a.Stdout
-	next.View.W, next.View.H = a.View.W, a.View.H
-	next.View.Cam, next.View.Home, next.View.BoxLo, next.View.BoxHi = a.View.Cam, a.View.Home, a.View.BoxLo, a.View.BoxHi
-	if next.ClipMode {
-		_ = next.Character.SetLoopMode(next.UI.Loop)
-	}
-	next.Seek(t)
-	a.Destroy()
-	*a = *next
-	a.opt = opt
-	a.UI.Say("%s %s", verb, name)
 }
 
 // uiKey maps GLFW's keys onto the viewer's key map.

@@ -81,6 +81,7 @@ func ClampTime(t, duration float32) float32 {
 type App struct {
 	*scene.Character // the character the keys drive
 	opt              *Options
+	load             *LoadOptions
 	// View draws the character; UI is the key map's state; Scale the
 	// HiDPI content scale of the HUD; Snapshot makes the HUD's Info each
 	// frame.
@@ -107,13 +108,14 @@ type App struct {
 	followed mgl32.Vec3
 }
 
-// New builds the view of c (offscreen at w×h when both are positive).
-func New(opt *Options, c *scene.Character, w, h int) (*App, error) {
+// New builds the view of c (offscreen at w×h when both are positive); lo
+// is how c was loaded, for Reload, ApplySpec and Open.
+func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, error) {
 	v, err := scene.NewView(c, opt.viewOptions(), w, h)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Character: c, Stdout: os.Stdout, opt: opt, View: v, UI: ui.NewState(), Scale: 1, ShotDir: "screenshots"}
+	a := &App{Character: c, Stdout: os.Stdout, opt: opt, load: lo, View: v, UI: ui.NewState(), Scale: 1, ShotDir: "screenshots"}
 	if c.ClipMode {
 		// The timeline loops the clip shown until L says otherwise.
 		c.Ctl.SetLoopMode(a.UI.Loop)

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"path/filepath"
@@ -7,10 +7,10 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// watcher reports that one of a set of files changed on disk. It watches
+// Watcher reports that one of a set of files changed on disk. It watches
 // their folders, because editors save by writing a new file and renaming
 // it over the old one, and waits for writes to settle before it reports.
-type watcher struct {
+type Watcher struct {
 	w       *fsnotify.Watcher
 	files   map[string]bool // cleaned absolute paths
 	changed chan struct{}
@@ -20,13 +20,13 @@ type watcher struct {
 // file written in several steps is read once, whole.
 const settle = 150 * time.Millisecond
 
-// watch starts watching files (empty names are skipped).
-func watch(files ...string) (*watcher, error) {
+// Watch starts watching files (empty names are skipped).
+func Watch(files ...string) (*Watcher, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
 	}
-	wt := &watcher{w: fw, files: map[string]bool{}, changed: make(chan struct{}, 1)}
+	wt := &Watcher{w: fw, files: map[string]bool{}, changed: make(chan struct{}, 1)}
 	dirs := map[string]bool{}
 	for _, f := range files {
 		if f == "" {
@@ -49,7 +49,7 @@ func watch(files ...string) (*watcher, error) {
 	return wt, nil
 }
 
-func (wt *watcher) run() {
+func (wt *Watcher) run() {
 	var timer *time.Timer
 	for {
 		select {
@@ -78,7 +78,7 @@ func (wt *watcher) run() {
 }
 
 // Changed reports, without blocking, whether a watched file changed.
-func (wt *watcher) Changed() bool {
+func (wt *Watcher) Changed() bool {
 	select {
 	case <-wt.changed:
 		return true
@@ -87,4 +87,5 @@ func (wt *watcher) Changed() bool {
 	}
 }
 
-func (wt *watcher) close() { wt.w.Close() }
+// Close stops watching.
+func (wt *Watcher) Close() { wt.w.Close() }

@@ -1,0 +1,129 @@
+package session
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/scene"
+)
+
+// Source is the model and spec files the character comes from, which the
+// window watches.
+func (a *App) Source() (model, tree string) { return a.load.Model, a.load.Tree }
+
+// Reframe fits the camera to the character over its clip.
+// reframe fits the camera to the window's aspect ratio.
+func (a *App) Reframe() error {
+	cam, lo, hi, err := scene.FrameClip(a.View.R, a.View.Scene, a.Character, float32(max(a.View.W, 1))/float32(max(a.View.H, 1)))
+	if err != nil {
+		return err
+	}
+	a.View.Cam, a.View.Home, a.View.BoxLo, a.View.BoxHi = cam, cam, lo, hi
+	return nil
+}
+
+// Open swaps in a dropped model; a file that fails keeps the current one
+// and says why on screen.
+func (a *App) Open(path string) {
+	m, err := gltfload.Load(path)
+	if err != nil {
+		a.UI.Say("%s", OneLine(err))
+		return
+	}
+	lo := *a.load
+	lo.Model, lo.Clip, lo.Tree, lo.Blend, lo.Additive, lo.Params = path, "", "", "", "", nil
+	c, err := NewCharacter(m, &lo)
+	if err != nil {
+		a.UI.Say("%s: %s", filepath.Base(path), OneLine(err))
+		return
+	}
+	next, err := New(a.opt, &lo, c, 0, 0)
+	if err != nil {
+		a.UI.Say("%s: %s", filepath.Base(path), OneLine(err))
+		return
+	}
+	next.Scale, next.Timing.FPS = a.Scale, a.Timing.FPS
+	next.View.W, next.View.H = a.View.W, a.View.H
+	if err := next.Reframe(); err != nil {
+		next.Destroy()
+		a.UI.Say("%s: %s", filepath.Base(path), OneLine(err))
+		return
+	}
+	a.Destroy()
+	*a = *next
+	a.UI.Say("loaded %s", filepath.Base(path))
+}
+
+// Reload reads the model and spec files again and swaps them in, keeping
+// what plays, its time, the parameters' values and the camera. A file
+// that fails to load or parse (or is half written) leaves everything as
+// it was and says why on screen.
+func (a *App) Reload() {
+	lo := *a.load
+	if a.ClipMode && a.Clip >= 0 {
+		lo.Clip = a.ClipName()
+	}
+	a.swap(&lo, "reloaded")
+}
+
+// ApplySpec runs the spec file path (a dropped .json) on the model shown.
+func (a *App) ApplySpec(path string) {
+	lo := *a.load
+	lo.Tree, lo.Clip, lo.Blend, lo.Additive = path, "", "", ""
+	a.swap(&lo, "applied")
+}
+
+// swap builds the app lo asks for and takes its place, keeping the
+// time, the parameters, the camera and the keys' state; on an error the
+// current app stays and the message names the file.
+func (a *App) swap(lo *LoadOptions, verb string) {
+	name := filepath.Base(lo.Model)
+	if lo.Tree != "" {
+		name = filepath.Base(lo.Tree)
+	}
+	fail := func(err error) {
+		if msg := OneLine(err); strings.Contains(msg, name) {
+			a.UI.Say("%s", msg)
+		} else {
+			a.UI.Say("%s: %s", name, msg)
+		}
+	}
+	m, err := LoadModel(lo.Model)
+	if err != nil {
+		a.UI.Say("%s", OneLine(err))
+		return
+	}
+	if _, err := ImportClips(m, lo); err != nil {
+		a.UI.Say("%s", OneLine(err))
+		return
+	}
+	c, err := NewCharacter(m, lo)
+	if err != nil {
+		fail(err)
+		return
+	}
+	for _, p := range a.Params() {
+		_ = c.Ctl.SetParam(p.Name, p.Value) // a parameter the new spec lacks is dropped
+	}
+	w, h := 0, 0
+	if a.View.Target != nil {
+		w, h = a.View.W, a.View.H
+	}
+	next, err := New(a.opt, lo, c, w, h)
+	if err != nil {
+		fail(err)
+		return
+	}
+	t := a.Time()
+	next.Scale, next.Timing.FPS, next.UI, next.Stdout = a.Scale, a.Timing.FPS, a.UI, a.Stdout
+	next.View.W, next.View.H = a.View.W, a.View.H
+	next.View.Cam, next.View.Home, next.View.BoxLo, next.View.BoxHi = a.View.Cam, a.View.Home, a.View.BoxLo, a.View.BoxHi
+	if next.ClipMode {
+		_ = next.Character.SetLoopMode(next.UI.Loop)
+	}
+	next.Seek(t)
+	a.Destroy()
+	*a = *next
+	a.UI.Say("%s %s", verb, name)
+}
