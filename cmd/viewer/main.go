@@ -17,6 +17,7 @@ import (
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/session"
+	"github.com/skinview/skinview/internal/ui"
 )
 
 func init() {
@@ -247,56 +248,35 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if !ok || err1 != nil || err2 != nil || opt.width < 16 || opt.height < 16 || opt.width > 8192 || opt.height > 8192 {
 		return nil, fmt.Errorf("-size %q: want WIDTHxHEIGHT between 16 and 8192, like 960x720", *size)
 	}
-	if opt.skinning != scene.SkinGPU && opt.skinning != scene.SkinCPU && opt.skinning != scene.SkinDQ {
-		return nil, fmt.Errorf("-skinning %q: want gpu, cpu or dq", opt.skinning)
-	}
-	if opt.onion < 0 {
-		return nil, fmt.Errorf("-onion %d: want frames apart, 1 or more (0: off)", opt.onion)
-	}
-	if !(opt.compress >= 0) || math.IsInf(opt.compress, 0) {
-		return nil, fmt.Errorf("-compress %v: want a worst error in centimetres, more than 0 (e.g. 0.01)", opt.compress)
-	}
-	if opt.json && (!opt.info || opt.compress == 0) {
-		return nil, errors.New("-json: only with -info -compress CM")
-	}
-	if opt.jointMap != "" && len(opt.clips) == 0 {
-		return nil, errors.New("-joint-map pairs the joint names of -clips files; give -clips too")
-	}
-	if opt.paletteLimit < 0 {
-		return nil, fmt.Errorf("-palette-limit %d: want a positive joint count (or 0 for the driver's limit)", opt.paletteLimit)
-	}
 	modes := 0
 	for _, on := range []bool{opt.screenshot != "", opt.dumpPose != "", opt.info, opt.validate, opt.corpus != "", opt.stats, opt.record != "", opt.sheet != ""} {
 		if on {
 			modes++
 		}
 	}
-	if modes > 1 {
-		return nil, errors.New("-screenshot, -dump-pose, -info, -stats, -record, -sheet and -corpus are separate runs; give one")
-	}
-	if opt.corpus != "" && opt.model != "" {
-		return nil, errors.New("-corpus takes a folder, not a model")
-	}
-	if opt.tree != "" && (opt.blend != "" || opt.additive != "") {
-		return nil, errors.New("-tree and -blend/-additive both describe the animation; give one")
-	}
-	if opt.blend != "" && opt.clip != "" {
-		return nil, errors.New("-blend names its clips; -clip does not apply")
-	}
-	if !(opt.fade >= 0) {
-		return nil, fmt.Errorf("-fade %v: want seconds, 0 or more", opt.fade)
-	}
-	if opt.crowd < 0 || opt.crowd > 10000 {
-		return nil, fmt.Errorf("-crowd %d: want 0 to 10000 characters", opt.crowd)
-	}
-	if opt.fps < 0 || opt.fps > 240 {
-		return nil, fmt.Errorf("-fps %d: want 1 to 240 (0: the clip's frame rate)", opt.fps)
-	}
-	if opt.frames < 1 || opt.frames > 400 {
-		return nil, fmt.Errorf("-frames %d: want 1 to 400", opt.frames)
-	}
-	if opt.time != opt.time {
-		return nil, errors.New("-time is not a number")
+	for _, c := range []struct {
+		bad bool
+		err string
+	}{
+		{opt.skinning != scene.SkinGPU && opt.skinning != scene.SkinCPU && opt.skinning != scene.SkinDQ, fmt.Sprintf("-skinning %q: want gpu, cpu or dq", opt.skinning)},
+		{opt.onion < 0, fmt.Sprintf("-onion %d: want frames apart, 1 or more (0: off)", opt.onion)},
+		{!(opt.compress >= 0) || math.IsInf(opt.compress, 0), fmt.Sprintf("-compress %v: want a worst error in centimetres, more than 0 (e.g. 0.01)", opt.compress)},
+		{opt.json && (!opt.info || opt.compress == 0), "-json: only with -info -compress CM"},
+		{opt.jointMap != "" && len(opt.clips) == 0, "-joint-map pairs the joint names of -clips files; give -clips too"},
+		{opt.paletteLimit < 0, fmt.Sprintf("-palette-limit %d: want a positive joint count (or 0 for the driver's limit)", opt.paletteLimit)},
+		{modes > 1, "-screenshot, -dump-pose, -info, -stats, -record, -sheet and -corpus are separate runs; give one"},
+		{opt.corpus != "" && opt.model != "", "-corpus takes a folder, not a model"},
+		{opt.tree != "" && (opt.blend != "" || opt.additive != ""), "-tree and -blend/-additive both describe the animation; give one"},
+		{opt.blend != "" && opt.clip != "", "-blend names its clips; -clip does not apply"},
+		{!(opt.fade >= 0), fmt.Sprintf("-fade %v: want seconds, 0 or more", opt.fade)},
+		{opt.crowd < 0 || opt.crowd > 10000, fmt.Sprintf("-crowd %d: want 0 to 10000 characters", opt.crowd)},
+		{opt.fps < 0 || opt.fps > 240, fmt.Sprintf("-fps %d: want 1 to 240 (0: the clip's frame rate)", opt.fps)},
+		{opt.frames < 1 || opt.frames > 400, fmt.Sprintf("-frames %d: want 1 to 400", opt.frames)},
+		{opt.time != opt.time, "-time is not a number"},
+	} {
+		if c.bad {
+			return nil, errors.New(c.err)
+		}
 	}
 	return opt, nil
 }
@@ -365,13 +345,25 @@ func run(opt *options) error {
 		}
 		return nil
 	case opt.screenshot != "":
-		return screenshot(opt, c, t)
+		// One frame at time t (after the -keys script, if any); the HUD
+		// only with -hud.
+		evs, err := ui.ParseKeys(opt.keys)
+		if err != nil {
+			return err
+		}
+		return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
+			img, err := a.Shoot(t, evs)
+			if err != nil {
+				return err
+			}
+			return session.WritePNG(opt.screenshot, img)
+		})
 	case opt.stats:
-		return runStats(os.Stdout, opt, c, t)
+		return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Stats(os.Stdout, t) })
 	case opt.record != "":
-		return record(opt, c)
+		return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Record(opt.record) })
 	case opt.sheet != "":
-		return sheet(opt, c)
+		return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Sheet(opt.sheet) })
 	default:
 		return interactive(opt, c)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skinview/skinview/assets"
 )
@@ -92,5 +93,29 @@ func TestReloadKeepsTheScene(t *testing.T) {
 			}
 			return nil
 		})
+	})
+}
+
+// TestWatchEditsReloads: the window's once-a-frame WatchEdits picks up a
+// spec edited on disk and reloads it, as the running viewer does.
+func TestWatchEditsReloads(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "edit.json")
+	if err := os.WriteFile(spec, []byte(`{"tree": {"type": "clip", "clip": "Idle"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withApp(t, options{tree: spec}, func(a *app) error {
+		a.WatchEdits() // starts watching
+		if err := os.WriteFile(spec, []byte(`{"params": [{"name": "lean", "max": 1}], "tree": {"type": "clip", "clip": "Walk"}}`), 0o644); err != nil {
+			return err
+		}
+		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if a.WatchEdits(); a.Ctl.ParamIndex("lean") >= 0 {
+				break
+			}
+		}
+		if a.Ctl.ParamIndex("lean") < 0 || !strings.Contains(a.UI.Message, "reloaded edit.json") {
+			t.Errorf("after an edit on disk: message %q, parameters %v; want the edited spec reloaded", a.UI.Message, a.Params())
+		}
+		return nil
 	})
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -77,16 +76,6 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 	return session.New(opt.session(), opt.load(), c, w, h)
 }
 
-// sheet writes one contact sheet of -frames evenly spaced frames.
-func sheet(opt *options, c *scene.Character) error {
-	return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Sheet(opt.sheet) })
-}
-
-// runStats renders frames offscreen from time t and prints their costs.
-func runStats(w io.Writer, opt *options, c *scene.Character, t float32) error {
-	return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Stats(w, t) })
-}
-
 // runCorpus runs the corpus check (session.Corpus) in a hidden window's
 // GL context.
 func runCorpus(w io.Writer, dir, out string, width, height int) error {
@@ -99,7 +88,7 @@ func runCorpus(w io.Writer, dir, out string, width, height int) error {
 }
 
 // offscreen runs f with a hidden window's GL context and an app drawing
-// into a w×h target: -screenshot, -keys, -record and -sheet.
+// into a w×h target: -screenshot, -keys, -record, -sheet and -stats.
 func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app) error) error {
 	win, err := openWindow(64, 64, "viewer", false)
 	if err != nil {
@@ -112,29 +101,6 @@ func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app) error)
 	}
 	defer a.Destroy()
 	return f(a)
-}
-
-// screenshot renders one frame at time t offscreen (after the -keys
-// script, if any) and writes it as PNG; the HUD only with -hud.
-func screenshot(opt *options, c *scene.Character, t float32) error {
-	evs, err := ui.ParseKeys(opt.keys)
-	if err != nil {
-		return err
-	}
-	return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
-		img, err := a.Shoot(t, evs)
-		if err != nil {
-			return err
-		}
-		return session.WritePNG(opt.screenshot, img)
-	})
-}
-
-// record writes the frames of [from, to] at -fps (default: the clip's
-// frame rate) as an animated GIF, a video through ffmpeg, or a numbered
-// PNG sequence into a folder, by the name's extension.
-func record(opt *options, c *scene.Character) error {
-	return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Record(opt.record) })
 }
 
 // interactive runs the window until it is closed or Esc is pressed.
@@ -214,39 +180,7 @@ func interactive(opt *options, c *scene.Character) error {
 		}
 	})
 	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.View.Cam.Zoom(float32(dy)) })
-	win.SetDropCallback(func(_ *glfw.Window, names []string) {
-		if len(names) == 0 {
-			return
-		}
-		if strings.EqualFold(filepath.Ext(names[0]), ".json") {
-			a.ApplySpec(names[0])
-			return
-		}
-		a.Open(names[0])
-	})
-	// The model and spec files are watched: an edit reloads them.
-	var files *session.Watcher
-	rewatch := func() {
-		if files != nil {
-			files.Close()
-		}
-		model, tree := a.Source()
-		if strings.HasPrefix(model, "@") {
-			model = "" // built in
-		}
-		if files, err = session.Watch(model, tree); err != nil {
-			a.UI.Say("not watching the files for changes: %v", err)
-			files = nil
-		}
-	}
-	rewatch()
-	defer func() {
-		if files != nil {
-			files.Close()
-		}
-	}()
-	model, tree := a.Source()
-	watched := [2]string{model, tree}
+	win.SetDropCallback(func(_ *glfw.Window, names []string) { a.Drop(names) })
 
 	last := time.Now()
 	for !win.ShouldClose() && !a.UI.Quit {
@@ -258,13 +192,7 @@ func interactive(opt *options, c *scene.Character) error {
 			a.UI.Handle(script[0], a)
 			script = script[1:]
 		}
-		if files != nil && files.Changed() {
-			a.Reload()
-		}
-		if model, tree := a.Source(); [2]string{model, tree} != watched {
-			watched = [2]string{model, tree} // a drop changed what is shown
-			rewatch()
-		}
+		a.WatchEdits() // an edit of the model or spec file reloads it
 		if err := a.Update(dt); err != nil {
 			return err
 		}
@@ -284,84 +212,24 @@ func interactive(opt *options, c *scene.Character) error {
 
 // uiKey maps GLFW's keys onto the viewer's key map.
 func uiKey(k glfw.Key) ui.Key {
-	switch k {
-	case glfw.KeySpace:
-		return ui.KeySpace
-	case glfw.KeyLeft:
-		return ui.KeyLeft
-	case glfw.KeyRight:
-		return ui.KeyRight
-	case glfw.KeyUp:
-		return ui.KeyUp
-	case glfw.KeyDown:
-		return ui.KeyDown
-	case glfw.KeyHome:
-		return ui.KeyHome
-	case glfw.KeyEnd:
-		return ui.KeyEnd
-	case glfw.KeyComma:
-		return ui.KeyComma
-	case glfw.KeyPeriod:
-		return ui.KeyPeriod
-	case glfw.KeyR:
-		return ui.KeyR
-	case glfw.KeyA:
-		return ui.KeyA
-	case glfw.KeyM:
-		return ui.KeyM
-	case glfw.KeyC:
-		return ui.KeyC
-	case glfw.KeyN:
-		return ui.KeyN
-	case glfw.KeyEqual, glfw.KeyKPAdd:
-		return ui.KeyEqual
-	case glfw.KeyMinus, glfw.KeyKPSubtract:
-		return ui.KeyMinus
-	case glfw.KeyBackspace:
-		return ui.KeyBackspace
-	case glfw.KeyL:
-		return ui.KeyL
-	case glfw.KeyLeftBracket:
-		return ui.KeyLeftBracket
-	case glfw.KeyRightBracket:
-		return ui.KeyRightBracket
-	case glfw.KeyEnter, glfw.KeyKPEnter:
-		return ui.KeyEnter
-	case glfw.KeyTab:
-		return ui.KeyTab
-	case glfw.KeyH:
-		return ui.KeyH
-	case glfw.KeyF1:
-		return ui.KeyF1
-	case glfw.KeyF:
-		return ui.KeyF
-	case glfw.KeyK:
-		return ui.KeyK
-	case glfw.KeyW:
-		return ui.KeyW
-	case glfw.KeyV:
-		return ui.KeyV
-	case glfw.KeyG:
-		return ui.KeyG
-	case glfw.KeyP:
-		return ui.KeyP
-	case glfw.KeyF12:
-		return ui.KeyF12
-	case glfw.KeyU:
-		return ui.KeyU
-	case glfw.KeyS:
-		return ui.KeyS
-	case glfw.KeyB:
-		return ui.KeyB
-	case glfw.KeyI:
-		return ui.KeyI
-	case glfw.KeyO:
-		return ui.KeyO
-	case glfw.KeyEscape:
-		return ui.KeyEscape
+	if u, ok := uiKeys[k]; ok {
+		return u
 	}
 	if k >= glfw.Key0 && k <= glfw.Key9 {
 		return ui.Key0 + ui.Key(k-glfw.Key0)
 	}
 	return ui.KeyNone
+}
+
+var uiKeys = map[glfw.Key]ui.Key{
+	glfw.KeySpace: ui.KeySpace, glfw.KeyLeft: ui.KeyLeft, glfw.KeyRight: ui.KeyRight, glfw.KeyUp: ui.KeyUp,
+	glfw.KeyDown: ui.KeyDown, glfw.KeyHome: ui.KeyHome, glfw.KeyEnd: ui.KeyEnd, glfw.KeyComma: ui.KeyComma,
+	glfw.KeyPeriod: ui.KeyPeriod, glfw.KeyR: ui.KeyR, glfw.KeyA: ui.KeyA, glfw.KeyM: ui.KeyM,
+	glfw.KeyC: ui.KeyC, glfw.KeyN: ui.KeyN, glfw.KeyEqual: ui.KeyEqual, glfw.KeyKPAdd: ui.KeyEqual,
+	glfw.KeyMinus: ui.KeyMinus, glfw.KeyKPSubtract: ui.KeyMinus, glfw.KeyBackspace: ui.KeyBackspace,
+	glfw.KeyL: ui.KeyL, glfw.KeyLeftBracket: ui.KeyLeftBracket, glfw.KeyRightBracket: ui.KeyRightBracket,
+	glfw.KeyEnter: ui.KeyEnter, glfw.KeyKPEnter: ui.KeyEnter, glfw.KeyTab: ui.KeyTab, glfw.KeyH: ui.KeyH,
+	glfw.KeyF1: ui.KeyF1, glfw.KeyF: ui.KeyF, glfw.KeyK: ui.KeyK, glfw.KeyW: ui.KeyW, glfw.KeyV: ui.KeyV,
+	glfw.KeyG: ui.KeyG, glfw.KeyP: ui.KeyP, glfw.KeyF12: ui.KeyF12, glfw.KeyU: ui.KeyU, glfw.KeyS: ui.KeyS,
+	glfw.KeyB: ui.KeyB, glfw.KeyI: ui.KeyI, glfw.KeyO: ui.KeyO, glfw.KeyEscape: ui.KeyEscape,
 }

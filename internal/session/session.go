@@ -106,6 +106,7 @@ type App struct {
 	// followed is where its root was when the camera last moved.
 	Follow   bool
 	followed mgl32.Vec3
+	edits    edits
 }
 
 // New builds the view of c (offscreen at w×h when both are positive); lo
@@ -165,6 +166,9 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 }
 
 func (a *App) Destroy() {
+	if a.edits.files != nil {
+		a.edits.files.Close()
+	}
 	if a.Crowd != nil {
 		a.Crowd.Close()
 	}

@@ -8,10 +8,6 @@ import (
 	"github.com/skinview/skinview/internal/scene"
 )
 
-// Source is the model and spec files the character comes from, which the
-// window watches.
-func (a *App) Source() (model, tree string) { return a.load.Model, a.load.Tree }
-
 // Reframe fits the camera to the character over its clip.
 // reframe fits the camera to the window's aspect ratio.
 func (a *App) Reframe() error {
@@ -50,8 +46,7 @@ func (a *App) Open(path string) {
 		a.UI.Say("%s: %s", filepath.Base(path), OneLine(err))
 		return
 	}
-	a.Destroy()
-	*a = *next
+	a.replace(next)
 	a.UI.Say("loaded %s", filepath.Base(path))
 }
 
@@ -123,7 +118,61 @@ func (a *App) swap(lo *LoadOptions, verb string) {
 		_ = next.Character.SetLoopMode(next.UI.Loop)
 	}
 	next.Seek(t)
+	a.replace(next)
+	a.UI.Say("%s %s", verb, name)
+}
+
+// replace makes a the app next, keeping the file watch.
+func (a *App) replace(next *App) {
+	w := a.edits
+	a.edits = edits{}
 	a.Destroy()
 	*a = *next
-	a.UI.Say("%s %s", verb, name)
+	a.edits = w
+}
+
+// edits is an app's watch on its model and spec files.
+type edits struct {
+	files    *Watcher
+	watched  [2]string // model and spec watched
+	watching bool
+}
+
+// WatchEdits reloads the character when its model or spec file changes on
+// disk; the window calls it once a frame. It starts watching again when
+// what is shown changes (a drop), and says on screen when the files cannot
+// be watched.
+func (a *App) WatchEdits() {
+	if src := [2]string{a.load.Model, a.load.Tree}; !a.edits.watching || src != a.edits.watched {
+		a.edits.watching, a.edits.watched = true, src
+		if a.edits.files != nil {
+			a.edits.files.Close()
+			a.edits.files = nil
+		}
+		model := src[0]
+		if strings.HasPrefix(model, "@") {
+			model = "" // built in
+		}
+		files, err := Watch(model, src[1])
+		if err != nil {
+			a.UI.Say("not watching the files for changes: %v", err)
+		}
+		a.edits.files = files
+	}
+	if a.edits.files != nil && a.edits.files.Changed() {
+		a.Reload()
+	}
+}
+
+// Drop takes files dropped on the window: a .json spec runs on the model
+// shown, a model replaces it.
+func (a *App) Drop(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	if strings.EqualFold(filepath.Ext(names[0]), ".json") {
+		a.ApplySpec(names[0])
+		return
+	}
+	a.Open(names[0])
 }
