@@ -32,11 +32,11 @@ func TestCompressFlags(t *testing.T) {
 // dumper poses clip of the built-in character, compressed at cm (0: not).
 func dumper(t *testing.T, clip int, cm float64) func(tm float64) [][16]float64 {
 	t.Helper()
-	m, err := loadModel("@character")
+	m, err := session.LoadModel("@character")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := characterFor(m, &options{clip: fmt.Sprint(clip), compress: cm, fade: 0.3})
+	c, err := session.NewCharacter(m, &session.LoadOptions{Clip: fmt.Sprint(clip), Compress: cm, Fade: 0.3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,11 +107,11 @@ func TestCompressedDumpPoseWithinTolerance(t *testing.T) {
 
 // -info -compress -json prints one line per clip with the report's fields.
 func TestCompressInfoJSON(t *testing.T) {
-	m, err := loadModel("@character")
+	m, err := session.LoadModel("@character")
 	if err != nil {
 		t.Fatal(err)
 	}
-	reports, err := compressModel(m, &options{compress: 0.01})
+	reports, err := session.CompressModel(m, &session.LoadOptions{Compress: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}

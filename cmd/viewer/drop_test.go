@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/session"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,11 +29,11 @@ func TestDroppedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := &options{skinning: scene.SkinGPU, view: scene.ViewShaded, width: 64, height: 64, fade: 0.3}
-	m, err := loadModel("")
+	m, err := session.LoadModel("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := characterFor(m, opt)
+	c, err := session.NewCharacter(m, opt.load())
 	if err != nil {
 		t.Fatal(err)
 	}

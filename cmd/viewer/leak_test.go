@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/session"
 	"runtime"
 	"strings"
 	"testing"
@@ -19,11 +20,11 @@ func TestSwitchModelsDoesNotLeak(t *testing.T) {
 	cycle := func(i int) error {
 		o := *opt
 		o.model = models[i%len(models)]
-		m, err := loadModel(o.model)
+		m, err := session.LoadModel(o.model)
 		if err != nil {
 			return err
 		}
-		c, err := characterFor(m, &o)
+		c, err := session.NewCharacter(m, o.load())
 		if err != nil {
 			return err
 		}

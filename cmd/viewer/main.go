@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/skinview/skinview/internal/anim"
-	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/session"
@@ -35,7 +33,6 @@ type options struct {
 	corpus     string
 	out        string
 	time       float64
-	timeSet    bool
 	clip       string
 	width      int
 	height     int
@@ -226,14 +223,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		positional = append(positional, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "time":
-			opt.timeSet = true
-		case "rate":
-			opt.rateSet = true
-		}
-	})
+	fs.Visit(func(f *flag.Flag) { opt.rateSet = opt.rateSet || f.Name == "rate" })
 	switch len(positional) {
 	case 0:
 	case 1:
@@ -288,18 +278,18 @@ func run(opt *options) error {
 	if opt.validate {
 		return validate(os.Stdout, opt.model)
 	}
-	m, err := loadModel(opt.model)
+	m, err := session.LoadModel(opt.model)
 	if err != nil {
 		return err
 	}
-	notes, err := importClips(m, opt)
+	notes, err := session.ImportClips(m, opt.load())
 	if err != nil {
 		return err
 	}
 	for _, n := range notes {
 		fmt.Fprintln(os.Stderr, "viewer:", n)
 	}
-	reports, err := compressModel(m, opt)
+	reports, err := session.CompressModel(m, opt.load())
 	if err != nil {
 		return err
 	}
@@ -314,7 +304,7 @@ func run(opt *options) error {
 		}
 		return nil
 	}
-	c, err := characterFor(m, opt)
+	c, err := session.NewCharacter(m, opt.load())
 	if err != nil {
 		return err
 	}
@@ -328,22 +318,7 @@ func run(opt *options) error {
 	}
 	switch {
 	case opt.dumpPose != "":
-		out := os.Stdout
-		if opt.dumpPose != "-" {
-			f, err := os.Create(opt.dumpPose)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			out = f
-		}
-		if err := c.DumpPose(out, t, opt.allNodes); err != nil {
-			return err
-		}
-		if out != os.Stdout {
-			return out.Close()
-		}
-		return nil
+		return session.DumpPose(opt.dumpPose, c, t, opt.allNodes)
 	case opt.screenshot != "":
 		// One frame at time t (after the -keys script, if any); the HUD
 		// only with -hud.
@@ -376,28 +351,15 @@ func (o *options) session() *session.Options {
 		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height}
 }
 
-// The loading steps, with the flags' settings.
-func loadModel(path string) (*gltfload.Model, error) { return session.LoadModel(path) }
-func importClips(m *gltfload.Model, opt *options) ([]string, error) {
-	return session.ImportClips(m, opt.load())
-}
-func compressModel(m *gltfload.Model, opt *options) ([]anim.CompressReport, error) {
-	return session.CompressModel(m, opt.load())
-}
-func characterFor(m *gltfload.Model, opt *options) (*scene.Character, error) {
-	return session.NewCharacter(m, opt.load())
-}
-
 // load is what of the flags picks and shapes the character.
 func (o *options) load() *session.LoadOptions {
-	l := &session.LoadOptions{Model: o.model, Clip: o.clip, Tree: o.tree, Blend: o.blend, Additive: o.additive, Fade: o.fade,
+	return &session.LoadOptions{Model: o.model, Clip: o.clip, Tree: o.tree, Blend: o.blend, Additive: o.additive, Fade: o.fade,
 		RootMotion: o.rootMotion, Clips: o.clips, JointMap: o.jointMap, Compress: o.compress, Params: o.params}
-	return l
 }
 
 // validate prints the -validate report of the model at path, as JSON, and
 // returns an error when it has errors.
 func validate(w io.Writer, path string) error {
-	m, err := loadModel(path)
+	m, err := session.LoadModel(path)
 	return report.WriteValidation(w, path, m, err)
 }

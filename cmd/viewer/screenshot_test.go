@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/session"
 	"image"
 	"image/color"
 	"testing"
@@ -10,7 +11,7 @@ import (
 )
 
 func TestScreenshotDefaultCharacter(t *testing.T) {
-	m, err := loadModel("")
+	m, err := session.LoadModel("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestScreenshotDefaultCharacter(t *testing.T) {
 // foundation promises: shading varies across the body (lit) and there are
 // more colours than one lit material could make (textured).
 func TestScreenshotIsLitAndTextured(t *testing.T) {
-	m, err := loadModel("")
+	m, err := session.LoadModel("")
 	if err != nil {
 		t.Fatal(err)
 	}

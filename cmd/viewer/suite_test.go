@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/skinview/skinview/internal/session"
 	"image"
 	"strconv"
 	"testing"
@@ -178,7 +179,7 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	case "test:mirror":
 		m, err = gltfload.Decode(mirrorGLTF(t), nil, "mirror.gltf")
 	default:
-		m, err = loadModel(opt.model)
+		m, err = session.LoadModel(opt.model)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +188,7 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	if tc.rest {
 		c, err = scene.NewCharacter(m, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
 	} else {
-		c, err = characterFor(m, &opt)
+		c, err = session.NewCharacter(m, opt.load())
 	}
 	if err != nil {
 		t.Fatal(err)

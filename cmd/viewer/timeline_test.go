@@ -29,11 +29,11 @@ func withApp(t *testing.T, opt options, f func(a *app) error) {
 	if opt.skinning == "" {
 		opt.skinning = scene.SkinGPU
 	}
-	m, err := loadModel(opt.model)
+	m, err := session.LoadModel(opt.model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := characterFor(m, &opt)
+	c, err := session.NewCharacter(m, opt.load())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -274,3 +274,20 @@ func WritePNG(path string, img image.Image) error {
 	}
 	return f.Close()
 }
+
+// DumpPose writes the pose of c at time t as -dump-pose does, to the file
+// path or, for "-", to stdout; allNodes lists every node, not only joints.
+func DumpPose(path string, c *scene.Character, t float32, allNodes bool) error {
+	if path == "-" {
+		return c.DumpPose(os.Stdout, t, allNodes)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := c.DumpPose(f, t, allNodes); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
