@@ -103,7 +103,8 @@ type packedClip struct {
 }
 
 // packedTrack locates one track in packedClip.data. A dropped track
-// (n = 0) has no data; a constant one (n = 1) holds its value as float32s.
+// (n = 0) has no data; a constant one (n = 1) holds its value as the top
+// 9+bits bits of each float32 (sign, exponent, bits of mantissa).
 // A track of n ≥ 2 keys holds, each part starting on a byte:
 //   - with bits < 32, the minimum and the step of each coded component
 //     (float32), value = min + step·code;
@@ -132,7 +133,7 @@ type packedTrack struct {
 // bytes anywhere in it.
 const dataPad = 8
 
-// readBits reads w ≤ 25 bits at bit offset at.
+// readBits reads w ≤ 32 bits at bit offset at.
 func readBits(d []byte, at int, w uint8) uint32 {
 	x := binary.LittleEndian.Uint64(d[at>>3:])
 	return uint32(x>>(at&7)) & (1<<w - 1)
@@ -414,8 +415,9 @@ func (pk *packedClip) refill(p Path, j int, t float32, cur *int32, r []float32) 
 		if n == 0 {
 			copy(v, pk.rest[p][j][:nc])
 		} else {
+			m := uint32(tr.bits)
 			for c := range nc {
-				v[c] = math.Float32frombits(binary.LittleEndian.Uint32(pk.data[int(tr.voff)+4*c:]))
+				v[c] = math.Float32frombits(readBits(pk.data, int(tr.voff)*8+c*int(9+m), uint8(9+m)) << (23 - m))
 			}
 		}
 		r[0], r[1] = -math.MaxFloat32, 0

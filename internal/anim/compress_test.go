@@ -243,8 +243,9 @@ func TestCompressDropsConstantTracks(t *testing.T) {
 	sk := chain(3)
 	// Every track at rest: nothing but the bit per joint and path (9 bits).
 	rest := merge("Rest", constClip("a", 1, 1, 1, 0, 0), turnClip("b", 1, 2, 0, 0))
-	// One constant translation away from rest: its bit rate and key count
-	// (2 bytes) and three float32s.
+	// One constant translation away from rest, (1, 0.5, 0): a descriptor
+	// byte and three floats that need no mantissa bits, 9 bits each (sign
+	// and exponent): 27 bits in 4 bytes.
 	moved := constClip("Moved", 1, 1, 1, 0.5, 0)
 	// A STEP track is kept as it is: its two times and values (32 bytes)
 	// and a descriptor (4).
@@ -252,7 +253,7 @@ func TestCompressDropsConstantTracks(t *testing.T) {
 	for _, c := range []struct {
 		clip Clip
 		want int
-	}{{rest, 2}, {moved, 2 + 2 + 12}, {step, 2 + 32 + 4}} {
+	}{{rest, 2}, {moved, 2 + 1 + 4}, {step, 2 + 32 + 4}} {
 		rc, rep, err := CompressClip(&c.clip, sk, CompressOptions{Tolerance: 1e-4})
 		if err != nil {
 			t.Fatal(err)

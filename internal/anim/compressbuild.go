@@ -155,7 +155,10 @@ func (c *RuntimeClip) packedBytes() int {
 	b := len(pk.data) - dataPad + timeTableBytes(pk.times) + (3*c.numJoints+7)/8
 	for p := range pk.tracks {
 		for _, tr := range pk.tracks[p] {
-			if tr.n > 0 {
+			switch {
+			case tr.n == 1:
+				b++ // its mantissa bits, which also say it is one value
+			case tr.n > 1:
 				b += 1 + varintLen(int(tr.n))
 			}
 		}
@@ -173,6 +176,20 @@ func (c *RuntimeClip) packedBytes() int {
 		b += 4*(len(m.Times)+len(m.Values)) + 3 + varintLen(len(m.Times))
 	}
 	return b
+}
+
+// cutMantissa rounds v to m mantissa bits (of float32's 23), to nearest.
+func cutMantissa(v float32, m uint8) float32 {
+	if m >= 23 {
+		return v
+	}
+	b := math.Float32bits(v)
+	drop := 23 - uint32(m)
+	r := (b + 1<<(drop-1)) >> drop << drop
+	if r&0x7f800000 == 0x7f800000 { // rounded up out of the finite floats
+		r = b >> drop << drop
+	}
+	return math.Float32frombits(r)
 }
 
 // timeTableBytes is the size of the time table: three numbers (first
@@ -456,10 +473,14 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 			copy(tr.step[:], et.step[:3])
 			switch {
 			case et.n == 1:
+				// The top 9+bits bits of each float32: sign, exponent and
+				// the mantissa bits kept.
 				tr.voff = tr.off
+				w.start(pk.data)
 				for c := range nc {
-					pk.data = le.AppendUint32(pk.data, math.Float32bits(et.vals[c]))
+					w.write(math.Float32bits(et.vals[c])>>(23-et.bits), 9+et.bits)
 				}
+				pk.data = w.end()
 			case et.n >= 2:
 				if et.bits < 32 {
 					nq := codedComponents(path, et.bits)
@@ -642,7 +663,25 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 	case within(rest[:nc]):
 		return &encTrack{}
 	case within(vals[:nc]):
-		return &encTrack{n: 1, vals: slices.Clone(vals[:nc])}
+		// One value, its floats cut to the fewest mantissa bits that keep
+		// it within a sixteenth of the budget of the first key: a value
+		// costs little, and error spent on it is taken from the chain's
+		// animated tracks.
+		et := &encTrack{n: 1, bits: 23}
+		for m := uint8(0); m < 23; m++ {
+			var v [4]float32
+			for c := range nc {
+				v[c] = cutMantissa(vals[c], m)
+			}
+			if errf(vals[:nc], v[:nc]) <= budget/16 && within(v[:nc]) {
+				et.bits = m
+				break
+			}
+		}
+		for c := range nc {
+			et.vals = append(et.vals, cutMantissa(vals[c], et.bits))
+		}
+		return et
 	}
 	var best *encTrack
 	bestSize := math.MaxInt
