@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/skinview/skinview/internal/report"
-	"github.com/skinview/skinview/internal/session"
 	"io"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/skinview/skinview/internal/report"
+	"github.com/skinview/skinview/internal/session"
 )
 
 func TestCompressFlags(t *testing.T) {

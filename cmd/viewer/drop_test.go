@@ -1,14 +1,15 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/session"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/skinview/skinview/assets"
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/session"
 )
 
 // TestDroppedFiles follows what dropping files on the window does: a file
@@ -28,7 +29,7 @@ func TestDroppedFiles(t *testing.T) {
 	if err := os.WriteFile(good, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt := &options{skinning: scene.SkinGPU, view: scene.ViewShaded, width: 64, height: 64, fade: 0.3}
+	opt := &options{skinning: scene.SkinGPU, view: debugview.Shaded, width: 64, height: 64, fade: 0.3}
 	m, err := session.LoadModel("")
 	if err != nil {
 		t.Fatal(err)

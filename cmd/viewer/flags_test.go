@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -21,7 +22,7 @@ func TestParseFlags(t *testing.T) {
 		wantErr string
 	}{
 		{"defaults", "", func(o *options) bool {
-			return o.model == "" && o.width == 960 && o.height == 720 && o.skinning == scene.SkinGPU && o.view == scene.ViewShaded
+			return o.model == "" && o.width == 960 && o.height == 720 && o.skinning == scene.SkinGPU && o.view == debugview.Shaded
 		}, ""},
 		{"flags after the model", "a.glb -clip Walk -time 0.5", func(o *options) bool { return o.model == "a.glb" && o.clip == "Walk" && o.time == 0.5 }, ""},
 		{"size", "-size 320x200", func(o *options) bool { return o.width == 320 && o.height == 200 }, ""},

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/session"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltest"
 	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/session"
 )
 
 // TestSwitchModelsDoesNotLeak loads, renders and unloads models 100 times,
@@ -15,7 +16,7 @@ import (
 // Go heap come back to where they started.
 func TestSwitchModelsDoesNotLeak(t *testing.T) {
 	models := []string{"@character", "@twist", "@edge/two_skins.gltf", "@stress"}
-	opt := &options{skinning: scene.SkinGPU, view: scene.ViewShaded, width: 96, height: 96, hud: true, fade: 0.3}
+	opt := &options{skinning: scene.SkinGPU, view: debugview.Shaded, width: 96, height: 96, hud: true, fade: 0.3}
 	during := 0
 	cycle := func(i int) error {
 		o := *opt

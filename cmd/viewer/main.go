@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/session"
@@ -42,8 +43,9 @@ type options struct {
 	paletteLimit int
 	stats        bool
 	// view is the debug view, skeleton the bones drawn over the mesh
-	// (-view); joint the joint the weights view shows.
-	view     scene.DebugView
+	// (both from -view, viewName); joint the joint the weights view shows.
+	viewName string
+	view     debugview.Mode
 	skeleton bool
 	joint    string
 	// Animation: a spec file, quick blends, parameter values, fade time.
@@ -78,25 +80,6 @@ type options struct {
 	json     bool
 	// rootMotion is -root-motion MODE[:JOINT].
 	rootMotion string
-}
-
-// viewFlag sets -view: the debug view, and the skeleton overlay for
-// "skeleton".
-type viewFlag struct{ o *options }
-
-func (f viewFlag) String() string {
-	if f.o == nil {
-		return ""
-	}
-	if f.o.skeleton {
-		return "skeleton"
-	}
-	return f.o.view.String()
-}
-
-func (f viewFlag) Set(s string) (err error) {
-	f.o.view, f.o.skeleton, err = scene.ParseView(s)
-	return err
 }
 
 // stringList collects a repeated flag.
@@ -150,7 +133,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.skinning, "skinning", scene.SkinGPU, "skinning method: `gpu` (linear blend in skin.vert), cpu (the same, computed in Go) or dq (dual quaternions in skin_dq.vert, for comparison)")
 	fs.IntVar(&opt.paletteLimit, "palette-limit", 0, "joints per draw call, `K` (0: as many as the driver's uniform block holds); larger skins are split into bone partitions")
 	fs.BoolVar(&opt.stats, "stats", false, "render 120 frames offscreen from -time on and print frame statistics (draw calls, partitions, palette bytes per frame, CPU ms for animation and rendering), then exit")
-	fs.Var(viewFlag{opt}, "view", "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh, -joint in the inspector)")
+	fs.StringVar(&opt.viewName, "view", "shaded", "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), skeleton (bones over the mesh, -joint in the inspector)")
 	fs.StringVar(&opt.joint, "joint", "", "joint `name or index` whose weights -view weights shows (default: the one with the most vertices)")
 	fs.StringVar(&opt.tree, "tree", "", "blend-tree / state-machine spec `file` (JSON; see the README)")
 	fs.Var(&opt.params, "param", "set a control parameter, `NAME=VALUE` (repeatable)")
@@ -238,6 +221,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if !ok || err1 != nil || err2 != nil || opt.width < 16 || opt.height < 16 || opt.width > 8192 || opt.height > 8192 {
 		return nil, fmt.Errorf("-size %q: want WIDTHxHEIGHT between 16 and 8192, like 960x720", *size)
 	}
+	var knownView bool
+	opt.view, opt.skeleton, knownView = debugview.Parse(opt.viewName)
 	modes := 0
 	for _, on := range []bool{opt.screenshot != "", opt.dumpPose != "", opt.info, opt.validate, opt.corpus != "", opt.stats, opt.record != "", opt.sheet != ""} {
 		if on {
@@ -249,6 +234,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		err string
 	}{
 		{opt.skinning != scene.SkinGPU && opt.skinning != scene.SkinCPU && opt.skinning != scene.SkinDQ, fmt.Sprintf("-skinning %q: want gpu, cpu or dq", opt.skinning)},
+		{!knownView, fmt.Sprintf("-view %q: want shaded, partitions, weights or skeleton", opt.viewName)},
 		{opt.onion < 0, fmt.Sprintf("-onion %d: want frames apart, 1 or more (0: off)", opt.onion)},
 		{!(opt.compress >= 0) || math.IsInf(opt.compress, 0), fmt.Sprintf("-compress %v: want a worst error in centimetres, more than 0 (e.g. 0.01)", opt.compress)},
 		{opt.json && (!opt.info || opt.compress == 0), "-json: only with -info -compress CM"},

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/session"
 	"image"
 	"image/color"
 	"testing"
 
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/session"
 )
 
 func TestScreenshotDefaultCharacter(t *testing.T) {

@@ -1,15 +1,16 @@
 package main
 
 import (
-	"github.com/skinview/skinview/internal/session"
 	"image"
 	"strconv"
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -80,14 +81,14 @@ func suite() []shot {
 		{name: "walk_palette_limit_12", opt: options{clip: "Walk", paletteLimit: 12}, time: 0.25, same: "Walk_0.25"},
 		{name: "walk_palette_limit_16", opt: options{clip: "Walk", paletteLimit: 16}, time: 0.25, same: "Walk_0.25"},
 		{name: "walk_dual_quaternion", opt: options{clip: "Walk", skinning: scene.SkinDQ}, time: 0.25},
-		{name: "view_partitions_12", opt: options{clip: "Walk", paletteLimit: 12, view: scene.ViewPartitions}, time: 0.25},
-		{name: "view_weights_forearm", opt: options{clip: "Wave", view: scene.ViewWeights, joint: "forearm.R"}, time: 1.0},
+		{name: "view_partitions_12", opt: options{clip: "Walk", paletteLimit: 12, view: debugview.Partitions}, time: 0.25},
+		{name: "view_weights_forearm", opt: options{clip: "Wave", view: debugview.Weights, joint: "forearm.R"}, time: 1.0},
 		{name: "view_skeleton", opt: options{clip: "Walk", skeleton: true}, time: 0.25},
 		{name: "wireframe_and_grid", opt: options{clip: "Walk"}, keys: "w,g"},
 		{name: "stress_gpu", model: "@stress", time: 0.5},
 		{name: "stress_palette_limit_12", model: "@stress", opt: options{paletteLimit: 12}, time: 0.5, same: "stress_gpu"},
 		{name: "stress_cpu", model: "@stress", opt: options{skinning: scene.SkinCPU}, time: 0.5, same: "stress_gpu"},
-		{name: "stress_partitions", model: "@stress", opt: options{paletteLimit: 40, view: scene.ViewPartitions}, time: 0.5},
+		{name: "stress_partitions", model: "@stress", opt: options{paletteLimit: 40, view: debugview.Partitions}, time: 0.5},
 		{name: "twist180_linear_blend", model: "@twist", opt: options{clip: "Twist180"}, spots: []golden.Spot{
 			spot(empty, "the twist collapses the limb (candy wrapper)", 149, 143), spot(empty, "collapsed below the axis too", 149, 156)}},
 		{name: "twist180_dual_quaternion", model: "@twist", opt: options{clip: "Twist180", skinning: scene.SkinDQ}, spots: []golden.Spot{

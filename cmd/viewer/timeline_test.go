@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
@@ -22,7 +23,7 @@ import (
 // when empty) under opt.
 func withApp(t *testing.T, opt options, f func(a *app) error) {
 	t.Helper()
-	opt.view, opt.fade = scene.ViewShaded, 0.3
+	opt.view, opt.fade = debugview.Shaded, 0.3
 	if opt.width == 0 {
 		opt.width, opt.height = 64, 64
 	}
@@ -392,8 +393,8 @@ func TestDebugViewsAreLabelled(t *testing.T) {
 				t.Errorf("after %d × V the view is labelled %q, want %q…", i, got, w)
 			}
 		}
-		if got := a.Info().View; !strings.Contains(a.Snapshot.ViewLabels[scene.ViewPartitions], fmt.Sprintf("(%d)", a.View.Scene.Parts)) || a.View.Scene.Parts < 2 {
-			t.Errorf("partitions label %q for %d partitions (%s)", a.Snapshot.ViewLabels[scene.ViewPartitions], a.View.Scene.Parts, got)
+		if got := a.Info().View; !strings.Contains(a.Snapshot.ViewLabels[debugview.Partitions], fmt.Sprintf("(%d)", a.View.Scene.Parts)) || a.View.Scene.Parts < 2 {
+			t.Errorf("partitions label %q for %d partitions (%s)", a.Snapshot.ViewLabels[debugview.Partitions], a.View.Scene.Parts, got)
 		}
 		return nil
 	})

@@ -79,12 +79,16 @@ func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
 // runCorpus runs the corpus check (session.Corpus) in a hidden window's
 // GL context.
 func runCorpus(w io.Writer, dir, out string, width, height int) error {
+	files, err := session.CorpusFiles(dir)
+	if err != nil {
+		return err
+	}
 	win, err := openWindow(64, 64, "corpus", false)
 	if err != nil {
 		return err
 	}
 	defer closeWindow(win)
-	return session.Corpus(w, dir, out, width, height)
+	return session.Corpus(w, dir, files, out, width, height)
 }
 
 // offscreen runs f with a hidden window's GL context and an app drawing

@@ -1,10 +1,10 @@
 package anim
 
 import (
-	"github.com/go-gl/mathgl/mgl32"
-
 	"fmt"
 	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // Pose operations of the blend trees, on SoA poses. Each writes into a pose

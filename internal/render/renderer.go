@@ -8,6 +8,8 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/debugview"
 )
 
 // paletteEntryBytes is one std140 palette entry: three vec4 rows.
@@ -69,30 +71,6 @@ type DrawItem struct {
 	Morph []float32
 }
 
-// View selects what the fragments show.
-type View int
-
-const (
-	// Shaded is the lit, textured picture.
-	Shaded View = iota
-	// Partitions paints every draw call flat in its Tint.
-	Partitions
-	// Weights paints each vertex's weight on the item's WeightJoint, blue
-	// (none) through green to red (all).
-	Weights
-	// NumViews counts the views.
-	NumViews
-)
-
-var viewNames = [NumViews]string{"shaded", "partitions", "weights"}
-
-func (v View) String() string {
-	if v >= 0 && v < NumViews {
-		return viewNames[v]
-	}
-	return fmt.Sprintf("View(%d)", int(v))
-}
-
 // Skinning is a vertex-skinning method.
 type Skinning int
 
@@ -111,8 +89,8 @@ type Frame struct {
 	// Skinning selects the vertex shader; it decides the palette layout
 	// of every item.
 	Skinning Skinning
-	// View is the debug view (Shaded by default).
-	View View
+	// View is the debug view (debugview.Shaded by default).
+	View debugview.Mode
 	// Wireframe draws triangle edges only.
 	Wireframe bool
 	// Grid, when not nil, is drawn before the items, depth-tested.

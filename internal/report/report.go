@@ -1,9 +1,3 @@
-// Package report writes what the viewer says about a model without
-// drawing it: the -info description (skins, clips, meshes, the partition
-// plan, compression), the loader's report grouped by severity, and
-// -validate's JSON in glTF-Validator's shape. It reads gltfload's model,
-// skin's partition planner and anim's compression reports, and touches no
-// GL and no window.
 package report
 
 import (
@@ -237,7 +231,7 @@ func maxInfluences(p *gltfload.Primitive) int {
 	return best
 }
 
-// printPartitionPlan reports how each skinned primitive would be split into
+// writePartitionPlan reports how each skinned primitive would be split into
 // draw calls of at most limit joints.
 func writePartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
 	calls, parts, dup := 0, 0, 0

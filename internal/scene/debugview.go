@@ -9,32 +9,6 @@ import (
 	"github.com/skinview/skinview/internal/render"
 )
 
-// DebugView is what the fragments show: the renderer's views, which -view,
-// the V key and the HUD name. The skeleton overlay is apart from them.
-type DebugView = render.View
-
-// The debug views.
-const (
-	ViewShaded     = render.Shaded
-	ViewPartitions = render.Partitions
-	ViewWeights    = render.Weights
-	NumViews       = render.NumViews
-)
-
-// ParseView reads a -view name: a debug view's, or "skeleton" (shaded,
-// with the skeleton drawn over the mesh).
-func ParseView(name string) (v DebugView, skeleton bool, err error) {
-	if name == "skeleton" {
-		return ViewShaded, true, nil
-	}
-	for v := range NumViews {
-		if v.String() == name {
-			return v, false, nil
-		}
-	}
-	return ViewShaded, false, fmt.Errorf("want shaded, partitions, weights or skeleton, not %q", name)
-}
-
 // partitionTint gives draw call i a colour far from its neighbours': hues
 // step by the golden angle.
 func partitionTint(i int) [4]float32 {

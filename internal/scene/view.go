@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/render"
 )
 
@@ -15,7 +16,7 @@ type View struct {
 	R     *render.Renderer
 	hud   *render.HUD // overlays; nil until a view needs one
 	c     *Character
-	Mode  render.View
+	Mode  debugview.Mode
 	Bones bool // draw the skeleton over the mesh, and the selected joint's axes and trail
 	// Onion, when positive, overlays ghost skeletons Onion and 2·Onion
 	// frames before and after the pose shown.
@@ -54,9 +55,9 @@ type ViewOptions struct {
 	// Joint is the weights view's joint, by name or index; "" picks the
 	// joint with the most vertices.
 	Joint string
-	// View is the debug view (ViewShaded by default); Skeleton draws the
-	// skeleton over the mesh.
-	View     DebugView
+	// View is the debug view (debugview.Shaded by default); Skeleton
+	// draws the skeleton over the mesh.
+	View     debugview.Mode
 	Skeleton bool
 }
 

@@ -18,12 +18,9 @@ import (
 // corpusPoseTimes is how many evenly spaced times of each clip are dumped.
 const corpusPoseTimes = 5
 
-// Corpus loads, poses and renders every .gltf/.glb under dir, writing
-// pose dumps and one screenshot per model under out, and prints a table.
-// Files under a folder named "invalid" must be refused; any other file
-// must load and render. It fails if any file does otherwise. A GL context
-// must be current.
-func Corpus(w io.Writer, dir, out string, width, height int) error {
+// CorpusFiles lists the .gltf and .glb files under dir, sorted, for
+// Corpus; it fails when there are none.
+func CorpusFiles(dir string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -35,12 +32,21 @@ func Corpus(w io.Writer, dir, out string, width, height int) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("no .gltf or .glb files under %s", dir)
+		return nil, fmt.Errorf("no .gltf or .glb files under %s", dir)
 	}
 	sort.Strings(files)
+	return files, nil
+}
+
+// Corpus loads, poses and renders files (CorpusFiles of dir), writing pose
+// dumps and one screenshot per model under out, and prints a table. Files
+// under a folder named "invalid" must be refused; any other file must load
+// and render. It fails if any file does otherwise. A GL context must be
+// current.
+func Corpus(w io.Writer, dir string, files []string, out string, width, height int) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}

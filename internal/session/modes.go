@@ -155,33 +155,27 @@ func (a *App) Sheet(path string) error {
 	rows := (n + cols - 1) / cols
 	out := image.NewNRGBA(image.Rect(0, 0, cols*opt.Width, rows*opt.Height))
 	draw.Draw(out, out.Bounds(), image.NewUniform(scene.Background), image.Point{}, draw.Src)
-	err := func() error {
-		a.UI.HUD = false
-		for i := 0; i < n; i++ {
-			t := from
-			if n > 1 {
-				t = from + (to-from)*float32(i)/float32(n-1)
-			}
-			a.UI.Message = ""
-			if err := a.RenderAt(t); err != nil {
-				return err
-			}
-			h, err := a.View.Overlay(1)
-			if err != nil {
-				return err
-			}
-			label := fmt.Sprintf("%s  t = %.3f s", a.ChoiceName(), t)
-			h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, scene.Background)
-			h.Text(8, 6, label, ui.TextColor)
-			h.Flush(a.View.W, a.View.H)
-			img := a.View.Target.ReadImage()
-			x, y := (i%cols)*opt.Width, (i/cols)*opt.Height
-			draw.Draw(out, image.Rect(x, y, x+opt.Width, y+opt.Height), img, image.Point{}, draw.Src)
+	a.UI.HUD = false
+	for i := 0; i < n; i++ {
+		t := from
+		if n > 1 {
+			t = from + (to-from)*float32(i)/float32(n-1)
 		}
-		return nil
-	}()
-	if err != nil {
-		return err
+		a.UI.Message = ""
+		if err := a.RenderAt(t); err != nil {
+			return err
+		}
+		h, err := a.View.Overlay(1)
+		if err != nil {
+			return err
+		}
+		label := fmt.Sprintf("%s  t = %.3f s", a.ChoiceName(), t)
+		h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, scene.Background)
+		h.Text(8, 6, label, ui.TextColor)
+		h.Flush(a.View.W, a.View.H)
+		img := a.View.Target.ReadImage()
+		x, y := (i%cols)*opt.Width, (i/cols)*opt.Height
+		draw.Draw(out, image.Rect(x, y, x+opt.Width, y+opt.Height), img, image.Point{}, draw.Src)
 	}
 	if err := WritePNG(path, out); err != nil {
 		return err
@@ -231,30 +225,28 @@ const statsFrames = 120
 // and prints the averages. The render time includes glFinish so that it
 // measures the frame, not only command submission.
 func (a *App) Stats(w io.Writer, t float32) error {
-	return func() error {
-		a.UI.HUD = false
-		a.Seek(t)
-		var st frameStats
-		st.partitions, st.joints, st.vertices = a.View.Stats.Partitions, a.View.Stats.Joints, a.View.Stats.Vertices
-		if a.Crowd != nil {
-			st.joints *= a.Crowd.Len()
-			st.partitions *= a.Crowd.Len()
+	a.UI.HUD = false
+	a.Seek(t)
+	var st frameStats
+	st.partitions, st.joints, st.vertices = a.View.Stats.Partitions, a.View.Stats.Joints, a.View.Stats.Vertices
+	if a.Crowd != nil {
+		st.joints *= a.Crowd.Len()
+		st.partitions *= a.Crowd.Len()
+	}
+	for i := 0; i < statsFrames; i++ {
+		start := time.Now()
+		if err := a.Update(1.0 / 60); err != nil {
+			return err
 		}
-		for i := 0; i < statsFrames; i++ {
-			start := time.Now()
-			if err := a.Update(1.0 / 60); err != nil {
-				return err
-			}
-			mid := time.Now()
-			if err := a.Draw(); err != nil {
-				return err
-			}
-			a.View.R.Finish()
-			st.add(mid.Sub(start), time.Since(mid), a.View.R.DrawCalls, a.View.R.PaletteUsed)
+		mid := time.Now()
+		if err := a.Draw(); err != nil {
+			return err
 		}
-		st.print(w)
-		return nil
-	}()
+		a.View.R.Finish()
+		st.add(mid.Sub(start), time.Since(mid), a.View.R.DrawCalls, a.View.R.PaletteUsed)
+	}
+	st.print(w)
+	return nil
 }
 
 // WritePNG writes img to path as PNG, making its folder.

@@ -1,8 +1,3 @@
-// Package session is the viewer as a user drives it, without the window:
-// a character and its view (scene), the key map's state and the HUD (ui),
-// and the offscreen modes (-screenshot, -keys, -record, -sheet, -stats)
-// that run the same frames as the window. The window, its GL context and
-// the flags are cmd/viewer's.
 package session
 
 import (
@@ -22,6 +17,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
@@ -35,7 +31,7 @@ type Options struct {
 	Skinning     string
 	PaletteLimit int
 	Joint        string
-	View         scene.DebugView
+	View         debugview.Mode
 	Skeleton     bool
 	// Time is where the clock starts; Onion the onion skin's frame step
 	// (0: off); Rate the playback speed, RateSet whether one was given
@@ -88,7 +84,7 @@ type App struct {
 	View     *scene.View
 	UI       ui.State
 	Scale    float32
-	Snapshot *ui.Snapshot
+	Snapshot *Snapshot
 	// Timing is the HUD's frame statistics, smoothed.
 	Timing struct{ FPS, AnimMs, DrawMs float32 }
 	// ShotDir is where S-key screenshots go; Stdout where the state line
@@ -138,7 +134,7 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 	if opt.RateSet && opt.Rate == 0 {
 		a.UI.Playing = false // -rate 0 holds the pose
 	}
-	a.Snapshot = ui.NewSnapshot(c, v.Scene.Parts, v.WeightJoint)
+	a.Snapshot = NewSnapshot(c, v.Scene.Parts, v.WeightJoint)
 	a.Snapshot.Issues, a.Snapshot.IssueLines = report.IssueSummary(&c.Model.Report)
 	a.Steady = w > 0 && h > 0
 	if opt.Joint != "" {
@@ -165,6 +161,7 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 	return a, nil
 }
 
+// Destroy frees the view, the crowd and the file watch.
 func (a *App) Destroy() {
 	if a.edits.files != nil {
 		a.edits.files.Close()
@@ -273,7 +270,7 @@ func (a *App) ToggleBindPose() {
 // FrameStep is the wall time between the frames of a key script: 1/30 s.
 const FrameStep = float32(1.0 / 30)
 
-// requestShot names the next screenshot (model, clip, time) and asks the
+// RequestShot names the next screenshot (model, clip, time) and asks the
 // next frame to write it.
 func (a *App) RequestShot() (string, error) {
 	if err := os.MkdirAll(a.ShotDir, 0o755); err != nil {
@@ -300,7 +297,7 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// update advances the animation by dt seconds of wall time as the key
+// Update advances the animation by dt seconds of wall time as the key
 // state says and poses the character.
 func (a *App) Update(dt float32) error {
 	start := time.Now()
@@ -358,7 +355,7 @@ func smooth(old, now float32) float32 {
 	return old*0.9 + now*0.1
 }
 
-// draw renders the frame: the scene with the key state's view options,
+// Draw renders the frame: the scene with the key state's view options,
 // the screenshot if one was asked for, then the HUD.
 func (a *App) Draw() error {
 	start := time.Now()
@@ -403,7 +400,7 @@ func (a *App) Draw() error {
 	return nil
 }
 
-// readPixels reads what the view drew, without the HUD.
+// ReadPixels reads what the view drew, without the HUD.
 func (a *App) ReadPixels() *image.NRGBA {
 	if a.View.Target != nil {
 		return a.View.Target.ReadImage()
@@ -412,13 +409,13 @@ func (a *App) ReadPixels() *image.NRGBA {
 	return img
 }
 
-// info is the HUD's snapshot of the viewer.
+// Info is the HUD's snapshot of the viewer.
 func (a *App) Info() ui.Info {
 	return a.Snapshot.Info(a.Character, &a.UI, ui.Stats{Timed: !a.Steady, FPS: a.Timing.FPS, AnimMs: a.Timing.AnimMs, RenderMs: a.Timing.DrawMs,
 		DrawCalls: a.View.R.DrawCalls, Parts: a.View.Scene.Parts, Vertices: a.View.Stats.Vertices})
 }
 
-// runKeys replays a key script offscreen, one key per 1/30 s frame.
+// RunKeys replays a key script offscreen, one key per 1/30 s frame.
 func (a *App) RunKeys(evs []ui.Event) error {
 	for _, ev := range evs {
 		a.UI.Handle(ev, a)

@@ -8,8 +8,8 @@ import (
 	"github.com/skinview/skinview/internal/scene"
 )
 
-// Reframe fits the camera to the character over its clip.
-// reframe fits the camera to the window's aspect ratio.
+// Reframe fits the camera to the character over its clip, at the view's
+// aspect ratio.
 func (a *App) Reframe() error {
 	cam, lo, hi, err := scene.FrameClip(a.View.R, a.View.Scene, a.Character, float32(max(a.View.W, 1))/float32(max(a.View.H, 1)))
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/skinview/skinview/internal/anim"
-	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/debugview"
 )
 
 // Actions is what the key map drives in the viewer. The viewer implements
@@ -87,7 +87,7 @@ type State struct {
 	Wire       bool
 	Grid       bool
 	Onion      bool // ghost skeletons before and after the pose shown
-	View       scene.DebugView
+	View       debugview.Mode
 	Quit       bool
 	// Timeline is where the HUD last drew the timeline bar, in
 	// framebuffer pixels; empty while the HUD is hidden.
@@ -264,7 +264,7 @@ func (s *State) Handle(ev Event, a Actions) {
 	case KeyW:
 		s.Wire = !s.Wire
 	case KeyV:
-		s.View = (s.View + 1) % scene.NumViews
+		s.View = (s.View + 1) % debugview.Count
 	case KeyG:
 		s.Grid = !s.Grid
 	case KeyP, KeyF12:

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
-	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/debugview"
 )
 
 // fakeViewer records what the keys asked for.
@@ -289,7 +289,7 @@ func TestKeys(t *testing.T) {
 			return ""
 		}},
 		{"toggles", "h,k,w,g,u,v,v,v,f", func(s *State, f *fakeViewer) string {
-			if !s.Help || !s.Skeleton || !s.Wire || !s.Grid || s.HUD || s.View != scene.ViewShaded || f.framed != 1 {
+			if !s.Help || !s.Skeleton || !s.Wire || !s.Grid || s.HUD || s.View != debugview.Shaded || f.framed != 1 {
 				return "toggles wrong"
 			}
 			return ""

@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"cmp"
@@ -8,12 +8,14 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/ui"
 )
 
-// Snapshot builds the HUD's Info from a character each frame, keeping
+// Snapshot builds the HUD's ui.Info from a character each frame, keeping
 // what it lays out once (the blend space, the clip list, the morph panel,
-// the debug views' labels) and the values it points Info at, so that a
+// the debug views' labels) and the values it points ui.Info at, so that a
 // frame allocates nothing.
 type Snapshot struct {
 	// Issues and IssueLines are the HUD's summary of the model's
@@ -22,19 +24,19 @@ type Snapshot struct {
 	IssueLines []string
 	// space is the 2D blend space plot; spaceParams are the parameter
 	// indices of its two axes (−1: a constant).
-	space       *Space2D
+	space       *ui.Space2D
 	spaceParams [2]int
-	jointInfo   JointInfo // the inspector's, filled each frame
-	fade        Fade      // the fade in progress, filled each frame
+	jointInfo   ui.JointInfo // the inspector's, filled each frame
+	fade        ui.Fade      // the fade in progress, filled each frame
 	// ViewLabels name what each debug view shows.
-	ViewLabels [scene.NumViews]string
+	ViewLabels [debugview.Count]string
 	// morph is the morph panel, laid out for the node morphFor, named
 	// MorphNode.
-	morph     MorphPanel
+	morph     ui.MorphPanel
 	morphFor  int
 	MorphNode string
 	// clipRows is the clip list, one row per clip (clip browser).
-	clipRows []ClipRow
+	clipRows []ui.ClipRow
 }
 
 // NewSnapshot lays out the HUD of c: parts is the view's draw-call count
@@ -42,26 +44,26 @@ type Snapshot struct {
 func NewSnapshot(c *scene.Character, parts, weightJoint int) *Snapshot {
 	s := &Snapshot{morphFor: -1}
 	s.space, s.spaceParams = blendSpace(c)
-	s.ViewLabels[scene.ViewPartitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", parts)
-	s.ViewLabels[scene.ViewWeights] = "view: weights, no joint"
+	s.ViewLabels[debugview.Partitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", parts)
+	s.ViewLabels[debugview.Weights] = "view: weights, no joint"
 	if j := weightJoint; j >= 0 {
 		name := cmp.Or(c.Model.Skeleton.Names[j], fmt.Sprintf("joint %d", j))
-		s.ViewLabels[scene.ViewWeights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
+		s.ViewLabels[debugview.Weights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
 	}
 	if c.ClipMode {
 		for i, name := range c.Choices() {
-			s.clipRows = append(s.clipRows, ClipRow{Name: name, Duration: c.Model.Clips[i].Duration})
+			s.clipRows = append(s.clipRows, ui.ClipRow{Name: name, Duration: c.Model.Clips[i].Duration})
 		}
 	}
 	return s
 }
 
-// Info is the HUD's picture of c under the key state st this frame, with
+// ui.Info is the HUD's picture of c under the key state st this frame, with
 // the frame statistics stats (Joints is filled here).
-func (s *Snapshot) Info(c *scene.Character, st *State, stats Stats) Info {
+func (s *Snapshot) Info(c *scene.Character, st *ui.State, stats ui.Stats) ui.Info {
 	status := c.Ctl.Status()
 	stats.Joints = c.Model.Skeleton.NumJoints()
-	in := Info{
+	in := ui.Info{
 		Model: c.Model.Name, Choices: c.Choices(),
 		Params: c.Params(), Status: status, HasStates: !c.ClipMode, Stats: stats,
 	}
@@ -85,7 +87,7 @@ func (s *Snapshot) Info(c *scene.Character, st *State, stats Stats) Info {
 		ji.R = [4]float32{local.Rotation.V[0], local.Rotation.V[1], local.Rotation.V[2], local.Rotation.W}
 		in.Joint = ji
 	}
-	in.Frame = int(FrameAt(tl.Time, 1/in.FPS))
+	in.Frame = int(ui.FrameAt(tl.Time, 1/in.FPS))
 	in.Frames = int(math.Round(float64(tl.Duration * in.FPS)))
 	if tl.Clip >= 0 {
 		in.Keys = c.KeyTimes(tl.Clip)
@@ -118,7 +120,7 @@ func (s *Snapshot) Info(c *scene.Character, st *State, stats Stats) Info {
 		in.Mode, in.Choice = "state", status.State
 	}
 	if status.From != "" {
-		s.fade = Fade{From: status.From, To: status.State, Weight: status.Weight}
+		s.fade = ui.Fade{From: status.From, To: status.State, Weight: status.Weight}
 		in.Fade = &s.fade
 	}
 	if n := c.MorphNode(); n >= 0 {
@@ -127,7 +129,7 @@ func (s *Snapshot) Info(c *scene.Character, st *State, stats Stats) Info {
 			me := &c.Model.Meshes[c.Model.NodeMesh[n]]
 			s.MorphNode = cmp.Or(c.Model.NodeNames[n], fmt.Sprintf("node %d", n))
 			s.morph.Title = fmt.Sprintf("morph: %s (mesh %q) · M: next", s.MorphNode, me.Name)
-			s.morph.Rows = make([]MorphRow, me.Targets)
+			s.morph.Rows = make([]ui.MorphRow, me.Targets)
 			for i := range s.morph.Rows {
 				s.morph.Rows[i].Name = cmp.Or(me.TargetNames[i], fmt.Sprintf("target %d", i))
 			}
@@ -151,7 +153,7 @@ func (s *Snapshot) Info(c *scene.Character, st *State, stats Stats) Info {
 // blendSpace lays out the first 2D blend space of the spec for the HUD's
 // plot: its samples, and its triangles unless it is bilinear; params are
 // the indices of the parameters on its axes (−1 for a constant).
-func blendSpace(c *scene.Character) (sp *Space2D, params [2]int) {
+func blendSpace(c *scene.Character) (sp *ui.Space2D, params [2]int) {
 	params = [2]int{-1, -1}
 	if c.Spec == nil {
 		return nil, params
@@ -184,7 +186,7 @@ func blendSpace(c *scene.Character) (sp *Space2D, params [2]int) {
 	if found == nil {
 		return nil, params
 	}
-	sp = &Space2D{XParam: found.Params[0].String(), YParam: found.Params[1].String()}
+	sp = &ui.Space2D{XParam: found.Params[0].String(), YParam: found.Params[1].String()}
 	for _, p := range found.Points {
 		sp.Points = append(sp.Points, [2]float32{p[0], p[1]})
 	}
