@@ -112,7 +112,7 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 		}
 		for k := 0; k < corpusPoseTimes; k++ {
 			t := c.Span() * float32(k) / (corpusPoseTimes - 1)
-			if err := writePoseFile(filepath.Join(out, fmt.Sprintf("%s.clip%d.t%d.json", base, ci, k)), c, t); err != nil {
+			if err := DumpPose(filepath.Join(out, fmt.Sprintf("%s.clip%d.t%d.json", base, ci, k)), c, t, false); err != nil {
 				return cols + " FAIL: pose: " + OneLine(err), false
 			}
 		}
@@ -135,18 +135,6 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 		return cols + " FAIL: " + OneLine(err), false
 	}
 	return cols + " ok", true
-}
-
-func writePoseFile(path string, c *scene.Character, t float32) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := c.DumpPose(f, t, false); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // OneLine keeps a refusal on one readable line, whatever the source error
