@@ -37,8 +37,10 @@ import (
 // A packed clip samples through SampleSoAJob like any other: each track's
 // current key pair is decoded into the job's Cache (ozz's sampling
 // context) when the time leaves it, and interpolation reads the cache, so
-// that playback decodes a key only when it crosses one. STEP and
-// CUBICSPLINE tracks and morph weights stay as they are.
+// that playback decodes a key only when it crosses one. CUBICSPLINE
+// tracks are sampled densely and packed as LINEAR keys where that makes
+// the clip smaller (sampleCurves); STEP tracks and morph weights stay as
+// they are.
 
 // VirtualVertex is the distance of the virtual vertices from their joint,
 // in model units: 3 cm in glTF's metres.

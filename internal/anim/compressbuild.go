@@ -33,20 +33,54 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 			opt.Progress(f)
 		}
 	}
-	n := sk.NumJoints()
 	e := &encoder{ref: ref, sk: sk, tol: opt.Tolerance, done: map[encKey]*encTrack{}}
 	e.checkTimes(c)
 	e.measureReach()
+	e.sampleCurves()
+	e.checkTimes(c) // with the splines' samples
 	progress(0.05)
 	target := 0.95 * opt.Tolerance // room for the rounding of whoever checks
+	rc, worst, errs := e.fit(target, progress)
+	if len(e.curves) > 0 {
+		// The clip with its splines kept as they are, too: it wins where
+		// the splines' keys do not fit or take more room.
+		e.curves, e.done = nil, map[encKey]*encTrack{}
+		rc2, worst2, errs2 := e.fit(target, progress)
+		if slices.Max(worst) > target || (slices.Max(worst2) <= target && rc2.packedBytes() <= rc.packedBytes()) {
+			rc, worst, errs = rc2, worst2, errs2
+		}
+	}
+	slices.Sort(errs)
+	if len(errs) > 0 {
+		rep.MaxError = float64(errs[len(errs)-1])
+		rep.P99Error = float64(errs[min(len(errs)-1, int(math.Ceil(0.99*float64(len(errs))))-1)])
+	}
+	rep.RawBytes = c.SourceBytes
+	if rep.RawBytes <= 0 {
+		rep.RawBytes = rawBytes(c)
+	}
+	rep.Bytes = rc.packedBytes()
+	rep.Elapsed = time.Since(start)
+	progress(1)
+	return rc, rep, nil
+}
+
+// maxPackedBytes bounds a packed clip's data, whose bit offsets are
+// uint32.
+const maxPackedBytes = 1 << 29
+
+// fit packs the clip with every joint's share of the tolerance, halving
+// the shares of joints (and their ancestors) over target until it fits,
+// then doubling those with room while it still does. It returns the
+// clip, each joint's worst error and every (time, joint) error.
+func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, worst []float64, errs []float32) {
+	sk := e.sk
+	n := sk.NumJoints()
 	share := make([]float64, n)
 	for j := range share {
 		share[j] = 1
 	}
 	const tries, rounds = 12, 4
-	var rc *RuntimeClip
-	var worst []float64
-	var errs []float32
 	for try := 0; ; try++ {
 		e.stage = func(f float64) { progress(0.05 + 0.75*(float64(try)+f)/tries) }
 		rc = e.build(share)
@@ -103,24 +137,8 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		}
 		share, rc, worst, errs = next, rc2, worst2, errs2
 	}
-	slices.Sort(errs)
-	if len(errs) > 0 {
-		rep.MaxError = float64(errs[len(errs)-1])
-		rep.P99Error = float64(errs[min(len(errs)-1, int(math.Ceil(0.99*float64(len(errs))))-1)])
-	}
-	rep.RawBytes = c.SourceBytes
-	if rep.RawBytes <= 0 {
-		rep.RawBytes = rawBytes(c)
-	}
-	rep.Bytes = rc.packedBytes()
-	rep.Elapsed = time.Since(start)
-	progress(1)
-	return rc, rep, nil
+	return rc, worst, errs
 }
-
-// maxPackedBytes bounds a packed clip's data, whose bit offsets are
-// uint32.
-const maxPackedBytes = 1 << 29
 
 // rawBytes is the size of a clip's keys as float32, key arrays shared by
 // tracks counted once.
@@ -240,6 +258,96 @@ type encoder struct {
 	timeBits uint8
 	// stage reports the share of the current build and measure done.
 	stage func(float64)
+	// curves are the CUBICSPLINE tracks packed as LINEAR keys, by cursor
+	// (path·joints + joint): the spline sampled densely (sampleCurves).
+	curves map[int32]curve
+}
+
+// otherTrack is the STEP or CUBICSPLINE track of cursor.
+func (c *RuntimeClip) otherTrack(cursor int32) laneTrack {
+	for _, o := range c.other {
+		if o.cursor == cursor {
+			return o.track
+		}
+	}
+	return laneTrack{}
+}
+
+// curve is a CUBICSPLINE track sampled densely.
+type curve struct{ times, values []float32 }
+
+// sampleCurves samples every CUBICSPLINE joint track of the source at its
+// keys and, halving each key span at least twice, wherever the chord
+// strays from the spline by more than a twentieth of the tolerance (down
+// to 1/256 of the span). Key reduction thins the samples out again; the
+// samples' times are also where the clip's error is checked.
+func (e *encoder) sampleCurves() {
+	e.curves = map[int32]curve{}
+	for _, o := range e.ref.other {
+		if o.track.interp != CubicSpline {
+			continue
+		}
+		n := e.ref.numJoints
+		p, j := Path(int(o.cursor)/n), int(o.cursor)%n
+		nc := p.Components()
+		stride := recHead + 3*nc
+		errf := e.trackError(p, j)
+		var cv curve
+		var cur int32
+		at := func(t float32) (v [4]float32) {
+			sampleOther(e.ref.keys, o.track, nc, t, &cur, &v)
+			return v
+		}
+		add := func(t float32, v [4]float32) {
+			if p == Rotation && len(cv.values) >= 4 {
+				q := cv.values[len(cv.values)-4:]
+				if q[0]*v[0]+q[1]*v[1]+q[2]*v[2]+q[3]*v[3] < 0 {
+					v[0], v[1], v[2], v[3] = -v[0], -v[1], -v[2], -v[3]
+				}
+			}
+			cv.times = append(cv.times, t)
+			cv.values = append(cv.values, v[:nc]...)
+		}
+		// far reports whether the chord from v0 to v1 strays from the
+		// spline by more than a twentieth of the tolerance at a quarter,
+		// half or three quarters of the span (an S-shaped span can meet
+		// its chord half-way).
+		far := func(t0, t1 float32, v0, v1 [4]float32) bool {
+			for _, f := range [3]float32{0.25, 0.5, 0.75} {
+				var chord [4]float32
+				for c := range nc {
+					chord[c] = v0[c] + (v1[c]-v0[c])*f
+				}
+				if p == Rotation {
+					chord[0], chord[1], chord[2], chord[3] = normQ(chord[0], chord[1], chord[2], chord[3])
+				}
+				if v := at(t0 + (t1-t0)*f); errf(chord[:nc], v[:nc]) > e.tol/20 {
+					return true
+				}
+			}
+			return false
+		}
+		var split func(t0, t1 float32, v0, v1 [4]float32, depth int)
+		split = func(t0, t1 float32, v0, v1 [4]float32, depth int) {
+			if depth < 2 || (depth < 8 && far(t0, t1, v0, v1)) {
+				tm := t0 + (t1-t0)/2
+				vm := at(tm)
+				split(t0, tm, v0, vm, depth+1)
+				add(tm, vm)
+				split(tm, t1, vm, v1, depth+1)
+			}
+		}
+		key := func(k int) float32 { return e.ref.keys[int(o.track.off)+k*stride] }
+		prev := at(key(0))
+		add(key(0), prev)
+		for k := 1; k < int(o.track.n); k++ {
+			v := at(key(k))
+			split(key(k-1), key(k), prev, v, 0)
+			add(key(k), v)
+			prev = v
+		}
+		e.curves[o.cursor] = cv
+	}
 }
 
 type encKey struct {
@@ -251,6 +359,7 @@ type encKey struct {
 // encTrack is one track's encoding.
 type encTrack struct {
 	n     int // 0 dropped, 1 constant, ≥ 2 keys
+	size  int // bits of keys and ranges, for tracks of keys
 	bits  uint8
 	times []float32
 	// codes holds nq codes per key (bits < 32), or the values (float32).
@@ -265,6 +374,9 @@ func (e *encoder) checkTimes(c *Clip) {
 	var ts []float32
 	for i := range c.Tracks {
 		ts = append(ts, c.Tracks[i].Times...)
+	}
+	for _, cv := range e.curves {
+		ts = append(ts, cv.times...)
 	}
 	slices.Sort(ts)
 	e.timeBits = uint8(max(1, bits.Len(uint(len(slices.Compact(ts))-1))))
@@ -423,7 +535,8 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 	n := ref.numJoints
 	other := map[int32]bool{}
 	for _, o := range ref.other {
-		other[o.cursor] = true
+		_, packed := e.curves[o.cursor]
+		other[o.cursor] = !packed
 	}
 	var enc [3][]*encTrack
 	var table []float32
@@ -443,6 +556,15 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 			if et == nil {
 				et = e.encodeTrack(path, j, share[j]*e.tol)
 				e.done[k] = et
+			}
+			if _, ok := e.curves[int32(p*n+j)]; ok && et.n >= 2 {
+				// A spline whose keys would take more room than its
+				// records stays as it is.
+				if o := e.ref.otherTrack(int32(p*n + j)); et.size >= 32*int(o.n)*(1+3*path.Components()) {
+					other[int32(p*n+j)] = true
+					enc[p][j] = &encTrack{}
+					continue
+				}
 			}
 			enc[p][j] = et
 			if et.n >= 2 {
@@ -548,9 +670,13 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 			rec: uint32(off[f[0]] + f[1]*2*(recHead+Path(f[0]).Components())), bit: tr.vbit - start, lo: tr.lo, step: tr.step})
 	}
 	pk.data = append(pk.data, make([]byte, dataPad)...)
-	// The compressed clip keeps the source's STEP and CUBICSPLINE records.
+	// The compressed clip keeps the source's STEP records, and its
+	// CUBICSPLINE ones where they are not packed.
 	rc := &RuntimeClip{name: ref.name, duration: ref.duration, numJoints: n, morph: ref.morph, morphRest: ref.morphRest, markers: ref.markers, pk: pk}
 	for _, o := range ref.other {
+		if !other[o.cursor] {
+			continue // packed as keys
+		}
 		nc := Path(int(o.cursor) / n).Components()
 		stride := recHead + nc
 		if o.track.interp == CubicSpline {
@@ -596,6 +722,9 @@ func (w *bitWriter) end() []byte {
 // source returns the keys of the source's LINEAR track of path p, joint
 // j: times and nc values each (rotations unit and hemisphere-aligned).
 func (e *encoder) source(p Path, j int) (times, values []float32) {
+	if cv, ok := e.curves[int32(int(p)*e.ref.numJoints+j)]; ok {
+		return cv.times, cv.values
+	}
 	nc := p.Components()
 	stride := recHead + nc
 	tr := e.ref.lanes[p][j]
@@ -708,7 +837,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 			continue
 		}
 		bestSize = size
-		et.n = len(keep)
+		et.n, et.size = len(keep), size
 		for _, k := range keep {
 			et.times = append(et.times, times[k])
 			if b == 32 {
