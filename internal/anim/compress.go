@@ -156,7 +156,8 @@ func (c *RuntimeClip) CacheLen() int {
 	if c.pk == nil {
 		return 0
 	}
-	return c.numJoints * 2 * (3*recHead + 3 + 4 + 3)
+	off := cacheOffsets(c.numJoints)
+	return off[2] + 2*(recHead+3)*c.numJoints
 }
 
 // Compressed reports whether the clip was built by CompressClip.
@@ -324,7 +325,9 @@ func (pk *packedClip) fillFrames(k int, cache []float32) {
 const maxOneLoadBits = 19
 
 // sampleVec3 samples every translation or scale track of path p: where t
-// has left a track's cached pair, refill; then the interpolation.
+// has left a track's cached pair, refill; then the interpolation. It and
+// sampleQuat share their head by hand: as a function (not inlined, for
+// the call to refill) it costs half again on the frames between keys.
 func (pk *packedClip) sampleVec3(p Path, t float32, cur []int32, recs []float32, ox, oy, oz []float32) {
 	const stride = recHead + 3
 	n := len(pk.tracks[p])
