@@ -105,29 +105,39 @@ func blendOver(src, dst color.NRGBA) color.NRGBA {
 	return color.NRGBA{R: mix(src.R, dst.R), G: mix(src.G, dst.G), B: mix(src.B, dst.B), A: 255}
 }
 
+// withHUDs runs fn on the GL thread with a HUD for each content scale
+// and, when w > 0, a w×h target, and destroys them afterwards.
+func withHUDs(t *testing.T, w, h int, scales []float32, fn func(tg *Target, hs []*HUD) error) {
+	gltest.Do(t, func() error {
+		hs := make([]*HUD, len(scales))
+		for i, s := range scales {
+			hud, err := NewHUD(s)
+			if err != nil {
+				return err
+			}
+			defer hud.Destroy()
+			hs[i] = hud
+		}
+		var tg *Target
+		if w > 0 {
+			var err error
+			if tg, err = NewTarget(w, h, 1); err != nil {
+				return err
+			}
+			defer tg.Destroy()
+		}
+		return fn(tg, hs)
+	})
+}
+
 // TestHUD draws the HUD test scene twice into one target, compares the two
 // (no state leaks from one frame into the next) and checks the first
 // against its golden and named pixels.
 func TestHUD(t *testing.T) {
 	var first, second *image.NRGBA
-	gltest.Do(t, func() error {
-		h, err := NewHUD(1)
-		if err != nil {
-			return err
-		}
-		defer h.Destroy()
-		big, err := NewHUD(3)
-		if err != nil {
-			return err
-		}
-		defer big.Destroy()
-		tg, err := NewTarget(360, 200, 1)
-		if err != nil {
-			return err
-		}
-		defer tg.Destroy()
-		first = renderHUDPanel(tg, h, big)
-		second = renderHUDPanel(tg, h, big)
+	withHUDs(t, 360, 200, []float32{1, 3}, func(tg *Target, hs []*HUD) error {
+		first = renderHUDPanel(tg, hs[0], hs[1])
+		second = renderHUDPanel(tg, hs[0], hs[1])
 		if e := gl.GetError(); e != gl.NO_ERROR {
 			return fmt.Errorf("GL error 0x%x after drawing the HUD", e)
 		}
@@ -170,17 +180,8 @@ func TestHUD(t *testing.T) {
 func TestHUDLeavesStateClean(t *testing.T) {
 	for _, depth := range []bool{true, false} {
 		t.Run(fmt.Sprintf("depth=%v", depth), func(t *testing.T) {
-			gltest.Do(t, func() error {
-				h, err := NewHUD(1)
-				if err != nil {
-					return err
-				}
-				defer h.Destroy()
-				tg, err := NewTarget(64, 32, 1)
-				if err != nil {
-					return err
-				}
-				defer tg.Destroy()
+			withHUDs(t, 64, 32, []float32{1}, func(tg *Target, hs []*HUD) error {
+				h := hs[0]
 				tg.Bind()
 				setCap(gl.DEPTH_TEST, depth)
 				gl.Enable(gl.CULL_FACE)
@@ -220,17 +221,8 @@ func TestHUDLeavesStateClean(t *testing.T) {
 // Mono advances 1229 of 2048 units per em, 8.4 px at 14 px, which hinting
 // rounds to 8; at content scale 2 it is 16.8, rounded to 17.
 func TestHUDMeasure(t *testing.T) {
-	gltest.Do(t, func() error {
-		h, err := NewHUD(1)
-		if err != nil {
-			return err
-		}
-		defer h.Destroy()
-		h2, err := NewHUD(2)
-		if err != nil {
-			return err
-		}
-		defer h2.Destroy()
+	withHUDs(t, 0, 0, []float32{1, 2}, func(_ *Target, hs []*HUD) error {
+		h, h2 := hs[0], hs[1]
 		drawn := h.Text(10.3, 20.7, "ab", hudWhite)
 		h.Flush(0, 0) // discards the queue without drawing
 		tests := []struct {
@@ -266,12 +258,8 @@ func TestHUDMeasure(t *testing.T) {
 // TestHUDGlyphSet checks that every advertised symbol has a glyph of its
 // own in both faces rather than the '?' fallback.
 func TestHUDGlyphSet(t *testing.T) {
-	gltest.Do(t, func() error {
-		h, err := NewHUD(1)
-		if err != nil {
-			return err
-		}
-		defer h.Destroy()
+	withHUDs(t, 0, 0, []float32{1}, func(_ *Target, hs []*HUD) error {
+		h := hs[0]
 		for fi, name := range []string{"regular", "mono"} {
 			f := &h.faces[fi]
 			for r := rune(0x20); r < 0x7f; r++ {
@@ -304,22 +292,8 @@ func TestNewHUDRejectsBadScale(t *testing.T) {
 // TestHUDFrameAllocatesNothing proves the per-frame path reuses its
 // buffers once warmed up.
 func TestHUDFrameAllocatesNothing(t *testing.T) {
-	gltest.Do(t, func() error {
-		h, err := NewHUD(1)
-		if err != nil {
-			return err
-		}
-		defer h.Destroy()
-		big, err := NewHUD(3)
-		if err != nil {
-			return err
-		}
-		defer big.Destroy()
-		tg, err := NewTarget(360, 200, 1)
-		if err != nil {
-			return err
-		}
-		defer tg.Destroy()
+	withHUDs(t, 360, 200, []float32{1, 3}, func(tg *Target, hs []*HUD) error {
+		h, big := hs[0], hs[1]
 		tg.Bind()
 		frame := func() {
 			drawHUDPanel(h, big)
@@ -339,12 +313,8 @@ func TestHUDFrameAllocatesNothing(t *testing.T) {
 // a kern table would have (the Go fonts have none), and checks that Text
 // applies it between the pair only.
 func TestHUDKerning(t *testing.T) {
-	gltest.Do(t, func() error {
-		h, err := NewHUD(1)
-		if err != nil {
-			return err
-		}
-		defer h.Destroy()
+	withHUDs(t, 0, 0, []float32{1}, func(_ *Target, hs []*HUD) error {
+		h := hs[0]
 		a, v := h.Measure("A"), h.Measure("V")
 		f := &h.faces[0]
 		n := len(f.glyphs)
