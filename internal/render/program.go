@@ -54,14 +54,31 @@ func compileSource(file, text string, kind uint32) (uint32, error) {
 	gl.ShaderSource(sh, 1, csrc, nil)
 	free()
 	gl.CompileShader(sh)
-	var ok int32
-	gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
-	if ok == gl.FALSE {
-		log := shaderLog(sh, false)
-		gl.DeleteShader(sh)
+	if log, ok := status(sh, false); !ok {
 		return 0, fmt.Errorf("render: shader %s does not compile: %s", file, log)
 	}
 	return sh, nil
+}
+
+// status reports whether a shader compiled or a program linked; when not,
+// it deletes the object and returns the driver's log.
+func status(obj uint32, isProgram bool) (log string, ok bool) {
+	var st int32
+	if isProgram {
+		gl.GetProgramiv(obj, gl.LINK_STATUS, &st)
+	} else {
+		gl.GetShaderiv(obj, gl.COMPILE_STATUS, &st)
+	}
+	if st != gl.FALSE {
+		return "", true
+	}
+	log = shaderLog(obj, isProgram)
+	if isProgram {
+		gl.DeleteProgram(obj)
+	} else {
+		gl.DeleteShader(obj)
+	}
+	return log, false
 }
 
 func shaderLog(obj uint32, isProgram bool) string {
@@ -104,11 +121,7 @@ func linkProgram(vert, frag, defines string) (program, error) {
 // link links program p, deleting it and naming it as what when it fails.
 func link(p uint32, what string) (program, error) {
 	gl.LinkProgram(p)
-	var ok int32
-	gl.GetProgramiv(p, gl.LINK_STATUS, &ok)
-	if ok == gl.FALSE {
-		log := shaderLog(p, true)
-		gl.DeleteProgram(p)
+	if log, ok := status(p, true); !ok {
 		return 0, fmt.Errorf("render: %s does not link: %s", what, log)
 	}
 	return program(p), nil
