@@ -408,17 +408,21 @@ func parseLayer(raw json.RawMessage, at string, parent *object) LayerSpec {
 	}
 	l := parseMachine(o, at)
 	l.Name = o.str("name")
+	l.Mode, l.Weight, l.Mask, l.Reference = o.layerMix()
+	return l
+}
+
+// layerMix reads what a machine layer and a layer node's entry share: how
+// the layer combines, its weight, mask and additive reference.
+func (o *object) layerMix() (mode LayerMode, weight *Input, mask *MaskSpec, ref *PoseRef) {
 	switch m := o.str("mode"); m {
 	case "", "override":
 	case "additive":
-		l.Mode = LayerAdditive
+		mode = LayerAdditive
 	default:
 		o.fail("mode", "unknown layer mode %q (want override or additive)", m)
 	}
-	l.Weight = o.optInput("weight")
-	l.Mask = o.mask("mask")
-	l.Reference = o.poseRef("reference")
-	return l
+	return mode, o.optInput("weight"), o.mask("mask"), o.poseRef("reference")
 }
 
 // parseMachine reads the states, transitions and initial state of a layer
@@ -672,16 +676,7 @@ func parseNode(raw json.RawMessage, at string, parent *object) NodeSpec {
 				break
 			}
 			l.Node = parseNode(lo.m["node"], joinPath(lat, "node"), lo)
-			switch m := lo.str("mode"); m {
-			case "", "override":
-			case "additive":
-				l.Mode = LayerAdditive
-			default:
-				lo.fail("mode", "unknown layer mode %q (want override or additive)", m)
-			}
-			l.Weight = lo.optInput("weight")
-			l.Mask = lo.mask("mask")
-			l.Reference = lo.poseRef("reference")
+			l.Mode, l.Weight, l.Mask, l.Reference = lo.layerMix()
 			n.Layers = append(n.Layers, l)
 		}
 	}
