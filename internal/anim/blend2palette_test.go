@@ -165,11 +165,7 @@ func (g *b2pJobs) eval() {
 	g.sa.Time, g.sb.Time = g.t, g.t
 	g.sa.Run()
 	g.sb.Run()
-	if g.nlerp {
-		refLerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight, true)
-	} else {
-		refLerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight, false)
-	}
+	refLerpPose(g.blend, g.sa.Output, g.sb.Output, b2pWeight, g.nlerp)
 	g.l2m.Run()
 	g.pal.Run()
 }

@@ -39,6 +39,18 @@ type nodeCase struct {
 }
 
 // nodeCases lists every node type for BenchmarkNode and
+// benchFrames times Update + Evaluate of c at 60 frames a second.
+func benchFrames(b *testing.B, c *Controller) {
+	pose := NewSoAPose(benchJoints)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.Update(1.0 / 60)
+		c.Evaluate(pose)
+	}
+	reportPerJoint(b, benchJoints)
+}
+
 // TestNodeAllocatesNothing; the trees use the parameters p and q of
 // nodeParams.
 func nodeCases() []nodeCase {
@@ -85,14 +97,7 @@ func BenchmarkNode(b *testing.B) {
 	for _, tc := range nodeCases() {
 		b.Run(tc.name, func(b *testing.B) {
 			c := newNodeController(b, tc, sk, clips)
-			pose := NewSoAPose(benchJoints)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				c.Update(1.0 / 60)
-				c.Evaluate(pose)
-			}
-			reportPerJoint(b, benchJoints)
+			benchFrames(b, c)
 		})
 	}
 }
@@ -128,14 +133,7 @@ func BenchmarkTransition(b *testing.B) {
 				b.Fatal(err)
 			}
 			c.Update(0.1)
-			pose := NewSoAPose(benchJoints)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				c.Update(1.0 / 60)
-				c.Evaluate(pose)
-			}
-			reportPerJoint(b, benchJoints)
+			benchFrames(b, c)
 		})
 	}
 }

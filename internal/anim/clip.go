@@ -18,13 +18,8 @@ const (
 )
 
 func (i Interpolation) String() string {
-	switch i {
-	case Linear:
-		return "LINEAR"
-	case Step:
-		return "STEP"
-	case CubicSpline:
-		return "CUBICSPLINE"
+	if names := [...]string{Linear: "LINEAR", Step: "STEP", CubicSpline: "CUBICSPLINE"}; int(i) < len(names) {
+		return names[i]
 	}
 	return fmt.Sprintf("Interpolation(%d)", uint8(i))
 }
@@ -42,13 +37,8 @@ const (
 )
 
 func (p Path) String() string {
-	switch p {
-	case Translation:
-		return "translation"
-	case Rotation:
-		return "rotation"
-	case Scale:
-		return "scale"
+	if names := [...]string{Translation: "translation", Rotation: "rotation", Scale: "scale"}; int(p) < len(names) {
+		return names[p]
 	}
 	return fmt.Sprintf("Path(%d)", uint8(p))
 }
