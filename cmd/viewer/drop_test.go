@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,16 +18,12 @@ func TestDroppedFiles(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "broken.gltf")
 	good := filepath.Join(dir, "two_skins.gltf")
-	if err := os.WriteFile(bad, []byte(`{"asset": {"version": "2.0"}, "nodes": [{"mesh": 4}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, bad, []byte(`{"asset": {"version": "2.0"}, "nodes": [{"mesh": 4}]}`))
 	data, err := assets.EdgeFS.ReadFile("edge/two_skins.gltf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(good, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, good, data)
 	opt := &options{skinning: scene.SkinGPU, view: debugview.Shaded, width: 64, height: 64, fade: 0.3}
 	m, err := session.LoadModel("")
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,12 +17,7 @@ import (
 func TestReloadKeepsTheScene(t *testing.T) {
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "walk.json")
-	write := func(path, text string) { // also on the GL thread: no t.Fatal
-		t.Helper()
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Error(err)
-		}
-	}
+	write := func(path, text string) { writeFile(t, path, []byte(text)) }
 	write(spec, `{"params": [{"name": "speed", "max": 1, "default": 0.5}],
 	  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
 	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-4 }
@@ -69,9 +63,7 @@ func TestReloadKeepsTheScene(t *testing.T) {
 	})
 	t.Run("model", func(t *testing.T) {
 		model := filepath.Join(dir, "character.glb")
-		if err := os.WriteFile(model, assets.CharacterGLB, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, model, assets.CharacterGLB)
 		withApp(t, options{model: model, clip: "Wave"}, func(a *app) error {
 			if err := a.Request(3, true); err != nil { // Run
 				return err
@@ -84,9 +76,7 @@ func TestReloadKeepsTheScene(t *testing.T) {
 			if a.ClipName() != "Run" || !strings.Contains(a.UI.Message, "character.glb") {
 				t.Errorf("broken model: clip %q, message %q; want Run kept and the file named", a.ClipName(), a.UI.Message)
 			}
-			if err := os.WriteFile(model, assets.CharacterGLB, 0o644); err != nil {
-				return err
-			}
+			writeFile(t, model, assets.CharacterGLB)
 			a.Reload()
 			if a.ClipName() != "Run" || !near(a.Time(), 0.4) {
 				t.Errorf("after the model's reload: clip %q at %v s; want Run at 0.4", a.ClipName(), a.Time())
@@ -100,14 +90,10 @@ func TestReloadKeepsTheScene(t *testing.T) {
 // spec edited on disk and reloads it, as the running viewer does.
 func TestWatchEditsReloads(t *testing.T) {
 	spec := filepath.Join(t.TempDir(), "edit.json")
-	if err := os.WriteFile(spec, []byte(`{"tree": {"type": "clip", "clip": "Idle"}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, spec, []byte(`{"tree": {"type": "clip", "clip": "Idle"}}`))
 	withApp(t, options{tree: spec}, func(a *app) error {
 		a.WatchEdits() // starts watching
-		if err := os.WriteFile(spec, []byte(`{"params": [{"name": "lean", "max": 1}], "tree": {"type": "clip", "clip": "Walk"}}`), 0o644); err != nil {
-			return err
-		}
+		writeFile(t, spec, []byte(`{"params": [{"name": "lean", "max": 1}], "tree": {"type": "clip", "clip": "Walk"}}`))
 		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			if a.WatchEdits(); a.Ctl.ParamIndex("lean") >= 0 {
 				break
