@@ -73,6 +73,8 @@ type Controller struct {
 	// models holds model matrices for post-processing, in
 	// ModelPaletteJob.Models' layout.
 	models []float32
+	// dirty marks the joints modelsBelow recomputes, one per joint.
+	dirty []bool
 	// stateNames are the requestable states, qualified by layer above the
 	// base ("gesture/wave"); States returns it.
 	stateNames []string
@@ -144,7 +146,7 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 		return nil, err
 	}
 	n := sk.NumJoints()
-	c := &Controller{sk: sk, models: make([]float32, PaletteFloats*n), speed: 1}
+	c := &Controller{sk: sk, models: make([]float32, PaletteFloats*n), dirty: make([]bool, n), speed: 1}
 	c.ctx.dir = 1
 	c.ctx.rest = NewPose(sk)
 	c.ctx.rest.restFrom(sk.Rest)
@@ -553,14 +555,18 @@ func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
 // every step after the first.
 func (c *Controller) postProcess(out *SoAPose) {
 	x := &c.ctx
-	mp := ModelPaletteJob{Skeleton: c.sk, Input: out, Models: c.models}
+	changed := -1 // the first joint the last step turned; -1 before any
 	for i := range c.post {
 		op := &c.post[i]
 		w := op.weight.get(x)
 		if !(w > 0) {
 			continue
 		}
-		mp.Run()
+		if changed < 0 {
+			modelPalette(c.sk.Parents, out, c.models, nil, nil)
+		} else {
+			modelsBelow(c.sk.Parents, out, c.models, changed, c.dirty)
+		}
 		target := mgl32.Vec3{op.target[0].get(x), op.target[1].get(x), op.target[2].get(x)}
 		switch op.typ {
 		case PostTwoBoneIK:
@@ -570,12 +576,14 @@ func (c *Controller) postProcess(out *SoAPose) {
 			op.ik.Pose = out
 			op.ik.Run()
 			op.ik.Pose = nil
+			changed = op.ik.Start
 		case PostLookAt:
 			op.look.Target = target
 			op.look.Weight = w
 			op.look.Pose = out
 			op.look.Run()
 			op.look.Pose = nil
+			changed = op.look.Chain[0]
 		}
 	}
 }

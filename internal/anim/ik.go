@@ -97,8 +97,8 @@ func (j *TwoBoneIKJob) Run() {
 	if j.Weight <= 0 {
 		return
 	}
-	mStart, mMid, mEnd := ModelMat4(j.Models, j.Start), ModelMat4(j.Models, j.Mid), ModelMat4(j.Models, j.End)
-	a, b, c := position(&mStart), position(&mMid), position(&mEnd)
+	mStart, mMid := modelRows(j.Models, j.Start), modelRows(j.Models, j.Mid)
+	a, b, c := position(mStart), position(mMid), position(modelRows(j.Models, j.End))
 	ba, bc := a.Sub(b), c.Sub(b)
 	lab, lbc := ba.Len(), bc.Len()
 	at := j.Target.Sub(a)
@@ -143,19 +143,19 @@ func (j *TwoBoneIKJob) Run() {
 		pp := pole.Sub(dir.Mul(pole.Dot(dir)))
 		if pb.Len() >= ikEpsilon && pp.Len() >= ikEpsilon {
 			phi := float32(math.Atan2(float64(pb.Cross(pp).Dot(dir)), float64(pb.Dot(pp))))
-			rotStart = mgl32.QuatRotate(phi, dir).Mul(rotStart)
+			rotStart = mulQ(mgl32.QuatRotate(phi, dir), rotStart)
 		}
 	}
 
-	applyModelRotation(j.Pose, j.Start, rotationOf(&mStart), rotStart, j.Weight)
-	applyModelRotation(j.Pose, j.Mid, rotationOf(&mMid), rotMid, j.Weight)
+	applyModelRotation(j.Pose, j.Start, rotationOf(mStart), rotStart, j.Weight)
+	applyModelRotation(j.Pose, j.Mid, rotationOf(mMid), rotMid, j.Weight)
 }
 
 // applyModelRotation turns joint jt of pose, whose model rotation is g, by
 // the model-space rotation r about its own origin, blended by weight w.
 func applyModelRotation(pose *SoAPose, jt int, g, r mgl32.Quat, w float32) {
 	rot := mgl32.Quat{W: pose.qw[jt], V: mgl32.Vec3{pose.qx[jt], pose.qy[jt], pose.qz[jt]}}
-	local := normalizeQuat(rot.Mul(g.Conjugate().Mul(r).Mul(g)))
+	local := normalizeQuat(mulQ(rot, mulQ(mulQ(g.Conjugate(), r), g)))
 	if w < 1 {
 		local = Slerp(rot, local, w)
 	}
@@ -256,9 +256,8 @@ func (j *LookAtJob) Run() {
 		return
 	}
 	last := j.Chain[len(j.Chain)-1]
-	tip := ModelMat4(j.Models, last)
-	mTip := &tip
-	eye0 := mTip.Mul4x1(j.Offset.Vec4(1)).Vec3()
+	mTip := modelRows(j.Models, last)
+	eye0 := transformPoint(mTip, j.Offset)
 	fwd0, _ := unit(rotate(rotationOf(mTip), j.Forward))
 	var remaining float32
 	for k := range j.Chain {
@@ -275,9 +274,9 @@ func (j *LookAtJob) Run() {
 			frac = s / remaining
 		}
 		remaining -= s
-		mj := ModelMat4(j.Models, jt)
-		g0 := rotationOf(&mj)
-		pivot0 := position(&mj)
+		mj := modelRows(j.Models, jt)
+		g0 := rotationOf(mj)
+		pivot0 := position(mj)
 		passes := 1
 		if k == len(j.Chain)-1 && j.Weight >= 1 {
 			passes = lookAtTipIterations
@@ -296,10 +295,10 @@ func (j *LookAtJob) Run() {
 			if w := frac * j.Weight; w < 1 {
 				turn = Slerp(mgl32.QuatIdent(), turn, w)
 			}
-			g := q.Mul(g0)
+			g := mulQ(q, g0)
 			pivot := rotate(q, pivot0).Add(t)
 			applyModelRotation(j.Pose, jt, g, turn, 1)
-			q = normalizeQuat(turn.Mul(q))
+			q = normalizeQuat(mulQ(turn, q))
 			t = rotate(turn, t.Sub(pivot)).Add(pivot)
 		}
 	}
@@ -312,22 +311,56 @@ func (j *LookAtJob) share(k int) float32 {
 	return j.Shares[k]
 }
 
-// position is the translation column of an affine matrix.
-func position(m *mgl32.Mat4) mgl32.Vec3 { return mgl32.Vec3{m[12], m[13], m[14]} }
+// mulQ is the product a·b. mgl32's Quat.Mul is not inlined, and the
+// post-processing jobs make dozens of products a frame.
+func mulQ(a, b mgl32.Quat) mgl32.Quat {
+	x, y, z, w := qmul(a.V[0], a.V[1], a.V[2], a.W, b.V[0], b.V[1], b.V[2], b.W)
+	return mgl32.Quat{W: w, V: mgl32.Vec3{x, y, z}}
+}
 
-// rotationOf is the rotation of an affine matrix with its scale divided
-// out of the columns.
-func rotationOf(m *mgl32.Mat4) mgl32.Quat {
-	c0, _ := unit(mgl32.Vec3{m[0], m[1], m[2]})
-	c1, _ := unit(mgl32.Vec3{m[4], m[5], m[6]})
-	c2, _ := unit(mgl32.Vec3{m[8], m[9], m[10]})
-	r := mgl32.Mat4{
-		c0[0], c0[1], c0[2], 0,
-		c1[0], c1[1], c1[2], 0,
-		c2[0], c2[1], c2[2], 0,
-		0, 0, 0, 1,
+// modelRows is joint i's model matrix in ModelPaletteJob.Models' layout.
+func modelRows(models []float32, i int) *[12]float32 {
+	return (*[12]float32)(models[i*12 : i*12+12])
+}
+
+// position is the translation column of an affine matrix in row layout.
+func position(r *[12]float32) mgl32.Vec3 { return mgl32.Vec3{r[3], r[7], r[11]} }
+
+// transformPoint is the affine matrix r (row layout) applied to point p.
+func transformPoint(r *[12]float32, p mgl32.Vec3) mgl32.Vec3 {
+	return mgl32.Vec3{
+		r[0]*p[0] + r[1]*p[1] + r[2]*p[2] + r[3],
+		r[4]*p[0] + r[5]*p[1] + r[6]*p[2] + r[7],
+		r[8]*p[0] + r[9]*p[1] + r[10]*p[2] + r[11],
 	}
-	return normalizeQuat(mgl32.Mat4ToQuat(r))
+}
+
+// rotationOf is the rotation of an affine matrix in row layout with its
+// scale divided out of the columns: mgl32.Mat4ToQuat's branches, read
+// straight from the rows.
+func rotationOf(r *[12]float32) mgl32.Quat {
+	c0, _ := unit(mgl32.Vec3{r[0], r[4], r[8]})
+	c1, _ := unit(mgl32.Vec3{r[1], r[5], r[9]})
+	c2, _ := unit(mgl32.Vec3{r[2], r[6], r[10]})
+	m00, m10, m20 := c0[0], c0[1], c0[2]
+	m01, m11, m21 := c1[0], c1[1], c1[2]
+	m02, m12, m22 := c2[0], c2[1], c2[2]
+	var q mgl32.Quat
+	switch {
+	case m00+m11+m22 > 0:
+		s := float32(0.5 / math.Sqrt(float64(m00+m11+m22+1)))
+		q = mgl32.Quat{W: 0.25 / s, V: mgl32.Vec3{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s}}
+	case m00 > m11 && m00 > m22:
+		s := float32(2 * math.Sqrt(float64(1+m00-m11-m22)))
+		q = mgl32.Quat{W: (m21 - m12) / s, V: mgl32.Vec3{0.25 * s, (m01 + m10) / s, (m02 + m20) / s}}
+	case m11 > m22:
+		s := float32(2 * math.Sqrt(float64(1+m11-m00-m22)))
+		q = mgl32.Quat{W: (m02 - m20) / s, V: mgl32.Vec3{(m01 + m10) / s, 0.25 * s, (m12 + m21) / s}}
+	default:
+		s := float32(2 * math.Sqrt(float64(1+m22-m00-m11)))
+		q = mgl32.Quat{W: (m10 - m01) / s, V: mgl32.Vec3{(m02 + m20) / s, (m12 + m21) / s, 0.25 * s}}
+	}
+	return normalizeQuat(q)
 }
 
 // unit returns v normalized and its length; the zero vector stays zero.

@@ -2,6 +2,7 @@ package anim
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -14,7 +15,7 @@ func modelPositions(sk *Skeleton, pose []Transform) []mgl32.Vec3 {
 	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
 	out := make([]mgl32.Vec3, len(models))
 	for i := range models {
-		out[i] = position(&models[i])
+		out[i] = models[i].Col(3).Vec3()
 	}
 	return out
 }
@@ -199,4 +200,102 @@ func TestLookAtValidate(t *testing.T) {
 		{"zero forward", func(j *LookAtJob) { j.Forward = mgl32.Vec3{} }},
 		{"short pose", func(j *LookAtJob) { j.Pose = NewSoAPose(1) }},
 	})
+}
+
+// TestRotationOf builds affine matrices T·R(q)·S from known rotations,
+// translations and positive, unequal scales: rotationOf must give q back
+// (up to sign), in each branch of the trace test.
+func TestRotationOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	qs := []mgl32.Quat{
+		mgl32.QuatIdent(), // trace > 0
+		mgl32.QuatRotate(math.Pi*0.95, mgl32.Vec3{1, 0, 0}), // m00 largest
+		mgl32.QuatRotate(math.Pi*0.95, mgl32.Vec3{0, 1, 0}), // m11 largest
+		mgl32.QuatRotate(math.Pi*0.95, mgl32.Vec3{0, 0, 1}), // m22 largest
+	}
+	for range 60 {
+		qs = append(qs, mgl32.Quat{W: rng.Float32()*2 - 1, V: mgl32.Vec3{rng.Float32()*2 - 1, rng.Float32()*2 - 1, rng.Float32()*2 - 1}}.Normalize())
+	}
+	for _, q := range qs {
+		m := mgl32.Translate3D(rng.Float32(), 2, -3).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(0.5+rng.Float32(), 2, 0.25))
+		var rows [12]float32
+		WritePaletteEntry(rows[:], &m)
+		got := rotationOf(&rows)
+		if d := got.Dot(q); math.Abs(float64(d)) < 1-1e-6 {
+			t.Errorf("rotationOf of %v = %v (|dot| %v), want ±q", q, got, d)
+		}
+	}
+}
+
+// TestModelsBelow turns a joint and one below it, then recomputes from the
+// first: every matrix must match a full reference pass, and a joint not
+// below it must not be written.
+func TestModelsBelow(t *testing.T) {
+	sk := humanoid()
+	n := sk.NumJoints()
+	rng := rand.New(rand.NewPCG(9, 9))
+	local := make([]Transform, n)
+	for i := range local {
+		local[i] = sk.Rest[i]
+		local[i].Rotation = mgl32.QuatRotate(rng.Float32()*2-1, mgl32.Vec3{rng.Float32(), rng.Float32(), 1}.Normalize())
+		local[i].Scale = mgl32.Vec3{1 + 0.1*rng.Float32(), 1, 1 - 0.1*rng.Float32()}
+	}
+	pose := NewSoAPose(n)
+	pose.FromTransforms(local)
+	models := make([]float32, PaletteFloats*n)
+	(&ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}).Run()
+
+	chest, hand, thigh := sk.JointIndex("chest"), sk.JointIndex("hand.L"), sk.JointIndex("thigh.R")
+	for _, jt := range []int{chest, hand} {
+		local[jt].Rotation = mgl32.QuatRotate(1, mgl32.Vec3{0, 1, 0}).Mul(local[jt].Rotation)
+		pose.Set(jt, local[jt])
+	}
+	const sentinel = 12345
+	models[thigh*12] = sentinel
+	modelsBelow(sk.Parents, pose, models, chest, make([]bool, n))
+
+	want := make([]mgl32.Mat4, n)
+	(&refLocalToModelJob{Skeleton: sk, Input: local, Output: want}).Run()
+	for i := range n {
+		if i == thigh {
+			continue
+		}
+		if got := ModelMat4(models, i); !got.ApproxEqualThreshold(want[i], 1e-5) {
+			t.Errorf("joint %s: %v, want %v", sk.Names[i], got, want[i])
+		}
+	}
+	if models[thigh*12] != sentinel {
+		t.Errorf("thigh.R, not below the chest, was rewritten")
+	}
+}
+
+// TestPostStepsSeeEachOther: a look-at that turns the spine and then an
+// arm IK below it. The IK must read the model matrices the look-at left,
+// or the hand lands where the unturned arm would have put it.
+func TestPostStepsSeeEachOther(t *testing.T) {
+	sk := humanoid()
+	look := mgl32.Vec3{1.5, 1.2, 0.5}   // far to the side: the spine turns a lot
+	reach := mgl32.Vec3{0.35, 1.2, 0.2} // 0.43 from the turned shoulder, 0.54 at most
+	c3 := func(v mgl32.Vec3) [3]Input { return [3]Input{Const(v[0]), Const(v[1]), Const(v[2])} }
+	spec := treeSpec(clipNodeSpec("Idle"))
+	spec.Post = []PostSpec{
+		{Type: PostLookAt, Joints: []string{"spine", "head"}, Shares: []float32{1, 0}, Forward: mgl32.Vec3{0, 0, 1}, Target: c3(look)},
+		{Type: PostTwoBoneIK, Joints: []string{"upper_arm.L", "forearm.L", "hand.L"}, Pole: c3(mgl32.Vec3{0, -0.3, -1}), Target: c3(reach)},
+	}
+	c := build(t, spec, sk, humanoidClips(sk))
+	soa := NewSoAPose(sk.NumJoints())
+	c.Update(0.1)
+	c.Evaluate(soa)
+	pose := make([]Transform, sk.NumJoints())
+	soa.ToTransforms(pose)
+	models := make([]mgl32.Mat4, sk.NumJoints())
+	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	fwd := models[sk.JointIndex("head")].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
+	eye := models[sk.JointIndex("head")].Col(3).Vec3()
+	if d := fwd.Dot(look.Sub(eye).Normalize()); d < 1-1e-4 {
+		t.Errorf("head forward·direction to target = %v, want 1", d)
+	}
+	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !vecApprox(hand, reach, 1e-3) {
+		t.Errorf("left hand at %v, want %v", hand, reach)
+	}
 }

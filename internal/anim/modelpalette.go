@@ -233,6 +233,28 @@ func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []mgl
 	}
 }
 
+// modelsBelow recomputes the model matrices of joint from and of every
+// joint below it from the local pose in, keeping the others: after a
+// post-processing step turned from (and perhaps joints below it), the
+// next step reads current matrices without a pass over the whole
+// skeleton. dirty is scratch, one per joint.
+func modelsBelow(parents []int, in *SoAPose, models []float32, from int, dirty []bool) {
+	for i := from; i < len(parents); i++ {
+		p := parents[i]
+		dirty[i] = i == from || (p >= from && dirty[p])
+		if !dirty[i] {
+			continue
+		}
+		local := in.At(i).Mat4()
+		m := (*[12]float32)(models[i*12 : i*12+12])
+		if p < 0 {
+			WritePaletteEntry(m[:], &local)
+		} else {
+			mulAffineRows(m, (*[12]float32)(models[p*12:p*12+12]), &local)
+		}
+	}
+}
+
 // mulAffineRows writes o = m · b, with m and o affine 3×4 in row layout
 // and b a column-major matrix whose bottom row is taken to be 0 0 0 1.
 func mulAffineRows(o, m *[12]float32, b *mgl32.Mat4) {

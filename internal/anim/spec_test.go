@@ -182,7 +182,7 @@ func TestCharacterSpec(t *testing.T) {
 	if d := fwd.Dot(look.Sub(eye).Normalize()); d < 1-1e-4 {
 		t.Errorf("head forward·direction to target = %v, want 1", d)
 	}
-	if hand := position(&models[sk.JointIndex("hand.L")]); !vecApprox(hand, reach, 1e-3) {
+	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !vecApprox(hand, reach, 1e-3) {
 		t.Errorf("left hand at %v, want %v", hand, reach)
 	}
 }
