@@ -1,6 +1,10 @@
 package main
 
-import "math"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // The humanoid's clips. They are authored to blend: every clip starts from
 // the same standing pose or cycles through the same foot phases, and the
@@ -36,14 +40,14 @@ func humanClips(js []joint) []clip {
 // gaitSpec describes a cyclic gait as what the feet do on the ground; the
 // legs are solved to follow them.
 type gaitSpec struct {
-	period float64 // seconds per cycle (two steps)
-	duty   float64 // fraction of the cycle a foot is on the ground
-	dir    vec3    // travel direction; a stance foot slides the opposite way
-	stride float64 // metres a stance foot travels relative to the hips
-	centre float64 // mid-stance position along dir, relative to the hips
-	footX  float64 // lateral distance of each foot from the centre line
-	yaw    float64 // toe-out, degrees
-	lift   float64 // peak swing clearance, metres
+	period float64    // seconds per cycle (two steps)
+	duty   float64    // fraction of the cycle a foot is on the ground
+	dir    mgl64.Vec3 // travel direction; a stance foot slides the opposite way
+	stride float64    // metres a stance foot travels relative to the hips
+	centre float64    // mid-stance position along dir, relative to the hips
+	footX  float64    // lateral distance of each foot from the centre line
+	yaw    float64    // toe-out, degrees
+	lift   float64    // peak swing clearance, metres
 	// liftPeak is when in the swing (0..1) the foot is highest.
 	liftPeak float64
 	// strikePitch (negative: toes up) is the foot's pitch at contact;
@@ -94,7 +98,7 @@ func (g gaitSpec) foot(side, ph float64) footPlacement {
 		f.pitch = g.pushPitch*(1-smoothstep(0, 0.5, s)) + g.strikePitch*smoothstep(0.45, 1, s)
 		f.toe = g.pushPitch * (1 - smoothstep(0, 0.35, s))
 	}
-	f.ground = v3(side*g.footX, 0, 0).add(g.dir.scale(g.centre + u))
+	f.ground = mgl64.Vec3{side * g.footX, 0, 0}.Add(g.dir.Mul(g.centre + u))
 	return f
 }
 
@@ -103,7 +107,7 @@ func (g gaitSpec) foot(side, ph float64) footPlacement {
 func gaitClip(js []joint, g gaitSpec, upper func(p *pose, ph float64)) func(*pose, float64) {
 	return func(p *pose, t float64) {
 		ph := frac(t / g.period)
-		p.root = js[jHips].pos.add(v3(0, -g.drop+g.bob*math.Cos(4*math.Pi*(ph-g.bobHigh)), 0))
+		p.root = js[jHips].pos.Add(mgl64.Vec3{0, -g.drop + g.bob*math.Cos(4*math.Pi*(ph-g.bobHigh)), 0})
 		upper(p, ph)
 		bothSides(func(side float64) { solveLeg(js, p, side, g.foot(side, g.legPhase(t, side))) })
 	}
@@ -112,7 +116,7 @@ func gaitClip(js []joint, g gaitSpec, upper func(p *pose, ph float64)) func(*pos
 // walkGait: about 1.1 m/s, a 1 s cycle. The hips are highest over the
 // stance foot (compass gait) and lowest in double support.
 var walkGait = gaitSpec{
-	period: 1, duty: 0.6, dir: v3(0, 0, 1), stride: 0.66, centre: 0.02,
+	period: 1, duty: 0.6, dir: mgl64.Vec3{0, 0, 1}, stride: 0.66, centre: 0.02,
 	footX: 0.09, yaw: 5, lift: 0.065, liftPeak: 0.35,
 	strikePitch: -18, pushPitch: 35, heelOff: 0.5, retract: 0.35,
 	drop: 0.034, bob: 0.02, bobHigh: 0.3, kneeOut: 2,
@@ -143,7 +147,7 @@ func walkUpper(p *pose, ph float64) {
 // runGait: a jog of about 2.5 m/s with a flight phase; the hips are lowest
 // at mid-stance (the leg loads like a spring) and highest in flight.
 var runGait = gaitSpec{
-	period: 0.7, duty: 0.36, dir: v3(0, 0, 1), stride: 0.62, centre: -0.08,
+	period: 0.7, duty: 0.36, dir: mgl64.Vec3{0, 0, 1}, stride: 0.62, centre: -0.08,
 	footX: 0.09, yaw: 4, lift: 0.3, liftPeak: 0.45,
 	strikePitch: -8, pushPitch: 45, heelOff: 0.3, retract: 0.3,
 	drop: 0.04, bob: 0.02, bobHigh: 0.36/2 + 0.25, kneeOut: 3,
@@ -178,7 +182,7 @@ func runUpper(p *pose, ph float64) {
 // cross, so they stand wider than in the walk.
 func strafeGait(dirX float64) gaitSpec {
 	return gaitSpec{
-		period: 1, duty: 0.6, dir: v3(dirX, 0, 0), stride: 0.22, centre: 0,
+		period: 1, duty: 0.6, dir: mgl64.Vec3{dirX, 0, 0}, stride: 0.22, centre: 0,
 		footX: 0.16, yaw: 8, lift: 0.08, liftPeak: 0.45,
 		strikePitch: 0, pushPitch: 18, heelOff: 0.6, retract: 0.25,
 		drop: 0.035, bob: 0.01, bobHigh: 0.3, kneeOut: 4,
@@ -200,7 +204,7 @@ func strafeUpper(dirX float64) func(p *pose, ph float64) {
 			hangArms(p, side, 6, 22)
 			up := sideJoints(side, jUpperArmL, jUpperArmR)
 			// The arms lift slightly away from the body on each step.
-			p.rot[up] = rotZ(side * (3 + 2*s*dirX*side)).mul(p.rot[up])
+			p.rot[up] = quatMul(rotZ(side*(3+2*s*dirX*side)), p.rot[up])
 			p.rot[sideJoints(side, jHandL, jHandR)] = axisAngle(elbowAxis(side), 5)
 			setHand(p, side, relaxedHand)
 		})
@@ -261,7 +265,7 @@ func jump(js []joint, p *pose, t float64) {
 		tuck = 0.09 * math.Sin(math.Pi*s)
 		feetLift = y - airY + tuck
 	}
-	p.root = base.add(v3(0, y, 0))
+	p.root = base.Add(mgl64.Vec3{0, y, 0})
 
 	// Heels rise through the push and the feet point down in the air;
 	// the landing is toes first.
@@ -317,7 +321,7 @@ func wave(js []joint, p *pose, t float64) {
 	p.rot[jUpperArmR] = chain(rotZ(armDown-(armDown+90)*raise), rotY(12*raise))
 	// Bending the forearm towards the head, about the forward axis, makes
 	// it about vertical; the wave swings it to and fro in the same plane.
-	p.rot[jForearmR] = rotZ(-25 * osc).mul(nlerp(axisAngle(elbowAxis(-1), 12), rotZ(-36), raise))
+	p.rot[jForearmR] = quatMul(rotZ(-25*osc), nlerp(axisAngle(elbowAxis(-1), 12), rotZ(-36), raise))
 	p.rot[jHandR] = nlerp(axisAngle(elbowAxis(-1), 4), rotZ(-12*lag), raise)
 	setHand(p, -1, handShape{
 		curl: lerp(relaxedHand.curl, 0.05, raise), thumb: lerp(relaxedHand.thumb, 0.1, raise),
@@ -348,7 +352,7 @@ const (
 // aim poses the character aiming yaw (+1 left, -1 right) and pitch (+1 up,
 // -1 down) of the full range.
 func aim(js []joint, p *pose, yaw, pitch float64) {
-	p.root = js[jHips].pos.add(v3(0, -0.035, 0))
+	p.root = js[jHips].pos.Add(mgl64.Vec3{0, -0.035, 0})
 	// Turning: hips 15, spine 20, chest 25 degrees of 60.
 	y := yaw * aimYaw
 	// Pitch: spine 8, chest 12 and the arms 20 of 40 degrees; the head
@@ -368,7 +372,7 @@ func aim(js []joint, p *pose, yaw, pitch float64) {
 	}
 	bothSides(func(side float64) {
 		up := sideJoints(side, jUpperArmL, jUpperArmR)
-		p.rot[up] = rotX(-pt * 0.5).mul(p.rot[up])
+		p.rot[up] = quatMul(rotX(-pt*0.5), p.rot[up])
 		trigger := 0.05
 		if side > 0 {
 			trigger = 0.6 // the support hand wraps around
@@ -376,7 +380,7 @@ func aim(js []joint, p *pose, yaw, pitch float64) {
 		setHand(p, side, handShape{curl: 0.85, thumb: 0.7, index: &trigger})
 	})
 	bothSides(func(side float64) {
-		f := footPlacement{ground: v3(side*0.14, 0, -side*0.03), yaw: side * 10, kneeOut: 4}
+		f := footPlacement{ground: mgl64.Vec3{side * 0.14, 0, -side * 0.03}, yaw: side * 10, kneeOut: 4}
 		solveLeg(js, p, side, f)
 	})
 }
@@ -384,21 +388,21 @@ func aim(js []joint, p *pose, yaw, pitch float64) {
 // aimArms solves both arms for the centre aim with the chest upright at its
 // rest position: the wrists meet in front of the chin, the right hand
 // gripping, the left cupping it, elbows down and out.
-func aimArms(js []joint) map[int]quat {
-	out := map[int]quat{}
+func aimArms(js []joint) map[int]mgl64.Quat {
+	out := map[int]mgl64.Quat{}
 	bothSides(func(side float64) {
 		up, fore, hand := sideJoints(side, jUpperArmL, jUpperArmR), sideJoints(side, jForearmL, jForearmR), sideJoints(side, jHandL, jHandR)
 		shoulder := js[up].pos
-		wrist := v3(side*0.035, 1.46, 0.42)
-		pole := v3(side*0.6, -1, -0.35).normalize()
-		u, l, _ := twoBoneIK(shoulder, wrist, upperArmLen, forearmLen, armDir(side), v3(0, 0, -1), pole)
+		wrist := mgl64.Vec3{side * 0.035, 1.46, 0.42}
+		pole := mgl64.Vec3{side * 0.6, -1, -0.35}.Normalize()
+		u, l, _ := twoBoneIK(shoulder, wrist, upperArmLen, forearmLen, armDir(side), mgl64.Vec3{0, 0, -1}, pole)
 		out[up] = u
-		out[fore] = u.conj().mul(l)
+		out[fore] = quatMul(u.Conjugate(), l)
 		// The hand points forward and a little down, palm facing the
 		// other hand.
 		handRot := basisRotation(armDir(side), palmNormal(side),
-			v3(-side*0.12, -0.18, 1).normalize(), v3(-side, 0, 0))
-		out[hand] = l.conj().mul(handRot)
+			mgl64.Vec3{-side * 0.12, -0.18, 1}.Normalize(), mgl64.Vec3{-side, 0, 0})
+		out[hand] = quatMul(l.Conjugate(), handRot)
 	})
 	return out
 }
@@ -409,7 +413,7 @@ func aimArms(js []joint) map[int]quat {
 // soft. The arms still hang straight down.
 func lean(js []joint, p *pose) {
 	idle(js, p, 0)
-	p.root = p.root.add(v3(0, -0.02, 0))
+	p.root = p.root.Add(mgl64.Vec3{0, -0.02, 0})
 	p.rot[jHips] = rotX(4)
 	p.rot[jSpine] = rotX(10)
 	p.rot[jChest] = rotX(12)

@@ -1,6 +1,10 @@
 package main
 
-import "math"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // Heights of the torso tube; the texture uses them to place the belt.
 const (
@@ -62,20 +66,20 @@ func torso() part {
 	}
 	spine := chainWeights([]int{jHips, jSpine, jChest}, []boundary{{1.05, 0.06}, {1.25, 0.08}})
 	return part{
-		name: "torso", origin: v3(0, 0, 0), axis: v3(0, 1, 0), rings: rings,
+		name: "torso", origin: mgl64.Vec3{0, 0, 0}, axis: mgl64.Vec3{0, 1, 0}, rings: rings,
 		segments: 16, exponent: 1, region: regTorso, flipV: true,
-		weights: func(s float64, p vec3) []influence {
+		weights: func(s float64, p mgl64.Vec3) []influence {
 			in := spine(s)
 			// The top corners of the chest follow the shoulders, so a shrug
 			// or a raised arm pulls the torso outline with it.
-			f := 0.6 * smoothstep(0.07, 0.17, math.Abs(p.X)) * smoothstep(1.30, 1.43, p.Y)
+			f := 0.6 * smoothstep(0.07, 0.17, math.Abs(p.X())) * smoothstep(1.30, 1.43, p.Y())
 			if f == 0 {
 				return in
 			}
 			for i := range in {
 				in[i].w *= 1 - f
 			}
-			return append(in, influence{sideJoints(p.X, jShoulderL, jShoulderR), f})
+			return append(in, influence{sideJoints(p.X(), jShoulderL, jShoulderR), f})
 		},
 	}
 }
@@ -87,7 +91,7 @@ func neck() part {
 		{s: 1.56, r1: 0.049, r2: 0.05}, {s: 1.60, r1: 0.047, r2: 0.048}, {s: 1.61},
 	}
 	return part{
-		name: "neck", origin: v3(0, 0, -0.008), axis: v3(0, 1, 0), rings: rings,
+		name: "neck", origin: mgl64.Vec3{0, 0, -0.008}, axis: mgl64.Vec3{0, 1, 0}, rings: rings,
 		segments: 12, exponent: 1, region: regNeck, flipV: true,
 		weights: along(neckChain()),
 	}
@@ -124,7 +128,7 @@ const (
 
 func head() part {
 	return part{
-		name: "head", origin: v3(0, 0, 0.01), axis: v3(0, 1, 0),
+		name: "head", origin: mgl64.Vec3{0, 0, 0.01}, axis: mgl64.Vec3{0, 1, 0},
 		rings:    ellipsoidRings(14, headCenterY, headRY, headRZ, headRX),
 		segments: 20, exponent: 1, region: regHead, flipV: true, uWarp: headWarp,
 		weights: along(neckChain()),
@@ -134,16 +138,16 @@ func head() part {
 // faceParts are a nose and ears: small, but they make the facing direction
 // readable in silhouette.
 func faceParts() []part {
-	headOnly := func(float64, vec3) []influence { return []influence{{jHead, 1}} }
+	headOnly := func(float64, mgl64.Vec3) []influence { return []influence{{jHead, 1}} }
 	nose := part{
-		name: "nose", origin: v3(0, 1.663, 0.121), axis: v3(0, 0, 1),
+		name: "nose", origin: mgl64.Vec3{0, 1.663, 0.121}, axis: mgl64.Vec3{0, 0, 1},
 		rings:    ellipsoidRings(5, 0, 0.025, 0.018, 0.014),
 		segments: 8, exponent: 1, region: regNeck, weights: headOnly,
 	}
 	parts := []part{nose}
 	for _, side := range []float64{1, -1} {
 		parts = append(parts, part{
-			name: "ear", origin: v3(side*0.093, 1.665, 0), axis: v3(side, 0, 0),
+			name: "ear", origin: mgl64.Vec3{side * 0.093, 1.665, 0}, axis: mgl64.Vec3{side, 0, 0},
 			rings:    ellipsoidRings(5, 0, 0.018, 0.026, 0.036),
 			segments: 8, exponent: 1, region: regNeck, weights: headOnly,
 		})
@@ -156,9 +160,9 @@ func faceParts() []part {
 func shoulder(js []joint, side float64) part {
 	from := js[sideJoints(side, jShoulderL, jShoulderR)].pos
 	to := js[sideJoints(side, jUpperArmL, jUpperArmR)].pos
-	l := to.sub(from).length()
+	l := to.Sub(from).Len()
 	return part{
-		name: "shoulder", origin: from, axis: to.sub(from).normalize(),
+		name: "shoulder", origin: from, axis: to.Sub(from).Normalize(),
 		rings: []ring{
 			{s: -0.03}, {s: -0.02, r1: 0.035, r2: 0.03}, {s: 0.01, r1: 0.05, r2: 0.045},
 			{s: l * 0.5, r1: 0.056, r2: 0.052}, {s: l, r1: 0.058, r2: 0.055},
@@ -213,9 +217,9 @@ func hand(js []joint, side float64) part {
 			{s: 0.092, r1: 0.045, r2: 0.017}, {s: 0.104, r1: 0.038, r2: 0.013}, {s: 0.111},
 		},
 		segments: 14, exponent: 0.8, region: regHand,
-		weights: func(s float64, p vec3) []influence {
+		weights: func(s float64, p mgl64.Vec3) []influence {
 			in := wrist(s)
-			across := p.Z - h.Z
+			across := p.Z() - h.Z()
 			// The knuckle end follows the two nearest finger bases.
 			k := 0.5 * smoothstep(0.07, 0.1, s)
 			// The ball of the thumb follows the thumb's first joint.
@@ -289,7 +293,7 @@ func leg(js []joint, side float64) part {
 	r := func(s, rad float64) ring { return ring{s: s, r1: rad, r2: rad} }
 	ankle := thighLen + shinLen
 	return part{
-		name: "leg", origin: js[sideJoints(side, jThighL, jThighR)].pos, axis: v3(0, -1, 0),
+		name: "leg", origin: js[sideJoints(side, jThighL, jThighR)].pos, axis: mgl64.Vec3{0, -1, 0},
 		rings: []ring{
 			{s: legTopS}, r(-0.06, 0.045), r(-0.04, 0.07), r(0, 0.079), r(0.08, 0.077),
 			r(0.18, 0.07), r(0.28, 0.06), r(0.35, 0.053), r(thighLen, 0.05), r(0.45, 0.05),
@@ -309,22 +313,24 @@ func leg(js []joint, side float64) part {
 // the instep rises towards the ankle.
 func foot(js []joint, side float64) part {
 	ankle := js[sideJoints(side, jFootL, jFootR)].pos
-	r := func(s, halfH, halfW float64) ring { return ring{s: s, r1: halfH, r2: halfW, off: v3(0, halfH, 0)} }
+	r := func(s, halfH, halfW float64) ring {
+		return ring{s: s, r1: halfH, r2: halfW, off: mgl64.Vec3{0, halfH, 0}}
+	}
 	shin, ft, toe := sideJoints(side, jShinL, jShinR), sideJoints(side, jFootL, jFootR), sideJoints(side, jToeL, jToeR)
 	return part{
-		name: "foot", origin: v3(ankle.X, 0, heelZ), axis: v3(0, 0, 1),
+		name: "foot", origin: mgl64.Vec3{ankle.X(), 0, heelZ}, axis: mgl64.Vec3{0, 0, 1},
 		rings: []ring{
-			{s: 0, off: v3(0, 0.035, 0)}, r(0.012, 0.03, 0.03), r(0.03, 0.045, 0.042),
+			{s: 0, off: mgl64.Vec3{0, 0.035, 0}}, r(0.012, 0.03, 0.03), r(0.03, 0.045, 0.042),
 			r(0.07, 0.05, 0.045), r(0.12, 0.045, 0.049), r(0.17, 0.036, 0.054),
-			r(0.22, 0.029, 0.052), r(0.25, 0.023, 0.041), {s: 0.266, off: v3(0, 0.02, 0)},
+			r(0.22, 0.029, 0.052), r(0.25, 0.023, 0.041), {s: 0.266, off: mgl64.Vec3{0, 0.02, 0}},
 		},
 		segments: 12, exponent: 0.55, region: regFoot,
-		weights: func(_ float64, p vec3) []influence {
+		weights: func(_ float64, p mgl64.Vec3) []influence {
 			// The instep near the ankle follows the shin a little, matching
 			// the bottom of the leg tube it surrounds.
-			f := 0.6 * smoothstep(0.055, 0.105, p.Y) * (1 - smoothstep(0.03, 0.09, math.Abs(p.Z-ankle.Z)))
+			f := 0.6 * smoothstep(0.055, 0.105, p.Y()) * (1 - smoothstep(0.03, 0.09, math.Abs(p.Z()-ankle.Z())))
 			// The toes bend at the ball of the foot.
-			t := smoothstep(ballZ-0.025, ballZ+0.02, p.Z-ankle.Z)
+			t := smoothstep(ballZ-0.025, ballZ+0.02, p.Z()-ankle.Z())
 			return []influence{{ft, (1 - f) * (1 - t)}, {shin, f * (1 - t)}, {toe, t}}
 		},
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"math"
 	"sort"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // Edge-case files for the loader tests: small .gltf documents with their
@@ -66,7 +68,7 @@ func (e *edgeDoc) jointNodes(js []joint, parent int) []int {
 	nodes := make([]int, len(js))
 	for i, j := range js {
 		o := localOffset(js, i)
-		nodes[i] = e.node(gltfNode{Name: j.name, Translation: &[3]float64{o.X, o.Y, o.Z}})
+		nodes[i] = e.node(gltfNode{Name: j.name, Translation: &[3]float64{o.X(), o.Y(), o.Z()}})
 		p := parent
 		if j.parent >= 0 {
 			p = nodes[j.parent]
@@ -79,7 +81,7 @@ func (e *edgeDoc) jointNodes(js []joint, parent int) []int {
 }
 
 // ibms writes inverse bind matrices as a MAT4 accessor.
-func (e *edgeDoc) ibms(ms []mat4) int {
+func (e *edgeDoc) ibms(ms []mgl64.Mat4) int {
 	vals := make([]float32, 0, 16*len(ms))
 	for _, m := range ms {
 		for _, v := range m {
@@ -92,21 +94,21 @@ func (e *edgeDoc) ibms(ms []mat4) int {
 // ribbon is the mesh of the edge files: an open tube along an axis, with
 // each vertex's coordinate s along it for the weights.
 type ribbon struct {
-	pos, nrm []vec3
+	pos, nrm []mgl64.Vec3
 	s        []float64
 	idx      []uint16
 }
 
-func makeTube(origin, axis vec3, length, radius float64, rings, sides int) ribbon {
+func makeTube(origin, axis mgl64.Vec3, length, radius float64, rings, sides int) ribbon {
 	side1, side2 := frame(axis)
 	var r ribbon
 	for k := 0; k <= rings; k++ {
 		s := length * float64(k) / float64(rings)
-		c := origin.add(axis.scale(s))
+		c := origin.Add(axis.Mul(s))
 		for i := 0; i < sides; i++ {
 			th := 2 * math.Pi * float64(i) / float64(sides)
-			n := side1.scale(math.Cos(th)).add(side2.scale(math.Sin(th)))
-			r.pos = append(r.pos, c.add(n.scale(radius)))
+			n := side1.Mul(math.Cos(th)).Add(side2.Mul(math.Sin(th)))
+			r.pos = append(r.pos, c.Add(n.Mul(radius)))
 			r.nrm = append(r.nrm, n)
 			r.s = append(r.s, s)
 		}
@@ -238,21 +240,21 @@ func (e *edgeDoc) animation(name string, chans ...edgeChannel) {
 
 // rotationKeys flattens quaternions rotating about axis by the given angles
 // (degrees), keeping consecutive keys in one hemisphere.
-func rotationKeys(axis vec3, degrees ...float64) []float64 {
+func rotationKeys(axis mgl64.Vec3, degrees ...float64) []float64 {
 	var out []float64
 	for _, d := range degrees {
 		q := axisAngle(axis, d)
-		out = append(out, q.X, q.Y, q.Z, q.W)
+		out = append(out, q.X(), q.Y(), q.Z(), q.W)
 	}
 	return out
 }
 
 // chainJoints is a straight chain of n joints along dir, spacing apart,
 // starting at origin.
-func chainJoints(prefix string, n int, origin, dir vec3, spacing float64) []joint {
+func chainJoints(prefix string, n int, origin, dir mgl64.Vec3, spacing float64) []joint {
 	js := make([]joint, n)
 	for i := range js {
-		js[i] = joint{name: prefix + string(rune('0'+i)), parent: i - 1, pos: origin.add(dir.scale(spacing * float64(i)))}
+		js[i] = joint{name: prefix + string(rune('0'+i)), parent: i - 1, pos: origin.Add(dir.Mul(spacing * float64(i)))}
 	}
 	snapJoints(js)
 	return js
@@ -260,10 +262,10 @@ func chainJoints(prefix string, n int, origin, dir vec3, spacing float64) []join
 
 // restIBMs are the inverse bind matrices of joints with identity rest
 // rotations under an identity parent: translations by minus the position.
-func restIBMs(js []joint) []mat4 {
-	out := make([]mat4, len(js))
+func restIBMs(js []joint) []mgl64.Mat4 {
+	out := make([]mgl64.Mat4, len(js))
 	for i, j := range js {
-		out[i] = translation(j.pos.neg())
+		out[i] = mgl64.Translate3D(j.pos.Mul(-1).Elem())
 	}
 	return out
 }
@@ -285,13 +287,13 @@ func chainInfluences(s, spacing, radius float64, joints []int) []influence {
 // skins, so JOINTS_0 must be resolved per skin. Clip "Bend" turns a, b and c.
 func edgeTwoSkins() ([]byte, error) {
 	e := newEdgeDoc()
-	js := chainJoints("j", 4, v3(0, 0, 0), v3(0, 1, 0), 0.5)
+	js := chainJoints("j", 4, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, 0.5)
 	js[0].name, js[1].name, js[2].name, js[3].name = "root", "a", "b", "c"
 	arm := e.node(gltfNode{Name: "Armature"})
 	nodes := e.jointNodes(js, arm)
 	mat := e.material(0.9, 0.6, 0.2)
 
-	left := makeTube(v3(-0.3, 0, 0), v3(0, 1, 0), 1.5, 0.1, 12, 8)
+	left := makeTube(mgl64.Vec3{-0.3, 0, 0}, mgl64.Vec3{0, 1, 0}, 1.5, 0.1, 12, 8)
 	attrL, idxL := e.geometry(left)
 	var inL [][]influence
 	for _, s := range left.s {
@@ -299,7 +301,7 @@ func edgeTwoSkins() ([]byte, error) {
 	}
 	e.skinAttributes(attrL, inL, 1)
 
-	right := makeTube(v3(0.3, 0.5, 0), v3(0, 1, 0), 1.5, 0.1, 12, 8)
+	right := makeTube(mgl64.Vec3{0.3, 0.5, 0}, mgl64.Vec3{0, 1, 0}, 1.5, 0.1, 12, 8)
 	attrR, idxR := e.geometry(right)
 	var inR [][]influence
 	for _, s := range right.s {
@@ -310,14 +312,14 @@ func edgeTwoSkins() ([]byte, error) {
 
 	all := restIBMs(js)
 	s0 := e.skin("Skin0", intPtr(e.ibms(all[:3])), intPtr(nodes[0]), []int{nodes[0], nodes[1], nodes[2]})
-	s1 := e.skin("Skin1", intPtr(e.ibms([]mat4{all[3], all[2], all[1]})), intPtr(nodes[1]), []int{nodes[3], nodes[2], nodes[1]})
+	s1 := e.skin("Skin1", intPtr(e.ibms([]mgl64.Mat4{all[3], all[2], all[1]})), intPtr(nodes[1]), []int{nodes[3], nodes[2], nodes[1]})
 	mL := e.mesh("Left", mat, gltfPrimitive{Attributes: attrL, Indices: intPtr(idxL)})
 	mR := e.mesh("Right", mat, gltfPrimitive{Attributes: attrR, Indices: intPtr(idxR)})
 	nL := e.node(gltfNode{Name: "LeftMesh", Mesh: intPtr(mL), Skin: intPtr(s0)})
 	nR := e.node(gltfNode{Name: "RightMesh", Mesh: intPtr(mR), Skin: intPtr(s1)})
 	e.scene(arm, nL, nR)
 	times := []float64{0, 1, 2}
-	z := v3(0, 0, 1)
+	z := mgl64.Vec3{0, 0, 1}
 	e.animation("Bend",
 		edgeChannel{nodes[1], "rotation", "LINEAR", times, rotationKeys(z, 0, 30, 0)},
 		edgeChannel{nodes[2], "rotation", "LINEAR", times, rotationKeys(z, 0, 30, 0)},
@@ -335,21 +337,21 @@ func edgeTwoSkins() ([]byte, error) {
 // it computes joint matrices shows it displaced.
 func edgeJointsOutside() ([]byte, error) {
 	e := newEdgeDoc()
-	rigT := v3(1, 0, 0)
+	rigT := mgl64.Vec3{1, 0, 0}
 	rigR := rotY(90)
-	rig := e.node(gltfNode{Name: "Rig", Translation: &[3]float64{rigT.X, rigT.Y, rigT.Z},
-		Rotation: &[4]float64{rigR.X, rigR.Y, rigR.Z, rigR.W}})
-	js := chainJoints("bone", 3, v3(0, 0, 0), v3(0, 1, 0), 0.6)
+	rig := e.node(gltfNode{Name: "Rig", Translation: &[3]float64{rigT.X(), rigT.Y(), rigT.Z()},
+		Rotation: &[4]float64{rigR.X(), rigR.Y(), rigR.Z(), rigR.W}})
+	js := chainJoints("bone", 3, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, 0.6)
 	nodes := e.jointNodes(js, rig)
 	mat := e.material(0.3, 0.7, 0.9)
-	rigM := trs(rigT, rigR, v3(1, 1, 1))
-	var ibm []mat4
+	rigM := mgl64.Translate3D(rigT.Elem()).Mul4(rigR.Mat4())
+	var ibm []mgl64.Mat4
 	for _, j := range js {
 		// Joint world = Rig × translation(rest); the mesh is authored in
 		// world space, so the IBM is the inverse of that.
-		ibm = append(ibm, rigidInverse(rigM.mul(translation(j.pos))))
+		ibm = append(ibm, rigidInverse(rigM.Mul4(mgl64.Translate3D(j.pos.Elem()))))
 	}
-	tube := makeTube(rigM.point(js[0].pos), v3(0, 1, 0), 1.2, 0.1, 12, 8)
+	tube := makeTube(mgl64.TransformCoordinate(js[0].pos, rigM), mgl64.Vec3{0, 1, 0}, 1.2, 0.1, 12, 8)
 	attr, idx := e.geometry(tube)
 	var in [][]influence
 	for _, s := range tube.s {
@@ -361,8 +363,8 @@ func edgeJointsOutside() ([]byte, error) {
 	mesh := e.node(gltfNode{Name: "Mesh", Mesh: intPtr(m), Skin: intPtr(sk)})
 	e.scene(mesh, rig)
 	e.animation("Sway",
-		edgeChannel{nodes[1], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(v3(1, 0, 0), 0, 40, 0)},
-		edgeChannel{nodes[2], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(v3(1, 0, 0), 0, 40, 0)},
+		edgeChannel{nodes[1], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(mgl64.Vec3{1, 0, 0}, 0, 40, 0)},
+		edgeChannel{nodes[2], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(mgl64.Vec3{1, 0, 0}, 0, 40, 0)},
 	)
 	return e.encode()
 }
@@ -376,14 +378,14 @@ func edgeJointsOutside() ([]byte, error) {
 // instead draws the three pieces on top of each other.
 func edgeNoIBM() ([]byte, error) {
 	e := newEdgeDoc()
-	js := chainJoints("j", 3, v3(0, 0, 0), v3(0, 1, 0), 1)
+	js := chainJoints("j", 3, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, 1)
 	js[0].name, js[1].name, js[2].name = "root", "mid", "tip"
 	nodes := e.jointNodes(js, -1)
 	mat := e.material(0.5, 0.8, 0.4)
 	var r ribbon
 	var in [][]influence
 	for k, length := range []float64{1, 1, 0.5} {
-		piece := makeTube(v3(0, 0, 0), v3(0, 1, 0), length, 0.12-0.02*float64(k), 4, 8)
+		piece := makeTube(mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, length, 0.12-0.02*float64(k), 4, 8)
 		base := uint16(len(r.pos))
 		r.pos = append(r.pos, piece.pos...)
 		r.nrm = append(r.nrm, piece.nrm...)
@@ -401,8 +403,8 @@ func edgeNoIBM() ([]byte, error) {
 	mesh := e.node(gltfNode{Name: "Mesh", Mesh: intPtr(m), Skin: intPtr(sk)})
 	e.scene(nodes[0], mesh)
 	e.animation("Nod",
-		edgeChannel{nodes[1], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(v3(0, 0, 1), 0, 30, 0)},
-		edgeChannel{nodes[2], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(v3(0, 0, 1), 0, -60, 0)},
+		edgeChannel{nodes[1], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(mgl64.Vec3{0, 0, 1}, 0, 30, 0)},
+		edgeChannel{nodes[2], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(mgl64.Vec3{0, 0, 1}, 0, -60, 0)},
 	)
 	return e.encode()
 }
@@ -416,10 +418,10 @@ func edgeNoIBM() ([]byte, error) {
 func edgeEightInfluences() ([]byte, error) {
 	e := newEdgeDoc()
 	const n, spacing = 8, 0.25
-	js := chainJoints("j", n, v3(0, 0, 0), v3(1, 0, 0), spacing)
+	js := chainJoints("j", n, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1, 0, 0}, spacing)
 	nodes := e.jointNodes(js, -1)
 	mat := e.material(0.8, 0.3, 0.6)
-	tube := makeTube(v3(-0.1, 0, 0), v3(1, 0, 0), spacing*(n-1)+0.2, 0.08, 24, 8)
+	tube := makeTube(mgl64.Vec3{-0.1, 0, 0}, mgl64.Vec3{1, 0, 0}, spacing*(n-1)+0.2, 0.08, 24, 8)
 	attr, idx := e.geometry(tube)
 	var in [][]influence
 	for _, s := range tube.s {
@@ -438,7 +440,7 @@ func edgeEightInfluences() ([]byte, error) {
 	e.scene(nodes[0], mesh)
 	var chans []edgeChannel
 	for k := 1; k < n; k++ {
-		chans = append(chans, edgeChannel{nodes[k], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(v3(0, 0, 1), 0, 12, 0)})
+		chans = append(chans, edgeChannel{nodes[k], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(mgl64.Vec3{0, 0, 1}, 0, 12, 0)})
 	}
 	e.animation("Curl", chans...)
 	return e.encode()
@@ -452,7 +454,7 @@ func edgeEightInfluences() ([]byte, error) {
 // same shape side by side.
 func edgeNormalizedWeights() ([]byte, error) {
 	e := newEdgeDoc()
-	js := chainJoints("j", 3, v3(0, 0, 0), v3(0, 1, 0), 0.7)
+	js := chainJoints("j", 3, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, 0.7)
 	nodes := e.jointNodes(js, -1)
 	mat := e.material(0.9, 0.9, 0.3)
 	var prims []gltfPrimitive
@@ -461,7 +463,7 @@ func edgeNormalizedWeights() ([]byte, error) {
 		if bits == 16 {
 			x = 0.25
 		}
-		tube := makeTube(v3(x, 0, 0), v3(0, 1, 0), 1.4, 0.1, 14, 8)
+		tube := makeTube(mgl64.Vec3{x, 0, 0}, mgl64.Vec3{0, 1, 0}, 1.4, 0.1, 14, 8)
 		attr, idx := e.geometry(tube)
 		full := 255.0
 		if bits == 16 {
@@ -513,8 +515,8 @@ func edgeNormalizedWeights() ([]byte, error) {
 	// The bend is about +X, the axis the two tubes sit along, so both
 	// bend into the same shape.
 	e.animation("Bend",
-		edgeChannel{nodes[1], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(v3(1, 0, 0), 0, 50, 0)},
-		edgeChannel{nodes[2], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(v3(1, 0, 0), 0, 50, 0)},
+		edgeChannel{nodes[1], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(mgl64.Vec3{1, 0, 0}, 0, 50, 0)},
+		edgeChannel{nodes[2], "rotation", "LINEAR", []float64{0, 1, 2}, rotationKeys(mgl64.Vec3{1, 0, 0}, 0, 50, 0)},
 	)
 	return e.encode()
 }
@@ -533,10 +535,10 @@ func edgeNormalizedWeights() ([]byte, error) {
 // interval.
 func edgeCubicStep() ([]byte, error) {
 	e := newEdgeDoc()
-	js := chainJoints("j", 3, v3(0, 0, 0), v3(0, 1, 0), 0.6)
+	js := chainJoints("j", 3, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, 0.6)
 	nodes := e.jointNodes(js, -1)
 	mat := e.material(0.4, 0.9, 0.8)
-	tube := makeTube(v3(0, 0, 0), v3(0, 1, 0), 1.2, 0.1, 12, 8)
+	tube := makeTube(mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, 1.2, 0.1, 12, 8)
 	attr, idx := e.geometry(tube)
 	var in [][]influence
 	for _, s := range tube.s {
@@ -549,22 +551,22 @@ func edgeCubicStep() ([]byte, error) {
 	e.scene(nodes[0], mesh)
 
 	times := []float64{0, 0.5, 1.5, 2}
-	rest := js[1].pos.sub(js[0].pos)
+	rest := js[1].pos.Sub(js[0].pos)
 	// Translation: the value, then tangents in metres per second.
 	var tr []float64
 	for k, dx := range []float64{0, 0.2, -0.2, 0} {
-		v := []float64{rest.X + dx, rest.Y, rest.Z}
+		v := []float64{rest.X() + dx, rest.Y(), rest.Z()}
 		tan := []float64{0.6 * math.Cos(float64(k)), 0.3, 0}
 		tr = append(tr, tan[0], tan[1], tan[2], v[0], v[1], v[2], tan[0], -tan[1], tan[2])
 	}
 	var rot []float64
 	angles := []float64{0, 40, -30, 0}
 	for k, a := range angles {
-		q := axisAngle(v3(0, 0, 1), a)
+		q := axisAngle(mgl64.Vec3{0, 0, 1}, a)
 		// A tangent of about 60 degrees per second about Z, plus a small
 		// non-zero X part so every component is exercised.
-		tan := []float64{0.05, 0, 0.5 * math.Cos(rad(a)) * float64(1-2*(k%2)), -0.1}
-		rot = append(rot, tan[0], tan[1], tan[2], tan[3], q.X, q.Y, q.Z, q.W, tan[0], tan[1], tan[2], tan[3])
+		tan := []float64{0.05, 0, 0.5 * math.Cos(mgl64.DegToRad(a)) * float64(1-2*(k%2)), -0.1}
+		rot = append(rot, tan[0], tan[1], tan[2], tan[3], q.X(), q.Y(), q.Z(), q.W, tan[0], tan[1], tan[2], tan[3])
 	}
 	var sc []float64
 	for k, s := range []float64{1, 1.4, 0.7, 1} {
@@ -577,10 +579,10 @@ func edgeCubicStep() ([]byte, error) {
 		edgeChannel{nodes[2], "scale", "CUBICSPLINE", times, sc},
 	)
 
-	stepT := []float64{rest.X, rest.Y, rest.Z, rest.X + 0.25, rest.Y, rest.Z, rest.X - 0.25, rest.Y, rest.Z, rest.X, rest.Y, rest.Z}
+	stepT := []float64{rest.X(), rest.Y(), rest.Z(), rest.X() + 0.25, rest.Y(), rest.Z(), rest.X() - 0.25, rest.Y(), rest.Z(), rest.X(), rest.Y(), rest.Z()}
 	e.animation("Step",
 		edgeChannel{nodes[1], "translation", "STEP", times, stepT},
-		edgeChannel{nodes[1], "rotation", "STEP", times, rotationKeys(v3(0, 0, 1), 0, 35, -35, 0)},
+		edgeChannel{nodes[1], "rotation", "STEP", times, rotationKeys(mgl64.Vec3{0, 0, 1}, 0, 35, -35, 0)},
 		edgeChannel{nodes[2], "scale", "STEP", times, []float64{1, 1, 1, 1.5, 1.5, 1.5, 0.6, 0.6, 0.6, 1, 1, 1}},
 	)
 	return e.encode()

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // GLB container constants (glTF 2.0 spec, section "Binary glTF Layout").
@@ -78,10 +80,10 @@ func uint16s(vals []uint16) []byte {
 	return out
 }
 
-func flattenVec3(vs []vec3) []float32 {
+func flattenVec3(vs []mgl64.Vec3) []float32 {
 	out := make([]float32, 0, 3*len(vs))
 	for _, v := range vs {
-		out = append(out, float32(v.X), float32(v.Y), float32(v.Z))
+		out = append(out, float32(v.X()), float32(v.Y()), float32(v.Z()))
 	}
 	return out
 }

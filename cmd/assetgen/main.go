@@ -1,7 +1,8 @@
 // Command assetgen writes skinview's generated assets: the default humanoid
 // character, a stress model with hundreds of joints, a twisting limb that
 // shows where linear blend skinning collapses, and small edge-case files
-// for the loader tests. It uses the standard library only.
+// for the loader tests. It uses only the standard library and mathgl's
+// mgl64.
 //
 // The output is fully deterministic, so the committed files under assets/
 // can be checked against a fresh generation byte for byte:

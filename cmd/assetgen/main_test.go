@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // assetsDir holds the committed files the viewer embeds; they must be
@@ -73,9 +75,10 @@ func TestGenerationIsDeterministic(t *testing.T) {
 	}
 }
 
-// TestStandardLibraryOnly: only the loader may import qmuntal/gltf; the
-// generator writes glTF with the standard library alone.
-func TestStandardLibraryOnly(t *testing.T) {
+// TestStandardLibraryAndMgl64Only: only the loader may import
+// qmuntal/gltf; the generator writes glTF with the standard library alone
+// and does its vector maths with mathgl's mgl64, as the engine does.
+func TestStandardLibraryAndMgl64Only(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -88,8 +91,8 @@ func TestStandardLibraryOnly(t *testing.T) {
 		}
 		for _, imp := range ast.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
-			if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
-				t.Errorf("%s imports %s; assetgen uses the standard library only", f, path)
+			if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") && path != "github.com/go-gl/mathgl/mgl64" {
+				t.Errorf("%s imports %s; assetgen uses the standard library and mgl64 only", f, path)
 			}
 		}
 	}
@@ -641,8 +644,8 @@ func checkSkins(t *testing.T, p *parsed) {
 			}
 			// IBM × (joint's world rest matrix) must be the identity.
 			w := worldRest(d.Nodes, parent, n)
-			prod := mat4(m48(m)).mul(w)
-			id := identity4()
+			prod := m48(m).Mul4(w)
+			id := mgl64.Ident4()
 			for i := range prod {
 				if math.Abs(prod[i]-id[i]) > 1e-5 {
 					t.Errorf("skin %d joint %s: IBM is not the inverse of the rest transform (%v)", si, d.Nodes[n].Name, prod)
@@ -653,33 +656,33 @@ func checkSkins(t *testing.T, p *parsed) {
 	}
 }
 
-func m48(m []float64) [16]float64 {
-	var out [16]float64
+func m48(m []float64) mgl64.Mat4 {
+	var out mgl64.Mat4
 	copy(out[:], m)
 	return out
 }
 
 // worldRest composes node rest transforms from the root down.
-func worldRest(nodes []tNode, parent map[int]int, n int) mat4 {
-	local := func(nd tNode) mat4 {
+func worldRest(nodes []tNode, parent map[int]int, n int) mgl64.Mat4 {
+	local := func(nd tNode) mgl64.Mat4 {
 		if nd.Matrix != nil {
-			return mat4(m48(nd.Matrix))
+			return m48(nd.Matrix)
 		}
-		tr, r, s := v3(0, 0, 0), identityQuat, v3(1, 1, 1)
+		tr, r, s := mgl64.Vec3{0, 0, 0}, mgl64.QuatIdent(), mgl64.Vec3{1, 1, 1}
 		if nd.Translation != nil {
-			tr = v3(nd.Translation[0], nd.Translation[1], nd.Translation[2])
+			tr = mgl64.Vec3{nd.Translation[0], nd.Translation[1], nd.Translation[2]}
 		}
 		if nd.Rotation != nil {
-			r = quat{nd.Rotation[0], nd.Rotation[1], nd.Rotation[2], nd.Rotation[3]}
+			r = mgl64.Vec4{nd.Rotation[0], nd.Rotation[1], nd.Rotation[2], nd.Rotation[3]}.Quat() // glTF order x, y, z, w
 		}
 		if nd.Scale != nil {
-			s = v3(nd.Scale[0], nd.Scale[1], nd.Scale[2])
+			s = mgl64.Vec3{nd.Scale[0], nd.Scale[1], nd.Scale[2]}
 		}
-		return trs(tr, r, s)
+		return mgl64.Translate3D(tr.Elem()).Mul4(r.Mat4()).Mul4(mgl64.Scale3D(s.Elem()))
 	}
 	m := local(nodes[n])
 	for c, ok := parent[n]; ok; c, ok = parent[c] {
-		m = local(nodes[c]).mul(m)
+		m = local(nodes[c]).Mul4(m)
 	}
 	return m
 }
@@ -984,7 +987,7 @@ func TestFootContactPhase(t *testing.T) {
 	p := generatedFile(t, "character.glb")
 	// The heel and the ball of the foot, relative to the ankle (the
 	// character's proportions, not the generator's constants).
-	sole := []vec3{v3(0, -0.08, -0.075), v3(0, -0.08, 0.118)}
+	sole := []mgl64.Vec3{{0, -0.08, -0.075}, {0, -0.08, 0.118}}
 	for _, clip := range []string{"Walk", "Run", "StrafeLeft", "StrafeRight"} {
 		mats := jointMatrices(t, p, clip, "foot.L")
 		n := len(mats) - 1 // the last key repeats the first
@@ -992,7 +995,7 @@ func TestFootContactPhase(t *testing.T) {
 		for k := range heights {
 			heights[k] = math.Inf(1)
 			for _, s := range sole {
-				heights[k] = math.Min(heights[k], mats[k].point(s).Y)
+				heights[k] = math.Min(heights[k], mgl64.TransformCoordinate(s, mats[k]).Y())
 			}
 		}
 		const touching = 0.004
@@ -1018,14 +1021,14 @@ func TestFootContactPhase(t *testing.T) {
 }
 
 // jointMatrices returns a joint's model matrix at every key of a clip.
-func jointMatrices(t *testing.T, p *parsed, clip, joint string) []mat4 {
+func jointMatrices(t *testing.T, p *parsed, clip, joint string) []mgl64.Mat4 {
 	d := p.doc
 	target := nodeIndex(t, p, joint)
 	parent := parents(d.Nodes)
 	keys := clipsOf(t, p)[clip].keys
-	out := make([]mat4, keys)
+	out := make([]mgl64.Mat4, keys)
 	for k := 0; k < keys; k++ {
-		m := identity4()
+		m := mgl64.Ident4()
 		for c, ok := target, true; ok; c, ok = parent[c] {
 			tr := keysOrRest(t, p, clip, c, "translation")
 			r := keysOrRest(t, p, clip, c, "rotation")
@@ -1035,7 +1038,7 @@ func jointMatrices(t *testing.T, p *parsed, clip, joint string) []mat4 {
 			if len(r) > 4 {
 				r = r[4*k:]
 			}
-			m = trs(v3(tr[0], tr[1], tr[2]), quat{r[0], r[1], r[2], r[3]}, v3(1, 1, 1)).mul(m)
+			m = mgl64.Translate3D(tr[0], tr[1], tr[2]).Mul4(mgl64.Vec4{r[0], r[1], r[2], r[3]}.Quat().Mat4()).Mul4(m)
 		}
 		out[k] = m
 	}

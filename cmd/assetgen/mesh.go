@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // ring is one cross-section of a part. r1 and r2 are the radii along the
@@ -10,7 +12,7 @@ import (
 // that closes the tube. off shifts the ring centre away from the axis.
 type ring struct {
 	s, r1, r2 float64
-	off       vec3
+	off       mgl64.Vec3
 }
 
 func (r ring) isPole() bool { return r.r1 == 0 && r.r2 == 0 }
@@ -19,8 +21,8 @@ func (r ring) isPole() bool { return r.r1 == 0 && r.r2 == 0 }
 // straight in the rest pose, so a single frame per piece is enough.
 type part struct {
 	name     string
-	origin   vec3
-	axis     vec3 // unit length; ring s values are measured along it
+	origin   mgl64.Vec3
+	axis     mgl64.Vec3 // unit length; ring s values are measured along it
 	rings    []ring
 	segments int
 	// exponent shapes the cross-section: 1 is an ellipse, smaller values
@@ -36,13 +38,13 @@ type part struct {
 	// uvMap, if set, replaces region in mapping (fu, fv) to a texture
 	// coordinate; s is the ring's position along the axis.
 	uvMap   func(fu, fv, s float64) [2]float64
-	weights func(s float64, p vec3) []influence
+	weights func(s float64, p mgl64.Vec3) []influence
 }
 
 // meshData is the single skinned primitive, in the layout written to the GLB.
 type meshData struct {
-	pos     []vec3
-	nrm     []vec3
+	pos     []mgl64.Vec3
+	nrm     []mgl64.Vec3
 	uv      [][2]float64
 	joints  [][4]uint16
 	weights [][4]float32
@@ -55,13 +57,13 @@ func (m *meshData) vertexCount() int { return len(m.pos) }
 // (or down, for parts lying along Z) so the cylindrical UV seam is hidden
 // and the front of every part lands in the middle of its atlas region.
 // side1 x side2 == axis, which makes the generated triangles CCW from outside.
-func frame(axis vec3) (side1, side2 vec3) {
-	ref := v3(0, 0, -1)
-	if math.Abs(axis.Z) > 0.9 {
-		ref = v3(0, -1, 0)
+func frame(axis mgl64.Vec3) (side1, side2 mgl64.Vec3) {
+	ref := mgl64.Vec3{0, 0, -1}
+	if math.Abs(axis.Z()) > 0.9 {
+		ref = mgl64.Vec3{0, -1, 0}
 	}
-	side1 = ref.sub(axis.scale(axis.dot(ref))).normalize()
-	side2 = axis.cross(side1)
+	side1 = ref.Sub(axis.Mul(axis.Dot(ref))).Normalize()
+	side2 = axis.Cross(side1)
 	return side1, side2
 }
 
@@ -90,7 +92,7 @@ func (m *meshData) addPart(p part) error {
 	seg := p.segments
 	sMin, sMax := p.rings[0].s, p.rings[len(p.rings)-1].s
 
-	var points []vec3
+	var points []mgl64.Vec3
 	var verts []renderVertex
 	ringStart := make([]int, len(p.rings))
 	for k, r := range p.rings {
@@ -99,7 +101,7 @@ func (m *meshData) addPart(p part) error {
 			fv = 1 - fv
 		}
 		ringStart[k] = len(verts)
-		center := p.origin.add(p.axis.scale(r.s)).add(r.off)
+		center := p.origin.Add(p.axis.Mul(r.s)).Add(r.off)
 		if r.isPole() {
 			id := len(points)
 			points = append(points, center)
@@ -115,7 +117,7 @@ func (m *meshData) addPart(p part) error {
 			th := 2 * math.Pi * float64(i) / float64(seg)
 			c1 := signedPow(math.Cos(th), p.exponent) * r.r1
 			c2 := signedPow(math.Sin(th), p.exponent) * r.r2
-			points = append(points, center.add(side1.scale(c1)).add(side2.scale(c2)))
+			points = append(points, center.Add(side1.Mul(c1)).Add(side2.Mul(c2)))
 		}
 		// seg+1 vertices: the last repeats the first point with U=1, so the
 		// UV seam does not wrap back across the whole region.
@@ -196,18 +198,18 @@ func tessellate(rings []ring, start []int, seg int) []int {
 
 // smoothNormals averages area-weighted face normals per surface point, which
 // gives correct normals at poles and across the UV seam without special cases.
-func smoothNormals(points []vec3, verts []renderVertex, tris []int) []vec3 {
-	acc := make([]vec3, len(points))
+func smoothNormals(points []mgl64.Vec3, verts []renderVertex, tris []int) []mgl64.Vec3 {
+	acc := make([]mgl64.Vec3, len(points))
 	for t := 0; t+2 < len(tris); t += 3 {
 		ia, ib, ic := verts[tris[t]].point, verts[tris[t+1]].point, verts[tris[t+2]].point
 		a, b, c := points[ia], points[ib], points[ic]
-		n := b.sub(a).cross(c.sub(a))
-		acc[ia] = acc[ia].add(n)
-		acc[ib] = acc[ib].add(n)
-		acc[ic] = acc[ic].add(n)
+		n := b.Sub(a).Cross(c.Sub(a))
+		acc[ia] = acc[ia].Add(n)
+		acc[ib] = acc[ib].Add(n)
+		acc[ic] = acc[ic].Add(n)
 	}
 	for i := range acc {
-		acc[i] = acc[i].normalize()
+		acc[i] = acc[i].Normalize()
 	}
 	return acc
 }

@@ -1,13 +1,17 @@
 package main
 
-import "math"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // morphSet is the morph targets of a generated mesh: a name and the
 // position displacements of every vertex per target, and the weights each
 // clip gives them over time (nil for a clip that leaves them at 0).
 type morphSet struct {
 	names   []string
-	deltas  [][]vec3
+	deltas  [][]mgl64.Vec3
 	weights func(clip string, t float64) []float64
 }
 
@@ -21,7 +25,7 @@ func (ms *morphSet) write(b *bufferBuilder, m *gltfMesh) {
 		var idx []uint32
 		var vals []float32
 		for v, x := range d {
-			if x != (vec3{}) {
+			if x != (mgl64.Vec3{}) {
 				idx = append(idx, uint32(v))
 				vals = append(vals, flat[3*v:3*v+3]...)
 			}
@@ -58,11 +62,11 @@ func (ms *morphSet) keys(clip string, times []float64) []float32 {
 func millipedeMorph(m *meshData) *morphSet {
 	ms := &morphSet{}
 	for i := range mpSegments {
-		d := make([]vec3, m.vertexCount())
+		d := make([]mgl64.Vec3, m.vertexCount())
 		for v := range d {
 			for k, j := range m.joints[v] {
 				if int(j) == i && m.weights[v][k] > 0 {
-					d[v] = m.nrm[v].scale(0.025 * float64(m.weights[v][k]))
+					d[v] = m.nrm[v].Mul(0.025 * float64(m.weights[v][k]))
 				}
 			}
 		}
@@ -98,11 +102,11 @@ func twoDigits(i int) string { return string(rune('0'+i/10)) + string(rune('0'+i
 func edgeMorphCreature() ([]byte, error) {
 	e := newEdgeDoc()
 	const length, radius = 1.5, 0.25
-	js := chainJoints("spine", 3, v3(0, 0, 0), v3(0, 1, 0), length/2)
+	js := chainJoints("spine", 3, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, length/2)
 	arm := e.node(gltfNode{Name: "Rig"})
 	nodes := e.jointNodes(js, arm)
 	mat := e.material(0.35, 0.7, 0.45)
-	tube := makeTube(v3(0, 0, 0), v3(0, 1, 0), length, radius, 24, 16)
+	tube := makeTube(mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, length, radius, 24, 16)
 	attr, idx := e.geometry(tube)
 	var in [][]influence
 	for _, s := range tube.s {
@@ -114,13 +118,13 @@ func edgeMorphCreature() ([]byte, error) {
 	for v := range tube.pos {
 		u := tube.s[v] / length
 		radial := tube.nrm[v]
-		d := [3]vec3{
-			radial.scale(0.15 * math.Sin(math.Pi*u)),
-			v3(0, -0.3*u*u, 0).add(radial.scale(0.12 * u)),
-			v3(0.35*u*u, 0, 0),
+		d := [3]mgl64.Vec3{
+			radial.Mul(0.15 * math.Sin(math.Pi*u)),
+			mgl64.Vec3{0, -0.3 * u * u, 0}.Add(radial.Mul(0.12 * u)),
+			mgl64.Vec3{0.35 * u * u, 0, 0},
 		}
 		for k := range d {
-			deltas[k] = append(deltas[k], float32(d[k].X), float32(d[k].Y), float32(d[k].Z))
+			deltas[k] = append(deltas[k], float32(d[k].X()), float32(d[k].Y()), float32(d[k].Z()))
 		}
 	}
 	var targets []map[string]int
@@ -137,7 +141,7 @@ func edgeMorphCreature() ([]byte, error) {
 	e.scene(arm, body)
 	e.animation("Breathe",
 		edgeChannel{node: nodes[1], path: "rotation", interp: "LINEAR", times: []float64{0, 0.5, 1, 1.5, 2},
-			values: rotationKeys(v3(0, 0, 1), 0, 20, 0, -20, 0)},
+			values: rotationKeys(mgl64.Vec3{0, 0, 1}, 0, 20, 0, -20, 0)},
 		edgeChannel{node: body, path: "weights", interp: "LINEAR", times: []float64{0, 0.5, 1, 1.5, 2},
 			values: []float64{0, 0, 0, 1, 0, 0.5, 0, 0.8, 1, 1, 0, 0.5, 0, 0, 0}})
 	e.animation("Pulse",

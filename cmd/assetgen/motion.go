@@ -1,6 +1,10 @@
 package main
 
-import "math"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // This file holds the building blocks the humanoid's clips are made of:
 // feet placed on the ground and legs solved to reach them, hands, and the
@@ -17,9 +21,9 @@ const armDown = 36.0
 
 // elbowAxis is the hinge that bends a forearm forward (hand towards +Z),
 // in the forearm's parent frame where the arm still points along armDir.
-func elbowAxis(side float64) vec3 {
+func elbowAxis(side float64) mgl64.Vec3 {
 	d := armDir(side)
-	return d.cross(v3(0, 0, 1))
+	return d.Cross(mgl64.Vec3{0, 0, 1})
 }
 
 // footPlacement says where a foot is: ground is the point on the floor under
@@ -28,7 +32,7 @@ func elbowAxis(side float64) vec3 {
 // heel when negative (toes up), yaw turns the toes out, and toe bends the
 // toes up relative to the foot (degrees).
 type footPlacement struct {
-	ground          vec3
+	ground          mgl64.Vec3
 	lift            float64
 	pitch, yaw, toe float64
 	kneeOut         float64 // turns the knee outward (degrees); 0 points it over the toes
@@ -37,10 +41,10 @@ type footPlacement struct {
 // ankleAndRotation returns the ankle position and the foot's model rotation
 // for a placement: the pivot (ball or heel) stays where the flat foot would
 // have it.
-func (f footPlacement) ankleAndRotation() (vec3, quat) {
+func (f footPlacement) ankleAndRotation() (mgl64.Vec3, mgl64.Quat) {
 	turn := rotY(f.yaw)
-	rot := turn.mul(rotX(f.pitch))
-	base := f.ground.add(v3(0, f.lift, 0))
+	rot := quatMul(turn, rotX(f.pitch))
+	base := f.ground.Add(mgl64.Vec3{0, f.lift, 0})
 	pivotZ := 0.0
 	switch {
 	case f.pitch > 0:
@@ -48,8 +52,8 @@ func (f footPlacement) ankleAndRotation() (vec3, quat) {
 	case f.pitch < 0:
 		pivotZ = heelZ
 	}
-	pivot := base.add(turn.rotate(v3(0, 0, pivotZ)))
-	return pivot.add(rot.rotate(v3(0, ankleY, -pivotZ))), rot
+	pivot := base.Add(turn.Rotate(mgl64.Vec3{0, 0, pivotZ}))
+	return pivot.Add(rot.Rotate(mgl64.Vec3{0, ankleY, -pivotZ})), rot
 }
 
 // solveLeg poses one leg so the foot lands on its placement, given the hips
@@ -58,10 +62,10 @@ func solveLeg(js []joint, p *pose, side float64, f footPlacement) {
 	thigh, shin := sideJoints(side, jThighL, jThighR), sideJoints(side, jShinL, jShinR)
 	foot, toe := sideJoints(side, jFootL, jFootR), sideJoints(side, jToeL, jToeR)
 	hipsRot := p.rot[jHips]
-	root := p.root.add(hipsRot.rotate(localOffset(js, thigh)))
+	root := p.root.Add(hipsRot.Rotate(localOffset(js, thigh)))
 	ankle, footRot := f.ankleAndRotation()
-	pole := rotY(f.yaw + side*f.kneeOut).rotate(v3(0, 0, 1))
-	up, lo, ok := twoBoneIK(root, ankle, thighLen, shinLen, v3(0, -1, 0), v3(0, 0, 1), pole)
+	pole := rotY(f.yaw + side*f.kneeOut).Rotate(mgl64.Vec3{0, 0, 1})
+	up, lo, ok := twoBoneIK(root, ankle, thighLen, shinLen, mgl64.Vec3{0, -1, 0}, mgl64.Vec3{0, 0, 1}, pole)
 	setModelRot(p, thigh, hipsRot, up)
 	setModelRot(p, shin, up, lo)
 	setModelRot(p, foot, lo, footRot)
@@ -111,7 +115,7 @@ func setHand(p *pose, side float64, h handShape) {
 		for k := 0; k < 3; k++ {
 			q := axisAngle(axis, c*fingerCurlDeg[f][k])
 			if k == 0 {
-				q = q.mul(axisAngle(fingerSpreadAxis(side, f), spread))
+				q = quatMul(q, axisAngle(fingerSpreadAxis(side, f), spread))
 			}
 			p.rot[fingerJoint(side, f, k)] = q
 		}
@@ -127,7 +131,7 @@ const (
 )
 
 func standFeet(side float64) footPlacement {
-	return footPlacement{ground: v3(side*standFootX, 0, 0), yaw: side * standFootYaw}
+	return footPlacement{ground: mgl64.Vec3{side * standFootX, 0, 0}, yaw: side * standFootYaw}
 }
 
 // hangArms lets the arms hang at the sides, elbows slightly bent, swinging
@@ -140,7 +144,7 @@ func hangArms(p *pose, side, fwd, elbow float64) {
 // stand is the neutral standing pose that Idle starts from and Jump, Wave
 // and Lean start and end in.
 func stand(js []joint, p *pose) {
-	p.root = js[jHips].pos.add(v3(0, -standDrop, 0))
+	p.root = js[jHips].pos.Add(mgl64.Vec3{0, -standDrop, 0})
 	for _, side := range []float64{1, -1} {
 		hangArms(p, side, 0, 12)
 		p.rot[sideJoints(side, jHandL, jHandR)] = axisAngle(elbowAxis(side), 4)

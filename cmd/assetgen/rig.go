@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // joint is one bone of a generated skeleton. Rest rotations are identity in
@@ -11,7 +13,7 @@ import (
 type joint struct {
 	name   string
 	parent int // -1 for the skeleton root
-	pos    vec3
+	pos    mgl64.Vec3
 }
 
 // snapJoints moves every joint onto its parent plus the rounded local offset
@@ -20,7 +22,7 @@ type joint struct {
 func snapJoints(js []joint) {
 	for i := range js {
 		if p := js[i].parent; p >= 0 {
-			js[i].pos = js[p].pos.add(localOffset(js, i))
+			js[i].pos = js[p].pos.Add(localOffset(js, i))
 		} else {
 			js[i].pos = localOffset(js, i)
 		}
@@ -28,48 +30,49 @@ func snapJoints(js []joint) {
 }
 
 // localOffset is the joint's translation relative to its parent, as written
-// into the node.
-func localOffset(js []joint, i int) vec3 {
+// into the node: rounded to 1e-6, which keeps the JSON free of float noise
+// such as 0.16999999999999993.
+func localOffset(js []joint, i int) mgl64.Vec3 {
 	o := js[i].pos
 	if p := js[i].parent; p >= 0 {
-		o = o.sub(js[p].pos)
+		o = o.Sub(js[p].pos)
 	}
-	return v3(roundTo(o.X), roundTo(o.Y), roundTo(o.Z))
+	return mgl64.Vec3{mgl64.Round(o.X(), 6), mgl64.Round(o.Y(), 6), mgl64.Round(o.Z(), 6)}
 }
 
 // pose is the animated state of a skeleton at one instant: a local rotation
 // per joint plus the root's translation (the only offset that moves).
 type pose struct {
-	rot  []quat
-	root vec3
+	rot  []mgl64.Quat
+	root mgl64.Vec3
 	// missed counts inverse-kinematics targets that were out of reach while
 	// the pose was built; the tests require none for planted feet.
 	missed int
 }
 
 func restPose(js []joint) pose {
-	p := pose{rot: make([]quat, len(js)), root: js[0].pos}
+	p := pose{rot: make([]mgl64.Quat, len(js)), root: js[0].pos}
 	for i := range p.rot {
-		p.rot[i] = identityQuat
+		p.rot[i] = mgl64.QuatIdent()
 	}
 	return p
 }
 
 func (p pose) clone() pose {
-	return pose{rot: append([]quat(nil), p.rot...), root: p.root, missed: p.missed}
+	return pose{rot: append([]mgl64.Quat(nil), p.rot...), root: p.root, missed: p.missed}
 }
 
 // modelPose is a pose in model space: each joint's accumulated rotation and
 // its position.
 type modelPose struct {
-	rot []quat
-	pos []vec3
+	rot []mgl64.Quat
+	pos []mgl64.Vec3
 }
 
 // forward computes model-space joint transforms from local rotations (local
 // to model, parents first).
 func forward(js []joint, p *pose) modelPose {
-	m := modelPose{rot: make([]quat, len(js)), pos: make([]vec3, len(js))}
+	m := modelPose{rot: make([]mgl64.Quat, len(js)), pos: make([]mgl64.Vec3, len(js))}
 	for i := range js {
 		par := js[i].parent
 		if par < 0 {
@@ -77,16 +80,16 @@ func forward(js []joint, p *pose) modelPose {
 			m.pos[i] = p.root
 			continue
 		}
-		m.rot[i] = m.rot[par].mul(p.rot[i])
-		m.pos[i] = m.pos[par].add(m.rot[par].rotate(localOffset(js, i)))
+		m.rot[i] = quatMul(m.rot[par], p.rot[i])
+		m.pos[i] = m.pos[par].Add(m.rot[par].Rotate(localOffset(js, i)))
 	}
 	return m
 }
 
 // setModelRot gives joint j the model-space rotation r, given the model
 // rotation of its parent.
-func setModelRot(p *pose, j int, parentModel, r quat) {
-	p.rot[j] = parentModel.conj().mul(r)
+func setModelRot(p *pose, j int, parentModel, r mgl64.Quat) {
+	p.rot[j] = quatMul(parentModel.Conjugate(), r)
 }
 
 // clip describes an animation as a function of time; it is sampled into
@@ -107,8 +110,8 @@ type sampledClip struct {
 	name     string
 	times    []float64
 	rotJoint []int
-	rots     [][]quat
-	root     []vec3 // nil when the root does not translate
+	rots     [][]mgl64.Quat
+	root     []mgl64.Vec3 // nil when the root does not translate
 }
 
 // sampleClip evaluates c at keyRate, including both ends, and keeps only the
@@ -128,15 +131,15 @@ func sampleClip(js []joint, c clip) sampledClip {
 	}
 
 	for j := range js {
-		keys := make([]quat, n)
+		keys := make([]mgl64.Quat, n)
 		moves := false
 		for i := range poses {
-			q := poses[i].rot[j].normalize()
+			q := quatNormalize(poses[i].rot[j])
 			// Keep consecutive keys in the same hemisphere so LINEAR
 			// interpolation takes the short way round; the first key has a
 			// non-negative w so poses of different clips are comparable.
-			if (i > 0 && q.dot(keys[i-1]) < 0) || (i == 0 && q.W < 0) {
-				q = q.neg()
+			if (i > 0 && q.Dot(keys[i-1]) < 0) || (i == 0 && q.W < 0) {
+				q = q.Scale(-1)
 			}
 			keys[i] = q
 			if 1-math.Abs(q.W) > 1e-9 {
@@ -150,7 +153,7 @@ func sampleClip(js []joint, c clip) sampledClip {
 	}
 	for i := range poses {
 		if poses[i].root != rest.root {
-			out.root = make([]vec3, n)
+			out.root = make([]mgl64.Vec3, n)
 			for k := range poses {
 				out.root[k] = poses[k].root
 			}
@@ -223,7 +226,7 @@ func (a *skinnedAsset) addNodes(doc *gltfDoc, meshNode int) {
 		// every joint visibly carries the channels its animations drive.
 		doc.Nodes[jointNode(i)] = gltfNode{
 			Name: j.name, Children: children[i],
-			Translation: &[3]float64{o.X, o.Y, o.Z}, Rotation: &[4]float64{0, 0, 0, 1},
+			Translation: &[3]float64{o.X(), o.Y(), o.Z()}, Rotation: &[4]float64{0, 0, 0, 1},
 		}
 	}
 	doc.Nodes[meshNode] = gltfNode{Name: a.meshName, Mesh: intPtr(0), Skin: intPtr(0)}
@@ -278,7 +281,7 @@ func (a *skinnedAsset) addSkin(b *bufferBuilder) {
 			1, 0, 0, 0,
 			0, 1, 0, 0,
 			0, 0, 1, 0,
-			float32(-p.X), float32(-p.Y), float32(-p.Z), 1)
+			float32(-p.X()), float32(-p.Y()), float32(-p.Z()), 1)
 		nodes[i] = jointNode(i)
 	}
 	acc := b.accessor(float32s(ibm), 0, compFloat, len(js), "MAT4", nil, nil)
@@ -341,10 +344,10 @@ func addAnimation(b *bufferBuilder, c sampledClip, morph *morphSet, meshNode int
 
 // flattenQuats rounds quaternions to float32; unit quaternions stay unit
 // length to well within 1e-6.
-func flattenQuats(qs []quat) []float32 {
+func flattenQuats(qs []mgl64.Quat) []float32 {
 	out := make([]float32, 0, 4*len(qs))
 	for _, q := range qs {
-		out = append(out, float32(q.X), float32(q.Y), float32(q.Z), float32(q.W))
+		out = append(out, float32(q.X()), float32(q.Y()), float32(q.Z()), float32(q.W))
 	}
 	return out
 }

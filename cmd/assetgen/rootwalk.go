@@ -1,6 +1,10 @@
 package main
 
-import "math"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // edgeRootWalk: a walker whose root travels, for root motion. A trunk of
 // three joints (root "pelvis" at 0.5 m, then "spine", "head") in a body
@@ -11,12 +15,12 @@ import "math"
 // 1 m along +Z while turning the pelvis 90° about Y.
 func edgeRootWalk() ([]byte, error) {
 	e := newEdgeDoc()
-	js := chainJoints("j", 3, v3(0, 0.5, 0), v3(0, 1, 0), 0.4)
+	js := chainJoints("j", 3, mgl64.Vec3{0, 0.5, 0}, mgl64.Vec3{0, 1, 0}, 0.4)
 	js[0].name, js[1].name, js[2].name = "pelvis", "spine", "head"
 	arm := e.node(gltfNode{Name: "Walker"})
 	nodes := e.jointNodes(js, arm)
 	mat := e.material(0.85, 0.55, 0.3)
-	body := makeTube(v3(0, 0, 0), v3(0, 1, 0), 1.3, 0.15, 20, 12) // feet on the ground
+	body := makeTube(mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, 1.3, 0.15, 20, 12) // feet on the ground
 	attr, idx := e.geometry(body)
 	var in [][]influence
 	for _, s := range body.s {
@@ -38,7 +42,7 @@ func edgeRootWalk() ([]byte, error) {
 	}
 	e.animation("Walk",
 		edgeChannel{node: nodes[0], path: "translation", interp: "LINEAR", times: times, values: pelvis},
-		edgeChannel{node: nodes[1], path: "rotation", interp: "LINEAR", times: times, values: rotationKeys(v3(0, 0, 1), sway...)})
+		edgeChannel{node: nodes[1], path: "rotation", interp: "LINEAR", times: times, values: rotationKeys(mgl64.Vec3{0, 0, 1}, sway...)})
 	var ttimes, tpos, tyaw []float64
 	for k := 0; k <= 20; k++ {
 		t := 2 * float64(k) / 20
@@ -48,6 +52,6 @@ func edgeRootWalk() ([]byte, error) {
 	}
 	e.animation("TurnWalk",
 		edgeChannel{node: nodes[0], path: "translation", interp: "LINEAR", times: ttimes, values: tpos},
-		edgeChannel{node: nodes[0], path: "rotation", interp: "LINEAR", times: ttimes, values: rotationKeys(v3(0, 1, 0), tyaw...)})
+		edgeChannel{node: nodes[0], path: "rotation", interp: "LINEAR", times: ttimes, values: rotationKeys(mgl64.Vec3{0, 1, 0}, tyaw...)})
 	return e.encode()
 }

@@ -1,6 +1,10 @@
 package main
 
-import "math"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // Joint indices, in the parents-first order used for skin.joints. The mesh
 // weights and animation code refer to joints through these names. The first
@@ -98,50 +102,50 @@ var fingerSpecs = [fingerCount]fingerSpec{
 
 // armDir is the rest direction of an arm, pointing away from the body; side
 // is +1 for the left (+X) arm and -1 for the right one.
-func armDir(side float64) vec3 {
-	a := aPoseDeg * math.Pi / 180
-	return v3(side*math.Cos(a), -math.Sin(a), 0)
+func armDir(side float64) mgl64.Vec3 {
+	a := mgl64.DegToRad(aPoseDeg)
+	return mgl64.Vec3{side * math.Cos(a), -math.Sin(a), 0}
 }
 
 // palmNormal is the direction the palm faces in the rest pose: down and in,
 // towards the thigh, perpendicular to the arm.
-func palmNormal(side float64) vec3 {
-	a := aPoseDeg * math.Pi / 180
-	return v3(-side*math.Sin(a), -math.Cos(a), 0)
+func palmNormal(side float64) mgl64.Vec3 {
+	a := mgl64.DegToRad(aPoseDeg)
+	return mgl64.Vec3{-side * math.Sin(a), -math.Cos(a), 0}
 }
 
 // handPoint maps hand coordinates (along the hand, across the palm towards
 // the thumb which points forward, out of the palm's back) to model space.
-func handPoint(js []joint, side, along, across, lift float64) vec3 {
+func handPoint(js []joint, side, along, across, lift float64) mgl64.Vec3 {
 	h := js[sideJoints(side, jHandL, jHandR)].pos
-	return h.add(armDir(side).scale(along)).add(v3(0, 0, across)).add(palmNormal(side).scale(-lift))
+	return h.Add(armDir(side).Mul(along)).Add(mgl64.Vec3{0, 0, across}).Add(palmNormal(side).Mul(-lift))
 }
 
 // fingerDir is the rest direction of a finger.
-func fingerDir(side float64, f int) vec3 {
+func fingerDir(side float64, f int) mgl64.Vec3 {
 	s := fingerSpecs[f]
-	return armDir(side).scale(s.dirAlong).add(v3(0, 0, s.dirAcross)).add(palmNormal(side).scale(s.dirPalm)).normalize()
+	return armDir(side).Mul(s.dirAlong).Add(mgl64.Vec3{0, 0, s.dirAcross}).Add(palmNormal(side).Mul(s.dirPalm)).Normalize()
 }
 
 // fingerCurlAxis is the local axis about which a positive angle flexes the
 // finger's joints towards the palm (for the thumb: across the palm towards
 // the little finger).
-func fingerCurlAxis(side float64, f int) vec3 {
+func fingerCurlAxis(side float64, f int) mgl64.Vec3 {
 	d := fingerDir(side, f)
 	if f == fThumb {
-		towards := palmNormal(side).scale(0.7).add(v3(0, 0, -0.7))
-		return d.cross(towards).normalize()
+		towards := palmNormal(side).Mul(0.7).Add(mgl64.Vec3{0, 0, -0.7})
+		return d.Cross(towards).Normalize()
 	}
-	return d.cross(palmNormal(side)).normalize()
+	return d.Cross(palmNormal(side)).Normalize()
 }
 
 // fingerSpreadAxis is the local axis about which a positive angle spreads a
 // finger away from the middle finger, across the palm.
-func fingerSpreadAxis(side float64, f int) vec3 {
+func fingerSpreadAxis(side float64, f int) mgl64.Vec3 {
 	n := palmNormal(side)
 	away := fingerSpecs[f].across - fingerSpecs[fMiddle].across
-	if n.cross(fingerDir(side, f)).Z*away < 0 {
-		n = n.neg()
+	if n.Cross(fingerDir(side, f)).Z()*away < 0 {
+		n = n.Mul(-1)
 	}
 	return n
 }
@@ -151,33 +155,33 @@ func fingerSpreadAxis(side float64, f int) vec3 {
 // axes, which keeps the animation code easy to reason about.
 func skeleton() []joint {
 	js := make([]joint, jointCount)
-	set := func(i int, name string, parent int, pos vec3) {
+	set := func(i int, name string, parent int, pos mgl64.Vec3) {
 		js[i] = joint{name: name, parent: parent, pos: pos}
 	}
-	set(jHips, "hips", -1, v3(0, 0.95, 0))
-	set(jSpine, "spine", jHips, v3(0, 1.05, 0))
-	set(jChest, "chest", jSpine, v3(0, 1.25, 0))
-	set(jNeck, "neck", jChest, v3(0, 1.47, 0))
-	set(jHead, "head", jNeck, v3(0, 1.56, 0))
+	set(jHips, "hips", -1, mgl64.Vec3{0, 0.95, 0})
+	set(jSpine, "spine", jHips, mgl64.Vec3{0, 1.05, 0})
+	set(jChest, "chest", jSpine, mgl64.Vec3{0, 1.25, 0})
+	set(jNeck, "neck", jChest, mgl64.Vec3{0, 1.47, 0})
+	set(jHead, "head", jNeck, mgl64.Vec3{0, 1.56, 0})
 
 	arm := func(shoulder, upper, fore, hand int, suffix string, side float64) {
 		d := armDir(side)
-		set(shoulder, "shoulder"+suffix, jChest, v3(side*0.035, 1.42, 0))
-		up := v3(side*0.175, 1.41, 0)
+		set(shoulder, "shoulder"+suffix, jChest, mgl64.Vec3{side * 0.035, 1.42, 0})
+		up := mgl64.Vec3{side * 0.175, 1.41, 0}
 		set(upper, "upper_arm"+suffix, shoulder, up)
-		el := up.add(d.scale(upperArmLen))
+		el := up.Add(d.Mul(upperArmLen))
 		set(fore, "forearm"+suffix, upper, el)
-		set(hand, "hand"+suffix, fore, el.add(d.scale(forearmLen)))
+		set(hand, "hand"+suffix, fore, el.Add(d.Mul(forearmLen)))
 	}
 	arm(jShoulderL, jUpperArmL, jForearmL, jHandL, ".L", 1)
 	arm(jShoulderR, jUpperArmR, jForearmR, jHandR, ".R", -1)
 
 	leg := func(thigh, shin, foot, toe int, suffix string, side float64) {
-		hip := v3(side*legX, 0.90, 0)
+		hip := mgl64.Vec3{side * legX, 0.90, 0}
 		set(thigh, "thigh"+suffix, jHips, hip)
-		set(shin, "shin"+suffix, thigh, hip.add(v3(0, -thighLen, 0)))
-		set(foot, "foot"+suffix, shin, v3(hip.X, ankleY, 0))
-		set(toe, "toe"+suffix, foot, v3(hip.X, toeJointY, ballZ))
+		set(shin, "shin"+suffix, thigh, hip.Add(mgl64.Vec3{0, -thighLen, 0}))
+		set(foot, "foot"+suffix, shin, mgl64.Vec3{hip.X(), ankleY, 0})
+		set(toe, "toe"+suffix, foot, mgl64.Vec3{hip.X(), toeJointY, ballZ})
 	}
 	leg(jThighL, jShinL, jFootL, jToeL, ".L", 1)
 	leg(jThighR, jShinR, jFootR, jToeR, ".R", -1)
@@ -198,7 +202,7 @@ func skeleton() []joint {
 			for k := 0; k < 3; k++ {
 				j := fingerJoint(side, f, k)
 				set(j, fingerNames[f]+"_"+string(rune('1'+k))+suffix, parent, p)
-				p = p.add(d.scale(s.bones[k]))
+				p = p.Add(d.Mul(s.bones[k]))
 				parent = j
 			}
 		}

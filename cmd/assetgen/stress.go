@@ -7,6 +7,8 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // The stress asset is a millipede: a chain of body segments, each with a
@@ -48,34 +50,34 @@ func mpLegJoint(i int, side float64, k int) int {
 }
 
 // mpLegDir is a leg's rest direction: out and down to the ground.
-func mpLegDir(side float64) vec3 {
+func mpLegDir(side float64) mgl64.Vec3 {
 	l := mpLegBones[0] + mpLegBones[1] + mpLegBones[2]
 	drop := mpBodyY - 0.005
-	return v3(side*math.Sqrt(l*l-drop*drop), -drop, 0).normalize()
+	return mgl64.Vec3{side * math.Sqrt(l*l-drop*drop), -drop, 0}.Normalize()
 }
 
-func mpAntDir(side float64) vec3 { return v3(side*0.45, 0.55, 1).normalize() }
+func mpAntDir(side float64) mgl64.Vec3 { return mgl64.Vec3{side * 0.45, 0.55, 1}.Normalize() }
 
 func millipedeSkeleton() []joint {
 	js := make([]joint, mpJointsAll)
 	front := float64(mpSegments) * mpSegLen / 2
 	for i := 0; i < mpSegments; i++ {
-		js[i] = joint{name: fmt.Sprintf("seg_%02d", i), parent: i - 1, pos: v3(0, mpBodyY, front-float64(i)*mpSegLen)}
+		js[i] = joint{name: fmt.Sprintf("seg_%02d", i), parent: i - 1, pos: mgl64.Vec3{0, mpBodyY, front - float64(i)*mpSegLen}}
 	}
-	js[mpHead] = joint{name: "head", parent: 0, pos: js[0].pos.add(v3(0, 0.01, 0.05))}
+	js[mpHead] = joint{name: "head", parent: 0, pos: js[0].pos.Add(mgl64.Vec3{0, 0.01, 0.05})}
 	for _, side := range []float64{1, -1} {
 		first, suffix := mpAntennaL, ".L"
 		if side < 0 {
 			first, suffix = mpAntennaR, ".R"
 		}
-		p := js[mpHead].pos.add(v3(side*0.025, 0.03, 0.04))
+		p := js[mpHead].pos.Add(mgl64.Vec3{side * 0.025, 0.03, 0.04})
 		for k := 0; k < mpAntJoints; k++ {
 			parent := first + k - 1
 			if k == 0 {
 				parent = mpHead
 			}
 			js[first+k] = joint{name: fmt.Sprintf("antenna_%d%s", k+1, suffix), parent: parent, pos: p}
-			p = p.add(mpAntDir(side).scale(0.05))
+			p = p.Add(mpAntDir(side).Mul(0.05))
 		}
 	}
 	for i := 0; i < mpSegments; i++ {
@@ -84,14 +86,14 @@ func millipedeSkeleton() []joint {
 			if side < 0 {
 				suffix = ".R"
 			}
-			p := js[i].pos.add(v3(side*mpBodyR*0.8, -0.01, -mpSegLen*0.3))
+			p := js[i].pos.Add(mgl64.Vec3{side * mpBodyR * 0.8, -0.01, -mpSegLen * 0.3})
 			for k := 0; k < mpLegJoints; k++ {
 				parent := mpLegJoint(i, side, k-1)
 				if k == 0 {
 					parent = i
 				}
 				js[mpLegJoint(i, side, k)] = joint{name: fmt.Sprintf("leg_%02d_%d%s", i, k+1, suffix), parent: parent, pos: p}
-				p = p.add(mpLegDir(side).scale(mpLegBones[k]))
+				p = p.Add(mpLegDir(side).Mul(mpLegBones[k]))
 			}
 		}
 	}
@@ -179,11 +181,11 @@ func millipedeMesh(js []joint) (*meshData, error) {
 	}
 	body := chainWeights(segs, bounds)
 	parts := []part{{
-		name: "body", origin: js[0].pos, axis: v3(0, 0, -1), rings: rings,
+		name: "body", origin: js[0].pos, axis: mgl64.Vec3{0, 0, -1}, rings: rings,
 		segments: 14, exponent: 1, uvMap: mpBodyUV, weights: along(body),
 	}}
 	parts = append(parts, part{
-		name: "head", origin: js[mpHead].pos, axis: v3(0, 0, 1),
+		name: "head", origin: js[mpHead].pos, axis: mgl64.Vec3{0, 0, 1},
 		rings: ellipsoidRings(8, 0, 0.06, 0.04, 0.055), segments: 14, exponent: 1, uvMap: mpBodyUV,
 		weights: along(chainWeights([]int{0, mpHead}, []boundary{{-0.04, 0.02}})),
 	})
@@ -247,7 +249,7 @@ func crawl(p *pose, t float64) {
 			lift := math.Max(0, math.Cos(lp)) // raised while moving forward
 			p.rot[mpLegJoint(i, side, 0)] = chain(rotY(-side*22*swing), rotZ(side*(4+12*lift)))
 			p.rot[mpLegJoint(i, side, 1)] = rotZ(side * (10*lift - 4))
-			p.rot[mpLegJoint(i, side, 2)] = axisAngle(v3(0, 0, 1), -side*(8+14*lift))
+			p.rot[mpLegJoint(i, side, 2)] = axisAngle(mgl64.Vec3{0, 0, 1}, -side*(8+14*lift))
 		}
 	}
 	p.rot[mpHead] = chain(rotX(-6+4*math.Sin(w*2)), rotY(8*math.Sin(w+1)))
@@ -261,7 +263,7 @@ func crawl(p *pose, t float64) {
 			p.rot[first+k] = chain(rotX(10*math.Sin(ph)), rotY(side*8*math.Cos(ph)))
 		}
 	}
-	p.root = p.root.add(v3(0, 0.006*math.Sin(4*w), 0))
+	p.root = p.root.Add(mgl64.Vec3{0, 0.006 * math.Sin(4*w), 0})
 }
 
 func stress() ([]byte, error) {

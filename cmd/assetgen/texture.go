@@ -6,6 +6,8 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 const atlasSize = 128
@@ -53,7 +55,7 @@ func (r region) texel(x, y int) (fu, fv float64) {
 	rc := regionRects[r]
 	fu = (float64(x-rc.Min.X) + 0.5 - 1) / float64(rc.Dx()-2)
 	fv = (float64(y-rc.Min.Y) + 0.5 - 1) / float64(rc.Dy()-2)
-	return clamp01(fu), clamp01(fv)
+	return mgl64.Clamp(fu, 0, 1), mgl64.Clamp(fv, 0, 1)
 }
 
 // Palette. Strong contrasts between parts make the skinning easy to judge.
@@ -115,7 +117,7 @@ func buildTexture() ([]byte, error) {
 }
 
 func mix(a, b color.NRGBA, t float64) color.NRGBA {
-	t = clamp01(t)
+	t = mgl64.Clamp(t, 0, 1)
 	ch := func(x, y uint8) uint8 { return uint8(math.Round(lerp(float64(x), float64(y), t))) }
 	return color.NRGBA{ch(a.R, b.R), ch(a.G, b.G), ch(a.B, b.B), 255}
 }

@@ -7,6 +7,8 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // The twist asset is a 1 m arm lying along +X: joints upper (the root, at
@@ -33,9 +35,9 @@ const (
 
 func twistSkeleton() []joint {
 	js := []joint{
-		twUpper:   {name: "upper", parent: -1, pos: v3(0, 0, 0)},
-		twForearm: {name: "forearm", parent: twUpper, pos: v3(twistElbow, 0, 0)},
-		twWrist:   {name: "wrist", parent: twForearm, pos: v3(twistLength, 0, 0)},
+		twUpper:   {name: "upper", parent: -1, pos: mgl64.Vec3{0, 0, 0}},
+		twForearm: {name: "forearm", parent: twUpper, pos: mgl64.Vec3{twistElbow, 0, 0}},
+		twWrist:   {name: "wrist", parent: twForearm, pos: mgl64.Vec3{twistLength, 0, 0}},
 	}
 	snapJoints(js)
 	return js
@@ -48,7 +50,7 @@ func twistSkeleton() []joint {
 func twistWeights(s float64) []influence {
 	const start = twistElbow + 0.05
 	elbow := smoothstep(twistElbow-0.05, twistElbow+0.05, s)
-	wrist := clamp01((s - start) / (twistLength - start))
+	wrist := mgl64.Clamp((s-start)/(twistLength-start), 0, 1)
 	return []influence{{twUpper, 1 - elbow}, {twForearm, elbow * (1 - wrist)}, {twWrist, elbow * wrist}}
 }
 
@@ -63,7 +65,7 @@ func twistMesh() (*meshData, error) {
 	rings = append(rings, ring{s: twistLength - 0.0005, r1: twistRadius, r2: twistRadius}, ring{s: twistLength})
 	m := &meshData{}
 	err := m.addPart(part{
-		name: "arm", origin: v3(0, 0, 0), axis: v3(1, 0, 0), rings: rings,
+		name: "arm", origin: mgl64.Vec3{0, 0, 0}, axis: mgl64.Vec3{1, 0, 0}, rings: rings,
 		segments: 24, exponent: 1,
 		uvMap: func(fu, _, s float64) [2]float64 {
 			return [2]float64{fu, s / 0.1}

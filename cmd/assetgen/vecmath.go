@@ -1,162 +1,139 @@
 package main
 
-import "math"
+import (
+	"math"
 
-// vec3 and quat are kept in float64 so the whole model is designed and
-// blended at full precision; values are rounded to float32 only when they are
-// written into the binary buffer.
-type vec3 struct{ X, Y, Z float64 }
+	"github.com/go-gl/mathgl/mgl64"
+)
 
-func v3(x, y, z float64) vec3 { return vec3{x, y, z} }
+// Vectors, quaternions and matrices are mgl64's, in float64 so the whole
+// model is designed and blended at full precision; values are rounded to
+// float32 only when they are written into the binary buffer. This file
+// holds what mgl64 lacks, and the few operations whose mgl64 versions
+// evaluate in another order: the committed assets are checked byte for
+// byte, so those keep the order they were generated with.
 
-func (a vec3) add(b vec3) vec3      { return vec3{a.X + b.X, a.Y + b.Y, a.Z + b.Z} }
-func (a vec3) sub(b vec3) vec3      { return vec3{a.X - b.X, a.Y - b.Y, a.Z - b.Z} }
-func (a vec3) scale(s float64) vec3 { return vec3{a.X * s, a.Y * s, a.Z * s} }
-func (a vec3) dot(b vec3) float64   { return a.X*b.X + a.Y*b.Y + a.Z*b.Z }
-func (a vec3) length() float64      { return math.Sqrt(a.dot(a)) }
-func (a vec3) neg() vec3            { return vec3{-a.X, -a.Y, -a.Z} }
-func (a vec3) cross(b vec3) vec3 {
-	return vec3{a.Y*b.Z - a.Z*b.Y, a.Z*b.X - a.X*b.Z, a.X*b.Y - a.Y*b.X}
+// axisAngle is a rotation by degrees about axis, which need not be unit
+// length; mgl64.QuatRotate takes radians and a unit axis.
+func axisAngle(axis mgl64.Vec3, degrees float64) mgl64.Quat {
+	return mgl64.QuatRotate(mgl64.DegToRad(degrees), axis.Normalize())
 }
 
-func (a vec3) normalize() vec3 {
-	l := a.length()
-	if l == 0 {
-		return a
-	}
-	return a.scale(1 / l)
-}
+// rotX, rotY and rotZ rotate by degrees about a model axis; mgl64 has no
+// quaternion form of these.
+func rotX(degrees float64) mgl64.Quat { return axisAngle(mgl64.Vec3{1, 0, 0}, degrees) }
+func rotY(degrees float64) mgl64.Quat { return axisAngle(mgl64.Vec3{0, 1, 0}, degrees) }
+func rotZ(degrees float64) mgl64.Quat { return axisAngle(mgl64.Vec3{0, 0, 1}, degrees) }
 
-// quat is a rotation quaternion in glTF component order (x, y, z, w).
-type quat struct{ X, Y, Z, W float64 }
-
-var identityQuat = quat{0, 0, 0, 1}
-
-func axisAngle(axis vec3, degrees float64) quat {
-	half := degrees * math.Pi / 360
-	a := axis.normalize().scale(math.Sin(half))
-	return quat{a.X, a.Y, a.Z, math.Cos(half)}
-}
-
-func rotX(degrees float64) quat { return axisAngle(v3(1, 0, 0), degrees) }
-func rotY(degrees float64) quat { return axisAngle(v3(0, 1, 0), degrees) }
-func rotZ(degrees float64) quat { return axisAngle(v3(0, 0, 1), degrees) }
-
-// mul returns q*r: the rotation r is applied first, then q.
-func (q quat) mul(r quat) quat {
-	return quat{
-		q.W*r.X + q.X*r.W + q.Y*r.Z - q.Z*r.Y,
-		q.W*r.Y - q.X*r.Z + q.Y*r.W + q.Z*r.X,
-		q.W*r.Z + q.X*r.Y - q.Y*r.X + q.Z*r.W,
-		q.W*r.W - q.X*r.X - q.Y*r.Y - q.Z*r.Z,
+// quatMul returns q*r: the rotation r is applied first, then q. It is
+// mgl64.Quat.Mul with the terms in another order (Mul sums w·w - v·v and
+// v×v + w·v + w·v); the assets' bytes depend on this order.
+func quatMul(q, r mgl64.Quat) mgl64.Quat {
+	return mgl64.Quat{
+		W: q.W*r.W - q.V[0]*r.V[0] - q.V[1]*r.V[1] - q.V[2]*r.V[2],
+		V: mgl64.Vec3{
+			q.W*r.V[0] + q.V[0]*r.W + q.V[1]*r.V[2] - q.V[2]*r.V[1],
+			q.W*r.V[1] - q.V[0]*r.V[2] + q.V[1]*r.W + q.V[2]*r.V[0],
+			q.W*r.V[2] + q.V[0]*r.V[1] - q.V[1]*r.V[0] + q.V[2]*r.W,
+		},
 	}
 }
 
-func (q quat) dot(r quat) float64 { return q.X*r.X + q.Y*r.Y + q.Z*r.Z + q.W*r.W }
-
-func (q quat) normalize() quat {
-	l := math.Sqrt(q.dot(q))
-	return quat{q.X / l, q.Y / l, q.Z / l, q.W / l}
+// quatNormalize divides q by its length. mgl64.Quat.Normalize multiplies by
+// the reciprocal, sums w first and leaves q as it is within 1e-10 of unit
+// length; the assets' bytes depend on this version.
+func quatNormalize(q mgl64.Quat) mgl64.Quat {
+	l := math.Sqrt(q.V.Dot(q.V) + q.W*q.W)
+	return mgl64.Quat{W: q.W / l, V: mgl64.Vec3{q.V[0] / l, q.V[1] / l, q.V[2] / l}}
 }
-
-func (q quat) neg() quat { return quat{-q.X, -q.Y, -q.Z, -q.W} }
 
 // chain composes rotations left to right in the order they are applied, which
-// reads more naturally in the animation code than nested mul calls.
-func chain(rs ...quat) quat {
-	q := identityQuat
+// reads more naturally in the animation code than nested products; mgl64
+// has no such function.
+func chain(rs ...mgl64.Quat) mgl64.Quat {
+	q := mgl64.QuatIdent()
 	for _, r := range rs {
-		q = r.mul(q)
+		q = quatMul(r, q)
 	}
 	return q
 }
 
-func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+// nlerp blends two rotations along the short way; the clips use it to mix
+// authored poses, where the angles involved are small enough that it is
+// indistinguishable from slerp. mgl64.QuatNlerp does not take the short way
+// and normalizes as mgl64.Quat.Normalize does (see quatNormalize).
+func nlerp(a, b mgl64.Quat, t float64) mgl64.Quat {
+	if a.Dot(b) < 0 {
+		b = b.Scale(-1)
+	}
+	return quatNormalize(mgl64.QuatLerp(a, b, t))
+}
 
 // smoothstep has zero slope at both ends, so blends built from it (skin
-// weights, animation envelopes) have no visible kinks.
+// weights, animation envelopes) have no visible kinks; mgl64 has no such
+// function.
 func smoothstep(edge0, edge1, x float64) float64 {
-	t := clamp01((x - edge0) / (edge1 - edge0))
+	t := mgl64.Clamp((x-edge0)/(edge1-edge0), 0, 1)
 	return t * t * (3 - 2*t)
 }
 
+// lerp interpolates scalars; mgl64 has no such function.
 func lerp(a, b, t float64) float64 { return a + (b-a)*t }
 
-// roundTo keeps the JSON free of float noise such as 0.16999999999999993.
-func roundTo(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+// frac is the fractional part of x; mgl64 has no such function.
+func frac(x float64) float64 { return x - math.Floor(x) }
 
-func (q quat) conj() quat { return quat{-q.X, -q.Y, -q.Z, q.W} }
-
-// rotate applies q to v.
-func (q quat) rotate(v vec3) vec3 {
-	u := v3(q.X, q.Y, q.Z)
-	t := u.cross(v).scale(2)
-	return v.add(t.scale(q.W)).add(u.cross(t))
-}
-
-// nlerp blends two rotations along the short way; the clips use it to mix
-// authored poses, where the angles involved are small enough that it is
-// indistinguishable from slerp.
-func nlerp(a, b quat, t float64) quat {
-	if a.dot(b) < 0 {
-		b = b.neg()
-	}
-	return quat{lerp(a.X, b.X, t), lerp(a.Y, b.Y, t), lerp(a.Z, b.Z, t), lerp(a.W, b.W, t)}.normalize()
-}
-
-// quatFromMatrix converts the rotation matrix with rows m[0..2] (Shepperd's
-// method, which picks the numerically largest component first).
-func quatFromMatrix(m [3][3]float64) quat {
-	tr := m[0][0] + m[1][1] + m[2][2]
-	var q quat
+// quatFromMatrix converts a rotation matrix (Shepperd's method, which picks
+// the numerically largest component first). mgl64.Mat4ToQuat computes the
+// positive-trace case with 0.5/√(tr+1) as a multiplier, and does not
+// normalize; the assets' bytes depend on this version.
+func quatFromMatrix(m mgl64.Mat3) mgl64.Quat {
+	at := m.At
+	tr := at(0, 0) + at(1, 1) + at(2, 2)
+	var x, y, z, w float64
 	switch {
 	case tr > 0:
 		s := 2 * math.Sqrt(tr+1)
-		q = quat{(m[2][1] - m[1][2]) / s, (m[0][2] - m[2][0]) / s, (m[1][0] - m[0][1]) / s, s / 4}
-	case m[0][0] > m[1][1] && m[0][0] > m[2][2]:
-		s := 2 * math.Sqrt(1+m[0][0]-m[1][1]-m[2][2])
-		q = quat{s / 4, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s, (m[2][1] - m[1][2]) / s}
-	case m[1][1] > m[2][2]:
-		s := 2 * math.Sqrt(1+m[1][1]-m[0][0]-m[2][2])
-		q = quat{(m[0][1] + m[1][0]) / s, s / 4, (m[1][2] + m[2][1]) / s, (m[0][2] - m[2][0]) / s}
+		x, y, z, w = (at(2, 1)-at(1, 2))/s, (at(0, 2)-at(2, 0))/s, (at(1, 0)-at(0, 1))/s, s/4
+	case at(0, 0) > at(1, 1) && at(0, 0) > at(2, 2):
+		s := 2 * math.Sqrt(1+at(0, 0)-at(1, 1)-at(2, 2))
+		x, y, z, w = s/4, (at(0, 1)+at(1, 0))/s, (at(0, 2)+at(2, 0))/s, (at(2, 1)-at(1, 2))/s
+	case at(1, 1) > at(2, 2):
+		s := 2 * math.Sqrt(1+at(1, 1)-at(0, 0)-at(2, 2))
+		x, y, z, w = (at(0, 1)+at(1, 0))/s, s/4, (at(1, 2)+at(2, 1))/s, (at(0, 2)-at(2, 0))/s
 	default:
-		s := 2 * math.Sqrt(1+m[2][2]-m[0][0]-m[1][1])
-		q = quat{(m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, s / 4, (m[1][0] - m[0][1]) / s}
+		s := 2 * math.Sqrt(1+at(2, 2)-at(0, 0)-at(1, 1))
+		x, y, z, w = (at(0, 2)+at(2, 0))/s, (at(1, 2)+at(2, 1))/s, s/4, (at(1, 0)-at(0, 1))/s
 	}
-	return q.normalize()
+	return quatNormalize(mgl64.Quat{W: w, V: mgl64.Vec3{x, y, z}})
 }
 
 // basisRotation is the rotation that takes the orthonormal frame (a0, b0,
-// a0×b0) onto (a1, b1, a1×b1).
-func basisRotation(a0, b0, a1, b1 vec3) quat {
-	c0, c1 := a0.cross(b0), a1.cross(b1)
-	src := [3]vec3{a0, b0, c0}
-	dst := [3]vec3{a1, b1, c1}
-	comp := func(v vec3, i int) float64 { return [3]float64{v.X, v.Y, v.Z}[i] }
-	var m [3][3]float64
-	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			for k := 0; k < 3; k++ {
-				m[i][j] += comp(dst[k], i) * comp(src[k], j)
-			}
-		}
-	}
-	return quatFromMatrix(m)
+// a0×b0) onto (a1, b1, a1×b1); mgl64 has no such function.
+func basisRotation(a0, b0, a1, b1 mgl64.Vec3) mgl64.Quat {
+	src := mgl64.Mat3FromCols(a0, b0, a0.Cross(b0))
+	dst := mgl64.Mat3FromCols(a1, b1, a1.Cross(b1))
+	return quatFromMatrix(dst.Mul3(src.Transpose()))
 }
 
 // perpendicular returns the unit part of v orthogonal to the unit vector n,
-// or fallback's when v is (nearly) parallel to n.
-func perpendicular(v, n, fallback vec3) vec3 {
-	p := v.sub(n.scale(v.dot(n)))
-	if p.length() < 1e-9 {
-		p = fallback.sub(n.scale(fallback.dot(n)))
+// or fallback's when v is (nearly) parallel to n; mgl64 has no such
+// function.
+func perpendicular(v, n, fallback mgl64.Vec3) mgl64.Vec3 {
+	p := v.Sub(n.Mul(v.Dot(n)))
+	if p.Len() < 1e-9 {
+		p = fallback.Sub(n.Mul(fallback.Dot(n)))
 	}
-	return p.normalize()
+	return p.Normalize()
 }
 
-func frac(x float64) float64 { return x - math.Floor(x) }
-
-func rad(d float64) float64 { return d * math.Pi / 180 }
-
-func abs(x float64) float64  { return math.Abs(x) }
-func sqrt(x float64) float64 { return math.Sqrt(x) }
+// rigidInverse inverts a rotation-plus-translation matrix: the transposed
+// rotation and the translation carried back through it, so the last row
+// stays exactly 0 0 0 1. mgl64.Mat4.Inv, a general inverse, changes the
+// bytes of edge/joints_outside.gltf.
+func rigidInverse(a mgl64.Mat4) mgl64.Mat4 {
+	rt := a.Mat3().Transpose()
+	m := rt.Mat4()
+	m.SetCol(3, rt.Mul3x1(a.Col(3).Vec3()).Mul(-1).Vec4(1))
+	return m
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 type influence struct {
@@ -42,8 +44,8 @@ func chainWeights(joints []int, bounds []boundary) func(s float64) []influence {
 }
 
 // along adapts a chain that only depends on s to a part weight function.
-func along(f func(s float64) []influence) func(float64, vec3) []influence {
-	return func(s float64, _ vec3) []influence { return f(s) }
+func along(f func(s float64) []influence) func(float64, mgl64.Vec3) []influence {
+	return func(s float64, _ mgl64.Vec3) []influence { return f(s) }
 }
 
 const (
