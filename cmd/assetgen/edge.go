@@ -270,6 +270,17 @@ func restIBMs(js []joint) []mgl64.Mat4 {
 	return out
 }
 
+// skinAlong writes JOINTS_0/WEIGHTS_0 for a tube skinned to a chain of
+// joints: joint k sits at from + k*spacing along the tube (see
+// chainInfluences).
+func (e *edgeDoc) skinAlong(attr map[string]int, r ribbon, from, spacing, radius float64, joints []int) {
+	in := make([][]influence, len(r.s))
+	for i, s := range r.s {
+		in[i] = chainInfluences(s-from, spacing, radius, joints)
+	}
+	e.skinAttributes(attr, in, 1)
+}
+
 // chainInfluences skins s along a chain whose joint k sits at k*spacing,
 // blending over ±radius around each inner joint.
 func chainInfluences(s, spacing, radius float64, joints []int) []influence {
@@ -295,20 +306,12 @@ func edgeTwoSkins() ([]byte, error) {
 
 	left := makeTube(mgl64.Vec3{-0.3, 0, 0}, mgl64.Vec3{0, 1, 0}, 1.5, 0.1, 12, 8)
 	attrL, idxL := e.geometry(left)
-	var inL [][]influence
-	for _, s := range left.s {
-		inL = append(inL, chainInfluences(s, 0.5, 0.1, []int{0, 1, 2}))
-	}
-	e.skinAttributes(attrL, inL, 1)
+	e.skinAlong(attrL, left, 0, 0.5, 0.1, []int{0, 1, 2})
 
 	right := makeTube(mgl64.Vec3{0.3, 0.5, 0}, mgl64.Vec3{0, 1, 0}, 1.5, 0.1, 12, 8)
 	attrR, idxR := e.geometry(right)
-	var inR [][]influence
-	for _, s := range right.s {
-		// Skin 1 lists c, b, a: joint a is index 2, b is 1 and c is 0.
-		inR = append(inR, chainInfluences(s, 0.5, 0.1, []int{2, 1, 0}))
-	}
-	e.skinAttributes(attrR, inR, 1)
+	// Skin 1 lists c, b, a: joint a is index 2, b is 1 and c is 0.
+	e.skinAlong(attrR, right, 0, 0.5, 0.1, []int{2, 1, 0})
 
 	all := restIBMs(js)
 	s0 := e.skin("Skin0", intPtr(e.ibms(all[:3])), intPtr(nodes[0]), []int{nodes[0], nodes[1], nodes[2]})
@@ -353,11 +356,7 @@ func edgeJointsOutside() ([]byte, error) {
 	}
 	tube := makeTube(mgl64.TransformCoordinate(js[0].pos, rigM), mgl64.Vec3{0, 1, 0}, 1.2, 0.1, 12, 8)
 	attr, idx := e.geometry(tube)
-	var in [][]influence
-	for _, s := range tube.s {
-		in = append(in, chainInfluences(s, 0.6, 0.12, []int{0, 1, 2}))
-	}
-	e.skinAttributes(attr, in, 1)
+	e.skinAlong(attr, tube, 0, 0.6, 0.12, []int{0, 1, 2})
 	sk := e.skin("OutsideSkin", intPtr(e.ibms(ibm)), intPtr(nodes[0]), nodes)
 	m := e.mesh("Tube", mat, gltfPrimitive{Attributes: attr, Indices: intPtr(idx)})
 	mesh := e.node(gltfNode{Name: "Mesh", Mesh: intPtr(m), Skin: intPtr(sk)})
@@ -540,11 +539,7 @@ func edgeCubicStep() ([]byte, error) {
 	mat := e.material(0.4, 0.9, 0.8)
 	tube := makeTube(mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, 1.2, 0.1, 12, 8)
 	attr, idx := e.geometry(tube)
-	var in [][]influence
-	for _, s := range tube.s {
-		in = append(in, chainInfluences(s, 0.6, 0.12, []int{0, 1, 2}))
-	}
-	e.skinAttributes(attr, in, 1)
+	e.skinAlong(attr, tube, 0, 0.6, 0.12, []int{0, 1, 2})
 	sk := e.skin("Skin", intPtr(e.ibms(restIBMs(js))), intPtr(nodes[0]), nodes)
 	m := e.mesh("Tube", mat, gltfPrimitive{Attributes: attr, Indices: intPtr(idx)})
 	mesh := e.node(gltfNode{Name: "Mesh", Mesh: intPtr(m), Skin: intPtr(sk)})

@@ -108,11 +108,7 @@ func edgeMorphCreature() ([]byte, error) {
 	mat := e.material(0.35, 0.7, 0.45)
 	tube := makeTube(mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, length, radius, 24, 16)
 	attr, idx := e.geometry(tube)
-	var in [][]influence
-	for _, s := range tube.s {
-		in = append(in, chainInfluences(s, length/2, 0.2, []int{0, 1, 2}))
-	}
-	e.skinAttributes(attr, in, 1)
+	e.skinAlong(attr, tube, 0, length/2, 0.2, []int{0, 1, 2})
 	names := []string{"bulge", "squash", "lean"}
 	deltas := make([][]float32, 3)
 	for v := range tube.pos {

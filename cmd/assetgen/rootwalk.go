@@ -22,11 +22,7 @@ func edgeRootWalk() ([]byte, error) {
 	mat := e.material(0.85, 0.55, 0.3)
 	body := makeTube(mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 1, 0}, 1.3, 0.15, 20, 12) // feet on the ground
 	attr, idx := e.geometry(body)
-	var in [][]influence
-	for _, s := range body.s {
-		in = append(in, chainInfluences(s-0.5, 0.4, 0.12, []int{0, 1, 2}))
-	}
-	e.skinAttributes(attr, in, 1)
+	e.skinAlong(attr, body, 0.5, 0.4, 0.12, []int{0, 1, 2})
 	mesh := e.mesh("Body", mat, gltfPrimitive{Attributes: attr, Indices: intPtr(idx)})
 	ibm := e.ibms(restIBMs(js))
 	sk := e.skin("WalkerSkin", intPtr(ibm), intPtr(nodes[0]), nodes)
