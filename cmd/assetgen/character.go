@@ -9,17 +9,9 @@ func character() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building mesh: %w", err)
 	}
-	png, err := buildTexture()
-	if err != nil {
-		return nil, fmt.Errorf("encoding texture: %w", err)
-	}
-	clips, err := sampleAll(js, humanClips(js))
-	if err != nil {
-		return nil, err
-	}
 	a := &skinnedAsset{
 		rootName: "Character", meshName: "Body", skinName: "Armature",
-		joints: js, mesh: body, png: png, sampler: mipmappedRepeat, clips: clips,
+		joints: js, mesh: body, texture: buildTexture(), sampler: mipmappedRepeat, clips: humanClips(js),
 		material: gltfMaterial{
 			Name: "Outfit",
 			PBR: gltfPBR{

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"image"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -171,10 +172,10 @@ type skinnedAsset struct {
 	skinName string
 	joints   []joint
 	mesh     *meshData
-	material gltfMaterial // its texture, if any, is png
-	png      []byte
+	material gltfMaterial // texture, if set, is its base colour texture
+	texture  image.Image  // written as PNG
 	sampler  gltfSampler
-	clips    []sampledClip
+	clips    []clip    // sampled when the file is written
 	morph    *morphSet // morph targets of the mesh, or nil
 }
 
@@ -186,6 +187,10 @@ func jointNode(j int) int { return firstJointNode + j }
 
 // encode writes the asset as GLB.
 func (a *skinnedAsset) encode() ([]byte, error) {
+	clips, err := sampleAll(a.joints, a.clips)
+	if err != nil {
+		return nil, err
+	}
 	meshNode := jointNode(len(a.joints))
 	doc := &gltfDoc{
 		Asset: gltfAsset{Version: "2.0", Generator: generatorName},
@@ -200,8 +205,10 @@ func (a *skinnedAsset) encode() ([]byte, error) {
 	a.addNodes(doc, meshNode)
 	a.addMesh(b)
 	a.addSkin(b)
-	a.addMaterial(b)
-	for _, c := range a.clips {
+	if err := a.addMaterial(b); err != nil {
+		return nil, err
+	}
+	for _, c := range clips {
 		addAnimation(b, c, a.morph, meshNode)
 	}
 	return encodeGLB(doc, b.bin.Bytes())
@@ -290,16 +297,21 @@ func (a *skinnedAsset) addSkin(b *bufferBuilder) {
 	}}
 }
 
-func (a *skinnedAsset) addMaterial(b *bufferBuilder) {
+func (a *skinnedAsset) addMaterial(b *bufferBuilder) error {
 	mat := a.material
-	if a.png != nil {
-		img := b.view(a.png, 0)
+	if a.texture != nil {
+		png, err := encodePNG(a.texture)
+		if err != nil {
+			return fmt.Errorf("encoding texture: %w", err)
+		}
+		img := b.view(png, 0)
 		b.doc.Images = []gltfImage{{Name: mat.Name, BufferView: img, MimeType: "image/png"}}
 		b.doc.Samplers = []gltfSampler{a.sampler}
 		b.doc.Textures = []gltfTexture{{Sampler: 0, Source: 0}}
 		mat.PBR.BaseColorTexture = &gltfTextureInfo{Index: 0}
 	}
 	b.doc.Materials = []gltfMaterial{mat}
+	return nil
 }
 
 // mipmappedRepeat is the sampler of the textured assets.

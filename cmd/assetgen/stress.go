@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -114,7 +112,7 @@ func mpLegUV(_, fv, _ float64) [2]float64 {
 	return [2]float64{56.0 / mpAtlas, (4 + fv*56) / mpAtlas}
 }
 
-func millipedeTexture() ([]byte, error) {
+func millipedeTexture() image.Image {
 	img := image.NewNRGBA(image.Rect(0, 0, mpAtlas, mpAtlas))
 	shell := color.NRGBA{122, 52, 34, 255}
 	band := color.NRGBA{58, 28, 22, 255}
@@ -148,11 +146,7 @@ func millipedeTexture() ([]byte, error) {
 			img.SetNRGBA(x, y, c)
 		}
 	}
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return img
 }
 
 func millipedeMesh(js []joint) (*meshData, error) {
@@ -272,17 +266,10 @@ func stress() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building mesh: %w", err)
 	}
-	tex, err := millipedeTexture()
-	if err != nil {
-		return nil, err
-	}
-	clips, err := sampleAll(js, []clip{{name: "Crawl", duration: mpPeriod, loop: true, sample: crawl}})
-	if err != nil {
-		return nil, err
-	}
 	a := &skinnedAsset{
 		rootName: "Millipede", meshName: "MillipedeBody", skinName: "MillipedeRig",
-		joints: js, mesh: mesh, png: tex, clips: clips,
+		joints: js, mesh: mesh, texture: millipedeTexture(),
+		clips:   []clip{{name: "Crawl", duration: mpPeriod, loop: true, sample: crawl}},
 		sampler: gltfSampler{MagFilter: filterLinear, MinFilter: filterLinear, WrapS: wrapClampToEdge, WrapT: wrapRepeat},
 		material: gltfMaterial{
 			Name: "Shell",

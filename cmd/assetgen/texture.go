@@ -95,9 +95,8 @@ func painters() [regionCount]painter {
 	}
 }
 
-// buildTexture draws the atlas and encodes it as PNG. png.Encode is
-// deterministic for a given image, which keeps the GLB reproducible.
-func buildTexture() ([]byte, error) {
+// buildTexture draws the atlas.
+func buildTexture() image.Image {
 	img := image.NewNRGBA(image.Rect(0, 0, atlasSize, atlasSize))
 	ps := painters()
 	for r := region(0); r < regionCount; r++ {
@@ -108,9 +107,14 @@ func buildTexture() ([]byte, error) {
 			}
 		}
 	}
+	return img
+}
+
+// encodePNG compresses a texture; png.Encoder is deterministic for a given
+// image, which keeps the files reproducible.
+func encodePNG(img image.Image) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
-	if err := enc.Encode(&buf, img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, img); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

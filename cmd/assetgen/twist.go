@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -78,7 +76,7 @@ func twistMesh() (*meshData, error) {
 // twistTexture has four lengthwise stripes around the limb (so the twist
 // shows as a spiral) and a dark ring every 10 cm (so a collapse shows as
 // rings pinching together).
-func twistTexture() ([]byte, error) {
+func twistTexture() image.Image {
 	img := image.NewNRGBA(image.Rect(0, 0, twistTexSize, twistTexSize))
 	stripes := []color.NRGBA{{220, 60, 50, 255}, {245, 240, 230, 255}, {50, 90, 200, 255}, {245, 240, 230, 255}}
 	ringCol := color.NRGBA{40, 40, 48, 255}
@@ -91,11 +89,7 @@ func twistTexture() ([]byte, error) {
 			img.SetNRGBA(x, y, c)
 		}
 	}
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return img
 }
 
 // twistAngle is the wrist's twist in degrees at time t of the Twist loop.
@@ -109,22 +103,15 @@ func twist() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building mesh: %w", err)
 	}
-	tex, err := twistTexture()
-	if err != nil {
-		return nil, err
-	}
-	clips, err := sampleAll(js, []clip{
-		{name: "Twist", duration: twistPeriod, loop: true, sample: func(p *pose, t float64) {
-			p.rot[twWrist] = rotX(twistAngle(t))
-		}},
-		{name: "Twist180", sample: func(p *pose, _ float64) { p.rot[twWrist] = rotX(180) }},
-	})
-	if err != nil {
-		return nil, err
-	}
 	a := &skinnedAsset{
 		rootName: "Arm", meshName: "Limb", skinName: "ArmRig",
-		joints: js, mesh: mesh, png: tex, clips: clips,
+		joints: js, mesh: mesh, texture: twistTexture(),
+		clips: []clip{
+			{name: "Twist", duration: twistPeriod, loop: true, sample: func(p *pose, t float64) {
+				p.rot[twWrist] = rotX(twistAngle(t))
+			}},
+			{name: "Twist180", sample: func(p *pose, _ float64) { p.rot[twWrist] = rotX(180) }},
+		},
 		sampler: gltfSampler{MagFilter: filterNearest, MinFilter: filterLinear, WrapS: wrapRepeat, WrapT: wrapRepeat},
 		material: gltfMaterial{
 			Name: "Stripes",
