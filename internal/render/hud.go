@@ -349,19 +349,21 @@ func hudRGBA(c color.NRGBA) [4]uint8 { return [4]uint8{c.R, c.G, c.B, c.A} }
 
 func roundPx(v float32) float32 { return float32(math.Floor(float64(v) + 0.5)) }
 
-// Flush draws everything queued since the last Flush into the bound
-// framebuffer of fbWidth×fbHeight pixels in one draw call, then restores
+// Flush draws everything queued since the last Flush into t (nil: the
+// default framebuffer), of fbWidth×fbHeight pixels, in one draw call over
+// what is there, then restores
 // the state it changed: depth test, culling, blending and sRGB encoding
 // as they were, and program, vertex array, buffer and texture bindings
 // to 0. It leaves the viewport covering the framebuffer and texture unit
 // 0 active. With an empty framebuffer (a minimized window) it draws
 // nothing but still empties the queue.
-func (h *HUD) Flush(fbWidth, fbHeight int) {
+func (h *HUD) Flush(t *Target, fbWidth, fbHeight int) {
 	n := len(h.verts)
 	if n == 0 || fbWidth <= 0 || fbHeight <= 0 {
 		h.verts = h.verts[:0]
 		return
 	}
+	bindTarget(t)
 	depth := gl.IsEnabled(gl.DEPTH_TEST)
 	cull := gl.IsEnabled(gl.CULL_FACE)
 	blend := gl.IsEnabled(gl.BLEND)

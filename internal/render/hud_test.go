@@ -86,13 +86,13 @@ func drawHUDPanel(h, big *HUD) {
 
 // renderHUDPanel draws the scene into t and reads it back.
 func renderHUDPanel(t *Target, h, big *HUD) *image.NRGBA {
-	t.Bind()
+	bindTarget(t)
 	gl.Viewport(0, 0, int32(t.Width), int32(t.Height))
 	gl.ClearColor(float32(hudClear.R)/255, float32(hudClear.G)/255, float32(hudClear.B)/255, 1)
 	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
 	drawHUDPanel(h, big)
-	h.Flush(t.Width, t.Height)
-	big.Flush(t.Width, t.Height)
+	h.Flush(t, t.Width, t.Height)
+	big.Flush(t, t.Width, t.Height)
 	return t.ReadImage()
 }
 
@@ -182,13 +182,13 @@ func TestHUDLeavesStateClean(t *testing.T) {
 		t.Run(fmt.Sprintf("depth=%v", depth), func(t *testing.T) {
 			withHUDs(t, 64, 32, []float32{1}, func(tg *Target, hs []*HUD) error {
 				h := hs[0]
-				tg.Bind()
+				bindTarget(tg)
 				setCap(gl.DEPTH_TEST, depth)
 				gl.Enable(gl.CULL_FACE)
 				h.Rect(0, 0, 10, 10, hudFill)
 				h.Text(2, 2, "Ag", hudWhite)
 				h.Disc(30, 16, 4, hudSample)
-				h.Flush(tg.Width, tg.Height)
+				h.Flush(tg, tg.Width, tg.Height)
 				var prog, vao, tex, buf int32
 				gl.GetIntegerv(gl.CURRENT_PROGRAM, &prog)
 				gl.GetIntegerv(gl.VERTEX_ARRAY_BINDING, &vao)
@@ -224,7 +224,7 @@ func TestHUDMeasure(t *testing.T) {
 	withHUDs(t, 0, 0, []float32{1, 2}, func(_ *Target, hs []*HUD) error {
 		h, h2 := hs[0], hs[1]
 		drawn := h.Text(10.3, 20.7, "ab", hudWhite)
-		h.Flush(0, 0) // discards the queue without drawing
+		h.Flush(nil, 0, 0) // discards the queue without drawing
 		tests := []struct {
 			name      string
 			got, want float32
@@ -294,11 +294,10 @@ func TestNewHUDRejectsBadScale(t *testing.T) {
 func TestHUDFrameAllocatesNothing(t *testing.T) {
 	withHUDs(t, 360, 200, []float32{1, 3}, func(tg *Target, hs []*HUD) error {
 		h, big := hs[0], hs[1]
-		tg.Bind()
 		frame := func() {
 			drawHUDPanel(h, big)
-			h.Flush(tg.Width, tg.Height)
-			big.Flush(tg.Width, tg.Height)
+			h.Flush(tg, tg.Width, tg.Height)
+			big.Flush(tg, tg.Width, tg.Height)
 		}
 		frame()
 		if n := testing.AllocsPerRun(20, frame); n != 0 {
@@ -352,5 +351,5 @@ func ExampleHUD() {
 	hud.Rect(8, 8, 240, lh+8, color.NRGBA{A: 160})
 	w := hud.Text(12, 12, "walk ", white)
 	hud.Mono(12+w, 12, "0.533 / 1.000 s", white)
-	hud.Flush(1280, 720)
+	hud.Flush(nil, 1280, 720) // nil: the window's framebuffer
 }

@@ -81,7 +81,7 @@ func (l *lines) draw(vp *[16]float32, g *Grid) {
 	gl.BindVertexArray(0)
 }
 
-// ReadFramebuffer reads the bound draw framebuffer's w×h pixels (the
+// ReadFramebuffer reads w×h pixels of the default framebuffer (the
 // window's back buffer before the swap), top row first.
 func ReadFramebuffer(w, h int) (*image.NRGBA, error) {
 	if w <= 0 || h <= 0 {
@@ -89,6 +89,7 @@ func ReadFramebuffer(w, h int) (*image.NRGBA, error) {
 	}
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	buf := make([]byte, w*h*4)
+	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, 0)
 	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
 	gl.ReadPixels(0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(buf))
 	for y := 0; y < h; y++ {

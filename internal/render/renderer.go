@@ -85,6 +85,9 @@ const (
 
 // Frame is everything drawn in one frame.
 type Frame struct {
+	// Target is where the frame is drawn: nil is the default framebuffer
+	// (the window's).
+	Target        *Target
 	Width, Height int // viewport in framebuffer pixels
 	// Skinning selects the vertex shader; it decides the palette layout
 	// of every item.
@@ -343,9 +346,10 @@ func uploadTexture(img *image.NRGBA, white bool) uint32 {
 	return tex
 }
 
-// Draw renders a frame into the bound framebuffer. All palettes go into one
-// uniform buffer, each draw binding its range.
+// Draw renders a frame into its target. All palettes go into one uniform
+// buffer, each draw binding its range.
 func (r *Renderer) Draw(f *Frame) error {
+	bindTarget(f.Target)
 	pl := &r.lbs
 	if f.Skinning == DualQuat {
 		pl = &r.dq

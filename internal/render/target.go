@@ -53,8 +53,16 @@ func NewTarget(width, height, samples int) (*Target, error) {
 	return t, nil
 }
 
-// Bind directs drawing into the target.
-func (t *Target) Bind() { gl.BindFramebuffer(gl.FRAMEBUFFER, t.msFBO) }
+// bindTarget directs drawing into t; nil is the default framebuffer (the
+// window's). Every drawing entry point binds its target itself, so no
+// caller has to remember which framebuffer is bound.
+func bindTarget(t *Target) {
+	if t == nil {
+		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+		return
+	}
+	gl.BindFramebuffer(gl.FRAMEBUFFER, t.msFBO)
+}
 
 // ReadImage resolves the samples and reads the pixels back, top row first.
 func (t *Target) ReadImage() *image.NRGBA {

@@ -121,14 +121,11 @@ func (v *View) PoseAt(t float32) error {
 
 // Draw renders the current state of the scene.
 func (v *View) Draw() error {
-	if v.Target != nil {
-		v.Target.Bind()
-	}
 	items := v.Scene.items
 	if v.Items != nil {
 		items = v.Items
 	}
-	frame := render.Frame{Width: v.W, Height: v.H, Camera: v.Cam, Clear: Background, Items: items,
+	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: v.Cam, Clear: Background, Items: items,
 		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid, Model: v.c.RootMatrix()}
 	if err := v.R.Draw(&frame); err != nil {
 		return err
@@ -148,7 +145,7 @@ func (v *View) Draw() error {
 			drawTrail(h, v.c, v.Cam, v.W, v.H)
 			drawSkeleton(h, v.c, v.Cam, v.W, v.H)
 		}
-		h.Flush(v.W, v.H)
+		h.Flush(v.Target, v.W, v.H)
 	}
 	return nil
 }

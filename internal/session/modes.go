@@ -172,7 +172,7 @@ func (a *App) Sheet(path string) error {
 		label := fmt.Sprintf("%s  t = %.3f s", a.ChoiceName(), t)
 		h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, scene.Background)
 		h.Text(8, 6, label, ui.TextColor)
-		h.Flush(a.View.W, a.View.H)
+		h.Flush(a.View.Target, a.View.W, a.View.H)
 		img := a.View.Target.ReadImage()
 		x, y := (i%cols)*opt.Width, (i/cols)*opt.Height
 		draw.Draw(out, image.Rect(x, y, x+opt.Width, y+opt.Height), img, image.Point{}, draw.Src)

@@ -394,7 +394,7 @@ func (a *App) Draw() error {
 		}
 		info := a.Info()
 		ui.Draw(h, &a.UI, &info, v.W, v.H)
-		h.Flush(v.W, v.H)
+		h.Flush(v.Target, v.W, v.H)
 	}
 	a.Timing.DrawMs = smooth(a.Timing.DrawMs, float32(time.Since(start).Seconds()*1000))
 	return nil
