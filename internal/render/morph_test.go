@@ -82,13 +82,13 @@ func TestGPUMorphMatchesCPU(t *testing.T) {
 	}
 	var got, gotN, gotDQ, gotDQN, gotPlain []float32
 	withMesh(t, d, func(r *Renderer, id MeshID) (err error) {
-		if got, gotN, err = r.CaptureMorphed(id, pal, weights, LinearBlend); err != nil {
+		if got, gotN, err = r.captureMorphed(id, pal, weights, LinearBlend); err != nil {
 			return err
 		}
-		if gotDQ, gotDQN, err = r.CaptureMorphed(id, dq, weights, DualQuat); err != nil {
+		if gotDQ, gotDQN, err = r.captureMorphed(id, dq, weights, DualQuat); err != nil {
 			return err
 		}
-		gotPlain, _, err = r.CaptureSkinned(id, pal, LinearBlend)
+		gotPlain, _, err = r.captureSkinned(id, pal, LinearBlend)
 		return err
 	})
 	for _, c := range []struct {

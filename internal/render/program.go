@@ -131,27 +131,26 @@ func (p program) uniform(name string) int32 {
 	return gl.GetUniformLocation(uint32(p), gl.Str(name+"\x00"))
 }
 
-// pipeline is one skinning vertex shader with the lit fragment shader, and
-// the same vertex shader alone recording vWorld by transform feedback.
+// pipeline is one skinning vertex shader with the lit fragment shader.
 type pipeline struct {
-	prog        program
-	capture     program
-	entryFloats int // palette floats per joint
-	uViewProj   int32
-	uBaseColor  int32
-	uBaseTex    int32
-	uLightDir   int32
-	uEye        int32
-	uView       int32
-	uTint       int32
-	uSelJoint   int32
-	uModel      int32
-	uCapVP      int32
-	uCapModel   int32
+	prog program
+	// vert and defines are the vertex shader's file and defines, which
+	// the tests compile again to record its output.
+	vert, defines string
+	entryFloats   int // palette floats per joint
+	uViewProj     int32
+	uBaseColor    int32
+	uBaseTex      int32
+	uLightDir     int32
+	uEye          int32
+	uView         int32
+	uTint         int32
+	uSelJoint     int32
+	uModel        int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
-	pl := pipeline{entryFloats: entryFloats}
+	pl := pipeline{vert: vert, defines: defines, entryFloats: entryFloats}
 	p, err := linkProgram(vert, "lit.frag", defines)
 	if err != nil {
 		return pl, err
@@ -174,12 +173,6 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 		pl.destroy()
 		return pl, err
 	}
-	if pl.capture, err = linkCapture(vert, defines); err != nil {
-		pl.destroy()
-		return pl, err
-	}
-	pl.uCapVP = pl.capture.uniform("uViewProj")
-	pl.uCapModel = pl.capture.uniform("uModel")
 	return pl, nil
 }
 
@@ -197,9 +190,6 @@ func bindPalette(p program, file string) error {
 func (pl *pipeline) destroy() {
 	if pl.prog != 0 {
 		gl.DeleteProgram(uint32(pl.prog))
-	}
-	if pl.capture != 0 {
-		gl.DeleteProgram(uint32(pl.capture))
 	}
 	*pl = pipeline{}
 }

@@ -238,7 +238,7 @@ func TestShaderErrorsNameTheFile(t *testing.T) {
 func capture(t *testing.T, d MeshData, palette []float32, method Skinning) (pos, nrm []float32) {
 	t.Helper()
 	withMesh(t, d, func(r *Renderer, id MeshID) (err error) {
-		pos, nrm, err = r.CaptureSkinned(id, palette, method)
+		pos, nrm, err = r.captureSkinned(id, palette, method)
 		return err
 	})
 	return pos, nrm

@@ -1,80 +1,79 @@
 package scene
 
 import (
-	"math"
+	"image"
 	"testing"
-
-	"github.com/skinview/skinview/internal/render"
-	"github.com/skinview/skinview/internal/skin"
 )
 
-// TestPartitionedGPUSkinningMatchesCPU captures, by transform feedback,
-// what skin.vert computes for every partition of a forced split and
-// compares each vertex with the CPU skinning of the unsplit primitive.
+// TestPartitionedGPUSkinningMatchesCPU draws the character split into
+// draw calls of at most 12 joints, skinned by skin.vert, and unsplit,
+// skinned on the CPU, at the same time and camera: the pictures must
+// agree. A partition that gathered the wrong joints, or dropped or
+// duplicated vertices, shows as a limb out of place. (render's own tests
+// check skin.vert against the CPU to 1e-5 per vertex.)
 func TestPartitionedGPUSkinningMatchesCPU(t *testing.T) {
 	m := character(t)
-	c, err := NewCharacter(m, nil, -1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Evaluate(0.37)
-	type capture struct {
-		src drawSource
-		got []float32
-	}
-	var caps []capture
-	parts := 0
-	onGL(t, func() error {
-		r, err := render.New()
+	draw := func(skinning string, limit int) (img *image.NRGBA, parts int, covered map[uint32]bool) {
+		c, err := NewCharacter(m, nil, -1, 0)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		defer r.Destroy()
-		s, err := upload(r, c, SkinGPU, 12)
-		if err != nil {
-			return err
-		}
-		if err := s.Refresh(r, c); err != nil {
-			return err
-		}
-		parts = s.Parts
-		for i, d := range s.draws {
-			if d.joints == nil {
-				continue
-			}
-			got, _, err := r.CaptureSkinned(s.items[i].Mesh, d.palette, render.LinearBlend)
+		covered = map[uint32]bool{}
+		onGL(t, func() error {
+			v, err := NewView(c, ViewOptions{Skinning: skinning, PaletteLimit: limit}, 200, 200)
 			if err != nil {
 				return err
 			}
-			caps = append(caps, capture{d, got})
-		}
-		return nil
-	})
-	if parts < 2 || len(caps) != parts {
-		t.Fatalf("palette limit 12 gave %d partitions (%d captured); the default character needs several", parts, len(caps))
-	}
-	p := &m.Meshes[0].Primitives[0]
-	want := make([]float32, len(p.Positions))
-	if err := skin.Positions(want, p.Positions, p.Joints, p.Weights, 4, c.Palettes[m.Instances[0].Skin]); err != nil {
-		t.Fatal(err)
-	}
-	lo, hi, _ := skin.Bounds(want)
-	diag := math.Sqrt(float64((hi[0]-lo[0])*(hi[0]-lo[0]) + (hi[1]-lo[1])*(hi[1]-lo[1]) + (hi[2]-lo[2])*(hi[2]-lo[2])))
-	worst := 0.0
-	covered := map[uint32]bool{}
-	for _, cp := range caps {
-		for v, src := range cp.src.source {
-			covered[src] = true
-			for k := 0; k < 3; k++ {
-				worst = math.Max(worst, math.Abs(float64(cp.got[v*3+k]-want[int(src)*3+k]))/diag)
+			defer v.Destroy()
+			if err := v.PoseAt(0.37); err != nil {
+				return err
 			}
+			if err := v.Draw(); err != nil {
+				return err
+			}
+			img = v.Target.ReadImage()
+			parts = v.Stats.Partitions
+			for _, d := range v.Scene.draws {
+				for _, src := range d.source {
+					covered[src] = true
+				}
+			}
+			return nil
+		})
+		return img, parts, covered
+	}
+	gpu, parts, covered := draw(SkinGPU, 12)
+	cpu, _, _ := draw(SkinCPU, 0)
+	if parts < 2 {
+		t.Fatalf("palette limit 12 gave %d partitions; the default character needs several", parts)
+	}
+	if n := m.Meshes[0].Primitives[0].NumVertices(); len(covered) != n {
+		t.Errorf("partitions cover %d of %d vertices", len(covered), n)
+	}
+	// Rounding moves a silhouette pixel here and there; a misplaced limb
+	// changes hundreds.
+	differ, drawn := 0, 0
+	for i := 0; i < len(gpu.Pix); i += 4 {
+		d := 0
+		for k := range 3 {
+			d = max(d, absInt(int(gpu.Pix[i+k])-int(cpu.Pix[i+k])))
+		}
+		if d > 24 {
+			differ++
+		}
+		if gpu.Pix[i] != Background.R || gpu.Pix[i+1] != Background.G || gpu.Pix[i+2] != Background.B {
+			drawn++
 		}
 	}
-	if worst > 1e-5 {
-		t.Fatalf("partitioned GPU skinning differs from CPU by %.3g of the diagonal", worst)
+	if drawn < 2000 || differ > 40 {
+		t.Fatalf("%d of %d drawn pixels differ between the split GPU skinning and the CPU skinning (at most 40 may, at edges)", differ, drawn)
 	}
-	if len(covered) != p.NumVertices() {
-		t.Fatalf("partitions cover %d of %d vertices", len(covered), p.NumVertices())
+	t.Logf("%d partitions, %d of %d drawn pixels differ", parts, differ, drawn)
+}
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
 	}
-	t.Logf("%d partitions, worst difference %.3g of the diagonal", parts, worst)
+	return x
 }

@@ -36,23 +36,28 @@ func linkCapture(vert, defines string) (program, error) {
 	return prog, nil
 }
 
-// CaptureSkinned runs skin.vert (skin_dq.vert for DualQuat) over every
+// captureSkinned runs skin.vert (skin_dq.vert for DualQuat) over every
 // vertex of a mesh with the given palette and returns the skinned
 // world-space positions and normals, xyz per vertex in the mesh's vertex
 // order, read back by transform feedback. Normals are as the shader hands
 // them to the fragment stage, not normalized.
-func (r *Renderer) CaptureSkinned(id MeshID, palette []float32, method Skinning) (pos, nrm []float32, err error) {
-	return r.CaptureMorphed(id, palette, nil, method)
+func (r *Renderer) captureSkinned(id MeshID, palette []float32, method Skinning) (pos, nrm []float32, err error) {
+	return r.captureMorphed(id, palette, nil, method)
 }
 
-// CaptureMorphed is CaptureSkinned with the mesh's morph targets applied
+// captureMorphed is captureSkinned with the mesh's morph targets applied
 // at weights (one per target; nil applies none), before skinning, as a
 // draw applies them.
-func (r *Renderer) CaptureMorphed(id MeshID, palette, weights []float32, method Skinning) (pos, nrm []float32, err error) {
+func (r *Renderer) captureMorphed(id MeshID, palette, weights []float32, method Skinning) (pos, nrm []float32, err error) {
 	pl := &r.lbs
 	if method == DualQuat {
 		pl = &r.dq
 	}
+	capture, err := linkCapture(pl.vert, pl.defines)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer gl.DeleteProgram(uint32(capture))
 	if id < 0 || int(id) >= len(r.meshes) || !r.meshes[id].live {
 		return nil, nil, fmt.Errorf("render: capture of mesh %d, which is not uploaded", id)
 	}
@@ -70,11 +75,11 @@ func (r *Renderer) CaptureMorphed(id MeshID, palette, weights []float32, method 
 	gl.BufferData(gl.TRANSFORM_FEEDBACK_BUFFER, max(n, 1)*24, nil, gl.STREAM_READ)
 	gl.BindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, tfb)
 
-	gl.UseProgram(uint32(pl.capture))
+	gl.UseProgram(uint32(capture))
 	ident := [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
-	gl.UniformMatrix4fv(pl.uCapVP, 1, false, &ident[0])
-	gl.UniformMatrix4fv(pl.uCapModel, 1, false, &ident[0])
-	gl.Uniform1i(pl.capture.uniform("uSelJoint"), -1)
+	gl.UniformMatrix4fv(capture.uniform("uViewProj"), 1, false, &ident[0])
+	gl.UniformMatrix4fv(capture.uniform("uModel"), 1, false, &ident[0])
+	gl.Uniform1i(capture.uniform("uSelJoint"), -1)
 	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, 0, len(palette)*4)
 	r.bindMorph(0, &m)
 	r.setMissingAttributes(&m)
