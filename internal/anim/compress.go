@@ -18,7 +18,8 @@ import (
 //     for rotations) between the kept ones stays within the tolerance of
 //     the source at every source key and half-way between keys;
 //   - the kept values are quantized per track and component over the
-//     track's range, to 4 to 24 bits, or stay float32;
+//     component's range, 0 to 24 bits each (the widest at least 4), or
+//     stay float32;
 //   - key times become indices into one table of the clip's distinct
 //     times, as many bits each as the table needs, and none for a track
 //     that keys every time of the table.
@@ -108,12 +109,12 @@ type packedClip struct {
 // (n = 0) has no data; a constant one (n = 1) holds its value as the top
 // 9+bits bits of each float32 (sign, exponent, bits of mantissa).
 // A track of n ≥ 2 keys holds, each part starting on a byte:
-//   - with bits < 32, the minimum and the step of each coded component
-//     (float32), value = min + step·code;
+//   - with bits < 32, the minimum of each coded component and the step
+//     of each that has bits (float32), value = min + step·code;
 //   - unless every is set (the track keys every time of the table), n
 //     time indices of timeBits bits;
-//   - its values: with bits < 32, nq codes of bits bits per key, with
-//     bits = 32 the components as float32.
+//   - its values: with bits < 32, three codes of cbits[c] bits per key,
+//     with bits = 32 the components as float32.
 //
 // Rotations code x, y and z of the key made to have w ≥ 0, and decode w as
 // √(1 − x² − y² − z²): nq is 3 for a quantized rotation, else the path's
@@ -125,10 +126,19 @@ type packedTrack struct {
 	// both place it in the clip's frames.
 	vbit, kbits uint32
 	n           uint32
-	bits        uint8
-	every       bool
+	// bits is 32 for float32 values, the widest component's for coded
+	// ones, the mantissa bits kept for a constant track; cbits are a
+	// coded track's bits per component.
+	bits  uint8
+	cbits [3]uint8
+	every bool
 	// lo and step are the ranges decoded, for speed.
 	lo, step [3]float32
+}
+
+// keyBits is the size of one key's codes.
+func (tr *packedTrack) keyBits() uint32 {
+	return uint32(tr.cbits[0]) + uint32(tr.cbits[1]) + uint32(tr.cbits[2])
 }
 
 // dataPad zero bytes end packedClip.data, so that readBits may load eight
@@ -190,7 +200,7 @@ func samplePacked(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache 
 // frameTrack is a track laid out in the frames, with what decoding needs.
 type frameTrack struct {
 	rot      bool
-	bits     uint8
+	cbits    [3]uint8
 	rec      uint32 // where its key pair is in the cache
 	bit      uint32 // its codes' bit offset in a frame
 	lo, step [3]float32
@@ -226,21 +236,21 @@ func (pk *packedClip) advanceFrames(t float32, g *int32, cache []float32) {
 
 // frameCodes decodes the codes of frame track f at frame k.
 func (pk *packedClip) frameCodes(f *frameTrack, k int) (x, y, z float32) {
-	return unpack3(pk.data, uint(pk.frameStart)+uint(k)*uint(pk.frameBits)+uint(f.bit), uint(f.bits), &f.lo, &f.step)
+	return unpack3(pk.data, uint(pk.frameStart)+uint(k)*uint(pk.frameBits)+uint(f.bit), &f.cbits, &f.lo, &f.step)
 }
 
-// unpack3 decodes three codes of b bits from bit at of data:
-// lo + step·code each.
-func unpack3(data []byte, at, b uint, lo, step *[3]float32) (x, y, z float32) {
-	m := uint64(1)<<b - 1
+// unpack3 decodes three codes of cb[0], cb[1] and cb[2] bits from bit at
+// of data: lo + step·code each.
+func unpack3(data []byte, at uint, cb *[3]uint8, lo, step *[3]float32) (x, y, z float32) {
+	b0, b1, b2 := uint(cb[0]), uint(cb[1]), uint(cb[2])
 	var qx, qy, qz uint64
-	if b <= maxOneLoadBits {
+	if b0+b1+b2 <= maxOneLoadBits {
 		v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
-		qx, qy, qz = v&m, v>>b&m, v>>(2*b)&m
+		qx, qy, qz = v&(1<<b0-1), v>>b0&(1<<b1-1), v>>(b0+b1)&(1<<b2-1)
 	} else {
-		qx = uint64(readBits(data, int(at), uint8(b)))
-		qy = uint64(readBits(data, int(at+b), uint8(b)))
-		qz = uint64(readBits(data, int(at+2*b), uint8(b)))
+		qx = uint64(readBits(data, int(at), uint8(b0)))
+		qy = uint64(readBits(data, int(at+b0), uint8(b1)))
+		qz = uint64(readBits(data, int(at+b0+b1), uint8(b2)))
 	}
 	// Codes go to floats through int64: converting an unsigned integer
 	// costs a branch and more.
@@ -256,14 +266,13 @@ func (pk *packedClip) shiftFrames(k int, cache []float32) {
 	for i := range pk.frame {
 		f := &pk.frame[i]
 		var x, y, z float32
-		if b := uint(f.bits); b <= maxOneLoadBits {
+		if b0, b1, b2 := uint(f.cbits[0]), uint(f.cbits[1]), uint(f.cbits[2]); b0+b1+b2 <= maxOneLoadBits {
 			// frameCodes, written out: a call here costs a fifth.
 			at := at0 + uint(f.bit)
 			v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
-			m := uint64(1)<<b - 1
-			x = f.lo[0] + f.step[0]*float32(int64(v&m))
-			y = f.lo[1] + f.step[1]*float32(int64(v>>b&m))
-			z = f.lo[2] + f.step[2]*float32(int64(v>>(2*b)&m))
+			x = f.lo[0] + f.step[0]*float32(int64(v&(1<<b0-1)))
+			y = f.lo[1] + f.step[1]*float32(int64(v>>b0&(1<<b1-1)))
+			z = f.lo[2] + f.step[2]*float32(int64(v>>(b0+b1)&(1<<b2-1)))
 		} else {
 			x, y, z = pk.frameCodes(f, k+1)
 		}
@@ -320,9 +329,9 @@ func (pk *packedClip) fillFrames(k int, cache []float32) {
 	}
 }
 
-// maxOneLoadBits is the widest code of which three, at any bit offset,
-// fit in one 64-bit load.
-const maxOneLoadBits = 19
+// maxOneLoadBits is the most bits of codes that, at any bit offset, fit
+// in one 64-bit load.
+const maxOneLoadBits = 57
 
 // sampleVec3 samples every translation or scale track of path p: where t
 // has left a track's cached pair, refill; then the interpolation. It and
@@ -377,7 +386,7 @@ func (pk *packedClip) sampleQuat(t float32, nlerp bool, cur []int32, recs []floa
 
 // decode3 decodes the three codes of key k of a quantized track.
 func (pk *packedClip) decode3(tr *packedTrack, k int) (x, y, z float32) {
-	return unpack3(pk.data, uint(tr.vbit)+uint(k)*uint(tr.kbits), uint(tr.bits), &tr.lo, &tr.step)
+	return unpack3(pk.data, uint(tr.vbit)+uint(k)*uint(tr.kbits), &tr.cbits, &tr.lo, &tr.step)
 }
 
 // refill decodes into r (two records, as RuntimeClip.keys lays them out)

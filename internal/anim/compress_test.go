@@ -353,3 +353,43 @@ func TestCompressRefusesBadTolerance(t *testing.T) {
 		}
 	}
 }
+
+// A component that hardly moves costs fewer bits than one that moves a
+// lot: a joint sliding along x and turning about x, with a wobble of a
+// micrometre (a microradian) on y and nothing on z, codes x with many
+// bits and y and z with none, within the tolerance.
+func TestCompressGivesQuietComponentsFewerBits(t *testing.T) {
+	sk := chain(3)
+	c := Clip{Name: "Slide", Duration: 2}
+	move := Track{Joint: 0, Path: Translation, Interp: Linear}
+	turn := Track{Joint: 0, Path: Rotation, Interp: Linear}
+	for k := 0; k <= 60; k++ {
+		tm := float32(k) / 30
+		s := math.Sin(math.Pi * float64(tm))
+		wobble := 1e-6 * math.Cos(7*float64(tm))
+		move.Times = append(move.Times, tm)
+		move.Values = append(move.Values, float32(0.3*s), float32(wobble), 0.2)
+		a := 0.5 * (math.Pi / 3) * s // half of up to 60°
+		q := mgl32.Quat{W: float32(math.Cos(a)), V: mgl32.Vec3{float32(math.Sin(a)), float32(wobble), 0}}.Normalize()
+		turn.Times = append(turn.Times, tm)
+		turn.Values = append(turn.Values, q.V[0], q.V[1], q.V[2], q.W)
+	}
+	c.Tracks = []Track{move, turn}
+	const tol = 1e-4
+	rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []Path{Translation, Rotation} {
+		tr := rc.pk.tracks[p][0]
+		if tr.n < 2 || tr.bits >= 32 {
+			t.Fatalf("%v track: %d keys at %d bits; want coded keys", p, tr.n, tr.bits)
+		}
+		if cb := tr.cbits; cb[0] < 6 || cb[1] != 0 || cb[2] != 0 {
+			t.Errorf("%v track codes x, y, z at %v bits; want x at 6 or more, y and z at 0", p, cb)
+		}
+	}
+	if e := compressedError(t, sk, &c, rc, keyTimes(&c)); e > tol {
+		t.Errorf("error %g m, over the tolerance %g", e, tol)
+	}
+}

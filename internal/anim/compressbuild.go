@@ -163,8 +163,9 @@ func rawBytes(c *Clip) int {
 
 // packedBytes is the size of a compressed clip as a file would hold it
 // (CompressReport.Bytes): the time table; one bit per joint and path
-// saying whether it has a track; per track a byte of bit rate and flags
-// and its key count (a varint); its data. The STEP and CUBICSPLINE tracks
+// saying whether it has a track; per track of keys a byte of flags and
+// bit rate (two for coded ones: 5 bits per component) and its key count
+// (a varint); its data. The STEP and CUBICSPLINE tracks
 // and the morph weights kept as they were count their floats and a
 // descriptor each. The offsets kept in memory are not counted: they
 // follow from the counts.
@@ -176,6 +177,8 @@ func (c *RuntimeClip) packedBytes() int {
 			switch {
 			case tr.n == 1:
 				b++ // its mantissa bits, which also say it is one value
+			case tr.n > 1 && tr.bits < 32:
+				b += 2 + varintLen(int(tr.n))
 			case tr.n > 1:
 				b += 1 + varintLen(int(tr.n))
 			}
@@ -358,9 +361,12 @@ type encKey struct {
 
 // encTrack is one track's encoding.
 type encTrack struct {
-	n     int // 0 dropped, 1 constant, ≥ 2 keys
-	size  int // bits of keys and ranges, for tracks of keys
+	n    int // 0 dropped, 1 constant, ≥ 2 keys
+	size int // bits of keys and ranges, for tracks of keys
+	// bits is 32 for float32 values, the widest component's for coded
+	// ones (cbits each), the mantissa bits kept for a constant track.
 	bits  uint8
+	cbits [3]uint8
 	times []float32
 	// codes holds nq codes per key (bits < 32), or the values (float32).
 	codes []uint32
@@ -590,7 +596,7 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 		for j := range n {
 			pk.rest[p][j] = restComponents(&e.sk.Rest[j], path)
 			et := enc[p][j]
-			tr := packedTrack{off: uint32(len(pk.data)), n: uint32(et.n), bits: et.bits}
+			tr := packedTrack{off: uint32(len(pk.data)), n: uint32(et.n), bits: et.bits, cbits: et.cbits}
 			copy(tr.lo[:], et.lo[:3])
 			copy(tr.step[:], et.step[:3])
 			switch {
@@ -605,12 +611,13 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 				pk.data = w.end()
 			case et.n >= 2:
 				if et.bits < 32 {
-					nq := codedComponents(path, et.bits)
-					for c := range nq {
+					for c := range 3 {
 						pk.data = le.AppendUint32(pk.data, math.Float32bits(et.lo[c]))
 					}
-					for c := range nq {
-						pk.data = le.AppendUint32(pk.data, math.Float32bits(et.step[c]))
+					for c := range 3 {
+						if et.cbits[c] > 0 {
+							pk.data = le.AppendUint32(pk.data, math.Float32bits(et.step[c]))
+						}
 					}
 				}
 				tr.toff = uint32(len(pk.data))
@@ -632,13 +639,13 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 				case tr.every:
 					// In the frame below.
 					tr.vbit = frameBits
-					frameBits += 3 * uint32(et.bits)
+					frameBits += tr.keyBits()
 					framed = append(framed, [2]int{p, j})
 				default:
-					tr.vbit, tr.kbits = 8*uint32(len(pk.data)), 3*uint32(et.bits)
+					tr.vbit, tr.kbits = 8*uint32(len(pk.data)), tr.keyBits()
 					w.start(pk.data)
-					for _, q := range et.codes {
-						w.write(q, et.bits)
+					for i, q := range et.codes {
+						w.write(q, et.cbits[i%3])
 					}
 					pk.data = w.end()
 				}
@@ -654,8 +661,8 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 	for k := range table {
 		for _, f := range framed {
 			et := enc[f[0]][f[1]]
-			for _, q := range et.codes[3*k : 3*k+3] {
-				w.write(q, et.bits)
+			for c, q := range et.codes[3*k : 3*k+3] {
+				w.write(q, et.cbits[c])
 			}
 		}
 	}
@@ -666,7 +673,7 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 		tr := &pk.tracks[f[0]][f[1]]
 		tr.vbit += start
 		tr.kbits = frameBits
-		pk.frame = append(pk.frame, frameTrack{rot: f[0] == int(Rotation), bits: tr.bits,
+		pk.frame = append(pk.frame, frameTrack{rot: f[0] == int(Rotation), cbits: tr.cbits,
 			rec: uint32(off[f[0]] + f[1]*2*(recHead+Path(f[0]).Components())), bit: tr.vbit - start, lo: tr.lo, step: tr.step})
 	}
 	pk.data = append(pk.data, make([]byte, dataPad)...)
@@ -812,26 +819,53 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 		}
 		return et
 	}
+	worstOf := func(dec []float32) float64 {
+		var worst float64
+		for k := range n {
+			worst = max(worst, errf(vals[k*nc:(k+1)*nc], dec[k*nc:(k+1)*nc]))
+		}
+		return worst
+	}
 	var best *encTrack
 	bestSize := math.MaxInt
 	for _, b := range append(quantBits[:], 32) {
 		et := &encTrack{bits: b}
 		dec := vals
+		nq := codedComponents(p, b)
+		keyBits := nq * int(b)
 		if b < 32 {
-			var worst float64
-			et.lo, et.step, et.codes, dec = quantize(p, vals, b)
-			for k := range n {
-				worst = max(worst, errf(vals[k*nc:(k+1)*nc], dec[k*nc:(k+1)*nc]))
-			}
+			cb := [3]uint8{b, b, b}
+			et.lo, et.step, et.codes, dec = quantize(p, vals, cb)
+			worst := worstOf(dec)
 			if worst > budget {
 				continue
 			}
+			// A component that varies less than the widest (the y and z
+			// of a turn about x) takes fewer bits, as long as the worst
+			// error grows by a quarter at most.
+			limit := min(budget, 1.25*worst)
+			for c := range nq {
+				lo, hi := uint8(0), b // hi is known to do
+				for lo < hi {
+					mid := (lo + hi) / 2
+					try := cb
+					try[c] = mid
+					if _, _, _, d := quantize(p, vals, try); worstOf(d) <= limit {
+						hi = mid
+					} else {
+						lo = mid + 1
+					}
+				}
+				cb[c] = hi
+			}
+			et.cbits, et.bits = cb, max(cb[0], cb[1], cb[2])
+			et.lo, et.step, et.codes, dec = quantize(p, vals, cb)
+			keyBits = int(cb[0]) + int(cb[1]) + int(cb[2])
 		}
 		keep := e.reduce(p, errf, times, vals, dec, budget)
-		nq := codedComponents(p, b)
-		size := len(keep) * (nq*int(b) + int(e.timeBits))
+		size := len(keep) * (keyBits + int(e.timeBits))
 		if b < 32 {
-			size += 8 * 8 * nq // the minimums and steps
+			size += rangeBytes(et.cbits) * 8
 		}
 		if size >= bestSize {
 			continue
@@ -852,6 +886,18 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 		best = et
 	}
 	return best
+}
+
+// rangeBytes is the size of a coded track's ranges: each component's
+// minimum, and its step where it has bits.
+func rangeBytes(cb [3]uint8) int {
+	n := 12
+	for _, b := range cb {
+		if b > 0 {
+			n += 4
+		}
+	}
+	return n
 }
 
 // quantBits are the bit rates tried below float32.
@@ -934,13 +980,14 @@ func segmentOK(p Path, errf func(a, b []float32) float64, times, vals, dec []flo
 	return true
 }
 
-// quantize codes vals (keys of path p) at bits per component over each
-// component's range: the minimums, the steps, the codes and the values they
-// decode to, as packedClip.decode decodes them. Rotations code x, y, z of the key
+// quantize codes vals (keys of path p) at cb[c] bits for component c over
+// each component's range: the minimums, the steps, the codes and the
+// values they decode to, as packedClip.decode decodes them. A component
+// of 0 bits is its range's midpoint. Rotations code x, y, z of the key
 // with w ≥ 0.
-func quantize(p Path, vals []float32, bits uint8) (lo, step [4]float32, codes []uint32, dec []float32) {
+func quantize(p Path, vals []float32, cb [3]uint8) (lo, step [4]float32, codes []uint32, dec []float32) {
 	nc := p.Components()
-	nq := codedComponents(p, bits)
+	nq := 3
 	src := vals
 	if p == Rotation {
 		src = slices.Clone(vals)
@@ -950,7 +997,6 @@ func quantize(p Path, vals []float32, bits uint8) (lo, step [4]float32, codes []
 			}
 		}
 	}
-	top := float64(uint32(1)<<bits - 1)
 	var hi [4]float32
 	for c := range nq {
 		lo[c], hi[c] = src[c], src[c]
@@ -961,7 +1007,11 @@ func quantize(p Path, vals []float32, bits uint8) (lo, step [4]float32, codes []
 		}
 	}
 	for c := range nq {
-		step[c] = float32(float64(hi[c]-lo[c]) / top)
+		if cb[c] == 0 {
+			lo[c] = lo[c] + (hi[c]-lo[c])/2
+			continue
+		}
+		step[c] = float32(float64(hi[c]-lo[c]) / float64(uint32(1)<<cb[c]-1))
 	}
 	n := len(src) / nc
 	codes = make([]uint32, 0, n*nq)
@@ -971,7 +1021,7 @@ func quantize(p Path, vals []float32, bits uint8) (lo, step [4]float32, codes []
 			code := 0.0
 			if step[c] > 0 {
 				code = math.Round(float64(src[k+c]-lo[c]) / float64(step[c]))
-				code = min(max(code, 0), top)
+				code = min(max(code, 0), float64(uint32(1)<<cb[c]-1))
 			}
 			codes = append(codes, uint32(code))
 			dec[k+c] = lo[c] + step[c]*float32(code)
