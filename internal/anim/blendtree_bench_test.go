@@ -38,7 +38,6 @@ type nodeCase struct {
 	tree NodeSpec
 }
 
-// nodeCases lists every node type for BenchmarkNode and
 // benchFrames times Update + Evaluate of c at 60 frames a second.
 func benchFrames(b *testing.B, c *Controller) {
 	pose := NewSoAPose(benchJoints)
@@ -51,6 +50,7 @@ func benchFrames(b *testing.B, c *Controller) {
 	reportPerJoint(b, benchJoints)
 }
 
+// nodeCases lists every node type for BenchmarkNode and
 // TestNodeAllocatesNothing; the trees use the parameters p and q of
 // nodeParams.
 func nodeCases() []nodeCase {

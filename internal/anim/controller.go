@@ -551,8 +551,10 @@ func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
 }
 
 // postProcess runs the IK and look-at steps. Each one reads model matrices
-// of the pose as the steps before it left it, so they are recomputed before
-// every step after the first.
+// of the pose as the steps before it left it: one pass computes them all
+// before the first step, and after each step those of the joints below
+// the first one it turned (every joint a step turns descends from it, as
+// Validate checks) are computed again.
 func (c *Controller) postProcess(out *SoAPose) {
 	x := &c.ctx
 	changed := -1 // the first joint the last step turned; -1 before any

@@ -299,3 +299,30 @@ func TestPostStepsSeeEachOther(t *testing.T) {
 		t.Errorf("left hand at %v, want %v", hand, reach)
 	}
 }
+
+// TestPostStepOnATurnedChain: two IK steps on one arm. The second reads
+// the upper arm's matrix, which the first turned (its Start): unless it
+// is computed again, the second solves from the old arm and the hand
+// misses its target.
+func TestPostStepOnATurnedChain(t *testing.T) {
+	sk := humanoid()
+	first, second := mgl32.Vec3{0.45, 1.1, 0.25}, mgl32.Vec3{0.3, 1.35, 0.3}
+	c3 := func(v mgl32.Vec3) [3]Input { return [3]Input{Const(v[0]), Const(v[1]), Const(v[2])} }
+	arm := []string{"upper_arm.L", "forearm.L", "hand.L"}
+	spec := treeSpec(clipNodeSpec("Idle"))
+	spec.Post = []PostSpec{
+		{Type: PostTwoBoneIK, Joints: arm, Pole: c3(mgl32.Vec3{0, -0.3, -1}), Target: c3(first)},
+		{Type: PostTwoBoneIK, Joints: arm, Pole: c3(mgl32.Vec3{0, 0, -1}), Target: c3(second)},
+	}
+	c := build(t, spec, sk, humanoidClips(sk))
+	soa := NewSoAPose(sk.NumJoints())
+	c.Update(0.1)
+	c.Evaluate(soa)
+	pose := make([]Transform, sk.NumJoints())
+	soa.ToTransforms(pose)
+	models := make([]mgl32.Mat4, sk.NumJoints())
+	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !vecApprox(hand, second, 1e-3) {
+		t.Errorf("left hand at %v, want %v", hand, second)
+	}
+}

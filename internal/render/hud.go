@@ -351,11 +351,10 @@ func roundPx(v float32) float32 { return float32(math.Floor(float64(v) + 0.5)) }
 
 // Flush draws everything queued since the last Flush into t (nil: the
 // default framebuffer), of fbWidth×fbHeight pixels, in one draw call over
-// what is there, then restores
-// the state it changed: depth test, culling, blending and sRGB encoding
-// as they were, and program, vertex array, buffer and texture bindings
-// to 0. It leaves the viewport covering the framebuffer and texture unit
-// 0 active. With an empty framebuffer (a minimized window) it draws
+// what is there, then restores the state it changed: depth test,
+// culling, blending and sRGB encoding as they were, and program, vertex
+// array, buffer and texture bindings to 0. It leaves t bound, the
+// viewport covering it and texture unit 0 active. With an empty framebuffer (a minimized window) it draws
 // nothing but still empties the queue.
 func (h *HUD) Flush(t *Target, fbWidth, fbHeight int) {
 	n := len(h.verts)

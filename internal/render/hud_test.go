@@ -345,7 +345,7 @@ func ExampleHUD() {
 	}
 	defer hud.Destroy()
 
-	// Every frame, after the 3D pass, with the window's framebuffer bound:
+	// Every frame, after the 3D pass:
 	white := color.NRGBA{R: 255, G: 255, B: 255, A: 255}
 	lh := hud.LineHeight()
 	hud.Rect(8, 8, 240, lh+8, color.NRGBA{A: 160})
