@@ -1,0 +1,74 @@
+package gltfload
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/qmuntal/gltf"
+)
+
+// TestAccessorReadsOddLayouts pins the layouts where qmuntal/gltf's
+// modeler.ReadAccessor would read differently from glTF or not at all,
+// which is why rawAccessor walks accessors itself (see its comment).
+func TestAccessorReadsOddLayouts(t *testing.T) {
+	le16 := func(v ...int16) (b []byte) {
+		for _, x := range v {
+			b = append(b, byte(x), byte(uint16(x)>>8))
+		}
+		return b
+	}
+	le32 := func(v ...uint32) (b []byte) {
+		for _, x := range v {
+			b = append(b, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+		}
+		return b
+	}
+	one := func(x int) *int { return &x }
+	cases := []struct {
+		name      string
+		views     [][]byte // one buffer and view each
+		strides   []int
+		acc       gltf.Accessor
+		normalize bool
+		want      []float64
+	}{
+		{name: "normalized SHORT VEC3 with byteStride 6 (modeler refuses it), -32768 clamped to -1",
+			views: [][]byte{le16(-32768, 0, 32767, 16384, -16384, 1)}, strides: []int{6},
+			acc:       gltf.Accessor{BufferView: one(0), ComponentType: gltf.ComponentShort, Normalized: true, Type: gltf.AccessorVec3, Count: 2},
+			normalize: true, want: []float64{-1, 0, 1, 16384.0 / 32767, -16384.0 / 32767, 1.0 / 32767}},
+		{name: "sparse on views with a byteStride (glTF packs sparse arrays tightly; modeler would apply it)",
+			views: [][]byte{le16(1, 3), le32(0x40a00000, 0x40e00000)}, strides: []int{4, 8},
+			acc: gltf.Accessor{ComponentType: gltf.ComponentFloat, Type: gltf.AccessorScalar, Count: 4, Sparse: &gltf.Sparse{Count: 2,
+				Indices: gltf.SparseIndices{BufferView: 0, ComponentType: gltf.ComponentUshort}, Values: gltf.SparseValues{BufferView: 1}}},
+			want: []float64{0, 5, 0, 7}},
+		{name: "sparse UNSIGNED_INT MAT3 (modeler panics on it)",
+			views: [][]byte{le32(1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0), {0}, le32(9, 8, 7, 6, 5, 4, 3, 2, 1)}, strides: []int{0, 0, 0},
+			acc: gltf.Accessor{BufferView: one(0), ComponentType: gltf.ComponentUint, Type: gltf.AccessorMat3, Count: 2, Sparse: &gltf.Sparse{Count: 1,
+				Indices: gltf.SparseIndices{BufferView: 1, ComponentType: gltf.ComponentUbyte}, Values: gltf.SparseValues{BufferView: 2}}},
+			want: []float64{9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+		{name: "UNSIGNED_BYTE MAT2, columns padded to 4 bytes, in column order (modeler gives [row][col])",
+			views: [][]byte{{1, 2, 99, 99, 3, 4, 99, 99}}, strides: []int{0},
+			acc:  gltf.Accessor{BufferView: one(0), ComponentType: gltf.ComponentUbyte, Type: gltf.AccessorMat2, Count: 1},
+			want: []float64{1, 2, 3, 4}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := &gltf.Document{Accessors: []*gltf.Accessor{&tc.acc}}
+			for k, data := range tc.views {
+				doc.Buffers = append(doc.Buffers, &gltf.Buffer{ByteLength: len(data), Data: data})
+				doc.BufferViews = append(doc.BufferViews, &gltf.BufferView{Buffer: k, ByteLength: len(data), ByteStride: tc.strides[k]})
+			}
+			l := &loader{doc: doc, model: &Model{}}
+			l.setBudget(1 << 10)
+			l.accChecked = make([]bool, 1)
+			n := tc.acc.Type.Components()
+			got := make([]float64, tc.acc.Count*n)
+			if err := l.rawAccessor(0, tc.normalize, func(e, c int, v float64) { got[e*n+c] = v }); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("read %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
