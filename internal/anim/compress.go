@@ -199,8 +199,13 @@ func samplePacked(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache 
 
 // frameTrack is a track laid out in the frames, with what decoding needs.
 type frameTrack struct {
-	rot      bool
-	cbits    [3]uint8
+	rot   bool
+	cbits [3]uint8
+	// oneLoad says the codes fit one 64-bit load; then y's code starts
+	// at bit sh1, z's at sh2, and mask are the three codes' masks.
+	oneLoad  bool
+	sh1, sh2 uint8
+	mask     [3]uint32
 	rec      uint32 // where its key pair is in the cache
 	bit      uint32 // its codes' bit offset in a frame
 	lo, step [3]float32
@@ -266,13 +271,14 @@ func (pk *packedClip) shiftFrames(k int, cache []float32) {
 	for i := range pk.frame {
 		f := &pk.frame[i]
 		var x, y, z float32
-		if b0, b1, b2 := uint(f.cbits[0]), uint(f.cbits[1]), uint(f.cbits[2]); b0+b1+b2 <= maxOneLoadBits {
-			// frameCodes, written out: a call here costs a fifth.
+		if f.oneLoad {
+			// frameCodes, written out, masks and shifts made ahead: a
+			// call here costs a fifth.
 			at := at0 + uint(f.bit)
 			v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
-			x = f.lo[0] + f.step[0]*float32(int64(v&(1<<b0-1)))
-			y = f.lo[1] + f.step[1]*float32(int64(v>>b0&(1<<b1-1)))
-			z = f.lo[2] + f.step[2]*float32(int64(v>>(b0+b1)&(1<<b2-1)))
+			x = f.lo[0] + f.step[0]*float32(int64(uint32(v)&f.mask[0]))
+			y = f.lo[1] + f.step[1]*float32(int64(uint32(v>>(f.sh1&63))&f.mask[1]))
+			z = f.lo[2] + f.step[2]*float32(int64(uint32(v>>(f.sh2&63))&f.mask[2]))
 		} else {
 			x, y, z = pk.frameCodes(f, k+1)
 		}

@@ -393,3 +393,25 @@ func TestCompressGivesQuietComponentsFewerBits(t *testing.T) {
 		t.Errorf("error %g m, over the tolerance %g", e, tol)
 	}
 }
+
+// cutMantissaToward keeps m mantissa bits and rounds the way it is told,
+// by less than one unit of the kept bits.
+func TestCutMantissaToward(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for range 10000 {
+		v := float32(rng.NormFloat64() * math.Pow(10, rng.Float64()*8-4))
+		m := uint8(rng.IntN(24))
+		for _, up := range []bool{false, true} {
+			r := cutMantissaToward(v, m, up)
+			if low := math.Float32bits(r) & (1<<(23-uint32(m)) - 1); m < 23 && low != 0 {
+				t.Fatalf("cut(%g, %d) = %g keeps more than %d mantissa bits", v, m, r, m)
+			}
+			if (up && r < v) || (!up && r > v) {
+				t.Fatalf("cut(%g, %d, up %v) = %g, on the wrong side", v, m, up, r)
+			}
+			if d := math.Abs(float64(r - v)); d > math.Abs(float64(v))*math.Pow(2, -float64(m)) {
+				t.Fatalf("cut(%g, %d, up %v) = %g, %g away", v, m, up, r, d)
+			}
+		}
+	}
+}

@@ -40,15 +40,25 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	e.checkTimes(c) // with the splines' samples
 	progress(0.05)
 	target := 0.95 * opt.Tolerance // room for the rounding of whoever checks
+	e.cutRanges = true
 	rc, worst, errs := e.fit(target, progress)
-	if len(e.curves) > 0 {
-		// The clip with its splines kept as they are, too: it wins where
-		// the splines' keys do not fit or take more room.
-		e.curves, e.done = nil, map[encKey]*encTrack{}
+	// Other packings win on some clips: ranges kept whole (the shares the
+	// fit settles on differ, and with them the keys kept), and splines
+	// kept as they are (where their keys do not fit or take more room).
+	alt := func() {
+		e.done = map[encKey]*encTrack{}
 		rc2, worst2, errs2 := e.fit(target, progress)
-		if slices.Max(worst) > target || (slices.Max(worst2) <= target && rc2.packedBytes() <= rc.packedBytes()) {
+		if slices.Max(worst) > target || (slices.Max(worst2) <= target && rc2.packedBytes() < rc.packedBytes()) {
 			rc, worst, errs = rc2, worst2, errs2
 		}
+	}
+	e.cutRanges = false
+	alt()
+	if len(e.curves) > 0 {
+		e.curves = nil
+		alt()
+		e.cutRanges = true
+		alt()
 	}
 	slices.Sort(errs)
 	if len(errs) > 0 {
@@ -164,8 +174,8 @@ func rawBytes(c *Clip) int {
 // packedBytes is the size of a compressed clip as a file would hold it
 // (CompressReport.Bytes): the time table; one bit per joint and path
 // saying whether it has a track; per track of keys a byte of flags and
-// bit rate (two for coded ones: 5 bits per component) and its key count
-// (a varint); its data. The STEP and CUBICSPLINE tracks
+// bit rate (three for coded ones: 5 bits per component and for the
+// ranges' mantissas) and its key count (a varint); its data. The STEP and CUBICSPLINE tracks
 // and the morph weights kept as they were count their floats and a
 // descriptor each. The offsets kept in memory are not counted: they
 // follow from the counts.
@@ -178,7 +188,7 @@ func (c *RuntimeClip) packedBytes() int {
 			case tr.n == 1:
 				b++ // its mantissa bits, which also say it is one value
 			case tr.n > 1 && tr.bits < 32:
-				b += 2 + varintLen(int(tr.n))
+				b += 3 + varintLen(int(tr.n))
 			case tr.n > 1:
 				b += 1 + varintLen(int(tr.n))
 			}
@@ -213,9 +223,26 @@ func cutMantissa(v float32, m uint8) float32 {
 	return math.Float32frombits(r)
 }
 
-// timeTableBytes is the size of the time table: three numbers (first
-// time, step, count) where the times are evenly spaced as float32
-// arithmetic rebuilds them, else a float32 each.
+// cutMantissaToward is v with m mantissa bits, rounded up or down.
+func cutMantissaToward(v float32, m uint8, up bool) float32 {
+	if m >= 23 {
+		return v
+	}
+	drop := 23 - uint32(m)
+	b := math.Float32bits(v)
+	r := b >> drop << drop // toward zero
+	if math.Float32frombits(r) != v && (v > 0) == up {
+		r += 1 << drop // away from zero
+	}
+	if r&0x7f800000 == 0x7f800000 { // out of the finite floats
+		return v
+	}
+	return math.Float32frombits(r)
+}
+
+// timeTableBytes is the size of the time table: where the times are
+// evenly spaced as float32 arithmetic rebuilds them, the first time and
+// the step (float32) and the count (a varint), else a float32 each.
 func timeTableBytes(times []float32) int {
 	if len(times) > 2 {
 		t0, dt := times[0], times[1]-times[0]
@@ -227,7 +254,7 @@ func timeTableBytes(times []float32) int {
 			}
 		}
 		if even {
-			return 12
+			return 8 + varintLen(len(times))
 		}
 	}
 	return 4 * len(times)
@@ -256,6 +283,9 @@ type encoder struct {
 	reach, scale, minScale []float64
 	// done caches each track's encoding by path, joint and share.
 	done map[encKey]*encTrack
+	// cutRanges lets coded tracks keep fewer mantissa bits of their
+	// ranges.
+	cutRanges bool
 	// timeBits is the width of a time index with every source key time in
 	// the table, what encodeTrack weighs a key's time at.
 	timeBits uint8
@@ -367,6 +397,8 @@ type encTrack struct {
 	// ones (cbits each), the mantissa bits kept for a constant track.
 	bits  uint8
 	cbits [3]uint8
+	// rbits are the mantissa bits the ranges keep (see quantize).
+	rbits uint8
 	times []float32
 	// codes holds nq codes per key (bits < 32), or the values (float32).
 	codes []uint32
@@ -611,14 +643,17 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 				pk.data = w.end()
 			case et.n >= 2:
 				if et.bits < 32 {
+					m := et.rbits
+					w.start(pk.data)
 					for c := range 3 {
-						pk.data = le.AppendUint32(pk.data, math.Float32bits(et.lo[c]))
+						w.write(math.Float32bits(et.lo[c])>>(23-m), 9+m)
 					}
 					for c := range 3 {
 						if et.cbits[c] > 0 {
-							pk.data = le.AppendUint32(pk.data, math.Float32bits(et.step[c]))
+							w.write(math.Float32bits(et.step[c])>>(23-m), 9+m)
 						}
 					}
+					pk.data = w.end()
 				}
 				tr.toff = uint32(len(pk.data))
 				tr.every = et.n == len(table)
@@ -673,8 +708,13 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 		tr := &pk.tracks[f[0]][f[1]]
 		tr.vbit += start
 		tr.kbits = frameBits
-		pk.frame = append(pk.frame, frameTrack{rot: f[0] == int(Rotation), cbits: tr.cbits,
-			rec: uint32(off[f[0]] + f[1]*2*(recHead+Path(f[0]).Components())), bit: tr.vbit - start, lo: tr.lo, step: tr.step})
+		cb := tr.cbits
+		ft := frameTrack{rot: f[0] == int(Rotation), cbits: cb, oneLoad: tr.keyBits() <= maxOneLoadBits, sh1: cb[0], sh2: cb[0] + cb[1],
+			rec: uint32(off[f[0]] + f[1]*2*(recHead+Path(f[0]).Components())), bit: tr.vbit - start, lo: tr.lo, step: tr.step}
+		for c, b := range cb {
+			ft.mask[c] = 1<<b - 1
+		}
+		pk.frame = append(pk.frame, ft)
 	}
 	pk.data = append(pk.data, make([]byte, dataPad)...)
 	// The compressed clip keeps the source's STEP records, and its
@@ -835,7 +875,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 		keyBits := nq * int(b)
 		if b < 32 {
 			cb := [3]uint8{b, b, b}
-			et.lo, et.step, et.codes, dec = quantize(p, vals, cb)
+			et.lo, et.step, et.codes, dec = quantize(p, vals, cb, 23)
 			worst := worstOf(dec)
 			if worst > budget {
 				continue
@@ -850,7 +890,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 					mid := (lo + hi) / 2
 					try := cb
 					try[c] = mid
-					if _, _, _, d := quantize(p, vals, try); worstOf(d) <= limit {
+					if _, _, _, d := quantize(p, vals, try, 23); worstOf(d) <= limit {
 						hi = mid
 					} else {
 						lo = mid + 1
@@ -858,14 +898,31 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 				}
 				cb[c] = hi
 			}
-			et.cbits, et.bits = cb, max(cb[0], cb[1], cb[2])
-			et.lo, et.step, et.codes, dec = quantize(p, vals, cb)
+			// The ranges keep as few mantissa bits as leave that error all
+			// but unchanged: what it leaves of the budget is the key
+			// reduction's.
+			_, _, _, d := quantize(p, vals, cb, 23)
+			rlimit := min(limit, 1.02*worstOf(d))
+			lo, hi := uint8(0), uint8(23)
+			if !e.cutRanges {
+				lo = hi
+			}
+			for lo < hi {
+				mid := (lo + hi) / 2
+				if _, _, _, d := quantize(p, vals, cb, mid); worstOf(d) <= rlimit {
+					hi = mid
+				} else {
+					lo = mid + 1
+				}
+			}
+			et.cbits, et.bits, et.rbits = cb, max(cb[0], cb[1], cb[2]), hi
+			et.lo, et.step, et.codes, dec = quantize(p, vals, cb, hi)
 			keyBits = int(cb[0]) + int(cb[1]) + int(cb[2])
 		}
 		keep := e.reduce(p, errf, times, vals, dec, budget)
 		size := len(keep) * (keyBits + int(e.timeBits))
 		if b < 32 {
-			size += rangeBytes(et.cbits) * 8
+			size += rangeBytes(et.cbits, et.rbits) * 8
 		}
 		if size >= bestSize {
 			continue
@@ -889,15 +946,16 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 }
 
 // rangeBytes is the size of a coded track's ranges: each component's
-// minimum, and its step where it has bits.
-func rangeBytes(cb [3]uint8) int {
-	n := 12
+// minimum, and its step where it has bits, as the top 9+rbits bits of
+// their float32s (sign, exponent and rbits of mantissa).
+func rangeBytes(cb [3]uint8, rbits uint8) int {
+	n := 3
 	for _, b := range cb {
 		if b > 0 {
-			n += 4
+			n++
 		}
 	}
-	return n
+	return (n*(9+int(rbits)) + 7) / 8
 }
 
 // quantBits are the bit rates tried below float32.
@@ -983,9 +1041,11 @@ func segmentOK(p Path, errf func(a, b []float32) float64, times, vals, dec []flo
 // quantize codes vals (keys of path p) at cb[c] bits for component c over
 // each component's range: the minimums, the steps, the codes and the
 // values they decode to, as packedClip.decode decodes them. A component
-// of 0 bits is its range's midpoint. Rotations code x, y, z of the key
-// with w ≥ 0.
-func quantize(p Path, vals []float32, cb [3]uint8) (lo, step [4]float32, codes []uint32, dec []float32) {
+// of 0 bits is its range's midpoint. The minimums and steps keep rbits
+// mantissa bits (23: all), a minimum rounded down and a step up so that
+// the codes still span the range. Rotations code x, y, z of the key with
+// w ≥ 0.
+func quantize(p Path, vals []float32, cb [3]uint8, rbits uint8) (lo, step [4]float32, codes []uint32, dec []float32) {
 	nc := p.Components()
 	nq := 3
 	src := vals
@@ -1008,10 +1068,11 @@ func quantize(p Path, vals []float32, cb [3]uint8) (lo, step [4]float32, codes [
 	}
 	for c := range nq {
 		if cb[c] == 0 {
-			lo[c] = lo[c] + (hi[c]-lo[c])/2
+			lo[c] = cutMantissa(lo[c]+(hi[c]-lo[c])/2, rbits)
 			continue
 		}
-		step[c] = float32(float64(hi[c]-lo[c]) / float64(uint32(1)<<cb[c]-1))
+		lo[c] = cutMantissaToward(lo[c], rbits, false)
+		step[c] = cutMantissaToward(float32(float64(hi[c]-lo[c])/float64(uint32(1)<<cb[c]-1)), rbits, true)
 	}
 	n := len(src) / nc
 	codes = make([]uint32, 0, n*nq)
