@@ -269,19 +269,14 @@ func TestModelsBelow(t *testing.T) {
 	}
 }
 
-// TestPostStepsSeeEachOther: a look-at that turns the spine and then an
-// arm IK below it. The IK must read the model matrices the look-at left,
-// or the hand lands where the unturned arm would have put it.
-func TestPostStepsSeeEachOther(t *testing.T) {
-	sk := humanoid()
-	look := mgl32.Vec3{1.5, 1.2, 0.5}   // far to the side: the spine turns a lot
-	reach := mgl32.Vec3{0.35, 1.2, 0.2} // 0.43 from the turned shoulder, 0.54 at most
-	c3 := func(v mgl32.Vec3) [3]Input { return [3]Input{Const(v[0]), Const(v[1]), Const(v[2])} }
-	spec := treeSpec(clipNodeSpec("Idle"))
-	spec.Post = []PostSpec{
-		{Type: PostLookAt, Joints: []string{"spine", "head"}, Shares: []float32{1, 0}, Forward: mgl32.Vec3{0, 0, 1}, Target: c3(look)},
-		{Type: PostTwoBoneIK, Joints: []string{"upper_arm.L", "forearm.L", "hand.L"}, Pole: c3(mgl32.Vec3{0, -0.3, -1}), Target: c3(reach)},
-	}
+// c3 is a constant model-space point or direction as a spec's inputs.
+func c3(v mgl32.Vec3) [3]Input { return [3]Input{Const(v[0]), Const(v[1]), Const(v[2])} }
+
+// postedModels evaluates spec on the humanoid's Idle at 0.1 s, post
+// steps included, and returns the model matrices of the pose by the
+// reference local-to-model.
+func postedModels(t *testing.T, spec *Spec, sk *Skeleton) []mgl32.Mat4 {
+	t.Helper()
 	c := build(t, spec, sk, humanoidClips(sk))
 	soa := NewSoAPose(sk.NumJoints())
 	c.Update(0.1)
@@ -290,6 +285,22 @@ func TestPostStepsSeeEachOther(t *testing.T) {
 	soa.ToTransforms(pose)
 	models := make([]mgl32.Mat4, sk.NumJoints())
 	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	return models
+}
+
+// TestPostStepsSeeEachOther: a look-at that turns the spine and then an
+// arm IK below it. The IK must read the model matrices the look-at left,
+// or the hand lands where the unturned arm would have put it.
+func TestPostStepsSeeEachOther(t *testing.T) {
+	sk := humanoid()
+	look := mgl32.Vec3{1.5, 1.2, 0.5}   // far to the side: the spine turns a lot
+	reach := mgl32.Vec3{0.35, 1.2, 0.2} // 0.43 from the turned shoulder, 0.54 at most
+	spec := treeSpec(clipNodeSpec("Idle"))
+	spec.Post = []PostSpec{
+		{Type: PostLookAt, Joints: []string{"spine", "head"}, Shares: []float32{1, 0}, Forward: mgl32.Vec3{0, 0, 1}, Target: c3(look)},
+		{Type: PostTwoBoneIK, Joints: []string{"upper_arm.L", "forearm.L", "hand.L"}, Pole: c3(mgl32.Vec3{0, -0.3, -1}), Target: c3(reach)},
+	}
+	models := postedModels(t, spec, sk)
 	fwd := models[sk.JointIndex("head")].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
 	eye := models[sk.JointIndex("head")].Col(3).Vec3()
 	if d := fwd.Dot(look.Sub(eye).Normalize()); d < 1-1e-4 {
@@ -307,21 +318,13 @@ func TestPostStepsSeeEachOther(t *testing.T) {
 func TestPostStepOnATurnedChain(t *testing.T) {
 	sk := humanoid()
 	first, second := mgl32.Vec3{0.45, 1.1, 0.25}, mgl32.Vec3{0.3, 1.35, 0.3}
-	c3 := func(v mgl32.Vec3) [3]Input { return [3]Input{Const(v[0]), Const(v[1]), Const(v[2])} }
 	arm := []string{"upper_arm.L", "forearm.L", "hand.L"}
 	spec := treeSpec(clipNodeSpec("Idle"))
 	spec.Post = []PostSpec{
 		{Type: PostTwoBoneIK, Joints: arm, Pole: c3(mgl32.Vec3{0, -0.3, -1}), Target: c3(first)},
 		{Type: PostTwoBoneIK, Joints: arm, Pole: c3(mgl32.Vec3{0, 0, -1}), Target: c3(second)},
 	}
-	c := build(t, spec, sk, humanoidClips(sk))
-	soa := NewSoAPose(sk.NumJoints())
-	c.Update(0.1)
-	c.Evaluate(soa)
-	pose := make([]Transform, sk.NumJoints())
-	soa.ToTransforms(pose)
-	models := make([]mgl32.Mat4, sk.NumJoints())
-	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	models := postedModels(t, spec, sk)
 	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !vecApprox(hand, second, 1e-3) {
 		t.Errorf("left hand at %v, want %v", hand, second)
 	}
