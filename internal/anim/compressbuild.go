@@ -868,6 +868,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 	}
 	var best *encTrack
 	bestSize := math.MaxInt
+	q := newQuantizer(p, vals)
 	for _, b := range append(quantBits[:], 32) {
 		et := &encTrack{bits: b}
 		dec := vals
@@ -875,7 +876,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 		keyBits := nq * int(b)
 		if b < 32 {
 			cb := [3]uint8{b, b, b}
-			et.lo, et.step, et.codes, dec = quantize(p, vals, cb, 23)
+			et.lo, et.step, et.codes, dec = q.quantize(cb, 23)
 			worst := worstOf(dec)
 			if worst > budget {
 				continue
@@ -890,7 +891,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 					mid := (lo + hi) / 2
 					try := cb
 					try[c] = mid
-					if _, _, _, d := quantize(p, vals, try, 23); worstOf(d) <= limit {
+					if q.within(try, 23, vals, errf, limit) {
 						hi = mid
 					} else {
 						lo = mid + 1
@@ -901,7 +902,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 			// The ranges keep as few mantissa bits as leave that error all
 			// but unchanged: what it leaves of the budget is the key
 			// reduction's.
-			_, _, _, d := quantize(p, vals, cb, 23)
+			_, _, _, d := q.quantize(cb, 23)
 			rlimit := min(limit, 1.02*worstOf(d))
 			lo, hi := uint8(0), uint8(23)
 			if !e.cutRanges {
@@ -909,14 +910,14 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 			}
 			for lo < hi {
 				mid := (lo + hi) / 2
-				if _, _, _, d := quantize(p, vals, cb, mid); worstOf(d) <= rlimit {
+				if q.within(cb, mid, vals, errf, rlimit) {
 					hi = mid
 				} else {
 					lo = mid + 1
 				}
 			}
 			et.cbits, et.bits, et.rbits = cb, max(cb[0], cb[1], cb[2]), hi
-			et.lo, et.step, et.codes, dec = quantize(p, vals, cb, hi)
+			et.lo, et.step, et.codes, dec = q.quantize(cb, hi)
 			keyBits = int(cb[0]) + int(cb[1]) + int(cb[2])
 		}
 		keep := e.reduce(p, errf, times, vals, dec, budget)
@@ -1038,59 +1039,94 @@ func segmentOK(p Path, errf func(a, b []float32) float64, times, vals, dec []flo
 	return true
 }
 
-// quantize codes vals (keys of path p) at cb[c] bits for component c over
-// each component's range: the minimums, the steps, the codes and the
-// values they decode to, as packedClip.decode decodes them. A component
-// of 0 bits is its range's midpoint. The minimums and steps keep rbits
-// mantissa bits (23: all), a minimum rounded down and a step up so that
-// the codes still span the range. Rotations code x, y, z of the key with
-// w ≥ 0.
-func quantize(p Path, vals []float32, cb [3]uint8, rbits uint8) (lo, step [4]float32, codes []uint32, dec []float32) {
-	nc := p.Components()
-	nq := 3
-	src := vals
+// quantizer codes the keys of one track (path p) over each component's
+// range. Rotations code x, y, z of the key with w ≥ 0.
+type quantizer struct {
+	p      Path
+	nc     int
+	src    []float32 // the keys, rotations with w ≥ 0
+	lo, hi [3]float32
+}
+
+func newQuantizer(p Path, vals []float32) *quantizer {
+	q := &quantizer{p: p, nc: p.Components(), src: vals}
 	if p == Rotation {
-		src = slices.Clone(vals)
-		for k := 0; k < len(src); k += 4 {
-			if src[k+3] < 0 {
-				src[k], src[k+1], src[k+2], src[k+3] = -src[k], -src[k+1], -src[k+2], -src[k+3]
+		q.src = slices.Clone(vals)
+		for k := 0; k < len(q.src); k += 4 {
+			if q.src[k+3] < 0 {
+				q.src[k], q.src[k+1], q.src[k+2], q.src[k+3] = -q.src[k], -q.src[k+1], -q.src[k+2], -q.src[k+3]
 			}
 		}
 	}
-	var hi [4]float32
-	for c := range nq {
-		lo[c], hi[c] = src[c], src[c]
+	for c := range 3 {
+		q.lo[c], q.hi[c] = q.src[c], q.src[c]
 	}
-	for k := 0; k < len(src); k += nc {
-		for c := range nq {
-			lo[c], hi[c] = min(lo[c], src[k+c]), max(hi[c], src[k+c])
+	for k := 0; k < len(q.src); k += q.nc {
+		for c := range 3 {
+			q.lo[c], q.hi[c] = min(q.lo[c], q.src[k+c]), max(q.hi[c], q.src[k+c])
 		}
 	}
-	for c := range nq {
+	return q
+}
+
+// ranges are the minimums and steps of cb[c] bits for component c: a
+// component of 0 bits is its range's midpoint. They keep rbits mantissa
+// bits (23: all), a minimum rounded down and a step up so that the codes
+// still span the range.
+func (q *quantizer) ranges(cb [3]uint8, rbits uint8) (lo, step [4]float32) {
+	for c := range 3 {
 		if cb[c] == 0 {
-			lo[c] = cutMantissa(lo[c]+(hi[c]-lo[c])/2, rbits)
+			lo[c] = cutMantissa(q.lo[c]+(q.hi[c]-q.lo[c])/2, rbits)
 			continue
 		}
-		lo[c] = cutMantissaToward(lo[c], rbits, false)
-		step[c] = cutMantissaToward(float32(float64(hi[c]-lo[c])/float64(uint32(1)<<cb[c]-1)), rbits, true)
+		lo[c] = cutMantissaToward(q.lo[c], rbits, false)
+		step[c] = cutMantissaToward(float32(float64(q.hi[c]-lo[c])/float64(uint32(1)<<cb[c]-1)), rbits, true)
 	}
-	n := len(src) / nc
-	codes = make([]uint32, 0, n*nq)
-	dec = make([]float32, len(src))
-	for k := 0; k < len(src); k += nc {
-		for c := range nq {
-			code := 0.0
-			if step[c] > 0 {
-				code = math.Round(float64(src[k+c]-lo[c]) / float64(step[c]))
-				code = min(max(code, 0), float64(uint32(1)<<cb[c]-1))
-			}
-			codes = append(codes, uint32(code))
-			dec[k+c] = lo[c] + step[c]*float32(code)
+	return lo, step
+}
+
+// key codes key k and writes the values the codes decode to, as
+// packedClip.decode decodes them, into dec.
+func (q *quantizer) key(k int, cb [3]uint8, lo, step *[4]float32, codes *[3]uint32, dec []float32) {
+	src := q.src[k*q.nc:]
+	for c := range 3 {
+		code := 0.0
+		if step[c] > 0 {
+			code = math.Round(float64(src[c]-lo[c]) / float64(step[c]))
+			code = min(max(code, 0), float64(uint32(1)<<cb[c]-1))
 		}
-		if p == Rotation {
-			d := dec[k : k+4]
-			d[0], d[1], d[2], d[3] = unitFromXYZ(d[0], d[1], d[2])
+		codes[c] = uint32(code)
+		dec[c] = lo[c] + step[c]*float32(code)
+	}
+	if q.p == Rotation {
+		dec[0], dec[1], dec[2], dec[3] = unitFromXYZ(dec[0], dec[1], dec[2])
+	}
+}
+
+// within reports whether every key coded at cb and rbits decodes within
+// limit of the source (errf), stopping at the first that does not.
+func (q *quantizer) within(cb [3]uint8, rbits uint8, vals []float32, errf func(a, b []float32) float64, limit float64) bool {
+	lo, step := q.ranges(cb, rbits)
+	var codes [3]uint32
+	var dec [4]float32
+	for k := range len(q.src) / q.nc {
+		q.key(k, cb, &lo, &step, &codes, dec[:])
+		if errf(vals[k*q.nc:(k+1)*q.nc], dec[:q.nc]) > limit {
+			return false
 		}
+	}
+	return true
+}
+
+// quantize codes every key at cb and rbits: the minimums, the steps, the
+// codes (three a key) and the values they decode to.
+func (q *quantizer) quantize(cb [3]uint8, rbits uint8) (lo, step [4]float32, codes []uint32, dec []float32) {
+	lo, step = q.ranges(cb, rbits)
+	n := len(q.src) / q.nc
+	codes = make([]uint32, 3*n)
+	dec = make([]float32, len(q.src))
+	for k := range n {
+		q.key(k, cb, &lo, &step, (*[3]uint32)(codes[3*k:]), dec[k*q.nc:(k+1)*q.nc])
 	}
 	return lo, step, codes, dec
 }
