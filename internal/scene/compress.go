@@ -3,6 +3,8 @@ package scene
 import (
 	"fmt"
 	"io"
+	goruntime "runtime"
+	"sync"
 	"time"
 
 	"github.com/skinview/skinview/internal/anim"
@@ -14,27 +16,46 @@ import (
 var progressEvery = time.Second
 
 // CompressClips compresses every clip of m within tolerance model units
-// (anim.CompressClip) and sets m.Runtime, so that every character and
-// crowd of m plays the compressed clips. A clip that takes longer than a
-// second says how far it has got on progress, about once a second.
+// (anim.CompressClip), as many at once as there are cores, and sets
+// m.Runtime, so that every character and crowd of m plays the compressed
+// clips. A clip that takes longer than a second says how far it has got
+// on progress, about once a second.
 func CompressClips(m *gltfload.Model, tolerance float64, progress io.Writer) ([]anim.CompressReport, error) {
 	runtime := make([]*anim.RuntimeClip, len(m.Clips))
 	reports := make([]anim.CompressReport, len(m.Clips))
+	errs := make([]error, len(m.Clips))
+	var mu sync.Mutex // one progress line at a time
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, goruntime.GOMAXPROCS(0))
 	for i := range m.Clips {
-		c := &m.Clips[i]
-		start := time.Now()
-		next := start.Add(progressEvery)
-		opt := anim.CompressOptions{Tolerance: tolerance, Progress: func(done float64) {
-			if now := time.Now(); progress != nil && now.After(next) {
-				next = now.Add(progressEvery)
-				fmt.Fprintf(progress, "compressing %s clip %d/%d %q: %.0f%% (%.1f s)\n", m.Name, i+1, len(m.Clips), c.Name, 100*done, now.Sub(start).Seconds())
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			c := &m.Clips[i]
+			start := time.Now()
+			next := start.Add(progressEvery)
+			opt := anim.CompressOptions{Tolerance: tolerance, Progress: func(done float64) {
+				if now := time.Now(); progress != nil && now.After(next) {
+					next = now.Add(progressEvery)
+					mu.Lock()
+					fmt.Fprintf(progress, "compressing %s clip %d/%d %q: %.0f%% (%.1f s)\n", m.Name, i+1, len(m.Clips), c.Name, 100*done, now.Sub(start).Seconds())
+					mu.Unlock()
+				}
+			}}
+			rc, rep, err := anim.CompressClip(c, &m.Skeleton, opt)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: clip %d %q: %w", m.Name, i, c.Name, err)
+				return
 			}
-		}}
-		rc, rep, err := anim.CompressClip(c, &m.Skeleton, opt)
+			runtime[i], reports[i] = rc, rep
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("%s: clip %d %q: %w", m.Name, i, c.Name, err)
+			return nil, err
 		}
-		runtime[i], reports[i] = rc, rep
 	}
 	m.Runtime = runtime
 	return reports, nil
