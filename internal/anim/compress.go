@@ -131,6 +131,8 @@ type packedTrack struct {
 	// coded track's bits per component.
 	bits  uint8
 	cbits [3]uint8
+	// rbits are the mantissa bits its ranges keep in data.
+	rbits uint8
 	every bool
 	// lo and step are the ranges decoded, for speed.
 	lo, step [3]float32

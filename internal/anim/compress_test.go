@@ -415,3 +415,25 @@ func TestCutMantissaToward(t *testing.T) {
 		}
 	}
 }
+
+// A few keys that a low rate codes exactly (a turn there and back) need
+// no exact ranges either: they may spend a sixteenth of the budget, as a
+// constant's value does, on shorter minimums and steps.
+func TestCompressExactKeysCutTheirRanges(t *testing.T) {
+	sk := chain(3)
+	q := mgl32.QuatRotate(0.5, mgl32.Vec3{1, 0, 0})
+	c := Clip{Name: "Nod", Duration: 2, Tracks: []Track{{Joint: 0, Path: Rotation, Interp: Linear,
+		Times: []float32{0, 1, 2}, Values: []float32{0, 0, 0, 1, q.V[0], q.V[1], q.V[2], q.W, 0, 0, 0, 1}}}}
+	const tol = 1e-4
+	rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := rc.pk.tracks[Rotation][0]
+	if tr.n != 3 || tr.bits >= 32 || tr.rbits >= 23 {
+		t.Errorf("nod: %d keys at %v bits, ranges with %d mantissa bits; want 3 coded keys and cut ranges", tr.n, tr.cbits, tr.rbits)
+	}
+	if e := compressedError(t, sk, &c, rc, keyTimes(&c)); e > tol {
+		t.Errorf("error %g m, over the tolerance %g", e, tol)
+	}
+}

@@ -628,7 +628,7 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 		for j := range n {
 			pk.rest[p][j] = restComponents(&e.sk.Rest[j], path)
 			et := enc[p][j]
-			tr := packedTrack{off: uint32(len(pk.data)), n: uint32(et.n), bits: et.bits, cbits: et.cbits}
+			tr := packedTrack{off: uint32(len(pk.data)), n: uint32(et.n), bits: et.bits, cbits: et.cbits, rbits: et.rbits}
 			copy(tr.lo[:], et.lo[:3])
 			copy(tr.step[:], et.step[:3])
 			switch {
@@ -869,81 +869,98 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 	var best *encTrack
 	bestSize := math.MaxInt
 	q := newQuantizer(p, vals)
-	for _, b := range append(quantBits[:], 32) {
-		et := &encTrack{bits: b}
-		dec := vals
-		nq := codedComponents(p, b)
-		keyBits := nq * int(b)
-		if b < 32 {
-			cb := [3]uint8{b, b, b}
-			et.lo, et.step, et.codes, dec = q.quantize(cb, 23)
-			worst := worstOf(dec)
-			if worst > budget {
-				continue
-			}
-			// A component that varies less than the widest (the y and z
-			// of a turn about x) takes fewer bits, as long as the worst
-			// error grows by a quarter at most.
-			limit := min(budget, 1.25*worst)
-			for c := range nq {
-				lo, hi := uint8(0), b // hi is known to do
-				for lo < hi {
-					mid := (lo + hi) / 2
-					try := cb
-					try[c] = mid
-					if q.within(try, 23, vals, errf, limit) {
-						hi = mid
-					} else {
-						lo = mid + 1
-					}
-				}
-				cb[c] = hi
-			}
-			// The ranges keep as few mantissa bits as leave that error all
-			// but unchanged: what it leaves of the budget is the key
-			// reduction's.
-			_, _, _, d := q.quantize(cb, 23)
-			rlimit := min(limit, 1.02*worstOf(d))
-			lo, hi := uint8(0), uint8(23)
-			if !e.cutRanges {
-				lo = hi
-			}
-			for lo < hi {
-				mid := (lo + hi) / 2
-				if q.within(cb, mid, vals, errf, rlimit) {
-					hi = mid
-				} else {
-					lo = mid + 1
-				}
-			}
-			et.cbits, et.bits, et.rbits = cb, max(cb[0], cb[1], cb[2]), hi
-			et.lo, et.step, et.codes, dec = q.quantize(cb, hi)
-			keyBits = int(cb[0]) + int(cb[1]) + int(cb[2])
-		}
+	// consider keeps et (coded at dec) with the keys reduce leaves, where
+	// that is the smallest yet.
+	consider := func(et *encTrack, dec []float32, keyBits int) {
 		keep := e.reduce(p, errf, times, vals, dec, budget)
 		size := len(keep) * (keyBits + int(e.timeBits))
-		if b < 32 {
+		if et.bits < 32 {
 			size += rangeBytes(et.cbits, et.rbits) * 8
 		}
 		if size >= bestSize {
-			continue
+			return
 		}
 		bestSize = size
 		et.n, et.size = len(keep), size
+		codes := et.codes
+		et.codes, et.times = nil, nil
 		for _, k := range keep {
 			et.times = append(et.times, times[k])
-			if b == 32 {
+			if et.bits == 32 {
 				et.vals = append(et.vals, vals[k*nc:(k+1)*nc]...)
 			} else {
-				et.codes = append(et.codes, et.codes[k*nq:(k+1)*nq]...)
+				et.codes = append(et.codes, codes[3*k:3*k+3]...)
 			}
-		}
-		if b < 32 {
-			et.codes = et.codes[n*nq:]
 		}
 		best = et
 	}
+	floored := false
+	for _, b := range quantBits {
+		cb := [3]uint8{b, b, b}
+		_, _, _, dec := q.quantize(cb, 23)
+		worst := worstOf(dec)
+		if worst > budget {
+			continue
+		}
+		// A component that varies less than the widest (the y and z of a
+		// turn about x) takes fewer bits, as long as the worst error grows
+		// by a quarter at most; where the rate codes the keys all but
+		// exactly, also as long as it stays within a sixteenth of the
+		// budget (as a constant's value), if that packs smaller.
+		limits := []float64{min(budget, 1.25*worst)}
+		if 1.25*worst < budget/16 && !floored {
+			limits = append(limits, budget/16)
+			floored = true // at the lowest such rate only: higher ones code no smaller
+		}
+		for i, limit := range limits {
+			et := e.codeTrack(q, vals, errf, b, limit, float64(i)*limit)
+			et.lo, et.step, et.codes, dec = q.quantize(et.cbits, et.rbits)
+			consider(et, dec, int(et.cbits[0])+int(et.cbits[1])+int(et.cbits[2]))
+		}
+	}
+	consider(&encTrack{bits: 32}, vals, nc*32)
 	return best
+}
+
+// codeTrack picks a coded track's bits per component, from b each, and
+// its ranges' mantissa bits, as few as keep every key within limit; the
+// ranges as few as leave the error all but unchanged, or within rfloor.
+func (e *encoder) codeTrack(q *quantizer, vals []float32, errf func(a, b []float32) float64, b uint8, limit, rfloor float64) *encTrack {
+	cb := [3]uint8{b, b, b}
+	for c := range 3 {
+		lo, hi := uint8(0), b // hi is known to do
+		for lo < hi {
+			mid := (lo + hi) / 2
+			try := cb
+			try[c] = mid
+			if q.within(try, 23, vals, errf, limit) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		cb[c] = hi
+	}
+	// The ranges keep as few mantissa bits as leave that error all but
+	// unchanged: what it leaves of the budget is the key reduction's.
+	lo, hi := uint8(0), uint8(23)
+	if e.cutRanges {
+		_, _, _, d := q.quantize(cb, 23)
+		var worst float64
+		for k := range len(d) / q.nc {
+			worst = max(worst, errf(vals[k*q.nc:(k+1)*q.nc], d[k*q.nc:(k+1)*q.nc]))
+		}
+		rlimit := min(limit, max(1.02*worst, rfloor))
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if q.within(cb, mid, vals, errf, rlimit) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+	}
+	return &encTrack{cbits: cb, bits: max(cb[0], cb[1], cb[2]), rbits: hi}
 }
 
 // rangeBytes is the size of a coded track's ranges: each component's
