@@ -258,7 +258,8 @@ func (j *LookAtJob) Run() {
 	last := j.Chain[len(j.Chain)-1]
 	mTip := modelRows(j.Models, last)
 	eye0 := transformPoint(mTip, j.Offset)
-	fwd0, _ := unit(rotate(rotationOf(mTip), j.Forward))
+	gTip := rotationOf(mTip)
+	fwd0, _ := unit(rotate(gTip, j.Forward))
 	var remaining float32
 	for k := range j.Chain {
 		remaining += j.share(k)
@@ -275,18 +276,29 @@ func (j *LookAtJob) Run() {
 		}
 		remaining -= s
 		mj := modelRows(j.Models, jt)
-		g0 := rotationOf(mj)
-		pivot0 := position(mj)
+		g0 := gTip
+		if jt != last {
+			g0 = rotationOf(mj)
+		}
+		// The joint's model rotation before its turns, and its origin,
+		// which its turns keep in place.
+		g := mulQ(q, g0)
+		pivot := rotate(q, position(mj)).Add(t)
 		passes := 1
 		if k == len(j.Chain)-1 && j.Weight >= 1 {
 			passes = lookAtTipIterations
 		}
+		// The passes' turns compose (each about the same origin, the
+		// next measured after the last), so the joint takes their product
+		// once: g⁻¹·t₁·g, then (t₁g)⁻¹·t₂·(t₁g), … is g⁻¹·(tₙ⋯t₁)·g.
+		total, turned, stop := mgl32.QuatIdent(), false, false
 		for pass := 0; pass < passes; pass++ {
 			eye := rotate(q, eye0).Add(t)
 			fwd := rotate(q, fwd0)
 			want, l := unit(j.Target.Sub(eye))
 			if l < ikEpsilon {
-				return
+				stop = true
+				break
 			}
 			if pass > 0 && fwd.Dot(want) >= aimConverged {
 				break
@@ -295,11 +307,15 @@ func (j *LookAtJob) Run() {
 			if w := frac * j.Weight; w < 1 {
 				turn = Slerp(mgl32.QuatIdent(), turn, w)
 			}
-			g := mulQ(q, g0)
-			pivot := rotate(q, pivot0).Add(t)
-			applyModelRotation(j.Pose, jt, g, turn, 1)
+			total, turned = mulQ(turn, total), true
 			q = normalizeQuat(mulQ(turn, q))
 			t = rotate(turn, t.Sub(pivot)).Add(pivot)
+		}
+		if turned {
+			applyModelRotation(j.Pose, jt, g, total, 1)
+		}
+		if stop {
+			return
 		}
 	}
 }
