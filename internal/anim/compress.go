@@ -131,8 +131,10 @@ type packedTrack struct {
 	// coded track's bits per component.
 	bits  uint8
 	cbits [3]uint8
-	// rbits are the mantissa bits its ranges keep in data.
+	// rbits are the mantissa bits its ranges keep in data; xyz says a
+	// constant rotation keeps x, y, z and rebuilds w ≥ 0.
 	rbits uint8
+	xyz   bool
 	every bool
 	// lo and step are the ranges decoded, for speed.
 	lo, step [3]float32
@@ -438,8 +440,15 @@ func (pk *packedClip) refill(p Path, j int, t float32, cur *int32, r []float32) 
 			copy(v, pk.rest[p][j][:nc])
 		} else {
 			m := uint32(tr.bits)
-			for c := range nc {
+			kept := nc
+			if tr.xyz {
+				kept = 3
+			}
+			for c := range kept {
 				v[c] = math.Float32frombits(readBits(pk.data, int(tr.voff)*8+c*int(9+m), uint8(9+m)) << (23 - m))
+			}
+			if tr.xyz {
+				v[0], v[1], v[2], v[3] = unitFromXYZ(v[0], v[1], v[2])
 			}
 		}
 		r[0], r[1] = -math.MaxFloat32, 0

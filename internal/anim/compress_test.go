@@ -437,3 +437,28 @@ func TestCompressExactKeysCutTheirRanges(t *testing.T) {
 		t.Errorf("error %g m, over the tolerance %g", e, tol)
 	}
 }
+
+// A constant rotation away from rest keeps x, y and z (w rebuilt) where
+// that is shorter than four floats, within the tolerance; the sign of a
+// key given with w < 0 does not matter.
+func TestCompressConstantRotationKeepsXYZ(t *testing.T) {
+	sk := chain(3)
+	q := mgl32.QuatRotate(2, mgl32.Vec3{0.3, 1, 0.2}.Normalize())
+	c := Clip{Name: "Pose", Duration: 1, Tracks: []Track{
+		{Joint: 0, Path: Rotation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{q.V[0], q.V[1], q.V[2], q.W, q.V[0], q.V[1], q.V[2], q.W}},
+		{Joint: 1, Path: Rotation, Interp: Linear, Times: []float32{0}, Values: []float32{-q.V[0], -q.V[1], -q.V[2], -q.W}},
+	}}
+	const tol = 1e-4
+	rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range 2 {
+		if tr := rc.pk.tracks[Rotation][j]; tr.n != 1 || !tr.xyz {
+			t.Errorf("joint %d: %d keys, x, y, z alone %v; want one value as x, y, z", j, tr.n, tr.xyz)
+		}
+	}
+	if e := compressedError(t, sk, &c, rc, []float32{0, 0.3, 1}); e > tol {
+		t.Errorf("error %g m, over the tolerance %g", e, tol)
+	}
+}

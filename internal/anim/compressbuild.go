@@ -399,6 +399,8 @@ type encTrack struct {
 	cbits [3]uint8
 	// rbits are the mantissa bits the ranges keep (see quantize).
 	rbits uint8
+	// xyz: a constant rotation kept as x, y, z, w ≥ 0 rebuilt.
+	xyz   bool
 	times []float32
 	// codes holds nq codes per key (bits < 32), or the values (float32).
 	codes []uint32
@@ -635,9 +637,12 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 			case et.n == 1:
 				// The top 9+bits bits of each float32: sign, exponent and
 				// the mantissa bits kept.
-				tr.voff = tr.off
+				tr.voff, tr.xyz = tr.off, et.xyz
 				w.start(pk.data)
 				for c := range nc {
+					if c == 3 && et.xyz {
+						break
+					}
 					w.write(math.Float32bits(et.vals[c])>>(23-et.bits), 9+et.bits)
 				}
 				pk.data = w.end()
@@ -843,20 +848,36 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 		// it within a sixteenth of the budget of the first key: a value
 		// costs little, and error spent on it is taken from the chain's
 		// animated tracks.
-		et := &encTrack{n: 1, bits: 23}
-		for m := uint8(0); m < 23; m++ {
-			var v [4]float32
-			for c := range nc {
-				v[c] = cutMantissa(vals[c], m)
+		// A rotation may keep x, y, z alone (w ≥ 0 rebuilt), where
+		// that costs less.
+		cut := func(xyz bool) (m uint8, v [4]float32, ok bool) {
+			src := vals[:nc]
+			if xyz {
+				src = []float32{vals[0], vals[1], vals[2], vals[3]}
+				if src[3] < 0 {
+					src[0], src[1], src[2], src[3] = -src[0], -src[1], -src[2], -src[3]
+				}
 			}
-			if errf(vals[:nc], v[:nc]) <= budget/16 && within(v[:nc]) {
-				et.bits = m
-				break
+			for m = 0; ; m++ {
+				for c := range nc {
+					v[c] = cutMantissa(src[c], m)
+				}
+				if xyz {
+					v[0], v[1], v[2], v[3] = unitFromXYZ(v[0], v[1], v[2])
+				}
+				if ok = errf(vals[:nc], v[:nc]) <= budget/16 && within(v[:nc]); ok || m == 23 {
+					return m, v, ok
+				}
 			}
 		}
-		for c := range nc {
-			et.vals = append(et.vals, cutMantissa(vals[c], et.bits))
+		et := &encTrack{n: 1}
+		m, v, _ := cut(false)
+		if p == Rotation {
+			if mx, vx, ok := cut(true); ok && 3*(9+int(mx)) < 4*(9+int(m)) {
+				m, v, et.xyz = mx, vx, true
+			}
 		}
+		et.bits, et.vals = m, v[:nc]
 		return et
 	}
 	worstOf := func(dec []float32) float64 {
