@@ -462,3 +462,23 @@ func TestCompressConstantRotationKeepsXYZ(t *testing.T) {
 		t.Errorf("error %g m, over the tolerance %g", e, tol)
 	}
 }
+
+// Progress only goes forward, from 0 to 1, through every packing tried
+// (four for a clip with splines).
+func TestCompressProgressGoesForward(t *testing.T) {
+	sk := humanoid()
+	for _, c := range []Clip{mocapClip(sk, 1), cubicClip(mocapClip(sk, 1))} {
+		var got []float64
+		if _, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: 1e-4, Progress: func(f float64) { got = append(got, f) }}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < 3 || got[len(got)-1] != 1 {
+			t.Fatalf("%s: progress %v; want several steps ending at 1", c.Name, got)
+		}
+		for i, f := range got {
+			if f < 0 || f > 1 || (i > 0 && f < got[i-1]) {
+				t.Fatalf("%s: progress step %d is %v after %v", c.Name, i, f, got[max(i-1, 0)])
+			}
+		}
+	}
+}

@@ -40,15 +40,23 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	e.checkTimes(c) // with the splines' samples
 	progress(0.05)
 	target := 0.95 * opt.Tolerance // room for the rounding of whoever checks
+	// Each packing tried has its share of the progress.
+	fits, fit := 2, 0
+	if len(e.curves) > 0 {
+		fits = 4
+	}
+	share := func(f float64) { progress(0.05 + 0.95*(float64(fit)+f)/float64(fits)) }
 	e.cutRanges = true
-	rc, worst, errs := e.fit(target, progress)
+	rc, worst, errs := e.fit(target, share)
 	// Other packings win on some clips: ranges kept whole (the shares the
 	// fit settles on differ, and with them the keys kept), and splines
 	// kept as they are (where their keys do not fit or take more room).
 	alt := func() {
+		fit++
 		e.done = map[encKey]*encTrack{}
-		rc2, worst2, errs2 := e.fit(target, progress)
-		if slices.Max(worst) > target || (slices.Max(worst2) <= target && rc2.packedBytes() < rc.packedBytes()) {
+		rc2, worst2, errs2 := e.fit(target, share)
+		w1, w2 := slices.Max(worst), slices.Max(worst2)
+		if (w2 <= target && (w1 > target || rc2.packedBytes() < rc.packedBytes())) || (w1 > target && w2 < w1) {
 			rc, worst, errs = rc2, worst2, errs2
 		}
 	}
@@ -82,7 +90,8 @@ const maxPackedBytes = 1 << 29
 // fit packs the clip with every joint's share of the tolerance, halving
 // the shares of joints (and their ancestors) over target until it fits,
 // then doubling those with room while it still does. It returns the
-// clip, each joint's worst error and every (time, joint) error.
+// clip, each joint's worst error and every (time, joint) error, and tells
+// progress the share of its work done.
 func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, worst []float64, errs []float32) {
 	sk := e.sk
 	n := sk.NumJoints()
@@ -92,7 +101,7 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 	}
 	const tries, rounds = 12, 4
 	for try := 0; ; try++ {
-		e.stage = func(f float64) { progress(0.05 + 0.75*(float64(try)+f)/tries) }
+		e.stage = func(f float64) { progress(0.8 * (float64(try) + f) / tries) }
 		rc = e.build(share)
 		worst, errs = e.measure(rc)
 		if slices.Max(worst) <= target || try == tries-1 {
@@ -223,7 +232,9 @@ func cutMantissa(v float32, m uint8) float32 {
 	return math.Float32frombits(r)
 }
 
-// cutMantissaToward is v with m mantissa bits, rounded up or down.
+// cutMantissaToward is v with m mantissa bits, rounded up or down; ±Inf
+// where that leaves the finite floats (ranges that decode to no number,
+// which the encoder then refuses).
 func cutMantissaToward(v float32, m uint8, up bool) float32 {
 	if m >= 23 {
 		return v
@@ -232,10 +243,7 @@ func cutMantissaToward(v float32, m uint8, up bool) float32 {
 	b := math.Float32bits(v)
 	r := b >> drop << drop // toward zero
 	if math.Float32frombits(r) != v && (v > 0) == up {
-		r += 1 << drop // away from zero
-	}
-	if r&0x7f800000 == 0x7f800000 { // out of the finite floats
-		return v
+		r += 1 << drop // away from zero: ±Inf past the largest float
 	}
 	return math.Float32frombits(r)
 }
@@ -920,7 +928,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 		cb := [3]uint8{b, b, b}
 		_, _, _, dec := q.quantize(cb, 23)
 		worst := worstOf(dec)
-		if worst > budget {
+		if !(worst <= budget) { // NaN too: a range beyond the floats
 			continue
 		}
 		// A component that varies less than the widest (the y and z of a
@@ -1149,7 +1157,7 @@ func (q *quantizer) within(cb [3]uint8, rbits uint8, vals []float32, errf func(a
 	var dec [4]float32
 	for k := range len(q.src) / q.nc {
 		q.key(k, cb, &lo, &step, &codes, dec[:])
-		if errf(vals[k*q.nc:(k+1)*q.nc], dec[:q.nc]) > limit {
+		if !(errf(vals[k*q.nc:(k+1)*q.nc], dec[:q.nc]) <= limit) {
 			return false
 		}
 	}
