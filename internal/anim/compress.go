@@ -88,6 +88,9 @@ type packedClip struct {
 	// sorted; an index takes timeBits bits.
 	times    []float32
 	timeBits uint8
+	// step is the times' spacing where they are evenly spaced (evenTimes),
+	// 0 otherwise.
+	step float32
 	// inv[i] is 1/(times[i+1] − times[i]), the inverse span of a track
 	// that keys every time.
 	inv []float32

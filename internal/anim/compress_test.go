@@ -482,3 +482,26 @@ func TestCompressProgressGoesForward(t *testing.T) {
 		}
 	}
 }
+
+// Times baked at a frame rate but rounded one by one are a table of three
+// numbers; one time off the grid keeps the table as it is.
+func TestEvenTimes(t *testing.T) {
+	var baked []float32
+	for k := range 61 {
+		baked = append(baked, float32(0.1+float64(k)/30))
+	}
+	got, step := evenTimes(baked)
+	if !(step > 0) {
+		t.Fatalf("times at k/30 s: step %v; want them evenly spaced", step)
+	}
+	for i := range got {
+		if d := math.Abs(float64(got[i] - baked[i])); d > 1e-4/30 || got[i] != got[0]+float32(i)*step {
+			t.Fatalf("time %d: %v for %v", i, got[i], baked[i])
+		}
+	}
+	off := slices.Clone(baked)
+	off[30] += 0.01 / 30
+	if got, step := evenTimes(off); step != 0 || !slices.Equal(got, off) {
+		t.Errorf("a time a hundredth of a frame off the grid: step %v; want the table kept", step)
+	}
+}

@@ -190,7 +190,7 @@ func rawBytes(c *Clip) int {
 // follow from the counts.
 func (c *RuntimeClip) packedBytes() int {
 	pk := c.pk
-	b := len(pk.data) - dataPad + timeTableBytes(pk.times) + (3*c.numJoints+7)/8
+	b := len(pk.data) - dataPad + timeTableBytes(pk) + (3*c.numJoints+7)/8
 	for p := range pk.tracks {
 		for _, tr := range pk.tracks[p] {
 			switch {
@@ -248,24 +248,36 @@ func cutMantissaToward(v float32, m uint8, up bool) float32 {
 	return math.Float32frombits(r)
 }
 
-// timeTableBytes is the size of the time table: where the times are
-// evenly spaced as float32 arithmetic rebuilds them, the first time and
-// the step (float32) and the count (a varint), else a float32 each.
-func timeTableBytes(times []float32) int {
-	if len(times) > 2 {
-		t0, dt := times[0], times[1]-times[0]
-		even := true
-		for i, t := range times {
-			if t != t0+float32(i)*dt {
-				even = false
-				break
-			}
-		}
-		if even {
-			return 8 + varintLen(len(times))
+// timeTableBytes is the size of the time table: for evenly spaced times
+// (evenTimes) the first time and the step (float32) and the count (a
+// varint), else a float32 each.
+func timeTableBytes(pk *packedClip) int {
+	if pk.step > 0 {
+		return 8 + varintLen(len(pk.times))
+	}
+	return 4 * len(pk.times)
+}
+
+// evenTimes returns times evenly spaced but for float rounding (a clip
+// baked at a frame rate) as first + i·step in float32 arithmetic, what a
+// table of three numbers decodes to, and that step, where no time moves
+// by more than 1e-4 of the step; otherwise the times as they are and 0.
+// The fit measures the clip at the times it plays, moved or not.
+func evenTimes(times []float32) ([]float32, float32) {
+	n := len(times)
+	if n < 3 {
+		return times, 0
+	}
+	t0 := times[0]
+	step := float32((float64(times[n-1]) - float64(t0)) / float64(n-1))
+	out := make([]float32, n)
+	for i, t := range times {
+		out[i] = t0 + float32(i)*step
+		if !(math.Abs(float64(out[i]-t)) <= 1e-4*float64(step)) || (i > 0 && !(out[i] > out[i-1])) {
+			return times, 0
 		}
 	}
-	return 4 * len(times)
+	return out, step
 }
 
 func varintLen(n int) int {
@@ -623,8 +635,9 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 	slices.Sort(table)
 	table = slices.Compact(table)
 	pk := &packedClip{times: table, timeBits: uint8(max(1, bits.Len(uint(len(table)-1))))}
-	for i := 1; i < len(table); i++ {
-		pk.inv = append(pk.inv, 1/(table[i]-table[i-1]))
+	pk.times, pk.step = evenTimes(table)
+	for i := 1; i < len(pk.times); i++ {
+		pk.inv = append(pk.inv, 1/(pk.times[i]-pk.times[i-1]))
 	}
 	le := binary.LittleEndian
 	var w bitWriter
