@@ -505,3 +505,32 @@ func TestEvenTimes(t *testing.T) {
 		t.Errorf("a time a hundredth of a frame off the grid: step %v; want the table kept", step)
 	}
 }
+
+// Half turns (w = 0) kept as x, y, z: what is stored is the cut x, y, z,
+// whose w the sampler rebuilds, so that is what must be within the
+// tolerance, even where normalizing the cut values would land back on the
+// key exactly.
+func TestCompressConstantHalfTurn(t *testing.T) {
+	sk := humanoid()
+	c := mocapClip(sk, 2)
+	arm := sk.JointIndex("upper_arm.L")
+	h := float32(math.Sqrt2 / 2)
+	for i := range c.Tracks {
+		if tr := &c.Tracks[i]; tr.Joint == arm && tr.Path == Rotation {
+			tr.Times = []float32{0}
+			tr.Values = []float32{h, 0, h, 0}
+		}
+	}
+	for _, tol := range []float64{1e-3, 1e-4} {
+		rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rc.Compressed() || rep.Ratio() < 2 {
+			t.Errorf("at %g: compressed %v, %d → %d bytes; want it packed", tol, rc.Compressed(), rep.RawBytes, rep.Bytes)
+		}
+		if e := compressedError(t, sk, &c, rc, keyTimes(&c)); e > tol || rep.MaxError > tol {
+			t.Errorf("at %g: error %g m (reported %g)", tol, e, rep.MaxError)
+		}
+	}
+}

@@ -68,14 +68,23 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		e.cutRanges = true
 		alt()
 	}
+	rep.RawBytes = c.SourceBytes
+	if rep.RawBytes <= 0 {
+		rep.RawBytes = rawBytes(c)
+	}
+	if !(slices.Max(worst) <= opt.Tolerance) {
+		// No packing kept within the tolerance (the last tries keep every
+		// key, so this would be a fault of the encoder): the clip stays as
+		// it is, and the report says so.
+		rep.Bytes = rep.RawBytes
+		rep.Elapsed = time.Since(start)
+		progress(1)
+		return ref, rep, nil
+	}
 	slices.Sort(errs)
 	if len(errs) > 0 {
 		rep.MaxError = float64(errs[len(errs)-1])
 		rep.P99Error = float64(errs[min(len(errs)-1, int(math.Ceil(0.99*float64(len(errs))))-1)])
-	}
-	rep.RawBytes = c.SourceBytes
-	if rep.RawBytes <= 0 {
-		rep.RawBytes = rawBytes(c)
 	}
 	rep.Bytes = rc.packedBytes()
 	rep.Elapsed = time.Since(start)
@@ -883,10 +892,13 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 				for c := range nc {
 					v[c] = cutMantissa(src[c], m)
 				}
+				// Judged as refill decodes it: the cut x, y, z (what is
+				// stored) with w rebuilt.
+				d := v
 				if xyz {
-					v[0], v[1], v[2], v[3] = unitFromXYZ(v[0], v[1], v[2])
+					d[0], d[1], d[2], d[3] = unitFromXYZ(v[0], v[1], v[2])
 				}
-				if ok = errf(vals[:nc], v[:nc]) <= budget/16 && within(v[:nc]); ok || m == 23 {
+				if ok = errf(vals[:nc], d[:nc]) <= budget/16 && within(d[:nc]); ok || m == 23 {
 					return m, v, ok
 				}
 			}
