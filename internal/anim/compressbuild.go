@@ -10,7 +10,9 @@ import (
 )
 
 // CompressClip validates c against sk and builds its compressed runtime
-// form (see compress.go), with a report of its size and error.
+// form (see compress.go), with a report of its size and error. Should no
+// packing stay within the tolerance, it returns the clip uncompressed,
+// reported at its raw size.
 func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, CompressReport, error) {
 	start := time.Now()
 	rep := CompressReport{}
