@@ -89,8 +89,10 @@ type packedClip struct {
 	times    []float32
 	timeBits uint8
 	// step is the times' spacing where they are evenly spaced (evenTimes),
-	// 0 otherwise.
-	step float32
+	// 0 otherwise; the first time and the step keep timeMant mantissa
+	// bits.
+	step     float32
+	timeMant uint8
 	// inv[i] is 1/(times[i+1] − times[i]), the inverse span of a track
 	// that keys every time.
 	inv []float32

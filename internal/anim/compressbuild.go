@@ -264,31 +264,50 @@ func cutMantissaToward(v float32, m uint8, up bool) float32 {
 // varint), else a float32 each.
 func timeTableBytes(pk *packedClip) int {
 	if pk.step > 0 {
-		return 8 + varintLen(len(pk.times))
+		// First time and step as the top 9+timeMant bits of their
+		// float32s, timeMant in 5 bits, the count a varint.
+		return (2*(9+int(pk.timeMant))+5+7)/8 + varintLen(len(pk.times))
 	}
 	return 4 * len(pk.times)
 }
 
 // evenTimes returns times evenly spaced but for float rounding (a clip
 // baked at a frame rate) as first + i·step in float32 arithmetic, what a
-// table of three numbers decodes to, and that step, where no time moves
-// by more than 1e-4 of the step; otherwise the times as they are and 0.
-// The fit measures the clip at the times it plays, moved or not.
-func evenTimes(times []float32) ([]float32, float32) {
+// table of three numbers decodes to, that step and the mantissa bits the
+// two keep, where no time moves by more than a few units of float32
+// rounding; otherwise the times as they are and 0. The fit measures the
+// clip at the times it plays.
+func evenTimes(times []float32) (out []float32, step float32, mant uint8) {
 	n := len(times)
 	if n < 3 {
-		return times, 0
+		return times, 0, 0
 	}
-	t0 := times[0]
-	step := float32((float64(times[n-1]) - float64(t0)) / float64(n-1))
-	out := make([]float32, n)
-	for i, t := range times {
-		out[i] = t0 + float32(i)*step
-		if !(math.Abs(float64(out[i]-t)) <= 1e-4*float64(step)) || (i > 0 && !(out[i] > out[i-1])) {
-			return times, 0
+	step = float32((float64(times[n-1]) - float64(times[0])) / float64(n-1))
+	rebuild := func(t0, dt float32) {
+		for i := range n {
+			out[i] = t0 + float32(i)*dt
 		}
 	}
-	return out, step
+	// Every time where it was but for a few units of rounding: a time
+	// moved further would shift a key's kink between the times the fit
+	// checks.
+	out = make([]float32, n)
+	rebuild(times[0], step)
+	for i, t := range times {
+		ulps := math.Max(math.Abs(float64(t)), float64(step)) * 0x1p-21
+		if !(math.Abs(float64(out[i]-t)) <= ulps) || (i > 0 && !(out[i] > out[i-1])) {
+			return times, 0, 0
+		}
+	}
+	// The first time and the step keep as few mantissa bits as give the
+	// same times (0 and 1 s: none; 1/30 s: all).
+	want := slices.Clone(out)
+	for mant = 0; mant < 23; mant++ {
+		if rebuild(cutMantissa(times[0], mant), cutMantissa(step, mant)); slices.Equal(out, want) {
+			return out, cutMantissa(step, mant), mant
+		}
+	}
+	return want, step, 23
 }
 
 func varintLen(n int) int {
@@ -646,7 +665,7 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 	slices.Sort(table)
 	table = slices.Compact(table)
 	pk := &packedClip{times: table, timeBits: uint8(max(1, bits.Len(uint(len(table)-1))))}
-	pk.times, pk.step = evenTimes(table)
+	pk.times, pk.step, pk.timeMant = evenTimes(table)
 	for i := 1; i < len(pk.times); i++ {
 		pk.inv = append(pk.inv, 1/(pk.times[i]-pk.times[i-1]))
 	}
