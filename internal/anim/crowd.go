@@ -20,9 +20,10 @@ type Crowd struct {
 	sk    *Skeleton
 	skins []Skin
 	ctls  []*Controller
-	// models holds PaletteFloats·joints floats per character; pals[s]
-	// holds skin s's palettes, PaletteFloats·len(skins[s].Joints) floats
-	// per character.
+	// models holds PaletteFloats·joints floats per character once
+	// KeepModels is called (nil before: each worker computes them in its
+	// scratch); pals[s] holds skin s's palettes,
+	// PaletteFloats·len(skins[s].Joints) floats per character.
 	models []float32
 	pals   [][]float32
 	// weights holds the morph weights, len(sk.MorphRest) per character.
@@ -41,9 +42,10 @@ type Crowd struct {
 
 // crowdScratch is one worker's buffers, sized once.
 type crowdScratch struct {
-	pose *SoAPose
-	mp   ModelPaletteJob
-	pj   PaletteJob
+	pose   *SoAPose
+	models []float32 // the character's model matrices, unless kept
+	mp     ModelPaletteJob
+	pj     PaletteJob
 }
 
 // crowdChunk is the number of characters a worker takes at a time: enough
@@ -72,8 +74,7 @@ func NewCrowd(sk *Skeleton, skins []Skin, ctls []*Controller) (*Crowd, error) {
 		}
 	}
 	n := len(ctls)
-	c := &Crowd{sk: sk, skins: skins, ctls: ctls, models: make([]float32, n*PaletteFloats*sk.NumJoints()),
-		weights: make([]float32, n*len(sk.MorphRest))}
+	c := &Crowd{sk: sk, skins: skins, ctls: ctls, weights: make([]float32, n*len(sk.MorphRest))}
 	for i := range skins {
 		c.pals = append(c.pals, make([]float32, n*PaletteFloats*len(skins[i].Joints)))
 	}
@@ -82,9 +83,19 @@ func NewCrowd(sk *Skeleton, skins []Skin, ctls []*Controller) (*Crowd, error) {
 }
 
 func (c *Crowd) newScratch() *crowdScratch {
-	s := &crowdScratch{pose: NewPose(c.sk)}
+	s := &crowdScratch{pose: NewPose(c.sk), models: make([]float32, PaletteFloats*c.sk.NumJoints())}
 	s.mp = ModelPaletteJob{Skeleton: c.sk, Input: s.pose}
 	return s
+}
+
+// KeepModels makes Evaluate keep every character's model matrices, for
+// Models (a model's rigid, unskinned meshes follow them). Without it a
+// frame writes palettes and morph weights only: half the memory a frame
+// touches. Call it before the first Evaluate.
+func (c *Crowd) KeepModels() {
+	if c.models == nil {
+		c.models = make([]float32, len(c.ctls)*PaletteFloats*c.sk.NumJoints())
+	}
 }
 
 // Len is the number of characters.
@@ -94,9 +105,13 @@ func (c *Crowd) Len() int { return len(c.ctls) }
 func (c *Crowd) Controller(i int) *Controller { return c.ctls[i] }
 
 // Models is character i's model matrices from the last Evaluate, in
-// ModelPaletteJob.Models' layout. The slice belongs to the crowd and is
-// rewritten by the next Evaluate.
+// ModelPaletteJob.Models' layout, once KeepModels was called (nil
+// before). The slice belongs to the crowd and is rewritten by the next
+// Evaluate.
 func (c *Crowd) Models(i int) []float32 {
+	if c.models == nil {
+		return nil
+	}
 	size := PaletteFloats * c.sk.NumJoints()
 	return c.models[i*size : (i+1)*size : (i+1)*size]
 }
@@ -192,7 +207,10 @@ func (c *Crowd) evaluate(i int, s *crowdScratch) {
 	ctl.Update(c.dt)
 	ctl.Evaluate(s.pose)
 	copy(c.Weights(i), s.pose.W)
-	s.mp.Models = c.Models(i)
+	s.mp.Models = s.models
+	if c.models != nil {
+		s.mp.Models = c.Models(i)
+	}
 	s.mp.Skin, s.mp.Output = nil, nil
 	if len(c.skins) > 0 {
 		s.mp.Skin, s.mp.Output = &c.skins[0], c.Palette(i, 0)

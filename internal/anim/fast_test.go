@@ -418,7 +418,9 @@ func TestCrowdMatchesJobs(t *testing.T) {
 	weights := [][]float32{{1, 0, 0}, {0, 2, 0}, {0.6, 0.4, 0}, {0, 0.3, 0.7}, {0.2, 0.3, 0.5}, {0, 0, 0}, {-1, 0, 1}}
 	const chars = 41
 	var results [][]float32
-	for _, workers := range []int{1, 2, 3} {
+	// The last run keeps no model matrices: its palettes must not change.
+	for run, workers := range []int{1, 2, 3, 2} {
+		keep := run < 3
 		var ctls []*Controller
 		for i := range chars {
 			ctl, err := NewController(spec, sk, clips)
@@ -435,14 +437,24 @@ func TestCrowdMatchesJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if keep {
+			c.KeepModels()
+		}
 		for range 5 {
 			c.Evaluate(0.05, workers)
 		}
 		var all []float32
+		size := PaletteFloats * (n + 2 + n)
 		for i := range chars {
 			all = append(all, c.Palette(i, 0)...)
 			all = append(all, c.Palette(i, 1)...)
-			all = append(all, c.Models(i)...)
+			if keep {
+				all = append(all, c.Models(i)...)
+			} else if c.Models(i) != nil {
+				t.Fatalf("Models(%d) without KeepModels is %d floats; want nil", i, len(c.Models(i)))
+			} else {
+				all = append(all, results[0][i*size+PaletteFloats*(n+2):(i+1)*size]...)
+			}
 		}
 		c.Close()
 		results = append(results, all)

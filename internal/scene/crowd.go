@@ -104,6 +104,12 @@ func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) 
 	if cr.anim, err = anim.NewCrowd(&m.Skeleton, m.Skins, ctls); err != nil {
 		return nil, err
 	}
+	for k := range s.draws {
+		if d := &s.draws[k]; d.joints == nil && !d.gpu {
+			cr.anim.KeepModels() // a rigid mesh follows its node's model matrix (place)
+			break
+		}
+	}
 	// The HUD and the keys drive member 0.
 	first.Ctl, first.Spec = ctls[0], spec
 	return cr, nil

@@ -1,0 +1,63 @@
+package scene
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/gltfload"
+)
+
+// TestCrowdPlacesRigidMeshes: a crowd of a model whose mesh hangs from
+// the animated joint without a skin. Each member draws it at that joint's
+// model matrix (the crowd keeps model matrices for it), moved to its
+// place: at 0.5 s the tip has turned 45° about +Z at (0, 2, 0).
+func TestCrowdPlacesRigidMeshes(t *testing.T) {
+	doc := string(twoJointGLTF(t))
+	for _, r := range [][2]string{
+		{`"scene": 0, "scenes": [{"nodes": [0, 2]}]`, `"scene": 0, "scenes": [{"nodes": [0]}]`},
+		{`{"name": "tip", "translation": [0, 1, 0]}`, `{"name": "tip", "translation": [0, 1, 0], "children": [2]}`},
+		{`{"name": "body", "mesh": 0, "skin": 0, "translation": [5, 0, 0]}`, `{"name": "body", "mesh": 0}`},
+		{`"skins": [{"joints": [0, 1], "inverseBindMatrices": 3}],`, ``},
+	} {
+		if !strings.Contains(doc, r[0]) {
+			t.Fatalf("the two-joint file no longer has %s", r[0])
+		}
+		doc = strings.Replace(doc, r[0], r[1], 1)
+	}
+	m, err := gltfload.Decode([]byte(doc), nil, "rigid.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCharacter(m, nil, -1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		cr, err := NewCrowd(m, 0.3, c, v.Scene, 3)
+		if err != nil {
+			return err
+		}
+		defer cr.Close()
+		for i := range cr.offsets {
+			cr.offsets[i] = 0
+		}
+		cr.PoseAt(0.5)
+		want := mgl32.Translate3D(0, 2, 0).Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(45)))
+		for i, mb := range cr.members {
+			got := anim.ModelMat4(mb.pals[0], 0)
+			w := mgl32.Translate3D(mb.offset[0], mb.offset[1], mb.offset[2]).Mul4(want)
+			if !got.ApproxEqualThreshold(w, 1e-5) {
+				t.Errorf("member %d draws the mesh at %v, want %v", i, got, w)
+			}
+		}
+		return nil
+	})
+}
