@@ -540,3 +540,19 @@ func TestCompressConstantHalfTurn(t *testing.T) {
 		}
 	}
 }
+
+// A long clip's times round coarser than a short one's (float32 at 40 s
+// resolves 4 µs): rebuilding them evenly would move its keys further than
+// a fast joint allows, so its table stays as it is, and the clip packs.
+func TestCompressLongClip(t *testing.T) {
+	sk := humanoid()
+	c := mocapClip(sk, 40)
+	const tol = 1e-5
+	rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rc.Compressed() || rep.Ratio() < 2 || rep.MaxError > tol {
+		t.Errorf("40 s of motion at %g: compressed %v, %.2f:1, error %g", tol, rc.Compressed(), rep.Ratio(), rep.MaxError)
+	}
+}

@@ -277,6 +277,13 @@ func timeTableBytes(pk *packedClip) int {
 // two keep, where no time moves by more than a few units of float32
 // rounding; otherwise the times as they are and 0. The fit measures the
 // clip at the times it plays.
+// maxTimeMove is the most evenTimes moves a key time, in seconds: a few
+// units of float32 rounding, but never more than this, as a moved key
+// shifts the pose by its speed times the move (a hand at 10 m/s, by a
+// hundredth of a millimetre); on long clips, whose times round coarser,
+// the table stays as it is.
+const maxTimeMove = 1e-6
+
 func evenTimes(times []float32) (out []float32, step float32, mant uint8) {
 	n := len(times)
 	if n < 3 {
@@ -294,8 +301,8 @@ func evenTimes(times []float32) (out []float32, step float32, mant uint8) {
 	out = make([]float32, n)
 	rebuild(times[0], step)
 	for i, t := range times {
-		ulps := math.Max(math.Abs(float64(t)), float64(step)) * 0x1p-21
-		if !(math.Abs(float64(out[i]-t)) <= ulps) || (i > 0 && !(out[i] > out[i-1])) {
+		moved := min(math.Max(math.Abs(float64(t)), float64(step))*0x1p-21, maxTimeMove, 1e-4*float64(step))
+		if !(math.Abs(float64(out[i]-t)) <= moved) || (i > 0 && !(out[i] > out[i-1])) {
 			return times, 0, 0
 		}
 	}
