@@ -72,6 +72,9 @@ type CompressReport struct {
 	MaxError, P99Error float64
 	// Elapsed is how long compression took.
 	Elapsed time.Duration
+	// Kept says no packing stayed within the tolerance: the clip plays
+	// uncompressed (Bytes is RawBytes).
+	Kept bool
 }
 
 // Ratio is RawBytes / Bytes.

@@ -78,7 +78,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		// No packing kept within the tolerance (the last tries keep every
 		// key, so this would be a fault of the encoder): the clip stays as
 		// it is, and the report says so.
-		rep.Bytes = rep.RawBytes
+		rep.Bytes, rep.Kept = rep.RawBytes, true
 		rep.Elapsed = time.Since(start)
 		progress(1)
 		return ref, rep, nil

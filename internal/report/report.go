@@ -272,8 +272,12 @@ func WriteCompression(w io.Writer, reports []anim.CompressReport, cm float64) {
 	}
 	slowest := 0
 	for i, r := range reports {
-		fmt.Fprintf(w, "compressed clip %d %q at %g cm: %d → %d bytes (%.2f:1), error max %.5f cm, p99 %.5f cm\n",
-			i, r.Clip, cm, r.RawBytes, r.Bytes, r.Ratio(), 100*r.MaxError, 100*r.P99Error)
+		if r.Kept {
+			fmt.Fprintf(w, "clip %d %q kept uncompressed: no packing stayed within %g cm (%d bytes)\n", i, r.Clip, cm, r.RawBytes)
+		} else {
+			fmt.Fprintf(w, "compressed clip %d %q at %g cm: %d → %d bytes (%.2f:1), error max %.5f cm, p99 %.5f cm\n",
+				i, r.Clip, cm, r.RawBytes, r.Bytes, r.Ratio(), 100*r.MaxError, 100*r.P99Error)
+		}
 		if r.Elapsed > reports[slowest].Elapsed {
 			slowest = i
 		}
@@ -294,7 +298,8 @@ func WriteCompressionJSON(w io.Writer, reports []anim.CompressReport) error {
 			MaxErrorCM float64 `json:"max_error_cm"`
 			P99ErrorCM float64 `json:"p99_error_cm"`
 			Ms         float64 `json:"ms"`
-		}{r.Clip, r.RawBytes, r.Bytes, r.Ratio(), 100 * r.MaxError, 100 * r.P99Error, float64(r.Elapsed.Microseconds()) / 1000}
+			Kept       bool    `json:"uncompressed,omitempty"`
+		}{r.Clip, r.RawBytes, r.Bytes, r.Ratio(), 100 * r.MaxError, 100 * r.P99Error, float64(r.Elapsed.Microseconds()) / 1000, r.Kept}
 		if err := enc.Encode(line); err != nil {
 			return err
 		}
