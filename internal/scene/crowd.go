@@ -186,9 +186,16 @@ func (mb *member) place(cr *Crowd, i int) {
 func (cr *Crowd) Bounds() (mgl32.Vec3, mgl32.Vec3, bool) {
 	var lo, hi mgl32.Vec3
 	found := false
+	var entry [anim.PaletteFloats]float32
 	for i := range cr.members {
 		mb := &cr.members[i]
-		l, h, ok := cr.scene.posedBounds(cr.model, func(k int) []float32 { return cr.anim.Palette(i, k) })
+		// A rigid mesh is where its node is in this member's pose.
+		rigid := func(inst int) []float32 {
+			w := anim.ModelMat4(cr.anim.Models(i), cr.model.JointOfNode[cr.model.Instances[inst].Node])
+			anim.WritePaletteEntry(entry[:], &w)
+			return entry[:]
+		}
+		l, h, ok := cr.scene.posedBounds(cr.model, func(k int) []float32 { return cr.anim.Palette(i, k) }, rigid)
 		if !ok {
 			continue
 		}

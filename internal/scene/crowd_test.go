@@ -10,11 +10,10 @@ import (
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
-// TestCrowdPlacesRigidMeshes: a crowd of a model whose mesh hangs from
-// the animated joint without a skin. Each member draws it at that joint's
-// model matrix (the crowd keeps model matrices for it), moved to its
-// place: at 0.5 s the tip has turned 45° about +Z at (0, 2, 0).
-func TestCrowdPlacesRigidMeshes(t *testing.T) {
+// rigidTwoJoint is the two-joint file with its mesh hanging from the
+// tip without a skin, and a character of it.
+func rigidTwoJoint(t *testing.T) (*gltfload.Model, *Character) {
+	t.Helper()
 	doc := string(twoJointGLTF(t))
 	for _, r := range [][2]string{
 		{`"scene": 0, "scenes": [{"nodes": [0, 2]}]`, `"scene": 0, "scenes": [{"nodes": [0]}]`},
@@ -35,6 +34,15 @@ func TestCrowdPlacesRigidMeshes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, c
+}
+
+// TestCrowdPlacesRigidMeshes: a crowd of a model whose mesh hangs from
+// the animated joint without a skin. Each member draws it at that joint's
+// model matrix (the crowd keeps model matrices for it), moved to its
+// place: at 0.5 s the tip has turned 45° about +Z at (0, 2, 0).
+func TestCrowdPlacesRigidMeshes(t *testing.T) {
+	m, c := rigidTwoJoint(t)
 	onGL(t, func() error {
 		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
 		if err != nil {
@@ -56,6 +64,44 @@ func TestCrowdPlacesRigidMeshes(t *testing.T) {
 			w := mgl32.Translate3D(mb.offset[0], mb.offset[1], mb.offset[2]).Mul4(want)
 			if !got.ApproxEqualThreshold(w, 1e-5) {
 				t.Errorf("member %d draws the mesh at %v, want %v", i, got, w)
+			}
+		}
+		return nil
+	})
+}
+
+// TestCrowdBoundsFollowRigidMeshes: the crowd's box holds every member's
+// rigid mesh where its pose puts it, not where the single character's is.
+func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
+	m, c := rigidTwoJoint(t)
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		cr, err := NewCrowd(m, 0.3, c, v.Scene, 2)
+		if err != nil {
+			return err
+		}
+		defer cr.Close()
+		for i := range cr.offsets {
+			cr.offsets[i] = 0
+		}
+		c.Evaluate(0) // the single character stays upright
+		cr.PoseAt(0.5)
+		lo, hi, ok := cr.Bounds()
+		// At 0.5 s the mesh's vertices (0, 1..3, 0) below the tip turn 45°
+		// about +Z at (0, 2, 0): x down to −3·sin 45° from each member.
+		tip := mgl32.Translate3D(0, 2, 0).Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(45)))
+		for _, mb := range cr.members {
+			for _, y := range []float32{1, 2, 3} {
+				p := tip.Mul4x1(mgl32.Vec4{0, y, 0, 1}).Vec3().Add(mb.offset)
+				for k := range 3 {
+					if !ok || p[k] < lo[k]-1e-4 || p[k] > hi[k]+1e-4 {
+						t.Errorf("vertex at %v outside the crowd's box %v..%v", p, lo, hi)
+					}
+				}
 			}
 		}
 		return nil

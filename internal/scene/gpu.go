@@ -337,17 +337,22 @@ func (s *GPU) addBounds(c *Character, instance int, p *gltfload.Primitive, rigid
 // every frame. (Dual-quaternion skinning ignores joint scale; the box of
 // the linear blend stays a good frame for it.)
 func (s *GPU) Bounds(c *Character) (mgl32.Vec3, mgl32.Vec3, bool) {
-	return s.posedBounds(c.Model, func(k int) []float32 { return c.Palettes[k] })
+	return s.posedBounds(c.Model, func(k int) []float32 { return c.Palettes[k] }, nil)
 }
 
-// posedBounds is bounds for the palettes of each skin that palette gives.
-func (s *GPU) posedBounds(m *gltfload.Model, palette func(skin int) []float32) (mgl32.Vec3, mgl32.Vec3, bool) {
+// posedBounds is bounds for the palettes of each skin that palette gives,
+// and for the rigid instances the node palette entry that rigid gives
+// (nil: the character's, as Refresh wrote it).
+func (s *GPU) posedBounds(m *gltfload.Model, palette func(skin int) []float32, rigid func(instance int) []float32) (mgl32.Vec3, mgl32.Vec3, bool) {
 	out := skin.EmptyBox()
 	for i := range s.frames {
 		f := &s.frames[i]
 		pal := f.rigid
-		if pal == nil {
+		switch {
+		case pal == nil:
 			pal = palette(m.Instances[f.instance].Skin)
+		case rigid != nil:
+			pal = rigid(f.instance)
 		}
 		if lo, hi, ok := skin.PosedBounds(f.boxes, pal); ok {
 			out.Add(lo[0], lo[1], lo[2])
