@@ -37,11 +37,9 @@ func rigidTwoJoint(t *testing.T) (*gltfload.Model, *Character) {
 	return m, c
 }
 
-// TestCrowdPlacesRigidMeshes: a crowd of a model whose mesh hangs from
-// the animated joint without a skin. Each member draws it at that joint's
-// model matrix (the crowd keeps model matrices for it), moved to its
-// place: at 0.5 s the tip has turned 45° about +Z at (0, 2, 0).
-func TestCrowdPlacesRigidMeshes(t *testing.T) {
+// withRigidCrowd runs f on the GL thread with a crowd of n members of
+// rigidTwoJoint, their clocks together, and the character it was made of.
+func withRigidCrowd(t *testing.T, n int, f func(cr *Crowd, c *Character)) {
 	m, c := rigidTwoJoint(t)
 	onGL(t, func() error {
 		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
@@ -49,7 +47,7 @@ func TestCrowdPlacesRigidMeshes(t *testing.T) {
 			return err
 		}
 		defer v.Destroy()
-		cr, err := NewCrowd(m, 0.3, c, v.Scene, 3)
+		cr, err := NewCrowd(m, 0.3, c, v.Scene, n)
 		if err != nil {
 			return err
 		}
@@ -57,6 +55,17 @@ func TestCrowdPlacesRigidMeshes(t *testing.T) {
 		for i := range cr.offsets {
 			cr.offsets[i] = 0
 		}
+		f(cr, c)
+		return nil
+	})
+}
+
+// TestCrowdPlacesRigidMeshes: a crowd of a model whose mesh hangs from
+// the animated joint without a skin. Each member draws it at that joint's
+// model matrix (the crowd keeps model matrices for it), moved to its
+// place: at 0.5 s the tip has turned 45° about +Z at (0, 2, 0).
+func TestCrowdPlacesRigidMeshes(t *testing.T) {
+	withRigidCrowd(t, 3, func(cr *Crowd, _ *Character) {
 		cr.PoseAt(0.5)
 		want := mgl32.Translate3D(0, 2, 0).Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(45)))
 		for i, mb := range cr.members {
@@ -66,28 +75,13 @@ func TestCrowdPlacesRigidMeshes(t *testing.T) {
 				t.Errorf("member %d draws the mesh at %v, want %v", i, got, w)
 			}
 		}
-		return nil
 	})
 }
 
 // TestCrowdBoundsFollowRigidMeshes: the crowd's box holds every member's
 // rigid mesh where its pose puts it, not where the single character's is.
 func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
-	m, c := rigidTwoJoint(t)
-	onGL(t, func() error {
-		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-		if err != nil {
-			return err
-		}
-		defer v.Destroy()
-		cr, err := NewCrowd(m, 0.3, c, v.Scene, 2)
-		if err != nil {
-			return err
-		}
-		defer cr.Close()
-		for i := range cr.offsets {
-			cr.offsets[i] = 0
-		}
+	withRigidCrowd(t, 2, func(cr *Crowd, c *Character) {
 		c.Evaluate(0) // the single character stays upright
 		cr.PoseAt(0.5)
 		lo, hi, ok := cr.Bounds()
@@ -104,6 +98,5 @@ func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
 				}
 			}
 		}
-		return nil
 	})
 }
