@@ -13,16 +13,21 @@ import (
 //
 //   - a track that stays within the tolerance of the joint's rest value
 //     is dropped (the rest value comes from the skeleton), one that stays
-//     within it of its first key keeps that key alone;
+//     within it of its first key keeps that key alone, its floats cut to
+//     the mantissa bits it needs (a rotation as x, y, z where shorter);
 //   - keys are removed while linear interpolation (slerp and nlerp alike,
 //     for rotations) between the kept ones stays within the tolerance of
 //     the source at every source key and half-way between keys;
 //   - the kept values are quantized per track and component over the
-//     component's range, 0 to 24 bits each (the widest at least 4), or
-//     stay float32;
+//     component's range, 0 to 24 bits each (the widest at least 4), the
+//     ranges keeping only the mantissa bits they need, or stay float32;
 //   - key times become indices into one table of the clip's distinct
 //     times, as many bits each as the table needs, and none for a track
-//     that keys every time of the table.
+//     that keys every time of the table; a table evenly spaced but for
+//     rounding is three numbers (evenTimes).
+//
+// The clip is packed several ways and the smallest that fits is kept; if
+// none does, it stays uncompressed (CompressReport.Kept).
 //
 // The error is judged as ACL judges it: every joint carries virtual
 // vertices VirtualVertex model units along its three axes (3 cm in glTF's
