@@ -352,31 +352,17 @@ func transformPoint(r *[12]float32, p mgl32.Vec3) mgl32.Vec3 {
 }
 
 // rotationOf is the rotation of an affine matrix in row layout with its
-// scale divided out of the columns: mgl32.Mat4ToQuat's branches, read
-// straight from the rows.
+// scale divided out of the columns.
 func rotationOf(r *[12]float32) mgl32.Quat {
 	c0, _ := unit(mgl32.Vec3{r[0], r[4], r[8]})
 	c1, _ := unit(mgl32.Vec3{r[1], r[5], r[9]})
 	c2, _ := unit(mgl32.Vec3{r[2], r[6], r[10]})
-	m00, m10, m20 := c0[0], c0[1], c0[2]
-	m01, m11, m21 := c1[0], c1[1], c1[2]
-	m02, m12, m22 := c2[0], c2[1], c2[2]
-	var q mgl32.Quat
-	switch {
-	case m00+m11+m22 > 0:
-		s := float32(0.5 / math.Sqrt(float64(m00+m11+m22+1)))
-		q = mgl32.Quat{W: 0.25 / s, V: mgl32.Vec3{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s}}
-	case m00 > m11 && m00 > m22:
-		s := float32(2 * math.Sqrt(float64(1+m00-m11-m22)))
-		q = mgl32.Quat{W: (m21 - m12) / s, V: mgl32.Vec3{0.25 * s, (m01 + m10) / s, (m02 + m20) / s}}
-	case m11 > m22:
-		s := float32(2 * math.Sqrt(float64(1+m11-m00-m22)))
-		q = mgl32.Quat{W: (m02 - m20) / s, V: mgl32.Vec3{(m01 + m10) / s, 0.25 * s, (m12 + m21) / s}}
-	default:
-		s := float32(2 * math.Sqrt(float64(1+m22-m00-m11)))
-		q = mgl32.Quat{W: (m10 - m01) / s, V: mgl32.Vec3{(m02 + m20) / s, (m12 + m21) / s, 0.25 * s}}
-	}
-	return normalizeQuat(q)
+	return normalizeQuat(mgl32.Mat4ToQuat(mgl32.Mat4{
+		c0[0], c0[1], c0[2], 0,
+		c1[0], c1[1], c1[2], 0,
+		c2[0], c2[1], c2[2], 0,
+		0, 0, 0, 1,
+	}))
 }
 
 // unit returns v normalized and its length; the zero vector stays zero.
