@@ -271,12 +271,6 @@ func timeTableBytes(pk *packedClip) int {
 	return 4 * len(pk.times)
 }
 
-// evenTimes returns times evenly spaced but for float rounding (a clip
-// baked at a frame rate) as first + i·step in float32 arithmetic, what a
-// table of three numbers decodes to, that step and the mantissa bits the
-// two keep, where no time moves by more than a few units of float32
-// rounding; otherwise the times as they are and 0. The fit measures the
-// clip at the times it plays.
 // maxTimeMove is the most evenTimes moves a key time, in seconds: a few
 // units of float32 rounding, but never more than this, as a moved key
 // shifts the pose by its speed times the move (a hand at 10 m/s, by a
@@ -284,6 +278,12 @@ func timeTableBytes(pk *packedClip) int {
 // the table stays as it is.
 const maxTimeMove = 1e-6
 
+// evenTimes returns times evenly spaced but for float rounding (a clip
+// baked at a frame rate) as first + i·step in float32 arithmetic, what a
+// table of three numbers decodes to, that step and the mantissa bits the
+// two keep, where no time moves by more than maxTimeMove; otherwise the
+// times as they are and 0. The fit measures the clip at the times it
+// plays.
 func evenTimes(times []float32) (out []float32, step float32, mant uint8) {
 	n := len(times)
 	if n < 3 {
