@@ -469,14 +469,7 @@ func restoreKernels() { chosen.apply() }
 // polynomial slerp run 8 lanes wide. Both AVX2 and AVX-512 use it: eight
 // tracks are what a 16-register file holds comfortably.
 func sampleSoA8(c *RuntimeClip, t float32, cursors []int32, out *SoAPose) {
-	n := c.numJoints
-	cursors = cursors[:3*n]
-	vec3Lanes8(c.keys, c.lanes[Translation][:n], t, cursors[:n], out.tx[:n], out.ty[:n], out.tz[:n])
-	quatLanes8(c.keys, c.lanes[Rotation][:n], t, cursors[n:2*n], out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n])
-	vec3Lanes8(c.keys, c.lanes[Scale][:n], t, cursors[2*n:], out.sx[:n], out.sy[:n], out.sz[:n])
-	if len(c.other) > 0 {
-		sampleOtherLanes(c, t, cursors, out)
-	}
+	sampleRuns(c, t, false, cursors, out, vec3Lanes8, quatLanes8)
 }
 
 // keyPair8 is the scalar half of the 8-lane samplers: for tracks
@@ -578,8 +571,8 @@ func vec3Lanes8(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, o
 	}
 }
 
-// quatLanes8 slerps eight rotation tracks at a time.
-func quatLanes8(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz, ow []float32) {
+// quatLanes8 slerps eight rotation tracks at a time; nlerp must be false.
+func quatLanes8(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz, ow []float32, _ bool) {
 	var a, b [8][4]float32
 	var us [8]float32
 	j := 0

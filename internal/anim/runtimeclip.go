@@ -44,7 +44,19 @@ type RuntimeClip struct {
 	// pk holds the LINEAR joint tracks of a compressed clip
 	// (CompressClip), whose lanes are then nil.
 	pk *packedClip
+	// moving[p] lists the runs of joints whose path-p tracks have keys to
+	// interpolate; the others hold one value at every time, which
+	// still[0] (slerp) and still[1] (nlerp) keep as sampling gives it, so
+	// that a frame copies them and samples the runs alone. A clip that
+	// moves a few joints of a large skeleton (a gesture, an additive
+	// sway, a walk's legs) then costs what those joints cost.
+	moving [3][]jointRun
+	still  [2]*SoAPose
+	sparse bool // some track is still
 }
+
+// jointRun is a run [lo, hi) of joint indices.
+type jointRun struct{ lo, hi int32 }
 
 // otherTrack is a STEP or CUBICSPLINE track and its cursor index,
 // path·numJoints + joint.
@@ -202,7 +214,80 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 		}
 	}
 	rc.keys = append(rc.keys, make([]float32, keysPad)...)
+	rc.findMoving()
 	return rc, nil
+}
+
+// findMoving fills moving and still: a track of two keys with a zero
+// inverse span (a one-key track, the rest pose, a shadow) samples to the
+// same value at every time, u being +0 there, so its value is sampled
+// once, with slerp and with nlerp, and copied from then on.
+func (c *RuntimeClip) findMoving() {
+	n := c.numJoints
+	all := []jointRun{{0, int32(n)}}
+	c.moving = [3][]jointRun{all, all, all}
+	for i, nlerp := range [2]bool{false, true} {
+		c.still[i] = NewSoAPose(n)
+		sampleSoAGeneric(c, 0, nlerp, make([]int32, 3*n), c.still[i])
+	}
+	for p := range c.lanes {
+		var runs []jointRun
+		for j, l := range c.lanes[p] {
+			if l.n == 2 && c.keys[l.off+1] == 0 {
+				continue
+			}
+			if k := len(runs) - 1; k >= 0 && runs[k].hi == int32(j) {
+				runs[k].hi++
+			} else {
+				runs = append(runs, jointRun{int32(j), int32(j + 1)})
+			}
+		}
+		c.moving[p] = runs
+		c.sparse = c.sparse || len(runs) != 1 || runs[0] != all[0]
+	}
+}
+
+// firstStripe is the index in SoAPose.buf's stripes of each path's x.
+var firstStripe = [3]int{Translation: 0, Rotation: 3, Scale: 7}
+
+// vec3Sampler and quatSampler sample the LINEAR tracks of one path for a
+// run of joints: the portable loops, or a SIMD kernel's.
+type (
+	vec3Sampler func(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz []float32)
+	quatSampler func(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz, ow []float32, nlerp bool)
+)
+
+// sampleRuns samples clip c at t with the given loops: the still tracks'
+// values are copied (the whole pose in one move, where there are any),
+// then each run of moving tracks is sampled; STEP and CUBICSPLINE tracks
+// follow.
+func sampleRuns(c *RuntimeClip, t float32, nlerp bool, cursors []int32, out *SoAPose, vec3 vec3Sampler, quat quatSampler) {
+	n := c.numJoints
+	cursors = cursors[:3*n]
+	if c.sparse {
+		still := c.still[0]
+		if nlerp {
+			still = c.still[1]
+		}
+		copy(out.buf, still.buf)
+	}
+	stride := len(out.buf) / 10
+	for p, runs := range c.moving {
+		lanes, cur := c.lanes[p][:n], cursors[p*n:(p+1)*n]
+		o := out.buf[firstStripe[p]*stride:]
+		for _, r := range runs {
+			lo, hi := int(r.lo), int(r.hi)
+			x, y, z := o[lo:hi], o[stride+lo:stride+hi], o[2*stride+lo:2*stride+hi]
+			if Path(p) == Rotation {
+				quat(c.keys, lanes[lo:hi], t, cur[lo:hi], x, y, z, o[3*stride+lo:3*stride+hi], nlerp)
+			} else {
+				vec3(c.keys, lanes[lo:hi], t, cur[lo:hi], x, y, z)
+			}
+		}
+	}
+	if len(c.other) > 0 {
+		sampleOtherLanes(c, t, cursors, out)
+	}
 }
 
 // keysPad floats of padding end RuntimeClip.keys, so that vector code may
@@ -313,21 +398,15 @@ func (j *SampleSoAJob) Run() {
 	}
 }
 
-// sampleSoAGeneric is the portable sampler, one loop per path: per joint,
-// the cursor's key pair if it still brackets t, the next pair if t crossed
-// one key, else a binary search (seekLane); then the value. The LINEAR case is written out in loops whose hot
-// path makes no call (a call would make the compiler spill and reload the
-// loop's state on every iteration); STEP and CUBICSPLINE tracks, listed in
-// c.other, go through sampleOther afterwards.
+// sampleSoAGeneric is the portable sampler, one loop per path (over the
+// runs of moving tracks, sampleRuns): per joint, the cursor's key pair if
+// it still brackets t, the next pair if t crossed one key, else a binary
+// search (seekLane); then the value. The LINEAR case is written out in
+// loops whose hot path makes no call (a call would make the compiler spill
+// and reload the loop's state on every iteration); STEP and CUBICSPLINE
+// tracks, listed in c.other, go through sampleOther afterwards.
 func sampleSoAGeneric(c *RuntimeClip, t float32, nlerp bool, cursors []int32, out *SoAPose) {
-	n := c.numJoints
-	cursors = cursors[:3*n]
-	sampleVec3Lanes(c.keys, c.lanes[Translation][:n], t, cursors[:n], out.tx[:n], out.ty[:n], out.tz[:n])
-	sampleQuatLanes(c.keys, c.lanes[Rotation][:n], t, cursors[n:2*n], out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n], nlerp)
-	sampleVec3Lanes(c.keys, c.lanes[Scale][:n], t, cursors[2*n:], out.sx[:n], out.sy[:n], out.sz[:n])
-	if len(c.other) > 0 {
-		sampleOtherLanes(c, t, cursors, out)
-	}
+	sampleRuns(c, t, nlerp, cursors, out, sampleVec3Lanes, sampleQuatLanes)
 }
 
 // sampleOtherLanes samples the STEP and CUBICSPLINE tracks.

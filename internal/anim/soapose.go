@@ -23,7 +23,9 @@ func soaPadded(n int) int { return (n + soaLanes - 1) / soaLanes * soaLanes }
 // the pose. The zero value is an empty pose; use NewSoAPose.
 type SoAPose struct {
 	n int
-	// The stripes, each of padded length, all slices of one allocation.
+	// The stripes, each of padded length, all slices of buf in this
+	// order.
+	buf            []float32
 	tx, ty, tz     []float32
 	qx, qy, qz, qw []float32
 	sx, sy, sz     []float32
@@ -46,7 +48,7 @@ func NewSoAPose(n int) *SoAPose {
 	p := soaPadded(n)
 	buf := make([]float32, 10*p)
 	s := func(i int) []float32 { return buf[i*p : (i+1)*p : (i+1)*p] }
-	pose := &SoAPose{n: n,
+	pose := &SoAPose{n: n, buf: buf,
 		tx: s(0), ty: s(1), tz: s(2),
 		qx: s(3), qy: s(4), qz: s(5), qw: s(6),
 		sx: s(7), sy: s(8), sz: s(9),
