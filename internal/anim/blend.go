@@ -27,10 +27,31 @@ func (p *SoAPose) copyJoint(i int, src *SoAPose) {
 	p.sx[i], p.sy[i], p.sz[i] = src.sx[i], src.sy[i], src.sz[i]
 }
 
+// sameJoint reports whether joint i of p and of q are equal.
+func (p *SoAPose) sameJoint(i int, q *SoAPose) bool {
+	return p.tx[i] == q.tx[i] && p.ty[i] == q.ty[i] && p.tz[i] == q.tz[i] &&
+		p.qx[i] == q.qx[i] && p.qy[i] == q.qy[i] && p.qz[i] == q.qz[i] && p.qw[i] == q.qw[i] &&
+		p.sx[i] == q.sx[i] && p.sy[i] == q.sy[i] && p.sz[i] == q.sz[i]
+}
+
+// identityJoint sets joint i of p to the identity transform.
+func (p *SoAPose) identityJoint(i int) {
+	p.tx[i], p.ty[i], p.tz[i] = 0, 0, 0
+	p.qx[i], p.qy[i], p.qz[i], p.qw[i] = 0, 0, 0, 1
+	p.sx[i], p.sy[i], p.sz[i] = 1, 1, 1
+}
+
+// identityAt reports whether joint i of p is the identity transform.
+func (p *SoAPose) identityAt(i int) bool {
+	return p.tx[i] == 0 && p.ty[i] == 0 && p.tz[i] == 0 &&
+		p.qx[i] == 0 && p.qy[i] == 0 && p.qz[i] == 0 && p.qw[i] == 1 &&
+		p.sx[i] == 1 && p.sy[i] == 1 && p.sz[i] == 1
+}
+
 // MaskedBlendSoA is a partial-skeleton BlendSoA: joint i is blended with
 // weight w·mask[i], so joints where the mask is 0 keep a and joints where
 // it is 1 follow b by w. Per-joint weights ≤ 0 or ≥ 1 copy the joint bit
-// for bit. A nil mask weighs every joint 1. len(mask) ≥ out.Len() when not
+// for bit, as do joints where a and b are equal. A nil mask weighs every joint 1. len(mask) ≥ out.Len() when not
 // nil.
 func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	if mask == nil {
@@ -42,7 +63,7 @@ func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	for i, m := range mask {
 		wi := w * m
 		switch {
-		case wi <= 0:
+		case wi <= 0 || a.sameJoint(i, b): // a joint the layer leaves as a has it
 			if out != a {
 				out.copyJoint(i, a)
 			}
@@ -146,10 +167,16 @@ func qmul(ax, ay, az, aw, bx, by, bz, bw float32) (x, y, z, w float32) {
 // DifferenceSoA computes the additive difference D of src against ref, per
 // joint: translation src − ref, rotation ref⁻¹ ⊗ src, scale src / ref per
 // component (1 where the reference scale is 0, which has no inverse).
-// AddSoA(base, D, 1) with base = ref gives src back. out may be src.
+// A joint where src and ref are equal (a joint the clip leaves as the
+// reference has it) differs by the identity exactly. AddSoA(base, D, 1)
+// with base = ref gives src back. out may be src.
 func DifferenceSoA(out, src, ref *SoAPose) {
 	checkLen("difference", out, src, ref)
 	for i := range out.n {
+		if src.sameJoint(i, ref) {
+			out.identityJoint(i)
+			continue
+		}
 		out.tx[i], out.ty[i], out.tz[i] = src.tx[i]-ref.tx[i], src.ty[i]-ref.ty[i], src.tz[i]-ref.tz[i]
 		out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(-ref.qx[i], -ref.qy[i], -ref.qz[i], ref.qw[i], src.qx[i], src.qy[i], src.qz[i], src.qw[i]))
 		out.sx[i], out.sy[i], out.sz[i] = ratio(src.sx[i], ref.sx[i]), ratio(src.sy[i], ref.sy[i]), ratio(src.sz[i], ref.sz[i])
@@ -169,7 +196,8 @@ func ratio(a, b float32) float32 {
 // AddSoA applies a difference pose (see DifferenceSoA) to base with weight
 // w, joint i weighted w·mask[i] (nil mask: every joint 1): rotation base ⊗
 // slerp(identity, D, w), translation base + w·D, scale base · D^w per
-// component. w = 0 copies base exactly; a joint weight of 1 skips the slerp
+// component. w = 0 copies base exactly, and so does a joint whose
+// difference is the identity exactly; a joint weight of 1 skips the slerp
 // and the power. Weights above 1 exaggerate the difference. A negative
 // scale ratio (a mirror) cannot be raised to a fractional power; it is
 // interpolated linearly from 1 instead.
@@ -189,7 +217,7 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 		if mask != nil {
 			wi *= mask[i]
 		}
-		if wi == 0 {
+		if wi == 0 || diff.identityAt(i) {
 			if out != base {
 				out.copyJoint(i, base)
 			}

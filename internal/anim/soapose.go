@@ -165,6 +165,13 @@ func blendSoAGeneric(out, a, b *SoAPose, w float32, nlerp bool) {
 	ox, oy, oz, ow := out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n]
 	if !nlerp {
 		for i := range ox {
+			if ax[i] == bx[i] && ay[i] == by[i] && az[i] == bz[i] && aw[i] == bw[i] {
+				// A joint both poses hold alike (neither clip moves it):
+				// the slerp is a, which the polynomial gives only to
+				// within rounding, at the cost of most of this loop.
+				ox[i], oy[i], oz[i], ow[i] = ax[i], ay[i], az[i], aw[i]
+				continue
+			}
 			ox[i], oy[i], oz[i], ow[i] = slerpPoly(ax[i], ay[i], az[i], aw[i], bx[i], by[i], bz[i], bw[i], w)
 		}
 		return
