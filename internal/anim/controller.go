@@ -75,6 +75,9 @@ type Controller struct {
 	models []float32
 	// dirty marks the joints modelsBelow recomputes, one per joint.
 	dirty []bool
+	// postNeed marks the joints whose model matrices the post-processing
+	// steps read, and their ancestors, one per joint.
+	postNeed []bool
 	// stateNames are the requestable states, qualified by layer above the
 	// base ("gesture/wave"); States returns it.
 	stateNames []string
@@ -551,8 +554,10 @@ func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
 }
 
 // postProcess runs the IK and look-at steps. Each one reads model matrices
-// of the pose as the steps before it left it: one pass computes them all
-// before the first step, and after each step those of the joints below
+// of the pose as the steps before it left it: before the first step one
+// pass computes those the steps read and their ancestors' (postNeed; the
+// palette job computes them all afterwards), and after each step those of
+// the joints below
 // the first one it turned (every joint a step turns descends from it, as
 // Validate checks) are computed again.
 func (c *Controller) postProcess(out *SoAPose) {
@@ -565,7 +570,7 @@ func (c *Controller) postProcess(out *SoAPose) {
 			continue
 		}
 		if changed < 0 {
-			modelPalette(c.sk.Parents, out, c.models, nil, nil)
+			modelsOf(c.sk.Parents, out, c.models, c.postNeed)
 		} else {
 			modelsBelow(c.sk.Parents, out, c.models, changed, c.dirty)
 		}
@@ -1056,5 +1061,13 @@ func (b *builder) post(ps *PostSpec, at string) error {
 		op.look.Pose = nil
 	}
 	b.c.post = append(b.c.post, op)
+	if b.c.postNeed == nil {
+		b.c.postNeed = make([]bool, b.sk.NumJoints())
+	}
+	for _, j := range joints {
+		for ; j >= 0 && !b.c.postNeed[j]; j = b.sk.Parents[j] {
+			b.c.postNeed[j] = true
+		}
+	}
 	return nil
 }

@@ -242,16 +242,32 @@ func modelsBelow(parents []int, in *SoAPose, models []float32, from int, dirty [
 	for i := from; i < len(parents); i++ {
 		p := parents[i]
 		dirty[i] = i == from || (p >= from && dirty[p])
-		if !dirty[i] {
-			continue
+		if dirty[i] {
+			modelAt(parents, in, models, i)
 		}
-		local := in.At(i).Mat4()
-		m := (*[12]float32)(models[i*12 : i*12+12])
-		if p < 0 {
-			WritePaletteEntry(m[:], &local)
-		} else {
-			mulAffineRows(m, (*[12]float32)(models[p*12:p*12+12]), &local)
+	}
+}
+
+// modelsOf computes the model matrices of the joints marked in need, whose
+// ancestors must be marked too, from the local pose in: what the
+// post-processing steps read, without a pass over the whole skeleton.
+func modelsOf(parents []int, in *SoAPose, models []float32, need []bool) {
+	for i, ok := range need {
+		if ok {
+			modelAt(parents, in, models, i)
 		}
+	}
+}
+
+// modelAt computes joint i's model matrix from its local transform and its
+// parent's model matrix, with modelPaletteGeneric's arithmetic.
+func modelAt(parents []int, in *SoAPose, models []float32, i int) {
+	local := in.At(i).Mat4()
+	m := (*[12]float32)(models[i*12 : i*12+12])
+	if p := parents[i]; p < 0 {
+		WritePaletteEntry(m[:], &local)
+	} else {
+		mulAffineRows(m, (*[12]float32)(models[p*12:p*12+12]), &local)
 	}
 }
 
