@@ -22,8 +22,9 @@ import (
 //   - SampleSoAJob with slerp: scalar cursors, keys transposed into 8-lane
 //     vectors, lerp and slerp 8 lanes wide (both levels). With nlerp the
 //     portable loops are as fast.
-//   - ModelPaletteJob: local matrices in a scalar pass, then both affine
-//     products with 4-lane rows and FMA (both levels).
+//   - ModelPaletteJob: local matrices 8 joints at a time from the SoA
+//     stripes, then both affine products with 4-lane rows and FMA (both
+//     levels).
 //
 // Go compiles scalar float code to legacy-SSE encodings: run while the
 // upper halves of the vector registers are dirty, each such instruction
@@ -361,36 +362,87 @@ func slerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w ar
 // to a product's row r, its fourth term when the bottom row is 0 0 0 1.
 var lastCol = [4]float32{0, 0, 0, 1}
 
-// localMatrices writes every joint's local matrix T·R·S into models, in
-// the 3×4 row layout, as the first pass of the SIMD model-palette kernels:
-// the second pass then reads it with vector loads long after these scalar
-// stores have retired (a vector load of fresh scalar stores would stall on
-// store-to-load forwarding).
-func localMatrices(in *SoAPose, models []float32, n int) {
-	tx, ty, tz := in.tx[:n], in.ty[:n], in.tz[:n]
-	qx, qy, qz, qw := in.qx[:n], in.qy[:n], in.qz[:n], in.qw[:n]
-	sx, sy, sz := in.sx[:n], in.sy[:n], in.sz[:n]
+// localMatrices8 writes every joint's local matrix T·R·S into models, in
+// the 3×4 row layout, as the first pass of the SIMD model-palette kernel:
+// eight joints at a time straight from the SoA stripes (ozz's
+// SoaFloat4x4::FromAffine), each entry one 8-lane vector computed with
+// modelPaletteGeneric's arithmetic (so the same bits); each row's four
+// entries are then turned into the eight joints' rows (storeRows8). The
+// stripes are padded to whole groups; rows past joint n are not stored.
+func localMatrices8(in *SoAPose, models []float32, n int) {
 	models = models[:12*n]
-	for i := range tx {
-		x, y, z, w := qx[i], qy[i], qz[i], qw[i]
-		xx, yy, zz := x*x, y*y, z*z
-		xy, xz, yz := x*y, x*z, y*z
-		wx, wy, wz := w*x, w*y, w*z
-		a, b, c := sx[i], sy[i], sz[i]
-		l := (*[12]float32)(models[i*12 : i*12+12])
-		l[0], l[1], l[2], l[3] = (1-2*(yy+zz))*a, 2*(xy-wz)*b, 2*(xz+wy)*c, tx[i]
-		l[4], l[5], l[6], l[7] = 2*(xy+wz)*a, (1-2*(xx+zz))*b, 2*(yz-wx)*c, ty[i]
-		l[8], l[9], l[10], l[11] = 2*(xz-wy)*a, 2*(yz+wx)*b, (1-2*(xx+yy))*c, tz[i]
+	one, two := archsimd.BroadcastFloat32x8(1), archsimd.BroadcastFloat32x8(2)
+	for j := 0; j < n; j += 8 {
+		x, y := archsimd.LoadFloat32x8Slice(in.qx[j:]), archsimd.LoadFloat32x8Slice(in.qy[j:])
+		z, w := archsimd.LoadFloat32x8Slice(in.qz[j:]), archsimd.LoadFloat32x8Slice(in.qw[j:])
+		a, b := archsimd.LoadFloat32x8Slice(in.sx[j:]), archsimd.LoadFloat32x8Slice(in.sy[j:])
+		c := archsimd.LoadFloat32x8Slice(in.sz[j:])
+		xx, yy, zz := x.Mul(x), y.Mul(y), z.Mul(z)
+		xy, xz, yz := x.Mul(y), x.Mul(z), y.Mul(z)
+		wx, wy, wz := w.Mul(x), w.Mul(y), w.Mul(z)
+		m := n - j // joints of this group with rows to store
+		out := models[12*j:]
+		storeRows8(one.Sub(two.Mul(yy.Add(zz))).Mul(a), two.Mul(xy.Sub(wz)).Mul(b), two.Mul(xz.Add(wy)).Mul(c),
+			archsimd.LoadFloat32x8Slice(in.tx[j:]), out, m)
+		storeRows8(two.Mul(xy.Add(wz)).Mul(a), one.Sub(two.Mul(xx.Add(zz))).Mul(b), two.Mul(yz.Sub(wx)).Mul(c),
+			archsimd.LoadFloat32x8Slice(in.ty[j:]), out[4:], m)
+		storeRows8(two.Mul(xz.Sub(wy)).Mul(a), two.Mul(yz.Add(wx)).Mul(b), one.Sub(two.Mul(xx.Add(yy))).Mul(c),
+			archsimd.LoadFloat32x8Slice(in.tz[j:]), out[8:], m)
+	}
+}
+
+// storeRows8 turns the entries e0…e3 of one matrix row, each a vector of
+// eight joints, into the joints' rows, with transpose8's shuffles (on each
+// 128-bit half a 4×4 transpose, its own inverse), and stores the first m
+// of them (8 at most) 12 floats apart from the start of out.
+func storeRows8(e0, e1, e2, e3 archsimd.Float32x8, out []float32, m int) {
+	t0 := e0.SelectFromPairGrouped(0, 1, 4, 5, e1) // x0 x1 y0 y1 | x4 x5 y4 y5
+	t1 := e2.SelectFromPairGrouped(0, 1, 4, 5, e3)
+	t2 := e0.SelectFromPairGrouped(2, 3, 6, 7, e1)
+	t3 := e2.SelectFromPairGrouped(2, 3, 6, 7, e3)
+	if m >= 8 {
+		out = out[:88]
+		q := t0.SelectFromPairGrouped(0, 2, 4, 6, t1) // joints 0 and 4
+		q.GetLo().Store((*[4]float32)(out[0:4]))
+		q.GetHi().Store((*[4]float32)(out[48:52]))
+		q = t0.SelectFromPairGrouped(1, 3, 5, 7, t1) // 1 and 5
+		q.GetLo().Store((*[4]float32)(out[12:16]))
+		q.GetHi().Store((*[4]float32)(out[60:64]))
+		q = t2.SelectFromPairGrouped(0, 2, 4, 6, t3) // 2 and 6
+		q.GetLo().Store((*[4]float32)(out[24:28]))
+		q.GetHi().Store((*[4]float32)(out[72:76]))
+		q = t2.SelectFromPairGrouped(1, 3, 5, 7, t3) // 3 and 7
+		q.GetLo().Store((*[4]float32)(out[36:40]))
+		q.GetHi().Store((*[4]float32)(out[84:88]))
+		return
+	}
+	// The last, partial group: rows through a buffer.
+	var rows [8][4]float32
+	q := t0.SelectFromPairGrouped(0, 2, 4, 6, t1)
+	q.GetLo().Store(&rows[0])
+	q.GetHi().Store(&rows[4])
+	q = t0.SelectFromPairGrouped(1, 3, 5, 7, t1)
+	q.GetLo().Store(&rows[1])
+	q.GetHi().Store(&rows[5])
+	q = t2.SelectFromPairGrouped(0, 2, 4, 6, t3)
+	q.GetLo().Store(&rows[2])
+	q.GetHi().Store(&rows[6])
+	q = t2.SelectFromPairGrouped(1, 3, 5, 7, t3)
+	q.GetLo().Store(&rows[3])
+	q.GetHi().Store(&rows[7])
+	archsimd.ClearAVXUpperBits() // scalar copies follow
+	for l := range m {
+		copy(out[12*l:12*l+4], rows[l][:])
 	}
 }
 
 // modelPalette4 is modelPaletteGeneric with 4-lane rows:
 // row r of A·B = Σₖ a_rk·(row k of B) + (0, 0, 0, a_r3), the local
-// matrices having been written into models by localMatrices. The inverse
+// matrices having been written into models by localMatrices8. The inverse
 // bind matrix, column-major, is transposed into rows with six shuffles.
 func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
 	n := len(parents)
-	localMatrices(in, models, n)
+	localMatrices8(in, models, n)
 	models = models[:12*n]
 	if pal != nil {
 		pal = pal[:12*n]
@@ -405,9 +457,9 @@ func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat
 		if p >= 0 {
 			a := (*[12]float32)(models[p*12 : p*12+12])
 			l0, l1, l2 := m0, m1, m2
-			m0 = rowTimes(a[0], a[1], a[2], archsimd.LoadFloat32x4((*[4]float32)(a[0:4])), l0, l1, l2, lc)
-			m1 = rowTimes(a[4], a[5], a[6], archsimd.LoadFloat32x4((*[4]float32)(a[4:8])), l0, l1, l2, lc)
-			m2 = rowTimes(a[8], a[9], a[10], archsimd.LoadFloat32x4((*[4]float32)(a[8:12])), l0, l1, l2, lc)
+			m0 = rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[0:4])), l0, l1, l2, lc)
+			m1 = rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[4:8])), l0, l1, l2, lc)
+			m2 = rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[8:12])), l0, l1, l2, lc)
 			m0.Store((*[4]float32)(m[0:4]))
 			m1.Store((*[4]float32)(m[4:8]))
 			m2.Store((*[4]float32)(m[8:12]))
@@ -427,19 +479,22 @@ func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat
 			b1 := t0.SelectFromPair(1, 3, 5, 7, t1)
 			b2 := t2.SelectFromPair(0, 2, 4, 6, t3)
 			o := (*[12]float32)(pal[i*12 : i*12+12])
-			rowTimes(m0.GetElem(0), m0.GetElem(1), m0.GetElem(2), m0, b0, b1, b2, lc).Store((*[4]float32)(o[0:4]))
-			rowTimes(m1.GetElem(0), m1.GetElem(1), m1.GetElem(2), m1, b0, b1, b2, lc).Store((*[4]float32)(o[4:8]))
-			rowTimes(m2.GetElem(0), m2.GetElem(1), m2.GetElem(2), m2, b0, b1, b2, lc).Store((*[4]float32)(o[8:12]))
+			rowTimes(m0, b0, b1, b2, lc).Store((*[4]float32)(o[0:4]))
+			rowTimes(m1, b0, b1, b2, lc).Store((*[4]float32)(o[4:8]))
+			rowTimes(m2, b0, b1, b2, lc).Store((*[4]float32)(o[8:12]))
 		}
 	}
 }
 
 // rowTimes is one row of an affine product: a0·b0 + a1·b1 + a2·b2 + (0, 0,
-// 0, a_3) where row = (a0, a1, a2, a_3).
-func rowTimes(a0, a1, a2 float32, row, b0, b1, b2, lc archsimd.Float32x4) archsimd.Float32x4 {
-	r := archsimd.BroadcastFloat32x4(a0).Mul(b0)
-	r = archsimd.BroadcastFloat32x4(a1).MulAdd(b1, r)
-	r = archsimd.BroadcastFloat32x4(a2).MulAdd(b2, r)
+// 0, a3) where row = (a0, a1, a2, a3). Each aₖ is spread across the lanes
+// by a shuffle within the register (one VSHUFPS): taking it out as a scalar
+// (GetElem) and broadcasting it back went through a general register, four
+// instructions, two of them legacy SSE.
+func rowTimes(row, b0, b1, b2, lc archsimd.Float32x4) archsimd.Float32x4 {
+	r := row.SelectFromPair(0, 0, 0, 0, row).Mul(b0)
+	r = row.SelectFromPair(1, 1, 1, 1, row).MulAdd(b1, r)
+	r = row.SelectFromPair(2, 2, 2, 2, row).MulAdd(b2, r)
 	return row.MulAdd(lc, r)
 }
 
