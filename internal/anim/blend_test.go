@@ -1,6 +1,7 @@
 package anim
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -298,5 +299,43 @@ func TestAdditiveOrder(t *testing.T) {
 	soaAdd(out, []Transform{base}, diff, 0.5, nil)
 	if want := base.Rotation.Mul(half); !quatApprox(out[0].Rotation, want, 2e-6) {
 		t.Fatalf("half weight %v, want base·D^½ %v", out[0].Rotation, want)
+	}
+}
+
+// TestAlikeJointsPassExactly: where two poses hold a joint alike (a joint
+// neither clip moves), blending gives it back bit for bit, the additive
+// difference is the identity exactly, and adding that identity leaves the
+// base joint as it was, at any weight. The rotation is a little off unit
+// length, as sampled keys may be, so that a slerp, a product or a
+// normalization through the joint would show in its bits.
+func TestAlikeJointsPassExactly(t *testing.T) {
+	joint := Transform{Translation: mgl32.Vec3{0.5, -0, 2}, Rotation: mgl32.Quat{W: 0.9, V: mgl32.Vec3{0.1, 0.2, 0.37}}, Scale: mgl32.Vec3{1, 2, 0.5}}
+	moved := Transform{Translation: mgl32.Vec3{1, 1, 1}, Rotation: rotZ(40), Scale: mgl32.Vec3{1, 1, 1}}
+	a, b, out := NewSoAPose(2), NewSoAPose(2), NewSoAPose(2)
+	a.Set(0, joint)
+	b.Set(0, joint)
+	a.Set(1, moved) // joint 1 differs, so the loops run past joint 0
+	same := func(name string, got Transform) {
+		t.Helper()
+		if got != joint {
+			t.Errorf("%s: %v, want %v bit for bit", name, got, joint)
+		}
+	}
+	for _, nlerp := range []bool{false, true} {
+		BlendSoA(out, a, b, 0.3, nlerp)
+		if !nlerp { // nlerp normalizes every joint, alike or not
+			same("slerp blend", out.At(0))
+		}
+		MaskedBlendSoA(out, a, b, 0.3, []float32{1, 1}, nlerp)
+		same("masked blend", out.At(0))
+	}
+	diff := NewSoAPose(2)
+	DifferenceSoA(diff, a, b)
+	if got := diff.At(0); got != IdentityTransform {
+		t.Errorf("difference of alike joints: %v, want the identity exactly", got)
+	}
+	for _, w := range []float32{0.5, 1, 1.7} {
+		AddSoA(out, a, diff, w, nil)
+		same(fmt.Sprintf("add of the identity at %g", w), out.At(0))
 	}
 }
