@@ -307,8 +307,17 @@ func TestAdditiveOrder(t *testing.T) {
 // difference is the identity exactly, and adding that identity leaves the
 // base joint as it was, at any weight. The rotation is a little off unit
 // length, as sampled keys may be, so that a slerp, a product or a
-// normalization through the joint would show in its bits.
+// normalization through the joint would show in its bits. Every kernel
+// path the machine runs is checked, whichever calibration picked.
 func TestAlikeJointsPassExactly(t *testing.T) {
+	defer restoreKernels()
+	for _, path := range kernelPaths() {
+		setKernelPath(path)
+		t.Run(path, alikeJointsPassExactly)
+	}
+}
+
+func alikeJointsPassExactly(t *testing.T) {
 	joint := Transform{Translation: mgl32.Vec3{0.5, -0, 2}, Rotation: mgl32.Quat{W: 0.9, V: mgl32.Vec3{0.1, 0.2, 0.37}}, Scale: mgl32.Vec3{1, 2, 0.5}}
 	moved := Transform{Translation: mgl32.Vec3{1, 1, 1}, Rotation: rotZ(40), Scale: mgl32.Vec3{1, 1, 1}}
 	a, b, out := NewSoAPose(2), NewSoAPose(2), NewSoAPose(2)

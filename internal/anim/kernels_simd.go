@@ -166,6 +166,10 @@ func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool) {
 			x, y, z, q = nlerp16(ax, ay, az, aw, bx, by, bz, bw, wv)
 		} else {
 			x, y, z, q = slerp16(ax, ay, az, aw, bx, by, bz, bw, wv)
+			// Joints both poses hold alike keep a bit for bit, as in
+			// blendSoAGeneric.
+			eq := ax.Equal(bx).And(ay.Equal(by)).And(az.Equal(bz)).And(aw.Equal(bw))
+			x, y, z, q = ax.Merge(x, eq), ay.Merge(y, eq), az.Merge(z, eq), aw.Merge(q, eq)
 		}
 		x.StoreSlice(out.qx[i:])
 		y.StoreSlice(out.qy[i:])
@@ -274,6 +278,10 @@ func blendSoA8(out, a, b *SoAPose, w float32, nlerp bool) {
 			x, y, z, q = nlerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
 		} else {
 			x, y, z, q = slerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
+			// Joints both poses hold alike keep a bit for bit, as in
+			// blendSoAGeneric.
+			eq := ax.Equal(bx).And(ay.Equal(by)).And(az.Equal(bz)).And(aw.Equal(bw))
+			x, y, z, q = ax.Merge(x, eq), ay.Merge(y, eq), az.Merge(z, eq), aw.Merge(q, eq)
 		}
 		x.StoreSlice(out.qx[i:])
 		y.StoreSlice(out.qy[i:])
