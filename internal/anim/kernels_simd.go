@@ -397,6 +397,11 @@ func localMatrices8(in *SoAPose, models []float32, n int) {
 		storeRows8(two.Mul(xz.Sub(wy)).Mul(a), two.Mul(yz.Add(wx)).Mul(b), one.Sub(two.Mul(xx.Add(yy))).Mul(c),
 			archsimd.LoadFloat32x8Slice(in.tz[j:]), out[8:], m)
 	}
+	// The row products that follow mix 4-lane vectors with scalar code:
+	// with the upper halves dirty, every legacy-SSE instruction among them
+	// waits on the whole register (3–8× slower at 64 and 128 joints, whose
+	// last group is full and so never reaches storeRows8's clear).
+	archsimd.ClearAVXUpperBits()
 }
 
 // storeRows8 turns the entries e0…e3 of one matrix row, each a vector of
