@@ -57,8 +57,8 @@ func (p *SoAPose) identityAt(i int) bool {
 // MaskedBlendSoA is a partial-skeleton BlendSoA: joint i is blended with
 // weight w·mask[i], so joints where the mask is 0 keep a and joints where
 // it is 1 follow b by w. Per-joint weights ≤ 0 or ≥ 1 copy the joint bit
-// for bit, as do joints where a and b are equal. A nil mask weighs every joint 1. len(mask) ≥ out.Len() when not
-// nil.
+// for bit, as do joints where a and b are equal. A nil mask weighs every
+// joint 1. len(mask) ≥ out.Len() when not nil.
 func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	if mask == nil {
 		BlendSoA(out, a, b, w, nlerp)

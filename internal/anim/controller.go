@@ -557,9 +557,8 @@ func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
 // of the pose as the steps before it left it: before the first step one
 // pass computes those the steps read and their ancestors' (postNeed; the
 // palette job computes them all afterwards), and after each step those of
-// the joints below
-// the first one it turned (every joint a step turns descends from it, as
-// Validate checks) are computed again.
+// the joints below the first one it turned (every joint a step turns
+// descends from it, as Validate checks) are computed again.
 func (c *Controller) postProcess(out *SoAPose) {
 	x := &c.ctx
 	changed := -1 // the first joint the last step turned; -1 before any

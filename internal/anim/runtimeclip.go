@@ -218,32 +218,36 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 	return rc, nil
 }
 
-// findMoving fills moving and still: a track of two keys with a zero
-// inverse span (a one-key track, the rest pose, a shadow) samples to the
-// same value at every time, u being +0 there, so its value is sampled
-// once, with slerp and with nlerp, and copied from then on.
+// findMoving fills moving, and still where some track is still: a track
+// of two keys with a zero inverse span (a one-key track, the rest pose, a
+// shadow) samples to the same value at every time, u being +0 there, so
+// its value is sampled once, with slerp and with nlerp, and copied from
+// then on.
 func (c *RuntimeClip) findMoving() {
 	n := c.numJoints
 	all := []jointRun{{0, int32(n)}}
-	c.moving = [3][]jointRun{all, all, all}
-	for i, nlerp := range [2]bool{false, true} {
-		c.still[i] = NewSoAPose(n)
-		sampleSoAGeneric(c, 0, nlerp, make([]int32, 3*n), c.still[i])
-	}
+	var moving [3][]jointRun
+	sparse := false
 	for p := range c.lanes {
-		var runs []jointRun
 		for j, l := range c.lanes[p] {
 			if l.n == 2 && c.keys[l.off+1] == 0 {
 				continue
 			}
-			if k := len(runs) - 1; k >= 0 && runs[k].hi == int32(j) {
-				runs[k].hi++
+			if k := len(moving[p]) - 1; k >= 0 && moving[p][k].hi == int32(j) {
+				moving[p][k].hi++
 			} else {
-				runs = append(runs, jointRun{int32(j), int32(j + 1)})
+				moving[p] = append(moving[p], jointRun{int32(j), int32(j + 1)})
 			}
 		}
-		c.moving[p] = runs
-		c.sparse = c.sparse || len(runs) != 1 || runs[0] != all[0]
+		sparse = sparse || len(moving[p]) != 1 || moving[p][0] != all[0]
+	}
+	c.moving = [3][]jointRun{all, all, all}
+	if sparse { // the still values, sampled while every track still runs
+		for i, nlerp := range [2]bool{false, true} {
+			c.still[i] = NewSoAPose(n)
+			sampleSoAGeneric(c, 0, nlerp, make([]int32, 3*n), c.still[i])
+		}
+		c.moving, c.sparse = moving, true
 	}
 }
 

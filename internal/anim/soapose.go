@@ -106,13 +106,7 @@ func (p *SoAPose) CopyFrom(src *SoAPose) {
 	if src.n != p.n {
 		panic(fmt.Sprintf("anim: SoAPose of %d joints copied from %d", p.n, src.n))
 	}
-	for _, s := range [...][2][]float32{
-		{p.tx, src.tx}, {p.ty, src.ty}, {p.tz, src.tz},
-		{p.qx, src.qx}, {p.qy, src.qy}, {p.qz, src.qz}, {p.qw, src.qw},
-		{p.sx, src.sx}, {p.sy, src.sy}, {p.sz, src.sz},
-	} {
-		copy(s[0], s[1])
-	}
+	copy(p.buf, src.buf)
 	copy(p.W, src.W)
 	p.Motion = src.Motion
 }
