@@ -18,10 +18,18 @@ const (
 )
 
 func (i Interpolation) String() string {
-	if names := [...]string{Linear: "LINEAR", Step: "STEP", CubicSpline: "CUBICSPLINE"}; int(i) < len(names) {
-		return names[i]
+	names := [...]string{Linear: "LINEAR", Step: "STEP", CubicSpline: "CUBICSPLINE"}
+	return enumName(i, names[:], "Interpolation")
+}
+
+// enumName is the String of the package's byte-sized enums: the value's
+// entry in names, or typeName(n) for a value past the table, so that a
+// corrupt value still prints as something to debug.
+func enumName[E ~uint8](v E, names []string, typeName string) string {
+	if int(v) < len(names) {
+		return names[v]
 	}
-	return fmt.Sprintf("Interpolation(%d)", uint8(i))
+	return fmt.Sprintf("%s(%d)", typeName, uint8(v))
 }
 
 // Path is the joint property a track animates.
@@ -37,10 +45,8 @@ const (
 )
 
 func (p Path) String() string {
-	if names := [...]string{Translation: "translation", Rotation: "rotation", Scale: "scale"}; int(p) < len(names) {
-		return names[p]
-	}
-	return fmt.Sprintf("Path(%d)", uint8(p))
+	names := [...]string{Translation: "translation", Rotation: "rotation", Scale: "scale"}
+	return enumName(p, names[:], "Path")
 }
 
 // Components is the number of floats in one value of the path.

@@ -154,12 +154,7 @@ const (
 var nodeTypeNames = [...]string{"clip", "lerp", "blend1d", "blend2d", "average", "crossfade", "additive", "mask", "layer"}
 
 // String is the JSON name of the node type.
-func (t NodeType) String() string {
-	if int(t) < len(nodeTypeNames) {
-		return nodeTypeNames[t]
-	}
-	return fmt.Sprintf("NodeType(%d)", uint8(t))
-}
+func (t NodeType) String() string { return enumName(t, nodeTypeNames[:], "NodeType") }
 
 // Blend2DMode chooses how a NodeBlend2D weighs its points.
 type Blend2DMode uint8
@@ -340,12 +335,7 @@ const (
 var transitionTypeNames = [...]string{"smooth", "frozen", "immediate"}
 
 // String is the JSON name of the transition type.
-func (t TransitionType) String() string {
-	if int(t) < len(transitionTypeNames) {
-		return transitionTypeNames[t]
-	}
-	return fmt.Sprintf("TransitionType(%d)", uint8(t))
-}
+func (t TransitionType) String() string { return enumName(t, transitionTypeNames[:], "TransitionType") }
 
 // Window is a range of normalized time, both ends included.
 type Window struct {
@@ -394,12 +384,7 @@ const (
 var postTypeNames = [...]string{"two_bone_ik", "look_at"}
 
 // String is the JSON name of the post-processing type.
-func (t PostType) String() string {
-	if int(t) < len(postTypeNames) {
-		return postTypeNames[t]
-	}
-	return fmt.Sprintf("PostType(%d)", uint8(t))
-}
+func (t PostType) String() string { return enumName(t, postTypeNames[:], "PostType") }
 
 // PostSpec describes one IK or look-at operation. Targets and poles are
 // inputs, so parameters (sliders) can move them.
