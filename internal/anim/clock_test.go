@@ -38,27 +38,38 @@ func TestClipClock(t *testing.T) {
 }
 
 func TestClipClockFinished(t *testing.T) {
-	c := NewClipClock(1, Once)
-	c.Advance(0.5)
-	if c.Finished() {
-		t.Fatal("finished halfway")
+	// step advances the clock, then checks Finished against finished.
+	type step struct {
+		advance  float32
+		finished bool
+		why      string // what a wrong Finished means
 	}
-	c.Advance(0.6)
-	if !c.Finished() {
-		t.Fatal("not finished past the end")
+	cases := []struct {
+		name  string
+		clock ClipClock
+		steps []step
+	}{
+		{"once", NewClipClock(1, Once), []step{
+			{0.5, false, "finished halfway"},
+			{0.6, true, "not finished past the end"},
+		}},
+		{"repeat x2", ClipClock{Duration: 1, Rate: 1, Mode: Repeat, Loops: 2}, []step{
+			{1.5, false, "repeat x2 finished after 1.5 loops"},
+			{0.5, true, "repeat x2 not finished after 2 loops"},
+		}},
+		{"loop", NewClipClock(1, Loop), []step{
+			{100, false, "a looping clock never finishes"},
+		}},
 	}
-	r := ClipClock{Duration: 1, Rate: 1, Mode: Repeat, Loops: 2}
-	r.Advance(1.5)
-	if r.Finished() {
-		t.Fatal("repeat x2 finished after 1.5 loops")
-	}
-	r.Advance(0.5)
-	if !r.Finished() {
-		t.Fatal("repeat x2 not finished after 2 loops")
-	}
-	l := NewClipClock(1, Loop)
-	l.Advance(100)
-	if l.Finished() {
-		t.Fatal("a looping clock never finishes")
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.clock
+			for _, s := range tc.steps {
+				c.Advance(s.advance)
+				if c.Finished() != s.finished {
+					t.Fatal(s.why)
+				}
+			}
+		})
 	}
 }
