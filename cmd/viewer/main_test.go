@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/skinview/skinview/internal/gltest"
@@ -19,4 +20,16 @@ func writeFile(t *testing.T, path string, data []byte) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Error(err)
 	}
+}
+
+// tempFile writes data to a file called name in a new temporary directory,
+// for the app to load, and returns its path. Only the test's goroutine may
+// call it.
+func tempFile(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,16 +9,43 @@ import (
 	"github.com/skinview/skinview/assets"
 )
 
+// TestDroppedFiles follows what dropping files on the window does: a file
+// that fails to load leaves the model and says why on screen; a good one
+// replaces it.
+func TestDroppedFiles(t *testing.T) {
+	bad := tempFile(t, "broken.gltf", []byte(`{"asset": {"version": "2.0"}, "nodes": [{"mesh": 4}]}`))
+	data, err := assets.EdgeFS.ReadFile("edge/two_skins.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := tempFile(t, "two_skins.gltf", data)
+	var afterBad, afterGood, message string
+	withApp(t, options{}, func(a *app) error {
+		a.Open(bad)
+		afterBad, message = a.Model.Name, a.UI.Message
+		a.Open(good)
+		afterGood = a.Model.Name
+		return a.Draw()
+	})
+	if afterBad != "character.glb" {
+		t.Errorf("after a broken file the model is %q, want the character kept", afterBad)
+	}
+	if !strings.Contains(message, "nodes[0].mesh") {
+		t.Errorf("on-screen message %q does not name the object at fault", message)
+	}
+	if afterGood != "two_skins.gltf" {
+		t.Errorf("after a good file the model is %q, want two_skins.gltf", afterGood)
+	}
+}
+
 // TestReloadKeepsTheScene writes a broken spec and then a good one under a
 // running app: the error is shown and the last good spec stays, then the
 // new one takes over with the time kept; a model file edited on disk
 // reloads with the clip that played and its time.
 func TestReloadKeepsTheScene(t *testing.T) {
-	dir := t.TempDir()
-	spec := filepath.Join(dir, "walk.json")
+	spec := tempFile(t, "walk.json", []byte(`{"params": [{"name": "speed", "max": 1, "default": 0.5}],
+	  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`))
 	write := func(path, text string) { writeFile(t, path, []byte(text)) }
-	write(spec, `{"params": [{"name": "speed", "max": 1, "default": 0.5}],
-	  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
 	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-4 }
 	t.Run("spec", func(t *testing.T) {
 		withApp(t, options{tree: spec}, func(a *app) error {
@@ -62,8 +88,7 @@ func TestReloadKeepsTheScene(t *testing.T) {
 		})
 	})
 	t.Run("model", func(t *testing.T) {
-		model := filepath.Join(dir, "character.glb")
-		writeFile(t, model, assets.CharacterGLB)
+		model := tempFile(t, "character.glb", assets.CharacterGLB)
 		withApp(t, options{model: model, clip: "Wave"}, func(a *app) error {
 			if err := a.Request(3, true); err != nil { // Run
 				return err
@@ -89,8 +114,7 @@ func TestReloadKeepsTheScene(t *testing.T) {
 // TestWatchEditsReloads: the window's once-a-frame WatchEdits picks up a
 // spec edited on disk and reloads it, as the running viewer does.
 func TestWatchEditsReloads(t *testing.T) {
-	spec := filepath.Join(t.TempDir(), "edit.json")
-	writeFile(t, spec, []byte(`{"tree": {"type": "clip", "clip": "Idle"}}`))
+	spec := tempFile(t, "edit.json", []byte(`{"tree": {"type": "clip", "clip": "Idle"}}`))
 	withApp(t, options{tree: spec}, func(a *app) error {
 		a.WatchEdits() // starts watching
 		writeFile(t, spec, []byte(`{"params": [{"name": "lean", "max": 1}], "tree": {"type": "clip", "clip": "Walk"}}`))

@@ -8,7 +8,6 @@ import (
 	"image/gif"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -478,10 +477,7 @@ func firedEvents(t *testing.T, out string) []string {
 // markers at 0.1, 0.6, 1.1, … 3.1 s; reversed, 0 → −3.4 s passes 0.6
 // (−0.4), 0.1 (−0.9), … down to −3.4 itself.
 func TestRecordFiresEvents(t *testing.T) {
-	spec := filepath.Join(t.TempDir(), "events.json")
-	if err := os.WriteFile(spec, []byte(eventSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	spec := tempFile(t, "events.json", []byte(eventSpec))
 	for _, tc := range []struct {
 		rate float64
 		want string
@@ -505,10 +501,7 @@ func TestRecordFiresEvents(t *testing.T) {
 // once more (going forward onto it); Home, End and a timeline click are
 // seeks and fire nothing.
 func TestFrameStepsFireEventsSeeksDoNot(t *testing.T) {
-	spec := filepath.Join(t.TempDir(), "events.json")
-	if err := os.WriteFile(spec, []byte(eventSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	spec := tempFile(t, "events.json", []byte(eventSpec))
 	withApp(t, options{tree: spec, events: true, width: 800, height: 600}, func(a *app) error {
 		var out bytes.Buffer
 		a.Stdout = &out

@@ -5,8 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,11 +23,7 @@ func brokenTriangle(t *testing.T) string {
 	  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}],
 	  "bufferViews": [{"buffer": 0, "byteLength": 36}],
 	  "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64,` + base64.StdEncoding.EncodeToString(bin.Bytes()) + `"}]}`
-	path := filepath.Join(t.TempDir(), "broken.gltf")
-	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return tempFile(t, "broken.gltf", []byte(doc))
 }
 
 func TestValidateJSON(t *testing.T) {
@@ -73,8 +67,7 @@ func TestValidateJSON(t *testing.T) {
 		t.Fatalf("the built-in character: %v\n%s", err, out.String())
 	}
 
-	bad := filepath.Join(t.TempDir(), "bad.gltf")
-	os.WriteFile(bad, []byte(`{"asset": {"version": "1.0"}}`), 0o644)
+	bad := tempFile(t, "bad.gltf", []byte(`{"asset": {"version": "1.0"}}`))
 	out.Reset()
 	if err := validate(&out, bad); err == nil || !strings.Contains(out.String(), `"code": "LOAD_REFUSED"`) || !strings.Contains(out.String(), "only glTF 2.x") {
 		t.Fatalf("a refused file: %v\n%s", err, out.String())

@@ -77,8 +77,7 @@ func TestWriteDualQuats(t *testing.T) {
 }
 
 func TestSkinDQRigidMatchesLBS(t *testing.T) {
-	m := gridMesh(11, 25, 20)
-	rng := rand.New(rand.NewPCG(11, 11))
+	m, rng := posedGrid(11, 25, 20)
 
 	// Each vertex on one joint, each joint a different rigid motion.
 	single := randomPose(rng, m.numJ, false)

@@ -162,6 +162,12 @@ func gridMesh(seed uint64, n, numJ int) *mesh {
 	return m
 }
 
+// posedGrid is gridMesh(seed, n, numJ) with a random stream, seeded from
+// the same seed, for the poses a test puts on it.
+func posedGrid(seed uint64, n, numJ int) (*mesh, *rand.Rand) {
+	return gridMesh(seed, n, numJ), rand.New(rand.NewPCG(seed, seed))
+}
+
 // noiseMesh is the worst case: every vertex takes four random joints of
 // numJ, so neighbouring triangles share almost nothing.
 func noiseMesh(seed uint64, nv, nt, numJ int) *mesh {

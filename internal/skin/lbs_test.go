@@ -2,7 +2,6 @@ package skin
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -80,8 +79,7 @@ func TestNormals(t *testing.T) {
 func TestSkin4MatchesPositions(t *testing.T) {
 	// Positions sums weighted transformed points, Skin4 transforms by the
 	// weighted matrix: the same value by linearity, rounded differently.
-	m := gridMesh(9, 30, 40)
-	rng := rand.New(rand.NewPCG(9, 9))
+	m, rng := posedGrid(9, 30, 40)
 	for pose := 0; pose < 3; pose++ {
 		pal := randomPose(rng, m.numJ, pose > 0)
 		want := make([]float32, len(m.pos))
@@ -135,8 +133,7 @@ func TestSkin4Errors(t *testing.T) {
 }
 
 func TestAllocs(t *testing.T) {
-	m := gridMesh(3, 20, 30)
-	rng := rand.New(rand.NewPCG(3, 3))
+	m, rng := posedGrid(3, 20, 30)
 	pal := randomPose(rng, m.numJ, true)
 	pos := make([]float32, len(m.pos))
 	nrm := make([]float32, len(m.nrm))
