@@ -262,12 +262,37 @@ func modelsOf(parents []int, in *SoAPose, models []float32, need []bool) {
 // modelAt computes joint i's model matrix from its local transform and its
 // parent's model matrix, with modelPaletteGeneric's arithmetic.
 func modelAt(parents []int, in *SoAPose, models []float32, i int) {
-	local := in.At(i).Mat4()
+	l := localRows(in, i)
 	m := (*[12]float32)(models[i*12 : i*12+12])
 	if p := parents[i]; p < 0 {
-		WritePaletteEntry(m[:], &local)
+		*m = l
 	} else {
-		mulAffineRows(m, (*[12]float32)(models[p*12:p*12+12]), &local)
+		mulRows(m, (*[12]float32)(models[p*12:p*12+12]), &l)
+	}
+}
+
+// localRows is joint i's local matrix, the rows Transform.Mat4 computes.
+func localRows(in *SoAPose, i int) [12]float32 {
+	x, y, z, w := in.qx[i], in.qy[i], in.qz[i], in.qw[i]
+	xx, yy, zz := x*x, y*y, z*z
+	xy, xz, yz := x*y, x*z, y*z
+	wx, wy, wz := w*x, w*y, w*z
+	s0, s1, s2 := in.sx[i], in.sy[i], in.sz[i]
+	return [12]float32{
+		(1 - 2*(yy+zz)) * s0, 2 * (xy - wz) * s1, 2 * (xz + wy) * s2, in.tx[i],
+		2 * (xy + wz) * s0, (1 - 2*(xx+zz)) * s1, 2 * (yz - wx) * s2, in.ty[i],
+		2 * (xz - wy) * s0, 2 * (yz + wx) * s1, (1 - 2*(xx+yy)) * s2, in.tz[i],
+	}
+}
+
+// mulRows writes o = a · l, affine 3×4 matrices in row layout.
+func mulRows(o, a, l *[12]float32) {
+	for r := 0; r < 12; r += 4 {
+		a0, a1, a2 := a[r], a[r+1], a[r+2]
+		o[r+0] = a0*l[0] + a1*l[4] + a2*l[8]
+		o[r+1] = a0*l[1] + a1*l[5] + a2*l[9]
+		o[r+2] = a0*l[2] + a1*l[6] + a2*l[10]
+		o[r+3] = a0*l[3] + a1*l[7] + a2*l[11] + a[r+3]
 	}
 }
 
