@@ -99,10 +99,10 @@ func (j *TwoBoneIKJob) Run() {
 	}
 	mStart, mMid := modelRows(j.Models, j.Start), modelRows(j.Models, j.Mid)
 	a, b, c := position(mStart), position(mMid), position(modelRows(j.Models, j.End))
-	ba, bc := a.Sub(b), c.Sub(b)
-	lab, lbc := ba.Len(), bc.Len()
-	at := j.Target.Sub(a)
-	lat := at.Len()
+	ba, bc := a.sub(b), c.sub(b)
+	lab, lbc := ba.len(), bc.len()
+	at := vec(j.Target).sub(a)
+	lat := at.len()
 	if lab < ikEpsilon || lbc < ikEpsilon || lat < ikEpsilon {
 		return
 	}
@@ -115,35 +115,35 @@ func (j *TwoBoneIKJob) Run() {
 	}
 
 	// Step 1: the interior angle at Mid, from θ0 now to θ1 wanted.
-	theta0 := acos32(ba.Dot(bc) / (lab * lbc))
+	theta0 := acos32(ba.dot(bc) / (lab * lbc))
 	theta1 := acos32((lab*lab + lbc*lbc - lat*lat) / (2 * lab * lbc))
-	n, ln := unit(ba.Cross(bc))
+	n, ln := ba.cross(bc).unit()
 	if ln < ikEpsilon {
 		// A straight (or folded) chain has no bending plane. Bend it so
 		// that the elbow already leans towards the pole: rotating c about
 		// bc × pole moves it away from the pole, and step 2 then swings b
 		// towards it.
-		n, ln = unit(bc.Cross(j.Pole))
+		n, ln = bc.cross(vec(j.Pole)).unit()
 		if ln < ikEpsilon {
-			n, _ = unit(bc.Cross(perpendicular(bc)))
+			n, _ = bc.cross(perpendicular(bc)).unit()
 		}
 	}
-	rotMid := mgl32.QuatRotate(theta1-theta0, n)
-	c1 := b.Add(rotate(rotMid, bc))
+	rotMid := axisAngle(theta1-theta0, n)
+	c1 := b.add(rotMid.rotate(bc))
 
 	// Step 2: swing c onto the target ray.
-	dir, _ := unit(at)
-	c1a, _ := unit(c1.Sub(a))
+	dir, _ := at.unit()
+	c1a, _ := c1.sub(a).unit()
 	rotStart := fromTo(c1a, dir)
 
 	// Step 3: twist about the ray so that b leans towards the pole.
-	if pole, lp := unit(j.Pole); lp >= ikEpsilon {
-		bb := rotate(rotStart, b.Sub(a))
-		pb := bb.Sub(dir.Mul(bb.Dot(dir)))
-		pp := pole.Sub(dir.Mul(pole.Dot(dir)))
-		if pb.Len() >= ikEpsilon && pp.Len() >= ikEpsilon {
-			phi := float32(math.Atan2(float64(pb.Cross(pp).Dot(dir)), float64(pb.Dot(pp))))
-			rotStart = mulQ(mgl32.QuatRotate(phi, dir), rotStart)
+	if pole, lp := vec(j.Pole).unit(); lp >= ikEpsilon {
+		bb := rotStart.rotate(b.sub(a))
+		pb := bb.sub(dir.scale(bb.dot(dir)))
+		pp := pole.sub(dir.scale(pole.dot(dir)))
+		if pb.len() >= ikEpsilon && pp.len() >= ikEpsilon {
+			phi := float32(math.Atan2(float64(pb.cross(pp).dot(dir)), float64(pb.dot(pp))))
+			rotStart = axisAngle(phi, dir).mul(rotStart)
 		}
 	}
 
@@ -153,13 +153,13 @@ func (j *TwoBoneIKJob) Run() {
 
 // applyModelRotation turns joint jt of pose, whose model rotation is g, by
 // the model-space rotation r about its own origin, blended by weight w.
-func applyModelRotation(pose *SoAPose, jt int, g, r mgl32.Quat, w float32) {
-	rot := mgl32.Quat{W: pose.qw[jt], V: mgl32.Vec3{pose.qx[jt], pose.qy[jt], pose.qz[jt]}}
-	local := normalizeQuat(mulQ(rot, mulQ(mulQ(g.Conjugate(), r), g)))
+func applyModelRotation(pose *SoAPose, jt int, g, r quat, w float32) {
+	rot := quat{pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt]}
+	local := rot.mul(g.conj().mul(r).mul(g)).normalize()
 	if w < 1 {
-		local = Slerp(rot, local, w)
+		local = slerpQ(rot, local, w)
 	}
-	pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt] = local.V[0], local.V[1], local.V[2], local.W
+	pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt] = local.x, local.y, local.z, local.w
 }
 
 // poseSize describes a pose's length for errors.
@@ -232,7 +232,7 @@ func (j *LookAtJob) Validate() error {
 			return fmt.Errorf("anim: look-at share %d is %v; want ≥ 0", k, j.Shares[k])
 		}
 	}
-	if _, l := unit(j.Forward); l < ikEpsilon {
+	if _, l := vec(j.Forward).unit(); l < ikEpsilon {
 		return errors.New("anim: look-at forward axis is zero")
 	}
 	return nil
@@ -257,14 +257,15 @@ func (j *LookAtJob) Run() {
 	}
 	last := j.Chain[len(j.Chain)-1]
 	mTip := modelRows(j.Models, last)
-	eye0 := transformPoint(mTip, j.Offset)
+	eye0 := transformPoint(mTip, vec(j.Offset))
 	gTip := rotationOf(mTip)
-	fwd0, _ := unit(rotate(gTip, j.Forward))
+	fwd0, _ := gTip.rotate(vec(j.Forward)).unit()
+	target := vec(j.Target)
 	var remaining float32
 	for k := range j.Chain {
 		remaining += j.share(k)
 	}
-	q, t := mgl32.QuatIdent(), mgl32.Vec3{}
+	q, t := quat{w: 1}, v3{}
 	for k, jt := range j.Chain {
 		s := j.share(k)
 		frac := float32(1)
@@ -282,8 +283,8 @@ func (j *LookAtJob) Run() {
 		}
 		// The joint's model rotation before its turns, and its origin,
 		// which its turns keep in place.
-		g := mulQ(q, g0)
-		pivot := rotate(q, position(mj)).Add(t)
+		g := q.mul(g0)
+		pivot := q.rotate(position(mj)).add(t)
 		passes := 1
 		if k == len(j.Chain)-1 && j.Weight >= 1 {
 			passes = lookAtTipIterations
@@ -291,25 +292,25 @@ func (j *LookAtJob) Run() {
 		// The passes' turns compose (each about the same origin, the
 		// next measured after the last), so the joint takes their product
 		// once: g⁻¹·t₁·g, then (t₁g)⁻¹·t₂·(t₁g), … is g⁻¹·(tₙ⋯t₁)·g.
-		total, turned, stop := mgl32.QuatIdent(), false, false
+		total, turned, stop := quat{w: 1}, false, false
 		for pass := 0; pass < passes; pass++ {
-			eye := rotate(q, eye0).Add(t)
-			fwd := rotate(q, fwd0)
-			want, l := unit(j.Target.Sub(eye))
+			eye := q.rotate(eye0).add(t)
+			fwd := q.rotate(fwd0)
+			want, l := target.sub(eye).unit()
 			if l < ikEpsilon {
 				stop = true
 				break
 			}
-			if pass > 0 && fwd.Dot(want) >= aimConverged {
+			if pass > 0 && fwd.dot(want) >= aimConverged {
 				break
 			}
 			turn := fromTo(fwd, want)
 			if w := frac * j.Weight; w < 1 {
-				turn = Slerp(mgl32.QuatIdent(), turn, w)
+				turn = slerpQ(quat{w: 1}, turn, w)
 			}
-			total, turned = mulQ(turn, total), true
-			q = normalizeQuat(mulQ(turn, q))
-			t = rotate(turn, t.Sub(pivot)).Add(pivot)
+			total, turned = turn.mul(total), true
+			q = turn.mul(q).normalize()
+			t = turn.rotate(t.sub(pivot)).add(pivot)
 		}
 		if turned {
 			applyModelRotation(j.Pose, jt, g, total, 1)
@@ -327,11 +328,73 @@ func (j *LookAtJob) share(k int) float32 {
 	return j.Shares[k]
 }
 
-// mulQ is the product a·b. mgl32's Quat.Mul is not inlined, and the
-// post-processing jobs make dozens of products a frame.
-func mulQ(a, b mgl32.Quat) mgl32.Quat {
-	x, y, z, w := qmul(a.V[0], a.V[1], a.V[2], a.W, b.V[0], b.V[1], b.V[2], b.W)
-	return mgl32.Quat{W: w, V: mgl32.Vec3{x, y, z}}
+// v3 and quat are the post-processing jobs' vectors and rotations. They
+// are structs of four scalars or fewer, which Go passes and keeps in
+// registers; mgl32's Vec3 and Quat are arrays, which it keeps in memory,
+// so that every call stored them and read them back whole, a load the CPU
+// cannot forward from the narrower stores: the jobs ran two to three times
+// slower on them.
+type v3 struct{ x, y, z float32 }
+
+type quat struct{ x, y, z, w float32 }
+
+func vec(v mgl32.Vec3) v3 { return v3{v[0], v[1], v[2]} }
+
+func (a v3) add(b v3) v3          { return v3{a.x + b.x, a.y + b.y, a.z + b.z} }
+func (a v3) sub(b v3) v3          { return v3{a.x - b.x, a.y - b.y, a.z - b.z} }
+func (a v3) scale(s float32) v3   { return v3{a.x * s, a.y * s, a.z * s} }
+func (a v3) dot(b v3) float32     { return a.x*b.x + a.y*b.y + a.z*b.z }
+func (a v3) len() float32         { return float32(math.Sqrt(float64(a.dot(a)))) }
+func (a v3) cross(b v3) v3        { return v3{a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x} }
+func (q quat) conj() quat         { return quat{-q.x, -q.y, -q.z, q.w} }
+func (q quat) dot(r quat) float32 { return q.x*r.x + q.y*r.y + q.z*r.z + q.w*r.w }
+
+// mul is the product a·b.
+func (a quat) mul(b quat) quat {
+	x, y, z, w := qmul(a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w)
+	return quat{x, y, z, w}
+}
+
+// slerpQ is slerpPoly on quat values.
+func slerpQ(a, b quat, u float32) quat {
+	x, y, z, w := slerpPoly(a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, u)
+	return quat{x, y, z, w}
+}
+
+// unit returns v normalized and its length; the zero vector stays zero.
+func (a v3) unit() (v3, float32) {
+	l := a.len()
+	if l == 0 {
+		return a, 0
+	}
+	return a.scale(1 / l), l
+}
+
+// normalize returns q with unit length, or the identity for a zero (or
+// NaN) quaternion, as normalizeQuat does.
+func (q quat) normalize() quat {
+	l := float32(math.Sqrt(float64(q.dot(q))))
+	if l == 0 || l != l {
+		return quat{w: 1}
+	}
+	inv := 1 / l
+	return quat{q.x * inv, q.y * inv, q.z * inv, q.w * inv}
+}
+
+// rotate turns v by the unit quaternion q: v + 2w(u×v) + 2u×(u×v), with u
+// q's vector part.
+func (q quat) rotate(v v3) v3 {
+	u := v3{q.x, q.y, q.z}
+	c := u.cross(v).scale(2)
+	return v.add(c.scale(q.w)).add(u.cross(c))
+}
+
+// axisAngle is the rotation by angle (radians) about a unit axis, as
+// mgl32.QuatRotate.
+func axisAngle(angle float32, axis v3) quat {
+	sn, cs := math.Sincos(float64(angle / 2))
+	s := float32(sn)
+	return quat{axis.x * s, axis.y * s, axis.z * s, float32(cs)}
 }
 
 // modelRows is joint i's model matrix in ModelPaletteJob.Models' layout.
@@ -340,80 +403,71 @@ func modelRows(models []float32, i int) *[12]float32 {
 }
 
 // position is the translation column of an affine matrix in row layout.
-func position(r *[12]float32) mgl32.Vec3 { return mgl32.Vec3{r[3], r[7], r[11]} }
+func position(r *[12]float32) v3 { return v3{r[3], r[7], r[11]} }
 
 // transformPoint is the affine matrix r (row layout) applied to point p.
-func transformPoint(r *[12]float32, p mgl32.Vec3) mgl32.Vec3 {
-	return mgl32.Vec3{
-		r[0]*p[0] + r[1]*p[1] + r[2]*p[2] + r[3],
-		r[4]*p[0] + r[5]*p[1] + r[6]*p[2] + r[7],
-		r[8]*p[0] + r[9]*p[1] + r[10]*p[2] + r[11],
+func transformPoint(r *[12]float32, p v3) v3 {
+	return v3{
+		r[0]*p.x + r[1]*p.y + r[2]*p.z + r[3],
+		r[4]*p.x + r[5]*p.y + r[6]*p.z + r[7],
+		r[8]*p.x + r[9]*p.y + r[10]*p.z + r[11],
 	}
 }
 
 // rotationOf is the rotation of an affine matrix in row layout with its
-// scale divided out of the columns.
-func rotationOf(r *[12]float32) mgl32.Quat {
-	c0, _ := unit(mgl32.Vec3{r[0], r[4], r[8]})
-	c1, _ := unit(mgl32.Vec3{r[1], r[5], r[9]})
-	c2, _ := unit(mgl32.Vec3{r[2], r[6], r[10]})
-	return normalizeQuat(mgl32.Mat4ToQuat(mgl32.Mat4{
-		c0[0], c0[1], c0[2], 0,
-		c1[0], c1[1], c1[2], 0,
-		c2[0], c2[1], c2[2], 0,
-		0, 0, 0, 1,
-	}))
-}
-
-// unit returns v normalized and its length; the zero vector stays zero.
-func unit(v mgl32.Vec3) (mgl32.Vec3, float32) {
-	l := v.Len()
-	if l == 0 {
-		return v, 0
+// scale divided out of the columns (Shepperd's method, as mgl32's
+// Mat4ToQuat, in float32 on the rows themselves).
+func rotationOf(r *[12]float32) quat {
+	i0 := 1 / float32(math.Sqrt(float64(r[0]*r[0]+r[4]*r[4]+r[8]*r[8])))
+	i1 := 1 / float32(math.Sqrt(float64(r[1]*r[1]+r[5]*r[5]+r[9]*r[9])))
+	i2 := 1 / float32(math.Sqrt(float64(r[2]*r[2]+r[6]*r[6]+r[10]*r[10])))
+	m00, m10, m20 := r[0]*i0, r[4]*i0, r[8]*i0
+	m01, m11, m21 := r[1]*i1, r[5]*i1, r[9]*i1
+	m02, m12, m22 := r[2]*i2, r[6]*i2, r[10]*i2
+	var q quat
+	switch {
+	case m00+m11+m22 > 0:
+		s := 0.5 / float32(math.Sqrt(float64(m00+m11+m22+1)))
+		q = quat{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s, 0.25 / s}
+	case m00 > m11 && m00 > m22:
+		s := 2 * float32(math.Sqrt(float64(1+m00-m11-m22)))
+		q = quat{0.25 * s, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s}
+	case m11 > m22:
+		s := 2 * float32(math.Sqrt(float64(1+m11-m00-m22)))
+		q = quat{(m01 + m10) / s, 0.25 * s, (m12 + m21) / s, (m02 - m20) / s}
+	default:
+		s := 2 * float32(math.Sqrt(float64(1+m22-m00-m11)))
+		q = quat{(m02 + m20) / s, (m12 + m21) / s, 0.25 * s, (m10 - m01) / s}
 	}
-	return v.Mul(1 / l), l
+	return q.normalize()
 }
 
 // perpendicular returns some vector perpendicular to v, built from the axis
 // v is least aligned with.
-func perpendicular(v mgl32.Vec3) mgl32.Vec3 {
-	x, y, z := math.Abs(float64(v[0])), math.Abs(float64(v[1])), math.Abs(float64(v[2]))
+func perpendicular(v v3) v3 {
+	x, y, z := math.Abs(float64(v.x)), math.Abs(float64(v.y)), math.Abs(float64(v.z))
 	switch {
 	case x <= y && x <= z:
-		return v.Cross(mgl32.Vec3{1, 0, 0})
+		return v.cross(v3{1, 0, 0})
 	case y <= z:
-		return v.Cross(mgl32.Vec3{0, 1, 0})
+		return v.cross(v3{0, 1, 0})
 	}
-	return v.Cross(mgl32.Vec3{0, 0, 1})
+	return v.cross(v3{0, 0, 1})
 }
 
 // fromTo is the shortest rotation taking unit vector u to unit vector v;
 // for opposite vectors it turns half a turn about some perpendicular axis.
-func fromTo(u, v mgl32.Vec3) mgl32.Quat {
-	d := u.Dot(v)
+func fromTo(u, v v3) quat {
+	d := u.dot(v)
 	if d < -1+1e-6 {
-		axis, _ := unit(perpendicular(u))
-		return mgl32.Quat{W: 0, V: axis}
+		axis, _ := perpendicular(u).unit()
+		return quat{axis.x, axis.y, axis.z, 0}
 	}
 	// q = (1 + u·v, u × v) normalized is the half-angle quaternion.
-	return normalizeQuat(mgl32.Quat{W: 1 + d, V: u.Cross(v)})
+	c := u.cross(v)
+	return quat{c.x, c.y, c.z, 1 + d}.normalize()
 }
 
 func acos32(x float32) float32 {
 	return float32(math.Acos(math.Max(-1, math.Min(1, float64(x)))))
-}
-
-// rotate turns v by the unit quaternion q: v + 2w(u×v) + 2u×(u×v), with u
-// q's vector part, written out (mathgl's Rotate makes two quaternion
-// products).
-func rotate(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
-	ux, uy, uz, w := q.V[0], q.V[1], q.V[2], q.W
-	cx := 2 * (uy*v[2] - uz*v[1])
-	cy := 2 * (uz*v[0] - ux*v[2])
-	cz := 2 * (ux*v[1] - uy*v[0])
-	return mgl32.Vec3{
-		v[0] + w*cx + uy*cz - uz*cy,
-		v[1] + w*cy + uz*cx - ux*cz,
-		v[2] + w*cz + ux*cy - uy*cx,
-	}
 }

@@ -220,7 +220,8 @@ func TestRotationOf(t *testing.T) {
 		m := mgl32.Translate3D(rng.Float32(), 2, -3).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(0.5+rng.Float32(), 2, 0.25))
 		var rows [12]float32
 		WritePaletteEntry(rows[:], &m)
-		got := rotationOf(&rows)
+		r := rotationOf(&rows)
+		got := mgl32.Quat{W: r.w, V: mgl32.Vec3{r.x, r.y, r.z}}
 		if d := got.Dot(q); math.Abs(float64(d)) < 1-1e-6 {
 			t.Errorf("rotationOf of %v = %v (|dot| %v), want ±q", q, got, d)
 		}
