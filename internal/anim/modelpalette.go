@@ -262,27 +262,28 @@ func modelsOf(parents []int, in *SoAPose, models []float32, need []bool) {
 // modelAt computes joint i's model matrix from its local transform and its
 // parent's model matrix, with modelPaletteGeneric's arithmetic.
 func modelAt(parents []int, in *SoAPose, models []float32, i int) {
-	l := localRows(in, i)
 	m := (*[12]float32)(models[i*12 : i*12+12])
-	if p := parents[i]; p < 0 {
-		*m = l
-	} else {
-		mulRows(m, (*[12]float32)(models[p*12:p*12+12]), &l)
+	p := parents[i]
+	if p < 0 {
+		localRows(m, in, i)
+		return
 	}
+	var l [12]float32
+	localRows(&l, in, i)
+	mulRows(m, (*[12]float32)(models[p*12:p*12+12]), &l)
 }
 
-// localRows is joint i's local matrix, the rows Transform.Mat4 computes.
-func localRows(in *SoAPose, i int) [12]float32 {
+// localRows writes joint i's local matrix into l, the rows Transform.Mat4
+// computes.
+func localRows(l *[12]float32, in *SoAPose, i int) {
 	x, y, z, w := in.qx[i], in.qy[i], in.qz[i], in.qw[i]
 	xx, yy, zz := x*x, y*y, z*z
 	xy, xz, yz := x*y, x*z, y*z
 	wx, wy, wz := w*x, w*y, w*z
 	s0, s1, s2 := in.sx[i], in.sy[i], in.sz[i]
-	return [12]float32{
-		(1 - 2*(yy+zz)) * s0, 2 * (xy - wz) * s1, 2 * (xz + wy) * s2, in.tx[i],
-		2 * (xy + wz) * s0, (1 - 2*(xx+zz)) * s1, 2 * (yz - wx) * s2, in.ty[i],
-		2 * (xz - wy) * s0, 2 * (yz + wx) * s1, (1 - 2*(xx+yy)) * s2, in.tz[i],
-	}
+	l[0], l[1], l[2], l[3] = (1-2*(yy+zz))*s0, 2*(xy-wz)*s1, 2*(xz+wy)*s2, in.tx[i]
+	l[4], l[5], l[6], l[7] = 2*(xy+wz)*s0, (1-2*(xx+zz))*s1, 2*(yz-wx)*s2, in.ty[i]
+	l[8], l[9], l[10], l[11] = 2*(xz-wy)*s0, 2*(yz+wx)*s1, (1-2*(xx+yy))*s2, in.tz[i]
 }
 
 // mulRows writes o = a · l, affine 3×4 matrices in row layout.
