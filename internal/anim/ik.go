@@ -136,12 +136,15 @@ func (j *TwoBoneIKJob) Run() {
 	c1a, _ := c1.sub(a).unit()
 	rotStart := fromTo(c1a, dir)
 
-	// Step 3: twist about the ray so that b leans towards the pole.
+	// Step 3: twist about the ray so that b leans towards the pole. b's
+	// offset from the ray lies along n' × dir, n' the hinge axis as step 2
+	// turned it; taken from the hinge, the twist stays defined on a
+	// straight chain (a target out of reach), where b lies on the ray and
+	// its own offset is rounding noise that would roll the limb at random.
 	if pole, lp := vec(j.Pole).unit(); lp >= ikEpsilon {
-		bb := rotStart.rotate(b.sub(a))
-		pb := bb.sub(dir.scale(bb.dot(dir)))
+		pb := rotStart.rotate(n).cross(dir)
 		pp := pole.sub(dir.scale(pole.dot(dir)))
-		if pb.len() >= ikEpsilon && pp.len() >= ikEpsilon {
+		if pp.len() >= ikEpsilon {
 			phi := float32(math.Atan2(float64(pb.cross(pp).dot(dir)), float64(pb.dot(pp))))
 			rotStart = axisAngle(phi, dir).mul(rotStart)
 		}
@@ -340,14 +343,13 @@ type quat struct{ x, y, z, w float32 }
 
 func vec(v mgl32.Vec3) v3 { return v3{v[0], v[1], v[2]} }
 
-func (a v3) add(b v3) v3          { return v3{a.x + b.x, a.y + b.y, a.z + b.z} }
-func (a v3) sub(b v3) v3          { return v3{a.x - b.x, a.y - b.y, a.z - b.z} }
-func (a v3) scale(s float32) v3   { return v3{a.x * s, a.y * s, a.z * s} }
-func (a v3) dot(b v3) float32     { return a.x*b.x + a.y*b.y + a.z*b.z }
-func (a v3) len() float32         { return float32(math.Sqrt(float64(a.dot(a)))) }
-func (a v3) cross(b v3) v3        { return v3{a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x} }
-func (q quat) conj() quat         { return quat{-q.x, -q.y, -q.z, q.w} }
-func (q quat) dot(r quat) float32 { return q.x*r.x + q.y*r.y + q.z*r.z + q.w*r.w }
+func (a v3) add(b v3) v3        { return v3{a.x + b.x, a.y + b.y, a.z + b.z} }
+func (a v3) sub(b v3) v3        { return v3{a.x - b.x, a.y - b.y, a.z - b.z} }
+func (a v3) scale(s float32) v3 { return v3{a.x * s, a.y * s, a.z * s} }
+func (a v3) dot(b v3) float32   { return a.x*b.x + a.y*b.y + a.z*b.z }
+func (a v3) len() float32       { return float32(math.Sqrt(float64(a.dot(a)))) }
+func (a v3) cross(b v3) v3      { return v3{a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x} }
+func (q quat) conj() quat       { return quat{-q.x, -q.y, -q.z, q.w} }
 
 // mul is the product a·b.
 func (a quat) mul(b quat) quat {
@@ -373,12 +375,8 @@ func (a v3) unit() (v3, float32) {
 // normalize returns q with unit length, or the identity for a zero (or
 // NaN) quaternion, as normalizeQuat does.
 func (q quat) normalize() quat {
-	l := float32(math.Sqrt(float64(q.dot(q))))
-	if l == 0 || l != l {
-		return quat{w: 1}
-	}
-	inv := 1 / l
-	return quat{q.x * inv, q.y * inv, q.z * inv, q.w * inv}
+	x, y, z, w := normQ(q.x, q.y, q.z, q.w)
+	return quat{x, y, z, w}
 }
 
 // rotate turns v by the unit quaternion q: v + 2w(u×v) + 2u×(u×v), with u
@@ -415,8 +413,9 @@ func transformPoint(r *[12]float32, p v3) v3 {
 }
 
 // rotationOf is the rotation of an affine matrix in row layout with its
-// scale divided out of the columns (Shepperd's method, as mgl32's
-// Mat4ToQuat, in float32 on the rows themselves).
+// scale divided out of the columns: mgl32's Mat4ToQuat (the trace test,
+// then the largest diagonal entry), in float32 on the rows themselves. A
+// column of zero length (a joint scaled flat) gives the identity.
 func rotationOf(r *[12]float32) quat {
 	i0 := 1 / float32(math.Sqrt(float64(r[0]*r[0]+r[4]*r[4]+r[8]*r[8])))
 	i1 := 1 / float32(math.Sqrt(float64(r[1]*r[1]+r[5]*r[5]+r[9]*r[9])))
