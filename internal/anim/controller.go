@@ -859,6 +859,13 @@ func (b *builder) machine(li int) (need int, err error) {
 				if err != nil {
 					return 0, err
 				}
+				// A state of one clip samples that clip's difference
+				// against the reference, built here once.
+				if cn, ok := tree.(*clipNode); ok {
+					if d := cn.job.Clip.differenceClip(st.ref); d != nil {
+						cn.job.Clip, st.diffed = d, true
+					}
+				}
 			}
 		}
 		m.states = append(m.states, st)

@@ -56,6 +56,9 @@ type mstate struct {
 	name string
 	tree node     // nil for an empty state
 	ref  *SoAPose // additive layers: the reference pose
+	// diffed says tree samples a difference clip (differenceClip) built
+	// against ref: its pose is the difference already.
+	diffed bool
 }
 
 type mtransition struct {
@@ -225,7 +228,7 @@ func (m *machine) evalState(x *evalContext, s int, out *SoAPose) {
 	}
 	st := &m.states[s]
 	st.tree.eval(x, out)
-	if m.mode == LayerAdditive {
+	if m.mode == LayerAdditive && !st.diffed {
 		DifferenceSoA(out, out, st.ref)
 	}
 }

@@ -590,3 +590,122 @@ func sampleOther(keys []float32, tr laneTrack, nc int, t float32, cur *int32, v 
 		v[0], v[1], v[2], v[3] = normQ(v[0], v[1], v[2], v[3])
 	}
 }
+
+// differenceClip is c with every key replaced by its additive difference
+// against the pose ref, as DifferenceSoA takes it (translation v − r,
+// rotation r⁻¹ ⊗ q, scale v / r per component, morph weight w − r): sampled
+// at any time it gives, up to rounding, DifferenceSoA of c's sample there
+// and ref, for the price of the sampling alone. Additive clips are built
+// so ahead of playback (GEA §12.6.5; ozz's AdditiveAnimationBuilder). The
+// difference commutes with every interpolation: a lerp with a constant
+// offset or factor, slerp and nlerp with a fixed rotation on the left,
+// STEP, and the Hermite spline whose tangents take the same linear map
+// (rotations then normalized after the spline, as before). A value equal
+// to the reference's becomes the identity exactly, as DifferenceSoA makes
+// a joint the clip leaves as the reference has it: v − v and v / v are 0
+// and 1, and in r⁻¹ ⊗ r the products cancel pairwise to (0, 0, 0, |r|²).
+// Nil for a compressed clip, whose keys are packed.
+func (c *RuntimeClip) differenceClip(ref *SoAPose) *RuntimeClip {
+	if c.pk != nil || ref.Len() != c.numJoints {
+		return nil
+	}
+	d := *c
+	d.keys = slices.Clone(c.keys)
+	n := c.numJoints
+	shadow := make([]bool, 3*n) // lanes holding a STEP or CUBICSPLINE track's shadow
+	for _, o := range c.other {
+		shadow[o.cursor] = true
+		p, j := Path(int(o.cursor)/n), int(o.cursor)%n
+		d.differenceTrack(p, o.track, ref, j)
+	}
+	for p := range c.lanes {
+		for j, tr := range c.lanes[p] {
+			if !shadow[p*n+j] {
+				d.differenceTrack(Path(p), tr, ref, j)
+			}
+		}
+	}
+	if len(ref.W) == len(c.morphRest) {
+		d.morphRest = slices.Clone(c.morphRest)
+		for k := range d.morphRest {
+			d.morphRest[k] -= ref.W[k]
+		}
+		d.morph = slices.Clone(c.morph)
+		for i := range d.morph {
+			tr := &d.morph[i]
+			if tr.Channel+tr.Count > len(ref.W) {
+				continue
+			}
+			per, base := tr.Count, 0
+			if tr.Interp == CubicSpline {
+				per, base = 3*tr.Count, tr.Count
+			}
+			tr.Values = slices.Clone(tr.Values)
+			for k := 0; k+per <= len(tr.Values); k += per {
+				for w := range tr.Count {
+					tr.Values[k+base+w] -= ref.W[tr.Channel+w]
+				}
+			}
+		}
+	}
+	d.still = [2]*SoAPose{}
+	d.findMoving()
+	return &d
+}
+
+// differenceTrack rewrites the records of one track of d (path p, joint j)
+// as their differences against ref's joint j.
+func (d *RuntimeClip) differenceTrack(p Path, tr laneTrack, ref *SoAPose, j int) {
+	nc := p.Components()
+	per := nc
+	if tr.interp == CubicSpline {
+		per = 3 * nc
+	}
+	stride := recHead + per
+	var r [4]float32 // the reference's value, x y z (w)
+	switch p {
+	case Translation:
+		r = [4]float32{ref.tx[j], ref.ty[j], ref.tz[j]}
+	case Rotation:
+		r = [4]float32{ref.qx[j], ref.qy[j], ref.qz[j], ref.qw[j]}
+	case Scale:
+		r = [4]float32{ref.sx[j], ref.sy[j], ref.sz[j]}
+	}
+	for k := range int(tr.n) {
+		rec := d.keys[int(tr.off)+k*stride+recHead : int(tr.off)+(k+1)*stride]
+		for g := 0; g < per; g += nc {
+			v := rec[g : g+nc]
+			// The value's group (LINEAR and STEP have only it) or a
+			// tangent's, which takes the linear part of the map.
+			value := per == nc || g == nc
+			switch p {
+			case Translation:
+				if value {
+					v[0], v[1], v[2] = v[0]-r[0], v[1]-r[1], v[2]-r[2]
+				}
+			case Scale:
+				for c := range 3 {
+					switch {
+					case r[c] == 0 && value:
+						v[c] = 1 // no inverse: as ratio
+					case r[c] == 0:
+						v[c] = 0
+					case value:
+						v[c] = ratio(v[c], r[c])
+					default:
+						v[c] /= r[c]
+					}
+				}
+			case Rotation:
+				x, y, z, w := qmul(-r[0], -r[1], -r[2], r[3], v[0], v[1], v[2], v[3])
+				if value && tr.interp != CubicSpline {
+					x, y, z, w = normQ(x, y, z, w)
+				}
+				v[0], v[1], v[2], v[3] = x, y, z, w
+			}
+		}
+		if p == Rotation && tr.interp == Linear && k > 0 {
+			alignHemisphere(d.keys[int(tr.off)+(k-1)*stride+recHead:])
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package anim
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -156,4 +158,112 @@ func TestSampleRotationSlerp(t *testing.T) {
 			t.Errorf("u=%v: got %v, want %v (%v° about Z)", u, got, want, 120*u)
 		}
 	}
+}
+
+// TestDifferenceClipMatchesDifferenceSoA samples a clip's difference clip
+// against DifferenceSoA of the clip's own sample, at times before, across
+// and after its keys, for a reference sampled from the clip and for an
+// unrelated one (with a zero scale): LINEAR, STEP and CUBICSPLINE tracks,
+// one-key tracks, joints without tracks and morph weights. Joints the clip
+// leaves as the reference has them come out as the identity exactly.
+func TestDifferenceClipMatchesDifferenceSoA(t *testing.T) {
+	const n = 6
+	rng := rand.New(rand.NewPCG(21, 21))
+	rnd := func(lo, hi float32) float32 { return lo + (hi-lo)*rng.Float32() }
+	unitQ := func() []float32 {
+		q := mgl32.Quat{W: rnd(-1, 1), V: mgl32.Vec3{rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)}}.Normalize()
+		return []float32{q.V[0], q.V[1], q.V[2], q.W}
+	}
+	sk := &Skeleton{Names: make([]string, n), Parents: rootParents(n), Rest: make([]Transform, n), MorphRest: []float32{0.25, -0.5, 1}, MorphJoint: []int{4, 4, 5}}
+	for j := range n {
+		sk.Names[j] = fmt.Sprint("j", j)
+		q := unitQ()
+		sk.Rest[j] = Transform{Translation: mgl32.Vec3{rnd(-1, 1), rnd(0, 2), rnd(-1, 1)}, Rotation: mgl32.Quat{W: q[3], V: mgl32.Vec3{q[0], q[1], q[2]}}, Scale: mgl32.Vec3{rnd(0.5, 2), 1, rnd(0.5, 2)}}
+	}
+	times := []float32{0.1, 0.4, 0.7, 1.2}
+	track := func(j int, p Path, interp Interpolation) Track {
+		tr := Track{Joint: j, Path: p, Interp: interp, Times: times}
+		for range times {
+			groups := 1
+			if interp == CubicSpline {
+				groups = 3
+			}
+			for g := range groups {
+				switch {
+				case p == Rotation && (g == 1 || groups == 1):
+					tr.Values = append(tr.Values, unitQ()...)
+				case p == Rotation:
+					tr.Values = append(tr.Values, rnd(-2, 2), rnd(-2, 2), rnd(-2, 2), rnd(-2, 2))
+				case p == Scale && (g == 1 || groups == 1):
+					tr.Values = append(tr.Values, rnd(0.5, 2), rnd(0.5, 2), rnd(0.5, 2))
+				default:
+					tr.Values = append(tr.Values, rnd(-2, 2), rnd(-2, 2), rnd(-2, 2))
+				}
+			}
+		}
+		return tr
+	}
+	clip := Clip{Name: "c", Duration: 1.2}
+	for p := range Path(3) {
+		clip.Tracks = append(clip.Tracks, track(0, p, Linear), track(1, p, Step), track(2, p, CubicSpline))
+	}
+	clip.Tracks = append(clip.Tracks, Track{Joint: 3, Path: Rotation, Times: []float32{0.3}, Values: unitQ()}, track(5, Rotation, Linear))
+	clip.Morph = []MorphTrack{
+		{Channel: 0, Count: 1, Interp: Linear, Times: times, Values: []float32{0, 1, 0.5, 0.2}},
+		{Channel: 2, Count: 1, Interp: CubicSpline, Times: times[:2], Values: []float32{1, 0.3, -1, 2, 0.9, 0.5}},
+	}
+	rc, err := NewRuntimeClip(&clip, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := func(rc *RuntimeClip, tm float32, nlerp bool) *SoAPose {
+		out := NewPose(sk)
+		job := SampleSoAJob{Clip: rc, Time: tm, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}
+		job.Run()
+		return out
+	}
+	other := NewPose(sk)
+	for j := range n {
+		q := unitQ()
+		other.Set(j, Transform{Translation: mgl32.Vec3{rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)}, Rotation: mgl32.Quat{W: q[3], V: mgl32.Vec3{q[0], q[1], q[2]}}, Scale: mgl32.Vec3{rnd(0.5, 2), 0, 1}})
+	}
+	copy(other.W, []float32{0.5, 0.5, 0.5})
+	close := func(a, b float32) bool { return math.Abs(float64(a-b)) <= 2e-5*(1+math.Abs(float64(a))) }
+	for _, tc := range []struct {
+		name  string
+		ref   *SoAPose
+		exact []int // joints that must be the identity exactly
+	}{{"first frame", sample(rc, 0, false), []int{3, 4}}, {"another pose", other, nil}} {
+		d := rc.differenceClip(tc.ref)
+		if d == nil {
+			t.Fatalf("%s: no difference clip", tc.name)
+		}
+		for _, nlerp := range []bool{false, true} {
+			for tm := float32(-0.5); tm < 1.8; tm += 0.037 {
+				want := sample(rc, tm, nlerp)
+				DifferenceSoA(want, want, tc.ref)
+				got := sample(d, tm, nlerp)
+				for j := range n {
+					g, w := got.At(j), want.At(j)
+					if !vecClose(g.Translation, w.Translation, close) || !vecClose(g.Scale, w.Scale, close) || !sameQuat(g.Rotation, w.Rotation, close) {
+						t.Fatalf("%s, nlerp %v, t = %v, joint %d: difference clip gives %v, DifferenceSoA %v", tc.name, nlerp, tm, j, g, w)
+					}
+				}
+				for k := range got.W {
+					if !close(got.W[k], want.W[k]) {
+						t.Fatalf("%s, t = %v: weight %d is %v, want %v", tc.name, tm, k, got.W[k], want.W[k])
+					}
+				}
+				for _, j := range tc.exact {
+					if got.At(j) != IdentityTransform {
+						t.Fatalf("%s, t = %v: joint %d is %v, want the identity exactly", tc.name, tm, j, got.At(j))
+					}
+				}
+			}
+		}
+	}
+}
+
+func vecClose(a, b mgl32.Vec3, close func(a, b float32) bool) bool {
+	return close(a[0], b[0]) && close(a[1], b[1]) && close(a[2], b[2])
 }
