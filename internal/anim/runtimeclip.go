@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 )
 
 // RuntimeClip is the immutable, sampling-ready form of a Clip for one
@@ -53,6 +54,16 @@ type RuntimeClip struct {
 	moving [3][]jointRun
 	still  [2]*SoAPose
 	sparse bool // some track is still
+	// diffs keeps the difference clips built from this one, so that the
+	// controllers of a crowd, which share this clip, share those too.
+	diffs *diffMemo
+}
+
+// diffMemo is a RuntimeClip's difference clips, clips[i] against refs[i].
+type diffMemo struct {
+	mu    sync.Mutex
+	refs  []*SoAPose
+	clips []*RuntimeClip
 }
 
 // jointRun is a run [lo, hi) of joint indices.
@@ -96,7 +107,7 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 	if err := c.validateMorph(len(sk.MorphRest)); err != nil {
 		return nil, err
 	}
-	rc := &RuntimeClip{name: c.Name, duration: clipDuration(c), numJoints: n, morphRest: slices.Clone(sk.MorphRest)}
+	rc := &RuntimeClip{name: c.Name, duration: clipDuration(c), numJoints: n, morphRest: slices.Clone(sk.MorphRest), diffs: new(diffMemo)}
 	for _, tr := range c.Morph {
 		tr.Times, tr.Values = slices.Clone(tr.Times), slices.Clone(tr.Values)
 		rc.morph = append(rc.morph, tr)
@@ -604,12 +615,33 @@ func sampleOther(keys []float32, tr laneTrack, nc int, t float32, cur *int32, v 
 // to the reference's becomes the identity exactly, as DifferenceSoA makes
 // a joint the clip leaves as the reference has it: v − v and v / v are 0
 // and 1, and in r⁻¹ ⊗ r the products cancel pairwise to (0, 0, 0, |r|²).
-// Nil for a compressed clip, whose keys are packed.
+// Nil for a compressed clip, whose keys are packed. A clip is built once
+// per reference pose and kept with c: the controllers of a crowd, which
+// share c, share it too.
 func (c *RuntimeClip) differenceClip(ref *SoAPose) *RuntimeClip {
-	if c.pk != nil || ref.Len() != c.numJoints {
+	if c.pk != nil || c.diffs == nil || ref.Len() != c.numJoints {
 		return nil
 	}
+	m := c.diffs
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, r := range m.refs {
+		if slices.Equal(r.buf, ref.buf) && slices.Equal(r.W, ref.W) {
+			return m.clips[i]
+		}
+	}
+	kept := NewSoAPose(ref.Len())
+	kept.W = make([]float32, len(ref.W))
+	kept.CopyFrom(ref)
+	d := c.buildDifference(kept)
+	m.refs, m.clips = append(m.refs, kept), append(m.clips, d)
+	return d
+}
+
+// buildDifference builds differenceClip's clip.
+func (c *RuntimeClip) buildDifference(ref *SoAPose) *RuntimeClip {
 	d := *c
+	d.diffs = nil // a difference clip has no differences of its own
 	d.keys = slices.Clone(c.keys)
 	n := c.numJoints
 	shadow := make([]bool, 3*n) // lanes holding a STEP or CUBICSPLINE track's shadow

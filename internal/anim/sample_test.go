@@ -238,6 +238,12 @@ func TestDifferenceClipMatchesDifferenceSoA(t *testing.T) {
 		if d == nil {
 			t.Fatalf("%s: no difference clip", tc.name)
 		}
+		// Kept with the clip: controllers sharing it share its differences.
+		same := NewPose(sk)
+		same.CopyFrom(tc.ref)
+		if rc.differenceClip(same) != d {
+			t.Fatalf("%s: a second difference clip for an equal reference", tc.name)
+		}
 		for _, nlerp := range []bool{false, true} {
 			for tm := float32(-0.5); tm < 1.8; tm += 0.037 {
 				want := sample(rc, tm, nlerp)
