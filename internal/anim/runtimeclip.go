@@ -610,17 +610,25 @@ func sampleOther(keys []float32, tr laneTrack, nc int, t float32, cur *int32, v 
 // so ahead of playback (GEA §12.6.5; ozz's AdditiveAnimationBuilder). The
 // difference commutes with every interpolation: a lerp with a constant
 // offset or factor, slerp and nlerp with a fixed rotation on the left,
-// STEP, and the Hermite spline whose tangents take the same linear map
-// (rotations then normalized after the spline, as before). A value equal
-// to the reference's becomes the identity exactly, as DifferenceSoA makes
-// a joint the clip leaves as the reference has it: v − v and v / v are 0
-// and 1, and in r⁻¹ ⊗ r the products cancel pairwise to (0, 0, 0, |r|²).
-// Nil for a compressed clip, whose keys are packed. A clip is built once
+// STEP, and the Hermite spline of a translation or scale, whose tangents
+// take the linear part of the map. A value equal to the reference's
+// becomes the identity exactly, as DifferenceSoA makes a joint the clip
+// leaves as the reference has it.
+//
+// Nil, for DifferenceSoA to take the difference each frame, where that is
+// not so: a compressed clip, whose keys are packed; a CUBICSPLINE rotation,
+// which sampling normalizes between its keys but not outside them; a
+// reference whose morph weights are not this clip's. A clip is built once
 // per reference pose and kept with c: the controllers of a crowd, which
 // share c, share it too.
 func (c *RuntimeClip) differenceClip(ref *SoAPose) *RuntimeClip {
-	if c.pk != nil || c.diffs == nil || ref.Len() != c.numJoints {
+	if c.pk != nil || c.diffs == nil || ref.Len() != c.numJoints || len(ref.W) != len(c.morphRest) {
 		return nil
+	}
+	for _, o := range c.other {
+		if int(o.cursor)/c.numJoints == int(Rotation) && o.track.interp == CubicSpline {
+			return nil
+		}
 	}
 	m := c.diffs
 	m.mu.Lock()
@@ -657,26 +665,24 @@ func (c *RuntimeClip) buildDifference(ref *SoAPose) *RuntimeClip {
 			}
 		}
 	}
-	if len(ref.W) == len(c.morphRest) {
-		d.morphRest = slices.Clone(c.morphRest)
-		for k := range d.morphRest {
-			d.morphRest[k] -= ref.W[k]
+	d.morphRest = slices.Clone(c.morphRest)
+	for k := range d.morphRest {
+		d.morphRest[k] -= ref.W[k]
+	}
+	d.morph = slices.Clone(c.morph)
+	for i := range d.morph {
+		tr := &d.morph[i]
+		if tr.Channel+tr.Count > len(ref.W) {
+			continue
 		}
-		d.morph = slices.Clone(c.morph)
-		for i := range d.morph {
-			tr := &d.morph[i]
-			if tr.Channel+tr.Count > len(ref.W) {
-				continue
-			}
-			per, base := tr.Count, 0
-			if tr.Interp == CubicSpline {
-				per, base = 3*tr.Count, tr.Count
-			}
-			tr.Values = slices.Clone(tr.Values)
-			for k := 0; k+per <= len(tr.Values); k += per {
-				for w := range tr.Count {
-					tr.Values[k+base+w] -= ref.W[tr.Channel+w]
-				}
+		per, base := tr.Count, 0
+		if tr.Interp == CubicSpline {
+			per, base = 3*tr.Count, tr.Count
+		}
+		tr.Values = slices.Clone(tr.Values)
+		for k := 0; k+per <= len(tr.Values); k += per {
+			for w := range tr.Count {
+				tr.Values[k+base+w] -= ref.W[tr.Channel+w]
 			}
 		}
 	}
@@ -728,12 +734,14 @@ func (d *RuntimeClip) differenceTrack(p Path, tr laneTrack, ref *SoAPose, j int)
 						v[c] /= r[c]
 					}
 				}
-			case Rotation:
-				x, y, z, w := qmul(-r[0], -r[1], -r[2], r[3], v[0], v[1], v[2], v[3])
-				if value && tr.interp != CubicSpline {
-					x, y, z, w = normQ(x, y, z, w)
+			case Rotation: // LINEAR or STEP: one value, no tangents
+				if v[0] == r[0] && v[1] == r[1] && v[2] == r[2] && v[3] == r[3] {
+					// Written out: where the product's terms are fused
+					// (FMA), r⁻¹ ⊗ r leaves rounding in x, y, z.
+					v[0], v[1], v[2], v[3] = 0, 0, 0, 1
+					continue
 				}
-				v[0], v[1], v[2], v[3] = x, y, z, w
+				v[0], v[1], v[2], v[3] = normQ(qmul(-r[0], -r[1], -r[2], r[3], v[0], v[1], v[2], v[3]))
 			}
 		}
 		if p == Rotation && tr.interp == Linear && k > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -163,9 +164,10 @@ func TestSampleRotationSlerp(t *testing.T) {
 // TestDifferenceClipMatchesDifferenceSoA samples a clip's difference clip
 // against DifferenceSoA of the clip's own sample, at times before, across
 // and after its keys, for a reference sampled from the clip and for an
-// unrelated one (with a zero scale): LINEAR, STEP and CUBICSPLINE tracks,
-// one-key tracks, joints without tracks and morph weights. Joints the clip
-// leaves as the reference has them come out as the identity exactly.
+// unrelated one (with a zero scale): LINEAR and STEP tracks, CUBICSPLINE
+// translations and scales, one-key tracks, joints without tracks and
+// morph weights. Joints the clip leaves as the reference has them come
+// out as the identity exactly.
 func TestDifferenceClipMatchesDifferenceSoA(t *testing.T) {
 	const n = 6
 	rng := rand.New(rand.NewPCG(21, 21))
@@ -205,8 +207,9 @@ func TestDifferenceClipMatchesDifferenceSoA(t *testing.T) {
 	}
 	clip := Clip{Name: "c", Duration: 1.2}
 	for p := range Path(3) {
-		clip.Tracks = append(clip.Tracks, track(0, p, Linear), track(1, p, Step), track(2, p, CubicSpline))
+		clip.Tracks = append(clip.Tracks, track(0, p, Linear), track(1, p, Step))
 	}
+	clip.Tracks = append(clip.Tracks, track(2, Translation, CubicSpline), track(2, Scale, CubicSpline))
 	clip.Tracks = append(clip.Tracks, Track{Joint: 3, Path: Rotation, Times: []float32{0.3}, Values: unitQ()}, track(5, Rotation, Linear))
 	clip.Morph = []MorphTrack{
 		{Channel: 0, Count: 1, Interp: Linear, Times: times, Values: []float32{0, 1, 0.5, 0.2}},
@@ -237,6 +240,17 @@ func TestDifferenceClipMatchesDifferenceSoA(t *testing.T) {
 		d := rc.differenceClip(tc.ref)
 		if d == nil {
 			t.Fatalf("%s: no difference clip", tc.name)
+		}
+		// A CUBICSPLINE rotation, normalized by sampling between its keys
+		// only, and a reference of other morph weights are left to
+		// DifferenceSoA.
+		cubic := clip
+		cubic.Tracks = append(slices.Clone(clip.Tracks), track(2, Rotation, CubicSpline))
+		if rcc, err := NewRuntimeClip(&cubic, sk); err != nil || rcc.differenceClip(tc.ref) != nil {
+			t.Fatalf("%s: a difference clip of a CUBICSPLINE rotation (%v)", tc.name, err)
+		}
+		if rc.differenceClip(NewSoAPose(n)) != nil {
+			t.Fatalf("%s: a difference clip against a pose without morph weights", tc.name)
 		}
 		// Kept with the clip: controllers sharing it share its differences.
 		same := NewPose(sk)
