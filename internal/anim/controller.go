@@ -804,6 +804,23 @@ func (b *builder) firstFrame(src *NodeSpec, srcAt, refAt string) (*SoAPose, erro
 	return b.pose(&PoseRef{Clip: src.Clip}, srcAt)
 }
 
+// presubtract makes tree, the source of an additive layer or node, sample
+// its clip's difference against ref (differenceClip) where it is one clip,
+// and reports whether it does: the caller then takes no difference each
+// frame.
+func presubtract(tree node, ref *SoAPose) bool {
+	cn, ok := tree.(*clipNode)
+	if !ok {
+		return false
+	}
+	d := cn.job.Clip.differenceClip(ref)
+	if d == nil {
+		return false
+	}
+	cn.job.Clip = d
+	return true
+}
+
 func (b *builder) mask(m *MaskSpec, at string) ([]float32, error) {
 	if m == nil {
 		return nil, nil
@@ -859,13 +876,7 @@ func (b *builder) machine(li int) (need int, err error) {
 				if err != nil {
 					return 0, err
 				}
-				// A state of one clip samples that clip's difference
-				// against the reference, built here once.
-				if cn, ok := tree.(*clipNode); ok {
-					if d := cn.job.Clip.differenceClip(st.ref); d != nil {
-						cn.job.Clip, st.diffed = d, true
-					}
-				}
+				st.diffed = presubtract(tree, st.ref)
 			}
 		}
 		m.states = append(m.states, st)
@@ -1011,6 +1022,7 @@ func (b *builder) layered(ns *NodeSpec, at string) (node, int, error) {
 			if err != nil {
 				return err
 			}
+			o.diffed = presubtract(c, o.ref)
 		}
 		n.layers = append(n.layers, o)
 		return nil

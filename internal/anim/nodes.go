@@ -500,6 +500,9 @@ type overlay struct {
 	weight input
 	mask   []float32 // per joint, nil for every joint
 	ref    *SoAPose  // the additive reference pose, nil for override
+	// diffed says n samples a difference clip built against ref
+	// (presubtract): its pose is the difference already.
+	diffed bool
 	nlerp  bool
 }
 
@@ -533,20 +536,22 @@ func (n *layerNode) eval(x *evalContext, out *SoAPose) {
 		}
 		tmp := x.push()
 		l.n.eval(x, tmp)
-		applyLayer(out, tmp, l.mode, w, l.mask, l.ref, l.nlerp)
+		l.apply(out, tmp, w)
 		x.pop()
 	}
 }
 
-// applyLayer combines a layer's pose p (overwritten for additive layers)
-// into out.
-func applyLayer(out, p *SoAPose, mode LayerMode, w float32, mask []float32, ref *SoAPose, nlerp bool) {
-	if mode == LayerAdditive {
-		DifferenceSoA(p, p, ref)
-		AddSoA(out, out, p, w, mask)
+// apply combines the layer's pose p (overwritten for additive layers),
+// weighted w, into out.
+func (l *overlay) apply(out, p *SoAPose, w float32) {
+	if l.mode == LayerAdditive {
+		if !l.diffed {
+			DifferenceSoA(p, p, l.ref)
+		}
+		AddSoA(out, out, p, w, l.mask)
 		return
 	}
-	MaskedBlendSoA(out, out, p, w, mask, nlerp)
+	MaskedBlendSoA(out, out, p, w, l.mask, l.nlerp)
 }
 
 func (n *layerNode) cycle() float32 { return n.base.cycle() }

@@ -671,10 +671,7 @@ func (c *RuntimeClip) buildDifference(ref *SoAPose) *RuntimeClip {
 	}
 	d.morph = slices.Clone(c.morph)
 	for i := range d.morph {
-		tr := &d.morph[i]
-		if tr.Channel+tr.Count > len(ref.W) {
-			continue
-		}
+		tr := &d.morph[i] // within ref.W: validateMorph checked it against morphRest
 		per, base := tr.Count, 0
 		if tr.Interp == CubicSpline {
 			per, base = 3*tr.Count, tr.Count
