@@ -3,6 +3,7 @@ package anim
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -1072,7 +1073,7 @@ func (b *builder) post(ps *PostSpec, at string) error {
 		if fwd == (mgl32.Vec3{}) {
 			fwd = mgl32.Vec3{0, 0, 1}
 		}
-		op.look = LookAtJob{Skeleton: b.sk, Chain: joints, Shares: ps.Shares, Forward: fwd, Offset: ps.Offset, Models: b.c.models, Pose: scratch}
+		op.look = LookAtJob{Skeleton: b.sk, Chain: joints, Shares: ps.Shares, Forward: fwd, Offset: ps.Offset, Limit: ps.Limit * math.Pi / 180, Models: b.c.models, Pose: scratch}
 		if err := op.look.Validate(); err != nil {
 			return wrapAt(joinPath(at, "joints"), err)
 		}

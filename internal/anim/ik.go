@@ -200,6 +200,13 @@ type LookAtJob struct {
 	// Weight scales every joint's turn: 0 leaves the pose untouched, 1 aims
 	// exactly.
 	Weight float32
+	// Limit, in radians, caps the aim: a target further than Limit from
+	// where the eye looks before the job is followed only Limit far, and
+	// less the further behind it lies, down to no turn for a target
+	// straight behind. So a target passing behind the head leaves it
+	// facing front instead of swinging it from one shoulder to the other,
+	// which the shortest turn does there. 0 sets no limit.
+	Limit float32
 	// Models are the model matrices of Pose before the job, in
 	// ModelPaletteJob.Models' row layout (PaletteFloats per joint); read
 	// only.
@@ -238,6 +245,9 @@ func (j *LookAtJob) Validate() error {
 	if _, l := vec(j.Forward).unit(); l < ikEpsilon {
 		return errors.New("anim: look-at forward axis is zero")
 	}
+	if !(j.Limit >= 0 && j.Limit <= math.Pi) {
+		return fmt.Errorf("anim: look-at limit %v rad; want 0 to π", j.Limit)
+	}
 	return nil
 }
 
@@ -264,6 +274,10 @@ func (j *LookAtJob) Run() {
 	gTip := rotationOf(mTip)
 	fwd0, _ := gTip.rotate(vec(j.Forward)).unit()
 	target := vec(j.Target)
+	weight := j.Weight * j.limitScale(fwd0, target.sub(eye0))
+	if !(weight > 0) {
+		return
+	}
 	var remaining float32
 	for k := range j.Chain {
 		remaining += j.share(k)
@@ -289,7 +303,7 @@ func (j *LookAtJob) Run() {
 		g := q.mul(g0)
 		pivot := q.rotate(position(mj)).add(t)
 		passes := 1
-		if k == len(j.Chain)-1 && j.Weight >= 1 {
+		if k == len(j.Chain)-1 && weight >= 1 {
 			passes = lookAtTipIterations
 		}
 		// The passes' turns compose (each about the same origin, the
@@ -308,7 +322,7 @@ func (j *LookAtJob) Run() {
 				break
 			}
 			turn := fromTo(fwd, want)
-			if w := frac * j.Weight; w < 1 {
+			if w := frac * weight; w < 1 {
 				turn = slerpQ(quat{w: 1}, turn, w)
 			}
 			total, turned = turn.mul(total), true
@@ -322,6 +336,22 @@ func (j *LookAtJob) Run() {
 			return
 		}
 	}
+}
+
+// limitScale is what Limit makes of the weight for a target in direction
+// want from the eye, which looks along fwd (unit): 1 within the limit;
+// beyond it, the share of the turn θ that leaves Limit·(π − θ)/(π − Limit),
+// which falls from Limit at the limit to 0 straight behind.
+func (j *LookAtJob) limitScale(fwd, want v3) float32 {
+	want, l := want.unit()
+	if j.Limit <= 0 || l < ikEpsilon {
+		return 1
+	}
+	theta := acos32(fwd.dot(want))
+	if theta <= j.Limit {
+		return 1
+	}
+	return j.Limit * (math.Pi - theta) / ((math.Pi - j.Limit) * theta)
 }
 
 func (j *LookAtJob) share(k int) float32 {

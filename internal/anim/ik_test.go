@@ -187,6 +187,73 @@ func runLookAt(t *testing.T, sk *Skeleton, pose []Transform, chain []int, shares
 	copy(pose, fromSoA(soa))
 }
 
+// TestLookAtLimit checks Limit against its definition, a turn of θ for a
+// target θ from the eye's forward within the limit L and of L·(π − θ)/(π − L)
+// beyond it, and that it keeps a target passing behind the head from
+// swinging the neck from one side to the other.
+func TestLookAtLimit(t *testing.T) {
+	look := func(sk *Skeleton, pose []Transform, chain []int, shares []float32, offset, target mgl32.Vec3, limit float32) {
+		t.Helper()
+		soa := toSoA(pose)
+		job := LookAtJob{Skeleton: sk, Chain: chain, Shares: shares, Forward: mgl32.Vec3{0, 0, 1}, Offset: offset, Target: target, Weight: 1, Limit: limit, Models: refModelRows(sk, pose), Pose: soa}
+		if err := job.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		job.Run()
+		copy(pose, fromSoA(soa))
+	}
+	t.Run("turn by target angle", func(t *testing.T) {
+		sk := chain(1)
+		for _, c := range []struct{ theta, want float64 }{{60, 60}, {90, 90}, {120, 60}, {135, 45}, {170, 10}, {180, 0}} {
+			pose := append([]Transform(nil), sk.Rest...)
+			a := c.theta * math.Pi / 180
+			look(sk, pose, []int{0}, nil, mgl32.Vec3{}, mgl32.Vec3{float32(math.Sin(a)), 0, float32(math.Cos(a))}, math.Pi/2)
+			// A turn about Y by the wanted angle takes +Z towards the target.
+			want := mgl32.QuatRotate(float32(c.want*math.Pi/180), mgl32.Vec3{0, 1, 0})
+			if !quatApprox(pose[0].Rotation, want, 1e-5) {
+				t.Errorf("target at %v°: rotation %v, want %v° about Y %v", c.theta, pose[0].Rotation, c.want, want)
+			}
+		}
+	})
+	t.Run("within the limit nothing changes", func(t *testing.T) {
+		sk := humanoid()
+		neck, head := sk.JointIndex("neck"), sk.JointIndex("head")
+		offset, target := mgl32.Vec3{0, 0.08, 0.1}, mgl32.Vec3{0.7, 1.9, 0.6}
+		free, limited := append([]Transform(nil), sk.Rest...), append([]Transform(nil), sk.Rest...)
+		look(sk, free, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 0)
+		look(sk, limited, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 100*math.Pi/180)
+		if !posesEqual(free, limited) {
+			t.Fatal("a target within the limit turned the chain otherwise")
+		}
+	})
+	t.Run("target passing behind", func(t *testing.T) {
+		// The target circles the eye at 2 m, 1° a step, from the left
+		// through straight behind to the right: no step may turn the neck
+		// by more than a few degrees. Without the limit the neck swings
+		// 140° where the target crosses behind.
+		sk := humanoid()
+		neck, head := sk.JointIndex("neck"), sk.JointIndex("head")
+		offset := mgl32.Vec3{0, 0.08, 0.1}
+		models := make([]mgl32.Mat4, sk.NumJoints())
+		(&refLocalToModelJob{Skeleton: sk, Input: sk.Rest, Output: models}).Run()
+		eye := models[head].Mul4x1(offset.Vec4(1)).Vec3()
+		var prev mgl32.Quat
+		for deg := 90; deg <= 270; deg++ {
+			a := float64(deg) * math.Pi / 180
+			pose := append([]Transform(nil), sk.Rest...)
+			look(sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, eye.Add(mgl32.Vec3{2 * float32(math.Sin(a)), 0, 2 * float32(math.Cos(a))}), 100*math.Pi/180)
+			q := pose[neck].Rotation
+			if deg > 90 {
+				d := math.Abs(float64(q.Dot(prev)))
+				if step := 2 * math.Acos(math.Min(1, d)) * 180 / math.Pi; step > 3 {
+					t.Fatalf("target at %d°: the neck turned %.1f° in one 1° step", deg, step)
+				}
+			}
+			prev = q
+		}
+	})
+}
+
 func TestLookAtValidate(t *testing.T) {
 	sk := chain(3)
 	good := func() *LookAtJob {
@@ -198,6 +265,8 @@ func TestLookAtValidate(t *testing.T) {
 		{"shares length", func(j *LookAtJob) { j.Shares = []float32{1} }},
 		{"negative share", func(j *LookAtJob) { j.Shares = []float32{1, -1} }},
 		{"zero forward", func(j *LookAtJob) { j.Forward = mgl32.Vec3{} }},
+		{"negative limit", func(j *LookAtJob) { j.Limit = -1 }},
+		{"limit over π", func(j *LookAtJob) { j.Limit = 4 }},
 		{"short pose", func(j *LookAtJob) { j.Pose = NewSoAPose(1) }},
 	})
 }

@@ -406,6 +406,10 @@ type PostSpec struct {
 	Offset mgl32.Vec3
 	// Shares of a PostLookAt's chain joints; nil is equal shares.
 	Shares []float32
+	// Limit of a PostLookAt, in degrees, 0 to 180: the furthest it turns
+	// the aim, fading to no turn for a target straight behind
+	// (LookAtJob.Limit); 0 is no limit.
+	Limit float32
 	// Weight of the operation, 0…1; nil is 1.
 	Weight *Input
 }
@@ -830,6 +834,9 @@ func (v *validator) post(p *PostSpec, at string) error {
 			if !(s >= 0) || math.IsInf(float64(s), 0) {
 				return specErrorf(indexPath(joinPath(at, "shares"), i), "share %v; want finite ≥ 0", s)
 			}
+		}
+		if !(p.Limit >= 0 && p.Limit <= 180) {
+			return specErrorf(joinPath(at, "limit"), "limit %v°; want 0 (none) to 180", p.Limit)
 		}
 	default:
 		return specErrorf(joinPath(at, "type"), "unknown post-processing type %d", p.Type)

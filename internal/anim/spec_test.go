@@ -39,6 +39,8 @@ func TestParseSpecErrors(t *testing.T) {
 		{"parameter range", `{"params": [{"name": "p", "min": 2, "max": 1}], "tree": "A"}`, `params[0]: parameter "p" has min 2 above max 1`},
 		{"unknown post type", `{"tree": "A", "post": [{"type": "fabrik", "joints": [], "target": [0, 0, 0]}]}`, `post[0].type: unknown post-processing type "fabrik"`},
 		{"ik joint count", `{"tree": "A", "post": [{"type": "two_bone_ik", "joints": ["a"], "target": [0, 0, 0]}]}`, `post[0].joints: two-bone IK needs 3 joints`},
+		{"look-at limit over 180°", `{"tree": "A", "post": [{"type": "look_at", "joints": ["a"], "target": [0, 0, 1], "limit": 200}]}`, `post[0].limit: limit 200°; want 0 (none) to 180`},
+		{"limit on IK", `{"tree": "A", "post": [{"type": "two_bone_ik", "joints": ["a", "b", "c"], "target": [0, 0, 1], "limit": 90}]}`, `post[0].limit: limit does not apply to two_bone_ik`},
 		{"target is three values", `{"tree": "A", "post": [{"type": "look_at", "joints": ["a"], "target": [0, 0]}]}`, `post[0].target: want 3 values, got 2`},
 		{"transitions with a single tree", `{"tree": "A", "transitions": []}`, `"transitions" and "initial" need "states"`},
 		{"layer mode", `{"layers": [{"mode": "multiply", "states": [{"name": "a"}]}]}`, `layers[0].mode: unknown layer mode "multiply"`},

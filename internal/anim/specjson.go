@@ -491,7 +491,7 @@ func parseTransition(raw json.RawMessage, at string, parent *object) TransitionS
 }
 
 func parsePost(raw json.RawMessage, at string, parent *object) PostSpec {
-	o := parent.child(raw, at, "post-processing", "type", "joints", "target", "pole", "weight", "forward", "offset", "shares")
+	o := parent.child(raw, at, "post-processing", "type", "joints", "target", "pole", "weight", "forward", "offset", "shares", "limit")
 	if o.failed() {
 		return PostSpec{}
 	}
@@ -499,7 +499,7 @@ func parsePost(raw json.RawMessage, at string, parent *object) PostSpec {
 	switch ty := o.str("type"); ty {
 	case "two_bone_ik":
 		p.Type = PostTwoBoneIK
-		for _, k := range []string{"forward", "offset", "shares"} {
+		for _, k := range []string{"forward", "offset", "shares", "limit"} {
 			if o.has(k) {
 				o.fail(k, "%s does not apply to two_bone_ik", k)
 			}
@@ -524,6 +524,7 @@ func parsePost(raw json.RawMessage, at string, parent *object) PostSpec {
 	if o.has("shares") {
 		p.Shares = o.nums("shares")
 	}
+	p.Limit = o.num("limit", 0)
 	return p
 }
 
