@@ -445,14 +445,32 @@ func transformPoint(r *[12]float32, p v3) v3 {
 // rotationOf is the rotation of an affine matrix in row layout with its
 // scale divided out of the columns: mgl32's Mat4ToQuat (the trace test,
 // then the largest diagonal entry), in float32 on the rows themselves. A
-// column of zero length (a joint scaled flat) gives the identity.
+// column scaled flat (a joint scaled to zero on one axis, as a part is
+// hidden) is rebuilt from the other two, as the cross product that a
+// rotation's columns keep; with two or three flat there is no rotation to
+// read, and it gives the identity.
 func rotationOf(r *[12]float32) quat {
-	i0 := 1 / float32(math.Sqrt(float64(r[0]*r[0]+r[4]*r[4]+r[8]*r[8])))
-	i1 := 1 / float32(math.Sqrt(float64(r[1]*r[1]+r[5]*r[5]+r[9]*r[9])))
-	i2 := 1 / float32(math.Sqrt(float64(r[2]*r[2]+r[6]*r[6]+r[10]*r[10])))
+	l0 := r[0]*r[0] + r[4]*r[4] + r[8]*r[8]
+	l1 := r[1]*r[1] + r[5]*r[5] + r[9]*r[9]
+	l2 := r[2]*r[2] + r[6]*r[6] + r[10]*r[10]
+	i0 := 1 / float32(math.Sqrt(float64(l0)))
+	i1 := 1 / float32(math.Sqrt(float64(l1)))
+	i2 := 1 / float32(math.Sqrt(float64(l2)))
 	m00, m10, m20 := r[0]*i0, r[4]*i0, r[8]*i0
 	m01, m11, m21 := r[1]*i1, r[5]*i1, r[9]*i1
 	m02, m12, m22 := r[2]*i2, r[6]*i2, r[10]*i2
+	if flat0, flat1, flat2 := !(l0 > flatColumn*l1+flatColumn*l2), !(l1 > flatColumn*l0+flatColumn*l2), !(l2 > flatColumn*l0+flatColumn*l1); flat0 || flat1 || flat2 {
+		switch {
+		case flat0 && !flat1 && !flat2: // c0 = c1 × c2
+			m00, m10, m20 = m11*m22-m21*m12, m21*m02-m01*m22, m01*m12-m11*m02
+		case flat1 && !flat0 && !flat2: // c1 = c2 × c0
+			m01, m11, m21 = m12*m20-m22*m10, m22*m00-m02*m20, m02*m10-m12*m00
+		case flat2 && !flat0 && !flat1: // c2 = c0 × c1
+			m02, m12, m22 = m10*m21-m20*m11, m20*m01-m00*m21, m00*m11-m10*m01
+		default:
+			return quat{w: 1}
+		}
+	}
 	var q quat
 	switch {
 	case m00+m11+m22 > 0:
@@ -470,6 +488,11 @@ func rotationOf(r *[12]float32) quat {
 	}
 	return q.normalize()
 }
+
+// flatColumn is the squared length, relative to the other two columns',
+// below which rotationOf takes a column for flat: a scale a million times
+// smaller than the others', where float32 keeps no direction of it.
+const flatColumn = 1e-12
 
 // perpendicular returns some vector perpendicular to v, built from the axis
 // v is least aligned with.

@@ -294,6 +294,27 @@ func TestRotationOf(t *testing.T) {
 		if d := got.Dot(q); math.Abs(float64(d)) < 1-1e-6 {
 			t.Errorf("rotationOf of %v = %v (|dot| %v), want ±q", q, got, d)
 		}
+		// Scaled flat on one axis, a joint still has its rotation.
+		for axis := range 3 {
+			scale := mgl32.Vec3{0.5 + rng.Float32(), 2, 0.25}
+			scale[axis] = 0
+			m := mgl32.Translate3D(1, 2, 3).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(scale[0], scale[1], scale[2]))
+			WritePaletteEntry(rows[:], &m)
+			r := rotationOf(&rows)
+			got := mgl32.Quat{W: r.w, V: mgl32.Vec3{r.x, r.y, r.z}}
+			if d := got.Dot(q); math.Abs(float64(d)) < 1-1e-6 {
+				t.Errorf("rotationOf of %v scaled %v = %v (|dot| %v), want ±q", q, scale, got, d)
+			}
+		}
+	}
+	// Flat on two axes, or on all three, there is no rotation to read.
+	for _, scale := range []mgl32.Vec3{{0, 0, 1}, {0, 1, 0}, {1, 0, 0}, {}} {
+		m := mgl32.HomogRotate3DX(1).Mul4(mgl32.Scale3D(scale[0], scale[1], scale[2]))
+		var rows [12]float32
+		WritePaletteEntry(rows[:], &m)
+		if r := rotationOf(&rows); r != (quat{w: 1}) {
+			t.Errorf("rotationOf of a matrix scaled %v = %v, want the identity", scale, r)
+		}
 	}
 }
 
