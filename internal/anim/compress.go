@@ -20,7 +20,9 @@ import (
 //     the source at every source key and half-way between keys;
 //   - the kept values are quantized per track and component over the
 //     component's range, 0 to 24 bits each (the widest at least 4), the
-//     ranges keeping only the mantissa bits they need, or stay float32;
+//     ranges keeping only the mantissa bits they need, or stay float32; a
+//     rotation codes three components and rebuilds the one furthest from
+//     zero over its keys (smallest three per track);
 //   - key times become indices into one table of the clip's distinct
 //     times, as many bits each as the table needs, and none for a track
 //     that keys every time of the table; a table evenly spaced but for
@@ -129,9 +131,10 @@ type packedClip struct {
 //   - its values: with bits < 32, three codes of cbits[c] bits per key,
 //     with bits = 32 the components as float32.
 //
-// Rotations code x, y and z of the key made to have w ≥ 0, and decode w as
-// √(1 − x² − y² − z²): nq is 3 for a quantized rotation, else the path's
-// component count. Bits are packed least significant first.
+// Quantized rotations code three components, in order, of the key made
+// to have the fourth, drop, ≥ 0, and rebuild that one as the root of one
+// less the others' squares (unitDropping); drop is w for most tracks. Bits
+// are packed least significant first.
 type packedTrack struct {
 	off, toff, voff uint32 // byte offsets of the ranges, times and values
 	// vbit is the bit offset of key 0's codes, kbits the bits from one
@@ -149,6 +152,9 @@ type packedTrack struct {
 	rbits uint8
 	xyz   bool
 	every bool
+	// drop is the component a coded rotation leaves out and rebuilds
+	// (unitDropping): 3 for w.
+	drop uint8
 	// lo and step are the ranges decoded, for speed.
 	lo, step [3]float32
 }
@@ -217,6 +223,7 @@ func samplePacked(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache 
 // frameTrack is a track laid out in the frames, with what decoding needs.
 type frameTrack struct {
 	rot   bool
+	drop  uint8 // packedTrack.drop
 	cbits [3]uint8
 	// oneLoad says the codes fit one 64-bit load; then y's code starts
 	// at bit sh1, z's at sh2, and mask are the three codes' masks.
@@ -307,17 +314,25 @@ func (pk *packedClip) shiftFrames(k int, cache []float32) {
 		}
 		r := (*[2 * (recHead + 4)]float32)(cache[f.rec:])
 		var w float32
-		if ww := 1 - x*x - y*y - z*z; ww > 0 { // unitFromXYZ, written out
+		if ww := 1 - x*x - y*y - z*z; ww > 0 { // unitDropping, written out
 			w = float32(math.Sqrt(float64(ww)))
 		} else {
 			x, y, z, w = normQ(x, y, z, 0)
 		}
-		// Frame k becomes the first key as stored, with w ≥ 0 (it may
-		// have been negated to match the key before it), and the new key
-		// is made to match it: the pair takes the shorter arc, and is what
-		// fillFrames would make.
+		switch f.drop {
+		case 0:
+			x, y, z, w = w, x, y, z
+		case 1:
+			y, z, w = w, y, z
+		case 2:
+			z, w = w, z
+		}
+		// Frame k becomes the first key as stored, with its dropped
+		// component ≥ 0 (it may have been negated to match the key before
+		// it), and the new key is made to match it: the pair takes the
+		// shorter arc, and is what fillFrames would make.
 		ax, ay, az, aw := r[8], r[9], r[10], r[11]
-		if aw < 0 || (aw == 0 && math.Signbit(float64(aw))) {
+		if d := r[8+f.drop&3]; d < 0 || (d == 0 && math.Signbit(float64(d))) {
 			ax, ay, az, aw = -ax, -ay, -az, -aw
 		}
 		if ax*x+ay*y+az*z+aw*w < 0 {
@@ -342,8 +357,8 @@ func (pk *packedClip) fillFrames(k int, cache []float32) {
 			continue
 		}
 		r := (*[2 * (recHead + 4)]float32)(cache[f.rec:])
-		ax, ay, az, aw := unitFromXYZ(ax, ay, az)
-		x, y, z, w := unitFromXYZ(x, y, z)
+		ax, ay, az, aw := unitDropping(ax, ay, az, f.drop)
+		x, y, z, w := unitDropping(x, y, z, f.drop)
 		if ax*x+ay*y+az*z+aw*w < 0 {
 			x, y, z, w = -x, -y, -z, -w
 		}
@@ -526,11 +541,27 @@ func (pk *packedClip) decode(p Path, tr *packedTrack, k int, v []float32) {
 	x, y, z := pk.decode3(tr, k)
 	if p == Rotation {
 		v = v[:4]
-		v[0], v[1], v[2], v[3] = unitFromXYZ(x, y, z)
+		v[0], v[1], v[2], v[3] = unitDropping(x, y, z, tr.drop)
 		return
 	}
 	v = v[:3]
 	v[0], v[1], v[2] = x, y, z
+}
+
+// unitDropping is the unit quaternion whose component drop (0 to 3: x,
+// y, z, w) is ≥ 0 and whose other three, in order, are about a, b, c:
+// unitFromXYZ with the rebuilt component put in its place.
+func unitDropping(a, b, c float32, drop uint8) (x, y, z, w float32) {
+	x, y, z, w = unitFromXYZ(a, b, c)
+	switch drop {
+	case 0:
+		return w, x, y, z
+	case 1:
+		return x, w, y, z
+	case 2:
+		return x, y, w, z
+	}
+	return x, y, z, w
 }
 
 // unitFromXYZ is the unit quaternion with w ≥ 0 whose x, y, z are about

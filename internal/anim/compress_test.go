@@ -232,7 +232,7 @@ func spinClip(sk *Skeleton) Clip {
 // included, and allocates nothing.
 func TestCompressedSamplingIgnoresHistory(t *testing.T) {
 	sk := humanoid()
-	for _, clip := range []Clip{mocapClip(sk, 2), spinClip(sk)} {
+	for _, clip := range []Clip{mocapClip(sk, 2), spinClip(sk), halfTurned(mocapClip(sk, 2)), halfTurned(spinClip(sk))} {
 		for _, tol := range []float64{1e-4, 1e-7} { // quantized, and float32 kept
 			rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: tol})
 			if err != nil {
@@ -267,6 +267,25 @@ func TestCompressedSamplingIgnoresHistory(t *testing.T) {
 			}
 		}
 	}
+}
+
+// halfTurned turns every rotation key of c half a turn about z (from the
+// left), so that its tracks rebuild z rather than w (dropComponent).
+func halfTurned(c Clip) Clip {
+	c.Name += " half-turned"
+	c.Tracks = slices.Clone(c.Tracks)
+	for i := range c.Tracks {
+		tr := &c.Tracks[i]
+		if tr.Path != Rotation {
+			continue
+		}
+		tr.Values = slices.Clone(tr.Values)
+		for k := 0; k < len(tr.Values); k += 4 {
+			v := tr.Values[k : k+4]
+			v[0], v[1], v[2], v[3] = qmul(0, 0, 1, 0, v[0], v[1], v[2], v[3])
+		}
+	}
+	return c
 }
 
 func TestCompressDropsConstantTracks(t *testing.T) {
@@ -554,5 +573,42 @@ func TestCompressLongClip(t *testing.T) {
 	}
 	if !rc.Compressed() || rep.Ratio() < 2 || rep.MaxError > tol {
 		t.Errorf("40 s of motion at %g: compressed %v, %.2f:1, error %g", tol, rc.Compressed(), rep.Ratio(), rep.MaxError)
+	}
+}
+
+// A joint swinging through a half turn about z (160° to 200°: w crosses 0,
+// z stays near 1) codes x, y and w and rebuilds z, the component furthest
+// from zero: rebuilding w made z swing between ±1 (w ≥ 0) and lost
+// precision in the root near w = 0, which cost such tracks many bits or
+// left them float32. It stays within the tolerance at the keys and
+// between them, played backwards, which decodes the pairs afresh.
+func TestCompressRebuildsTheLargestComponent(t *testing.T) {
+	sk := chain(3)
+	c := Clip{Name: "Swing", Duration: 2}
+	turn := Track{Joint: 0, Path: Rotation, Interp: Linear}
+	for k := 0; k <= 60; k++ {
+		tm := float32(k) / 30
+		a := (180 + 20*math.Sin(math.Pi*float64(tm))) * math.Pi / 180 / 2
+		turn.Times = append(turn.Times, tm)
+		turn.Values = append(turn.Values, 0, 0, float32(math.Sin(a)), float32(math.Cos(a)))
+	}
+	c.Tracks = []Track{turn}
+	const tol = 1e-4
+	rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// w spans cos 80° to −cos 80° (0.35); a 2 m reach at 1e-4 m wants it
+	// to about 5e-5: 13 bits. Rebuilding w coded z over ±1 at 22.
+	tr := rc.pk.tracks[Rotation][0]
+	if tr.n < 2 || tr.bits >= 32 || tr.drop != 2 || tr.keyBits() > 16 {
+		t.Fatalf("swing track: %d keys at %v bits rebuilding component %d; want coded keys of 16 bits or fewer, rebuilding z (2)", tr.n, tr.cbits, tr.drop)
+	}
+	times := keyTimes(&c)
+	for i := len(times) - 1; i > 0; i-- { // halfway between keys, backwards
+		times = append(times, (times[i]+times[i-1])/2)
+	}
+	if e := compressedError(t, sk, &c, rc, times); e > tol || rep.MaxError > tol {
+		t.Errorf("error %g m (reported %g), over the tolerance %g", e, rep.MaxError, tol)
 	}
 }

@@ -195,7 +195,8 @@ func rawBytes(c *Clip) int {
 // (CompressReport.Bytes): the time table; one bit per joint and path
 // saying whether it has a track; per track of keys a byte of flags and
 // bit rate (three for coded ones: 5 bits per component and for the
-// ranges' mantissas) and its key count (a varint); its data. The STEP and CUBICSPLINE tracks
+// ranges' mantissas, 2 for a rotation's rebuilt component) and its key
+// count (a varint); its data. The STEP and CUBICSPLINE tracks
 // and the morph weights kept as they were count their floats and a
 // descriptor each. The offsets kept in memory are not counted: they
 // follow from the counts.
@@ -457,7 +458,9 @@ type encTrack struct {
 	// rbits are the mantissa bits the ranges keep (see quantize).
 	rbits uint8
 	// xyz: a constant rotation kept as x, y, z, w ≥ 0 rebuilt.
-	xyz   bool
+	xyz bool
+	// drop is the component a coded rotation rebuilds (dropComponent).
+	drop  uint8
 	times []float32
 	// codes holds nq codes per key (bits < 32), or the values (float32).
 	codes []uint32
@@ -688,7 +691,7 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 		for j := range n {
 			pk.rest[p][j] = restComponents(&e.sk.Rest[j], path)
 			et := enc[p][j]
-			tr := packedTrack{off: uint32(len(pk.data)), n: uint32(et.n), bits: et.bits, cbits: et.cbits, rbits: et.rbits}
+			tr := packedTrack{off: uint32(len(pk.data)), n: uint32(et.n), bits: et.bits, cbits: et.cbits, rbits: et.rbits, drop: et.drop}
 			copy(tr.lo[:], et.lo[:3])
 			copy(tr.step[:], et.step[:3])
 			switch {
@@ -772,7 +775,7 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 		tr.vbit += start
 		tr.kbits = frameBits
 		cb := tr.cbits
-		ft := frameTrack{rot: f[0] == int(Rotation), cbits: cb, oneLoad: tr.keyBits() <= maxOneLoadBits, sh1: cb[0], sh2: cb[0] + cb[1],
+		ft := frameTrack{rot: f[0] == int(Rotation), drop: tr.drop, cbits: cb, oneLoad: tr.keyBits() <= maxOneLoadBits, sh1: cb[0], sh2: cb[0] + cb[1],
 			rec: uint32(off[f[0]] + f[1]*2*(recHead+Path(f[0]).Components())), bit: tr.vbit - start, lo: tr.lo, step: tr.step}
 		for c, b := range cb {
 			ft.mask[c] = 1<<b - 1
@@ -997,6 +1000,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 		for i, limit := range limits {
 			et := e.codeTrack(q, vals, errf, b, limit, float64(i)*limit)
 			et.lo, et.step, et.codes, dec = q.quantize(et.cbits, et.rbits)
+			et.drop = q.drop
 			consider(et, dec, int(et.cbits[0])+int(et.cbits[1])+int(et.cbits[2]))
 		}
 	}
@@ -1139,22 +1143,34 @@ func segmentOK(p Path, errf func(a, b []float32) float64, times, vals, dec []flo
 }
 
 // quantizer codes the keys of one track (path p) over each component's
-// range. Rotations code x, y, z of the key with w ≥ 0.
+// range. Rotations code the three components other than drop, in order,
+// of the key made to have that one ≥ 0.
 type quantizer struct {
 	p      Path
 	nc     int
-	src    []float32 // the keys, rotations with w ≥ 0
+	src    []float32 // the keys, rotations as the three coded, then the dropped ≥ 0
+	drop   uint8
 	lo, hi [3]float32
 }
 
 func newQuantizer(p Path, vals []float32) *quantizer {
-	q := &quantizer{p: p, nc: p.Components(), src: vals}
+	q := &quantizer{p: p, nc: p.Components(), src: vals, drop: 3}
 	if p == Rotation {
-		q.src = slices.Clone(vals)
-		for k := 0; k < len(q.src); k += 4 {
-			if q.src[k+3] < 0 {
-				q.src[k], q.src[k+1], q.src[k+2], q.src[k+3] = -q.src[k], -q.src[k+1], -q.src[k+2], -q.src[k+3]
+		q.drop = dropComponent(vals)
+		q.src = make([]float32, len(vals))
+		for k := 0; k < len(vals); k += 4 {
+			v := (*[4]float32)(vals[k:])
+			s := float32(1)
+			if v[q.drop] < 0 {
+				s = -1
 			}
+			o, c := q.src[k:k+4], 0
+			for i := range 4 {
+				if i != int(q.drop) {
+					o[c], c = s*v[i], c+1
+				}
+			}
+			o[3] = s * v[q.drop]
 		}
 	}
 	for c := range 3 {
@@ -1198,8 +1214,33 @@ func (q *quantizer) key(k int, cb [3]uint8, lo, step *[4]float32, codes *[3]uint
 		dec[c] = lo[c] + step[c]*float32(code)
 	}
 	if q.p == Rotation {
-		dec[0], dec[1], dec[2], dec[3] = unitFromXYZ(dec[0], dec[1], dec[2])
+		dec[0], dec[1], dec[2], dec[3] = unitDropping(dec[0], dec[1], dec[2], q.drop)
 	}
+}
+
+// dropComponent is the component of a rotation track's keys that coding
+// leaves out, to be rebuilt as √(1 − the others²): the one furthest from
+// zero over every key (w where none is further), where that root loses
+// least precision. Rebuilding w of a turn near 180° (w near 0, and of
+// either sign, which w ≥ 0 turns into x, y, z swinging between ±) cost
+// such tracks many bits, or left them float32.
+func dropComponent(vals []float32) uint8 {
+	var least [4]float32
+	for c := range least {
+		least[c] = math.MaxFloat32
+	}
+	for k := 0; k < len(vals); k += 4 {
+		for c := range 4 {
+			least[c] = min(least[c], float32(math.Abs(float64(vals[k+c]))))
+		}
+	}
+	drop := uint8(3)
+	for c := range 3 {
+		if least[c] > least[drop] {
+			drop = uint8(c)
+		}
+	}
+	return drop
 }
 
 // within reports whether every key coded at cb and rbits decodes within
