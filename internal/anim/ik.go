@@ -150,8 +150,9 @@ func (j *TwoBoneIKJob) Run() {
 		}
 	}
 
-	applyModelRotation(j.Pose, j.Start, rotationOf(mStart), rotStart, j.Weight)
-	applyModelRotation(j.Pose, j.Mid, rotationOf(mMid), rotMid, j.Weight)
+	gStart, gMid := jointRotation(j.Skeleton, j.Models, j.Pose, j.Start), jointRotation(j.Skeleton, j.Models, j.Pose, j.Mid)
+	applyModelRotation(j.Pose, j.Start, gStart, rotStart, j.Weight)
+	applyModelRotation(j.Pose, j.Mid, gMid, rotMid, j.Weight)
 }
 
 // applyModelRotation turns joint jt of pose, whose model rotation is g, by
@@ -271,13 +272,10 @@ func (j *LookAtJob) Run() {
 	last := j.Chain[len(j.Chain)-1]
 	mTip := modelRows(j.Models, last)
 	eye0 := transformPoint(mTip, vec(j.Offset))
-	gTip := rotationOf(mTip)
-	fwd0, _ := gTip.rotate(vec(j.Forward)).unit()
-	target := vec(j.Target)
-	weight := j.Weight * j.limitScale(fwd0, target.sub(eye0))
-	if !(weight > 0) {
-		return
-	}
+	// Forward as the joint's matrix carries it, mirrors included.
+	fwd0, _ := transformPoint(mTip, vec(j.Forward)).sub(position(mTip)).unit()
+	target := j.limited(eye0, fwd0, vec(j.Target))
+	weight := j.Weight
 	var remaining float32
 	for k := range j.Chain {
 		remaining += j.share(k)
@@ -294,10 +292,7 @@ func (j *LookAtJob) Run() {
 		}
 		remaining -= s
 		mj := modelRows(j.Models, jt)
-		g0 := gTip
-		if jt != last {
-			g0 = rotationOf(mj)
-		}
+		g0 := jointRotation(j.Skeleton, j.Models, j.Pose, jt)
 		// The joint's model rotation before its turns, and its origin,
 		// which its turns keep in place.
 		g := q.mul(g0)
@@ -338,20 +333,32 @@ func (j *LookAtJob) Run() {
 	}
 }
 
-// limitScale is what Limit makes of the weight for a target in direction
-// want from the eye, which looks along fwd (unit): 1 within the limit;
-// beyond it, the share of the turn θ that leaves Limit·(π − θ)/(π − Limit),
-// which falls from Limit at the limit to 0 straight behind.
-func (j *LookAtJob) limitScale(fwd, want v3) float32 {
-	want, l := want.unit()
+// limited is the target the chain aims at: Target itself within Limit of
+// where the eye (at eye, looking along fwd, unit) looks; beyond it, the
+// point as far from the eye at φ = Limit·(π − θ)/(π − Limit) from fwd,
+// towards Target (θ from fwd): Limit at the limit, falling to straight
+// ahead for a target straight behind. Aiming at that point, every chain
+// turns by φ, however it shares the turn, and the tip refines its aim as
+// it does for any target.
+func (j *LookAtJob) limited(eye, fwd, target v3) v3 {
+	want, l := target.sub(eye).unit()
 	if j.Limit <= 0 || l < ikEpsilon {
-		return 1
+		return target
 	}
-	theta := acos32(fwd.dot(want))
+	c := fwd.dot(want)
+	theta := acos32(c)
 	if theta <= j.Limit {
-		return 1
+		return target
 	}
-	return j.Limit * (math.Pi - theta) / ((math.Pi - j.Limit) * theta)
+	phi := j.Limit * (math.Pi - theta) / (math.Pi - j.Limit)
+	// The unit direction at φ from fwd in the plane of fwd and want; none
+	// is defined straight behind, where φ is 0.
+	side, ls := want.sub(fwd.scale(c)).unit()
+	if ls < ikEpsilon {
+		return eye.add(fwd.scale(l))
+	}
+	sin, cos := math.Sincos(float64(phi))
+	return eye.add(fwd.scale(float32(cos) * l).add(side.scale(float32(sin) * l)))
 }
 
 func (j *LookAtJob) share(k int) float32 {
@@ -448,7 +455,8 @@ func transformPoint(r *[12]float32, p v3) v3 {
 // column scaled flat (a joint scaled to zero on one axis, as a part is
 // hidden) is rebuilt from the other two, as the cross product that a
 // rotation's columns keep; with two or three flat there is no rotation to
-// read, and it gives the identity.
+// read, and it gives the identity. A mirrored matrix gives the rotation of
+// its negation.
 func rotationOf(r *[12]float32) quat {
 	l0 := r[0]*r[0] + r[4]*r[4] + r[8]*r[8]
 	l1 := r[1]*r[1] + r[5]*r[5] + r[9]*r[9]
@@ -471,6 +479,12 @@ func rotationOf(r *[12]float32) quat {
 			return quat{w: 1}
 		}
 	}
+	if m00*(m11*m22-m12*m21)-m01*(m10*m22-m12*m20)+m02*(m10*m21-m11*m20) < 0 {
+		// A mirror (a negative scale here or above): −M is a rotation,
+		// R_x(π) after it, and conjugating a turn by it is conjugating by
+		// the mirror, which is what applyModelRotation does with it.
+		m00, m10, m20, m01, m11, m21, m02, m12, m22 = -m00, -m10, -m20, -m01, -m11, -m21, -m02, -m12, -m22
+	}
 	var q quat
 	switch {
 	case m00+m11+m22 > 0:
@@ -490,9 +504,21 @@ func rotationOf(r *[12]float32) quat {
 }
 
 // flatColumn is the squared length, relative to the other two columns',
-// below which rotationOf takes a column for flat: a scale a million times
-// smaller than the others', where float32 keeps no direction of it.
+// below which rotationOf rebuilds a column from them: a scale a million
+// times smaller than the others', which the cross product gives as well.
 const flatColumn = 1e-12
+
+// jointRotation is the model rotation of joint jt of sk that
+// applyModelRotation conjugates a turn by: its parent's (rotationOf its
+// model matrix in models) times its local rotation in pose, so that the
+// joint's own scale, flat or mirrored, drops out.
+func jointRotation(sk *Skeleton, models []float32, pose *SoAPose, jt int) quat {
+	l := quat{pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt]}
+	if p := sk.Parents[jt]; p >= 0 {
+		return rotationOf(modelRows(models, p)).mul(l).normalize()
+	}
+	return l.normalize()
+}
 
 // perpendicular returns some vector perpendicular to v, built from the axis
 // v is least aligned with.

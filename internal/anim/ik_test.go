@@ -215,6 +215,22 @@ func TestLookAtLimit(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a chain turns as one joint does", func(t *testing.T) {
+		// Two joints at one point, equal shares: together they turn by
+		// the limited angle, not each by a share of the target's.
+		sk := chain(2)
+		sk.Rest[1] = IdentityTransform
+		for _, c := range []struct{ theta, want float64 }{{120, 60}, {150, 30}, {170, 10}} {
+			pose := append([]Transform(nil), sk.Rest...)
+			a := c.theta * math.Pi / 180
+			look(sk, pose, []int{0, 1}, nil, mgl32.Vec3{}, mgl32.Vec3{float32(math.Sin(a)), 0, float32(math.Cos(a))}, math.Pi/2)
+			got := pose[0].Rotation.Mul(pose[1].Rotation)
+			want := mgl32.QuatRotate(float32(c.want*math.Pi/180), mgl32.Vec3{0, 1, 0})
+			if !quatApprox(got, want, 1e-5) {
+				t.Errorf("target at %v°: the chain turns %v, want %v° about Y %v", c.theta, got, c.want, want)
+			}
+		}
+	})
 	t.Run("within the limit nothing changes", func(t *testing.T) {
 		sk := humanoid()
 		neck, head := sk.JointIndex("neck"), sk.JointIndex("head")
@@ -226,32 +242,82 @@ func TestLookAtLimit(t *testing.T) {
 			t.Fatal("a target within the limit turned the chain otherwise")
 		}
 	})
-	t.Run("target passing behind", func(t *testing.T) {
-		// The target circles the eye at 2 m, 1° a step, from the left
-		// through straight behind to the right: no step may turn the neck
-		// by more than a few degrees. Without the limit the neck swings
-		// 140° where the target crosses behind.
+	t.Run("target passing the limit and behind", func(t *testing.T) {
+		// The target circles the eye at half a metre, half a degree a
+		// step, from ahead on the left through straight behind to ahead
+		// on the right: no step may turn the neck or the head by more
+		// than a degree. Without the limit the neck swings 140° where
+		// the target crosses behind; with the limit as a weight, the head
+		// jumped 10° where the target crossed it.
 		sk := humanoid()
 		neck, head := sk.JointIndex("neck"), sk.JointIndex("head")
 		offset := mgl32.Vec3{0, 0.08, 0.1}
 		models := make([]mgl32.Mat4, sk.NumJoints())
 		(&refLocalToModelJob{Skeleton: sk, Input: sk.Rest, Output: models}).Run()
 		eye := models[head].Mul4x1(offset.Vec4(1)).Vec3()
-		var prev mgl32.Quat
-		for deg := 90; deg <= 270; deg++ {
-			a := float64(deg) * math.Pi / 180
+		var prev [2]mgl32.Quat
+		for step := 0; step <= 480; step++ {
+			a := (60 + float64(step)/2) * math.Pi / 180
 			pose := append([]Transform(nil), sk.Rest...)
-			look(sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, eye.Add(mgl32.Vec3{2 * float32(math.Sin(a)), 0, 2 * float32(math.Cos(a))}), 100*math.Pi/180)
-			q := pose[neck].Rotation
-			if deg > 90 {
-				d := math.Abs(float64(q.Dot(prev)))
-				if step := 2 * math.Acos(math.Min(1, d)) * 180 / math.Pi; step > 3 {
-					t.Fatalf("target at %d°: the neck turned %.1f° in one 1° step", deg, step)
+			look(sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, eye.Add(mgl32.Vec3{0.5 * float32(math.Sin(a)), 0, 0.5 * float32(math.Cos(a))}), 100*math.Pi/180)
+			for i, jt := range []int{neck, head} {
+				q := pose[jt].Rotation
+				if step > 0 {
+					d := math.Abs(float64(q.Dot(prev[i])))
+					if turn := 2 * math.Acos(math.Min(1, d)) * 180 / math.Pi; turn > 1 {
+						t.Fatalf("target at %.1f°: %s turned %.1f° in one half-degree step", 60+float64(step)/2, sk.Names[jt], turn)
+					}
 				}
+				prev[i] = q
 			}
-			prev = q
 		}
 	})
+}
+
+// A chain below a mirror (a negative scale, as rigs mirror one side's
+// limbs), or mirrored itself, reaches and aims as any other: the IK hand
+// lands on the target and the look-at's forward, as the joint's matrix
+// carries it, points at its own, both judged on the recomputed model
+// matrices.
+func TestIKAndLookAtUnderMirrors(t *testing.T) {
+	for _, m := range []struct {
+		joint int
+		scale mgl32.Vec3
+	}{{0, mgl32.Vec3{1, 1, 1}}, {0, mgl32.Vec3{-1, 1, 1}}, {0, mgl32.Vec3{1, -1, 1}}, {0, mgl32.Vec3{-1, -1, -1}}, {1, mgl32.Vec3{-1, 1, 1}}, {2, mgl32.Vec3{1, 1, -1}}} {
+		sk := chain(4)
+		sk.Rest[0].Rotation = mgl32.QuatRotate(0.3, mgl32.Vec3{0, 0, 1})
+		sk.Rest[m.joint].Scale = m.scale
+		pose := append([]Transform(nil), sk.Rest...)
+		pose[2].Rotation = rotZ(40)
+		models := make([]mgl32.Mat4, sk.NumJoints())
+		(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+		target := models[1].Col(3).Vec3().Add(mgl32.Vec3{0.3, 1.2, 0.4})
+
+		soa := toSoA(pose)
+		ik := TwoBoneIKJob{Skeleton: sk, Start: 1, Mid: 2, End: 3, Target: target, Pole: mgl32.Vec3{0, 0, 1}, Weight: 1, Models: refModelRows(sk, pose), Pose: soa}
+		if err := ik.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		ik.Run()
+		got := fromSoA(soa)
+		(&refLocalToModelJob{Skeleton: sk, Input: got, Output: models}).Run()
+		if hand := models[3].Col(3).Vec3(); !vecApprox(hand, target, 1e-4) {
+			t.Errorf("joint %d scaled %v: IK hand at %v, want %v", m.joint, m.scale, hand, target)
+		}
+
+		soa = toSoA(pose)
+		look := LookAtJob{Skeleton: sk, Chain: []int{1, 2}, Forward: mgl32.Vec3{1, 0, 0}, Target: target, Weight: 1, Models: refModelRows(sk, pose), Pose: soa}
+		if err := look.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		look.Run()
+		got = fromSoA(soa)
+		(&refLocalToModelJob{Skeleton: sk, Input: got, Output: models}).Run()
+		fwd := models[2].Mul4x1(mgl32.Vec4{1, 0, 0, 0}).Vec3().Normalize()
+		if d := fwd.Dot(target.Sub(models[2].Col(3).Vec3()).Normalize()); d < 1-1e-5 {
+			t.Errorf("joint %d scaled %v: look-at forward·direction to target = %v, want 1", m.joint, m.scale, d)
+		}
+	}
 }
 
 func TestLookAtValidate(t *testing.T) {
@@ -305,6 +371,18 @@ func TestRotationOf(t *testing.T) {
 			if d := got.Dot(q); math.Abs(float64(d)) < 1-1e-6 {
 				t.Errorf("rotationOf of %v scaled %v = %v (|dot| %v), want ±q", q, scale, got, d)
 			}
+		}
+	}
+	// A mirror reads as the rotation of the negated matrix: R·diag(−1, 2,
+	// 0.5) negated is R·R_x(π)·diag(1, 2, 0.5).
+	for _, q := range qs[:8] {
+		m := mgl32.Translate3D(1, 2, 3).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(-1, 2, 0.5))
+		var rows [12]float32
+		WritePaletteEntry(rows[:], &m)
+		r := rotationOf(&rows)
+		got, want := mgl32.Quat{W: r.w, V: mgl32.Vec3{r.x, r.y, r.z}}, q.Mul(mgl32.QuatRotate(math.Pi, mgl32.Vec3{1, 0, 0}))
+		if d := got.Dot(want); math.Abs(float64(d)) < 1-1e-6 {
+			t.Errorf("rotationOf of %v mirrored on x = %v (|dot| %v), want ±%v", q, got, d, want)
 		}
 	}
 	// Flat on two axes, or on all three, there is no rotation to read.
