@@ -153,7 +153,8 @@ type packedTrack struct {
 	xyz   bool
 	every bool
 	// drop is the component a coded rotation leaves out and rebuilds
-	// (unitDropping): 3 for w.
+	// (unitDropping), 3 for w; float32 and constant tracks leave it 0
+	// and unread.
 	drop uint8
 	// lo and step are the ranges decoded, for speed.
 	lo, step [3]float32
