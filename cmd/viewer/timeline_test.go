@@ -319,6 +319,27 @@ func readState(t *testing.T, a *app) stateLine {
 	return st
 }
 
+// TestQuickBlendLoops plays -blend and -additive past their clips' ends:
+// the timeline loops them, as it loops -clip (they played once and held
+// their last frame), and L cycles the mode. The built-in character's Walk
+// is 1 s long.
+func TestQuickBlendLoops(t *testing.T) {
+	for _, opt := range []options{{blend: "Walk:0.7,Run:0.3"}, {additive: "Idle:0.5", clip: "Walk"}} {
+		withApp(t, opt, func(a *app) error {
+			keys(t, a, "wait*36") // 1.2 s, a key script stepping 1/30 s
+			in := a.Info()
+			if in.Loop != anim.Loop || !(in.Time > 0.15 && in.Time < 0.25) {
+				t.Errorf("-blend %q -additive %q after 1.2 s: %s at %.3f s; want loop at 0.2 s", opt.blend, opt.additive, in.Loop, in.Time)
+			}
+			keys(t, a, "l")
+			if in := a.Info(); in.Loop != anim.Once {
+				t.Errorf("-blend %q -additive %q: L gives %s; want once", opt.blend, opt.additive, in.Loop)
+			}
+			return nil
+		})
+	}
+}
+
 // TestClipListBlend drives the clip browser's list with the mouse and keys
 // as the README says, reading the weights back from the state line. The
 // built-in character's clips are Walk, Wave, Idle, Run, … in that order.

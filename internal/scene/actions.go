@@ -161,10 +161,10 @@ func (c *Character) Seek(t float32) {
 	c.root.reanchor = c.root.on
 }
 
-// SetLoopMode sets what the clip browser's clips do at their ends; under a
-// spec its own loop modes hold.
+// SetLoopMode sets what the clip browser's clips, or a quick blend's, do
+// at their ends; under a spec its own loop modes hold.
 func (c *Character) SetLoopMode(m anim.LoopMode) error {
-	if !c.ClipMode {
+	if !c.ClipMode && !c.OneClock {
 		return errors.New("loop modes come from the spec under a blend tree")
 	}
 	c.Ctl.SetLoopMode(m)

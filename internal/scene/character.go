@@ -21,6 +21,10 @@ type Character struct {
 	// base-layer states are the model's clips in order; otherwise it runs a
 	// blend-tree spec.
 	ClipMode bool
+	// OneClock: the spec is QuickSpec's (-blend, -additive), clips on one
+	// local clock, whose loop mode follows the timeline's L as the clip
+	// browser's does.
+	OneClock bool
 	Clip     int // clip mode: the clip requested last; -1 when there are none
 	pose     *anim.SoAPose
 	models   []float32   // model matrices, anim.ModelPaletteJob's layout
@@ -341,8 +345,9 @@ func (c *Character) JointWorld(j int) mgl32.Mat4 {
 // QuickSpec builds the spec of a weighted blend of clips (blend, as
 // anim.ParseClipWeights reads it: "Walk:0.7,Run:0.3") and an additive
 // layer over it (additive, as anim.ParseAdditive reads it), or over clip
-// (or the first clip) when blend is "". Clips play once, so a
-// time past a clip's end holds its last frame, as with -clip.
+// (or the first clip) when blend is "". Clips play once, as the clip
+// browser's states do; a session then sets the loop mode the timeline
+// shows (Character.OneClock), as it does for -clip.
 func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec, error) {
 	var base *anim.NodeSpec
 	if blend != "" {

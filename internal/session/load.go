@@ -141,6 +141,9 @@ func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error)
 		}
 	}
 	c, err := scene.NewCharacter(m, spec, clip, float32(opt.Fade))
+	if err == nil {
+		c.OneClock = opt.Tree == "" && (opt.Blend != "" || opt.Additive != "")
+	}
 	if err != nil {
 		if opt.Tree != "" && !strings.Contains(err.Error(), opt.Tree) {
 			// What the spec asks of this model names the file too.

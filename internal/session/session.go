@@ -113,9 +113,12 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 		return nil, err
 	}
 	a := &App{Character: c, Stdout: os.Stdout, opt: opt, load: lo, View: v, UI: ui.NewState(), Scale: 1, ShotDir: "screenshots"}
-	if c.ClipMode {
-		// The timeline loops the clip shown until L says otherwise.
+	if c.ClipMode || c.OneClock {
+		// The timeline loops the clip (or quick blend) shown until L says
+		// otherwise.
 		c.Ctl.SetLoopMode(a.UI.Loop)
+	}
+	if c.ClipMode {
 		a.UI.Selected = max(c.Clip, 0) // [ ] start from the clip shown
 	}
 	if opt.Time != 0 {

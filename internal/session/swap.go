@@ -114,7 +114,7 @@ func (a *App) swap(lo *LoadOptions, verb string) {
 	next.Scale, next.Timing.FPS, next.UI, next.Stdout = a.Scale, a.Timing.FPS, a.UI, a.Stdout
 	next.View.W, next.View.H = a.View.W, a.View.H
 	next.View.Cam, next.View.Home, next.View.BoxLo, next.View.BoxHi = a.View.Cam, a.View.Home, a.View.BoxLo, a.View.BoxHi
-	if next.ClipMode {
+	if next.ClipMode || next.OneClock {
 		_ = next.Character.SetLoopMode(next.UI.Loop)
 	}
 	next.Seek(t)
