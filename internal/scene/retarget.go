@@ -83,7 +83,8 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 	}
 	taken := map[string]bool{}
 	for i := range m.Clips {
-		taken[m.Clips[i].Name] = true
+		// The names the clip browser shows: an unnamed clip is "clip i".
+		taken[StateName(m, i)] = true
 	}
 	for i := range src.Clips {
 		c, err := anim.Retarget(&src.Clips[i], &src.Skeleton, &m.Skeleton, rm)

@@ -186,6 +186,30 @@ func TestImportClipsTwiceNamesApart(t *testing.T) {
 	}
 }
 
+// TestImportUnnamedClipsNamesApart: unnamed clips (the COLLADA2GLTF
+// samples') on both sides were both "clip 0" in the clip browser, whose
+// weight parameters then clashed and no character could be built.
+func TestImportUnnamedClipsNamesApart(t *testing.T) {
+	dst, src := character(t), character(t)
+	dst.Clips = dst.Clips[:1]
+	dst.Clips[0].Name = ""
+	src.Clips[0].Name = ""
+	if _, err := ImportClips(dst, src, nil); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for i := range dst.Clips {
+		name := StateName(dst, i)
+		if seen[name] {
+			t.Errorf("two clips shown as %q", name)
+		}
+		seen[name] = true
+	}
+	if _, err := NewCharacter(dst, nil, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestLastClipOutOfTheBlendPlaysAlone: taking every clip out of the
 // clip browser's blend leaves the last one playing, not the rest pose.
 func TestLastClipOutOfTheBlendPlaysAlone(t *testing.T) {
