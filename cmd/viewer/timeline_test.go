@@ -196,6 +196,33 @@ func TestRecordGIF(t *testing.T) {
 	}
 }
 
+// TestRecordCrowdMoves: -crowd with -record poses every member at each
+// frame's time; it drew the first pose 30 times over.
+func TestRecordCrowdMoves(t *testing.T) {
+	out := t.TempDir() + "/crowd.gif"
+	withApp(t, options{clip: "Walk", crowd: 4, to: -1}, func(a *app) error {
+		return a.Record(out)
+	})
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := 0
+	for i := 1; i < len(g.Image); i++ {
+		if bytes.Equal(g.Image[i].Pix, g.Image[i-1].Pix) {
+			same++
+		}
+	}
+	if len(g.Image) != 30 || same > 0 {
+		t.Fatalf("%d frames, %d the same as the one before; want 30 frames of a walking crowd", len(g.Image), same)
+	}
+}
+
 // TestBindPoseAndLoopRegion: B shows the bind pose, where every skinning
 // matrix is the identity (the generated character's inverse binds are its
 // rest pose's); I and O make a region that playback does not leave.

@@ -184,9 +184,12 @@ func (a *App) Sheet(path string) error {
 	return nil
 }
 
-// RenderAt draws the character with every clip at local time t.
+// RenderAt draws the character with every clip at local time t, or the
+// crowd with each member at t past its own offset.
 func (a *App) RenderAt(t float32) error {
-	if err := a.View.PoseAt(t); err != nil {
+	if a.Crowd != nil {
+		a.Crowd.PoseAt(t)
+	} else if err := a.View.PoseAt(t); err != nil {
 		return err
 	}
 	return a.Draw()
