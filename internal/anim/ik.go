@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -202,11 +203,13 @@ type LookAtJob struct {
 	// exactly.
 	Weight float32
 	// Limit, in radians, caps the aim: a target further than Limit from
-	// where the eye looks before the job is followed only Limit far, and
-	// less the further behind it lies, down to no turn for a target
-	// straight behind. So a target passing behind the head leaves it
-	// facing front instead of swinging it from one shoulder to the other,
-	// which the shortest turn does there. 0 sets no limit.
+	// the chain's rest direction (where the eye looks with the chain's
+	// joints at their rest rotations, the body as it is posed) is
+	// followed only Limit far, and less the further behind it lies, down
+	// to the rest direction for a target straight behind. So a target
+	// passing behind the head leaves it facing front instead of swinging
+	// it from one shoulder to the other, which the shortest turn does
+	// there. 0 sets no limit.
 	Limit float32
 	// Models are the model matrices of Pose before the job, in
 	// ModelPaletteJob.Models' row layout (PaletteFloats per joint); read
@@ -274,7 +277,10 @@ func (j *LookAtJob) Run() {
 	eye0 := transformPoint(mTip, vec(j.Offset))
 	// Forward as the joint's matrix carries it, mirrors included.
 	fwd0, _ := transformPoint(mTip, vec(j.Forward)).sub(position(mTip)).unit()
-	target := j.limited(eye0, fwd0, vec(j.Target))
+	target := vec(j.Target)
+	if j.Limit > 0 {
+		target = j.limited(eye0, j.restForward(), target)
+	}
 	weight := j.Weight
 	var remaining float32
 	for k := range j.Chain {
@@ -333,16 +339,40 @@ func (j *LookAtJob) Run() {
 	}
 }
 
+// restForward is the chain's rest direction (Limit): Forward through the
+// chain's joints at their rest transforms, the joints between them as
+// posed, under the model matrix of the first one's parent.
+func (j *LookAtJob) restForward() v3 {
+	sk := j.Skeleton
+	first := j.Chain[0]
+	m := mgl32.Ident4()
+	for jt := j.Chain[len(j.Chain)-1]; ; jt = sk.Parents[jt] {
+		local := j.Pose.At(jt)
+		if slices.Contains(j.Chain, jt) {
+			local = sk.Rest[jt]
+		}
+		m = local.Mat4().Mul4(m)
+		if jt == first {
+			break
+		}
+	}
+	if p := sk.Parents[first]; p >= 0 {
+		m = ModelMat4(j.Models, p).Mul4(m)
+	}
+	fwd, _ := vec(m.Mul4x1(j.Forward.Vec4(0)).Vec3()).unit()
+	return fwd
+}
+
 // limited is the target the chain aims at: Target itself within Limit of
-// where the eye (at eye, looking along fwd, unit) looks; beyond it, the
-// point as far from the eye at φ = Limit·(π − θ)/(π − Limit) from fwd,
-// towards Target (θ from fwd): Limit at the limit, falling to straight
-// ahead for a target straight behind. Aiming at that point, every chain
-// turns by φ, however it shares the turn, and the tip refines its aim as
-// it does for any target.
+// the rest direction fwd (unit) from the eye; beyond it, the point as far
+// from the eye at φ = Limit·(π − θ)/(π − Limit) from fwd, towards Target
+// (θ from fwd): Limit at the limit, falling to the rest direction for a
+// target straight behind. Aiming at that point, every chain turns to it,
+// however it shares the turn, and the tip refines its aim as it does for
+// any target.
 func (j *LookAtJob) limited(eye, fwd, target v3) v3 {
 	want, l := target.sub(eye).unit()
-	if j.Limit <= 0 || l < ikEpsilon {
+	if l < ikEpsilon {
 		return target
 	}
 	c := fwd.dot(want)

@@ -242,6 +242,32 @@ func TestLookAtLimit(t *testing.T) {
 			t.Fatal("a target within the limit turned the chain otherwise")
 		}
 	})
+	t.Run("measured from the rest direction", func(t *testing.T) {
+		// The head glances 20° to its left: a target anywhere around
+		// turns it at most 100° from where it faces at rest, and one
+		// straight behind leaves it facing there, not further into the
+		// glance.
+		sk := humanoid()
+		neck, head := sk.JointIndex("neck"), sk.JointIndex("head")
+		offset := mgl32.Vec3{0, 0.08, 0.1}
+		models := make([]mgl32.Mat4, sk.NumJoints())
+		(&refLocalToModelJob{Skeleton: sk, Input: sk.Rest, Output: models}).Run()
+		rest := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
+		eye := models[head].Mul4x1(offset.Vec4(1)).Vec3()
+		for deg := 0; deg < 360; deg += 5 {
+			a := float64(deg) * math.Pi / 180
+			target := eye.Add(mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 1, 0}).Rotate(rest).Mul(2))
+			pose := append([]Transform(nil), sk.Rest...)
+			pose[head].Rotation = mgl32.QuatRotate(20*math.Pi/180, mgl32.Vec3{0, 1, 0})
+			look(sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 100*math.Pi/180)
+			(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+			fwd := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
+			off := math.Acos(math.Min(1, float64(fwd.Dot(rest)))) * 180 / math.Pi
+			if off > 100.5 || (deg == 180 && off > 0.5) {
+				t.Errorf("target %d° from the rest direction: the head faces %.1f° from it", deg, off)
+			}
+		}
+	})
 	t.Run("target passing the limit and behind", func(t *testing.T) {
 		// The target circles the eye at half a metre, half a degree a
 		// step, from ahead on the left through straight behind to ahead
