@@ -368,6 +368,13 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 	if err != nil {
 		return nil, err
 	}
+	if i, err := FindClip(m, name); err == nil {
+		// A spec clamps its reference times; a time typed on the command
+		// line outside the clip is a slip (frames for seconds, say).
+		if d := m.Clips[i].Duration; ref < 0 || ref > d {
+			return nil, fmt.Errorf("-additive %s: reference time %g s is outside clip %q (0 to %.3f s)", additive, ref, name, d)
+		}
+	}
 	baseName := ""
 	if clip >= 0 {
 		baseName = m.Clips[clip].Name

@@ -210,6 +210,21 @@ func TestImportUnnamedClipsNamesApart(t *testing.T) {
 	}
 }
 
+// TestQuickSpecRefusesReferenceOutsideClip: -additive's reference time
+// outside its clip (frames typed for seconds, say) is an error naming the
+// clip's span, not a pose clamped to its end.
+func TestQuickSpecRefusesReferenceOutsideClip(t *testing.T) {
+	m := character(t)
+	if _, err := QuickSpec(m, "", "Idle:0.5@1", -1); err != nil {
+		t.Fatalf("Idle at 1 s: %v", err)
+	}
+	for _, add := range []string{"Idle:0.5@99", "Idle:0.5@-1"} {
+		if _, err := QuickSpec(m, "", add, -1); err == nil || !strings.Contains(err.Error(), `outside clip "Idle" (0 to 3.000 s)`) {
+			t.Errorf("-additive %s: %v; want an error naming Idle's span", add, err)
+		}
+	}
+}
+
 // TestLastClipOutOfTheBlendPlaysAlone: taking every clip out of the
 // clip browser's blend leaves the last one playing, not the rest pose.
 func TestLastClipOutOfTheBlendPlaysAlone(t *testing.T) {
