@@ -33,6 +33,8 @@ func TestParseFlags(t *testing.T) {
 		{"bad view", "-view xray", nil, "-view"},
 		{"negative limit", "-palette-limit -3", nil, "-palette-limit"},
 		{"two modes", "-info -stats", nil, "separate runs"},
+		{"keys with record", "-keys 4 -record a.gif", nil, "-keys plays in the window"},
+		{"crowd with dump-pose", "-crowd 5 -dump-pose -", nil, "-crowd does not apply"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

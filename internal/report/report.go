@@ -234,7 +234,7 @@ func maxInfluences(p *gltfload.Primitive) int {
 // writePartitionPlan reports how each skinned primitive would be split into
 // draw calls of at most limit joints.
 func writePartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
-	calls, parts, dup := 0, 0, 0
+	calls, parts, dup, unplanned := 0, 0, 0, 0
 	for _, inst := range m.Instances {
 		for pi := range m.Meshes[inst.Mesh].Primitives {
 			p := &m.Meshes[inst.Mesh].Primitives[pi]
@@ -248,6 +248,7 @@ func writePartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
 			plan, err := skin.PlanPartitions(p.Indices, p.Joints, p.Weights, limit)
 			if err != nil {
 				fmt.Fprintf(w, "partition plan: meshes[%d].primitives[%d]: %v\n", inst.Mesh, pi, err)
+				unplanned++
 				continue
 			}
 			n := len(plan.Partitions)
@@ -261,6 +262,10 @@ func writePartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
 			fmt.Fprintf(w, "partition plan (K=%d): node %d meshes[%d].primitives[%d]: %d partitions (joints %s), %d duplicated vertices\n",
 				limit, inst.Node, inst.Mesh, pi, len(plan.Partitions), strings.Join(sizes, " "), plan.Duplicated)
 		}
+	}
+	if unplanned > 0 {
+		fmt.Fprintf(w, "draw calls at K=%d: none: %d primitives have triangles of more joints than that (above); the model cannot be drawn at this -palette-limit\n", limit, unplanned)
+		return
 	}
 	fmt.Fprintf(w, "draw calls at K=%d: %d (%d skinned partitions, %d duplicated vertices)\n", limit, calls, parts, dup)
 }

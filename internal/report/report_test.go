@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skinview/skinview/assets"
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/gltfload"
 )
 
 // A clip that no packing kept within the tolerance says so, in the text
@@ -28,5 +30,25 @@ func TestCompressionSaysWhatStayedUncompressed(t *testing.T) {
 	jl := strings.Split(strings.TrimSpace(js.String()), "\n")
 	if strings.Contains(jl[0], "uncompressed") || !strings.Contains(jl[1], `"uncompressed":true`) {
 		t.Errorf("JSON:\n%s", js.String())
+	}
+}
+
+// A palette limit below the joints one triangle needs makes no plan: the
+// report says the model cannot be drawn at it, where it counted the
+// unplanned primitive as one draw call of no partitions.
+func TestPartitionPlanSaysWhatCannotBeDrawn(t *testing.T) {
+	m, err := gltfload.Decode(assets.CharacterGLB, nil, "character.glb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	writePartitionPlan(&out, m, 2)
+	if s := out.String(); !strings.Contains(s, "a partition holds at most 2") || !strings.Contains(s, "draw calls at K=2: none:") || strings.Contains(s, "skinned partitions") {
+		t.Errorf("plan at K=2:\n%s", s)
+	}
+	out.Reset()
+	writePartitionPlan(&out, m, 64)
+	if s := out.String(); !strings.Contains(s, "draw calls at K=64: ") || strings.Contains(s, "none:") {
+		t.Errorf("plan at K=64:\n%s", s)
 	}
 }
