@@ -146,3 +146,21 @@ func TestCompressInfoJSON(t *testing.T) {
 		t.Errorf("text report:\n%s", text.String())
 	}
 }
+
+// -info lists the parameters -param sets: the built-in character's look-at
+// target, with the range and default of its spec.
+func TestInfoListsParams(t *testing.T) {
+	m, err := session.LoadModel("@character")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := session.NewCharacter(m, &session.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	report.WriteParams(&out, c.Ctl.Params())
+	if s := out.String(); !strings.Contains(s, "param look_z: -2 to 2, default 1.5\n") || !strings.Contains(s, "param speed: 0 to 2, default 0\n") {
+		t.Errorf("params:\n%s", s)
+	}
+}

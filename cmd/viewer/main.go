@@ -124,7 +124,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.screenshot, "screenshot", "", "render one frame offscreen to this PNG `file` and exit")
 	fs.StringVar(&opt.dumpPose, "dump-pose", "", "write joint world matrices and skinned positions as JSON to `file` ('-' = stdout) and exit; needs no display")
 	fs.BoolVar(&opt.allNodes, "all-nodes", false, "with -dump-pose, list every node's world matrix, not only joints")
-	fs.BoolVar(&opt.info, "info", false, "print the model's skins, clips, meshes and its validation report, and exit")
+	fs.BoolVar(&opt.info, "info", false, "print the model's skins, clips, meshes, its validation report and the parameters -param sets, and exit")
 	fs.BoolVar(&opt.validate, "validate", false, "print the model's validation report as JSON (glTF-Validator's shape) and exit; the exit status is 1 when it has errors")
 	fs.StringVar(&opt.corpus, "corpus", "", "load, pose and render every .gltf/.glb under `folder` and print a table; files under an 'invalid' folder must be refused")
 	fs.StringVar(&opt.out, "out", "corpus-out", "`folder` for -corpus screenshots and poses")
@@ -287,6 +287,12 @@ func run(opt *options) error {
 		}
 		report.WriteInfo(os.Stdout, m, opt.paletteLimit)
 		report.WriteCompression(os.Stdout, reports, opt.compress)
+		// The parameters -param sets, as the animation would run.
+		if c, err := session.NewCharacter(m, opt.load()); err != nil {
+			fmt.Printf("animation: %v\n", session.OneLine(err))
+		} else {
+			report.WriteParams(os.Stdout, c.Ctl.Params())
+		}
 		for _, n := range notes {
 			fmt.Println(n)
 		}

@@ -270,6 +270,14 @@ func writePartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
 	fmt.Fprintf(w, "draw calls at K=%d: %d (%d skinned partitions, %d duplicated vertices)\n", limit, calls, parts, dup)
 }
 
+// WriteParams lists the parameters -param sets, with their ranges and
+// defaults (-info).
+func WriteParams(w io.Writer, ps []anim.Param) {
+	for _, p := range ps {
+		fmt.Fprintf(w, "param %s: %g to %g, default %g\n", p.Name, p.Min, p.Max, p.Default)
+	}
+}
+
 // WriteCompression reports each clip's compression (-info -compress).
 func WriteCompression(w io.Writer, reports []anim.CompressReport, cm float64) {
 	if len(reports) == 0 {
