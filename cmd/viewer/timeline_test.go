@@ -174,19 +174,7 @@ func TestStateLineAndTimelineClick(t *testing.T) {
 // 30 frames at the clip's rate, the end left out so that the loop does not
 // show its first pose twice, 100 hundredths in all.
 func TestRecordGIF(t *testing.T) {
-	out := t.TempDir() + "/walk.gif"
-	withApp(t, options{clip: "Walk", to: -1}, func(a *app) error {
-		return a.Record(out)
-	})
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	g, err := gif.DecodeAll(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := recordGIF(t, options{clip: "Walk", to: -1})
 	sum := 0
 	for _, d := range g.Delay {
 		sum += d
@@ -199,8 +187,23 @@ func TestRecordGIF(t *testing.T) {
 // TestRecordCrowdMoves: -crowd with -record poses every member at each
 // frame's time; it drew the first pose 30 times over.
 func TestRecordCrowdMoves(t *testing.T) {
-	out := t.TempDir() + "/crowd.gif"
-	withApp(t, options{clip: "Walk", crowd: 4, to: -1}, func(a *app) error {
+	g := recordGIF(t, options{clip: "Walk", crowd: 4, to: -1})
+	same := 0
+	for i := 1; i < len(g.Image); i++ {
+		if bytes.Equal(g.Image[i].Pix, g.Image[i-1].Pix) {
+			same++
+		}
+	}
+	if len(g.Image) != 30 || same > 0 {
+		t.Fatalf("%d frames, %d the same as the one before; want 30 frames of a walking crowd", len(g.Image), same)
+	}
+}
+
+// recordGIF records an animated GIF under opt and decodes it.
+func recordGIF(t *testing.T, opt options) *gif.GIF {
+	t.Helper()
+	out := t.TempDir() + "/rec.gif"
+	withApp(t, opt, func(a *app) error {
 		return a.Record(out)
 	})
 	f, err := os.Open(out)
@@ -212,15 +215,7 @@ func TestRecordCrowdMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	same := 0
-	for i := 1; i < len(g.Image); i++ {
-		if bytes.Equal(g.Image[i].Pix, g.Image[i-1].Pix) {
-			same++
-		}
-	}
-	if len(g.Image) != 30 || same > 0 {
-		t.Fatalf("%d frames, %d the same as the one before; want 30 frames of a walking crowd", len(g.Image), same)
-	}
+	return g
 }
 
 // TestBindPoseAndLoopRegion: B shows the bind pose, where every skinning

@@ -231,13 +231,23 @@ func TestLookAtLimit(t *testing.T) {
 			}
 		}
 	})
+	// The humanoid's neck and head, its eye, and where it faces at rest.
+	hum := humanoid()
+	neck, head := hum.JointIndex("neck"), hum.JointIndex("head")
+	offset := mgl32.Vec3{0, 0.08, 0.1}
+	models := make([]mgl32.Mat4, hum.NumJoints())
+	(&refLocalToModelJob{Skeleton: hum, Input: hum.Rest, Output: models}).Run()
+	eye := models[head].Mul4x1(offset.Vec4(1)).Vec3()
+	rest := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
+	lookHead := func(pose []Transform, target mgl32.Vec3, limit float32) {
+		t.Helper()
+		look(hum, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, target, limit)
+	}
 	t.Run("within the limit nothing changes", func(t *testing.T) {
-		sk := humanoid()
-		neck, head := sk.JointIndex("neck"), sk.JointIndex("head")
-		offset, target := mgl32.Vec3{0, 0.08, 0.1}, mgl32.Vec3{0.7, 1.9, 0.6}
-		free, limited := append([]Transform(nil), sk.Rest...), append([]Transform(nil), sk.Rest...)
-		look(sk, free, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 0)
-		look(sk, limited, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 100*math.Pi/180)
+		target := mgl32.Vec3{0.7, 1.9, 0.6}
+		free, limited := append([]Transform(nil), hum.Rest...), append([]Transform(nil), hum.Rest...)
+		lookHead(free, target, 0)
+		lookHead(limited, target, 100*math.Pi/180)
 		if !posesEqual(free, limited) {
 			t.Fatal("a target within the limit turned the chain otherwise")
 		}
@@ -247,20 +257,12 @@ func TestLookAtLimit(t *testing.T) {
 		// turns it at most 100° from where it faces at rest, and one
 		// straight behind leaves it facing there, not further into the
 		// glance.
-		sk := humanoid()
-		neck, head := sk.JointIndex("neck"), sk.JointIndex("head")
-		offset := mgl32.Vec3{0, 0.08, 0.1}
-		models := make([]mgl32.Mat4, sk.NumJoints())
-		(&refLocalToModelJob{Skeleton: sk, Input: sk.Rest, Output: models}).Run()
-		rest := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
-		eye := models[head].Mul4x1(offset.Vec4(1)).Vec3()
 		for deg := 0; deg < 360; deg += 5 {
 			a := float64(deg) * math.Pi / 180
-			target := eye.Add(mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 1, 0}).Rotate(rest).Mul(2))
-			pose := append([]Transform(nil), sk.Rest...)
+			pose := append([]Transform(nil), hum.Rest...)
 			pose[head].Rotation = mgl32.QuatRotate(20*math.Pi/180, mgl32.Vec3{0, 1, 0})
-			look(sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 100*math.Pi/180)
-			(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+			lookHead(pose, eye.Add(mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 1, 0}).Rotate(rest).Mul(2)), 100*math.Pi/180)
+			(&refLocalToModelJob{Skeleton: hum, Input: pose, Output: models}).Run()
 			fwd := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
 			off := math.Acos(math.Min(1, float64(fwd.Dot(rest)))) * 180 / math.Pi
 			if off > 100.5 || (deg == 180 && off > 0.5) {
@@ -275,23 +277,17 @@ func TestLookAtLimit(t *testing.T) {
 		// than a degree. Without the limit the neck swings 140° where
 		// the target crosses behind; with the limit as a weight, the head
 		// jumped 10° where the target crossed it.
-		sk := humanoid()
-		neck, head := sk.JointIndex("neck"), sk.JointIndex("head")
-		offset := mgl32.Vec3{0, 0.08, 0.1}
-		models := make([]mgl32.Mat4, sk.NumJoints())
-		(&refLocalToModelJob{Skeleton: sk, Input: sk.Rest, Output: models}).Run()
-		eye := models[head].Mul4x1(offset.Vec4(1)).Vec3()
 		var prev [2]mgl32.Quat
 		for step := 0; step <= 480; step++ {
 			a := (60 + float64(step)/2) * math.Pi / 180
-			pose := append([]Transform(nil), sk.Rest...)
-			look(sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, eye.Add(mgl32.Vec3{0.5 * float32(math.Sin(a)), 0, 0.5 * float32(math.Cos(a))}), 100*math.Pi/180)
+			pose := append([]Transform(nil), hum.Rest...)
+			lookHead(pose, eye.Add(mgl32.Vec3{0.5 * float32(math.Sin(a)), 0, 0.5 * float32(math.Cos(a))}), 100*math.Pi/180)
 			for i, jt := range []int{neck, head} {
 				q := pose[jt].Rotation
 				if step > 0 {
 					d := math.Abs(float64(q.Dot(prev[i])))
 					if turn := 2 * math.Acos(math.Min(1, d)) * 180 / math.Pi; turn > 1 {
-						t.Fatalf("target at %.1f°: %s turned %.1f° in one half-degree step", 60+float64(step)/2, sk.Names[jt], turn)
+						t.Fatalf("target at %.1f°: %s turned %.1f° in one half-degree step", 60+float64(step)/2, hum.Names[jt], turn)
 					}
 				}
 				prev[i] = q
