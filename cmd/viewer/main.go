@@ -250,7 +250,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		{opt.frames < 1 || opt.frames > 400, fmt.Sprintf("-frames %d: want 1 to 400", opt.frames)},
 		{opt.time != opt.time, "-time is not a number"},
 		{opt.keys != "" && (opt.record != "" || opt.sheet != "" || opt.dumpPose != ""), "-keys plays in the window and before -screenshot; -record, -sheet and -dump-pose pose the animation at their times (drop -keys, or use -param and -time)"},
-		{opt.crowd > 0 && (opt.dumpPose != "" || opt.info), "-dump-pose and -info describe one character; -crowd does not apply"},
+		{opt.crowd > 1 && (opt.dumpPose != "" || opt.info), "-dump-pose and -info describe one character; -crowd does not apply"},
+		{opt.keys != "" && opt.stats, "-stats times frames of its own; -keys does not apply"},
 	} {
 		if c.bad {
 			return nil, errors.New(c.err)
@@ -341,7 +342,7 @@ func run(opt *options) error {
 // session is what of the flags a session runs with.
 func (o *options) session() *session.Options {
 	return &session.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
-		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, Crowd: o.crowd, Events: o.events, HUD: o.hud,
+		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, Crowd: o.crowd, Events: o.events, HUD: o.hud, Keys: o.keys != "",
 		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height}
 }
 

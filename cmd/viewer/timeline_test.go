@@ -341,25 +341,66 @@ func readState(t *testing.T, a *app) stateLine {
 	return st
 }
 
-// TestQuickBlendLoops plays -blend and -additive past their clips' ends:
-// the timeline loops them, as it loops -clip (they played once and held
-// their last frame), and L cycles the mode. The built-in character's Walk
-// is 1 s long.
+// TestQuickBlendLoops plays -blend and -additive past their clips' ends
+// where the clock plays (a key script here, as in the window): the
+// timeline loops them, as it loops -clip (they played once and held their
+// last frame), alone and in a crowd, and L cycles the mode. Posing modes
+// hold each clip at its end, as before. The built-in character's Walk is
+// 1 s long.
 func TestQuickBlendLoops(t *testing.T) {
-	for _, opt := range []options{{blend: "Walk:0.7,Run:0.3"}, {additive: "Idle:0.5", clip: "Walk"}} {
+	for _, opt := range []options{{blend: "Walk:0.7,Run:0.3"}, {additive: "Idle:0.5", clip: "Walk"}, {blend: "Walk:0.7,Run:0.3", crowd: 4}} {
+		opt.keys = "wait"
 		withApp(t, opt, func(a *app) error {
 			keys(t, a, "wait*36") // 1.2 s, a key script stepping 1/30 s
 			in := a.Info()
 			if in.Loop != anim.Loop || !(in.Time > 0.15 && in.Time < 0.25) {
-				t.Errorf("-blend %q -additive %q after 1.2 s: %s at %.3f s; want loop at 0.2 s", opt.blend, opt.additive, in.Loop, in.Time)
+				t.Errorf("-blend %q -additive %q -crowd %d after 1.2 s: %s at %.3f s; want loop at 0.2 s", opt.blend, opt.additive, opt.crowd, in.Loop, in.Time)
 			}
 			keys(t, a, "l")
 			if in := a.Info(); in.Loop != anim.Once {
-				t.Errorf("-blend %q -additive %q: L gives %s; want once", opt.blend, opt.additive, in.Loop)
+				t.Errorf("-blend %q -additive %q -crowd %d: L gives %s; want once", opt.blend, opt.additive, opt.crowd, in.Loop)
 			}
 			return nil
 		})
 	}
+	withApp(t, options{blend: "Walk:0.7,Run:0.3"}, func(a *app) error {
+		if in := a.Info(); in.Loop != anim.Once {
+			t.Errorf("-blend posing frames: %s; want once, each clip held at its end", in.Loop)
+		}
+		return nil
+	})
+}
+
+// TestClipBrowserStartsBlendedByParams: -param weight:NAME=W plays the
+// clip browser's blend from the start (it set the weights of a blend that
+// did not play), and the crowd's clip browser, which has no blend, draws
+// its HUD (it indexed the blend's parameters in a controller without them).
+func TestClipBrowserStartsBlendedByParams(t *testing.T) {
+	opt := options{clip: "Walk", params: paramList{{Name: "weight:Walk", Value: 0.5}, {Name: "weight:Run", Value: 0.5}}}
+	withApp(t, opt, func(a *app) error {
+		keys(t, a, "wait")
+		w := a.ClipWeights()
+		walk, run := -1, -1
+		for i, cl := range a.Model.Clips {
+			switch cl.Name {
+			case "Walk":
+				walk = i
+			case "Run":
+				run = i
+			}
+		}
+		if !a.InBlend() || w[walk] != 0.5 || w[run] != 0.5 {
+			t.Errorf("-param weight:Walk=0.5 weight:Run=0.5: in blend %v, weights %v; want Walk and Run at 0.5", a.InBlend(), w)
+		}
+		return nil
+	})
+	withApp(t, options{clip: "Walk", crowd: 4, hud: true}, func(a *app) error {
+		keys(t, a, "wait")
+		if in := a.Info(); in.Mode != "clip" {
+			t.Errorf("crowd's clip browser: mode %q", in.Mode)
+		}
+		return a.Draw()
+	})
 }
 
 // TestClipListBlend drives the clip browser's list with the mouse and keys

@@ -264,7 +264,7 @@ func writePartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
 		}
 	}
 	if unplanned > 0 {
-		fmt.Fprintf(w, "draw calls at K=%d: none: %d primitives have triangles of more joints than that (above); the model cannot be drawn at this -palette-limit\n", limit, unplanned)
+		fmt.Fprintf(w, "draw calls at K=%d: none: %d of the primitives have triangles of more joints than that (above); the model cannot be drawn at this -palette-limit\n", limit, unplanned)
 		return
 	}
 	fmt.Fprintf(w, "draw calls at K=%d: %d (%d skinned partitions, %d duplicated vertices)\n", limit, calls, parts, dup)

@@ -77,6 +77,15 @@ func (c *Character) BlendWeight(i int) (float32, bool) {
 	return c.Ctl.Params()[c.blendParams[i]].Value, true
 }
 
+// CutToBlend plays the clip browser's blend at once, with the weights its
+// parameters hold (-param weight:NAME=W at start-up).
+func (c *Character) CutToBlend() error {
+	if c.blendState == "" {
+		return errors.New("no blend of clips: the model has no clips, or a spec animates it")
+	}
+	return c.Ctl.Cut(c.blendState)
+}
+
 // SetBlendWeight sets clip i's weight in the clip browser's blend
 // (clamped to 0…1) and makes the blend play: entered from a clip, the
 // blend starts as that clip at weight 1 beside clip i at w, cross-fading

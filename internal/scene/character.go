@@ -368,10 +368,11 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 	if err != nil {
 		return nil, err
 	}
-	if i, err := FindClip(m, name); err == nil {
+	for i := range m.Clips {
 		// A spec clamps its reference times; a time typed on the command
-		// line outside the clip is a slip (frames for seconds, say).
-		if d := m.Clips[i].Duration; ref < 0 || ref > d {
+		// line outside the clip is a slip (frames for seconds, say). The
+		// end as -info prints it, to the millisecond, is in.
+		if d := m.Clips[i].Duration; m.Clips[i].Name == name && (ref < 0 || ref > d+0.0005) {
 			return nil, fmt.Errorf("-additive %s: reference time %g s is outside clip %q (0 to %.3f s)", additive, ref, name, d)
 		}
 	}

@@ -110,8 +110,12 @@ func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) 
 			break
 		}
 	}
-	// The HUD and the keys drive member 0.
+	// The HUD and the keys drive member 0. A crowd's clip browser has no
+	// blend of clips (each member plays its own clip).
 	first.Ctl, first.Spec = ctls[0], spec
+	if first.ClipMode {
+		first.blendState, first.blendParams = "", nil
+	}
 	return cr, nil
 }
 

@@ -215,10 +215,12 @@ func TestImportUnnamedClipsNamesApart(t *testing.T) {
 // clip's span, not a pose clamped to its end.
 func TestQuickSpecRefusesReferenceOutsideClip(t *testing.T) {
 	m := character(t)
-	if _, err := QuickSpec(m, "", "Idle:0.5@1", -1); err != nil {
-		t.Fatalf("Idle at 1 s: %v", err)
+	for _, add := range []string{"Idle:0.5@1", "Idle:0.5@3.0004"} { // the end as -info prints it
+		if _, err := QuickSpec(m, "", add, -1); err != nil {
+			t.Fatalf("-additive %s: %v", add, err)
+		}
 	}
-	for _, add := range []string{"Idle:0.5@99", "Idle:0.5@-1"} {
+	for _, add := range []string{"Idle:0.5@99", "Idle:0.5@-1", "Idle:0.5@3.001"} {
 		if _, err := QuickSpec(m, "", add, -1); err == nil || !strings.Contains(err.Error(), `outside clip "Idle" (0 to 3.000 s)`) {
 			t.Errorf("-additive %s: %v; want an error naming Idle's span", add, err)
 		}

@@ -151,9 +151,18 @@ func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error)
 		}
 		return nil, err
 	}
+	blend := false
 	for _, p := range opt.Params {
 		if err := c.Ctl.SetParam(p.Name, p.Value); err != nil {
 			return nil, fmt.Errorf("-param %s: %w", p.Name, err)
+		}
+		blend = blend || (c.ClipMode && strings.HasPrefix(p.Name, "weight:"))
+	}
+	if blend {
+		// The clip browser's weights make its blend play, as the clip
+		// list's bars do in the window.
+		if err := c.CutToBlend(); err != nil {
+			return nil, err
 		}
 	}
 	if opt.RootMotion != "" {

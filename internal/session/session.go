@@ -46,6 +46,8 @@ type Options struct {
 	Crowd  int
 	Events bool
 	HUD    bool
+	// Keys says a key script plays the clock (-keys).
+	Keys bool
 	// From, To, FPS and Frames shape -record and -sheet (To < 0: the
 	// clip's end; FPS 0: the clip's frame rate); Width and Height are the
 	// size of each frame.
@@ -113,9 +115,13 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 		return nil, err
 	}
 	a := &App{Character: c, Stdout: os.Stdout, opt: opt, load: lo, View: v, UI: ui.NewState(), Scale: 1, ShotDir: "screenshots"}
-	if c.ClipMode || c.OneClock {
-		// The timeline loops the clip (or quick blend) shown until L says
-		// otherwise.
+	// Where the clock plays (the window, a key script, -record with -rate
+	// or -events), a quick blend loops as the clip browser's clip does,
+	// until L says otherwise; modes that pose given times hold each clip
+	// of it at its end.
+	plays := !(w > 0 && h > 0) || opt.Keys || opt.RateSet || opt.Events
+	quickLoops := c.OneClock && plays
+	if c.ClipMode || quickLoops {
 		c.Ctl.SetLoopMode(a.UI.Loop)
 	}
 	if c.ClipMode {
@@ -151,6 +157,9 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 		if a.Crowd, err = scene.NewCrowd(c.Model, float32(opt.Fade), c, v.Scene, opt.Crowd); err != nil {
 			v.Destroy()
 			return nil, err
+		}
+		if quickLoops {
+			a.Crowd.SetLoopMode(a.UI.Loop)
 		}
 		a.Crowd.Start()
 		if lo, hi, ok := a.Crowd.Bounds(); ok {
@@ -229,7 +238,7 @@ func (a *App) printEvents(evs []anim.Event) {
 
 // SetLoopMode implements ui.Actions for the crowd too.
 func (a *App) SetLoopMode(m anim.LoopMode) error {
-	if a.Crowd != nil && a.ClipMode {
+	if a.Crowd != nil && (a.ClipMode || a.OneClock) {
 		a.Crowd.SetLoopMode(m)
 		return nil
 	}
