@@ -204,7 +204,8 @@ type LookAtJob struct {
 	Weight float32
 	// Limit, in radians, caps the aim: a target further than Limit from
 	// the chain's rest direction (where the eye looks with the chain's
-	// joints at their rest rotations, the body as it is posed) is
+	// joints at their rest transforms, the body, and a chain joint that
+	// is a skeleton root, as posed) is
 	// followed only Limit far, and less the further behind it lies, down
 	// to the rest direction for a target straight behind. So a target
 	// passing behind the head leaves it facing front instead of swinging
@@ -341,14 +342,16 @@ func (j *LookAtJob) Run() {
 
 // restForward is the chain's rest direction (Limit): Forward through the
 // chain's joints at their rest transforms, the joints between them as
-// posed, under the model matrix of the first one's parent.
+// posed, under the model matrix of the first one's parent. A chain joint
+// that is a root of the skeleton (a chain from the hips) stays as posed:
+// it carries where the body faces.
 func (j *LookAtJob) restForward() v3 {
 	sk := j.Skeleton
 	first := j.Chain[0]
 	m := mgl32.Ident4()
 	for jt := j.Chain[len(j.Chain)-1]; ; jt = sk.Parents[jt] {
 		local := j.Pose.At(jt)
-		if slices.Contains(j.Chain, jt) {
+		if sk.Parents[jt] >= 0 && slices.Contains(j.Chain, jt) {
 			local = sk.Rest[jt]
 		}
 		m = local.Mat4().Mul4(m)

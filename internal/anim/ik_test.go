@@ -270,6 +270,29 @@ func TestLookAtLimit(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a chain from the root keeps where the body faces", func(t *testing.T) {
+		// The hips, the skeleton's root, turned 90° by the animation: a
+		// target straight behind the body leaves the head facing where
+		// the body faces, not where the model's +Z is.
+		root := 0
+		for jt, p := range hum.Parents {
+			if p < 0 {
+				root = jt
+			}
+		}
+		turn := mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 1, 0})
+		pose := append([]Transform(nil), hum.Rest...)
+		pose[root].Rotation = turn.Mul(pose[root].Rotation)
+		(&refLocalToModelJob{Skeleton: hum, Input: pose, Output: models}).Run()
+		facing := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
+		behind := models[head].Mul4x1(offset.Vec4(1)).Vec3().Sub(facing.Mul(2))
+		look(hum, pose, []int{root, neck, head}, nil, offset, behind, 100*math.Pi/180)
+		(&refLocalToModelJob{Skeleton: hum, Input: pose, Output: models}).Run()
+		fwd := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
+		if d := fwd.Dot(facing); d < 1-1e-4 {
+			t.Errorf("the head turned %.1f° from where the body faces", math.Acos(math.Min(1, float64(d)))*180/math.Pi)
+		}
+	})
 	t.Run("target passing the limit and behind", func(t *testing.T) {
 		// The target circles the eye at half a metre, half a degree a
 		// step, from ahead on the left through straight behind to ahead
