@@ -135,10 +135,17 @@ func StateName(m *gltfload.Model, i int) string {
 	return name
 }
 
-// FindClip resolves -clip: a clip name, else an index.
+// FindClip resolves -clip (and the clips of -blend and -additive): a clip
+// name, the clip browser's name ("clip 2" for an unnamed clip), else an
+// index.
 func FindClip(m *gltfload.Model, spec string) (int, error) {
 	for i := range m.Clips {
 		if m.Clips[i].Name == spec {
+			return i, nil
+		}
+	}
+	for i := range m.Clips {
+		if StateName(m, i) == spec { // "clip 2" for an unnamed clip
 			return i, nil
 		}
 	}
@@ -358,6 +365,13 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 		spec := anim.BlendSpec(ws)
 		base = spec.Layers[0].States[0].Tree
 		for i := range base.Children {
+			// By name, the clip browser's name ("clip 0" for an unnamed
+			// clip) or index, as -clip finds a clip.
+			k, err := FindClip(m, ws[i].Clip)
+			if err != nil {
+				return nil, fmt.Errorf("-blend %s: %w", blend, err)
+			}
+			base.Children[i].Clip = anim.ClipRef{Index: k}
 			base.Children[i].Loop = anim.Once
 		}
 		if additive == "" {
@@ -368,13 +382,15 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 	if err != nil {
 		return nil, err
 	}
-	for i := range m.Clips {
-		// A spec clamps its reference times; a time typed on the command
-		// line outside the clip is a slip (frames for seconds, say). The
-		// end as -info prints it, to the millisecond, is in.
-		if d := m.Clips[i].Duration; m.Clips[i].Name == name && (ref < 0 || ref > d+0.0005) {
-			return nil, fmt.Errorf("-additive %s: reference time %g s is outside clip %q (0 to %.3f s)", additive, ref, name, d)
-		}
+	k, err := FindClip(m, name)
+	if err != nil {
+		return nil, fmt.Errorf("-additive %s: %w", additive, err)
+	}
+	// A spec clamps its reference times; a time typed on the command line
+	// outside the clip is a slip (frames for seconds, say). The end as
+	// -info prints it, to the millisecond, is in.
+	if d := m.Clips[k].Duration; ref < 0 || ref > d+0.0005 {
+		return nil, fmt.Errorf("-additive %s: reference time %g s is outside clip %q (0 to %.3f s)", additive, ref, StateName(m, k), d)
 	}
 	baseName := ""
 	if clip >= 0 {
@@ -384,6 +400,7 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 	}
 	spec := anim.AdditiveSpec(baseName, name, w, ref)
 	tree := spec.Layers[0].States[0].Tree
+	tree.Source.Clip, tree.Reference.Clip = anim.ClipRef{Index: k}, anim.ClipRef{Index: k}
 	if base != nil {
 		tree.Base = base
 	} else if clip >= 0 || len(m.Clips) > 0 {

@@ -208,6 +208,16 @@ func TestImportUnnamedClipsNamesApart(t *testing.T) {
 	if _, err := NewCharacter(dst, nil, 0, 0); err != nil {
 		t.Fatal(err)
 	}
+	// -blend names them as the browser shows them, or by index.
+	for _, blend := range []string{"clip 0:0.5,clip 0 (character.glb):0.5", "0:0.5,1:0.5"} {
+		spec, err := QuickSpec(dst, blend, "", -1)
+		if err != nil {
+			t.Fatalf("-blend %s: %v", blend, err)
+		}
+		if _, err := NewCharacter(dst, spec, -1, 0); err != nil {
+			t.Fatalf("-blend %s: %v", blend, err)
+		}
+	}
 }
 
 // TestQuickSpecRefusesReferenceOutsideClip: -additive's reference time
