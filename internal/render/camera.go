@@ -17,6 +17,10 @@ type Camera struct {
 	FovY     float32 // vertical field of view
 	Near     float32
 	Far      float32
+	// TopInset is the share of the viewport's height kept clear at the
+	// top (for a HUD bar): the picture is scaled by 1 − TopInset about
+	// the bottom edge's centre, so all the camera frames shows below it.
+	TopInset float32
 }
 
 // Eye is the camera's position.
@@ -38,7 +42,13 @@ func (c Camera) View() mgl32.Mat4 {
 // Proj is the perspective projection for a viewport of the given aspect
 // ratio (width / height).
 func (c Camera) Proj(aspect float32) mgl32.Mat4 {
-	return mgl32.Perspective(c.FovY, aspect, c.Near, c.Far)
+	p := mgl32.Perspective(c.FovY, aspect, c.Near, c.Far)
+	if f := c.TopInset; f > 0 && f < 1 {
+		// Clip-space x and y scaled by 1 − f and y moved down by f: NDC
+		// y ∈ [−1, 1] lands on [−1, 1 − 2f].
+		p = mgl32.Translate3D(0, -f, 0).Mul4(mgl32.Scale3D(1-f, 1-f, 1)).Mul4(p)
+	}
+	return p
 }
 
 // FrameBounds returns a camera that shows the whole box [min, max] from

@@ -130,3 +130,27 @@ func TestProjectCentreAndBehind(t *testing.T) {
 		t.Fatal("a point behind the camera projected as visible")
 	}
 }
+
+// TopInset keeps the top share of the viewport clear: the picture is
+// scaled by 1 − f about the bottom edge's centre, so a point on the top
+// edge lands f of the height down, the centre f/2 down, and one on the
+// bottom edge stays there.
+func TestProjectTopInset(t *testing.T) {
+	c := FrameBounds(mgl32.Vec3{-1, -1, -1}, mgl32.Vec3{1, 1, 1}, 2)
+	const w, h, f = 200, 100, 0.25
+	// Points on the target's plane at the top and bottom edges of the view.
+	back := c.Eye().Sub(c.Target).Normalize()
+	up := back.Cross(mgl32.Vec3{0, 1, 0}.Cross(back).Normalize())
+	half := c.Distance * float32(math.Tan(float64(c.FovY)/2))
+	inset := c
+	inset.TopInset = f
+	for _, p := range []struct {
+		at    mgl32.Vec3
+		wantY float32
+	}{{c.Target.Add(up.Mul(half)), f * h}, {c.Target, (1 + f) / 2 * h}, {c.Target.Sub(up.Mul(half)), h}} {
+		x, y, ok := inset.Project(p.at, w, h)
+		if !ok || math.Abs(float64(x-w/2)) > 1e-3 || math.Abs(float64(y-p.wantY)) > 1e-3 {
+			t.Errorf("%v projects to (%v, %v, %v), want (%v, %v)", p.at, x, y, ok, w/2, p.wantY)
+		}
+	}
+}

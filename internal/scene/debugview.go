@@ -158,7 +158,7 @@ func (v *View) PickJoint(x, y, radius float32) int {
 		if !on {
 			continue
 		}
-		px, py, ok := v.Cam.Project(v.c.Shown(v.c.JointWorld(j).Col(3).Vec3()), v.W, v.H)
+		px, py, ok := v.Camera().Project(v.c.Shown(v.c.JointWorld(j).Col(3).Vec3()), v.W, v.H)
 		if !ok {
 			continue
 		}

@@ -25,6 +25,9 @@ type View struct {
 	Target *render.Target
 	Cam    render.Camera
 	Home   render.Camera // the framing F returns to
+	// TopInset is the share of the height a HUD bar covers at the top,
+	// which the picture keeps clear (render.Camera.TopInset).
+	TopInset float32
 	// BoxLo, BoxHi is what home frames; a pose leaving it widens it.
 	BoxLo, BoxHi mgl32.Vec3
 	Wire         bool
@@ -125,7 +128,8 @@ func (v *View) Draw() error {
 	if v.Items != nil {
 		items = v.Items
 	}
-	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: v.Cam, Clear: Background, Items: items,
+	cam := v.Camera()
+	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: cam, Clear: Background, Items: items,
 		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid, Model: v.c.RootMatrix()}
 	if err := v.R.Draw(&frame); err != nil {
 		return err
@@ -136,14 +140,14 @@ func (v *View) Draw() error {
 			return err
 		}
 		if v.c.root.on {
-			drawRootTrail(h, v.c, v.Cam, v.W, v.H)
+			drawRootTrail(h, v.c, cam, v.W, v.H)
 		}
 		if v.Onion > 0 {
-			drawOnion(h, v.c, v.Onion, v.Cam, v.W, v.H)
+			drawOnion(h, v.c, v.Onion, cam, v.W, v.H)
 		}
 		if v.Bones {
-			drawTrail(h, v.c, v.Cam, v.W, v.H)
-			drawSkeleton(h, v.c, v.Cam, v.W, v.H)
+			drawTrail(h, v.c, cam, v.W, v.H)
+			drawSkeleton(h, v.c, cam, v.W, v.H)
 		}
 		h.Flush(v.Target, v.W, v.H)
 	}
@@ -218,6 +222,13 @@ func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render
 		lo, hi = mgl32.Vec3{-1, -1, -1}, mgl32.Vec3{1, 1, 1}
 	}
 	return render.FrameBounds(lo, hi, aspect), lo, hi, nil
+}
+
+// Camera is the camera the view draws with: Cam, with TopInset.
+func (v *View) Camera() render.Camera {
+	c := v.Cam
+	c.TopInset = v.TopInset
+	return c
 }
 
 // KeepInView widens the framing when the current pose leaves the box the

@@ -387,6 +387,16 @@ func (a *App) Draw() error {
 		v.Grid = scene.GroundGrid(v.Scene, a.Character)
 	}
 	v.Mode = a.UI.View
+	// The one-line HUD of a small framebuffer covers its top: the picture
+	// goes below it.
+	v.TopInset = 0
+	if a.UI.HUD {
+		h, err := v.Overlay(a.Scale)
+		if err != nil {
+			return err
+		}
+		v.TopInset = ui.CompactBar(true, h.LineHeight(), v.W) / float32(max(v.H, 1))
+	}
 	v.KeepInView(a.Character)
 	a.followRoot()
 	if err := v.Draw(); err != nil {

@@ -166,7 +166,7 @@ const pad = 8
 func Draw(p Painter, s *State, in *Info, w, h int) {
 	s.Timeline, s.Clips, s.Morphs = Rect{}, Rect{}, Rect{}
 	switch {
-	case s.HUD && float32(w) < CompactWidth*p.LineHeight()/17:
+	case s.HUD && compact(p.LineHeight(), w):
 		drawCompact(p, s, in, w)
 	case s.HUD:
 		bottom := drawPanel(p, s, in)
@@ -204,6 +204,21 @@ func Draw(p Painter, s *State, in *Info, w, h int) {
 // below which the HUD folds into one line and the timeline, so as not to
 // cover the model in a small window.
 const CompactWidth = 700
+
+// compact reports whether a w pixels wide framebuffer gets the one-line
+// HUD, at text of line height lh.
+func compact(lh float32, w int) bool { return float32(w) < CompactWidth*lh/17 }
+
+// CompactBar is the height of the framebuffer's top that the one-line HUD
+// covers, at text of line height lh in a w pixels wide framebuffer; 0
+// where the HUD is the full panel, or hidden (hud false). The view keeps
+// the picture below it (render.Camera.TopInset).
+func CompactBar(hud bool, lh float32, w int) float32 {
+	if !hud || !compact(lh, w) {
+		return 0
+	}
+	return pad + 2*lh + 3*pad/2 + pad/2
+}
 
 // drawCompact is the one-line HUD: what plays, time and frame, then the
 // timeline under it.
