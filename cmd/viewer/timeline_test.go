@@ -403,6 +403,24 @@ func TestClipBrowserStartsBlendedByParams(t *testing.T) {
 	})
 }
 
+// TestFramingKeepsTheClock: framing samples the clip over its span; the
+// window reframes once it opens, which left the clock at the clip's end
+// (a new user's report: the window started at 3.4167 s of Fox's Survey
+// whatever -time said).
+func TestFramingKeepsTheClock(t *testing.T) {
+	for _, at := range []float64{0, 0.4} {
+		withApp(t, options{clip: "Walk", time: at}, func(a *app) error {
+			if err := a.Reframe(); err != nil {
+				return err
+			}
+			if in := a.Info(); math.Abs(float64(in.Time)-at) > 1e-6 {
+				t.Errorf("-time %v: after framing the clock reads %v", at, in.Time)
+			}
+			return nil
+		})
+	}
+}
+
 // TestClipListBlend drives the clip browser's list with the mouse and keys
 // as the README says, reading the weights back from the state line. The
 // built-in character's clips are Walk, Wave, Idle, Run, … in that order.

@@ -200,6 +200,11 @@ func (v *View) Destroy() {
 func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render.Camera, mgl32.Vec3, mgl32.Vec3, error) {
 	var lo, hi mgl32.Vec3
 	found := false
+	if !c.RootMotionOn() {
+		// Sampling the span leaves the clock at its end: put it back (the
+		// window reframes once it opens, after -time was applied).
+		defer c.Evaluate(c.Time())
+	}
 	const samples = 12
 	for k := 0; k <= samples; k++ {
 		c.Evaluate(c.Span() * float32(k) / samples)
