@@ -421,6 +421,24 @@ func TestFramingKeepsTheClock(t *testing.T) {
 	}
 }
 
+// TestOnceClipEnds: a clip played once to its end keeps no time past it,
+// so R turns it round at once (it stood still for as long as it had sat at
+// the end), and Space plays it again from its start (it paused). Walk is
+// 1 s long; a key script steps 1/30 s.
+func TestOnceClipEnds(t *testing.T) {
+	withApp(t, options{clip: "Walk"}, func(a *app) error {
+		keys(t, a, "l,wait*90,r,wait*15") // once, 3 s on, then 0.5 s back
+		if in := a.Info(); in.Loop != anim.Once || math.Abs(float64(in.Time)-0.5) > 0.05 {
+			t.Errorf("reversed after sitting at the end: %s at %.3f s; want once at 0.5 s", in.Loop, in.Time)
+		}
+		keys(t, a, "r,wait*30,space,wait*6") // to the end again, then Space
+		if in := a.Info(); !a.UI.Playing || !(in.Time > 0.1 && in.Time < 0.3) {
+			t.Errorf("Space at the end: playing %v at %.3f s; want playing from the start", a.UI.Playing, in.Time)
+		}
+		return nil
+	})
+}
+
 // TestClipListBlend drives the clip browser's list with the mouse and keys
 // as the README says, reading the weights back from the state line. The
 // built-in character's clips are Walk, Wave, Idle, Run, … in that order.

@@ -59,13 +59,21 @@ func (c *ClipClock) Advance(dt float32) { c.Elapsed += dt * c.Rate }
 
 // rewind takes whole cycles off a looping or ping-ponging clock's Elapsed,
 // which changes no Local time, so that Local needs no division while the
-// clock stays inside its first cycle (and float32 keeps its precision).
+// clock stays inside its first cycle (and float32 keeps its precision). A
+// clock that stops (Once, Repeat) is held at its ends: played on past
+// one, it keeps no time there to play back through before it moves again.
 func (c *ClipClock) rewind() {
 	period := c.Duration
 	switch c.Mode {
 	case Loop:
 	case PingPong:
 		period *= 2
+	case Once:
+		c.Elapsed = min(max(c.Elapsed, 0), c.Duration)
+		return
+	case Repeat:
+		c.Elapsed = min(max(c.Elapsed, 0), float32(max(c.Loops, 1))*c.Duration)
+		return
 	default:
 		return
 	}

@@ -1,6 +1,9 @@
 package anim
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestClipClock(t *testing.T) {
 	cases := []struct {
@@ -71,5 +74,35 @@ func TestClipClockFinished(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A clock that stops holds at its ends: played on past the end (or back
+// past the start), it turns round at once instead of first playing back
+// through the time it overshot (a once-clip that sat at its end for 3 s
+// stood still for 3 s after R reversed it).
+func TestClipClockStopsHoldAtTheirEnds(t *testing.T) {
+	step := func(c *ClipClock, rate, dt float32) {
+		c.Rate = rate
+		c.Advance(dt)
+		c.rewind()
+	}
+	once := NewClipClock(1, Once)
+	step(&once, 1, 3)
+	step(&once, -1, 0.25)
+	rep := ClipClock{Duration: 1, Rate: 1, Mode: Repeat, Loops: 2}
+	step(&rep, 1, 5)
+	step(&rep, -1, 0.25)
+	back := NewClipClock(1, Once)
+	step(&back, -1, 2)
+	step(&back, 1, 0.25)
+	for _, tc := range []struct {
+		name string
+		c    ClipClock
+		want float32
+	}{{"once, back from past the end", once, 0.75}, {"repeat ×2, back from past the end", rep, 0.75}, {"once, on from before the start", back, 0.25}} {
+		if got := tc.c.Local(); math.Abs(float64(got-tc.want)) > 1e-6 {
+			t.Errorf("%s: local %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -160,6 +160,17 @@ func (s *State) Tick(dt float32) {
 func (s *State) Handle(ev Event, a Actions) {
 	switch ev.Key {
 	case KeySpace:
+		// A clip played once to its end (in the way it plays) plays
+		// again from its start, as a media player's play does.
+		if d, t := a.Duration(), a.Time(); s.Loop == anim.Once && d > 0 && ((!s.Reverse && t >= d) || (s.Reverse && t <= 0)) {
+			start := float32(0)
+			if s.Reverse {
+				start = d
+			}
+			a.Seek(start)
+			s.Playing = true
+			break
+		}
 		s.Playing = !s.Playing
 	case KeyLeft, KeyRight:
 		if ev.Ctrl {
