@@ -34,6 +34,7 @@ func TestParseFlags(t *testing.T) {
 		{"negative limit", "-palette-limit -3", nil, "-palette-limit"},
 		{"two modes", "-info -stats", nil, "separate runs"},
 		{"keys with record", "-keys 4 -record a.gif", nil, "-keys plays in the window"},
+		{"from after to", "-record a.gif -from 0.5 -to 0.2", nil, "-from 0.5 is after -to 0.2"},
 		{"crowd with dump-pose", "-crowd 5 -dump-pose -", nil, "-crowd does not apply"},
 	}
 	for _, tc := range cases {

@@ -248,6 +248,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		{opt.crowd < 0 || opt.crowd > 10000, fmt.Sprintf("-crowd %d: want 0 to 10000 characters", opt.crowd)},
 		{opt.fps < 0 || opt.fps > 240, fmt.Sprintf("-fps %d: want 1 to 240 (0: the clip's frame rate)", opt.fps)},
 		{opt.frames < 1 || opt.frames > 400, fmt.Sprintf("-frames %d: want 1 to 400", opt.frames)},
+		{opt.to >= 0 && opt.from > opt.to, fmt.Sprintf("-from %g is after -to %g: want the first second before the last", opt.from, opt.to)},
 		{opt.time != opt.time, "-time is not a number"},
 		{opt.keys != "" && (opt.record != "" || opt.sheet != "" || opt.dumpPose != ""), "-keys plays in the window and before -screenshot; -record, -sheet and -dump-pose pose the animation at their times (drop -keys, or use -param and -time)"},
 		{opt.crowd > 1 && (opt.dumpPose != "" || opt.info), "-dump-pose and -info describe one character; -crowd does not apply"},

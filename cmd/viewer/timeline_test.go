@@ -184,6 +184,14 @@ func TestRecordGIF(t *testing.T) {
 	}
 }
 
+// TestRecordGIFPart: a part of a clip keeps its last frame, which is no
+// repeat of its first (the whole clip's is, and is dropped).
+func TestRecordGIFPart(t *testing.T) {
+	if g := recordGIF(t, options{clip: "Walk", from: 0.2, to: 0.5, fps: 10}); len(g.Image) != 4 {
+		t.Fatalf("0.2 s to 0.5 s at 10 fps: %d frames, want 4", len(g.Image))
+	}
+}
+
 // TestRecordCrowdMoves: -crowd with -record poses every member at each
 // frame's time; it drew the first pose 30 times over.
 func TestRecordCrowdMoves(t *testing.T) {

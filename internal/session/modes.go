@@ -82,9 +82,9 @@ func (a *App) Record(path string) error {
 	var finish func() error
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".gif":
-		// A GIF loops: a last frame at the clip's end would show its first
-		// pose twice.
-		if !play && n > 1 && math.Abs(float64(to-from)*fps-float64(n-1)) < 1e-3 {
+		// A GIF loops: of the whole clip, a last frame at its end would
+		// show its first pose twice (of a part of it, that frame is new).
+		if !play && n > 1 && from == 0 && to == c.Span() && math.Abs(float64(to-from)*fps-float64(n-1)) < 1e-3 {
 			n--
 		}
 		g, err := export.NewGIF(fps)
