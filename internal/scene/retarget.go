@@ -39,15 +39,26 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 	}
 	rm := &anim.RetargetMap{Joint: make([]int, src.Skeleton.NumJoints()), Root: -1, Scale: 1}
 	driven := make([]bool, m.Skeleton.NumJoints())
+	by := make([]string, m.Skeleton.NumJoints()) // the source joint driving each
 	for s := range rm.Joint {
 		rm.Joint[s] = -1
-		name := src.NodeNames[src.NodeOfJoint[s]]
-		if to, ok := names[name]; ok {
+		own := src.NodeNames[src.NodeOfJoint[s]]
+		name := own
+		if to, ok := names[own]; ok {
 			name = to
 		}
-		if j, ok := dstJ[name]; ok && name != "" {
-			rm.Joint[s], driven[j] = j, true
+		j, ok := dstJ[name]
+		if !ok || name == "" {
+			continue
 		}
+		if driven[j] {
+			if _, mapped := names[own]; mapped || names[by[j]] != "" {
+				// One target joint takes one source joint's keys.
+				return nil, fmt.Errorf("joint name map: %s's %q and %q both drive %s's %q", src.Name, by[j], own, m.Name, name)
+			}
+			continue // a name the source repeats: its first joint drives it
+		}
+		rm.Joint[s], driven[j], by[j] = j, true, own
 	}
 	inSkin := make([]bool, m.Skeleton.NumJoints())
 	matched := 0

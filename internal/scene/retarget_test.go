@@ -77,6 +77,10 @@ func TestImportClipsErrors(t *testing.T) {
 	if _, err := ImportClips(dst, character(t), map[string]string{"hips": "tail"}); err == nil || !strings.Contains(err.Error(), `has no node named "tail" (mapped from "hips")`) {
 		t.Errorf("map to a missing target joint: %v", err)
 	}
+	// spine mapped onto hips, which the source's own hips drives too.
+	if _, err := ImportClips(dst, character(t), map[string]string{"spine": "hips"}); err == nil || !strings.Contains(err.Error(), `"hips" and "spine" both drive`) {
+		t.Errorf("two source joints onto one target: %v", err)
+	}
 	other := character(t)
 	for n := range other.NodeNames {
 		other.NodeNames[n] = "x_" + other.NodeNames[n]
