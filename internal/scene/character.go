@@ -224,7 +224,7 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 	c.BindPose = false
 	if rm := spec.RootMotion; rm != nil {
 		if err := c.SetRootMotion(rm.Joint, rm.Mode); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("spec rootMotion.joint: %w", err)
 		}
 	}
 	for j := range m.Skeleton.NumJoints() {

@@ -260,3 +260,15 @@ func TestLastClipOutOfTheBlendPlaysAlone(t *testing.T) {
 		t.Fatalf("blend %v, clip %d, weights %v; want Run alone", c.InBlend(), c.Clip, c.ClipWeights())
 	}
 }
+
+// A spec's root motion joint that the model lacks is named with its path,
+// as every other spec error is.
+func TestSpecRootMotionJointNamesItsPath(t *testing.T) {
+	spec, err := anim.ParseSpec([]byte(`{"tree": "Walk", "rootMotion": {"joint": "nojoint", "mode": "xz"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewCharacter(character(t), spec, -1, 0); err == nil || !strings.Contains(err.Error(), `rootMotion.joint`) || !strings.Contains(err.Error(), `"nojoint"`) {
+		t.Errorf("error %v; want it to name rootMotion.joint and the joint", err)
+	}
+}
