@@ -376,19 +376,65 @@ func (s *State) clampScrub(a Actions, t float32) float32 {
 	return t
 }
 
-// InLoop keeps the play head inside the loop region, if there is one:
-// playing forwards past its out point (or backwards past its in point) it
-// goes back to the other end. The viewer calls it after each update.
+// InLoop keeps the play head inside the loop region, if there is one,
+// in the loop mode L sets: playing forwards past its out point (or
+// backwards past its in point) it goes on from the other end (loop), turns
+// round (ping-pong) or stops there (once), carrying the time it went past
+// so that the cycle keeps the region's length. The viewer calls it after
+// each update.
 func (s *State) InLoop(a Actions) {
-	if !s.Playing || s.LoopOut <= s.LoopIn {
+	in, out := s.LoopIn, s.LoopOut
+	if !s.Playing || out <= in {
 		return
 	}
 	t := a.Time()
+	if t < in-(out-in) || t > out+(out-in) {
+		// Far outside (a seek, a clip switch): start at the region's end
+		// it plays from.
+		if s.Reverse {
+			a.Seek(out)
+		} else {
+			a.Seek(in)
+		}
+		return
+	}
+	over := float32(0) // how far past the end it plays towards
 	switch {
-	case !s.Reverse && (t >= s.LoopOut || t < s.LoopIn):
-		a.Seek(s.LoopIn)
-	case s.Reverse && (t <= s.LoopIn || t > s.LoopOut):
-		a.Seek(s.LoopOut)
+	case !s.Reverse && t >= out:
+		over = t - out
+	case s.Reverse && t <= in:
+		over = in - t
+	case !s.Reverse && t < in:
+		a.Seek(in)
+		return
+	case s.Reverse && t > out:
+		a.Seek(out)
+		return
+	default:
+		return
+	}
+	over = min(over, out-in)
+	switch s.Loop {
+	case anim.PingPong:
+		s.Reverse = !s.Reverse
+		if s.Reverse {
+			a.Seek(out - over)
+		} else {
+			a.Seek(in + over)
+		}
+	case anim.Once:
+		if s.Reverse {
+			a.Seek(in)
+		} else {
+			a.Seek(out)
+		}
+		s.Playing = false
+	default:
+		if s.Reverse {
+			a.Seek(out - over)
+		} else {
+			a.Seek(in + over)
+		}
 	}
 }
 

@@ -449,26 +449,38 @@ func TestTimelineMouse(t *testing.T) {
 	}
 }
 
-// TestInLoop: playing forwards past the region's out point goes back to
-// its in point, backwards past the in point to the out point; paused or
-// without a region nothing moves.
+// TestInLoop: the region [0.5, 1.2] (0.7 s) in each loop mode. Looping,
+// past the out point by 0.05 s goes on 0.05 s after the in point (and
+// backwards likewise), so a cycle keeps the region's length; ping-pong
+// turns round 0.05 s inside; once stops at the end and pauses. Before the
+// region the play head goes to its start; paused, or without a region,
+// nothing moves.
 func TestInLoop(t *testing.T) {
+	for _, tc := range []struct {
+		mode        anim.LoopMode
+		t, want     float32
+		reverse     bool
+		wantReverse bool
+		wantPlaying bool
+	}{
+		{anim.Loop, 1.25, 0.55, false, false, true}, {anim.Loop, 0.8, 0.8, false, false, true}, {anim.Loop, 0.2, 0.5, false, false, true},
+		{anim.Loop, 0.45, 1.15, true, true, true}, {anim.Loop, 0.9, 0.9, true, true, true},
+		{anim.PingPong, 1.25, 1.15, false, true, true}, {anim.PingPong, 0.45, 0.55, true, false, true},
+		{anim.Once, 1.25, 1.2, false, false, false}, {anim.Once, 0.45, 0.5, true, true, false},
+	} {
+		f := newFake()
+		s := NewState()
+		s.LoopIn, s.LoopOut, s.Loop = 0.5, 1.2, tc.mode
+		f.t, s.Reverse = tc.t, tc.reverse
+		s.InLoop(f)
+		if !near(f.t, tc.want) || s.Reverse != tc.wantReverse || s.Playing != tc.wantPlaying {
+			t.Errorf("%s at %v (reverse %v): %v (reverse %v, playing %v), want %v (reverse %v, playing %v)",
+				tc.mode, tc.t, tc.reverse, f.t, s.Reverse, s.Playing, tc.want, tc.wantReverse, tc.wantPlaying)
+		}
+	}
 	f := newFake()
 	s := NewState()
 	s.LoopIn, s.LoopOut = 0.5, 1.2
-	for _, tc := range []struct {
-		t, want float32
-		reverse bool
-	}{
-		{1.25, 0.5, false}, {0.8, 0.8, false}, {0.2, 0.5, false},
-		{0.45, 1.2, true}, {0.9, 0.9, true},
-	} {
-		f.t, s.Reverse = tc.t, tc.reverse
-		s.InLoop(f)
-		if !near(f.t, tc.want) {
-			t.Errorf("at %v (reverse %v): %v, want %v", tc.t, tc.reverse, f.t, tc.want)
-		}
-	}
 	f.t, s.Reverse, s.Playing = 1.5, false, false
 	if s.InLoop(f); f.t != 1.5 {
 		t.Error("paused, the play head moved")
