@@ -645,6 +645,19 @@ func TestFrameStepsFireEventsSeeksDoNot(t *testing.T) {
 		if got := firedEvents(t, out.String()); len(got) != 1 {
 			t.Errorf("back and forth over the marker: %v, want step_l once", got)
 		}
+		// A second's step over the 1 s clip, from 0.1 s round to 0.1 s,
+		// passes step_r, then step_l again at the end of the cycle; two
+		// back pass them in reverse, twice over.
+		out.Reset()
+		keys(t, a, "shift+right")
+		if got := strings.Join(firedEvents(t, out.String()), " "); got != "step_r step_l" {
+			t.Errorf("a second's step: %q, want \"step_r step_l\"", got)
+		}
+		out.Reset()
+		keys(t, a, "shift+left*2")
+		if got := strings.Join(firedEvents(t, out.String()), " "); got != "step_r step_l step_r step_l" {
+			t.Errorf("two seconds back: %q, want \"step_r step_l step_r step_l\"", got)
+		}
 		out.Reset()
 		keys(t, a, "home,end,home")
 		r := a.UI.Timeline

@@ -356,6 +356,19 @@ func (s *State) scrub(a Actions, t float32) {
 
 // step is scrub as a frame step: the markers it passes fire.
 func (s *State) step(a Actions, t float32, forward bool) {
+	if d, from := a.Duration(), a.Time(); d > 0 && s.Loop == anim.Loop {
+		// A step of a cycle or more (Shift: a second) passes every marker
+		// on its way: it goes in parts shorter than the clip, whose wraps
+		// the markers' crossing sees.
+		for forward && t-from >= d/2 {
+			from += d / 2
+			a.Step(s.clampScrub(a, from), true)
+		}
+		for !forward && from-t >= d/2 {
+			from -= d / 2
+			a.Step(s.clampScrub(a, from), false)
+		}
+	}
 	a.Step(s.clampScrub(a, t), forward)
 }
 
