@@ -163,4 +163,8 @@ func TestInfoListsParams(t *testing.T) {
 	if s := out.String(); !strings.Contains(s, "param look_z: -2 to 2, default 1.5\n") || !strings.Contains(s, "param speed: 0 to 2, default 0\n") {
 		t.Errorf("params:\n%s", s)
 	}
+	// A value outside the range is refused, not clamped in silence.
+	if _, err := session.NewCharacter(m, &session.LoadOptions{Params: []session.Param{{Name: "speed", Value: 5}}}); err == nil || !strings.Contains(err.Error(), "-param speed=5: outside its range, 0 to 2") {
+		t.Errorf("-param speed=5: %v", err)
+	}
 }

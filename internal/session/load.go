@@ -153,6 +153,13 @@ func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error)
 	}
 	blend := false
 	for _, p := range opt.Params {
+		if i := c.Ctl.ParamIndex(p.Name); i >= 0 {
+			// The engine clamps a value to its range; one typed outside it
+			// is a slip the user should hear of.
+			if r := c.Ctl.Params()[i]; p.Value < r.Min || p.Value > r.Max {
+				return nil, fmt.Errorf("-param %s=%g: outside its range, %g to %g (-info lists the parameters)", p.Name, p.Value, r.Min, r.Max)
+			}
+		}
 		if err := c.Ctl.SetParam(p.Name, p.Value); err != nil {
 			return nil, fmt.Errorf("-param %s: %w", p.Name, err)
 		}
