@@ -170,6 +170,9 @@ func (a *App) Sheet(path string) error {
 			return err
 		}
 		label := fmt.Sprintf("%s  t = %.3f s", a.ChoiceName(), t)
+		if h.Measure(label)+16 > float32(opt.Width) {
+			label = fmt.Sprintf("t = %.3f s", t) // a cell too narrow for the name keeps the time
+		}
 		h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, scene.Background)
 		h.Text(8, 6, label, ui.TextColor)
 		h.Flush(a.View.Target, a.View.W, a.View.H)
