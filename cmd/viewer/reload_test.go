@@ -76,6 +76,20 @@ func TestReloadKeepsTheScene(t *testing.T) {
 			return nil
 		})
 	})
+	t.Run("a narrowed range clamps -param", func(t *testing.T) {
+		// -param speed=0.8 fits the spec as loaded; an edit that narrows
+		// speed to 0.5 reloads with it clamped (the first load refuses a
+		// value outside the range, a reload must not).
+		write(spec, `{"params": [{"name": "speed", "max": 1}], "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
+		withApp(t, options{tree: spec, params: paramList{{Name: "speed", Value: 0.8}}}, func(a *app) error {
+			write(spec, `{"params": [{"name": "speed", "max": 0.5}], "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
+			a.Reload()
+			if i := a.Ctl.ParamIndex("speed"); i < 0 || !near(a.Params()[i].Max, 0.5) || !strings.Contains(a.UI.Message, "reloaded") {
+				t.Errorf("after narrowing speed: parameters %v, message %q; want the edit applied", a.Params(), a.UI.Message)
+			}
+			return nil
+		})
+	})
 	t.Run("dropped spec", func(t *testing.T) {
 		write(spec, `{"params": [{"name": "speed", "max": 1, "default": 0.25}],
 		  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)

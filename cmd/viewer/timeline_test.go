@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	"image/draw"
 	"image/gif"
+	"image/png"
 	"math"
 	"os"
 	"strings"
@@ -409,6 +412,47 @@ func TestClipBrowserStartsBlendedByParams(t *testing.T) {
 		}
 		return a.Draw()
 	})
+}
+
+// TestShotOfCompactHUDIsTheWholePicture: P saves the picture without the
+// HUD, so it must not keep the room the one-line HUD's bar takes; it
+// saved an empty band with the model shrunk below it.
+func TestShotOfCompactHUDIsTheWholePicture(t *testing.T) {
+	var shots [2]*image.NRGBA
+	for i, hud := range []bool{false, true} {
+		withApp(t, options{clip: "Walk", width: 320, height: 240}, func(a *app) error {
+			a.ShotDir = t.TempDir()
+			a.UI.HUD = hud
+			path, err := a.RequestShot()
+			if err != nil {
+				return err
+			}
+			if err := a.Draw(); err != nil {
+				return err
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			img, err := png.Decode(f)
+			if err != nil {
+				return err
+			}
+			shots[i] = imageToNRGBA(img)
+			return nil
+		})
+	}
+	if !bytes.Equal(shots[0].Pix, shots[1].Pix) {
+		t.Error("the P screenshot with the one-line HUD on differs from the one with it off")
+	}
+}
+
+// imageToNRGBA copies img into an NRGBA image.
+func imageToNRGBA(img image.Image) *image.NRGBA {
+	out := image.NewNRGBA(img.Bounds())
+	draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Src)
+	return out
 }
 
 // TestFramingKeepsTheClock: framing samples the clip over its span; the

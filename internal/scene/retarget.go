@@ -52,7 +52,7 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 			continue
 		}
 		if driven[j] {
-			if _, mapped := names[own]; mapped || names[by[j]] != "" {
+			if _, mapped := names[own]; own != by[j] && (mapped || names[by[j]] != "") {
 				// One target joint takes one source joint's keys.
 				return nil, fmt.Errorf("joint name map: %s's %q and %q both drive %s's %q", src.Name, by[j], own, m.Name, name)
 			}

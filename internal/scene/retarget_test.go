@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,6 +77,14 @@ func TestImportClipsErrors(t *testing.T) {
 	}
 	if _, err := ImportClips(dst, character(t), map[string]string{"hips": "tail"}); err == nil || !strings.Contains(err.Error(), `has no node named "tail" (mapped from "hips")`) {
 		t.Errorf("map to a missing target joint: %v", err)
+	}
+	// A name the source repeats, mapped onto itself, is no clash: its
+	// first joint drives the target, as without a map.
+	twice := character(t)
+	spine := slices.Index(twice.NodeNames, "spine")
+	twice.NodeNames[spine] = "hips"
+	if _, err := ImportClips(character(t), twice, map[string]string{"hips": "hips"}); err != nil {
+		t.Errorf("a repeated source name mapped onto itself: %v", err)
 	}
 	// spine mapped onto hips, which the source's own hips drives too.
 	if _, err := ImportClips(dst, character(t), map[string]string{"spine": "hips"}); err == nil || !strings.Contains(err.Error(), `"hips" and "spine" both drive`) {

@@ -31,6 +31,10 @@ type LoadOptions struct {
 	JointMap string
 	// Compress is -compress, in centimetres (0: off).
 	Compress float64
+	// Reloading: the spec or model was edited under the running viewer,
+	// whose -param values are clamped to the ranges it now declares
+	// rather than refused (the first load refuses them).
+	Reloading bool
 }
 
 // Param is a control parameter's value.
@@ -153,7 +157,7 @@ func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error)
 	}
 	blend := false
 	for _, p := range opt.Params {
-		if i := c.Ctl.ParamIndex(p.Name); i >= 0 {
+		if i := c.Ctl.ParamIndex(p.Name); i >= 0 && !opt.Reloading {
 			// The engine clamps a value to its range; one typed outside it
 			// is a slip the user should hear of.
 			if r := c.Ctl.Params()[i]; p.Value < r.Min || p.Value > r.Max {

@@ -390,7 +390,7 @@ func (a *App) Draw() error {
 	// The one-line HUD of a small framebuffer covers its top: the picture
 	// goes below it.
 	v.TopInset = 0
-	if a.UI.HUD {
+	if a.UI.HUD && a.shotPath == "" { // a P screenshot has no HUD: the whole picture
 		h, err := v.Overlay(a.Scale)
 		if err != nil {
 			return err

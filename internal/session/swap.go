@@ -73,6 +73,7 @@ func (a *App) ApplySpec(path string) {
 // time, the parameters, the camera and the keys' state; on an error the
 // current app stays and the message names the file.
 func (a *App) swap(lo *LoadOptions, verb string) {
+	lo.Reloading = true
 	name := filepath.Base(lo.Model)
 	if lo.Tree != "" {
 		name = filepath.Base(lo.Tree)

@@ -118,6 +118,9 @@ type State struct {
 	LoopIn, LoopOut float32
 	// line is the HUD's text buffer, reused every frame.
 	line line
+	// regionPlays: the last InLoop left the play head inside the loop
+	// region, playing.
+	regionPlays bool
 	// Message is shown on screen until MessageTTL seconds run out.
 	Message    string
 	MessageTTL float32
@@ -162,12 +165,22 @@ func (s *State) Handle(ev Event, a Actions) {
 	case KeySpace:
 		// A clip played once to its end (in the way it plays) plays
 		// again from its start, as a media player's play does.
+		// So does a loop region played once to its end.
 		if d, t := a.Duration(), a.Time(); s.Loop == anim.Once && d > 0 && ((!s.Reverse && t >= d) || (s.Reverse && t <= 0)) {
 			start := float32(0)
 			if s.Reverse {
 				start = d
 			}
 			a.Seek(start)
+			s.Playing = true
+			break
+		}
+		if in, out, t := s.LoopIn, s.LoopOut, a.Time(); s.Loop == anim.Once && out > in && ((!s.Reverse && t >= out) || (s.Reverse && t <= in)) {
+			if s.Reverse {
+				a.Seek(out)
+			} else {
+				a.Seek(in)
+			}
 			s.Playing = true
 			break
 		}
@@ -398,9 +411,22 @@ func (s *State) clampScrub(a Actions, t float32) float32 {
 func (s *State) InLoop(a Actions) {
 	in, out := s.LoopIn, s.LoopOut
 	if !s.Playing || out <= in {
+		s.regionPlays = false
 		return
 	}
 	t := a.Time()
+	if d := a.Duration(); s.Loop == anim.Loop && d > 0 && s.regionPlays {
+		// Played on from inside the region, the clip's own loop may have
+		// wrapped the time past a region that ends at (or near) the
+		// clip's end: take it as past the out point (or, backwards, the
+		// in point).
+		if !s.Reverse && t < in && t+d >= out {
+			t += d
+		} else if s.Reverse && t > out && t-d <= in {
+			t -= d
+		}
+	}
+	s.regionPlays = true
 	if t < in-(out-in) || t > out+(out-in) {
 		// Far outside (a seek, a clip switch): start at the region's end
 		// it plays from.

@@ -485,6 +485,36 @@ func TestInLoop(t *testing.T) {
 	if s.InLoop(f); f.t != 1.5 {
 		t.Error("paused, the play head moved")
 	}
+
+	// A region ending at the clip's end (2 s): played on from inside it,
+	// the clip's own loop wraps 2.05 to 0.05, which is past the out point
+	// by 0.05 s, not before the in point. Started before the region, the
+	// play head goes to its start.
+	f, s = newFake(), NewState()
+	s.LoopIn, s.LoopOut = 1.5, 2
+	f.t = 1.9
+	s.InLoop(f)
+	f.t = 0.05
+	if s.InLoop(f); !near(f.t, 1.55) {
+		t.Errorf("wrapped by the clip past a region at its end: %v, want 1.55", f.t)
+	}
+	f, s = newFake(), NewState()
+	s.LoopIn, s.LoopOut = 1.5, 2
+	f.t = 0.05
+	if s.InLoop(f); !near(f.t, 1.5) {
+		t.Errorf("playing from before the region: %v, want its start 1.5", f.t)
+	}
+
+	// Played once, the region stops at its out point; Space plays it
+	// again from its in point.
+	f, s = newFake(), NewState()
+	s.LoopIn, s.LoopOut, s.Loop = 0.5, 1.2, anim.Once
+	f.t = 1.25
+	s.InLoop(f)
+	s.Handle(Event{Key: KeySpace}, f)
+	if s.InLoop(f); !s.Playing || !near(f.t, 0.5) {
+		t.Errorf("Space on a once region at its end: playing %v at %v, want playing from 0.5", s.Playing, f.t)
+	}
 }
 
 // TestPressSelectsJoints: with the skeleton overlay on, a press on a joint
