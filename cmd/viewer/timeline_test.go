@@ -471,6 +471,20 @@ func TestFramingKeepsTheClock(t *testing.T) {
 			return nil
 		})
 	}
+	// A spec that opens on a once state with an automatic way out: framing
+	// played it out, so the window opened on the next state.
+	spec := tempFile(t, "intro.json", []byte(`{"initial": "jump",
+	  "states": [{"name": "jump", "tree": {"type": "clip", "clip": "Jump", "loop": "once"}}, {"name": "loco", "tree": "Walk"}],
+	  "transitions": [{"from": "jump", "to": "loco", "auto": true, "window": [0.85, 1], "duration": 0.2}]}`))
+	withApp(t, options{tree: spec}, func(a *app) error {
+		if err := a.Reframe(); err != nil {
+			return err
+		}
+		if st := a.Ctl.Status(); st.State != "jump" || st.From != "" || a.Time() != 0 {
+			t.Errorf("after framing: state %q (from %q) at %v; want jump at 0", st.State, st.From, a.Time())
+		}
+		return nil
+	})
 }
 
 // TestOnceClipEnds: a clip played once to its end keeps no time past it,

@@ -183,18 +183,12 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 		spec = ClipSpec(m, c.Clip, fade, anim.Once)
 		c.blendState = addBlendState(spec, m, fade)
 	}
-	var ctl *anim.Controller
-	var err error
-	if len(m.Runtime) == len(m.Clips) && m.Runtime != nil {
-		ctl, err = anim.NewControllerRuntime(spec, &m.Skeleton, m.Runtime)
-	} else {
-		ctl, err = anim.NewController(spec, &m.Skeleton, m.Clips)
-	}
+	c.Spec = spec
+	ctl, err := c.newController()
 	if err != nil {
 		return nil, err
 	}
 	c.Ctl = ctl
-	c.Spec = spec
 	if c.ClipMode {
 		c.live = make([]float32, len(m.Clips))
 		c.blendParams = make([]int, len(m.Clips))
@@ -347,6 +341,16 @@ func (c *Character) NodeWorld(n int) mgl32.Mat4 {
 // JointWorld is skeleton joint j's model matrix in the current pose.
 func (c *Character) JointWorld(j int) mgl32.Mat4 {
 	return anim.ModelMat4(c.models, j)
+}
+
+// newController builds a controller of c's spec on its model's clips
+// (their runtime forms where the model holds them, compressed or not).
+func (c *Character) newController() (*anim.Controller, error) {
+	m := c.Model
+	if len(m.Runtime) == len(m.Clips) && m.Runtime != nil {
+		return anim.NewControllerRuntime(c.Spec, &m.Skeleton, m.Runtime)
+	}
+	return anim.NewController(c.Spec, &m.Skeleton, m.Clips)
 }
 
 // QuickSpec builds the spec of a weighted blend of clips (blend, as

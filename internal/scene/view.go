@@ -201,9 +201,24 @@ func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render
 	var lo, hi mgl32.Vec3
 	found := false
 	if !c.RootMotionOn() {
-		// Sampling the span leaves the clock at its end: put it back (the
-		// window reframes once it opens, after -time was applied).
-		defer c.Evaluate(c.Time())
+		// Sampling the span plays a controller through it, clock, states
+		// and transitions: a copy of the character's, with its parameters,
+		// so that the one shown stays as it was (the window reframes once
+		// it opens, after -time was applied, and a spec's first state may
+		// be a once state that framing would otherwise play out).
+		if shadow, err := c.newController(); err == nil {
+			for i, p := range c.Ctl.Params() {
+				shadow.SetParamIndex(i, p.Value)
+			}
+			shown := c.Ctl
+			c.Ctl = shadow
+			defer func() {
+				c.Ctl = shown
+				c.PoseNow()
+			}()
+		} else {
+			defer c.Evaluate(c.Time())
+		}
 	}
 	const samples = 12
 	for k := 0; k <= samples; k++ {
