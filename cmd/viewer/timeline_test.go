@@ -8,7 +8,6 @@ import (
 	"image"
 	"image/draw"
 	"image/gif"
-	"image/png"
 	"math"
 	"os"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/debugview"
+	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
@@ -430,12 +430,7 @@ func TestShotOfCompactHUDIsTheWholePicture(t *testing.T) {
 			if err := a.Draw(); err != nil {
 				return err
 			}
-			f, err := os.Open(path)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			img, err := png.Decode(f)
+			img, err := golden.Load(path)
 			if err != nil {
 				return err
 			}
