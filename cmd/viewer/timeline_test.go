@@ -390,6 +390,13 @@ func TestClipBrowserStartsBlendedByParams(t *testing.T) {
 	opt := options{clip: "Walk", params: paramList{{Name: "weight:Walk", Value: 0.5}, {Name: "weight:Run", Value: 0.5}}}
 	withApp(t, opt, func(a *app) error {
 		keys(t, a, "wait")
+		var dump bytes.Buffer
+		if err := a.DumpPose(&dump, a.Time(), false); err != nil {
+			return err
+		}
+		if !strings.HasPrefix(dump.String(), `{"clip": null`) {
+			t.Errorf("the blend's pose dump begins %.30q; want clip null, as for -blend", dump.String())
+		}
 		w := a.ClipWeights()
 		walk, run := -1, -1
 		for i, cl := range a.Model.Clips {

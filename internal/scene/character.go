@@ -227,13 +227,13 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 	return c, nil
 }
 
-// ClipName is the name -dump-pose reports: the clip shown in clip mode,
-// "" under a blend tree.
+// ClipName is the clip shown in clip mode, as the browser names it
+// (StateName: "clip 2" for an unnamed clip), "" under a blend tree.
 func (c *Character) ClipName() string {
 	if !c.ClipMode || c.Clip < 0 {
 		return ""
 	}
-	return c.Model.Clips[c.Clip].Name
+	return StateName(c.Model, c.Clip)
 }
 
 // Span is the timeline's length: the clip's in clip mode, the longest

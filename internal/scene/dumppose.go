@@ -49,7 +49,7 @@ func (c *Character) DumpPose(w io.Writer, t float32, allNodes bool) error {
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString(`{"clip": `)
-	if c.ClipMode && c.Clip >= 0 {
+	if c.ClipMode && c.Clip >= 0 && !c.InBlend() { // the browser's blend (weight:NAME) is no one clip
 		writeJSONString(bw, c.ClipName())
 	} else {
 		bw.WriteString("null")
