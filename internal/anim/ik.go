@@ -282,7 +282,6 @@ func (j *LookAtJob) Run() {
 	if j.Limit > 0 {
 		target = j.limited(eye0, j.restForward(), target)
 	}
-	weight := j.Weight
 	var remaining float32
 	for k := range j.Chain {
 		remaining += j.share(k)
@@ -305,7 +304,7 @@ func (j *LookAtJob) Run() {
 		g := q.mul(g0)
 		pivot := q.rotate(position(mj)).add(t)
 		passes := 1
-		if k == len(j.Chain)-1 && weight >= 1 {
+		if k == len(j.Chain)-1 && j.Weight >= 1 {
 			passes = lookAtTipIterations
 		}
 		// The passes' turns compose (each about the same origin, the
@@ -324,7 +323,7 @@ func (j *LookAtJob) Run() {
 				break
 			}
 			turn := fromTo(fwd, want)
-			if w := frac * weight; w < 1 {
+			if w := frac * j.Weight; w < 1 {
 				turn = slerpQ(quat{w: 1}, turn, w)
 			}
 			total, turned = turn.mul(total), true

@@ -145,9 +145,6 @@ func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error)
 		}
 	}
 	c, err := scene.NewCharacter(m, spec, clip, float32(opt.Fade))
-	if err == nil {
-		c.OneClock = opt.Tree == "" && (opt.Blend != "" || opt.Additive != "")
-	}
 	if err != nil {
 		if opt.Tree != "" && !strings.Contains(err.Error(), opt.Tree) {
 			// What the spec asks of this model names the file too.
@@ -155,6 +152,7 @@ func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error)
 		}
 		return nil, err
 	}
+	c.OneClock = opt.Tree == "" && (opt.Blend != "" || opt.Additive != "")
 	blend := false
 	for _, p := range opt.Params {
 		if i := c.Ctl.ParamIndex(p.Name); i >= 0 && !opt.Reloading {

@@ -395,7 +395,7 @@ func (a *App) Draw() error {
 		if err != nil {
 			return err
 		}
-		v.TopInset = ui.CompactBar(true, h.LineHeight(), v.W) / float32(max(v.H, 1))
+		v.TopInset = ui.CompactBar(h.LineHeight(), v.W) / float32(max(v.H, 1))
 	}
 	v.KeepInView(a.Character)
 	a.followRoot()

@@ -211,10 +211,10 @@ func compact(lh float32, w int) bool { return float32(w) < CompactWidth*lh/17 }
 
 // CompactBar is the height of the framebuffer's top that the one-line HUD
 // covers, at text of line height lh in a w pixels wide framebuffer; 0
-// where the HUD is the full panel, or hidden (hud false). The view keeps
-// the picture below it (render.Camera.TopInset).
-func CompactBar(hud bool, lh float32, w int) float32 {
-	if !hud || !compact(lh, w) {
+// where the HUD is the full panel. The view keeps the picture below it
+// (render.Camera.TopInset).
+func CompactBar(lh float32, w int) float32 {
+	if !compact(lh, w) {
 		return 0
 	}
 	return pad + 2*lh + 3*pad/2 + pad/2

@@ -163,23 +163,18 @@ func (s *State) Tick(dt float32) {
 func (s *State) Handle(ev Event, a Actions) {
 	switch ev.Key {
 	case KeySpace:
-		// A clip played once to its end (in the way it plays) plays
-		// again from its start, as a media player's play does.
-		// So does a loop region played once to its end.
-		if d, t := a.Duration(), a.Time(); s.Loop == anim.Once && d > 0 && ((!s.Reverse && t >= d) || (s.Reverse && t <= 0)) {
-			start := float32(0)
-			if s.Reverse {
-				start = d
-			}
-			a.Seek(start)
-			s.Playing = true
-			break
+		// Played once to its end (in the way it plays), the loop region,
+		// or else the clip, plays again from its start, as a media
+		// player's play does.
+		lo, hi := float32(0), a.Duration()
+		if s.LoopOut > s.LoopIn {
+			lo, hi = s.LoopIn, s.LoopOut
 		}
-		if in, out, t := s.LoopIn, s.LoopOut, a.Time(); s.Loop == anim.Once && out > in && ((!s.Reverse && t >= out) || (s.Reverse && t <= in)) {
+		if t := a.Time(); s.Loop == anim.Once && hi > lo && ((!s.Reverse && t >= hi) || (s.Reverse && t <= lo)) {
 			if s.Reverse {
-				a.Seek(out)
+				a.Seek(hi)
 			} else {
-				a.Seek(in)
+				a.Seek(lo)
 			}
 			s.Playing = true
 			break
