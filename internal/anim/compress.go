@@ -184,11 +184,11 @@ func codedComponents(p Path, bits uint8) int {
 	return p.Components()
 }
 
-// CacheLen is the length of the float cache SampleSoAJob needs: 0 for an
-// uncompressed clip, one key pair per joint and path for a packed one.
+// CacheLen is the length of the float cache SampleSoAJob needs: one key
+// pair per joint and path, as SoA stripes for an uncompressed clip.
 func (c *RuntimeClip) CacheLen() int {
 	if c.pk == nil {
-		return 0
+		return streamHead + cacheStripes*soaPadded(c.numJoints)
 	}
 	off := cacheOffsets(c.numJoints)
 	return off[2] + 2*(recHead+3)*c.numJoints
@@ -396,8 +396,8 @@ func (pk *packedClip) sampleVec3(p Path, t float32, cur []int32, recs []float32,
 	}
 }
 
-// sampleQuat is sampleVec3 for rotations, interpolated as sampleQuatLanes
-// does.
+// sampleQuat is sampleVec3 for rotations, interpolated as
+// interpolateGeneric does.
 func (pk *packedClip) sampleQuat(t float32, nlerp bool, cur []int32, recs []float32, ox, oy, oz, ow []float32) {
 	const stride = recHead + 4
 	n := len(pk.tracks[Rotation])

@@ -507,7 +507,7 @@ func (e *encoder) measureReach() {
 	}
 	pose := NewPose(sk)
 	models := make([]float32, PaletteFloats*n)
-	job := SampleSoAJob{Clip: e.ref, Cursors: make([]int32, e.ref.NumCursors()), Output: pose}
+	job := SampleSoAJob{Clip: e.ref, Cursors: make([]int32, e.ref.NumCursors()), Cache: make([]float32, e.ref.CacheLen()), Output: pose}
 	mp := ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}
 	step := max(1, len(e.times)/256)
 	for i := 0; i < len(e.times); i += step {
@@ -801,7 +801,6 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 		rc.keys = append(rc.keys, ref.keys[off:off+int(o.track.n)*stride]...)
 		rc.other = append(rc.other, otherTrack{cursor: o.cursor, track: tr})
 	}
-	rc.keys = append(rc.keys, make([]float32, keysPad)...)
 	return rc
 }
 

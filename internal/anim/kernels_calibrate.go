@@ -56,20 +56,23 @@ func calibrate() kernelChoice {
 		clips[c] = rc
 	}
 	a, b, out := NewSoAPose(n), NewSoAPose(n), NewSoAPose(n)
-	cursors := make([]int32, clips[0].NumCursors())
+	cursors, cache := make([]int32, clips[0].NumCursors()), make([]float32, clips[0].CacheLen())
 	models, pal := make([]float32, PaletteFloats*n), make([]float32, PaletteFloats*n)
 	t := float32(0)
-	sample := func() {
-		t += 1.0 / 60 // crossing keys as playback does
-		if t >= 1 {
-			t = 0
+	sample := func(nlerp bool) func() {
+		return func() {
+			t += 1.0 / 60 // crossing keys as playback does
+			if t >= 1 {
+				t = 0
+			}
+			sampleSoA(clips[0], t, nlerp, cursors, cache, a)
 		}
-		sampleSoA(clips[0], t, false, cursors, a)
 	}
-	sampleSoA(clips[1], 0.37, false, make([]int32, clips[1].NumCursors()), b)
+	sampleSoA(clips[1], 0.37, false, make([]int32, clips[1].NumCursors()), make([]float32, clips[1].CacheLen()), b)
 
 	var k kernelChoice
-	k.sample = pick(func(l int) { sampleLevel = l }, sample)
+	k.sampleSlerp = pick(func(l int) { sampleLevel[0] = l }, sample(false))
+	k.sampleNlerp = pick(func(l int) { sampleLevel[1] = l }, sample(true))
 	k.blendSlerp = pick(func(l int) { blendLevel[0] = l }, func() { blendSoA(out, a, b, 0.4, false) })
 	k.blendNlerp = pick(func(l int) { blendLevel[1] = l }, func() { blendSoA(out, a, b, 0.4, true) })
 	k.palette = pick(func(l int) { paletteLevel = l }, func() { modelPalette(sk.Parents, out, models, skin.InverseBind, pal) })

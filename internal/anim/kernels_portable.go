@@ -9,8 +9,8 @@ import "github.com/go-gl/mathgl/mgl32"
 
 func simdPath() string { return "portable" }
 
-func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, out *SoAPose) {
-	sampleSoAGeneric(c, t, nlerp, cursors, out)
+func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose) {
+	sampleSoAWith(c, t, nlerp, cursors, cache, out, interpolateGeneric)
 }
 
 func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) { blendSoAGeneric(out, a, b, w, nlerp) }

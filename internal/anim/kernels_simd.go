@@ -11,17 +11,17 @@ import (
 // SIMD kernels of the fast pipeline, for GOEXPERIMENT=simd builds on amd64.
 // The CPU's features give the best level it can run: AVX-512 (F, CD, BW,
 // DQ, VL, as archsimd bundles them), AVX2 with FMA, or none. Then, at
-// start-up, each kernel (slerp sampling, slerp and nlerp blending, the
-// model-palette pass) is timed at that level and portably on a small
-// synthetic character, and runs SIMD only where that measured faster by a
-// margin (calibrate): SIMD is never chosen where it is slower on the CPU
-// at hand, Intel or AMD. What each level runs:
+// start-up, each kernel (slerp and nlerp sampling, slerp and nlerp
+// blending, the model-palette pass) is timed at that level and portably
+// on a small synthetic character, and runs SIMD only where that measured
+// faster by a margin (calibrate): SIMD is never chosen where it is slower
+// on the CPU at hand, Intel or AMD. What each level runs:
 //
 //   - BlendSoA: 16 lanes (AVX-512) or 8 (AVX2) of lerp, nlerp or the
 //     polynomial slerp over the SoA stripes.
-//   - SampleSoAJob with slerp: scalar cursors, keys transposed into 8-lane
-//     vectors, lerp and slerp 8 lanes wide (both levels). With nlerp the
-//     portable loops are as fast.
+//   - SampleSoAJob: the cached key pairs interpolated 8 lanes wide (lerp,
+//     nlerp or the polynomial slerp), both levels; the key streams'
+//     refill is scalar.
 //   - ModelPaletteJob: local matrices 8 joints at a time from the SoA
 //     stripes, then both affine products with 4-lane rows and FMA (both
 //     levels).
@@ -63,22 +63,22 @@ var kernelLevel = cpuLevel
 // The level each kernel runs at: cpuLevel where it measured faster than
 // portable at start-up (calibrate), levelPortable otherwise.
 var (
-	sampleLevel  = cpuLevel   // SampleSoAJob with slerp
+	sampleLevel  [2]int       // SampleSoAJob: [0] slerp, [1] nlerp
 	blendLevel   [2]int       // BlendSoA: [0] slerp, [1] nlerp
 	paletteLevel = cpuLevel   // ModelPaletteJob
 	chosen       kernelChoice // what calibrate chose, for restoreKernels
 )
 
 // kernelChoice is one level per kernel.
-type kernelChoice struct{ sample, blendSlerp, blendNlerp, palette int }
+type kernelChoice struct{ sampleSlerp, sampleNlerp, blendSlerp, blendNlerp, palette int }
 
 func (k kernelChoice) apply() {
-	sampleLevel, blendLevel, paletteLevel = k.sample, [2]int{k.blendSlerp, k.blendNlerp}, k.palette
-	kernelLevel = max(k.sample, k.blendSlerp, k.blendNlerp, k.palette)
+	sampleLevel, blendLevel, paletteLevel = [2]int{k.sampleSlerp, k.sampleNlerp}, [2]int{k.blendSlerp, k.blendNlerp}, k.palette
+	kernelLevel = max(k.sampleSlerp, k.sampleNlerp, k.blendSlerp, k.blendNlerp, k.palette)
 }
 
 func init() {
-	chosen = kernelChoice{cpuLevel, cpuLevel, cpuLevel, cpuLevel}
+	chosen = kernelChoice{cpuLevel, cpuLevel, cpuLevel, cpuLevel, cpuLevel}
 	if cpuLevel > levelPortable {
 		chosen = calibrate()
 	}
@@ -99,21 +99,23 @@ func levelName(l int) string {
 
 // kernelChoices says which level each kernel runs at.
 func kernelChoices() string {
-	return "sample " + levelName(sampleLevel) + ", blend slerp " + levelName(blendLevel[0]) +
+	return "sample slerp " + levelName(sampleLevel[0]) + ", sample nlerp " + levelName(sampleLevel[1]) +
+		", blend slerp " + levelName(blendLevel[0]) +
 		", blend nlerp " + levelName(blendLevel[1]) + ", model-palette " + levelName(paletteLevel)
 }
 
-// sampleSoA runs the 8-lane sampler for slerped rotations, where the
-// polynomial slerp is most of the work; with nlerp the scalar loops are as
-// fast or faster (measured: the per-track cursor logic and loads dominate,
-// and the transposes cost what the vector arithmetic saves).
-func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, out *SoAPose) {
-	if sampleLevel >= levelAVX2 && !nlerp {
-		sampleSoA8(c, t, cursors, out)
-		archsimd.ClearAVXUpperBits()
+// sampleSoA runs the 8-lane interpolation pass at both SIMD levels; the
+// key streams' refill is scalar at every level.
+func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose) {
+	level := sampleLevel[0]
+	if nlerp {
+		level = sampleLevel[1]
+	}
+	if level >= levelAVX2 {
+		sampleSoAWith(c, t, nlerp, cursors, cache, out, interpolate8)
 		return
 	}
-	sampleSoAGeneric(c, t, nlerp, cursors, out)
+	sampleSoAWith(c, t, nlerp, cursors, cache, out, interpolateGeneric)
 }
 
 func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
@@ -405,8 +407,8 @@ func localMatrices8(in *SoAPose, models []float32, n int) {
 }
 
 // storeRows8 turns the entries e0…e3 of one matrix row, each a vector of
-// eight joints, into the joints' rows, with transpose8's shuffles (on each
-// 128-bit half a 4×4 transpose, its own inverse), and stores the first m
+// eight joints, into the joints' rows, with a 4×4 transpose's shuffles on
+// each 128-bit half (the transpose is its own inverse), and stores the first m
 // of them (8 at most) 12 floats apart from the start of out.
 func storeRows8(e0, e1, e2, e3 archsimd.Float32x8, out []float32, m int) {
 	t0 := e0.SelectFromPairGrouped(0, 1, 4, 5, e1) // x0 x1 y0 y1 | x4 x5 y4 y5
@@ -518,7 +520,7 @@ func setKernelPath(name string) bool {
 	for l := levelPortable; l <= cpuLevel; l++ {
 		kernelLevel = l
 		if simdPath() == name {
-			kernelChoice{l, l, l, l}.apply()
+			kernelChoice{l, l, l, l, l}.apply()
 			return true
 		}
 	}
@@ -529,133 +531,59 @@ func setKernelPath(name string) bool {
 // restoreKernels puts back what calibrate chose.
 func restoreKernels() { chosen.apply() }
 
-// sampleSoA8 is sampleSoAGeneric (slerp mode) with the arithmetic eight
-// tracks at a time. Per track the cursor logic stays scalar (as in the
-// portable loops) and the keys are loaded as 4-float vectors; eight
-// tracks' vectors are then transposed (two 4×4 transposes side by side in
-// one 8-lane register) into x, y, z, w stripes, where lerp and the
-// polynomial slerp run 8 lanes wide. Both AVX2 and AVX-512 use it: eight
-// tracks are what a 16-register file holds comfortably.
-func sampleSoA8(c *RuntimeClip, t float32, cursors []int32, out *SoAPose) {
-	sampleRuns(c, t, false, cursors, out, vec3Lanes8, quatLanes8)
-}
-
-// keyPair8 is the scalar half of the 8-lane samplers: for tracks
-// lanes[0:8] it moves the cursors and stores each key pair and u.
-func keyPair8(keys []float32, lanes []laneTrack, stride int, t float32, cur []int32, a, b *[8][4]float32, us *[8]float32) {
-	archsimd.ClearAVXUpperBits() // scalar cursor code follows
-	lanes, cur = lanes[:8], cur[:8]
-	for l := range lanes {
-		tr := &lanes[l]
-		off, last := int(tr.off), int(tr.n)-2
-		k := int(cur[l])
-		if uint(k) > uint(last) {
-			k = 0
-		}
-		i := off + k*stride
-		t0, t1 := keys[i], keys[i+stride]
-		var u float32
-		if t0 <= t && t < t1 {
-			u = (t - t0) * keys[i+1]
+// interpolate8 is interpolateGeneric eight joints at a time, padding
+// lanes included (their pairs hold the identity). Both AVX2 and AVX-512
+// use it: the pass is bound by loads and stores, not by lanes.
+func interpolate8(ca []float32, _ int, t float32, nlerp bool, out *SoAPose) {
+	pad := len(out.tx)
+	tv := archsimd.BroadcastFloat32x8(t)
+	for _, p := range [2]Path{Translation, Scale} {
+		o := out.buf[firstStripe[p]*pad : (firstStripe[p]+3)*pad]
+		lerp3x8(ca[cacheStripe[p]*pad:(cacheStripe[p]+8)*pad], o, pad, tv)
+	}
+	s := ca[cacheStripe[Rotation]*pad : (cacheStripe[Rotation]+10)*pad]
+	qx, qy, qz, qw := out.qx[:pad], out.qy[:pad], out.qz[:pad], out.qw[:pad]
+	for j := 0; j+8 <= pad; j += 8 {
+		u := pairU8(s, pad, j, tv)
+		ax, ay, az, aw := load8(s, 2*pad+j), load8(s, 3*pad+j), load8(s, 4*pad+j), load8(s, 5*pad+j)
+		bx, by, bz, bw := load8(s, 6*pad+j), load8(s, 7*pad+j), load8(s, 8*pad+j), load8(s, 9*pad+j)
+		var x, y, z, w archsimd.Float32x8
+		if nlerp {
+			// Keys are hemisphere-aligned at build time: no sign test.
+			v := archsimd.BroadcastFloat32x8(1).Sub(u)
+			x, y, z, w = normalize8(ax.Mul(v).Add(bx.Mul(u)), ay.Mul(v).Add(by.Mul(u)), az.Mul(v).Add(bz.Mul(u)), aw.Mul(v).Add(bw.Mul(u)))
 		} else {
-			if k < last && t1 <= t && t < keys[i+2*stride] {
-				k++
-			} else {
-				k = seekLane(keys, off, last, stride, t)
-			}
-			cur[l] = int32(k)
-			i = off + k*stride
-			u = clamp01((t - keys[i]) * keys[i+1])
+			x, y, z, w = slerp8(ax, ay, az, aw, bx, by, bz, bw, u)
 		}
-		us[l] = u
-		archsimd.LoadFloat32x4((*[4]float32)(keys[i+recHead : i+recHead+4])).Store(&a[l])
-		archsimd.LoadFloat32x4((*[4]float32)(keys[i+stride+recHead : i+stride+recHead+4])).Store(&b[l])
+		x.Store((*[8]float32)(qx[j : j+8]))
+		y.Store((*[8]float32)(qy[j : j+8]))
+		z.Store((*[8]float32)(qz[j : j+8]))
+		w.Store((*[8]float32)(qw[j : j+8]))
 	}
+	archsimd.ClearAVXUpperBits() // scalar code follows
 }
 
-// transpose8 turns the rows r[0:8] (x, y, z, w each) into x, y, z, w
-// vectors of 8 lanes, lane l from row l.
-func transpose8(r *[8][4]float32) (x, y, z, w archsimd.Float32x8) {
-	row := func(l int) archsimd.Float32x8 {
-		return archsimd.Float32x8{}.SetLo(archsimd.LoadFloat32x4(&r[l])).SetHi(archsimd.LoadFloat32x4(&r[l+4]))
-	}
-	q0, q1, q2, q3 := row(0), row(1), row(2), row(3)
-	t0 := q0.SelectFromPairGrouped(0, 1, 4, 5, q1) // x0 y0 x1 y1 | x4 y4 x5 y5
-	t1 := q2.SelectFromPairGrouped(0, 1, 4, 5, q3) // x2 y2 x3 y3 | …
-	t2 := q0.SelectFromPairGrouped(2, 3, 6, 7, q1) // z0 w0 z1 w1 | …
-	t3 := q2.SelectFromPairGrouped(2, 3, 6, 7, q3)
-	return t0.SelectFromPairGrouped(0, 2, 4, 6, t1), t0.SelectFromPairGrouped(1, 3, 5, 7, t1),
-		t2.SelectFromPairGrouped(0, 2, 4, 6, t3), t2.SelectFromPairGrouped(1, 3, 5, 7, t3)
-}
-
-// keyLerp8 is keyPair8 followed by the lerp of each pair, one 4-lane
-// vector per track: q = a + (b − a)·u, stored in q[l]. Lerping before
-// the transpose halves the shuffles where the result is linear in the
-// keys (translations, scales, nlerp before its normalization).
-func keyLerp8(keys []float32, lanes []laneTrack, stride int, t float32, cur []int32, q *[8][4]float32) {
-	archsimd.ClearAVXUpperBits() // scalar cursor code follows
-	lanes, cur = lanes[:8], cur[:8]
-	for l := range lanes {
-		tr := &lanes[l]
-		off, last := int(tr.off), int(tr.n)-2
-		k := int(cur[l])
-		if uint(k) > uint(last) {
-			k = 0
+// lerp3x8 interpolates a translation or scale: pairs s (stripes t0, inv,
+// ax, ay, az, bx, by, bz of pad lanes) into the stripes o (x, y, z).
+func lerp3x8(s, o []float32, pad int, tv archsimd.Float32x8) {
+	for j := 0; j+8 <= pad; j += 8 {
+		u := pairU8(s, pad, j, tv)
+		for c := range 3 {
+			a := load8(s, (2+c)*pad+j)
+			load8(s, (5+c)*pad+j).Sub(a).MulAdd(u, a).Store((*[8]float32)(o[c*pad+j : c*pad+j+8]))
 		}
-		i := off + k*stride
-		t0, t1 := keys[i], keys[i+stride]
-		var u float32
-		if t0 <= t && t < t1 {
-			u = (t - t0) * keys[i+1]
-		} else {
-			if k < last && t1 <= t && t < keys[i+2*stride] {
-				k++
-			} else {
-				k = seekLane(keys, off, last, stride, t)
-			}
-			cur[l] = int32(k)
-			i = off + k*stride
-			u = clamp01((t - keys[i]) * keys[i+1])
-		}
-		a := archsimd.LoadFloat32x4((*[4]float32)(keys[i+recHead : i+recHead+4]))
-		b := archsimd.LoadFloat32x4((*[4]float32)(keys[i+stride+recHead : i+stride+recHead+4]))
-		b.Sub(a).MulAdd(archsimd.BroadcastFloat32x4(u), a).Store(&q[l])
 	}
 }
 
-func vec3Lanes8(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz []float32) {
-	var q [8][4]float32
-	j := 0
-	for ; j+8 <= len(lanes); j += 8 {
-		keyLerp8(keys, lanes[j:], recHead+3, t, cur[j:], &q)
-		x, y, z, _ := transpose8(&q)
-		x.Store((*[8]float32)(ox[j : j+8]))
-		y.Store((*[8]float32)(oy[j : j+8]))
-		z.Store((*[8]float32)(oz[j : j+8]))
-		archsimd.ClearAVXUpperBits()
-	}
-	if j < len(lanes) {
-		sampleVec3Lanes(keys, lanes[j:], t, cur[j:], ox[j:], oy[j:], oz[j:])
-	}
+// pairU8 is u = clamp((t − t0)·inv, 0, 1) of lanes j to j+8 of pairs s,
+// 0 where it is NaN (an infinite time on a constant pair), as clamp01.
+func pairU8(s []float32, pad, j int, tv archsimd.Float32x8) archsimd.Float32x8 {
+	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
+	u := tv.Sub(load8(s, j)).Mul(load8(s, pad+j))
+	return u.Max(zero).Min(archsimd.BroadcastFloat32x8(1)).Merge(zero, u.Equal(u))
 }
 
-// quatLanes8 slerps eight rotation tracks at a time; nlerp must be false.
-func quatLanes8(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz, ow []float32, _ bool) {
-	var a, b [8][4]float32
-	var us [8]float32
-	j := 0
-	for ; j+8 <= len(lanes); j += 8 {
-		keyPair8(keys, lanes[j:], recHead+4, t, cur[j:], &a, &b, &us)
-		ax, ay, az, aw := transpose8(&a)
-		bx, by, bz, bw := transpose8(&b)
-		x, y, z, w := slerp8(ax, ay, az, aw, bx, by, bz, bw, archsimd.LoadFloat32x8(&us))
-		x.Store((*[8]float32)(ox[j : j+8]))
-		y.Store((*[8]float32)(oy[j : j+8]))
-		z.Store((*[8]float32)(oz[j : j+8]))
-		w.Store((*[8]float32)(ow[j : j+8]))
-		archsimd.ClearAVXUpperBits()
-	}
-	if j < len(lanes) {
-		sampleQuatLanes(keys, lanes[j:], t, cur[j:], ox[j:], oy[j:], oz[j:], ow[j:], false)
-	}
+// load8 loads s[i:i+8].
+func load8(s []float32, i int) archsimd.Float32x8 {
+	return archsimd.LoadFloat32x8((*[8]float32)(s[i : i+8]))
 }

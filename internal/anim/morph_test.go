@@ -35,7 +35,7 @@ func sampleMorphAt(t *testing.T, sk *Skeleton, c *Clip, tm float32) *SoAPose {
 		t.Fatal(err)
 	}
 	out := NewPose(sk)
-	(&SampleSoAJob{Clip: rc, Time: tm, Cursors: make([]int32, rc.NumCursors()), Output: out}).Run()
+	(&SampleSoAJob{Clip: rc, Time: tm, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}).Run()
 	return out
 }
 
@@ -124,7 +124,7 @@ func TestMorphCursor(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := NewPose(sk)
-	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: out}
+	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}
 	for _, tc := range []struct{ t, want float32 }{{0.5, 5}, {1.5, 15}, {2.5, 30}, {0.2, 2}, {2.9, 38}, {1, 10}, {-1, 0}, {5, 40}} {
 		job.Time = tc.t
 		job.Run()

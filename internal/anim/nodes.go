@@ -79,8 +79,8 @@ type node interface {
 	timeline() *clipNode
 }
 
-// clipNode is a clip player: a runtime clip, a clock, and key cursors of
-// its own.
+// clipNode is a clip player: a runtime clip, a clock, and sampling state
+// (key pairs and stream cursors) of its own.
 type clipNode struct {
 	// index is the clip's place in the controller's clips.
 	index int

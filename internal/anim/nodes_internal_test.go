@@ -133,7 +133,7 @@ func twoClips(t *testing.T, kind NodeType, d0, d1 float32) (*blendNode, [2]*clip
 		if err != nil {
 			t.Fatal(err)
 		}
-		cs[i] = &clipNode{job: SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors())},
+		cs[i] = &clipNode{job: SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen())},
 			clock: ClipClock{Duration: c.Duration, Rate: 1, Mode: Loop, Loops: 1}, rate: input{param: -1, value: 1}}
 	}
 	x := &evalContext{dir: 1, rest: NewSoAPose(2), stack: []*SoAPose{NewSoAPose(2), NewSoAPose(2)}}

@@ -22,8 +22,8 @@ import (
 // keys are negated where needed to lie in the hemisphere of the key
 // before (q and −q are one rotation), so that the plain interpolation of
 // each pair is the shortest arc, and normalized (a zero key becomes the
-// identity). Every track keeps its own timeline and
-// its own cursor.
+// identity). Every track keeps its own timeline; the key streams
+// (keystream.go) order the pairs for playback.
 type RuntimeClip struct {
 	name      string
 	duration  float32
@@ -45,15 +45,9 @@ type RuntimeClip struct {
 	// pk holds the LINEAR joint tracks of a compressed clip
 	// (CompressClip), whose lanes are then nil.
 	pk *packedClip
-	// moving[p] lists the runs of joints whose path-p tracks have keys to
-	// interpolate; the others hold one value at every time, which
-	// still[0] (slerp) and still[1] (nlerp) keep as sampling gives it, so
-	// that a frame copies them and samples the runs alone. A clip that
-	// moves a few joints of a large skeleton (a gesture, an additive
-	// sway, a walk's legs) then costs what those joints cost.
-	moving [3][]jointRun
-	still  [2]*SoAPose
-	sparse bool // some track is still
+	// stream[p] is path p's key stream (buildStream): entries {joint,
+	// t0, inv, b…} sorted by t0.
+	stream [3][]float32
 	// diffs keeps the difference clips built from this one, so that the
 	// controllers of a crowd, which share this clip, share those too.
 	diffs *diffMemo
@@ -65,9 +59,6 @@ type diffMemo struct {
 	refs  []*SoAPose
 	clips []*RuntimeClip
 }
-
-// jointRun is a run [lo, hi) of joint indices.
-type jointRun struct{ lo, hi int32 }
 
 // otherTrack is a STEP or CUBICSPLINE track and its cursor index,
 // path·numJoints + joint.
@@ -147,10 +138,10 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 		shadow[p] = int32(size)
 		size += 2 * (recHead + Path(p).Components())
 	}
-	if size+keysPad > math.MaxInt32 {
+	if size > math.MaxInt32 {
 		return nil, fmt.Errorf("anim: clip %q has too many keys for a runtime clip (%d floats)", c.Name, size)
 	}
-	rc.keys = make([]float32, 0, size+keysPad)
+	rc.keys = make([]float32, 0, size)
 	for p := range src {
 		path := Path(p)
 		nc := path.Components()
@@ -224,90 +215,9 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 			rc.keys = append(rc.keys, v[:Path(p).Components()]...)
 		}
 	}
-	rc.keys = append(rc.keys, make([]float32, keysPad)...)
-	rc.findMoving()
+	rc.buildStream()
 	return rc, nil
 }
-
-// findMoving fills moving, and still where some track is still: a track
-// of two keys with a zero inverse span (a one-key track, the rest pose, a
-// shadow) samples to the same value at every time, u being +0 there, so
-// its value is sampled once, with slerp and with nlerp, and copied from
-// then on.
-func (c *RuntimeClip) findMoving() {
-	n := c.numJoints
-	all := []jointRun{{0, int32(n)}}
-	var moving [3][]jointRun
-	sparse := false
-	for p := range c.lanes {
-		for j, l := range c.lanes[p] {
-			if l.n == 2 && c.keys[l.off+1] == 0 {
-				continue
-			}
-			if k := len(moving[p]) - 1; k >= 0 && moving[p][k].hi == int32(j) {
-				moving[p][k].hi++
-			} else {
-				moving[p] = append(moving[p], jointRun{int32(j), int32(j + 1)})
-			}
-		}
-		sparse = sparse || len(moving[p]) != 1 || moving[p][0] != all[0]
-	}
-	c.moving = [3][]jointRun{all, all, all}
-	if sparse { // the still values, sampled while every track still runs
-		for i, nlerp := range [2]bool{false, true} {
-			c.still[i] = NewSoAPose(n)
-			sampleSoAGeneric(c, 0, nlerp, make([]int32, 3*n), c.still[i])
-		}
-		c.moving, c.sparse = moving, true
-	}
-}
-
-// firstStripe is the index in SoAPose.buf's stripes of each path's x.
-var firstStripe = [3]int{Translation: 0, Rotation: 3, Scale: 7}
-
-// vec3Sampler and quatSampler sample the LINEAR tracks of one path for a
-// run of joints: the portable loops, or a SIMD kernel's.
-type (
-	vec3Sampler func(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz []float32)
-	quatSampler func(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz, ow []float32, nlerp bool)
-)
-
-// sampleRuns samples clip c at t with the given loops: the still tracks'
-// values are copied (the whole pose in one move, where there are any),
-// then each run of moving tracks is sampled; STEP and CUBICSPLINE tracks
-// follow.
-func sampleRuns(c *RuntimeClip, t float32, nlerp bool, cursors []int32, out *SoAPose, vec3 vec3Sampler, quat quatSampler) {
-	n := c.numJoints
-	cursors = cursors[:3*n]
-	if c.sparse {
-		still := c.still[0]
-		if nlerp {
-			still = c.still[1]
-		}
-		copy(out.buf, still.buf)
-	}
-	stride := len(out.buf) / 10
-	for p, runs := range c.moving {
-		lanes, cur := c.lanes[p][:n], cursors[p*n:(p+1)*n]
-		o := out.buf[firstStripe[p]*stride:]
-		for _, r := range runs {
-			lo, hi := int(r.lo), int(r.hi)
-			x, y, z := o[lo:hi], o[stride+lo:stride+hi], o[2*stride+lo:2*stride+hi]
-			if Path(p) == Rotation {
-				quat(c.keys, lanes[lo:hi], t, cur[lo:hi], x, y, z, o[3*stride+lo:3*stride+hi], nlerp)
-			} else {
-				vec3(c.keys, lanes[lo:hi], t, cur[lo:hi], x, y, z)
-			}
-		}
-	}
-	if len(c.other) > 0 {
-		sampleOtherLanes(c, t, cursors, out)
-	}
-}
-
-// keysPad floats of padding end RuntimeClip.keys, so that vector code may
-// load four floats at the value of any record.
-const keysPad = 4
 
 // alignHemisphere negates quaternion b when it is more than 90° from a in
 // 4D (r holds a, then a record head, then b): q and −q are one rotation,
@@ -344,10 +254,14 @@ func (c *RuntimeClip) Duration() float32 { return c.duration }
 func (c *RuntimeClip) NumJoints() int { return c.numJoints }
 
 // NumCursors is the length of the cursor slice SampleSoAJob needs: one per
-// joint and path, one per morph track, and for a compressed clip with
-// frames one for them.
+// joint and path (a STEP or CUBICSPLINE track's, or a compressed clip's),
+// one per morph track, then for an uncompressed clip one per key stream,
+// for a compressed clip with frames one for them.
 func (c *RuntimeClip) NumCursors() int {
-	if c.pk != nil && len(c.pk.frame) > 0 {
+	switch {
+	case c.pk == nil:
+		return 3*c.numJoints + len(c.morph) + streamCursors
+	case len(c.pk.frame) > 0:
 		return 3*c.numJoints + len(c.morph) + 1 // and the frames' cursor
 	}
 	return 3*c.numJoints + len(c.morph)
@@ -355,10 +269,11 @@ func (c *RuntimeClip) NumCursors() int {
 
 // SampleSoAJob samples a RuntimeClip into an SoAPose, the engine's only
 // sampler: joints without a track keep their rest transform; LINEAR
-// rotations use the polynomial slerp (within 1e-6 of Slerp) or Nlerp. Each
-// track keeps a key cursor, so that playback touches every track's keys
-// once per frame with no search; a jump falls back to a binary search.
-// It allocates nothing.
+// rotations use the polynomial slerp (within 1e-6 of Slerp) or Nlerp.
+// Each track's current key pair is kept in the job's cache, and playback
+// refills only the pairs whose keys it crossed, from the clip's key
+// streams (keystream.go); a jump back, or far ahead, seeks each track by
+// binary search. It allocates nothing.
 type SampleSoAJob struct {
 	// Clip to sample.
 	Clip *RuntimeClip
@@ -369,12 +284,12 @@ type SampleSoAJob struct {
 	// Nlerp instead of slerping them: cheaper, and only approximately
 	// constant in speed.
 	Nlerp bool
-	// Cursors is per-track key state; len = Clip.NumCursors(). Zero values
-	// are fine; keep it between frames.
+	// Cursors is per-track and per-stream key state; len =
+	// Clip.NumCursors(). Zero values are fine; keep it between frames.
 	Cursors []int32
-	// Cache holds a compressed clip's decoded key pairs; len =
-	// Clip.CacheLen() (0 for an uncompressed clip). Zero values are fine;
-	// keep it between frames, and with the one clip.
+	// Cache holds every track's current key pair (a compressed clip's
+	// decoded); len = Clip.CacheLen(). Zero values are fine; keep it
+	// between frames, and with the one clip.
 	Cache []float32
 	// Output receives the local pose; Len() = Clip.NumJoints().
 	Output *SoAPose
@@ -406,22 +321,23 @@ func (j *SampleSoAJob) Run() {
 	if j.Clip.pk != nil {
 		samplePacked(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Cache, j.Output)
 	} else {
-		sampleSoA(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Output)
+		sampleSoA(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Cache, j.Output)
 	}
 	if len(j.Output.W) > 0 {
 		sampleMorph(j.Clip, j.Time, j.Cursors[3*j.Clip.numJoints:], j.Output)
 	}
 }
 
-// sampleSoAGeneric is the portable sampler, one loop per path (over the
-// runs of moving tracks, sampleRuns): per joint, the cursor's key pair if
-// it still brackets t, the next pair if t crossed one key, else a binary
-// search (seekLane); then the value. The LINEAR case is written out in
-// loops whose hot path makes no call (a call would make the compiler spill
-// and reload the loop's state on every iteration); STEP and CUBICSPLINE
-// tracks, listed in c.other, go through sampleOther afterwards.
-func sampleSoAGeneric(c *RuntimeClip, t float32, nlerp bool, cursors []int32, out *SoAPose) {
-	sampleRuns(c, t, nlerp, cursors, out, sampleVec3Lanes, sampleQuatLanes)
+// sampleSoAWith samples uncompressed clip c at t: the cache brought to t
+// (advanceStream), the pairs interpolated by interp (a kernel), then the
+// STEP and CUBICSPLINE tracks.
+func sampleSoAWith(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose, interp func(ca []float32, n int, t float32, nlerp bool, out *SoAPose)) {
+	n := c.numJoints
+	c.advanceStream(t, cursors[3*n+len(c.morph):], cache)
+	interp(cache[streamHead:], n, t, nlerp, out)
+	if len(c.other) > 0 {
+		sampleOtherLanes(c, t, cursors, out)
+	}
 }
 
 // sampleOtherLanes samples the STEP and CUBICSPLINE tracks.
@@ -439,80 +355,6 @@ func sampleOtherLanes(c *RuntimeClip, t float32, cursors []int32, out *SoAPose) 
 		case Scale:
 			out.sx[j], out.sy[j], out.sz[j] = v[0], v[1], v[2]
 		}
-	}
-}
-
-// sampleVec3Lanes samples every joint's LINEAR translation or scale track.
-func sampleVec3Lanes(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz []float32) {
-	const stride = recHead + 3
-	cur, ox, oy, oz = cur[:len(lanes)], ox[:len(lanes)], oy[:len(lanes)], oz[:len(lanes)]
-	for j := range lanes {
-		tr := &lanes[j]
-		off, last := int(tr.off), int(tr.n)-2
-		k := int(cur[j])
-		if uint(k) > uint(last) {
-			k = 0
-		}
-		r := (*[2 * stride]float32)(keys[off+k*stride : off+(k+2)*stride])
-		var u float32
-		if r[0] <= t && t < r[stride] {
-			u = (t - r[0]) * r[1]
-		} else {
-			if k < last && r[stride] <= t && t < keys[off+(k+2)*stride] {
-				k++ // playback crossed one key
-			} else {
-				k = seekLane(keys, off, last, stride, t)
-			}
-			cur[j] = int32(k)
-			r = (*[2 * stride]float32)(keys[off+k*stride : off+(k+2)*stride])
-			u = clamp01((t - r[0]) * r[1]) // outside the keys u leaves [0, 1)
-		}
-		ox[j] = r[2] + (r[stride+2]-r[2])*u
-		oy[j] = r[3] + (r[stride+3]-r[3])*u
-		oz[j] = r[4] + (r[stride+4]-r[4])*u
-	}
-}
-
-// sampleQuatLanes samples every joint's LINEAR rotation track.
-func sampleQuatLanes(keys []float32, lanes []laneTrack, t float32, cur []int32, ox, oy, oz, ow []float32, nlerp bool) {
-	const stride = recHead + 4
-	cur, ox, oy, oz, ow = cur[:len(lanes)], ox[:len(lanes)], oy[:len(lanes)], oz[:len(lanes)], ow[:len(lanes)]
-	for j := range lanes {
-		tr := &lanes[j]
-		off, last := int(tr.off), int(tr.n)-2
-		k := int(cur[j])
-		if uint(k) > uint(last) {
-			k = 0
-		}
-		r := (*[2 * stride]float32)(keys[off+k*stride : off+(k+2)*stride])
-		var u float32
-		if r[0] <= t && t < r[stride] {
-			u = (t - r[0]) * r[1]
-		} else {
-			if k < last && r[stride] <= t && t < keys[off+(k+2)*stride] {
-				k++
-			} else {
-				k = seekLane(keys, off, last, stride, t)
-			}
-			cur[j] = int32(k)
-			r = (*[2 * stride]float32)(keys[off+k*stride : off+(k+2)*stride])
-			u = clamp01((t - r[0]) * r[1])
-		}
-		var x, y, z, w float32
-		if nlerp {
-			// Keys are hemisphere-aligned at build time: no sign test.
-			v := 1 - u
-			x, y, z, w = v*r[2]+u*r[8], v*r[3]+u*r[9], v*r[4]+u*r[10], v*r[5]+u*r[11]
-			l := float32(math.Sqrt(float64(x*x + y*y + z*z + w*w)))
-			if !(l > 0) {
-				x, y, z, w, l = 0, 0, 0, 1, 1
-			}
-			inv := 1 / l
-			x, y, z, w = x*inv, y*inv, z*inv, w*inv
-		} else {
-			x, y, z, w = slerpPoly(r[2], r[3], r[4], r[5], r[8], r[9], r[10], r[11], u)
-		}
-		ox[j], oy[j], oz[j], ow[j] = x, y, z, w
 	}
 }
 
@@ -683,8 +525,7 @@ func (c *RuntimeClip) buildDifference(ref *SoAPose) *RuntimeClip {
 			}
 		}
 	}
-	d.still = [2]*SoAPose{}
-	d.findMoving()
+	d.buildStream()
 	return &d
 }
 

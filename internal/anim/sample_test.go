@@ -20,7 +20,7 @@ func sampleAt(t *testing.T, clip *Clip, time float32) Transform {
 		t.Fatal(err)
 	}
 	out := NewSoAPose(1)
-	job := SampleSoAJob{Clip: rc, Time: time, Cursors: make([]int32, rc.NumCursors()), Output: out}
+	job := SampleSoAJob{Clip: rc, Time: time, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestSampleAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := NewSoAPose(1)
-	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Output: out}
+	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}
 	mp := ModelPaletteJob{Skeleton: sk, Skin: &Skin{Joints: []int{0}, InverseBind: []mgl32.Mat4{mgl32.Ident4()}}, Input: out,
 		Models: make([]float32, 12), Output: make([]float32, 12)}
 	allocs := testing.AllocsPerRun(100, func() {

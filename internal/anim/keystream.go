@@ -1,0 +1,221 @@
+package anim
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Sampling an uncompressed clip (ozz's SamplingJob, with float keys).
+//
+// The job's Cache holds every track's current key pair as SoA stripes,
+// per path: the pair's start time t0, its inverse span, the start values
+// a (x, y, z, w) and the end values b, one lane per joint (padding lanes
+// hold the identity). Sampling is then one vector pass over the stripes:
+// u = clamp((t − t0)·inv), value = a + (b − a)·u, rotations normalized
+// (nlerp) or slerped.
+//
+// What keeps the cache current is the clip's key stream, one per path:
+// every key pair after each track's first, as an entry {joint, t0, inv,
+// b}, sorted by t0, the time from which the pair is the one to
+// interpolate. Playing forward, a frame applies the entries its time has
+// reached (the entry's b becomes the pair's end, the old end its start),
+// reading the stream in order: no per-track test, and the keys needed next
+// lie next to each other in memory. Going back, or jumping far ahead,
+// seeks instead: each track's pair by binary search in its own records,
+// the stream's cursor by binary search in the stream.
+
+// cacheStripe is the first cache stripe of each path's pairs (t0, inv,
+// then a and b): Translation 8 stripes, Rotation 10, Scale 8.
+var cacheStripe = [3]int{Translation: 0, Rotation: 8, Scale: 18}
+
+// firstStripe is the index in SoAPose.buf's stripes of each path's x.
+var firstStripe = [3]int{Translation: 0, Rotation: 3, Scale: 7}
+
+// cacheStripes is the stripe count of an uncompressed clip's cache.
+const cacheStripes = 26
+
+// streamHead floats start the cache: the time last sampled and a flag
+// that is 1 once the cache holds the pairs of that time.
+const streamHead = 2
+
+// streamCursors is the number of cursors the streams add to the job's:
+// one per path, the index of the next entry to apply.
+const streamCursors = 3
+
+// buildStream builds the key streams from the clip's LINEAR lanes. STEP
+// and CUBICSPLINE tracks are sampled apart (their lanes hold a constant
+// shadow), one- and two-key tracks hold one pair at every time.
+func (c *RuntimeClip) buildStream() {
+	n := c.numJoints
+	for p := range c.lanes {
+		nc := Path(p).Components()
+		stride := recHead + nc
+		type entry struct {
+			t    float32
+			j, k int32
+		}
+		var es []entry
+		for j, l := range c.lanes[p][:n] {
+			for k := 1; k <= int(l.n)-2; k++ {
+				es = append(es, entry{c.keys[int(l.off)+k*stride], int32(j), int32(k)})
+			}
+		}
+		// Stable: a track's entries keep their order where times tie.
+		slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.t, b.t) })
+		s := make([]float32, 0, len(es)*(3+nc))
+		for _, e := range es {
+			r := int(c.lanes[p][e.j].off) + int(e.k)*stride
+			s = append(s, math.Float32frombits(uint32(e.j)), c.keys[r], c.keys[r+1])
+			s = append(s, c.keys[r+stride+recHead:r+stride+recHead+nc]...)
+		}
+		c.stream[p] = s
+	}
+}
+
+// advanceStream brings the cache's key pairs to time t: forward from the
+// time sampled last, by the streams; otherwise by seekStream.
+func (c *RuntimeClip) advanceStream(t float32, cur []int32, cache []float32) {
+	if t != t {
+		t = float32(math.Inf(-1)) // NaN holds the first key, as -∞ does
+	}
+	cur = cur[:streamCursors]
+	pad := soaPadded(c.numJoints)
+	if cache[1] != 1 || !(t >= cache[0]) || c.mustSeek(t, cur) {
+		c.seekStream(t, cur, cache)
+	} else {
+		ca := cache[streamHead:]
+		advance3(c.stream[Translation], &cur[Translation], t, ca[cacheStripe[Translation]*pad:cacheStripe[Rotation]*pad], pad)
+		advance4(c.stream[Rotation], &cur[Rotation], t, ca[cacheStripe[Rotation]*pad:cacheStripe[Scale]*pad], pad)
+		advance3(c.stream[Scale], &cur[Scale], t, ca[cacheStripe[Scale]*pad:cacheStripes*pad], pad)
+	}
+	cache[0] = t
+}
+
+// mustSeek reports whether some stream would apply more entries to reach
+// t than the skeleton has joints, where a seek costs less, or has a
+// cursor that is not its own (cursors from another clip or job).
+func (c *RuntimeClip) mustSeek(t float32, cur []int32) bool {
+	for p, s := range c.stream {
+		w := 3 + Path(p).Components()
+		if uint(cur[p]) > uint(len(s)/w) {
+			return true
+		}
+		if i := (int(cur[p]) + c.numJoints) * w; i < len(s) && s[i+1] <= t {
+			return true
+		}
+	}
+	return false
+}
+
+// seekStream fills the cache with each track's key pair around t (the
+// last pair after the last key, the first before the first) and puts
+// each stream's cursor after the entries that begin by t.
+func (c *RuntimeClip) seekStream(t float32, cur []int32, cache []float32) {
+	n, pad := c.numJoints, soaPadded(c.numJoints)
+	for p := range c.lanes {
+		nc := Path(p).Components()
+		stride := recHead + nc
+		ca := cache[streamHead+cacheStripe[p]*pad:]
+		rest := restComponents(&IdentityTransform, Path(p))
+		for j := range pad {
+			t0, inv, a, b := float32(0), float32(0), rest[:nc], rest[:nc]
+			if j < n {
+				l := c.lanes[p][j]
+				k := seekLane(c.keys, int(l.off), int(l.n)-2, stride, t)
+				r := c.keys[int(l.off)+k*stride:]
+				t0, inv, a, b = r[0], r[1], r[recHead:recHead+nc], r[stride+recHead:stride+recHead+nc]
+			}
+			ca[j], ca[pad+j] = t0, inv
+			for i := range nc {
+				ca[(2+i)*pad+j], ca[(2+nc+i)*pad+j] = a[i], b[i]
+			}
+		}
+		s, w := c.stream[p], 3+nc
+		cur[p] = int32(sort.Search(len(s)/w, func(i int) bool { return s[i*w+1] > t }))
+	}
+	cache[1] = 1
+}
+
+// advance3 applies the entries of a translation or scale stream s from
+// *cur that begin by t to its pairs ca (stripes t0, inv, ax, ay, az, bx,
+// by, bz of pad lanes).
+func advance3(s []float32, cur *int32, t float32, ca []float32, pad int) {
+	const w = 6
+	t0, inv := ca[:pad], ca[pad:2*pad]
+	ax, ay, az := ca[2*pad:3*pad], ca[3*pad:4*pad], ca[4*pad:5*pad]
+	bx, by, bz := ca[5*pad:6*pad], ca[6*pad:7*pad], ca[7*pad:8*pad]
+	i := int(*cur) * w
+	for ; i+w <= len(s) && s[i+1] <= t; i += w {
+		e := (*[w]float32)(s[i : i+w])
+		j := int(math.Float32bits(e[0]))
+		t0[j], inv[j] = e[1], e[2]
+		ax[j], bx[j] = bx[j], e[3]
+		ay[j], by[j] = by[j], e[4]
+		az[j], bz[j] = bz[j], e[5]
+	}
+	*cur = int32(i / w)
+}
+
+// advance4 is advance3 for a rotation stream.
+func advance4(s []float32, cur *int32, t float32, ca []float32, pad int) {
+	const w = 7
+	t0, inv := ca[:pad], ca[pad:2*pad]
+	ax, ay, az, aw := ca[2*pad:3*pad], ca[3*pad:4*pad], ca[4*pad:5*pad], ca[5*pad:6*pad]
+	bx, by, bz, bw := ca[6*pad:7*pad], ca[7*pad:8*pad], ca[8*pad:9*pad], ca[9*pad:10*pad]
+	i := int(*cur) * w
+	for ; i+w <= len(s) && s[i+1] <= t; i += w {
+		e := (*[w]float32)(s[i : i+w])
+		j := int(math.Float32bits(e[0]))
+		t0[j], inv[j] = e[1], e[2]
+		ax[j], bx[j] = bx[j], e[3]
+		ay[j], by[j] = by[j], e[4]
+		az[j], bz[j] = bz[j], e[5]
+		aw[j], bw[j] = bw[j], e[6]
+	}
+	*cur = int32(i / w)
+}
+
+// interpolateGeneric is the portable interpolation pass: the cache's
+// pairs (after streamHead) at time t into out's first n joints.
+func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, out *SoAPose) {
+	pad := len(out.tx)
+	for _, p := range [2]Path{Translation, Scale} {
+		s := ca[cacheStripe[p]*pad:]
+		t0, inv := s[:n], s[pad:pad+n]
+		ax, ay, az := s[2*pad:2*pad+n], s[3*pad:3*pad+n], s[4*pad:4*pad+n]
+		bx, by, bz := s[5*pad:5*pad+n], s[6*pad:6*pad+n], s[7*pad:7*pad+n]
+		o := out.buf[firstStripe[p]*pad:]
+		ox, oy, oz := o[:n], o[pad:pad+n], o[2*pad:2*pad+n]
+		for j := range n {
+			u := clamp01((t - t0[j]) * inv[j])
+			ox[j] = ax[j] + (bx[j]-ax[j])*u
+			oy[j] = ay[j] + (by[j]-ay[j])*u
+			oz[j] = az[j] + (bz[j]-az[j])*u
+		}
+	}
+	s := ca[cacheStripe[Rotation]*pad:]
+	t0, inv := s[:n], s[pad:pad+n]
+	ax, ay, az, aw := s[2*pad:2*pad+n], s[3*pad:3*pad+n], s[4*pad:4*pad+n], s[5*pad:5*pad+n]
+	bx, by, bz, bw := s[6*pad:6*pad+n], s[7*pad:7*pad+n], s[8*pad:8*pad+n], s[9*pad:9*pad+n]
+	ox, oy, oz, ow := out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n]
+	for j := range n {
+		u := clamp01((t - t0[j]) * inv[j])
+		var x, y, z, w float32
+		if nlerp {
+			// Keys are hemisphere-aligned at build time: no sign test.
+			v := 1 - u
+			x, y, z, w = v*ax[j]+u*bx[j], v*ay[j]+u*by[j], v*az[j]+u*bz[j], v*aw[j]+u*bw[j]
+			l := float32(math.Sqrt(float64(x*x + y*y + z*z + w*w)))
+			if !(l > 0) {
+				x, y, z, w, l = 0, 0, 0, 1, 1
+			}
+			inv := 1 / l
+			x, y, z, w = x*inv, y*inv, z*inv, w*inv
+		} else {
+			x, y, z, w = slerpPoly(ax[j], ay[j], az[j], aw[j], bx[j], by[j], bz[j], bw[j], u)
+		}
+		ox[j], oy[j], oz[j], ow[j] = x, y, z, w
+	}
+}

@@ -1,0 +1,129 @@
+package anim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// streamClip is a clip whose tracks each keep their own timeline: key
+// counts 1 to 9, uneven spacing, some tracks missing, one STEP and one
+// CUBICSPLINE track among the LINEAR ones.
+func streamClip(joints int) Clip {
+	rnd := mulberry32(7)
+	c := Clip{Name: "uneven", Duration: 3}
+	for j := range joints {
+		for p := range 3 {
+			if (j+p)%5 == 4 {
+				continue // the rest pose holds
+			}
+			nk := 1 + int(rnd.next()*9)
+			tr := Track{Joint: j, Path: Path(p), Interp: Linear}
+			switch {
+			case j == 3 && p == int(Scale):
+				tr.Interp = Step
+			case j == 5 && p == int(Translation):
+				tr.Interp = CubicSpline
+			}
+			t := float32(rnd.next()*0.5 - 0.2)
+			for range nk {
+				tr.Times = append(tr.Times, t)
+				t += float32(0.01 + rnd.next()*0.6)
+				per := 1
+				if tr.Interp == CubicSpline {
+					per = 3
+				}
+				for range per {
+					switch Path(p) {
+					case Rotation:
+						q := mgl32.QuatRotate(float32(rnd.next()*6-3), mgl32.Vec3{float32(rnd.next()), 1, float32(rnd.next())}.Normalize())
+						tr.Values = append(tr.Values, q.V[0], q.V[1], q.V[2], q.W)
+					default:
+						tr.Values = append(tr.Values, float32(rnd.next()), float32(rnd.next()), float32(rnd.next()))
+					}
+				}
+			}
+			c.Tracks = append(c.Tracks, tr)
+		}
+	}
+	return c
+}
+
+// TestStreamedSamplingMatchesSeeking plays a clip whose tracks have
+// uneven timelines through one job (forward in small and large steps,
+// back, through key times exactly, to NaN and infinities) and samples
+// every time again with a fresh job, which seeks every track by binary
+// search: the key streams must leave the cache exactly as seeking does,
+// on every kernel path, with nlerp and slerp.
+func TestStreamedSamplingMatchesSeeking(t *testing.T) {
+	const joints = 23
+	sk := chain(joints)
+	c := streamClip(joints)
+	rc, err := NewRuntimeClip(&c, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []float32
+	for tm := float32(-0.3); tm < 3.5; tm += 1.0 / 60 {
+		times = append(times, tm)
+	}
+	for _, tr := range c.Tracks[:12] {
+		times = append(times, tr.Times...) // forward through key times exactly
+	}
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	times = append(times, 2.9, 0.4, 0.41, 1.7, nan, 0.2, inf, 1, -inf, 0.5, math.MaxFloat32, 0.6, 0.6, 3.1, 0.05)
+	for _, tr := range c.Tracks {
+		for _, kt := range tr.Times {
+			times = append(times, kt, math.Nextafter32(kt, -inf), math.Nextafter32(kt, inf))
+		}
+	}
+	for _, path := range kernelPaths() {
+		for _, nlerp := range []bool{false, true} {
+			setKernelPath(path)
+			played := SampleSoAJob{Clip: rc, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(joints)}
+			for i, tm := range times {
+				played.Time = tm
+				played.Run()
+				fresh := SampleSoAJob{Clip: rc, Time: tm, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(joints)}
+				fresh.Run()
+				for k := range played.Output.buf {
+					a, b := played.Output.buf[k], fresh.Output.buf[k]
+					if math.Float32bits(a) != math.Float32bits(b) {
+						t.Fatalf("%s nlerp=%v: step %d (t=%v, after t=%v): stripe %d joint %d: played %v, seeking %v",
+							path, nlerp, i, tm, times[max(i-1, 0)], k/len(played.Output.tx), k%len(played.Output.tx), a, b)
+					}
+				}
+			}
+		}
+	}
+	restoreKernels()
+}
+
+// TestStreamCursorsFromElsewhere gives a job cursors that are not its
+// own (another job's, garbage) with a cache that claims to be current:
+// sampling must seek, not index out of the stream.
+func TestStreamCursorsFromElsewhere(t *testing.T) {
+	sk := chain(6)
+	c := streamClip(6)
+	rc, err := NewRuntimeClip(&c, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := SampleSoAJob{Clip: rc, Time: 0.9, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
+	fresh.Run()
+	for _, bad := range []int32{-1, -7, math.MaxInt32, 1 << 20} {
+		job := SampleSoAJob{Clip: rc, Time: 0.5, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
+		job.Run()
+		for i := range job.Cursors {
+			job.Cursors[i] = bad - int32(i)
+		}
+		job.Time = 0.9
+		job.Run()
+		for k, want := range fresh.Output.buf {
+			if job.Output.buf[k] != want {
+				t.Fatalf("cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.buf[k], want)
+			}
+		}
+	}
+}
