@@ -531,9 +531,10 @@ func setKernelPath(name string) bool {
 // restoreKernels puts back what calibrate chose.
 func restoreKernels() { chosen.apply() }
 
-// interpolate8 is interpolateGeneric eight joints at a time, padding
-// lanes included (their pairs hold the identity). Both AVX2 and AVX-512
-// use it: the pass is bound by loads and stores, not by lanes.
+// interpolate8 is interpolateGeneric eight joints (one cache group) at
+// a time, padding lanes included (their pairs hold the identity). Both
+// AVX2 and AVX-512 use it: the pass is bound by loads and stores, not by
+// lanes.
 func interpolate8(ca []float32, _ int, t float32, nlerp bool, out *SoAPose) {
 	pad := len(out.tx)
 	tv := archsimd.BroadcastFloat32x8(t)
@@ -544,9 +545,10 @@ func interpolate8(ca []float32, _ int, t float32, nlerp bool, out *SoAPose) {
 	s := ca[cacheStripe[Rotation]*pad : (cacheStripe[Rotation]+10)*pad]
 	qx, qy, qz, qw := out.qx[:pad], out.qy[:pad], out.qz[:pad], out.qw[:pad]
 	for j := 0; j+8 <= pad; j += 8 {
-		u := pairU8(s, pad, j, tv)
-		ax, ay, az, aw := load8(s, 2*pad+j), load8(s, 3*pad+j), load8(s, 4*pad+j), load8(s, 5*pad+j)
-		bx, by, bz, bw := load8(s, 6*pad+j), load8(s, 7*pad+j), load8(s, 8*pad+j), load8(s, 9*pad+j)
+		g := (*[80]float32)(s[10*j : 10*j+80])
+		u := pairU8(g[:], tv)
+		ax, ay, az, aw := load8(g[16:]), load8(g[24:]), load8(g[32:]), load8(g[40:])
+		bx, by, bz, bw := load8(g[48:]), load8(g[56:]), load8(g[64:]), load8(g[72:])
 		var x, y, z, w archsimd.Float32x8
 		if nlerp {
 			// Keys are hemisphere-aligned at build time: no sign test.
@@ -563,27 +565,28 @@ func interpolate8(ca []float32, _ int, t float32, nlerp bool, out *SoAPose) {
 	archsimd.ClearAVXUpperBits() // scalar code follows
 }
 
-// lerp3x8 interpolates a translation or scale: pairs s (stripes t0, inv,
-// ax, ay, az, bx, by, bz of pad lanes) into the stripes o (x, y, z).
+// lerp3x8 interpolates a translation or scale: pairs s (groups of 8 t0,
+// inv, ax, ay, az, bx, by, bz) into the stripes o (x, y, z of pad lanes).
 func lerp3x8(s, o []float32, pad int, tv archsimd.Float32x8) {
 	for j := 0; j+8 <= pad; j += 8 {
-		u := pairU8(s, pad, j, tv)
+		g := (*[64]float32)(s[8*j : 8*j+64])
+		u := pairU8(g[:], tv)
 		for c := range 3 {
-			a := load8(s, (2+c)*pad+j)
-			load8(s, (5+c)*pad+j).Sub(a).MulAdd(u, a).Store((*[8]float32)(o[c*pad+j : c*pad+j+8]))
+			a := load8(g[16+8*c:])
+			load8(g[40+8*c:]).Sub(a).MulAdd(u, a).Store((*[8]float32)(o[c*pad+j : c*pad+j+8]))
 		}
 	}
 }
 
-// pairU8 is u = clamp((t − t0)·inv, 0, 1) of lanes j to j+8 of pairs s,
+// pairU8 is u = clamp((t − t0)·inv, 0, 1) of the group g (t0 then inv),
 // 0 where it is NaN (an infinite time on a constant pair), as clamp01.
-func pairU8(s []float32, pad, j int, tv archsimd.Float32x8) archsimd.Float32x8 {
+func pairU8(g []float32, tv archsimd.Float32x8) archsimd.Float32x8 {
 	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
-	u := tv.Sub(load8(s, j)).Mul(load8(s, pad+j))
+	u := tv.Sub(load8(g)).Mul(load8(g[8:]))
 	return u.Max(zero).Min(archsimd.BroadcastFloat32x8(1)).Merge(zero, u.Equal(u))
 }
 
-// load8 loads s[i:i+8].
-func load8(s []float32, i int) archsimd.Float32x8 {
-	return archsimd.LoadFloat32x8((*[8]float32)(s[i : i+8]))
+// load8 loads s[:8].
+func load8(s []float32) archsimd.Float32x8 {
+	return archsimd.LoadFloat32x8((*[8]float32)(s[:8]))
 }

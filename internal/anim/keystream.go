@@ -9,12 +9,14 @@ import (
 
 // Sampling an uncompressed clip (ozz's SamplingJob, with float keys).
 //
-// The job's Cache holds every track's current key pair as SoA stripes,
-// per path: the pair's start time t0, its inverse span, the start values
-// a (x, y, z, w) and the end values b, one lane per joint (padding lanes
-// hold the identity). Sampling is then one vector pass over the stripes:
+// The job's Cache holds every track's current key pair, per path: the
+// pair's start time t0, its inverse span, the start values a (x, y, z, w)
+// and the end values b, one lane per joint (padding lanes hold the
+// identity), in groups of 8 lanes: 8 t0, 8 inv, 8 ax, … 8 bz (bw), then
+// the next 8 joints (AoSoA). Sampling is one vector pass over the groups:
 // u = clamp((t − t0)·inv), value = a + (b − a)·u, rotations normalized
-// (nlerp) or slerped.
+// (nlerp) or slerped; a refill writes one group, four or five cache
+// lines, with one bounds check.
 //
 // What keeps the cache current is the clip's key stream, one per path:
 // every key pair after each track's first, as an entry {joint, t0, inv,
@@ -26,9 +28,19 @@ import (
 // seeks instead: each track's pair by binary search in its own records,
 // the stream's cursor by binary search in the stream.
 
-// cacheStripe is the first cache stripe of each path's pairs (t0, inv,
-// then a and b): Translation 8 stripes, Rotation 10, Scale 8.
+// cacheStripe is where each path's pairs start in the cache, in stripes
+// of the padded joint count: Translation and Scale have 8 floats per
+// joint (t0, inv, a, b), Rotation 10.
 var cacheStripe = [3]int{Translation: 0, Rotation: 8, Scale: 18}
+
+// groupLanes is the lane count of a cache group.
+const groupLanes = 8
+
+// pairAt is the index, in a path's pairs of 8 (vec3) or 10 (rotation)
+// floats per joint, of joint j's t0; its other floats follow 8 apart.
+func pairAt(j, perJoint int) int {
+	return j + (perJoint-1)*groupLanes*(j/groupLanes)
+}
 
 // firstStripe is the index in SoAPose.buf's stripes of each path's x.
 var firstStripe = [3]int{Translation: 0, Rotation: 3, Scale: 7}
@@ -86,9 +98,9 @@ func (c *RuntimeClip) advanceStream(t float32, cur []int32, cache []float32) {
 		c.seekStream(t, cur, cache)
 	} else {
 		ca := cache[streamHead:]
-		advance3(c.stream[Translation], &cur[Translation], t, ca[cacheStripe[Translation]*pad:cacheStripe[Rotation]*pad], pad)
-		advance4(c.stream[Rotation], &cur[Rotation], t, ca[cacheStripe[Rotation]*pad:cacheStripe[Scale]*pad], pad)
-		advance3(c.stream[Scale], &cur[Scale], t, ca[cacheStripe[Scale]*pad:cacheStripes*pad], pad)
+		advance3(c.stream[Translation], &cur[Translation], t, ca[cacheStripe[Translation]*pad:cacheStripe[Rotation]*pad])
+		advance4(c.stream[Rotation], &cur[Rotation], t, ca[cacheStripe[Rotation]*pad:cacheStripe[Scale]*pad])
+		advance3(c.stream[Scale], &cur[Scale], t, ca[cacheStripe[Scale]*pad:cacheStripes*pad])
 	}
 	cache[0] = t
 }
@@ -127,9 +139,10 @@ func (c *RuntimeClip) seekStream(t float32, cur []int32, cache []float32) {
 				r := c.keys[int(l.off)+k*stride:]
 				t0, inv, a, b = r[0], r[1], r[recHead:recHead+nc], r[stride+recHead:stride+recHead+nc]
 			}
-			ca[j], ca[pad+j] = t0, inv
+			x := pairAt(j, 2+2*nc)
+			ca[x], ca[x+groupLanes] = t0, inv
 			for i := range nc {
-				ca[(2+i)*pad+j], ca[(2+nc+i)*pad+j] = a[i], b[i]
+				ca[x+(2+i)*groupLanes], ca[x+(2+nc+i)*groupLanes] = a[i], b[i]
 			}
 		}
 		s, w := c.stream[p], 3+nc
@@ -139,40 +152,35 @@ func (c *RuntimeClip) seekStream(t float32, cur []int32, cache []float32) {
 }
 
 // advance3 applies the entries of a translation or scale stream s from
-// *cur that begin by t to its pairs ca (stripes t0, inv, ax, ay, az, bx,
-// by, bz of pad lanes).
-func advance3(s []float32, cur *int32, t float32, ca []float32, pad int) {
+// *cur that begin by t to its pairs ca.
+func advance3(s []float32, cur *int32, t float32, ca []float32) {
 	const w = 6
-	t0, inv := ca[:pad], ca[pad:2*pad]
-	ax, ay, az := ca[2*pad:3*pad], ca[3*pad:4*pad], ca[4*pad:5*pad]
-	bx, by, bz := ca[5*pad:6*pad], ca[6*pad:7*pad], ca[7*pad:8*pad]
 	i := int(*cur) * w
 	for ; i+w <= len(s) && s[i+1] <= t; i += w {
 		e := (*[w]float32)(s[i : i+w])
-		j := int(math.Float32bits(e[0]))
-		t0[j], inv[j] = e[1], e[2]
-		ax[j], bx[j] = bx[j], e[3]
-		ay[j], by[j] = by[j], e[4]
-		az[j], bz[j] = bz[j], e[5]
+		x := pairAt(int(math.Float32bits(e[0])), 8)
+		g := (*[7*groupLanes + 1]float32)(ca[x : x+7*groupLanes+1])
+		g[0], g[8] = e[1], e[2]
+		g[16], g[40] = g[40], e[3]
+		g[24], g[48] = g[48], e[4]
+		g[32], g[56] = g[56], e[5]
 	}
 	*cur = int32(i / w)
 }
 
 // advance4 is advance3 for a rotation stream.
-func advance4(s []float32, cur *int32, t float32, ca []float32, pad int) {
+func advance4(s []float32, cur *int32, t float32, ca []float32) {
 	const w = 7
-	t0, inv := ca[:pad], ca[pad:2*pad]
-	ax, ay, az, aw := ca[2*pad:3*pad], ca[3*pad:4*pad], ca[4*pad:5*pad], ca[5*pad:6*pad]
-	bx, by, bz, bw := ca[6*pad:7*pad], ca[7*pad:8*pad], ca[8*pad:9*pad], ca[9*pad:10*pad]
 	i := int(*cur) * w
 	for ; i+w <= len(s) && s[i+1] <= t; i += w {
 		e := (*[w]float32)(s[i : i+w])
-		j := int(math.Float32bits(e[0]))
-		t0[j], inv[j] = e[1], e[2]
-		ax[j], bx[j] = bx[j], e[3]
-		ay[j], by[j] = by[j], e[4]
-		az[j], bz[j] = bz[j], e[5]
-		aw[j], bw[j] = bw[j], e[6]
+		x := pairAt(int(math.Float32bits(e[0])), 10)
+		g := (*[9*groupLanes + 1]float32)(ca[x : x+9*groupLanes+1])
+		g[0], g[8] = e[1], e[2]
+		g[16], g[48] = g[48], e[3]
+		g[24], g[56] = g[56], e[4]
+		g[32], g[64] = g[64], e[5]
+		g[40], g[72] = g[72], e[6]
 	}
 	*cur = int32(i / w)
 }
@@ -183,30 +191,27 @@ func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, out *SoAPose
 	pad := len(out.tx)
 	for _, p := range [2]Path{Translation, Scale} {
 		s := ca[cacheStripe[p]*pad:]
-		t0, inv := s[:n], s[pad:pad+n]
-		ax, ay, az := s[2*pad:2*pad+n], s[3*pad:3*pad+n], s[4*pad:4*pad+n]
-		bx, by, bz := s[5*pad:5*pad+n], s[6*pad:6*pad+n], s[7*pad:7*pad+n]
 		o := out.buf[firstStripe[p]*pad:]
 		ox, oy, oz := o[:n], o[pad:pad+n], o[2*pad:2*pad+n]
 		for j := range n {
-			u := clamp01((t - t0[j]) * inv[j])
-			ox[j] = ax[j] + (bx[j]-ax[j])*u
-			oy[j] = ay[j] + (by[j]-ay[j])*u
-			oz[j] = az[j] + (bz[j]-az[j])*u
+			g := (*[8 * groupLanes]float32)(s[pairAt(j, 8)-j%groupLanes:])[j%groupLanes:]
+			u := clamp01((t - g[0]) * g[8])
+			ox[j] = g[16] + (g[40]-g[16])*u
+			oy[j] = g[24] + (g[48]-g[24])*u
+			oz[j] = g[32] + (g[56]-g[32])*u
 		}
 	}
 	s := ca[cacheStripe[Rotation]*pad:]
-	t0, inv := s[:n], s[pad:pad+n]
-	ax, ay, az, aw := s[2*pad:2*pad+n], s[3*pad:3*pad+n], s[4*pad:4*pad+n], s[5*pad:5*pad+n]
-	bx, by, bz, bw := s[6*pad:6*pad+n], s[7*pad:7*pad+n], s[8*pad:8*pad+n], s[9*pad:9*pad+n]
 	ox, oy, oz, ow := out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n]
 	for j := range n {
-		u := clamp01((t - t0[j]) * inv[j])
+		g := (*[10 * groupLanes]float32)(s[pairAt(j, 10)-j%groupLanes:])[j%groupLanes:]
+		u := clamp01((t - g[0]) * g[8])
+		ax, ay, az, aw, bx, by, bz, bw := g[16], g[24], g[32], g[40], g[48], g[56], g[64], g[72]
 		var x, y, z, w float32
 		if nlerp {
 			// Keys are hemisphere-aligned at build time: no sign test.
 			v := 1 - u
-			x, y, z, w = v*ax[j]+u*bx[j], v*ay[j]+u*by[j], v*az[j]+u*bz[j], v*aw[j]+u*bw[j]
+			x, y, z, w = v*ax+u*bx, v*ay+u*by, v*az+u*bz, v*aw+u*bw
 			l := float32(math.Sqrt(float64(x*x + y*y + z*z + w*w)))
 			if !(l > 0) {
 				x, y, z, w, l = 0, 0, 0, 1, 1
@@ -214,7 +219,7 @@ func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, out *SoAPose
 			inv := 1 / l
 			x, y, z, w = x*inv, y*inv, z*inv, w*inv
 		} else {
-			x, y, z, w = slerpPoly(ax[j], ay[j], az[j], aw[j], bx[j], by[j], bz[j], bw[j], u)
+			x, y, z, w = slerpPoly(ax, ay, az, aw, bx, by, bz, bw, u)
 		}
 		ox[j], oy[j], oz[j], ow[j] = x, y, z, w
 	}
