@@ -128,7 +128,7 @@ func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
 		blendSoA16(out, a, b, w, nlerp)
 		archsimd.ClearAVXUpperBits()
 	case levelAVX2:
-		blendSoA8(out, a, b, w, nlerp)
+		blendSoA8(out, a, b, w, nlerp, 0)
 		archsimd.ClearAVXUpperBits()
 	default:
 		blendSoAGeneric(out, a, b, w, nlerp)
@@ -148,11 +148,13 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4
 }
 
 // blendSoA16 is blendSoAGeneric 16 lanes at a time, padding lanes included
-// (identity blended with identity stays identity).
+// (identity blended with identity stays identity); a last block of 8 goes
+// to blendSoA8.
 func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool) {
 	n := len(out.tx)
 	wv := archsimd.BroadcastFloat32x16(w)
-	for i := 0; i+16 <= n; i += 16 {
+	i := 0
+	for ; i+16 <= n; i += 16 {
 		lerp16(out.tx[i:], a.tx[i:], b.tx[i:], wv)
 		lerp16(out.ty[i:], a.ty[i:], b.ty[i:], wv)
 		lerp16(out.tz[i:], a.tz[i:], b.tz[i:], wv)
@@ -177,6 +179,9 @@ func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool) {
 		y.StoreSlice(out.qy[i:])
 		z.StoreSlice(out.qz[i:])
 		q.StoreSlice(out.qw[i:])
+	}
+	if i < n {
+		blendSoA8(out, a, b, w, nlerp, i)
 	}
 }
 
@@ -260,11 +265,11 @@ func slerp16(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x16) (x, y, z, w 
 	return ax0.Merge(x, at0), ay0.Merge(y, at0), az0.Merge(z, at0), aw0.Merge(w, at0)
 }
 
-// blendSoA8 is blendSoAGeneric 8 lanes at a time.
-func blendSoA8(out, a, b *SoAPose, w float32, nlerp bool) {
+// blendSoA8 is blendSoAGeneric 8 lanes at a time, from lane from on.
+func blendSoA8(out, a, b *SoAPose, w float32, nlerp bool, from int) {
 	n := len(out.tx)
 	wv := archsimd.BroadcastFloat32x8(w)
-	for i := 0; i+8 <= n; i += 8 {
+	for i := from; i+8 <= n; i += 8 {
 		lerp8(out.tx[i:], a.tx[i:], b.tx[i:], wv)
 		lerp8(out.ty[i:], a.ty[i:], b.ty[i:], wv)
 		lerp8(out.tz[i:], a.tz[i:], b.tz[i:], wv)

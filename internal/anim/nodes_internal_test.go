@@ -238,9 +238,9 @@ func TestClockEdges(t *testing.T) {
 	}
 }
 
-// TestSoAPadding: stripes are whole blocks of 16 lanes, an empty pose none.
+// TestSoAPadding: stripes are whole blocks of 8 lanes, an empty pose none.
 func TestSoAPadding(t *testing.T) {
-	for n, want := range map[int]int{0: 0, 1: 16, 15: 16, 16: 16, 17: 32, 100: 112} {
+	for n, want := range map[int]int{0: 0, 1: 8, 7: 8, 8: 8, 9: 16, 19: 24, 100: 104} {
 		if got := soaPadded(n); got != want {
 			t.Errorf("soaPadded(%d) = %d, want %d", n, got, want)
 		}

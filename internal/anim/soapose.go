@@ -7,9 +7,11 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// soaLanes is the block size SoA stripes are padded to: the widest vector
-// the SIMD kernels use (16 float32 lanes of AVX-512).
-const soaLanes = 16
+// soaLanes is the block size SoA stripes are padded to: the 8 float32
+// lanes of an AVX2 vector (AVX-512 kernels take a last block of 8 with
+// AVX2 instructions). A small skeleton wastes fewer lanes than with 16:
+// 19 joints take 24, not 32.
+const soaLanes = 8
 
 // soaPadded rounds n up to whole blocks of soaLanes.
 func soaPadded(n int) int { return (n + soaLanes - 1) / soaLanes * soaLanes }
@@ -18,7 +20,7 @@ func soaPadded(n int) int { return (n + soaLanes - 1) / soaLanes * soaLanes }
 // float32 per transform component, joint i at index i of every stripe. It
 // is the buffer type of the fast pipeline (RuntimeClip sampling, BlendSoA,
 // ModelPaletteJob), where one loop or one vector instruction handles the
-// same component of many joints. Stripes are padded to a multiple of 16
+// same component of many joints. Stripes are padded to a multiple of 8
 // joints; padding lanes hold the identity transform and are never part of
 // the pose. The zero value is an empty pose; use NewSoAPose.
 type SoAPose struct {
