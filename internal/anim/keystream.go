@@ -24,9 +24,11 @@ import (
 // interpolate. Playing forward, a frame applies the entries its time has
 // reached (the entry's b becomes the pair's end, the old end its start),
 // reading the stream in order: no per-track test, and the keys needed next
-// lie next to each other in memory. Going back, or jumping far ahead,
-// seeks instead: each track's pair by binary search in its own records,
-// the stream's cursor by binary search in the stream.
+// lie next to each other in memory. Going back to near the start (a
+// loop's wrap) starts again from the clip's first pairs; going back
+// further, or jumping far ahead, seeks: each track's pair by binary
+// search in its own records, the stream's cursor by binary search in the
+// stream.
 
 // cacheStripe is where each path's pairs start in the cache, in stripes
 // of the padded joint count: Translation and Scale have 8 floats per
@@ -84,24 +86,34 @@ func (c *RuntimeClip) buildStream() {
 		}
 		c.stream[p] = s
 	}
+	cache := make([]float32, streamHead+cacheStripes*soaPadded(n))
+	c.seekStream(float32(math.Inf(-1)), make([]int32, streamCursors), cache)
+	c.first = cache[streamHead:]
 }
 
 // advanceStream brings the cache's key pairs to time t: forward from the
-// time sampled last, by the streams; otherwise by seekStream.
+// time sampled last, or from the first pairs, by the streams; otherwise
+// by seekStream.
 func (c *RuntimeClip) advanceStream(t float32, cur []int32, cache []float32) {
 	if t != t {
 		t = float32(math.Inf(-1)) // NaN holds the first key, as -∞ does
 	}
 	cur = cur[:streamCursors]
-	pad := soaPadded(c.numJoints)
 	if cache[1] != 1 || !(t >= cache[0]) || c.mustSeek(t, cur) {
-		c.seekStream(t, cur, cache)
-	} else {
-		ca := cache[streamHead:]
-		advance3(c.stream[Translation], &cur[Translation], t, ca[cacheStripe[Translation]*pad:cacheStripe[Rotation]*pad])
-		advance4(c.stream[Rotation], &cur[Rotation], t, ca[cacheStripe[Rotation]*pad:cacheStripe[Scale]*pad])
-		advance3(c.stream[Scale], &cur[Scale], t, ca[cacheStripe[Scale]*pad:cacheStripes*pad])
+		if c.mustSeek(t, make([]int32, streamCursors)) { // no allocation: it stays on the stack
+			c.seekStream(t, cur, cache)
+			cache[0] = t
+			return
+		}
+		copy(cache[streamHead:], c.first)
+		cur[0], cur[1], cur[2] = 0, 0, 0
+		cache[1] = 1
 	}
+	pad := soaPadded(c.numJoints)
+	ca := cache[streamHead:]
+	advance3(c.stream[Translation], &cur[Translation], t, ca[cacheStripe[Translation]*pad:cacheStripe[Rotation]*pad])
+	advance4(c.stream[Rotation], &cur[Rotation], t, ca[cacheStripe[Rotation]*pad:cacheStripe[Scale]*pad])
+	advance3(c.stream[Scale], &cur[Scale], t, ca[cacheStripe[Scale]*pad:cacheStripes*pad])
 	cache[0] = t
 }
 

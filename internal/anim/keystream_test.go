@@ -52,10 +52,11 @@ func streamClip(joints int) Clip {
 
 // TestStreamedSamplingMatchesSeeking plays a clip whose tracks have
 // uneven timelines through one job (forward in small and large steps,
-// back, through key times exactly, to NaN and infinities) and samples
-// every time again with a fresh job, which seeks every track by binary
-// search: the key streams must leave the cache exactly as seeking does,
-// on every kernel path, with nlerp and slerp.
+// back to near the start and further, through key times exactly, to NaN
+// and infinities) and samples every time again with a fresh job whose
+// cache was filled by seekStream, every track by binary search: the key
+// streams must leave the cache exactly as seeking does, on every kernel
+// path, with nlerp and slerp.
 func TestStreamedSamplingMatchesSeeking(t *testing.T) {
 	const joints = 23
 	sk := chain(joints)
@@ -86,6 +87,12 @@ func TestStreamedSamplingMatchesSeeking(t *testing.T) {
 				played.Time = tm
 				played.Run()
 				fresh := SampleSoAJob{Clip: rc, Time: tm, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(joints)}
+				seekTo := tm
+				if tm != tm {
+					seekTo = -inf
+				}
+				rc.seekStream(seekTo, fresh.Cursors[3*joints:], fresh.Cache)
+				fresh.Cache[0] = seekTo // current: Run applies nothing more
 				fresh.Run()
 				for k := range played.Output.buf {
 					a, b := played.Output.buf[k], fresh.Output.buf[k]

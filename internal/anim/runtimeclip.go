@@ -48,6 +48,9 @@ type RuntimeClip struct {
 	// stream[p] is path p's key stream (buildStream): entries {joint,
 	// t0, inv, b…} sorted by t0.
 	stream [3][]float32
+	// first is the job cache's pairs before any key (after streamHead):
+	// where playback starts again when it goes back near the start.
+	first []float32
 	// diffs keeps the difference clips built from this one, so that the
 	// controllers of a crowd, which share this clip, share those too.
 	diffs *diffMemo
