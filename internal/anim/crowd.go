@@ -42,7 +42,12 @@ type Crowd struct {
 
 // crowdScratch is one worker's buffers, sized once.
 type crowdScratch struct {
-	pose   *SoAPose
+	pose *SoAPose
+	// stack stands in for each controller's scratch poses while the
+	// worker evaluates it (as deep as the deepest controller's): the
+	// poses a blend tree fills and reads within a frame then stay in the
+	// worker's cache, not one set per character.
+	stack  []*SoAPose
 	models []float32 // the character's model matrices, unless kept
 	mp     ModelPaletteJob
 	pj     PaletteJob
@@ -85,6 +90,11 @@ func NewCrowd(sk *Skeleton, skins []Skin, ctls []*Controller) (*Crowd, error) {
 func (c *Crowd) newScratch() *crowdScratch {
 	s := &crowdScratch{pose: NewPose(c.sk), models: make([]float32, PaletteFloats*c.sk.NumJoints())}
 	s.mp = ModelPaletteJob{Skeleton: c.sk, Input: s.pose}
+	for _, ctl := range c.ctls {
+		for len(s.stack) < len(ctl.ctx.stack) {
+			s.stack = append(s.stack, NewPose(c.sk))
+		}
+	}
 	return s
 }
 
@@ -205,7 +215,10 @@ func (c *Crowd) work(w int) {
 func (c *Crowd) evaluate(i int, s *crowdScratch) {
 	ctl := c.ctls[i]
 	ctl.Update(c.dt)
+	own := ctl.ctx.stack
+	ctl.ctx.stack = s.stack[:len(own)]
 	ctl.Evaluate(s.pose)
+	ctl.ctx.stack = own
 	copy(c.Weights(i), s.pose.W)
 	s.mp.Models = s.models
 	if c.models != nil {
