@@ -185,7 +185,8 @@ func codedComponents(p Path, bits uint8) int {
 }
 
 // CacheLen is the length of the float cache SampleSoAJob needs: one key
-// pair per joint and path, as SoA stripes for an uncompressed clip.
+// pair per joint and path, for an uncompressed clip in groups of 8 joints
+// after a head (keystream.go), for a packed one as records.
 func (c *RuntimeClip) CacheLen() int {
 	if c.pk == nil {
 		return streamHead + cacheStripes*soaPadded(c.numJoints)

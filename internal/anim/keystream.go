@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync/atomic"
 )
 
 // Sampling an uncompressed clip (ozz's SamplingJob, with float keys).
@@ -50,13 +51,30 @@ var firstStripe = [3]int{Translation: 0, Rotation: 3, Scale: 7}
 // cacheStripes is the stripe count of an uncompressed clip's cache.
 const cacheStripes = 26
 
-// streamHead floats start the cache: the time last sampled and a flag
-// that is 1 once the cache holds the pairs of that time.
-const streamHead = 2
+// streamHead floats start the cache: the time last sampled, the tag of
+// the clip whose pairs it holds (0 before any), and per path the index of
+// the stream's next entry to apply, as two exact halves of 16 bits.
+const streamHead = 8
 
-// streamCursors is the number of cursors the streams add to the job's:
-// one per path, the index of the next entry to apply.
-const streamCursors = 3
+// clipTags numbers the clips with key streams, so that a cache filled
+// from one clip is not taken for another's.
+var clipTags atomic.Uint32
+
+// readHead returns the cache head's stream cursors.
+func readHead(h *[streamHead]float32) (cur [3]int32) {
+	for p := range cur {
+		cur[p] = int32(h[2+2*p])<<16 | int32(h[3+2*p])
+	}
+	return cur
+}
+
+// writeHead stores the time, the clip's tag and the cursors in the head.
+func (c *RuntimeClip) writeHead(h *[streamHead]float32, t float32, cur [3]int32) {
+	h[0], h[1] = t, c.tag
+	for p, k := range cur {
+		h[2+2*p], h[3+2*p] = float32(k>>16), float32(k&0xffff)
+	}
+}
 
 // buildStream builds the key streams from the clip's LINEAR lanes. STEP
 // and CUBICSPLINE tracks are sampled apart (their lanes hold a constant
@@ -86,41 +104,42 @@ func (c *RuntimeClip) buildStream() {
 		}
 		c.stream[p] = s
 	}
+	// Tags are exact in a float32 and never 0.
+	c.tag = float32(clipTags.Add(1)%(1<<24-1) + 1)
 	cache := make([]float32, streamHead+cacheStripes*soaPadded(n))
-	c.seekStream(float32(math.Inf(-1)), make([]int32, streamCursors), cache)
+	c.seekStream(float32(math.Inf(-1)), cache)
 	c.first = cache[streamHead:]
 }
 
 // advanceStream brings the cache's key pairs to time t: forward from the
 // time sampled last, or from the first pairs, by the streams; otherwise
 // by seekStream.
-func (c *RuntimeClip) advanceStream(t float32, cur []int32, cache []float32) {
+func (c *RuntimeClip) advanceStream(t float32, cache []float32) {
 	if t != t {
 		t = float32(math.Inf(-1)) // NaN holds the first key, as -∞ does
 	}
-	cur = cur[:streamCursors]
-	if cache[1] != 1 || !(t >= cache[0]) || c.mustSeek(t, cur) {
-		if c.mustSeek(t, make([]int32, streamCursors)) { // no allocation: it stays on the stack
-			c.seekStream(t, cur, cache)
-			cache[0] = t
+	h := (*[streamHead]float32)(cache[:streamHead])
+	cur := readHead(h)
+	if h[1] != c.tag || !(t >= h[0]) || c.mustSeek(t, cur) {
+		if c.mustSeek(t, [3]int32{}) {
+			c.seekStream(t, cache)
 			return
 		}
 		copy(cache[streamHead:], c.first)
-		cur[0], cur[1], cur[2] = 0, 0, 0
-		cache[1] = 1
+		cur = [3]int32{}
 	}
 	pad := soaPadded(c.numJoints)
 	ca := cache[streamHead:]
 	advance3(c.stream[Translation], &cur[Translation], t, ca[cacheStripe[Translation]*pad:cacheStripe[Rotation]*pad])
 	advance4(c.stream[Rotation], &cur[Rotation], t, ca[cacheStripe[Rotation]*pad:cacheStripe[Scale]*pad])
 	advance3(c.stream[Scale], &cur[Scale], t, ca[cacheStripe[Scale]*pad:cacheStripes*pad])
-	cache[0] = t
+	c.writeHead(h, t, cur)
 }
 
 // mustSeek reports whether some stream would apply more entries to reach
 // t than the skeleton has joints, where a seek costs less, or has a
-// cursor that is not its own (cursors from another clip or job).
-func (c *RuntimeClip) mustSeek(t float32, cur []int32) bool {
+// cursor past its end (a cache head that is not a cache's).
+func (c *RuntimeClip) mustSeek(t float32, cur [3]int32) bool {
 	for p, s := range c.stream {
 		w := 3 + Path(p).Components()
 		if uint(cur[p]) > uint(len(s)/w) {
@@ -136,8 +155,9 @@ func (c *RuntimeClip) mustSeek(t float32, cur []int32) bool {
 // seekStream fills the cache with each track's key pair around t (the
 // last pair after the last key, the first before the first) and puts
 // each stream's cursor after the entries that begin by t.
-func (c *RuntimeClip) seekStream(t float32, cur []int32, cache []float32) {
+func (c *RuntimeClip) seekStream(t float32, cache []float32) {
 	n, pad := c.numJoints, soaPadded(c.numJoints)
+	var cur [3]int32
 	for p := range c.lanes {
 		nc := Path(p).Components()
 		stride := recHead + nc
@@ -160,7 +180,7 @@ func (c *RuntimeClip) seekStream(t float32, cur []int32, cache []float32) {
 		s, w := c.stream[p], 3+nc
 		cur[p] = int32(sort.Search(len(s)/w, func(i int) bool { return s[i*w+1] > t }))
 	}
-	cache[1] = 1
+	c.writeHead((*[streamHead]float32)(cache[:streamHead]), t, cur)
 }
 
 // advance3 applies the entries of a translation or scale stream s from

@@ -91,8 +91,7 @@ func TestStreamedSamplingMatchesSeeking(t *testing.T) {
 				if tm != tm {
 					seekTo = -inf
 				}
-				rc.seekStream(seekTo, fresh.Cursors[3*joints:], fresh.Cache)
-				fresh.Cache[0] = seekTo // current: Run applies nothing more
+				rc.seekStream(seekTo, fresh.Cache) // current at seekTo: Run applies nothing more
 				fresh.Run()
 				for k := range played.Output.buf {
 					a, b := played.Output.buf[k], fresh.Output.buf[k]
@@ -107,10 +106,13 @@ func TestStreamedSamplingMatchesSeeking(t *testing.T) {
 	restoreKernels()
 }
 
-// TestStreamCursorsFromElsewhere gives a job cursors that are not its
-// own (another job's, garbage) with a cache that claims to be current:
-// sampling must seek, not index out of the stream.
-func TestStreamCursorsFromElsewhere(t *testing.T) {
+// TestStreamStateFromElsewhere gives a job state that is not its own:
+// cursors of any value, zeroed or garbage (they are a STEP or CUBICSPLINE
+// track's, never the streams'), a cache head whose stream cursors run
+// past the streams, and a cache filled from another clip of the same
+// skeleton. Sampling must give what a fresh job gives, not index out of a
+// stream nor reuse another clip's pairs.
+func TestStreamStateFromElsewhere(t *testing.T) {
 	sk := chain(6)
 	c := streamClip(6)
 	rc, err := NewRuntimeClip(&c, sk)
@@ -119,7 +121,7 @@ func TestStreamCursorsFromElsewhere(t *testing.T) {
 	}
 	fresh := SampleSoAJob{Clip: rc, Time: 0.9, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
 	fresh.Run()
-	for _, bad := range []int32{-1, -7, math.MaxInt32, 1 << 20} {
+	for _, bad := range []int32{0, -1, -7, math.MaxInt32, 1 << 20} {
 		job := SampleSoAJob{Clip: rc, Time: 0.5, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
 		job.Run()
 		for i := range job.Cursors {
@@ -131,6 +133,39 @@ func TestStreamCursorsFromElsewhere(t *testing.T) {
 			if job.Output.buf[k] != want {
 				t.Fatalf("cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.buf[k], want)
 			}
+		}
+	}
+	// Stream cursors past the streams' ends in a head that names the clip.
+	job := SampleSoAJob{Clip: rc, Time: 0.5, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
+	job.Run()
+	for k := 2; k < streamHead; k++ {
+		job.Cache[k] = 30000
+	}
+	job.Time = 0.9
+	job.Run()
+	for k, want := range fresh.Output.buf {
+		if job.Output.buf[k] != want {
+			t.Fatalf("head past the streams: float %d is %v, a fresh job's %v", k, job.Output.buf[k], want)
+		}
+	}
+	// A cache filled from another clip: the same joints, other keys.
+	other := streamClip(6)
+	for i := range other.Tracks {
+		for k := range other.Tracks[i].Values {
+			other.Tracks[i].Values[k] += 0.5
+		}
+	}
+	rb, err := NewRuntimeClip(&other, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job.Clip, job.Time = rb, 0.95
+	job.Run()
+	want := SampleSoAJob{Clip: rb, Time: 0.95, Cursors: make([]int32, rb.NumCursors()), Cache: make([]float32, rb.CacheLen()), Output: NewSoAPose(6)}
+	want.Run()
+	for k := range want.Output.buf {
+		if job.Output.buf[k] != want.Output.buf[k] {
+			t.Fatalf("cache from another clip: float %d is %v, a fresh job's %v", k, job.Output.buf[k], want.Output.buf[k])
 		}
 	}
 }

@@ -34,8 +34,9 @@ type RuntimeClip struct {
 	keys []float32
 	// other lists the STEP and CUBICSPLINE tracks. Their lanes hold a
 	// shadow instead: a LINEAR track whose one key pair spans every time,
-	// so that the LINEAR loops run over all lanes without a test and never
-	// move its cursor; sampleOtherLanes then overwrites the shadow's value.
+	// so that the interpolation pass runs over all lanes without a test
+	// and no key stream has an entry for it; sampleOtherLanes then
+	// overwrites the shadow's value.
 	other []otherTrack
 	// morph are the morph weight tracks (copies), morphRest the weights
 	// of the channels they leave alone.
@@ -51,6 +52,8 @@ type RuntimeClip struct {
 	// first is the job cache's pairs before any key (after streamHead):
 	// where playback starts again when it goes back near the start.
 	first []float32
+	// tag tells this clip's caches from others' (streamHead).
+	tag float32
 	// diffs keeps the difference clips built from this one, so that the
 	// controllers of a crowd, which share this clip, share those too.
 	diffs *diffMemo
@@ -258,13 +261,10 @@ func (c *RuntimeClip) NumJoints() int { return c.numJoints }
 
 // NumCursors is the length of the cursor slice SampleSoAJob needs: one per
 // joint and path (a STEP or CUBICSPLINE track's, or a compressed clip's),
-// one per morph track, then for an uncompressed clip one per key stream,
-// for a compressed clip with frames one for them.
+// one per morph track, and for a compressed clip with frames one for
+// them.
 func (c *RuntimeClip) NumCursors() int {
-	switch {
-	case c.pk == nil:
-		return 3*c.numJoints + len(c.morph) + streamCursors
-	case len(c.pk.frame) > 0:
+	if c.pk != nil && len(c.pk.frame) > 0 {
 		return 3*c.numJoints + len(c.morph) + 1 // and the frames' cursor
 	}
 	return 3*c.numJoints + len(c.morph)
@@ -336,7 +336,7 @@ func (j *SampleSoAJob) Run() {
 // STEP and CUBICSPLINE tracks.
 func sampleSoAWith(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose, interp func(ca []float32, n int, t float32, nlerp bool, out *SoAPose)) {
 	n := c.numJoints
-	c.advanceStream(t, cursors[3*n+len(c.morph):], cache)
+	c.advanceStream(t, cache)
 	interp(cache[streamHead:], n, t, nlerp, out)
 	if len(c.other) > 0 {
 		sampleOtherLanes(c, t, cursors, out)
