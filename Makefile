@@ -11,16 +11,19 @@ all: build
 setup:
 	@./scripts/setup.sh
 
-# The viewer is built with Go's SIMD experiment where the toolchain has it
-# (Go 1.26 on amd64): the engine then picks AVX2 or AVX-512 kernels at
-# start-up where they measure faster. Elsewhere it builds portable.
+# The viewer is built with Go's SIMD experiment on amd64 (Go 1.26 has it):
+# the engine then picks AVX2 or AVX-512 kernels at start-up where they
+# measure faster. Elsewhere, or where that build fails (its first errors
+# are shown), it builds portable.
 build:
-	@if GOEXPERIMENT=simd $(GO) build -o $(BIN) ./cmd/viewer 2>/dev/null; then \
-		echo "built $(BIN) (SIMD kernels: GOEXPERIMENT=simd)"; \
+	@log=$$(mktemp); \
+	if [ "$$($(GO) env GOARCH)" = amd64 ] && GOEXPERIMENT=simd $(GO) build -o $(BIN) ./cmd/viewer 2>$$log; then \
+		echo "built $(BIN) with GOEXPERIMENT=simd (AVX2/AVX-512 kernels where the CPU has them)"; \
 	else \
-		$(GO) build -o $(BIN) ./cmd/viewer && \
-		echo "built $(BIN) (portable kernels: this Go has no GOEXPERIMENT=simd for $$($(GO) env GOARCH))"; \
-	fi
+		if [ -s $$log ]; then echo "the GOEXPERIMENT=simd build failed; building portable:"; head -5 $$log; fi; \
+		$(GO) build -o $(BIN) ./cmd/viewer && echo "built $(BIN) (portable kernels)"; \
+	fi; \
+	st=$$?; rm -f $$log; exit $$st
 
 # With a display: the interactive viewer on the built-in character.
 # Without one: a screenshot rendered under Xvfb, and its path.

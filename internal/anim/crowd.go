@@ -73,10 +73,16 @@ func NewCrowd(sk *Skeleton, skins []Skin, ctls []*Controller) (*Crowd, error) {
 			return nil, err
 		}
 	}
+	seen := make(map[*Controller]int, len(ctls))
 	for i, ctl := range ctls {
 		if ctl == nil || ctl.sk != sk {
 			return nil, fmt.Errorf("anim: crowd controller %d is not built for the crowd's skeleton", i)
 		}
+		if k, ok := seen[ctl]; ok {
+			// Two workers would run it at once.
+			return nil, fmt.Errorf("anim: crowd controllers %d and %d are one controller", k, i)
+		}
+		seen[ctl] = i
 	}
 	n := len(ctls)
 	c := &Crowd{sk: sk, skins: skins, ctls: ctls, weights: make([]float32, n*len(sk.MorphRest))}
@@ -217,8 +223,8 @@ func (c *Crowd) evaluate(i int, s *crowdScratch) {
 	ctl.Update(c.dt)
 	own := ctl.ctx.stack
 	ctl.ctx.stack = s.stack[:len(own)]
+	defer func() { ctl.ctx.stack = own }() // the controller's own again, even after a panic
 	ctl.Evaluate(s.pose)
-	ctl.ctx.stack = own
 	copy(c.Weights(i), s.pose.W)
 	s.mp.Models = s.models
 	if c.models != nil {

@@ -388,6 +388,14 @@ func TestFastJobsValidate(t *testing.T) {
 			_, err = NewCrowd(sk, nil, []*Controller{c})
 			return err
 		},
+		"crowd controller twice": func() error {
+			c, err := NewController(&Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "rest"}}}}}, sk, nil)
+			if err != nil {
+				return nil // must not happen: reported as accepted
+			}
+			_, err = NewCrowd(sk, nil, []*Controller{c, c})
+			return err
+		},
 	} {
 		if f() == nil {
 			t.Errorf("%s: accepted", name)
