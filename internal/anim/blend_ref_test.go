@@ -119,7 +119,16 @@ func blend64(a, b joint64, u float64, nlerp bool) joint64 {
 	return o
 }
 
+// TestBlendsAgainstDefinitions runs on every kernel path.
 func TestBlendsAgainstDefinitions(t *testing.T) {
+	for _, path := range kernelPaths() {
+		setKernelPath(path)
+		t.Run(path, testBlendsAgainstDefinitions)
+	}
+	restoreKernels()
+}
+
+func testBlendsAgainstDefinitions(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	const n = 11
 	for round := range 20 {
@@ -131,6 +140,8 @@ func TestBlendsAgainstDefinitions(t *testing.T) {
 			mask[i] = float32(rng.Float64())
 		}
 		mask[0], mask[1], mask[2] = 0, 1, 1.5 // none, all, over: 1.5·w may pass 1
+		b.copyJoint(9, a) // a joint both poses hold alike
+		jb[9] = ja[9]
 		for _, nlerp := range []bool{false, true} {
 			out := NewSoAPose(n)
 			BlendSoA(out, a, b, w, nlerp)
@@ -210,13 +221,33 @@ func TestAverageAgainstDefinition(t *testing.T) {
 }
 
 // TestAdditiveAgainstDefinition: D = (src − ref, ref⁻¹ ⊗ src, src/ref), and
-// base ⊕ w·D = (base + w·Dt, base ⊗ Dq^w, base · Ds^w), joint weights w·mask.
+// base ⊕ w·D = (base + w·Dt, base ⊗ Dq^w, base · Ds^w), joint weights
+// w·mask; on every kernel path, with differences that scale every joint,
+// some, or none (most clips keep scale), and one that is the identity.
 func TestAdditiveAgainstDefinition(t *testing.T) {
+	for _, path := range kernelPaths() {
+		setKernelPath(path)
+		for _, scaled := range []string{"every", "some", "none"} {
+			t.Run(path+"/scale "+scaled, func(t *testing.T) { testAdditiveAgainstDefinition(t, scaled) })
+		}
+	}
+	restoreKernels()
+}
+
+func testAdditiveAgainstDefinition(t *testing.T, scaled string) {
 	rng := rand.New(rand.NewSource(5))
 	const n = 11
 	src, js := randPose(rng, n)
 	ref, jr := randPose(rng, n)
 	base, jb := randPose(rng, n)
+	for i := range n {
+		if scaled == "none" || (scaled == "some" && i%3 == 0) {
+			src.sx[i], src.sy[i], src.sz[i] = ref.sx[i], ref.sy[i], ref.sz[i]
+			js[i].s = jr[i].s
+		}
+	}
+	src.copyJoint(4, ref) // no difference at all: the identity
+	js[4] = jr[4]
 	diff := NewSoAPose(n)
 	DifferenceSoA(diff, src, ref)
 	wantD := make([]joint64, n)
