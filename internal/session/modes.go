@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/export"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
@@ -222,6 +223,7 @@ func (s *frameStats) print(w io.Writer) {
 	fmt.Fprintf(w, "frames %d: animation %.3f ms/frame, render %.3f ms/frame (CPU), draw calls %d, partitions %d, palette %d bytes/frame, joints %d, vertices %d\n",
 		s.frames, float64(s.anim.Microseconds())/1000/n, float64(s.render.Microseconds())/1000/n,
 		s.drawCalls, s.partitions, s.paletteBytes, s.joints, s.vertices)
+	fmt.Fprintf(w, "animation kernels: %s\n", anim.KernelPath())
 }
 
 // statsFrames is how many frames -stats renders offscreen.
