@@ -152,12 +152,7 @@ func sampleMorphTrack(tr *MorphTrack, t float32, cur *int32, dst []float32) {
 	case Step:
 		copy(dst, v0[:n])
 	case CubicSpline:
-		// glTF 2.0 Appendix C, as for the joints' cubic tracks.
-		u2, u3 := u*u, u*u*u
-		h00, h10, h01, h11 := 2*u3-3*u2+1, u3-2*u2+u, -2*u3+3*u2, u3-u2
-		for c := range n {
-			dst[c] = h00*v0[n+c] + h10*dt*v0[2*n+c] + h01*v1[n+c] + h11*dt*v1[c]
-		}
+		hermite(dst[:n], v0, v1, dt, u)
 	default:
 		for c := range n {
 			dst[c] = v0[c] + (v1[c]-v0[c])*u

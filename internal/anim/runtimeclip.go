@@ -430,20 +430,25 @@ func sampleOther(keys []float32, tr laneTrack, nc int, t float32, cur *int32, v 
 	// spline passes near zero is normalized from tiny values, where one
 	// ulp of u shows.
 	u := clamp01((t - r0[0]) / dt)
-	// glTF 2.0 Appendix C: p(u) = h00·v0 + h10·dt·b0 + h01·v1 + h11·dt·a1
-	// with b0 the out-tangent of key k and a1 the in-tangent of k+1.
-	u2, u3 := u*u, u*u*u
-	h00 := 2*u3 - 3*u2 + 1
-	h10 := u3 - 2*u2 + u
-	h01 := -2*u3 + 3*u2
-	h11 := u3 - u2
-	for c := range nc {
-		v0, b0 := r0[recHead+nc+c], r0[recHead+2*nc+c]
-		a1, v1 := r1[recHead+c], r1[recHead+nc+c]
-		v[c] = h00*v0 + h10*dt*b0 + h01*v1 + h11*dt*a1
-	}
+	hermite(v[:nc], r0[recHead:], r1[recHead:], dt, u)
 	if nc == 4 {
 		v[0], v[1], v[2], v[3] = normQ(v[0], v[1], v[2], v[3])
+	}
+}
+
+// hermite writes to dst glTF 2.0 Appendix C's cubic spline between two
+// keys dt seconds apart, at u ∈ [0, 1]: p(u) = h00·v0 + h10·dt·b0 +
+// h01·v1 + h11·dt·a1, b0 the first key's out-tangent, a1 the second's
+// in-tangent. Each key holds len(dst) in-tangents, values and
+// out-tangents, in that order (glTF's layout). Joint and morph weight
+// tracks share it.
+func hermite(dst, k0, k1 []float32, dt, u float32) {
+	n := len(dst)
+	k0, k1 = k0[:3*n], k1[:3*n]
+	u2, u3 := u*u, u*u*u
+	h00, h10, h01, h11 := 2*u3-3*u2+1, u3-2*u2+u, -2*u3+3*u2, u3-u2
+	for c := range dst {
+		dst[c] = h00*k0[n+c] + h10*dt*k0[2*n+c] + h01*k1[n+c] + h11*dt*k1[c]
 	}
 }
 
