@@ -200,7 +200,9 @@ func advance3(s []float32, cur *int32, t float32, ca []float32) {
 	*cur = int32(i / w)
 }
 
-// advance4 is advance3 for a rotation stream.
+// advance4 is advance3 for a rotation stream. The two stay apart: one
+// loop over the component count, with its offsets computed, made sampling
+// Blend2Palette-100 twice as slow (30 → 57 ns/joint, AVX2 build).
 func advance4(s []float32, cur *int32, t float32, ca []float32) {
 	const w = 7
 	i := int(*cur) * w
