@@ -16,14 +16,19 @@ setup:
 # measure faster. Elsewhere, or where that build fails (its first errors
 # are shown), it builds portable.
 build:
-	@log=$$(mktemp); \
-	if [ "$$($(GO) env GOARCH)" = amd64 ] && GOEXPERIMENT=simd $(GO) build -o $(BIN) ./cmd/viewer 2>$$log; then \
+	@arch=$$($(GO) env GOARCH) || exit 1; \
+	if [ "$$arch" != amd64 ]; then \
+		$(GO) build -o $(BIN) ./cmd/viewer && echo "built $(BIN) (portable kernels: the SIMD ones are for amd64, this is $$arch)"; \
+		exit $$?; \
+	fi; \
+	log=$$(mktemp) || exit 1; \
+	if GOEXPERIMENT=simd $(GO) build -o $(BIN) ./cmd/viewer 2>"$$log"; then \
 		echo "built $(BIN) with GOEXPERIMENT=simd (AVX2/AVX-512 kernels where the CPU has them)"; \
 	else \
-		if [ -s $$log ]; then echo "the GOEXPERIMENT=simd build failed; building portable:"; head -5 $$log; fi; \
+		echo "the GOEXPERIMENT=simd build failed; building portable:"; head -5 "$$log"; \
 		$(GO) build -o $(BIN) ./cmd/viewer && echo "built $(BIN) (portable kernels)"; \
 	fi; \
-	st=$$?; rm -f $$log; exit $$st
+	st=$$?; rm -f "$$log"; exit $$st
 
 # With a display: the interactive viewer on the built-in character.
 # Without one: a screenshot rendered under Xvfb, and its path.
@@ -41,9 +46,10 @@ run: setup build
 test: setup
 	$(GO) vet ./...
 	$(XVFB) $(GO) test -count=1 ./...
-	@# Again as make build builds the viewer: GOEXPERIMENT=simd, the SIMD
-	@# kernels (AVX2/AVX-512 picked at run time) against the portable ones,
-	@# the workload's checksums, and every viewer test on them.
+	@# Again as make build builds the viewer on amd64: GOEXPERIMENT=simd,
+	@# the SIMD kernels (AVX2/AVX-512 picked at run time) against the
+	@# portable ones, the workload's checksums, and every viewer test on
+	@# them. (On other architectures this run repeats the portable one.)
 	GOEXPERIMENT=simd $(GO) vet ./internal/anim
 	GOEXPERIMENT=simd $(XVFB) $(GO) test -count=1 ./...
 	@# The fuzzers briefly, by execution count: a time limit can end a run

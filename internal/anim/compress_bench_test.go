@@ -28,7 +28,7 @@ func BenchmarkBlend2Palette100Compressed(b *testing.B) {
 			}{{"raw", raw, rawBytes(&clips[0]) + rawBytes(&clips[1])}, {"compressed", packed, bytes}} {
 				b.Run(path+"/"+form.name+"/"+mode.name, func(b *testing.B) {
 					setKernelPath(path)
-					defer kernelPaths()
+					defer restoreKernels()
 					f := newB2PFastRuntime(b, sk, skin, form.clips, mode.nlerp)
 					b.ReportAllocs()
 					for b.Loop() {

@@ -223,8 +223,8 @@ func (c *Crowd) evaluate(i int, s *crowdScratch) {
 	ctl.Update(c.dt)
 	own := ctl.ctx.stack
 	ctl.ctx.stack = s.stack[:len(own)]
-	defer func() { ctl.ctx.stack = own }() // the controller's own again, even after a panic
 	ctl.Evaluate(s.pose)
+	ctl.ctx.stack = own
 	copy(c.Weights(i), s.pose.W)
 	s.mp.Models = s.models
 	if c.models != nil {

@@ -287,12 +287,15 @@ type SampleSoAJob struct {
 	// Nlerp instead of slerping them: cheaper, and only approximately
 	// constant in speed.
 	Nlerp bool
-	// Cursors is per-track and per-stream key state; len =
-	// Clip.NumCursors(). Zero values are fine; keep it between frames.
+	// Cursors is the key state of STEP and CUBICSPLINE tracks, morph
+	// tracks and a compressed clip's tracks; len = Clip.NumCursors(). Zero
+	// values are fine; keep it between frames.
 	Cursors []int32
 	// Cache holds every track's current key pair (a compressed clip's
-	// decoded); len = Clip.CacheLen(). Zero values are fine; keep it
-	// between frames, and with the one clip.
+	// decoded) and, for an uncompressed clip, the key streams' cursors and
+	// which clip filled it; len = Clip.CacheLen(). Zero values are fine;
+	// keep it between frames. A compressed clip's cache must stay with the
+	// one clip; an uncompressed clip seeks when given another's.
 	Cache []float32
 	// Output receives the local pose; Len() = Clip.NumJoints().
 	Output *SoAPose
