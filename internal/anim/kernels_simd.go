@@ -541,7 +541,10 @@ func restoreKernels() { chosen.apply() }
 // interpolate8 is interpolateGeneric eight joints (one cache group) at
 // a time, padding lanes included (their pairs hold the identity). Both
 // AVX2 and AVX-512 use it: the pass is bound by loads and stores, not by
-// lanes.
+// lanes. A group whose eight pairs all have u = 0 (tracks that hold one
+// value: a clip that moves a few joints of a skeleton) stores its first
+// values, what the arithmetic gives there, without it; nlerp still
+// normalizes them.
 func interpolate8(ca []float32, _ int, t float32, nlerp bool, out *SoAPose) {
 	pad := len(out.tx)
 	tv := archsimd.BroadcastFloat32x8(t)
@@ -557,11 +560,14 @@ func interpolate8(ca []float32, _ int, t float32, nlerp bool, out *SoAPose) {
 		ax, ay, az, aw := load8(g[16:]), load8(g[24:]), load8(g[32:]), load8(g[40:])
 		bx, by, bz, bw := load8(g[48:]), load8(g[56:]), load8(g[64:]), load8(g[72:])
 		var x, y, z, w archsimd.Float32x8
-		if nlerp {
+		switch {
+		case !nlerp && u.Equal(archsimd.Float32x8{}).ToBits() == 0xff:
+			x, y, z, w = ax, ay, az, aw // slerp8 at u = 0 is a exactly
+		case nlerp:
 			// Keys are hemisphere-aligned at build time: no sign test.
 			v := archsimd.BroadcastFloat32x8(1).Sub(u)
 			x, y, z, w = normalize8(ax.Mul(v).Add(bx.Mul(u)), ay.Mul(v).Add(by.Mul(u)), az.Mul(v).Add(bz.Mul(u)), aw.Mul(v).Add(bw.Mul(u)))
-		} else {
+		default:
 			x, y, z, w = slerp8(ax, ay, az, aw, bx, by, bz, bw, u)
 		}
 		x.Store((*[8]float32)(qx[j : j+8]))
@@ -578,6 +584,12 @@ func lerp3x8(s, o []float32, pad int, tv archsimd.Float32x8) {
 	for j := 0; j+8 <= pad; j += 8 {
 		g := (*[64]float32)(s[8*j : 8*j+64])
 		u := pairU8(g[:], tv)
+		if u.Equal(archsimd.Float32x8{}).ToBits() == 0xff { // a + (b − a)·0
+			for c := range 3 {
+				load8(g[16+8*c:]).Store((*[8]float32)(o[c*pad+j : c*pad+j+8]))
+			}
+			continue
+		}
 		for c := range 3 {
 			a := load8(g[16+8*c:])
 			load8(g[40+8*c:]).Sub(a).MulAdd(u, a).Store((*[8]float32)(o[c*pad+j : c*pad+j+8]))

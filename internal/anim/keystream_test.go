@@ -169,3 +169,52 @@ func TestStreamStateFromElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// TestStillGroupsMatchPortable samples a clip that moves one joint of 20
+// (whole groups of 8 hold one value, the case the SIMD pass skips) on
+// every kernel path: every joint must come out as the portable kernel
+// gives it, bit for bit where the track holds one value.
+func TestStillGroupsMatchPortable(t *testing.T) {
+	const joints = 20
+	sk := chain(joints)
+	for j := range sk.Rest {
+		sk.Rest[j].Translation = mgl32.Vec3{float32(j), 0.5, -1}
+		sk.Rest[j].Rotation = mgl32.QuatRotate(float32(j)/7, mgl32.Vec3{0, 1, 0})
+		sk.Rest[j].Scale = mgl32.Vec3{1, 2, 1}
+	}
+	q0, q1 := mgl32.QuatRotate(0.2, mgl32.Vec3{1, 0, 0}), mgl32.QuatRotate(1.4, mgl32.Vec3{0, 0, 1})
+	c := Clip{Name: "one joint", Duration: 1, Tracks: []Track{
+		{Joint: 17, Path: Rotation, Times: []float32{0, 1}, Values: []float32{q0.V[0], q0.V[1], q0.V[2], q0.W, q1.V[0], q1.V[1], q1.V[2], q1.W}},
+		{Joint: 17, Path: Translation, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 2, 3}},
+		{Joint: 3, Path: Scale, Times: []float32{0.5}, Values: []float32{2, 3, 4}},
+	}}
+	rc, err := NewRuntimeClip(&c, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := func(path string, nlerp bool, tm float32) *SoAPose {
+		setKernelPath(path)
+		defer restoreKernels()
+		job := SampleSoAJob{Clip: rc, Time: tm, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(joints)}
+		job.Run()
+		return job.Output
+	}
+	for _, path := range kernelPaths() {
+		for _, nlerp := range []bool{false, true} {
+			for _, tm := range []float32{0, 0.3, 1} {
+				got, want := sample(path, nlerp, tm), sample("portable", nlerp, tm)
+				p := len(got.tx)
+				for k := range got.buf {
+					j := k % p
+					if j >= joints {
+						continue
+					}
+					g, w := got.buf[k], want.buf[k]
+					if j != 17 && g != w || math.Abs(float64(g-w)) > 1e-6 {
+						t.Fatalf("%s nlerp=%v t=%v: stripe %d joint %d is %v, portable %v", path, nlerp, tm, k/p, j, g, w)
+					}
+				}
+			}
+		}
+	}
+}
