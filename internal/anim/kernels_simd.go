@@ -34,9 +34,9 @@ import (
 // value.
 //
 // Measured on a 2-vCPU AMD EPYC (Zen 3, AVX2, no AVX-512), one run of 5
-// interleaved rounds beside ozz-animation 0.16 -O3 -march=native (83.7
+// interleaved rounds beside ozz-animation 0.16 -O3 -march=native (66.6
 // ns/joint), medians, ns/joint of Blend2Palette-100: portable nlerp
-// 127.2, avx2 nlerp 60.0; portable slerp 163.4, avx2 slerp 49.1. On an
+// 95.6, avx2 nlerp 51.8; portable slerp 134.4, avx2 slerp 60.9. On an
 // Intel Xeon with AVX-512 (ozz 80.5): avx2 nlerp 55.3, avx512 56.3.
 //
 // Tests select each level the CPU has with setKernelPath and compare it
