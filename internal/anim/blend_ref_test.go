@@ -140,7 +140,7 @@ func testBlendsAgainstDefinitions(t *testing.T) {
 			mask[i] = float32(rng.Float64())
 		}
 		mask[0], mask[1], mask[2] = 0, 1, 1.5 // none, all, over: 1.5·w may pass 1
-		b.copyJoint(9, a) // a joint both poses hold alike
+		b.copyJoint(9, a)                     // a joint both poses hold alike
 		jb[9] = ja[9]
 		for _, nlerp := range []bool{false, true} {
 			out := NewSoAPose(n)
