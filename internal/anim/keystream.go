@@ -228,7 +228,7 @@ func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, out *SoAPose
 		o := out.buf[firstStripe[p]*pad:]
 		ox, oy, oz := o[:n], o[pad:pad+n], o[2*pad:2*pad+n]
 		for j := range n {
-			g := (*[8 * groupLanes]float32)(s[pairAt(j, 8)-j%groupLanes:])[j%groupLanes:]
+			g := s[pairAt(j, 8):]
 			u := clamp01((t - g[0]) * g[8])
 			ox[j] = g[16] + (g[40]-g[16])*u
 			oy[j] = g[24] + (g[48]-g[24])*u
@@ -238,20 +238,14 @@ func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, out *SoAPose
 	s := ca[cacheStripe[Rotation]*pad:]
 	ox, oy, oz, ow := out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n]
 	for j := range n {
-		g := (*[10 * groupLanes]float32)(s[pairAt(j, 10)-j%groupLanes:])[j%groupLanes:]
+		g := s[pairAt(j, 10):]
 		u := clamp01((t - g[0]) * g[8])
 		ax, ay, az, aw, bx, by, bz, bw := g[16], g[24], g[32], g[40], g[48], g[56], g[64], g[72]
 		var x, y, z, w float32
 		if nlerp {
 			// Keys are hemisphere-aligned at build time: no sign test.
 			v := 1 - u
-			x, y, z, w = v*ax+u*bx, v*ay+u*by, v*az+u*bz, v*aw+u*bw
-			l := float32(math.Sqrt(float64(x*x + y*y + z*z + w*w)))
-			if !(l > 0) {
-				x, y, z, w, l = 0, 0, 0, 1, 1
-			}
-			inv := 1 / l
-			x, y, z, w = x*inv, y*inv, z*inv, w*inv
+			x, y, z, w = normQ(v*ax+u*bx, v*ay+u*by, v*az+u*bz, v*aw+u*bw)
 		} else {
 			x, y, z, w = slerpPoly(ax, ay, az, aw, bx, by, bz, bw, u)
 		}
