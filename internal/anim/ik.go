@@ -115,26 +115,34 @@ func (j *TwoBoneIKJob) Run() {
 		lat, j.Reached = lo, false
 	}
 
-	// Step 1: the interior angle at Mid, from θ0 now to θ1 wanted.
-	theta0 := acos32(ba.dot(bc) / (lab * lbc))
-	theta1 := acos32((lab*lab + lbc*lbc - lat*lat) / (2 * lab * lbc))
-	n, ln := ba.cross(bc).unit()
+	// Step 1: the interior angle at Mid, from θ0 now to θ1 wanted, turned
+	// by δ = θ1 − θ0 about the hinge n. The angles are kept as cosines
+	// and sines (sin θ0 from the cross product, which stays exact on a
+	// straight chain), and the turn is built from cos δ and sin δ.
+	cross := ba.cross(bc)
+	ln := cross.len()
+	c0 := clampUnit(ba.dot(bc) / (lab * lbc))
+	s0 := min(ln/(lab*lbc), 1)
+	c1 := clampUnit((lab*lab + lbc*lbc - lat*lat) / (2 * lab * lbc))
+	s1 := float32(math.Sqrt(float64((1 - c1) * (1 + c1))))
+	n := cross.scale(1 / ln)
 	if ln < ikEpsilon {
 		// A straight (or folded) chain has no bending plane. Bend it so
 		// that the elbow already leans towards the pole: rotating c about
 		// bc × pole moves it away from the pole, and step 2 then swings b
 		// towards it.
-		n, ln = bc.cross(vec(j.Pole)).unit()
-		if ln < ikEpsilon {
+		var lp float32
+		n, lp = bc.cross(vec(j.Pole)).unit()
+		if lp < ikEpsilon {
 			n, _ = bc.cross(perpendicular(bc)).unit()
 		}
 	}
-	rotMid := axisAngle(theta1-theta0, n)
-	c1 := b.add(rotMid.rotate(bc))
+	rotMid := turnAbout(n, c1*c0+s1*s0, s1*c0-c1*s0)
+	c1p := b.add(rotMid.rotate(bc))
 
 	// Step 2: swing c onto the target ray.
 	dir, _ := at.unit()
-	c1a, _ := c1.sub(a).unit()
+	c1a, _ := c1p.sub(a).unit()
 	rotStart := fromTo(c1a, dir)
 
 	// Step 3: twist about the ray so that b leans towards the pole. b's
@@ -146,8 +154,9 @@ func (j *TwoBoneIKJob) Run() {
 		pb := rotStart.rotate(n).cross(dir)
 		pp := pole.sub(dir.scale(pole.dot(dir)))
 		if pp.len() >= ikEpsilon {
-			phi := float32(math.Atan2(float64(pb.cross(pp).dot(dir)), float64(pb.dot(pp))))
-			rotStart = axisAngle(phi, dir).mul(rotStart)
+			// The angle from pb to pp about dir, as a cosine and sine
+			// scaled by the same positive factor.
+			rotStart = turnAbout(dir, pb.dot(pp), pb.cross(pp).dot(dir)).mul(rotStart)
 		}
 	}
 
@@ -456,12 +465,23 @@ func (q quat) rotate(v v3) v3 {
 	return v.add(c.scale(q.w)).add(u.cross(c))
 }
 
-// axisAngle is the rotation by angle (radians) about a unit axis, as
-// mgl32.QuatRotate.
-func axisAngle(angle float32, axis v3) quat {
-	sn, cs := math.Sincos(float64(angle / 2))
-	s := float32(sn)
-	return quat{axis.x * s, axis.y * s, axis.z * s, float32(cs)}
+// turnAbout is the rotation about unit axis by the angle φ whose cosine
+// and sine are c and s scaled alike by any factor r > 0 (r cos φ, r sin φ),
+// built without a trigonometric function from the half-angle forms
+// (sin φ/2, cos φ/2) ∝ (s, r + c) ∝ (r − c, s): the first where cos φ ≥ 0,
+// the second (the same rotation, its sign flipped where s < 0) where the
+// first would cancel, so that turns near half a turn keep their precision
+// too. c = s = 0 is no turn.
+func turnAbout(axis v3, c, s float32) quat {
+	r := float32(math.Sqrt(float64(c*c + s*s)))
+	if r == 0 {
+		return quat{w: 1}
+	}
+	if c >= 0 {
+		return quat{axis.x * s, axis.y * s, axis.z * s, r + c}.normalize()
+	}
+	k := r - c
+	return quat{axis.x * k, axis.y * k, axis.z * k, s}.normalize()
 }
 
 // modelRows is joint i's model matrix in ModelPaletteJob.Models' layout.
@@ -577,6 +597,9 @@ func fromTo(u, v v3) quat {
 	c := u.cross(v)
 	return quat{c.x, c.y, c.z, 1 + d}.normalize()
 }
+
+// clampUnit clamps a cosine computed in floating point to [-1, 1].
+func clampUnit(x float32) float32 { return max(-1, min(1, x)) }
 
 func acos32(x float32) float32 {
 	return float32(math.Acos(math.Max(-1, math.Min(1, float64(x)))))

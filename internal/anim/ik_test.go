@@ -57,6 +57,12 @@ func TestTwoBoneIK(t *testing.T) {
 		// |t| = √3 the elbow opens to 120° (1 + 1 − 2cos 120° = 3), which
 		// puts the hand at (1.5, √3/2), 30° above +X; the shoulder turns
 		// 60° more to reach (0, √3), carrying the elbow to (cos 60°, sin 60°).
+		// Folded to 1° and pulled to full reach: the elbow opens by 179°,
+		// a turn near half a turn.
+		{"folded arm straightens", 179, mgl32.Vec3{2, 0, 0}, mgl32.Vec3{}, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{2, 0, 0}, true},
+		// The pole above the target ray puts the elbow on the far side of
+		// it from where the bend leaves it: a twist of half a turn.
+		{"right angle, pole above", 0, mgl32.Vec3{1, 1, 0}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{1, 1, 0}, true},
 		{"bend plane kept without pole", 90, mgl32.Vec3{0, float32(math.Sqrt(3)), 0}, mgl32.Vec3{}, mgl32.Vec3{0.5, float32(math.Sqrt(3)) / 2, 0}, mgl32.Vec3{0, float32(math.Sqrt(3)), 0}, true},
 	}
 	for _, tc := range cases {
@@ -79,6 +85,33 @@ func TestTwoBoneIK(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTurnAbout checks the half-angle construction against the rotation
+// by φ about the axis from float64 sines and cosines, over every angle
+// from −π to π, near half a turn and near none, with the cosine and sine
+// scaled by factors small and large.
+func TestTurnAbout(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	angles := []float64{0, 1e-6, -1e-6, 1e-3, math.Pi / 2, -math.Pi / 2, math.Pi - 1e-3, -(math.Pi - 1e-3), math.Pi - 1e-6, math.Pi}
+	for range 200 {
+		angles = append(angles, (rng.Float64()*2-1)*math.Pi)
+	}
+	for _, phi := range angles {
+		for _, r := range []float64{1e-3, 1, 250} {
+			ax := mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize()
+			q := turnAbout(vec(ax), float32(r*math.Cos(phi)), float32(r*math.Sin(phi)))
+			sh, ch := math.Sincos(phi / 2)
+			want := [4]float64{float64(ax[0]) * sh, float64(ax[1]) * sh, float64(ax[2]) * sh, ch}
+			dot := float64(q.x)*want[0] + float64(q.y)*want[1] + float64(q.z)*want[2] + float64(q.w)*want[3]
+			if math.Abs(dot) < 1-1e-6 {
+				t.Fatalf("φ = %v, r = %v: %v, want ±%v", phi, r, q, want)
+			}
+		}
+	}
+	if q := turnAbout(v3{1, 0, 0}, 0, 0); q != (quat{w: 1}) {
+		t.Fatalf("no angle gave %v, want the identity", q)
 	}
 }
 
@@ -163,15 +196,17 @@ func TestLookAt(t *testing.T) {
 		pose[sk.JointIndex("chest")].Rotation = rotZ(20)
 		neck, head := sk.JointIndex("neck"), sk.JointIndex("head")
 		offset := mgl32.Vec3{0, 0.08, 0.1}
-		target := mgl32.Vec3{0.7, 1.9, 0.6}
-		runLookAt(t, sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 1)
-		models := make([]mgl32.Mat4, sk.NumJoints())
-		(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
-		eye := models[head].Mul4x1(offset.Vec4(1)).Vec3()
-		fwd := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
-		want := target.Sub(eye).Normalize()
-		if fwd.Dot(want) < 1-1e-5 {
-			t.Fatalf("head forward %v, want %v towards the target", fwd, want)
+		for _, target := range []mgl32.Vec3{{0.7, 1.9, 0.6}} {
+			pose := append([]Transform(nil), pose...)
+			runLookAt(t, sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 1)
+			models := make([]mgl32.Mat4, sk.NumJoints())
+			(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+			eye := models[head].Mul4x1(offset.Vec4(1)).Vec3()
+			fwd := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
+			want := target.Sub(eye).Normalize()
+			if fwd.Dot(want) < 1-1e-5 {
+				t.Fatalf("target %v: head forward %v, want %v towards it", target, fwd, want)
+			}
 		}
 	})
 }
