@@ -9,7 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// calibrate times each SIMD kernel against its portable twin on a small
+// calibrate times each kernel at every level this CPU has on a small
 // synthetic character (64 joints, two 31-key clips: the shape of the
 // Blend2Palette workload) and returns the level each kernel should run
 // at. It takes a few milliseconds, once, at start-up.
@@ -79,8 +79,8 @@ func calibrate() kernelChoice {
 	return k
 }
 
-// pick times run with the kernel at cpuLevel and at levelPortable (set
-// chooses the level) and returns the level to keep.
+// pick times run with the kernel at every level from portable to cpuLevel
+// (set chooses the level) and returns the level to keep.
 func pick(set func(level int), run func()) int {
 	timeAt := func(level int) time.Duration {
 		set(level)
@@ -94,17 +94,32 @@ func pick(set func(level int), run func()) int {
 		}
 		return best
 	}
-	// Interleaved, so that a burst of load hits both alike.
-	simd, portable := timeAt(cpuLevel), timeAt(levelPortable)
-	simd, portable = min(simd, timeAt(cpuLevel)), min(portable, timeAt(levelPortable))
-	return chooseLevel(simd, portable)
+	// Two interleaved rounds, so that a burst of load hits every level
+	// alike; each level keeps its better round.
+	var times [levelAVX512 + 1]time.Duration
+	for round := range 2 {
+		for l := levelPortable; l <= cpuLevel; l++ {
+			if d := timeAt(l); round == 0 || d < times[l] {
+				times[l] = d
+			}
+		}
+	}
+	return chooseLevel(times[:cpuLevel+1])
 }
 
-// chooseLevel keeps SIMD only where it measured at least 5 % faster than
-// portable: within the noise, portable is the safe choice.
-func chooseLevel(simd, portable time.Duration) int {
-	if float64(simd) < 0.95*float64(portable) {
-		return cpuLevel
+// chooseLevel returns the level to run given each level's time, from
+// portable up: a wider level is kept only where it measured at least 5 %
+// faster than the narrower one it would replace. Within the noise the
+// narrower kernel is the safe choice: portable before SIMD, and AVX2
+// before AVX-512, which runs the same work in fewer, wider instructions
+// that need not be faster (a pose of 24 lanes is one block of 16 and one
+// of 8, and some cores slow down when 512-bit registers are in use).
+func chooseLevel(times []time.Duration) int {
+	best := levelPortable
+	for l := levelPortable + 1; l < len(times); l++ {
+		if float64(times[l]) < 0.95*float64(times[best]) {
+			best = l
+		}
 	}
-	return levelPortable
+	return best
 }

@@ -12,10 +12,11 @@ import (
 // The CPU's features give the best level it can run: AVX-512 (F, CD, BW,
 // DQ, VL, as archsimd bundles them), AVX2 with FMA, or none. Then, at
 // start-up, each kernel (slerp and nlerp sampling, slerp and nlerp
-// blending, the model-palette pass) is timed at that level and portably
-// on a small synthetic character, and runs SIMD only where that measured
-// faster by a margin (calibrate): SIMD is never chosen where it is slower
-// on the CPU at hand, Intel or AMD. What each level runs:
+// blending, the model-palette pass) is timed at every level up to that one
+// on a small synthetic character, and runs at a wider level only where
+// that measured faster than the narrower by a margin (calibrate): SIMD is
+// never chosen where it is slower than portable on the CPU at hand, Intel
+// or AMD, nor AVX-512 where it is slower than AVX2. What each level runs:
 //
 //   - BlendSoA: 16 lanes (AVX-512) or 8 (AVX2) of lerp, nlerp or the
 //     polynomial slerp over the SoA stripes.
@@ -62,8 +63,8 @@ var cpuLevel = func() int {
 // runs at; ≤ cpuLevel.
 var kernelLevel = cpuLevel
 
-// The level each kernel runs at: cpuLevel where it measured faster than
-// portable at start-up (calibrate), levelPortable otherwise.
+// The level each kernel runs at: the one that measured fastest, by a
+// margin, at start-up (calibrate).
 var (
 	sampleLevel  [2]int       // SampleSoAJob: [0] slerp, [1] nlerp
 	blendLevel   [2]int       // BlendSoA: [0] slerp, [1] nlerp

@@ -8,25 +8,30 @@ import (
 	"time"
 )
 
-// TestChooseLevel: a SIMD kernel is kept only when it measured at least
-// 5 % faster than its portable twin; a tie or a slower one is portable.
+// TestChooseLevel: a wider kernel is kept only where it measured at least
+// 5 % faster than the narrower one it replaces; a tie or a slower one
+// keeps the narrower.
 func TestChooseLevel(t *testing.T) {
-	if cpuLevel == levelPortable {
-		t.Log("this CPU has no SIMD level: every kernel is portable")
-	}
 	cases := []struct {
-		simd, portable time.Duration
-		want           int
+		times []time.Duration // portable, AVX2, AVX-512
+		want  int
 	}{
-		{90, 100, cpuLevel},
-		{94, 100, cpuLevel},
-		{96, 100, levelPortable},
-		{100, 100, levelPortable},
-		{777, 115, levelPortable}, // avx2 slerp on an Intel core before the VZEROUPPER fixes
+		{[]time.Duration{100}, levelPortable},
+		{[]time.Duration{100, 90}, levelAVX2},
+		{[]time.Duration{100, 94}, levelAVX2},
+		{[]time.Duration{100, 96}, levelPortable},
+		{[]time.Duration{100, 100}, levelPortable},
+		{[]time.Duration{115, 777}, levelPortable}, // avx2 slerp on an Intel core before the VZEROUPPER fixes
+		{[]time.Duration{100, 60, 58}, levelAVX2},  // AVX-512 within the noise of AVX2
+		{[]time.Duration{100, 60, 67}, levelAVX2},  // AVX-512 slower (an Intel VM, Blend2Palette-100)
+		{[]time.Duration{100, 60, 50}, levelAVX512},
+		{[]time.Duration{100, 98, 90}, levelAVX512}, // AVX2 no gain, AVX-512 a clear one
+		{[]time.Duration{100, 120, 90}, levelAVX512},
+		{[]time.Duration{100, 120, 97}, levelPortable},
 	}
 	for _, tc := range cases {
-		if got := chooseLevel(tc.simd, tc.portable); got != tc.want {
-			t.Errorf("SIMD %v vs portable %v: level %d, want %d", tc.simd, tc.portable, got, tc.want)
+		if got := chooseLevel(tc.times); got != tc.want {
+			t.Errorf("times %v: level %d, want %d", tc.times, got, tc.want)
 		}
 	}
 }
