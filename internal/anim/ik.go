@@ -318,11 +318,12 @@ func (j *LookAtJob) Run() {
 		}
 		// The passes' turns compose (each about the same origin, the
 		// next measured after the last), so the joint takes their product
-		// once: g⁻¹·t₁·g, then (t₁g)⁻¹·t₂·(t₁g), … is g⁻¹·(tₙ⋯t₁)·g.
+		// once: g⁻¹·t₁·g, then (t₁g)⁻¹·t₂·(t₁g), … is g⁻¹·(tₙ⋯t₁)·g. The
+		// eye and the forward are carried by each turn; what lies below
+		// the joint is carried by the product, after the passes.
 		total, turned, stop := quat{w: 1}, false, false
+		eye, fwd := q.rotate(eye0).add(t), q.rotate(fwd0)
 		for pass := 0; pass < passes; pass++ {
-			eye := q.rotate(eye0).add(t)
-			fwd := q.rotate(fwd0)
 			want, l := target.sub(eye).unit()
 			if l < ikEpsilon {
 				stop = true
@@ -336,8 +337,11 @@ func (j *LookAtJob) Run() {
 				turn = slerpQ(quat{w: 1}, turn, w)
 			}
 			total, turned = turn.mul(total), true
-			q = turn.mul(q).normalize()
-			t = turn.rotate(t.sub(pivot)).add(pivot)
+			eye, fwd = turn.rotate(eye.sub(pivot)).add(pivot), turn.rotate(fwd)
+		}
+		if turned && k < len(j.Chain)-1 {
+			q = total.mul(q).normalize()
+			t = total.rotate(t.sub(pivot)).add(pivot)
 		}
 		if turned {
 			applyModelRotation(j.Pose, jt, g, total, 1)
