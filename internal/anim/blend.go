@@ -66,10 +66,14 @@ func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	}
 	checkLen("masked blend", out, a, b)
 	mask = mask[:out.n]
+	var same uint8 // the joints of the block where a and b are equal
 	for i, m := range mask {
+		if i%soaLanes == 0 {
+			same = sameLanes(a, b, i)
+		}
 		wi := w * m
 		switch {
-		case wi <= 0 || a.sameJoint(i, b): // a joint the layer leaves as a has it
+		case wi <= 0 || same&(1<<(i%soaLanes)) != 0 || !layerLanes && a.sameJoint(i, b): // a joint the layer leaves as a has it
 			if out != a {
 				out.copyJoint(i, a)
 			}
@@ -178,8 +182,12 @@ func qmul(ax, ay, az, aw, bx, by, bz, bw float32) (x, y, z, w float32) {
 // with base = ref gives src back. out may be src.
 func DifferenceSoA(out, src, ref *SoAPose) {
 	checkLen("difference", out, src, ref)
+	var same uint8 // the joints of the block where src and ref are equal
 	for i := range out.n {
-		if src.sameJoint(i, ref) {
+		if i%soaLanes == 0 {
+			same = sameLanes(src, ref, i)
+		}
+		if same&(1<<(i%soaLanes)) != 0 || !layerLanes && src.sameJoint(i, ref) {
 			out.identityJoint(i)
 			continue
 		}
@@ -218,12 +226,16 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 	if mask != nil {
 		mask = mask[:out.n]
 	}
+	var still uint8 // the joints of the block whose difference is the identity
 	for i := range out.n {
+		if i%soaLanes == 0 {
+			still = identityLanes(diff, i)
+		}
 		wi := w
 		if mask != nil {
 			wi *= mask[i]
 		}
-		if wi == 0 || diff.identityAt(i) {
+		if wi == 0 || still&(1<<(i%soaLanes)) != 0 || !layerLanes && diff.identityAt(i) {
 			if out != base {
 				out.copyJoint(i, base)
 			}

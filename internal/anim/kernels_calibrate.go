@@ -70,12 +70,39 @@ func calibrate() kernelChoice {
 	}
 	sampleSoA(clips[1], 0.37, false, make([]int32, clips[1].NumCursors()), make([]float32, clips[1].CacheLen()), b)
 
+	// Layers, as a character's frame runs them in place over its base
+	// pose: an additive layer (its difference from a reference, then the
+	// difference added) that moves one joint in four, and a masked layer
+	// over three quarters of the body that changes one joint in four, as
+	// clips that animate part of a skeleton give. The moved joints turn
+	// and shift; a clip that scales them is rare.
+	base, over, diff, mask := NewSoAPose(n), NewSoAPose(n), NewSoAPose(n), make([]float32, n)
+	base.CopyFrom(b)
+	sampleSoA(clips[0], 0.61, false, make([]int32, clips[0].NumCursors()), make([]float32, clips[0].CacheLen()), over)
+	for j := range n {
+		if j%4 == 1 {
+			over.Set(j, Transform{Translation: over.At(j).Translation, Rotation: over.At(j).Rotation, Scale: base.At(j).Scale})
+		} else {
+			over.Set(j, base.At(j))
+		}
+		if j >= n/4 {
+			mask[j] = 1
+		}
+	}
+	layers := func() {
+		out.CopyFrom(base)
+		DifferenceSoA(diff, over, base)
+		AddSoA(out, out, diff, 0.5, nil)
+		MaskedBlendSoA(out, out, over, 0.5, mask, false)
+	}
+
 	var k kernelChoice
 	k.sampleSlerp = pick(func(l int) { sampleLevel[0] = l }, sample(false))
 	k.sampleNlerp = pick(func(l int) { sampleLevel[1] = l }, sample(true))
 	k.blendSlerp = pick(func(l int) { blendLevel[0] = l }, func() { blendSoA(out, a, b, 0.4, false) })
 	k.blendNlerp = pick(func(l int) { blendLevel[1] = l }, func() { blendSoA(out, a, b, 0.4, true) })
 	k.palette = pick(func(l int) { paletteLevel = l }, func() { modelPalette(sk.Parents, out, models, skin.InverseBind, pal) })
+	k.layers = pick(func(l int) { layerLevel, layerLanes = l, l >= levelAVX2 }, layers)
 	return k
 }
 

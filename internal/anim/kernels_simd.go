@@ -69,19 +69,22 @@ var (
 	sampleLevel  [2]int       // SampleSoAJob: [0] slerp, [1] nlerp
 	blendLevel   [2]int       // BlendSoA: [0] slerp, [1] nlerp
 	paletteLevel = cpuLevel   // ModelPaletteJob
+	layerLevel   = cpuLevel   // the joints MaskedBlendSoA, AddSoA and DifferenceSoA leave alone
+	layerLanes   bool         // layerLevel ≥ AVX2
 	chosen       kernelChoice // what calibrate chose, for restoreKernels
 )
 
 // kernelChoice is one level per kernel.
-type kernelChoice struct{ sampleSlerp, sampleNlerp, blendSlerp, blendNlerp, palette int }
+type kernelChoice struct{ sampleSlerp, sampleNlerp, blendSlerp, blendNlerp, palette, layers int }
 
 func (k kernelChoice) apply() {
 	sampleLevel, blendLevel, paletteLevel = [2]int{k.sampleSlerp, k.sampleNlerp}, [2]int{k.blendSlerp, k.blendNlerp}, k.palette
-	kernelLevel = max(k.sampleSlerp, k.sampleNlerp, k.blendSlerp, k.blendNlerp, k.palette)
+	layerLevel, layerLanes = k.layers, k.layers >= levelAVX2
+	kernelLevel = max(k.sampleSlerp, k.sampleNlerp, k.blendSlerp, k.blendNlerp, k.palette, k.layers)
 }
 
 func init() {
-	chosen = kernelChoice{cpuLevel, cpuLevel, cpuLevel, cpuLevel, cpuLevel}
+	chosen = kernelChoice{cpuLevel, cpuLevel, cpuLevel, cpuLevel, cpuLevel, cpuLevel}
 	if cpuLevel > levelPortable {
 		chosen = calibrate()
 	}
@@ -104,7 +107,8 @@ func levelName(l int) string {
 func kernelChoices() string {
 	return "sample slerp " + levelName(sampleLevel[0]) + ", sample nlerp " + levelName(sampleLevel[1]) +
 		", blend slerp " + levelName(blendLevel[0]) +
-		", blend nlerp " + levelName(blendLevel[1]) + ", model-palette " + levelName(paletteLevel)
+		", blend nlerp " + levelName(blendLevel[1]) + ", model-palette " + levelName(paletteLevel) +
+		", layers " + levelName(layerLevel)
 }
 
 // sampleSoA runs the 8-lane interpolation pass at both SIMD levels; the
@@ -148,6 +152,71 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4
 		return
 	}
 	modelPaletteGeneric(parents, in, models, ibs, pal)
+}
+
+// sameLanes and identityLanes find, with ten vector compares, the joints
+// of a block of 8 that a masked or additive layer leaves alone: bit l for
+// joint i+l. They run where layerLanes is set (calibrate chose AVX2 or
+// wider for the layers); otherwise they return 0, and the layers test
+// their joints one at a time, each test stopping at the first component
+// that differs. The vector compares are functions of their own, not
+// inlined, so that the compiler cannot move VZEROUPPER in among them (it
+// did: the scalar code after them ran with the upper halves dirty, and
+// the layers took twice as long).
+func sameLanes(p, q *SoAPose, i int) uint8 {
+	if !layerLanes {
+		return 0
+	}
+	m := sameLanes8(p, q, i)
+	archsimd.ClearAVXUpperBits()
+	return m
+}
+
+func identityLanes(p *SoAPose, i int) uint8 {
+	if !layerLanes {
+		return 0
+	}
+	m := identityLanes8(p, i)
+	archsimd.ClearAVXUpperBits()
+	return m
+}
+
+// sameLanes8 and identityLanes8 test one stripe first and stop there when
+// no joint of the block passes: the layers over a dense pose (motion
+// capture, where every joint moves) pay two loads a block.
+//
+//go:noinline
+func sameLanes8(p, q *SoAPose, i int) uint8 {
+	n := len(p.buf) / 10
+	a, b := p.buf, q.buf[:len(p.buf)]
+	m := archsimd.LoadFloat32x8Slice(a[i:]).Equal(archsimd.LoadFloat32x8Slice(b[i:]))
+	if m.ToBits() == 0 {
+		return 0
+	}
+	for k := i + n; k < len(a); k += n {
+		m = m.And(archsimd.LoadFloat32x8Slice(a[k:]).Equal(archsimd.LoadFloat32x8Slice(b[k:])))
+	}
+	return uint8(m.ToBits())
+}
+
+//go:noinline
+func identityLanes8(p *SoAPose, i int) uint8 {
+	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
+	one := archsimd.BroadcastFloat32x8(1)
+	m := archsimd.LoadFloat32x8Slice(p.qw[i:]).Equal(one)
+	if m.ToBits() == 0 {
+		return 0
+	}
+	m = m.And(archsimd.LoadFloat32x8Slice(p.tx[i:]).Equal(zero)).
+		And(archsimd.LoadFloat32x8Slice(p.ty[i:]).Equal(zero)).
+		And(archsimd.LoadFloat32x8Slice(p.tz[i:]).Equal(zero)).
+		And(archsimd.LoadFloat32x8Slice(p.qx[i:]).Equal(zero)).
+		And(archsimd.LoadFloat32x8Slice(p.qy[i:]).Equal(zero)).
+		And(archsimd.LoadFloat32x8Slice(p.qz[i:]).Equal(zero)).
+		And(archsimd.LoadFloat32x8Slice(p.sx[i:]).Equal(one)).
+		And(archsimd.LoadFloat32x8Slice(p.sy[i:]).Equal(one)).
+		And(archsimd.LoadFloat32x8Slice(p.sz[i:]).Equal(one))
+	return uint8(m.ToBits())
 }
 
 // blendSoA16 is blendSoAGeneric 16 lanes at a time, padding lanes included
@@ -528,7 +597,7 @@ func setKernelPath(name string) bool {
 	for l := levelPortable; l <= cpuLevel; l++ {
 		kernelLevel = l
 		if simdPath() == name {
-			kernelChoice{l, l, l, l, l}.apply()
+			kernelChoice{l, l, l, l, l, l}.apply()
 			return true
 		}
 	}

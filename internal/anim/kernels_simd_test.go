@@ -3,9 +3,13 @@
 package anim
 
 import (
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // TestChooseLevel: a wider kernel is kept only where it measured at least
@@ -51,4 +55,51 @@ func TestKernelPathNamesEveryKernel(t *testing.T) {
 		}
 	}
 	t.Log(p)
+}
+
+// TestLayerLanes: the vector lane masks agree with the joint-by-joint
+// tests they replace (sameJoint, identityAt), on poses where some joints
+// are equal or the identity, some differ in one component only, and some
+// hold −0 (equal to 0) or NaN (equal to nothing).
+func TestLayerLanes(t *testing.T) {
+	if cpuLevel < levelAVX2 {
+		t.Skip("this CPU has no AVX2") // the portable build tests the joint-by-joint path
+	}
+	const n = 37 // five blocks, the last one partly padding
+	rng := rand.New(rand.NewPCG(3, 4))
+	a, b, id := NewSoAPose(n), NewSoAPose(n), NewSoAPose(n)
+	for i := range n {
+		tr := Transform{Translation: mgl32.Vec3{rng.Float32(), rng.Float32(), rng.Float32()}, Rotation: mgl32.QuatRotate(rng.Float32(), mgl32.Vec3{0, 1, 0}), Scale: mgl32.Vec3{1, 1, 1}}
+		a.Set(i, tr)
+		b.Set(i, tr)
+	}
+	for i := range n {
+		switch i % 6 {
+		case 1: // one component differs
+			k := rng.IntN(10)
+			b.buf[k*len(b.buf)/10+i] += 0.25
+			id.buf[k*len(id.buf)/10+i] = 0.5
+		case 2: // −0 against 0
+			a.tx[i], b.tx[i], id.qy[i] = 0, float32(math.Copysign(0, -1)), float32(math.Copysign(0, -1))
+		case 3: // NaN is equal to nothing, itself included
+			a.qz[i], b.qz[i], id.sz[i] = float32(math.NaN()), float32(math.NaN()), float32(math.NaN())
+		}
+	}
+	for i := 0; i < n; i += soaLanes {
+		var wantSame, wantID uint8
+		for l := range soaLanes {
+			if a.sameJoint(i+l, b) {
+				wantSame |= 1 << l
+			}
+			if id.identityAt(i + l) {
+				wantID |= 1 << l
+			}
+		}
+		if got := sameLanes8(a, b, i); got != wantSame {
+			t.Errorf("block %d: sameLanes8 %08b, want %08b", i, got, wantSame)
+		}
+		if got := identityLanes8(id, i); got != wantID {
+			t.Errorf("block %d: identityLanes8 %08b, want %08b", i, got, wantID)
+		}
+	}
 }
