@@ -26,13 +26,19 @@ import (
 //   - ModelPaletteJob: local matrices 8 joints at a time from the SoA
 //     stripes, then both affine products with 4-lane rows and FMA (both
 //     levels).
+//   - Layers (MaskedBlendSoA, AddSoA, DifferenceSoA): the joints a layer
+//     leaves alone (equal poses, an identity difference) found 8 at a
+//     time with vector compares (both levels); the joints it changes are
+//     computed one at a time, as in the portable build.
 //
 // Go compiles scalar float code to legacy-SSE encodings: run while the
 // upper halves of the vector registers are dirty, each such instruction
 // pays a state-transition penalty on Intel cores. So every kernel clears
 // them (VZEROUPPER) before its scalar sections (the palette's row
 // products, what follows a kernel) and takes zero vectors from the zero
-// value.
+// value. The clearing goes after the call to a kernel that is not
+// inlined: within one function the compiler may schedule VZEROUPPER
+// before the last vector instructions, which leaves the halves dirty.
 //
 // Measured on a 2-vCPU AMD EPYC (Zen 3, AVX2, no AVX-512), one run of 5
 // interleaved rounds beside ozz-animation 0.16 -O3 -march=native (66.6
