@@ -53,7 +53,8 @@ const cacheStripes = 26
 
 // streamHead floats start the cache: the time last sampled, the tag of
 // the clip whose pairs it holds (0 before any), and per path the index of
-// the stream's next entry to apply, as two exact halves of 16 bits.
+// the stream's next entry to apply, its 32 bits stored as they are (moved,
+// never computed with, so that no conversion runs each frame).
 const streamHead = 8
 
 // clipTags numbers the clips with key streams, so that a cache filled
@@ -61,19 +62,14 @@ const streamHead = 8
 var clipTags atomic.Uint32
 
 // readHead returns the cache head's stream cursors.
-func readHead(h *[streamHead]float32) (cur [3]int32) {
-	for p := range cur {
-		cur[p] = int32(h[2+2*p])<<16 | int32(h[3+2*p])
-	}
-	return cur
+func readHead(h *[streamHead]float32) [3]int32 {
+	return [3]int32{int32(math.Float32bits(h[2])), int32(math.Float32bits(h[3])), int32(math.Float32bits(h[4]))}
 }
 
 // writeHead stores the time, the clip's tag and the cursors in the head.
 func (c *RuntimeClip) writeHead(h *[streamHead]float32, t float32, cur [3]int32) {
 	h[0], h[1] = t, c.tag
-	for p, k := range cur {
-		h[2+2*p], h[3+2*p] = float32(k>>16), float32(k&0xffff)
-	}
+	h[2], h[3], h[4] = math.Float32frombits(uint32(cur[0])), math.Float32frombits(uint32(cur[1])), math.Float32frombits(uint32(cur[2]))
 }
 
 // buildStream builds the key streams from the clip's LINEAR lanes. STEP
