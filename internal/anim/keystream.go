@@ -138,7 +138,9 @@ func (c *RuntimeClip) advanceStream(t float32, cache []float32) {
 func (c *RuntimeClip) mustSeek(t float32, cur [3]int32) bool {
 	for p, s := range c.stream {
 		w := 3 + Path(p).Components()
-		if uint(cur[p]) > uint(len(s)/w) {
+		// cur > len(s)/w without a division, which runs every frame; a
+		// negative cursor is past the end too.
+		if uint(uint32(cur[p]))*uint(w) > uint(len(s)) {
 			return true
 		}
 		if i := (int(cur[p]) + c.numJoints) * w; i < len(s) && s[i+1] <= t {

@@ -135,17 +135,21 @@ func TestStreamStateFromElsewhere(t *testing.T) {
 			}
 		}
 	}
-	// Stream cursors past the streams' ends in a head that names the clip.
+	// Stream cursors past the streams' ends, and negative, in a head that
+	// names the clip.
 	job := SampleSoAJob{Clip: rc, Time: 0.5, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
-	job.Run()
-	for k := 2; k < streamHead; k++ {
-		job.Cache[k] = 30000
-	}
-	job.Time = 0.9
-	job.Run()
-	for k, want := range fresh.Output.buf {
-		if job.Output.buf[k] != want {
-			t.Fatalf("head past the streams: float %d is %v, a fresh job's %v", k, job.Output.buf[k], want)
+	for _, bad := range []int32{30000, 1 << 30, math.MaxInt32, -1, math.MinInt32} {
+		job.Time = 0.5
+		job.Run()
+		for k := 2; k < streamHead; k++ {
+			job.Cache[k] = math.Float32frombits(uint32(bad))
+		}
+		job.Time = 0.9
+		job.Run()
+		for k, want := range fresh.Output.buf {
+			if job.Output.buf[k] != want {
+				t.Fatalf("head cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.buf[k], want)
+			}
 		}
 	}
 	// A cache filled from another clip: the same joints, other keys.
