@@ -96,7 +96,7 @@ func (c *ClipClock) Local() float32 {
 	}
 	switch c.Mode {
 	case Once:
-		return float32(math.Min(math.Max(t, 0), d))
+		return min(max(c.Elapsed, 0), c.Duration)
 	case PingPong:
 		p := posMod(t, 2*d)
 		if p > d {
