@@ -76,9 +76,6 @@ type Controller struct {
 	models []float32
 	// dirty marks the joints modelsBelow recomputes, one per joint.
 	dirty []bool
-	// postNeed marks the joints whose model matrices the post-processing
-	// steps read, and their ancestors, one per joint.
-	postNeed []bool
 	// stateNames are the requestable states, qualified by layer above the
 	// base ("gesture/wave"); States returns it.
 	stateNames []string
@@ -112,6 +109,10 @@ type postOp struct {
 	target [3]input
 	pole   [3]input
 	weight input
+	// need marks the joints whose model matrices this step and the steps
+	// after it read, and their ancestors, one per joint: what must be
+	// current before it runs.
+	need []bool
 }
 
 // NewController builds the runtime form of spec for a skeleton and its
@@ -174,6 +175,11 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 	for i := range spec.Post {
 		if err := b.post(&spec.Post[i], indexPath("post", i)); err != nil {
 			return nil, err
+		}
+	}
+	for i := len(c.post) - 2; i >= 0; i-- {
+		for j, later := range c.post[i+1].need {
+			c.post[i].need[j] = c.post[i].need[j] || later
 		}
 	}
 	c.ctx.stack = make([]*SoAPose, depth)
@@ -555,11 +561,12 @@ func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
 }
 
 // postProcess runs the IK and look-at steps. Each one reads model matrices
-// of the pose as the steps before it left it: before the first step one
-// pass computes those the steps read and their ancestors' (postNeed; the
-// palette job computes them all afterwards), and after each step those of
-// the joints below the first one it turned (every joint a step turns
-// descends from it, as Validate checks) are computed again.
+// of the pose as the steps before it left it: before the first step that
+// runs, one pass computes those it and the later steps read and their
+// ancestors' (postOp.need; the palette job computes them all afterwards),
+// and after each step those of the joints below the first one it turned
+// (every joint a step turns descends from it, as Validate checks) are
+// computed again where a later step reads them.
 func (c *Controller) postProcess(out *SoAPose) {
 	x := &c.ctx
 	changed := -1 // the first joint the last step turned; -1 before any
@@ -570,9 +577,9 @@ func (c *Controller) postProcess(out *SoAPose) {
 			continue
 		}
 		if changed < 0 {
-			modelsOf(c.sk.Parents, out, c.models, c.postNeed)
+			modelsOf(c.sk.Parents, out, c.models, op.need)
 		} else {
-			modelsBelow(c.sk.Parents, out, c.models, changed, c.dirty)
+			modelsBelow(c.sk.Parents, out, c.models, changed, c.dirty, op.need)
 		}
 		target := mgl32.Vec3{op.target[0].get(x), op.target[1].get(x), op.target[2].get(x)}
 		switch op.typ {
@@ -1079,14 +1086,12 @@ func (b *builder) post(ps *PostSpec, at string) error {
 		}
 		op.look.Pose = nil
 	}
-	b.c.post = append(b.c.post, op)
-	if b.c.postNeed == nil {
-		b.c.postNeed = make([]bool, b.sk.NumJoints())
-	}
+	op.need = make([]bool, b.sk.NumJoints())
 	for _, j := range joints {
-		for ; j >= 0 && !b.c.postNeed[j]; j = b.sk.Parents[j] {
-			b.c.postNeed[j] = true
+		for ; j >= 0 && !op.need[j]; j = b.sk.Parents[j] {
+			op.need[j] = true
 		}
 	}
+	b.c.post = append(b.c.post, op)
 	return nil
 }

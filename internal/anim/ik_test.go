@@ -501,7 +501,11 @@ func TestModelsBelow(t *testing.T) {
 	}
 	const sentinel = 12345
 	models[thigh*12] = sentinel
-	modelsBelow(sk.Parents, pose, models, chest, make([]bool, n))
+	every := make([]bool, n)
+	for i := range every {
+		every[i] = true
+	}
+	modelsBelow(sk.Parents, pose, models, chest, make([]bool, n), every)
 
 	want := make([]mgl32.Mat4, n)
 	(&refLocalToModelJob{Skeleton: sk, Input: local, Output: want}).Run()
@@ -515,6 +519,27 @@ func TestModelsBelow(t *testing.T) {
 	}
 	if models[thigh*12] != sentinel {
 		t.Errorf("thigh.R, not below the chest, was rewritten")
+	}
+
+	// Restricted to the left arm and its ancestors, the head below the
+	// chest keeps its matrix and the arm is current.
+	head := sk.JointIndex("head")
+	models[head*12] = sentinel
+	local[chest].Rotation = mgl32.QuatRotate(-0.5, mgl32.Vec3{1, 0, 0}).Mul(local[chest].Rotation)
+	pose.Set(chest, local[chest])
+	arm := make([]bool, n)
+	for j := hand; j >= 0; j = sk.Parents[j] {
+		arm[j] = true
+	}
+	modelsBelow(sk.Parents, pose, models, chest, make([]bool, n), arm)
+	(&refLocalToModelJob{Skeleton: sk, Input: local, Output: want}).Run()
+	for j := hand; j >= 0; j = sk.Parents[j] {
+		if got := ModelMat4(models, j); !got.ApproxEqualThreshold(want[j], 1e-5) {
+			t.Errorf("arm joint %s: %v, want %v", sk.Names[j], got, want[j])
+		}
+	}
+	if models[head*12] != sentinel {
+		t.Errorf("the head, below the chest but not needed, was rewritten")
 	}
 }
 

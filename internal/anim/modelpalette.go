@@ -233,16 +233,18 @@ func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []mgl
 	}
 }
 
-// modelsBelow recomputes the model matrices of joint from and of every
-// joint below it from the local pose in, keeping the others: after a
-// post-processing step turned from (and perhaps joints below it), the
-// next step reads current matrices without a pass over the whole
-// skeleton. dirty is scratch, one per joint.
-func modelsBelow(parents []int, in *SoAPose, models []float32, from int, dirty []bool) {
+// modelsBelow recomputes, from the local pose in, the model matrices of
+// joint from and of every joint below it that need marks, keeping the
+// others: after a post-processing step turned from (and perhaps joints
+// below it), the next step reads current matrices without a pass over the
+// whole skeleton. need must mark a joint's ancestors with it, so that
+// every matrix a recomputed one is built on is current. dirty is scratch,
+// one per joint.
+func modelsBelow(parents []int, in *SoAPose, models []float32, from int, dirty, need []bool) {
 	for i := from; i < len(parents); i++ {
 		p := parents[i]
 		dirty[i] = i == from || (p >= from && dirty[p])
-		if dirty[i] {
+		if dirty[i] && need[i] {
 			modelAt(parents, in, models, i)
 		}
 	}
