@@ -109,24 +109,18 @@ func calibrate() kernelChoice {
 // pick times run with the kernel at every level from portable to cpuLevel
 // (set chooses the level) and returns the level to keep.
 func pick(set func(level int), run func()) int {
-	timeAt := func(level int) time.Duration {
-		set(level)
-		best := time.Duration(1<<63 - 1)
-		for range 7 {
+	// Fourteen rounds, each timing 16 runs at every level in turn, so that
+	// a burst of load (a virtual machine's stolen time lasts milliseconds)
+	// hits every level alike; each level keeps its best round.
+	var times [levelAVX512 + 1]time.Duration
+	for round := range 14 {
+		for l := levelPortable; l <= cpuLevel; l++ {
+			set(l)
 			start := time.Now()
 			for range 16 {
 				run()
 			}
-			best = min(best, time.Since(start))
-		}
-		return best
-	}
-	// Two interleaved rounds, so that a burst of load hits every level
-	// alike; each level keeps its better round.
-	var times [levelAVX512 + 1]time.Duration
-	for round := range 2 {
-		for l := levelPortable; l <= cpuLevel; l++ {
-			if d := timeAt(l); round == 0 || d < times[l] {
+			if d := time.Since(start); round == 0 || d < times[l] {
 				times[l] = d
 			}
 		}
