@@ -473,9 +473,9 @@ func (q quat) rotate(v v3) v3 {
 // and sine are c and s scaled alike by any factor r > 0 (r cos φ, r sin φ),
 // built without a trigonometric function from the half-angle forms
 // (sin φ/2, cos φ/2) ∝ (s, r + c) ∝ (r − c, s): the first where cos φ ≥ 0,
-// the second (the same rotation, its sign flipped where s < 0) where the
+// the second (negated where s < 0, the same rotation) where the
 // first would cancel, so that turns near half a turn keep their precision
-// too. c = s = 0 is no turn.
+// too. Either way w ≥ 0. c = s = 0 is no turn.
 func turnAbout(axis v3, c, s float32) quat {
 	r := float32(math.Sqrt(float64(c*c + s*s)))
 	if r == 0 {
@@ -485,6 +485,9 @@ func turnAbout(axis v3, c, s float32) quat {
 		return quat{axis.x * s, axis.y * s, axis.z * s, r + c}.normalize()
 	}
 	k := r - c
+	if s < 0 {
+		k, s = -k, -s
+	}
 	return quat{axis.x * k, axis.y * k, axis.z * k, s}.normalize()
 }
 

@@ -54,7 +54,8 @@ const cacheStripes = 26
 // streamHead floats start the cache: the time last sampled, the tag of
 // the clip whose pairs it holds (0 before any), and per path the index of
 // the stream's next entry to apply, its 32 bits stored as they are (moved,
-// never computed with, so that no conversion runs each frame).
+// never computed with, so that no conversion runs each frame). The last
+// three are unused: 8 keeps the groups after the head 32-byte aligned.
 const streamHead = 8
 
 // clipTags numbers the clips with key streams, so that a cache filled
@@ -139,8 +140,9 @@ func (c *RuntimeClip) mustSeek(t float32, cur [3]int32) bool {
 	for p, s := range c.stream {
 		w := 3 + Path(p).Components()
 		// cur > len(s)/w without a division, which runs every frame; a
-		// negative cursor is past the end too.
-		if uint(uint32(cur[p]))*uint(w) > uint(len(s)) {
+		// negative cursor is past the end too. In 64 bits, so that the
+		// product cannot wrap where uint is 32.
+		if uint64(uint32(cur[p]))*uint64(w) > uint64(len(s)) {
 			return true
 		}
 		if i := (int(cur[p]) + c.numJoints) * w; i < len(s) && s[i+1] <= t {
