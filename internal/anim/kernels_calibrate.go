@@ -10,11 +10,12 @@ import (
 )
 
 // calibrate times each kernel at every level this CPU has on a small
-// synthetic character (64 joints, two 31-key clips: the shape of the
-// Blend2Palette workload) and returns the level each kernel should run
-// at. It takes a few milliseconds, once, at start-up.
+// synthetic character (56 joints, two 31-key clips: the shape of the
+// Blend2Palette workload, and a joint count whose 16-lane blocks end in
+// one of 8, as most skeletons' do) and returns the level each kernel
+// should run at. It takes a few milliseconds, once, at start-up.
 func calibrate() kernelChoice {
-	const n, keys = 64, 31
+	const n, keys = 56, 31
 	sk := &Skeleton{Names: make([]string, n), Parents: make([]int, n), Rest: make([]Transform, n)}
 	skin := &Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
 	for j := range n {
@@ -97,25 +98,32 @@ func calibrate() kernelChoice {
 	}
 
 	var k kernelChoice
-	k.sampleSlerp = pick(func(l int) { sampleLevel[0] = l }, sample(false))
-	k.sampleNlerp = pick(func(l int) { sampleLevel[1] = l }, sample(true))
-	k.blendSlerp = pick(func(l int) { blendLevel[0] = l }, func() { blendSoA(out, a, b, 0.4, false) })
-	k.blendNlerp = pick(func(l int) { blendLevel[1] = l }, func() { blendSoA(out, a, b, 0.4, true) })
-	k.palette = pick(func(l int) { paletteLevel = l }, func() { modelPalette(sk.Parents, out, models, skin.InverseBind, pal) })
-	k.layers = pick(func(l int) { layerLevel, layerLanes = l, l >= levelAVX2 }, layers)
+	// Sampling, the palette and the layers run the same 8-lane code at
+	// AVX2 and AVX-512: they are timed up to AVX2 only, so that the noise
+	// between two runs of one kernel cannot name it AVX-512.
+	top := min(cpuLevel, levelAVX2)
+	k.sampleSlerp = pick(top, func(l int) { sampleLevel[0] = l }, sample(false))
+	k.sampleNlerp = pick(top, func(l int) { sampleLevel[1] = l }, sample(true))
+	k.blendSlerp = pick(cpuLevel, func(l int) { blendLevel[0] = l }, func() { blendSoA(out, a, b, 0.4, false) })
+	k.blendNlerp = pick(cpuLevel, func(l int) { blendLevel[1] = l }, func() { blendSoA(out, a, b, 0.4, true) })
+	k.palette = pick(top, func(l int) { paletteLevel = l }, func() { modelPalette(sk.Parents, out, models, skin.InverseBind, pal) })
+	k.layers = pick(top, func(l int) { layerLevel, layerLanes = l, l >= levelAVX2 }, layers)
 	return k
 }
 
-// pick times run with the kernel at every level from portable to cpuLevel
+// pick times run with the kernel at every level from portable to top
 // (set chooses the level) and returns the level to keep.
-func pick(set func(level int), run func()) int {
+func pick(top int, set func(level int), run func()) int {
 	// Fourteen rounds, each timing 16 runs at every level in turn, so that
 	// a burst of load (a virtual machine's stolen time lasts milliseconds)
-	// hits every level alike; each level keeps its best round.
+	// hits every level alike; each level keeps its best round. An untimed
+	// run after each switch keeps one level's warm-up (and a core's change
+	// of clock for wide registers) out of the next level's time.
 	var times [levelAVX512 + 1]time.Duration
 	for round := range 14 {
-		for l := levelPortable; l <= cpuLevel; l++ {
+		for l := levelPortable; l <= top; l++ {
 			set(l)
+			run()
 			start := time.Now()
 			for range 16 {
 				run()
@@ -125,22 +133,23 @@ func pick(set func(level int), run func()) int {
 			}
 		}
 	}
-	return chooseLevel(times[:cpuLevel+1])
+	return chooseLevel(times[:top+1])
 }
 
 // chooseLevel returns the level to run given each level's time, from
 // portable up: a wider level is kept only where it measured at least 5 %
-// faster than the narrower one it would replace. Within the noise the
-// narrower kernel is the safe choice: portable before SIMD, and AVX2
-// before AVX-512, which runs the same work in fewer, wider instructions
-// that need not be faster (a pose of 24 lanes is one block of 16 and one
-// of 8, and some cores slow down when 512-bit registers are in use).
+// faster than every narrower one. Within the noise the narrower kernel is
+// the safe choice: portable before SIMD, and AVX2 before AVX-512, which
+// runs the same work in fewer, wider instructions that need not be faster
+// (a pose of 24 lanes is one block of 16 and one of 8, and some cores slow
+// down when 512-bit registers are in use).
 func chooseLevel(times []time.Duration) int {
-	best := levelPortable
+	best, fastest := levelPortable, times[levelPortable]
 	for l := levelPortable + 1; l < len(times); l++ {
-		if float64(times[l]) < 0.95*float64(times[best]) {
+		if float64(times[l]) < 0.95*float64(fastest) {
 			best = l
 		}
+		fastest = min(fastest, times[l])
 	}
 	return best
 }

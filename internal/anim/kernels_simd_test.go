@@ -13,8 +13,8 @@ import (
 )
 
 // TestChooseLevel: a wider kernel is kept only where it measured at least
-// 5 % faster than the narrower one it replaces; a tie or a slower one
-// keeps the narrower.
+// 5 % faster than every narrower one; a tie or a slower one keeps the
+// narrower.
 func TestChooseLevel(t *testing.T) {
 	cases := []struct {
 		times []time.Duration // portable, AVX2, AVX-512
@@ -32,6 +32,8 @@ func TestChooseLevel(t *testing.T) {
 		{[]time.Duration{100, 98, 90}, levelAVX512}, // AVX2 no gain, AVX-512 a clear one
 		{[]time.Duration{100, 120, 90}, levelAVX512},
 		{[]time.Duration{100, 120, 97}, levelPortable},
+		{[]time.Duration{100, 96, 94}, levelPortable}, // AVX-512 within 5 % of AVX2, AVX2 of portable
+		{[]time.Duration{100, 80, 77}, levelAVX2},     // AVX-512 within 5 % of AVX2
 	}
 	for _, tc := range cases {
 		if got := chooseLevel(tc.times); got != tc.want {
