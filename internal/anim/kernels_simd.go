@@ -44,7 +44,9 @@ import (
 // interleaved rounds beside ozz-animation 0.16 -O3 -march=native (66.6
 // ns/joint), medians, ns/joint of Blend2Palette-100: portable nlerp
 // 95.6, avx2 nlerp 51.8; portable slerp 134.4, avx2 slerp 60.9. On an
-// Intel Xeon with AVX-512 (ozz 80.5): avx2 nlerp 55.3, avx512 56.3.
+// Intel Xeon with AVX-512, two runs of 6 rounds (ozz 80.5, then 95.3):
+// avx2 nlerp 55.3 and 63.6, avx512 56.3 and 65.6; there calibration
+// chose AVX2 for every kernel, in three start-ups out of three.
 //
 // Tests select each level the CPU has with setKernelPath and compare it
 // with the portable kernels.
