@@ -40,6 +40,17 @@ func (p *SoAPose) sameJoint(i int, q *SoAPose) bool {
 	return true
 }
 
+// laneMasks holds one bit per joint for 64 blocks of soaLanes joints, the
+// joints a layer leaves alone as sameMasks and identityMasks find them:
+// block k of a chunk of 512 joints in m[k], joint l of the block in bit l.
+type laneMasks [64]uint8
+
+// chunkJoints is the number of joints one laneMasks covers.
+const chunkJoints = len(laneMasks{}) * soaLanes
+
+// has reports joint i's bit, i counted from the start of the pose.
+func (m *laneMasks) has(i int) bool { return m[i/soaLanes%len(m)]>>(i%soaLanes)&1 != 0 }
+
 // identityJoint sets joint i of p to the identity transform.
 func (p *SoAPose) identityJoint(i int) {
 	p.tx[i], p.ty[i], p.tz[i] = 0, 0, 0
@@ -66,32 +77,35 @@ func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	}
 	checkLen("masked blend", out, a, b)
 	mask = mask[:out.n]
-	var same uint8 // the joints of the block where a and b are equal
-	for i, m := range mask {
-		if i%soaLanes == 0 {
-			same = sameLanes(a, b, i)
-		}
-		wi := w * m
-		switch {
-		case wi <= 0 || same&(1<<(i%soaLanes)) != 0 || !layerLanes && a.sameJoint(i, b): // a joint the layer leaves as a has it
-			if out != a {
-				out.copyJoint(i, a)
-			}
-		case wi >= 1:
-			if out != b {
-				out.copyJoint(i, b)
-			}
-		default:
-			out.tx[i] = a.tx[i] + (b.tx[i]-a.tx[i])*wi
-			out.ty[i] = a.ty[i] + (b.ty[i]-a.ty[i])*wi
-			out.tz[i] = a.tz[i] + (b.tz[i]-a.tz[i])*wi
-			out.sx[i] = a.sx[i] + (b.sx[i]-a.sx[i])*wi
-			out.sy[i] = a.sy[i] + (b.sy[i]-a.sy[i])*wi
-			out.sz[i] = a.sz[i] + (b.sz[i]-a.sz[i])*wi
-			if nlerp {
-				out.qx[i], out.qy[i], out.qz[i], out.qw[i] = nlerpQ(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
-			} else {
-				out.qx[i], out.qy[i], out.qz[i], out.qw[i] = slerpPoly(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
+	// The joints where a and b are equal, a chunk at a time: the loop over
+	// joints calls nothing, so that Go keeps its values in registers.
+	var same laneMasks
+	lanes := layerLanes
+	for c := 0; c < out.n; c += chunkJoints {
+		sameMasks(a, b, c, &same)
+		for i := c; i < min(c+chunkJoints, out.n); i++ {
+			wi := w * mask[i]
+			switch {
+			case wi <= 0 || lanes && same.has(i) || !lanes && a.sameJoint(i, b): // a joint the layer leaves as a has it
+				if out != a {
+					out.copyJoint(i, a)
+				}
+			case wi >= 1:
+				if out != b {
+					out.copyJoint(i, b)
+				}
+			default:
+				out.tx[i] = a.tx[i] + (b.tx[i]-a.tx[i])*wi
+				out.ty[i] = a.ty[i] + (b.ty[i]-a.ty[i])*wi
+				out.tz[i] = a.tz[i] + (b.tz[i]-a.tz[i])*wi
+				out.sx[i] = a.sx[i] + (b.sx[i]-a.sx[i])*wi
+				out.sy[i] = a.sy[i] + (b.sy[i]-a.sy[i])*wi
+				out.sz[i] = a.sz[i] + (b.sz[i]-a.sz[i])*wi
+				if nlerp {
+					out.qx[i], out.qy[i], out.qz[i], out.qw[i] = nlerpQ(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
+				} else {
+					out.qx[i], out.qy[i], out.qz[i], out.qw[i] = slerpPoly(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
+				}
 			}
 		}
 	}
@@ -182,18 +196,19 @@ func qmul(ax, ay, az, aw, bx, by, bz, bw float32) (x, y, z, w float32) {
 // with base = ref gives src back. out may be src.
 func DifferenceSoA(out, src, ref *SoAPose) {
 	checkLen("difference", out, src, ref)
-	var same uint8 // the joints of the block where src and ref are equal
-	for i := range out.n {
-		if i%soaLanes == 0 {
-			same = sameLanes(src, ref, i)
+	var same laneMasks // the joints where src and ref are equal, a chunk at a time
+	lanes := layerLanes
+	for c := 0; c < out.n; c += chunkJoints {
+		sameMasks(src, ref, c, &same)
+		for i := c; i < min(c+chunkJoints, out.n); i++ {
+			if lanes && same.has(i) || !lanes && src.sameJoint(i, ref) {
+				out.identityJoint(i)
+				continue
+			}
+			out.tx[i], out.ty[i], out.tz[i] = src.tx[i]-ref.tx[i], src.ty[i]-ref.ty[i], src.tz[i]-ref.tz[i]
+			out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(-ref.qx[i], -ref.qy[i], -ref.qz[i], ref.qw[i], src.qx[i], src.qy[i], src.qz[i], src.qw[i]))
+			out.sx[i], out.sy[i], out.sz[i] = ratio(src.sx[i], ref.sx[i]), ratio(src.sy[i], ref.sy[i]), ratio(src.sz[i], ref.sz[i])
 		}
-		if same&(1<<(i%soaLanes)) != 0 || !layerLanes && src.sameJoint(i, ref) {
-			out.identityJoint(i)
-			continue
-		}
-		out.tx[i], out.ty[i], out.tz[i] = src.tx[i]-ref.tx[i], src.ty[i]-ref.ty[i], src.tz[i]-ref.tz[i]
-		out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(-ref.qx[i], -ref.qy[i], -ref.qz[i], ref.qw[i], src.qx[i], src.qy[i], src.qz[i], src.qw[i]))
-		out.sx[i], out.sy[i], out.sz[i] = ratio(src.sx[i], ref.sx[i]), ratio(src.sy[i], ref.sy[i]), ratio(src.sz[i], ref.sz[i])
 	}
 	for k := range out.W { // morph weights add: the difference is src − ref
 		out.W[k] = src.W[k] - ref.W[k]
@@ -226,31 +241,32 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 	if mask != nil {
 		mask = mask[:out.n]
 	}
-	var still uint8 // the joints of the block whose difference is the identity
-	for i := range out.n {
-		if i%soaLanes == 0 {
-			still = identityLanes(diff, i)
-		}
-		wi := w
-		if mask != nil {
-			wi *= mask[i]
-		}
-		if wi == 0 || still&(1<<(i%soaLanes)) != 0 || !layerLanes && diff.identityAt(i) {
-			if out != base {
-				out.copyJoint(i, base)
+	var still laneMasks // the joints whose difference is the identity, a chunk at a time
+	lanes := layerLanes
+	for c := 0; c < out.n; c += chunkJoints {
+		identityMasks(diff, c, &still)
+		for i := c; i < min(c+chunkJoints, out.n); i++ {
+			wi := w
+			if mask != nil {
+				wi *= mask[i]
 			}
-			continue
+			if wi == 0 || lanes && still.has(i) || !lanes && diff.identityAt(i) {
+				if out != base {
+					out.copyJoint(i, base)
+				}
+				continue
+			}
+			dx, dy, dz, dw := diff.qx[i], diff.qy[i], diff.qz[i], diff.qw[i]
+			if wi == 1 {
+				out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i], base.ty[i]+diff.ty[i], base.tz[i]+diff.tz[i]
+				out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*diff.sx[i], base.sy[i]*diff.sy[i], base.sz[i]*diff.sz[i]
+			} else {
+				out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i]*wi, base.ty[i]+diff.ty[i]*wi, base.tz[i]+diff.tz[i]*wi
+				out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*powScale(diff.sx[i], wi), base.sy[i]*powScale(diff.sy[i], wi), base.sz[i]*powScale(diff.sz[i], wi)
+				dx, dy, dz, dw = slerpIdentity(dx, dy, dz, dw, wi)
+			}
+			out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(base.qx[i], base.qy[i], base.qz[i], base.qw[i], dx, dy, dz, dw))
 		}
-		dx, dy, dz, dw := diff.qx[i], diff.qy[i], diff.qz[i], diff.qw[i]
-		if wi == 1 {
-			out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i], base.ty[i]+diff.ty[i], base.tz[i]+diff.tz[i]
-			out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*diff.sx[i], base.sy[i]*diff.sy[i], base.sz[i]*diff.sz[i]
-		} else {
-			out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i]*wi, base.ty[i]+diff.ty[i]*wi, base.tz[i]+diff.tz[i]*wi
-			out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*powScale(diff.sx[i], wi), base.sy[i]*powScale(diff.sy[i], wi), base.sz[i]*powScale(diff.sz[i], wi)
-			dx, dy, dz, dw = slerpIdentity(dx, dy, dz, dw, wi)
-		}
-		out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(base.qx[i], base.qy[i], base.qz[i], base.qw[i], dx, dy, dz, dw))
 	}
 	for k := range out.W {
 		wk := w

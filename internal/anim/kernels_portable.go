@@ -19,13 +19,13 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4
 	modelPaletteGeneric(parents, in, models, ibs, pal)
 }
 
-// The layers test their joints one at a time (see sameLanes in
+// The layers test their joints one at a time (see sameMasks in
 // kernels_simd.go).
 const layerLanes = false
 
-func sameLanes(p, q *SoAPose, i int) uint8 { return 0 }
+func sameMasks(p, q *SoAPose, from int, m *laneMasks) {}
 
-func identityLanes(p *SoAPose, i int) uint8 { return 0 }
+func identityMasks(p *SoAPose, from int, m *laneMasks) {}
 
 // setKernelPath selects the kernels by KernelPath name for tests; it
 // reports false for a path this build cannot run.

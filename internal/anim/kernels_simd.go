@@ -162,38 +162,61 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4
 	modelPaletteGeneric(parents, in, models, ibs, pal)
 }
 
-// sameLanes and identityLanes find, with ten vector compares, the joints
-// of a block of 8 that a masked or additive layer leaves alone: bit l for
-// joint i+l. They run where layerLanes is set (calibrate chose AVX2 or
-// wider for the layers); otherwise they return 0, and the layers test
-// their joints one at a time, each test stopping at the first component
-// that differs. The vector compares are functions of their own, not
-// inlined, so that the compiler cannot move VZEROUPPER in among them (it
-// did: the scalar code after them ran with the upper halves dirty, and
-// the layers took twice as long).
-func sameLanes(p, q *SoAPose, i int) uint8 {
+// sameMasks and identityMasks find, with vector compares, the joints of
+// up to 64 blocks of 8 from joint from that a masked or additive layer
+// leaves alone (laneMasks). They run where layerLanes is set (calibrate
+// chose AVX2 or wider for the layers); otherwise they leave m zero, and
+// the layers test their joints one at a time, each test stopping at the
+// first component that differs. One call covers 512 joints, so that the
+// call, and the VZEROUPPER after it, do not cost each block of a dense
+// pose more than its compares save. The compares run in a function of
+// their own, not inlined, so that the compiler cannot move VZEROUPPER in
+// among them (it did: the scalar code after them ran with the upper
+// halves dirty, and the layers took twice as long).
+func sameMasks(p, q *SoAPose, from int, m *laneMasks) {
 	if !layerLanes {
-		return 0
+		return
 	}
-	m := sameLanes8(p, q, i)
+	sameMasks8(p, q, from, m)
 	archsimd.ClearAVXUpperBits()
-	return m
 }
 
-func identityLanes(p *SoAPose, i int) uint8 {
+func identityMasks(p *SoAPose, from int, m *laneMasks) {
 	if !layerLanes {
-		return 0
+		return
 	}
-	m := identityLanes8(p, i)
+	identityMasks8(p, from, m)
 	archsimd.ClearAVXUpperBits()
-	return m
 }
 
-// sameLanes8 and identityLanes8 test the qw stripe first and stop there
-// when no joint of the block passes: the layers over a dense pose (motion
-// capture, where every joint turns) pay two loads a block.
-//
 //go:noinline
+func sameMasks8(p, q *SoAPose, from int, m *laneMasks) {
+	lanes := len(p.buf) / 10
+	for k := range m {
+		i := from + k*soaLanes
+		if i >= lanes {
+			return
+		}
+		m[k] = sameLanes8(p, q, i)
+	}
+}
+
+//go:noinline
+func identityMasks8(p *SoAPose, from int, m *laneMasks) {
+	lanes := len(p.buf) / 10
+	for k := range m {
+		i := from + k*soaLanes
+		if i >= lanes {
+			return
+		}
+		m[k] = identityLanes8(p, i)
+	}
+}
+
+// sameLanes8 and identityLanes8 give bit l for joint i+l of the block of
+// 8 from i. They test the qw stripe first and stop there when no joint of
+// the block passes: the layers over a dense pose (motion capture, where
+// every joint turns) pay two loads a block.
 func sameLanes8(p, q *SoAPose, i int) uint8 {
 	// qw first: translations are often bone offsets, alike in every pose
 	// of a skeleton, rotations seldom are.
@@ -212,7 +235,6 @@ func sameLanes8(p, q *SoAPose, i int) uint8 {
 	return uint8(m.ToBits())
 }
 
-//go:noinline
 func identityLanes8(p *SoAPose, i int) uint8 {
 	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	one := archsimd.BroadcastFloat32x8(1)

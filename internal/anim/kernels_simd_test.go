@@ -104,4 +104,32 @@ func TestLayerLanes(t *testing.T) {
 			t.Errorf("block %d: identityLanes8 %08b, want %08b", i, got, wantID)
 		}
 	}
+
+	// The masks of a pose longer than one chunk of 512 joints, chunk by
+	// chunk, against the joint-by-joint tests.
+	const long = 600
+	la, lb, lid := NewSoAPose(long), NewSoAPose(long), NewSoAPose(long)
+	for i := range long {
+		tr := Transform{Translation: mgl32.Vec3{float32(i), 1, 0}, Rotation: mgl32.QuatRotate(float32(i)/long, mgl32.Vec3{1, 0, 0}), Scale: mgl32.Vec3{1, 1, 1}}
+		la.Set(i, tr)
+		if i%3 == 0 {
+			lb.Set(i, tr)
+		}
+		if i%5 == 0 {
+			lid.Set(i, tr)
+		}
+	}
+	for from := 0; from < long; from += 512 {
+		var same, still laneMasks
+		sameMasks8(la, lb, from, &same)
+		identityMasks8(lid, from, &still)
+		for i := from; i < min(from+512, long); i++ {
+			if same.has(i) != la.sameJoint(i, lb) {
+				t.Errorf("joint %d: sameMasks8 says %v", i, same.has(i))
+			}
+			if still.has(i) != lid.identityAt(i) {
+				t.Errorf("joint %d: identityMasks8 says %v", i, still.has(i))
+			}
+		}
+	}
 }
