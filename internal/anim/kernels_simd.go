@@ -220,18 +220,16 @@ func identityMasks8(p *SoAPose, from int, m *laneMasks) {
 func sameLanes8(p, q *SoAPose, i int) uint8 {
 	// qw first: translations are often bone offsets, alike in every pose
 	// of a skeleton, rotations seldom are.
-	n := len(p.buf) / 10
-	a, b := p.buf, q.buf[:len(p.buf)]
-	w := i + 6*n
-	m := archsimd.LoadFloat32x8Slice(a[w:]).Equal(archsimd.LoadFloat32x8Slice(b[w:]))
+	eq := func(a, b []float32) archsimd.Mask32x8 {
+		return archsimd.LoadFloat32x8((*[8]float32)(a[i : i+8])).Equal(archsimd.LoadFloat32x8((*[8]float32)(b[i : i+8])))
+	}
+	m := eq(p.qw, q.qw)
 	if m.ToBits() == 0 {
 		return 0
 	}
-	for k := i; k < len(a); k += n {
-		if k != w {
-			m = m.And(archsimd.LoadFloat32x8Slice(a[k:]).Equal(archsimd.LoadFloat32x8Slice(b[k:])))
-		}
-	}
+	m = m.And(eq(p.tx, q.tx)).And(eq(p.ty, q.ty)).And(eq(p.tz, q.tz)).
+		And(eq(p.qx, q.qx)).And(eq(p.qy, q.qy)).And(eq(p.qz, q.qz)).
+		And(eq(p.sx, q.sx)).And(eq(p.sy, q.sy)).And(eq(p.sz, q.sz))
 	return uint8(m.ToBits())
 }
 
@@ -686,19 +684,21 @@ func interpolate8(ca []float32, _ int, t float32, nlerp bool, out *SoAPose) {
 // lerp3x8 interpolates a translation or scale: pairs s (groups of 8 t0,
 // inv, ax, ay, az, bx, by, bz) into the stripes o (x, y, z of pad lanes).
 func lerp3x8(s, o []float32, pad int, tv archsimd.Float32x8) {
+	ox, oy, oz := o[:pad], o[pad:2*pad], o[2*pad:3*pad]
 	for j := 0; j+8 <= pad; j += 8 {
 		g := (*[64]float32)(s[8*j : 8*j+64])
 		u := pairU8(g[:], tv)
-		if u.Equal(archsimd.Float32x8{}).ToBits() == 0xff { // a + (b − a)·0
-			for c := range 3 {
-				load8(g[16+8*c:]).Store((*[8]float32)(o[c*pad+j : c*pad+j+8]))
-			}
-			continue
+		x := archsimd.LoadFloat32x8((*[8]float32)(g[16:24]))
+		y := archsimd.LoadFloat32x8((*[8]float32)(g[24:32]))
+		z := archsimd.LoadFloat32x8((*[8]float32)(g[32:40]))
+		if u.Equal(archsimd.Float32x8{}).ToBits() != 0xff { // all u = 0 keeps a exactly
+			x = archsimd.LoadFloat32x8((*[8]float32)(g[40:48])).Sub(x).MulAdd(u, x)
+			y = archsimd.LoadFloat32x8((*[8]float32)(g[48:56])).Sub(y).MulAdd(u, y)
+			z = archsimd.LoadFloat32x8((*[8]float32)(g[56:64])).Sub(z).MulAdd(u, z)
 		}
-		for c := range 3 {
-			a := load8(g[16+8*c:])
-			load8(g[40+8*c:]).Sub(a).MulAdd(u, a).Store((*[8]float32)(o[c*pad+j : c*pad+j+8]))
-		}
+		x.Store((*[8]float32)(ox[j : j+8]))
+		y.Store((*[8]float32)(oy[j : j+8]))
+		z.Store((*[8]float32)(oz[j : j+8]))
 	}
 }
 
