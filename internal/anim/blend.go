@@ -51,6 +51,18 @@ const chunkJoints = len(laneMasks{}) * soaLanes
 // has reports joint i's bit, i counted from the start of the pose.
 func (m *laneMasks) has(i int) bool { return m[i/soaLanes%len(m)]>>(i%soaLanes)&1 != 0 }
 
+// any reports whether a bit is set for the joints of the chunk from joint
+// c of a pose of n: where none is (a dense pose), the loop over the chunk
+// skips the per-joint test.
+func (m *laneMasks) any(c, n int) bool {
+	for _, b := range m[:min(len(m), (n-c+soaLanes-1)/soaLanes)] {
+		if b != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // identityJoint sets joint i of p to the identity transform.
 func (p *SoAPose) identityJoint(i int) {
 	p.tx[i], p.ty[i], p.tz[i] = 0, 0, 0
@@ -83,10 +95,11 @@ func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	lanes := layerLanes
 	for c := 0; c < out.n; c += chunkJoints {
 		sameMasks(a, b, c, &same)
+		alike := lanes && same.any(c, out.n)
 		for i := c; i < min(c+chunkJoints, out.n); i++ {
 			wi := w * mask[i]
 			switch {
-			case wi <= 0 || lanes && same.has(i) || !lanes && a.sameJoint(i, b): // a joint the layer leaves as a has it
+			case wi <= 0 || alike && same.has(i) || !lanes && a.sameJoint(i, b): // a joint the layer leaves as a has it
 				if out != a {
 					out.copyJoint(i, a)
 				}
@@ -200,8 +213,9 @@ func DifferenceSoA(out, src, ref *SoAPose) {
 	lanes := layerLanes
 	for c := 0; c < out.n; c += chunkJoints {
 		sameMasks(src, ref, c, &same)
+		alike := lanes && same.any(c, out.n)
 		for i := c; i < min(c+chunkJoints, out.n); i++ {
-			if lanes && same.has(i) || !lanes && src.sameJoint(i, ref) {
+			if alike && same.has(i) || !lanes && src.sameJoint(i, ref) {
 				out.identityJoint(i)
 				continue
 			}
@@ -245,12 +259,13 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 	lanes := layerLanes
 	for c := 0; c < out.n; c += chunkJoints {
 		identityMasks(diff, c, &still)
+		alike := lanes && still.any(c, out.n)
 		for i := c; i < min(c+chunkJoints, out.n); i++ {
 			wi := w
 			if mask != nil {
 				wi *= mask[i]
 			}
-			if wi == 0 || lanes && still.has(i) || !lanes && diff.identityAt(i) {
+			if wi == 0 || alike && still.has(i) || !lanes && diff.identityAt(i) {
 				if out != base {
 					out.copyJoint(i, base)
 				}
