@@ -119,13 +119,11 @@ func (j *TwoBoneIKJob) Run() {
 	// by δ = θ1 − θ0 about the hinge n. The angles are kept as cosines
 	// and sines (sin θ0 from the cross product, which stays exact on a
 	// straight chain), and the turn is built from cos δ and sin δ.
-	cross := ba.cross(bc)
-	ln := cross.len()
+	n, ln := ba.cross(bc).unit()
 	c0 := clampUnit(ba.dot(bc) / (lab * lbc))
 	s0 := min(ln/(lab*lbc), 1)
 	c1 := clampUnit((lab*lab + lbc*lbc - lat*lat) / (2 * lab * lbc))
 	s1 := float32(math.Sqrt(float64((1 - c1) * (1 + c1))))
-	n := cross.scale(1 / ln)
 	if ln < ikEpsilon {
 		// A straight (or folded) chain has no bending plane. Bend it so
 		// that the elbow already leans towards the pole: rotating c about
@@ -609,5 +607,5 @@ func fromTo(u, v v3) quat {
 func clampUnit(x float32) float32 { return max(-1, min(1, x)) }
 
 func acos32(x float32) float32 {
-	return float32(math.Acos(math.Max(-1, math.Min(1, float64(x)))))
+	return float32(math.Acos(float64(clampUnit(x))))
 }
