@@ -51,18 +51,6 @@ const chunkJoints = len(laneMasks{}) * soaLanes
 // has reports joint i's bit, i counted from the start of the pose.
 func (m *laneMasks) has(i int) bool { return m[i/soaLanes%len(m)]>>(i%soaLanes)&1 != 0 }
 
-// any reports whether a bit is set for the joints of the chunk from joint
-// c of a pose of n: where none is (a dense pose), the loop over the chunk
-// skips the per-joint test.
-func (m *laneMasks) any(c, n int) bool {
-	for _, b := range m[:min(len(m), (n-c+soaLanes-1)/soaLanes)] {
-		if b != 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // identityJoint sets joint i of p to the identity transform.
 func (p *SoAPose) identityJoint(i int) {
 	p.tx[i], p.ty[i], p.tz[i] = 0, 0, 0
@@ -92,10 +80,9 @@ func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	// The joints where a and b are equal, a chunk at a time: the loop over
 	// joints calls nothing, so that Go keeps its values in registers.
 	var same laneMasks
-	lanes := layerLanes
+	lanes := layerLanes // where not, the joints are tested one at a time
 	for c := 0; c < out.n; c += chunkJoints {
-		sameMasks(a, b, c, &same)
-		alike := lanes && same.any(c, out.n)
+		alike := sameMasks(a, b, c, &same)
 		for i := c; i < min(c+chunkJoints, out.n); i++ {
 			wi := w * mask[i]
 			switch {
@@ -209,11 +196,10 @@ func qmul(ax, ay, az, aw, bx, by, bz, bw float32) (x, y, z, w float32) {
 // with base = ref gives src back. out may be src.
 func DifferenceSoA(out, src, ref *SoAPose) {
 	checkLen("difference", out, src, ref)
-	var same laneMasks // the joints where src and ref are equal, a chunk at a time
-	lanes := layerLanes
+	var same laneMasks  // the joints where src and ref are equal, a chunk at a time
+	lanes := layerLanes // where not, the joints are tested one at a time
 	for c := 0; c < out.n; c += chunkJoints {
-		sameMasks(src, ref, c, &same)
-		alike := lanes && same.any(c, out.n)
+		alike := sameMasks(src, ref, c, &same)
 		for i := c; i < min(c+chunkJoints, out.n); i++ {
 			if alike && same.has(i) || !lanes && src.sameJoint(i, ref) {
 				out.identityJoint(i)
@@ -256,10 +242,9 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 		mask = mask[:out.n]
 	}
 	var still laneMasks // the joints whose difference is the identity, a chunk at a time
-	lanes := layerLanes
+	lanes := layerLanes // where not, the joints are tested one at a time
 	for c := 0; c < out.n; c += chunkJoints {
-		identityMasks(diff, c, &still)
-		alike := lanes && still.any(c, out.n)
+		alike := identityMasks(diff, c, &still)
 		for i := c; i < min(c+chunkJoints, out.n); i++ {
 			wi := w
 			if mask != nil {

@@ -23,9 +23,9 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4
 // kernels_simd.go).
 const layerLanes = false
 
-func sameMasks(p, q *SoAPose, from int, m *laneMasks) {}
+func sameMasks(p, q *SoAPose, from int, m *laneMasks) bool { return false }
 
-func identityMasks(p *SoAPose, from int, m *laneMasks) {}
+func identityMasks(p *SoAPose, from int, m *laneMasks) bool { return false }
 
 // setKernelPath selects the kernels by KernelPath name for tests; it
 // reports false for a path this build cannot run.

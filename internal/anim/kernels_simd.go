@@ -164,53 +164,61 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4
 
 // sameMasks and identityMasks find, with vector compares, the joints of
 // up to 64 blocks of 8 from joint from that a masked or additive layer
-// leaves alone (laneMasks). They run where layerLanes is set (calibrate
-// chose AVX2 or wider for the layers); otherwise they leave m zero, and
-// the layers test their joints one at a time, each test stopping at the
-// first component that differs. One call covers 512 joints, so that the
-// call, and the VZEROUPPER after it, do not cost each block of a dense
-// pose more than its compares save. The compares run in a function of
-// their own, not inlined, so that the compiler cannot move VZEROUPPER in
-// among them (it did: the scalar code after them ran with the upper
-// halves dirty, and the layers took twice as long).
-func sameMasks(p, q *SoAPose, from int, m *laneMasks) {
+// leaves alone (laneMasks), and report whether they found any: where none
+// is (a dense pose), the loop over the chunk skips the per-joint test.
+// They run where layerLanes is set (calibrate chose AVX2 or wider for the
+// layers); otherwise they leave m zero and report false, and the layers
+// test their joints one at a time, each test stopping at the first
+// component that differs. One call covers 512 joints, so that the call,
+// and the VZEROUPPER after it, do not cost each block of a dense pose more
+// than its compares save. The compares run in a function of their own,
+// not inlined, so that the compiler cannot move VZEROUPPER in among them
+// (it did: the scalar code after them ran with the upper halves dirty, and
+// the layers took twice as long).
+func sameMasks(p, q *SoAPose, from int, m *laneMasks) bool {
 	if !layerLanes {
-		return
+		return false
 	}
-	sameMasks8(p, q, from, m)
+	found := sameMasks8(p, q, from, m)
 	archsimd.ClearAVXUpperBits()
+	return found
 }
 
-func identityMasks(p *SoAPose, from int, m *laneMasks) {
+func identityMasks(p *SoAPose, from int, m *laneMasks) bool {
 	if !layerLanes {
-		return
+		return false
 	}
-	identityMasks8(p, from, m)
+	found := identityMasks8(p, from, m)
 	archsimd.ClearAVXUpperBits()
+	return found
 }
 
 //go:noinline
-func sameMasks8(p, q *SoAPose, from int, m *laneMasks) {
-	lanes := len(p.buf) / 10
+func sameMasks8(p, q *SoAPose, from int, m *laneMasks) bool {
+	lanes, found := len(p.buf)/10, uint8(0)
 	for k := range m {
 		i := from + k*soaLanes
 		if i >= lanes {
-			return
+			break
 		}
 		m[k] = sameLanes8(p, q, i)
+		found |= m[k]
 	}
+	return found != 0
 }
 
 //go:noinline
-func identityMasks8(p *SoAPose, from int, m *laneMasks) {
-	lanes := len(p.buf) / 10
+func identityMasks8(p *SoAPose, from int, m *laneMasks) bool {
+	lanes, found := len(p.buf)/10, uint8(0)
 	for k := range m {
 		i := from + k*soaLanes
 		if i >= lanes {
-			return
+			break
 		}
 		m[k] = identityLanes8(p, i)
+		found |= m[k]
 	}
+	return found != 0
 }
 
 // sameLanes8 and identityLanes8 give bit l for joint i+l of the block of

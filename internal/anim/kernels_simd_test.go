@@ -121,8 +121,8 @@ func TestLayerLanes(t *testing.T) {
 	}
 	for from := 0; from < long; from += 512 {
 		var same, still laneMasks
-		sameMasks8(la, lb, from, &same)
-		identityMasks8(lid, from, &still)
+		foundSame, foundStill := sameMasks8(la, lb, from, &same), identityMasks8(lid, from, &still)
+		anySame, anyStill := false, false
 		for i := from; i < min(from+512, long); i++ {
 			if same.has(i) != la.sameJoint(i, lb) {
 				t.Errorf("joint %d: sameMasks8 says %v", i, same.has(i))
@@ -130,6 +130,10 @@ func TestLayerLanes(t *testing.T) {
 			if still.has(i) != lid.identityAt(i) {
 				t.Errorf("joint %d: identityMasks8 says %v", i, still.has(i))
 			}
+			anySame, anyStill = anySame || la.sameJoint(i, lb), anyStill || lid.identityAt(i)
+		}
+		if foundSame != anySame || foundStill != anyStill {
+			t.Errorf("chunk from %d: masks report %v and %v found, want %v and %v", from, foundSame, foundStill, anySame, anyStill)
 		}
 	}
 }
