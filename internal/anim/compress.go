@@ -44,11 +44,15 @@ import (
 //
 // A packed clip samples through SampleSoAJob like any other: each track's
 // current key pair is decoded into the job's Cache (ozz's sampling
-// context) when the time leaves it, and interpolation reads the cache, so
-// that playback decodes a key only when it crosses one. CUBICSPLINE
-// tracks are sampled densely and packed as LINEAR keys where that makes
-// the clip smaller (sampleCurves); STEP tracks and morph weights stay as
-// they are.
+// context) when the time leaves it, laid out as an uncompressed clip's
+// pairs are, so that one interpolation pass serves both, and playback
+// decodes a key only when it crosses one. The tracks that key every time
+// lie in frames, one per time; crossing a time decodes the next frame
+// into all their pairs, in the SIMD build 8 lanes at a time (a frame
+// holds each cache group's codes component by component, shiftFrames8).
+// CUBICSPLINE tracks are sampled densely and packed as LINEAR keys where
+// that makes the clip smaller (sampleCurves); STEP tracks and morph
+// weights stay as they are.
 
 // VirtualVertex is the distance of the virtual vertices from their joint,
 // in model units: 3 cm in glTF's metres.
@@ -111,6 +115,11 @@ type packedClip struct {
 	// for that time.
 	frame                 []frameTrack
 	frameStart, frameBits uint32
+	// groups are the frame tracks again, by the cache group of 8 joints
+	// their pairs lie in, for the SIMD build's shift (shiftFrames8).
+	groups []frameGroup
+	// loose[p] are the joints whose track of path p is not in the frames.
+	loose [3][]int32
 	// data holds every track's ranges, time indices and values, and
 	// dataPad zero bytes for readBits.
 	data []byte
@@ -137,11 +146,12 @@ type packedClip struct {
 // are packed least significant first.
 type packedTrack struct {
 	off, toff, voff uint32 // byte offsets of the ranges, times and values
-	// vbit is the bit offset of key 0's codes, kbits the bits from one
-	// key's codes to the next'; for a quantized track that keys every time
-	// both place it in the clip's frames.
-	vbit, kbits uint32
-	n           uint32
+	// vbit is the bit offset of each component's code of key 0, kbits the
+	// bits from one key's codes to the next'; for a quantized track that
+	// keys every time both place it in the clip's frames.
+	vbit  [3]uint32
+	kbits uint32
+	n     uint32
 	// bits is 32 for float32 values, the widest component's for coded
 	// ones, the mantissa bits kept for a constant track; cbits are a
 	// coded track's bits per component.
@@ -166,13 +176,18 @@ func (tr *packedTrack) keyBits() uint32 {
 }
 
 // dataPad zero bytes end packedClip.data, so that readBits may load eight
-// bytes anywhere in it.
-const dataPad = 8
+// bytes anywhere in it, and shiftFrames8 32.
+const dataPad = 32
 
 // readBits reads w ≤ 32 bits at bit offset at.
 func readBits(d []byte, at int, w uint8) uint32 {
 	x := binary.LittleEndian.Uint64(d[at>>3:])
 	return uint32(x>>(at&7)) & (1<<w - 1)
+}
+
+// maskedBits reads the bits of mask (≤ 32, from bit 0) at bit offset at.
+func maskedBits(d []byte, at uint, mask uint32) uint32 {
+	return uint32(binary.LittleEndian.Uint64(d[at>>3:])>>(at&7)) & mask
 }
 
 // codedComponents is the number of components a track of path p codes at
@@ -184,41 +199,115 @@ func codedComponents(p Path, bits uint8) int {
 	return p.Components()
 }
 
-// CacheLen is the length of the float cache SampleSoAJob needs: one key
-// pair per joint and path, for an uncompressed clip in groups of 8 joints
-// after a head (keystream.go), for a packed one as records.
+// CacheLen is the length of the float cache SampleSoAJob needs: a head
+// and one key pair per joint and path, in groups of 8 joints
+// (keystream.go), and for a compressed clip each pair's end time after
+// them.
 func (c *RuntimeClip) CacheLen() int {
-	if c.pk == nil {
-		return streamHead + cacheStripes*soaPadded(c.numJoints)
+	l := streamHead + cacheStripes*soaPadded(c.numJoints)
+	if c.pk != nil {
+		l += 3 * soaPadded(c.numJoints)
 	}
-	off := cacheOffsets(c.numJoints)
-	return off[2] + 2*(recHead+3)*c.numJoints
+	return l
 }
 
 // Compressed reports whether the clip was built by CompressClip.
 func (c *RuntimeClip) Compressed() bool { return c.pk != nil }
 
-// cacheOffsets are where each path's records start in the cache, per
-// joint count n.
-func cacheOffsets(n int) [3]int {
-	return [3]int{0, 2 * (recHead + 3) * n, 2*(recHead+3)*n + 2*(recHead+4)*n}
+// advancePacked brings the key pairs in the cache of packed clip c to t:
+// the tracks in frames together (advanceFrames), then each pair that t
+// has left, refilled from its track. The pairs lie as an uncompressed
+// clip's do, so that one interpolation pass serves both; each pair's end
+// time, which the test needs, follows them (pad floats per path). A cache
+// that c did not fill last, a new one or another clip's, is reset first.
+func (c *RuntimeClip) advancePacked(t float32, cursors []int32, cache []float32, wide bool) {
+	pk, n, pad := c.pk, c.numJoints, soaPadded(c.numJoints)
+	if cache[1] != c.tag {
+		c.resetPacked(cursors, cache)
+	}
+	ca := cache[streamHead:]
+	// held: the frames hold t, and only the tracks outside them (loose)
+	// can have left their pairs.
+	held := true
+	if len(pk.frame) > 0 {
+		g := &cursors[len(cursors)-1]
+		pk.advanceFrames(t, g, ca, wide)
+		held = *g != 0
+	}
+	ends := ca[cacheStripes*pad:]
+	for p := range pk.tracks {
+		nc := Path(p).Components()
+		s := ca[cacheStripe[p]*pad : (cacheStripe[p]+2+2*nc)*pad]
+		end, cur := ends[p*pad:p*pad+pad], cursors[p*n:p*n+n]
+		if wide {
+			// The stale pairs found 8 at a time, chunk by chunk.
+			var m laneMasks
+			for from := 0; from < n; from += chunkJoints {
+				if !stalePairs(s, end, nc, t, from, &m) {
+					continue
+				}
+				for j := from; j < min(n, from+chunkJoints); j++ {
+					if m.has(j - from) {
+						pk.refill(Path(p), j, t, &cur[j], s[pairAt(j, 2+2*nc):], &end[j])
+					}
+				}
+			}
+			continue
+		}
+		if held {
+			for _, j := range pk.loose[p] {
+				if x := pairAt(int(j), 2+2*nc); !(s[x] <= t && t < end[j]) {
+					pk.refill(Path(p), int(j), t, &cur[j], s[x:], &end[j])
+				}
+			}
+			continue
+		}
+		for g := 0; g < n; g += groupLanes {
+			t0 := s[g*(2+2*nc) : g*(2+2*nc)+groupLanes]
+			for l := range min(groupLanes, n-g) {
+				if !(t0[l] <= t && t < end[g+l]) {
+					pk.refill(Path(p), g+l, t, &cur[g+l], s[g*(2+2*nc)+l:], &end[g+l])
+				}
+			}
+		}
+	}
 }
 
-// samplePacked is the sampler of a packed clip: the tracks in frames
-// brought to t together (advanceFrames), then per track, the cached key
-// pair refilled where t has left it, and interpolated.
-func samplePacked(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose) {
-	n := c.numJoints
-	pk := c.pk
-	if len(pk.frame) > 0 {
-		pk.advanceFrames(t, &cursors[len(cursors)-1], cache)
+// resetPacked empties a packed clip's cache: every pair the identity,
+// every end time 0, so that each track refills, and the cursors 0. The
+// padding lanes' pairs hold at every finite time.
+func (c *RuntimeClip) resetPacked(cursors []int32, cache []float32) {
+	pad := soaPadded(c.numJoints)
+	ca := cache[streamHead:]
+	for p := range 3 {
+		nc := Path(p).Components()
+		rest := restComponents(&IdentityTransform, Path(p))
+		s := ca[cacheStripe[p]*pad:]
+		end := ca[(cacheStripes+p)*pad : (cacheStripes+p+1)*pad]
+		for j := range pad {
+			if j < c.numJoints {
+				setPair(s[pairAt(j, 2+2*nc):], nc, 0, 0, &rest, &rest)
+				end[j] = 0
+			} else {
+				setPair(s[pairAt(j, 2+2*nc):], nc, -math.MaxFloat32, 0, &rest, &rest)
+				end[j] = math.MaxFloat32
+			}
+		}
 	}
-	off := cacheOffsets(n)
-	pk.sampleVec3(Translation, t, cursors[:n], cache[off[0]:off[1]], out.tx[:n], out.ty[:n], out.tz[:n])
-	pk.sampleQuat(t, nlerp, cursors[n:2*n], cache[off[1]:off[2]], out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n])
-	pk.sampleVec3(Scale, t, cursors[2*n:3*n], cache[off[2]:], out.sx[:n], out.sy[:n], out.sz[:n])
-	if len(c.other) > 0 {
-		sampleOtherLanes(c, t, cursors, out)
+	clear(cursors[:3*c.numJoints])
+	if len(c.pk.frame) > 0 {
+		cursors[len(cursors)-1] = 0
+	}
+	cache[1] = c.tag
+}
+
+// setPair writes a pair into the cache's lanes from g, a joint's t0: the
+// time, the inverse span, then a's and b's nc components, 8 floats apart.
+func setPair(g []float32, nc int, t0, inv float32, a, b *[4]float32) {
+	g = g[:groupLanes*(1+2*nc)+1]
+	g[0], g[groupLanes] = t0, inv
+	for i := range nc {
+		g[groupLanes*(2+i)], g[groupLanes*(2+nc+i)] = a[i], b[i]
 	}
 }
 
@@ -227,14 +316,35 @@ type frameTrack struct {
 	rot   bool
 	drop  uint8 // packedTrack.drop
 	cbits [3]uint8
-	// oneLoad says the codes fit one 64-bit load; then y's code starts
-	// at bit sh1, z's at sh2, and mask are the three codes' masks.
-	oneLoad  bool
-	sh1, sh2 uint8
-	mask     [3]uint32
-	rec      uint32 // where its key pair is in the cache
-	bit      uint32 // its codes' bit offset in a frame
-	lo, step [3]float32
+	// pair and end are where its key pair (its t0) and the pair's end time
+	// are in the cache after the head.
+	pair, end uint32
+	// bit and mask are each component's code's bit offset in a frame and
+	// mask.
+	bit, mask [3]uint32
+	lo, step  [3]float32
+}
+
+// frameGroup is the frame tracks of one path whose pairs lie in one cache
+// group of 8 joints, lane by lane.
+type frameGroup struct {
+	rot bool
+	// pair and end are where the group's pairs (lane 0's t0) and end
+	// times are in the cache after the head.
+	pair, end uint32
+	// sel is -1 in the lanes of frame tracks, 0 in the others; frame
+	// names each lane's track in packedClip.frame.
+	sel   [8]int32
+	frame [8]int32
+	// drop is each lane's dropped component (rotations); lo and step the
+	// lanes' ranges by component.
+	drop     [8]int32
+	lo, step [3][8]float32
+	// plane is the bit offset in a frame of each component's codes, off
+	// each lane's from there, and mask each lane's code mask (0 outside
+	// the frames).
+	plane     [3]uint32
+	off, mask [3][8]uint32
 }
 
 // advanceFrames brings the key pairs of every track in the frames to t:
@@ -242,7 +352,7 @@ type frameTrack struct {
 // and k+1, 0 for none), the next frame decoded into every pair when
 // playback crossed one time, both frames around t after a jump. Outside
 // the table's times it leaves them to refill.
-func (pk *packedClip) advanceFrames(t float32, g *int32, cache []float32) {
+func (pk *packedClip) advanceFrames(t float32, g *int32, ca []float32, wide bool) {
 	times := pk.times
 	last := len(times) - 1
 	c := int(*g) - 1
@@ -253,7 +363,7 @@ func (pk *packedClip) advanceFrames(t float32, g *int32, cache []float32) {
 		*g = 0
 		return
 	case c >= 0 && c+2 <= last && times[c+1] <= t && t < times[c+2]:
-		pk.shiftFrames(c+1, cache)
+		shiftFramesAt(pk, c+1, ca, wide)
 		*g = int32(c + 2)
 		return
 	}
@@ -261,60 +371,48 @@ func (pk *packedClip) advanceFrames(t float32, g *int32, cache []float32) {
 	if k > last || times[k] > t {
 		k--
 	}
-	pk.fillFrames(k, cache)
+	pk.fillFrames(k, ca)
 	*g = int32(k + 1)
 }
 
 // frameCodes decodes the codes of frame track f at frame k.
 func (pk *packedClip) frameCodes(f *frameTrack, k int) (x, y, z float32) {
-	return unpack3(pk.data, uint(pk.frameStart)+uint(k)*uint(pk.frameBits)+uint(f.bit), &f.cbits, &f.lo, &f.step)
+	return unpack3(pk.data, uint(pk.frameStart)+uint(k)*uint(pk.frameBits), &f.bit, &f.cbits, &f.lo, &f.step)
 }
 
-// unpack3 decodes three codes of cb[0], cb[1] and cb[2] bits from bit at
-// of data: lo + step·code each.
-func unpack3(data []byte, at uint, cb *[3]uint8, lo, step *[3]float32) (x, y, z float32) {
-	b0, b1, b2 := uint(cb[0]), uint(cb[1]), uint(cb[2])
-	var qx, qy, qz uint64
-	if b0+b1+b2 <= maxOneLoadBits {
-		v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
-		qx, qy, qz = v&(1<<b0-1), v>>b0&(1<<b1-1), v>>(b0+b1)&(1<<b2-1)
-	} else {
-		qx = uint64(readBits(data, int(at), uint8(b0)))
-		qy = uint64(readBits(data, int(at+b0), uint8(b1)))
-		qz = uint64(readBits(data, int(at+b0+b1), uint8(b2)))
-	}
-	// Codes go to floats through int64: converting an unsigned integer
-	// costs a branch and more.
-	return lo[0] + step[0]*float32(int64(qx)), lo[1] + step[1]*float32(int64(qy)), lo[2] + step[2]*float32(int64(qz))
+// unpack3 decodes three codes of cb[0], cb[1] and cb[2] bits from bits
+// at+bit[0], at+bit[1] and at+bit[2] of data: lo + step·code each.
+func unpack3(data []byte, at uint, bit *[3]uint32, cb *[3]uint8, lo, step *[3]float32) (x, y, z float32) {
+	qx := readBits(data, int(at+uint(bit[0])), cb[0])
+	qy := readBits(data, int(at+uint(bit[1])), cb[1])
+	qz := readBits(data, int(at+uint(bit[2])), cb[2])
+	// Codes go to floats through int32: converting an unsigned integer
+	// costs a branch and more. They have 24 bits at most.
+	return lo[0] + step[0]*float32(int32(qx)), lo[1] + step[1]*float32(int32(qy)), lo[2] + step[2]*float32(int32(qz))
 }
 
-// shiftFrames makes every frame track's pair frames k and k+1, from the
-// pair k−1, k it holds.
-func (pk *packedClip) shiftFrames(k int, cache []float32) {
+// shiftFrames makes the pair of every frame track of frames (all of
+// pk.frame, or a run of it) frames k and k+1, from the pair k−1, k it
+// holds.
+func (pk *packedClip) shiftFrames(k int, ca []float32, frames []frameTrack) {
 	t0, t1, inv := pk.times[k], pk.times[k+1], pk.inv[k]
-	data := pk.data
-	at0 := uint(pk.frameStart) + uint(k+1)*uint(pk.frameBits)
-	for i := range pk.frame {
-		f := &pk.frame[i]
-		var x, y, z float32
-		if f.oneLoad {
-			// frameCodes, written out, masks and shifts made ahead: a
-			// call here costs a fifth.
-			at := at0 + uint(f.bit)
-			v := binary.LittleEndian.Uint64(data[at>>3:]) >> (at & 7)
-			x = f.lo[0] + f.step[0]*float32(int64(uint32(v)&f.mask[0]))
-			y = f.lo[1] + f.step[1]*float32(int64(uint32(v>>(f.sh1&63))&f.mask[1]))
-			z = f.lo[2] + f.step[2]*float32(int64(uint32(v>>(f.sh2&63))&f.mask[2]))
-		} else {
-			x, y, z = pk.frameCodes(f, k+1)
-		}
+	at := uint(pk.frameStart) + uint(k+1)*uint(pk.frameBits)
+	for i := range frames {
+		f := &frames[i]
+		// unpack3, written out with the masks made ahead: a call here
+		// costs a third.
+		x := f.lo[0] + f.step[0]*float32(int32(maskedBits(pk.data, at+uint(f.bit[0]), f.mask[0])))
+		y := f.lo[1] + f.step[1]*float32(int32(maskedBits(pk.data, at+uint(f.bit[1]), f.mask[1])))
+		z := f.lo[2] + f.step[2]*float32(int32(maskedBits(pk.data, at+uint(f.bit[2]), f.mask[2])))
+		ca[f.end] = t1
 		if !f.rot {
-			r := (*[2 * (recHead + 3)]float32)(cache[f.rec:])
-			r[0], r[1], r[2], r[3], r[4] = t0, inv, r[7], r[8], r[9]
-			r[5], r[7], r[8], r[9] = t1, x, y, z
+			g := (*[7*groupLanes + 1]float32)(ca[f.pair:])
+			g[0], g[8] = t0, inv
+			g[16], g[24], g[32] = g[40], g[48], g[56]
+			g[40], g[48], g[56] = x, y, z
 			continue
 		}
-		r := (*[2 * (recHead + 4)]float32)(cache[f.rec:])
+		g := (*[9*groupLanes + 1]float32)(ca[f.pair:])
 		var w float32
 		if ww := 1 - x*x - y*y - z*z; ww > 0 { // unitDropping, written out
 			w = float32(math.Sqrt(float64(ww)))
@@ -333,141 +431,92 @@ func (pk *packedClip) shiftFrames(k int, cache []float32) {
 		// component ≥ 0 (it may have been negated to match the key before
 		// it), and the new key is made to match it: the pair takes the
 		// shorter arc, and is what fillFrames would make.
-		ax, ay, az, aw := r[8], r[9], r[10], r[11]
-		if d := r[8+f.drop&3]; d < 0 || (d == 0 && math.Signbit(float64(d))) {
+		ax, ay, az, aw := g[48], g[56], g[64], g[72]
+		if d := g[48+8*(f.drop&3)]; d < 0 || (d == 0 && math.Signbit(float64(d))) {
 			ax, ay, az, aw = -ax, -ay, -az, -aw
 		}
 		if ax*x+ay*y+az*z+aw*w < 0 {
 			x, y, z, w = -x, -y, -z, -w
 		}
-		r[0], r[1], r[2], r[3], r[4], r[5] = t0, inv, ax, ay, az, aw
-		r[6], r[8], r[9], r[10], r[11] = t1, x, y, z, w
+		g[0], g[8] = t0, inv
+		g[16], g[24], g[32], g[40] = ax, ay, az, aw
+		g[48], g[56], g[64], g[72] = x, y, z, w
 	}
 }
 
 // fillFrames decodes frames k and k+1 into every frame track's pair.
-func (pk *packedClip) fillFrames(k int, cache []float32) {
+func (pk *packedClip) fillFrames(k int, ca []float32) {
 	t0, t1, inv := pk.times[k], pk.times[k+1], pk.inv[k]
 	for i := range pk.frame {
 		f := &pk.frame[i]
-		ax, ay, az := pk.frameCodes(f, k)
-		x, y, z := pk.frameCodes(f, k+1)
-		if !f.rot {
-			r := (*[2 * (recHead + 3)]float32)(cache[f.rec:])
-			r[0], r[1], r[2], r[3], r[4] = t0, inv, ax, ay, az
-			r[5], r[6], r[7], r[8], r[9] = t1, 0, x, y, z
-			continue
+		var a, b [4]float32
+		a[0], a[1], a[2] = pk.frameCodes(f, k)
+		b[0], b[1], b[2] = pk.frameCodes(f, k+1)
+		nc := 3
+		if f.rot {
+			nc = 4
+			a[0], a[1], a[2], a[3] = unitDropping(a[0], a[1], a[2], f.drop)
+			b[0], b[1], b[2], b[3] = unitDropping(b[0], b[1], b[2], f.drop)
+			alignQ(&a, &b)
 		}
-		r := (*[2 * (recHead + 4)]float32)(cache[f.rec:])
-		ax, ay, az, aw := unitDropping(ax, ay, az, f.drop)
-		x, y, z, w := unitDropping(x, y, z, f.drop)
-		if ax*x+ay*y+az*z+aw*w < 0 {
-			x, y, z, w = -x, -y, -z, -w
-		}
-		r[0], r[1], r[2], r[3], r[4], r[5] = t0, inv, ax, ay, az, aw
-		r[6], r[7], r[8], r[9], r[10], r[11] = t1, 0, x, y, z, w
+		setPair(ca[f.pair:], nc, t0, inv, &a, &b)
+		ca[f.end] = t1
 	}
 }
 
-// maxOneLoadBits is the most bits of codes that, at any bit offset, fit
-// in one 64-bit load.
-const maxOneLoadBits = 57
-
-// sampleVec3 samples every translation or scale track of path p: where t
-// has left a track's cached pair, refill; then the interpolation. It and
-// sampleQuat share their head by hand: as a function (not inlined, for
-// the call to refill) it costs half again on the frames between keys.
-func (pk *packedClip) sampleVec3(p Path, t float32, cur []int32, recs []float32, ox, oy, oz []float32) {
-	const stride = recHead + 3
-	n := len(pk.tracks[p])
-	cur, recs = cur[:n], recs[:2*stride*n]
-	ox, oy, oz = ox[:n], oy[:n], oz[:n]
-	for j := range n {
-		r := (*[2 * stride]float32)(recs[j*2*stride:])
-		var u float32
-		if r[0] <= t && t < r[stride] {
-			u = (t - r[0]) * r[1]
-		} else {
-			pk.refill(p, j, t, &cur[j], r[:])
-			u = clamp01((t - r[0]) * r[1])
-		}
-		ox[j] = r[2] + (r[stride+2]-r[2])*u
-		oy[j] = r[3] + (r[stride+3]-r[3])*u
-		oz[j] = r[4] + (r[stride+4]-r[4])*u
-	}
-}
-
-// sampleQuat is sampleVec3 for rotations, interpolated as
-// interpolateGeneric does.
-func (pk *packedClip) sampleQuat(t float32, nlerp bool, cur []int32, recs []float32, ox, oy, oz, ow []float32) {
-	const stride = recHead + 4
-	n := len(pk.tracks[Rotation])
-	cur, recs = cur[:n], recs[:2*stride*n]
-	ox, oy, oz, ow = ox[:n], oy[:n], oz[:n], ow[:n]
-	for j := range n {
-		r := (*[2 * stride]float32)(recs[j*2*stride:])
-		var u float32
-		if r[0] <= t && t < r[stride] {
-			u = (t - r[0]) * r[1]
-		} else {
-			pk.refill(Rotation, j, t, &cur[j], r[:])
-			u = clamp01((t - r[0]) * r[1])
-		}
-		var x, y, z, w float32
-		if nlerp {
-			v := 1 - u
-			x, y, z, w = normQ(v*r[2]+u*r[8], v*r[3]+u*r[9], v*r[4]+u*r[10], v*r[5]+u*r[11])
-		} else {
-			x, y, z, w = slerpPoly(r[2], r[3], r[4], r[5], r[8], r[9], r[10], r[11], u)
-		}
-		ox[j], oy[j], oz[j], ow[j] = x, y, z, w
+// alignQ negates quaternion b where it is more than 90° from a in 4D, so
+// that the pair's plain interpolation takes the shorter arc.
+func alignQ(a, b *[4]float32) {
+	if a[0]*b[0]+a[1]*b[1]+a[2]*b[2]+a[3]*b[3] < 0 {
+		b[0], b[1], b[2], b[3] = -b[0], -b[1], -b[2], -b[3]
 	}
 }
 
 // decode3 decodes the three codes of key k of a quantized track.
 func (pk *packedClip) decode3(tr *packedTrack, k int) (x, y, z float32) {
-	return unpack3(pk.data, uint(tr.vbit)+uint(k)*uint(tr.kbits), &tr.cbits, &tr.lo, &tr.step)
+	return unpack3(pk.data, uint(k)*uint(tr.kbits), &tr.vbit, &tr.cbits, &tr.lo, &tr.step)
 }
 
-// refill decodes into r (two records, as RuntimeClip.keys lays them out)
-// the key pair of path p, joint j around t, so that r[0] ≤ t < r[stride]:
-// outside the keys, and for constant tracks, a pair of equal values with
-// zero inverse span whose outer time is ∓MaxFloat32. The cursor is k+1
-// while r holds keys k and k+1, 0 while it holds anything else (a zero
-// cache), so that playback crossing one key shifts the pair and decodes
-// only the new key.
-func (pk *packedClip) refill(p Path, j int, t float32, cur *int32, r []float32) {
+// refill puts into the pair at g (setPair's layout) and its end time the
+// key pair of path p, joint j around t, so that t0 ≤ t < end: outside the
+// keys, and for constant tracks, a pair of equal values with zero inverse
+// span, whose outer time is ∓MaxFloat32. The cursor is k+1 while the pair
+// is keys k and k+1, 0 while it is anything else, so that playback
+// crossing one key moves the pair on and decodes only the new key.
+func (pk *packedClip) refill(p Path, j int, t float32, cur *int32, g []float32, end *float32) {
 	nc := p.Components()
-	stride := recHead + nc
 	tr := &pk.tracks[p][j]
 	n := int(tr.n)
-	r = r[:2*stride]
-	if c := int(*cur); c > 0 && c+1 < n && r[stride] == pk.keyTime(tr, c) && r[stride] <= t && t < pk.keyTime(tr, c+1) {
-		// The next pair: key c becomes the first record, as stored (a
+	var a, b [4]float32
+	if c := int(*cur); c > 0 && c+1 < n && *end == pk.keyTime(tr, c) && *end <= t && t < pk.keyTime(tr, c+1) {
+		// The next pair: key c, the end, becomes the start, as stored (a
 		// rotation may have been negated to match the key before it).
-		copy(r[:stride], r[stride:])
-		if p == Rotation {
-			pk.decode(p, tr, c, r[recHead:stride])
-		}
-		t1 := pk.keyTime(tr, c+1)
+		t0, t1 := *end, pk.keyTime(tr, c+1)
+		var inv float32
 		if tr.every {
-			r[1] = pk.inv[c]
+			inv = pk.inv[c]
 		} else {
-			r[1] = 1 / (t1 - r[0])
+			inv = 1 / (t1 - t0)
 		}
-		r[stride], r[stride+1] = t1, 0
-		pk.decode(p, tr, c+1, r[stride+recHead:2*stride])
 		if p == Rotation {
-			alignHemisphere(r[recHead:])
+			pk.decode(p, tr, c, a[:])
+		} else {
+			for i := range nc {
+				a[i] = g[groupLanes*(2+nc+i)]
+			}
 		}
-		*cur = int32(c + 1)
+		pk.decode(p, tr, c+1, b[:nc])
+		if p == Rotation {
+			alignQ(&a, &b)
+		}
+		setPair(g, nc, t0, inv, &a, &b)
+		*end, *cur = t1, int32(c+1)
 		return
 	}
 	*cur = 0
 	if n < 2 {
-		v := r[recHead:stride]
 		if n == 0 {
-			copy(v, pk.rest[p][j][:nc])
+			a = pk.rest[p][j]
 		} else {
 			m := uint32(tr.bits)
 			kept := nc
@@ -475,30 +524,27 @@ func (pk *packedClip) refill(p Path, j int, t float32, cur *int32, r []float32) 
 				kept = 3
 			}
 			for c := range kept {
-				v[c] = math.Float32frombits(readBits(pk.data, int(tr.voff)*8+c*int(9+m), uint8(9+m)) << (23 - m))
+				a[c] = math.Float32frombits(readBits(pk.data, int(tr.voff)*8+c*int(9+m), uint8(9+m)) << (23 - m))
 			}
 			if tr.xyz {
-				v[0], v[1], v[2], v[3] = unitFromXYZ(v[0], v[1], v[2])
+				a[0], a[1], a[2], a[3] = unitFromXYZ(a[0], a[1], a[2])
 			}
 		}
-		r[0], r[1] = -math.MaxFloat32, 0
-		copy(r[stride:], r[:stride])
-		r[stride] = math.MaxFloat32
+		setPair(g, nc, -math.MaxFloat32, 0, &a, &a)
+		*end = math.MaxFloat32
 		return
 	}
 	first, last := pk.keyTime(tr, 0), pk.keyTime(tr, n-1)
 	switch {
 	case !(t >= first): // before the keys, and NaN
-		pk.decode(p, tr, 0, r[recHead:stride])
-		r[0], r[1] = -math.MaxFloat32, 0
-		copy(r[stride:], r[:stride])
-		r[stride] = first
+		pk.decode(p, tr, 0, a[:nc])
+		setPair(g, nc, -math.MaxFloat32, 0, &a, &a)
+		*end = first
 		return
 	case t >= last:
-		pk.decode(p, tr, n-1, r[recHead:stride])
-		r[0], r[1] = last, 0
-		copy(r[stride:], r[:stride])
-		r[stride] = math.MaxFloat32
+		pk.decode(p, tr, n-1, a[:nc])
+		setPair(g, nc, last, 0, &a, &a)
+		*end = math.MaxFloat32
 		return
 	}
 	// Binary search for the last key ≤ t.
@@ -512,14 +558,13 @@ func (pk *packedClip) refill(p Path, j int, t float32, cur *int32, r []float32) 
 		}
 	}
 	t0, t1 := pk.keyTime(tr, lo), pk.keyTime(tr, lo+1)
-	r[0], r[1] = t0, 1/(t1-t0)
-	r[stride], r[stride+1] = t1, 0
-	pk.decode(p, tr, lo, r[recHead:stride])
-	pk.decode(p, tr, lo+1, r[stride+recHead:2*stride])
+	pk.decode(p, tr, lo, a[:nc])
+	pk.decode(p, tr, lo+1, b[:nc])
 	if p == Rotation {
-		alignHemisphere(r[recHead:])
+		alignQ(&a, &b)
 	}
-	*cur = int32(lo + 1)
+	setPair(g, nc, t0, 1/(t1-t0), &a, &b)
+	*end, *cur = t1, int32(lo+1)
 }
 
 // keyTime decodes the time of key k of tr.

@@ -269,6 +269,35 @@ func TestCompressedSamplingIgnoresHistory(t *testing.T) {
 	}
 }
 
+// TestCompressedCacheFromAnotherClip: a job whose clip changes keeps its
+// cache, and the new clip refills it, rather than interpolating the pairs
+// the old clip left, which hold the time.
+func TestCompressedCacheFromAnotherClip(t *testing.T) {
+	sk := humanoid()
+	a, b := mocapClip(sk, 2), mocapClip(sk, 1.5)
+	b.Name = "Mocap 1.5 s"
+	ra, _, err := CompressClip(&a, sk, CompressOptions{Tolerance: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, _, err := CompressClip(&b, sk, CompressOptions{Tolerance: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra.NumCursors() != rb.NumCursors() || ra.CacheLen() != rb.CacheLen() {
+		t.Fatalf("the clips need %d and %d cursors, caches of %d and %d: the test needs them alike", ra.NumCursors(), rb.NumCursors(), ra.CacheLen(), rb.CacheLen())
+	}
+	job := SampleSoAJob{Clip: ra, Time: 0.5, Cursors: make([]int32, ra.NumCursors()), Cache: make([]float32, ra.CacheLen()), Output: NewPose(sk)}
+	job.Run()
+	job.Clip, job.Time = rb, 0.501
+	job.Run()
+	fresh := SampleSoAJob{Clip: rb, Time: 0.501, Cursors: make([]int32, rb.NumCursors()), Cache: make([]float32, rb.CacheLen()), Output: NewPose(sk)}
+	fresh.Run()
+	if got, want := fromSoA(job.Output), fromSoA(fresh.Output); !posesEqual(got, want) {
+		t.Fatalf("after the other clip: %v; a fresh job gives %v", got, want)
+	}
+}
+
 // halfTurned turns every rotation key of c half a turn about z (from the
 // left), so that its tracks rebuild z rather than w (dropComponent).
 func halfTurned(c Clip) Clip {

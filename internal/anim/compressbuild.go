@@ -682,7 +682,6 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 	le := binary.LittleEndian
 	var w bitWriter
 	var framed [][2]int // path and joint of the tracks in frames
-	var frameBits uint32
 	for p := range 3 {
 		path := Path(p)
 		nc := path.Components()
@@ -738,12 +737,13 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 						pk.data = le.AppendUint32(pk.data, math.Float32bits(v))
 					}
 				case tr.every:
-					// In the frame below.
-					tr.vbit = frameBits
-					frameBits += tr.keyBits()
+					// In the frames below.
 					framed = append(framed, [2]int{p, j})
+					pk.tracks[p][j] = tr
+					continue
 				default:
-					tr.vbit, tr.kbits = 8*uint32(len(pk.data)), tr.keyBits()
+					v := 8 * uint32(len(pk.data))
+					tr.vbit, tr.kbits = [3]uint32{v, v + uint32(et.cbits[0]), v + uint32(et.cbits[0]) + uint32(et.cbits[1])}, tr.keyBits()
 					w.start(pk.data)
 					for i, q := range et.codes {
 						w.write(q, et.cbits[i%3])
@@ -752,40 +752,73 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 				}
 			}
 			pk.tracks[p][j] = tr
+			pk.loose[p] = append(pk.loose[p], int32(j))
 		}
 	}
-	// The quantized tracks that key every time of the table lie key by
-	// key, a frame of all of them per time, so that playback crossing a
-	// time decodes from one stretch of memory.
+	// The quantized tracks that key every time of the table lie in frames,
+	// one per time, so that playback crossing a time decodes from one
+	// stretch of memory. In a frame, the tracks whose pairs share a cache
+	// group of 8 joints (frameGroup) lie together, component by component:
+	// the group's x codes lane by lane, then its y codes, then its z codes
+	// (planes), so that the SIMD build decodes a plane 8 lanes at once.
+	pad := soaPadded(n)
+	for i, f := range framed {
+		tr, nc := &pk.tracks[f[0]][f[1]], Path(f[0]).Components()
+		pk.frame = append(pk.frame, frameTrack{rot: f[0] == int(Rotation), drop: tr.drop, cbits: tr.cbits,
+			pair: uint32(cacheStripe[f[0]]*pad + pairAt(f[1], 2+2*nc)), end: uint32((cacheStripes+f[0])*pad + f[1]), lo: tr.lo, step: tr.step})
+		pair := uint32(cacheStripe[f[0]]*pad + pairAt(f[1]&^(groupLanes-1), 2+2*nc))
+		if len(pk.groups) == 0 || pk.groups[len(pk.groups)-1].pair != pair {
+			pk.groups = append(pk.groups, frameGroup{rot: f[0] == int(Rotation), pair: pair, end: pk.frame[i].end - uint32(f[1]%groupLanes)})
+		}
+		fg, l := &pk.groups[len(pk.groups)-1], f[1]%groupLanes
+		fg.sel[l], fg.frame[l], fg.drop[l] = -1, int32(i), int32(tr.drop)
+		for c := range 3 {
+			fg.lo[c][l], fg.step[c][l] = tr.lo[c], tr.step[c]
+		}
+	}
+	var frameBits uint32
+	for gi := range pk.groups {
+		fg := &pk.groups[gi]
+		for c := range 3 {
+			fg.plane[c] = frameBits
+			for l, s := range fg.sel {
+				if s == 0 {
+					continue
+				}
+				f := &pk.frame[fg.frame[l]]
+				f.bit[c], f.mask[c] = frameBits, 1<<f.cbits[c]-1
+				fg.off[c][l], fg.mask[c][l] = frameBits-fg.plane[c], f.mask[c]
+				frameBits += uint32(f.cbits[c])
+			}
+		}
+	}
 	start := 8 * uint32(len(pk.data))
+	pk.frameStart, pk.frameBits = start, frameBits
+	for i, f := range framed {
+		tr := &pk.tracks[f[0]][f[1]]
+		for c := range 3 {
+			tr.vbit[c] = start + pk.frame[i].bit[c]
+		}
+		tr.kbits = frameBits
+	}
 	w.start(pk.data)
 	for k := range table {
-		for _, f := range framed {
-			et := enc[f[0]][f[1]]
-			for c, q := range et.codes[3*k : 3*k+3] {
-				w.write(q, et.cbits[c])
+		for _, fg := range pk.groups {
+			for c := range 3 {
+				for l, s := range fg.sel {
+					if s != 0 {
+						f := framed[fg.frame[l]]
+						w.write(enc[f[0]][f[1]].codes[3*k+c], pk.frame[fg.frame[l]].cbits[c])
+					}
+				}
 			}
 		}
 	}
 	pk.data = w.end()
-	pk.frameStart, pk.frameBits = start, frameBits
-	off := cacheOffsets(n)
-	for _, f := range framed {
-		tr := &pk.tracks[f[0]][f[1]]
-		tr.vbit += start
-		tr.kbits = frameBits
-		cb := tr.cbits
-		ft := frameTrack{rot: f[0] == int(Rotation), drop: tr.drop, cbits: cb, oneLoad: tr.keyBits() <= maxOneLoadBits, sh1: cb[0], sh2: cb[0] + cb[1],
-			rec: uint32(off[f[0]] + f[1]*2*(recHead+Path(f[0]).Components())), bit: tr.vbit - start, lo: tr.lo, step: tr.step}
-		for c, b := range cb {
-			ft.mask[c] = 1<<b - 1
-		}
-		pk.frame = append(pk.frame, ft)
-	}
 	pk.data = append(pk.data, make([]byte, dataPad)...)
 	// The compressed clip keeps the source's STEP records, and its
 	// CUBICSPLINE ones where they are not packed.
-	rc := &RuntimeClip{name: ref.name, duration: ref.duration, numJoints: n, morph: ref.morph, morphRest: ref.morphRest, markers: ref.markers, pk: pk}
+	rc := &RuntimeClip{name: ref.name, duration: ref.duration, numJoints: n, morph: ref.morph, morphRest: ref.morphRest, markers: ref.markers, pk: pk, tag: newClipTag()}
 	for _, o := range ref.other {
 		if !other[o.cursor] {
 			continue // packed as keys

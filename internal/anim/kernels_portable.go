@@ -10,8 +10,14 @@ import "github.com/go-gl/mathgl/mgl32"
 func simdPath() string { return "portable" }
 
 func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose) {
-	sampleSoAWith(c, t, nlerp, cursors, cache, out, interpolateGeneric)
+	sampleSoAWith(c, t, nlerp, cursors, cache, out, interpolateGeneric, false)
 }
+
+// A packed clip's pairs are tested and shifted one at a time.
+
+func stalePairs(s, end []float32, nc int, t float32, from int, m *laneMasks) bool { return false }
+
+func shiftFramesAt(pk *packedClip, k int, ca []float32, _ bool) { pk.shiftFrames(k, ca, pk.frame) }
 
 func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) { blendSoAGeneric(out, a, b, w, nlerp) }
 

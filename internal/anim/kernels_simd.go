@@ -22,7 +22,8 @@ import (
 //     polynomial slerp over the SoA stripes.
 //   - SampleSoAJob: the cached key pairs interpolated 8 lanes wide (lerp,
 //     nlerp or the polynomial slerp), both levels; the key streams'
-//     refill is scalar.
+//     refill is scalar. For a compressed clip, the pairs that t has left
+//     found, and the frames decoded, 8 lanes at a time.
 //   - ModelPaletteJob: local matrices 8 joints at a time from the SoA
 //     stripes, then both affine products with 4-lane rows and FMA (both
 //     levels).
@@ -127,10 +128,159 @@ func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []f
 		level = sampleLevel[1]
 	}
 	if level >= levelAVX2 {
-		sampleSoAWith(c, t, nlerp, cursors, cache, out, interpolate8)
+		sampleSoAWith(c, t, nlerp, cursors, cache, out, interpolate8, true)
 		return
 	}
-	sampleSoAWith(c, t, nlerp, cursors, cache, out, interpolateGeneric)
+	sampleSoAWith(c, t, nlerp, cursors, cache, out, interpolateGeneric, false)
+}
+
+// stalePairs sets in m the bit of each joint of the chunk from joint from
+// whose key pair t has left (not t0 ≤ t < end), the pairs s and end times
+// end of one path of a packed clip's cache, and reports whether it set any.
+func stalePairs(s, end []float32, nc int, t float32, from int, m *laneMasks) bool {
+	found := stalePairs8(s, end, nc, t, from, m)
+	archsimd.ClearAVXUpperBits()
+	return found
+}
+
+//go:noinline
+func stalePairs8(s, end []float32, nc int, t float32, from int, m *laneMasks) bool {
+	tv := archsimd.BroadcastFloat32x8(t)
+	per := groupLanes * (2 + 2*nc)
+	var found uint8
+	for k := range m {
+		i := from + k*groupLanes
+		if i+groupLanes > len(end) {
+			break
+		}
+		held := load8(s[i/groupLanes*per:]).LessEqual(tv).And(tv.Less(load8(end[i:])))
+		m[k] = ^held.ToBits()
+		found |= m[k]
+	}
+	return found != 0
+}
+
+// shiftFramesAt is shiftFrames, 8 lanes at a time where wide.
+func shiftFramesAt(pk *packedClip, k int, ca []float32, wide bool) {
+	if !wide {
+		pk.shiftFrames(k, ca, pk.frame)
+		return
+	}
+	shiftFrames8(pk, k, ca)
+	archsimd.ClearAVXUpperBits()
+}
+
+// shiftFrames8 is shiftFrames a cache group at a time: each component's
+// codes (a plane of the frame) taken out 8 lanes at once, then decoded,
+// rebuilt, matched and stored 8 lanes wide, in the same operations as
+// shiftFrames, so that the pairs are the same to the bit. Lanes without a
+// frame track keep their pairs. A group with a rotation whose rebuilt
+// component is not real (a code just outside the unit sphere) is left to
+// shiftFrames' lanes.
+//
+//go:noinline
+func shiftFrames8(pk *packedClip, k int, ca []float32) {
+	t0, t1, inv := archsimd.BroadcastFloat32x8(pk.times[k]), archsimd.BroadcastFloat32x8(pk.times[k+1]), archsimd.BroadcastFloat32x8(pk.inv[k])
+	zero, izero := archsimd.Float32x8{}, archsimd.Int32x8{}
+	sign := archsimd.BroadcastInt32x8(-1 << 31).AsUint32x8()
+	data := pk.data
+	at0 := uint(pk.frameStart) + uint(k+1)*uint(pk.frameBits)
+	for gi := range pk.groups {
+		fg := &pk.groups[gi]
+		// No arrays of vectors below: the compiler keeps those in memory.
+		x := planeCodes(data, at0, fg, 0)
+		y := planeCodes(data, at0, fg, 1)
+		z := planeCodes(data, at0, fg, 2)
+		sel := archsimd.LoadInt32x8(&fg.sel).Less(izero)
+		end := (*[8]float32)(ca[fg.end : fg.end+8])
+		t1.Merge(archsimd.LoadFloat32x8(end), sel).Store(end)
+		if !fg.rot {
+			g := (*[64]float32)(ca[fg.pair : fg.pair+64])
+			t0.Merge(load8(g[0:]), sel).Store((*[8]float32)(g[0:8]))
+			inv.Merge(load8(g[8:]), sel).Store((*[8]float32)(g[8:16]))
+			shiftStripe(g[16:24], g[40:48], x, sel)
+			shiftStripe(g[24:32], g[48:56], y, sel)
+			shiftStripe(g[32:40], g[56:64], z, sel)
+			continue
+		}
+		ww := archsimd.BroadcastFloat32x8(1).Sub(x.Mul(x)).Sub(y.Mul(y)).Sub(z.Mul(z))
+		if ww.Greater(zero).ToBits()|^sel.ToBits() != 0xff {
+			shiftLanes(pk, fg, k, ca)
+			continue
+		}
+		w := ww.Sqrt()
+		drop := archsimd.LoadInt32x8(&fg.drop)
+		d0, d1 := drop.Equal(izero), drop.Equal(archsimd.BroadcastInt32x8(1))
+		d2, d3 := drop.Equal(archsimd.BroadcastInt32x8(2)), drop.Equal(archsimd.BroadcastInt32x8(3))
+		// The codes are the components other than drop, in order.
+		qx := w.Merge(x, d0)
+		qy := x.Merge(w.Merge(y, d1), d0)
+		qz := y.Merge(w.Merge(z, d2), d0.Or(d1))
+		qw := w.Merge(z, d3)
+		g := (*[80]float32)(ca[fg.pair : fg.pair+80])
+		bx, by, bz, bw := load8(g[48:]), load8(g[56:]), load8(g[64:]), load8(g[72:])
+		// The old end becomes the start, negated where its dropped
+		// component has its sign bit set; the new key is negated where
+		// it is more than 90° from that.
+		flip := bx.Merge(by.Merge(bz.Merge(bw, d2), d1), d0).AsUint32x8().And(sign)
+		ax, ay, az, aw := xorBits(bx, flip), xorBits(by, flip), xorBits(bz, flip), xorBits(bw, flip)
+		dot := ax.Mul(qx).Add(ay.Mul(qy)).Add(az.Mul(qz)).Add(aw.Mul(qw))
+		neg := sign.AsFloat32x8().Masked(dot.Less(zero)).AsUint32x8()
+		qx, qy, qz, qw = xorBits(qx, neg), xorBits(qy, neg), xorBits(qz, neg), xorBits(qw, neg)
+		t0.Merge(load8(g[0:]), sel).Store((*[8]float32)(g[0:8]))
+		inv.Merge(load8(g[8:]), sel).Store((*[8]float32)(g[8:16]))
+		ax.Merge(load8(g[16:]), sel).Store((*[8]float32)(g[16:24]))
+		ay.Merge(load8(g[24:]), sel).Store((*[8]float32)(g[24:32]))
+		az.Merge(load8(g[32:]), sel).Store((*[8]float32)(g[32:40]))
+		aw.Merge(load8(g[40:]), sel).Store((*[8]float32)(g[40:48]))
+		qx.Merge(bx, sel).Store((*[8]float32)(g[48:56]))
+		qy.Merge(by, sel).Store((*[8]float32)(g[56:64]))
+		qz.Merge(bz, sel).Store((*[8]float32)(g[64:72]))
+		qw.Merge(bw, sel).Store((*[8]float32)(g[72:80]))
+	}
+}
+
+// planeCodes decodes component c of the 8 lanes of group fg from the
+// frame at bit at0: the plane's 32 bytes loaded from its first byte,
+// each lane's code brought to its lane from the two words it spans
+// (VPERMD) and shifted down to bit 0, masked, then lo + step·code.
+func planeCodes(data []byte, at0 uint, fg *frameGroup, c int) archsimd.Float32x8 {
+	at := at0 + uint(fg.plane[c])
+	words := archsimd.LoadUint8x32((*[32]uint8)(data[at>>3 : at>>3+32])).AsUint32x8()
+	off := archsimd.LoadUint32x8(&fg.off[c]).Add(archsimd.BroadcastUint32x8(uint32(at & 7)))
+	// A vector count: ShiftAllRight moves its count with a legacy-SSE MOVQ.
+	i := off.ShiftRight(archsimd.BroadcastUint32x8(5))
+	sh := off.And(archsimd.BroadcastUint32x8(31))
+	lo := words.Permute(i).ShiftRight(sh)
+	// The high word shifted by 32 − sh: by 32, where sh = 0, gives 0.
+	hi := words.Permute(i.Add(archsimd.BroadcastUint32x8(1))).ShiftLeft(archsimd.BroadcastUint32x8(32).Sub(sh))
+	q := lo.Or(hi).And(archsimd.LoadUint32x8(&fg.mask[c])).AsInt32x8().ConvertToFloat32()
+	return archsimd.LoadFloat32x8(&fg.lo[c]).Add(archsimd.LoadFloat32x8(&fg.step[c]).Mul(q))
+}
+
+// shiftStripe moves one component of a group's pairs on in the lanes of
+// sel: the end b becomes the start a, and v the end.
+func shiftStripe(a, b []float32, v archsimd.Float32x8, sel archsimd.Mask32x8) {
+	old := load8(b)
+	old.Merge(load8(a), sel).Store((*[8]float32)(a[:8]))
+	v.Merge(old, sel).Store((*[8]float32)(b[:8]))
+}
+
+// shiftLanes is shiftFrames for the frame tracks of one group, which
+// follow each other in packedClip.frame.
+func shiftLanes(pk *packedClip, fg *frameGroup, k int, ca []float32) {
+	first, last := int32(len(pk.frame)), int32(-1)
+	for l, fi := range fg.frame {
+		if fg.sel[l] != 0 {
+			first, last = min(first, fi), max(last, fi)
+		}
+	}
+	pk.shiftFrames(k, ca, pk.frame[first:last+1])
+}
+
+// xorBits flips the bits of v set in m.
+func xorBits(v archsimd.Float32x8, m archsimd.Uint32x8) archsimd.Float32x8 {
+	return v.AsUint32x8().Xor(m).AsFloat32x8()
 }
 
 func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) {

@@ -5,6 +5,7 @@ package anim
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,4 +137,121 @@ func TestLayerLanes(t *testing.T) {
 			t.Errorf("chunk from %d: masks report %v and %v found, want %v and %v", from, foundSame, foundStill, anySame, anyStill)
 		}
 	}
+}
+
+// dropClip is a clip of 21 joints (three cache groups, the last part
+// padding) whose packed rotations rebuild each of x, y, z and w: joints
+// 3i to 3i+2 turn about x, y and z through more than half a turn over the
+// clip, the rest a little about a tilted axis; every fourth joint keys
+// one time in two (not in the frames), every fifth holds still (not in
+// the frames, a constant), joint 10 turns by more than half a turn about
+// z, and the translations move.
+func dropClip(sk *Skeleton) Clip {
+	c := Clip{Name: "Drops", Duration: 1}
+	for j := range sk.NumJoints() {
+		r := Track{Joint: j, Path: Rotation, Interp: Linear}
+		tr := Track{Joint: j, Path: Translation, Interp: Linear}
+		axis := mgl32.Vec3{0.3, 1, 0.2}.Normalize()
+		big := j < 9
+		if big {
+			axis = mgl32.Vec3{}
+			axis[j%3] = 1
+		}
+		for k := 0; k <= 30; k++ {
+			if j%4 == 3 && k%2 == 1 {
+				continue
+			}
+			t := float64(k) / 30
+			a := 0.3 * math.Sin(2*math.Pi*t+float64(j))
+			if big {
+				a = 2.5 + 1.5*t + 0.2*math.Sin(7*t) // through ±π: the keys change hemisphere
+			}
+			if j%5 == 4 {
+				a = 0.7
+			}
+			if j == 10 {
+				// w, rebuilt, passes through 0: the stored keys change
+				// hemisphere, and pairs start from a negated key.
+				axis, a = mgl32.Vec3{0, 0, 1}, 5*t+0.3*math.Sin(9*t)
+			}
+			q := mgl32.QuatRotate(float32(a), axis)
+			r.Times = append(r.Times, float32(t))
+			r.Values = append(r.Values, q.V[0], q.V[1], q.V[2], q.W)
+			tr.Times = append(tr.Times, float32(t))
+			tr.Values = append(tr.Values, float32(0.1*math.Sin(3*t+float64(j))), 0.2, float32(0.05*t))
+		}
+		c.Tracks = append(c.Tracks, r, tr)
+	}
+	return c
+}
+
+// TestShiftFrames8MatchesScalar: the 8-lane frame shift writes the pairs
+// the scalar one does, to the bit, in groups with lanes outside the
+// frames, for every rebuilt component, and where a code decodes just
+// outside the unit sphere (the group falls back to the scalar lanes).
+func TestShiftFrames8MatchesScalar(t *testing.T) {
+	sk := chain(21)
+	c := dropClip(sk)
+	// Compressed on the portable kernels: the compressor samples what it
+	// packs, and the clip must not depend on the code under test.
+	setKernelPath("portable")
+	rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: 1e-4})
+	restoreKernels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk := rc.pk
+	if pk == nil || len(pk.groups) == 0 {
+		t.Fatal("the clip has no frame groups")
+	}
+	var drops [4]bool
+	partial := false
+	for _, fg := range pk.groups {
+		for l, s := range fg.sel {
+			if s == 0 {
+				partial = true
+			} else if fg.rot {
+				drops[fg.drop[l]] = true
+			}
+		}
+	}
+	if !partial || drops != [4]bool{true, true, true, true} {
+		t.Fatalf("groups: some lane outside the frames %v, drops rebuilt %v; the test needs both", partial, drops)
+	}
+	check := func(what string) {
+		t.Helper()
+		for k := 1; k+1 < len(pk.times); k++ {
+			a := make([]float32, rc.CacheLen()-streamHead)
+			for i := range a {
+				a[i] = float32(i) // lanes outside the frames must keep what they hold
+			}
+			pk.fillFrames(k-1, a)
+			b := slices.Clone(a)
+			pk.shiftFrames(k, a, pk.frame)
+			shiftFramesAt(pk, k, b, true)
+			for i := range a {
+				if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+					t.Fatalf("%s: frame %d, float %d: 8 lanes %v, scalar %v", what, k, i, b[i], a[i])
+				}
+			}
+		}
+	}
+	check("as packed")
+	// A rotation lane whose x decodes past 1: w is not real, and the
+	// scalar path normalizes x, y, z.
+	for gi := range pk.groups {
+		fg := &pk.groups[gi]
+		if !fg.rot {
+			continue
+		}
+		for l, s := range fg.sel {
+			if s != 0 {
+				fg.lo[0][l] += 1.5
+				pk.frame[fg.frame[l]].lo[0] += 1.5
+				break
+			}
+		}
+		break
+	}
+	check("a code outside the sphere")
 }

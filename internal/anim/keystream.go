@@ -62,6 +62,9 @@ const streamHead = 8
 // from one clip is not taken for another's.
 var clipTags atomic.Uint32
 
+// newClipTag is the next clip tag, exact in a float32 and never 0.
+func newClipTag() float32 { return float32(clipTags.Add(1)%(1<<24-1) + 1) }
+
 // readHead returns the cache head's stream cursors.
 func readHead(h *[streamHead]float32) [3]int32 {
 	return [3]int32{int32(math.Float32bits(h[2])), int32(math.Float32bits(h[3])), int32(math.Float32bits(h[4]))}
@@ -101,8 +104,7 @@ func (c *RuntimeClip) buildStream() {
 		}
 		c.stream[p] = s
 	}
-	// Tags are exact in a float32 and never 0.
-	c.tag = float32(clipTags.Add(1)%(1<<24-1) + 1)
+	c.tag = newClipTag()
 	cache := make([]float32, streamHead+cacheStripes*soaPadded(n))
 	c.seekStream(float32(math.Inf(-1)), cache)
 	c.first = cache[streamHead:]
@@ -227,32 +229,38 @@ func advance4(s []float32, cur *int32, t float32, ca []float32) {
 // pairs (after streamHead) at time t into out's first n joints.
 func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, out *SoAPose) {
 	pad := len(out.tx)
+	// Group by group, lane by lane: each lane's pair starts at the
+	// group's start plus the lane.
 	for _, p := range [2]Path{Translation, Scale} {
-		s := ca[cacheStripe[p]*pad:]
+		s := ca[cacheStripe[p]*pad : (cacheStripe[p]+8)*pad]
 		o := out.buf[firstStripe[p]*pad:]
 		ox, oy, oz := o[:n], o[pad:pad+n], o[2*pad:2*pad+n]
-		for j := range n {
-			g := s[pairAt(j, 8):]
-			u := clamp01((t - g[0]) * g[8])
-			ox[j] = g[16] + (g[40]-g[16])*u
-			oy[j] = g[24] + (g[48]-g[24])*u
-			oz[j] = g[32] + (g[56]-g[32])*u
+		for j0 := 0; j0 < n; j0 += groupLanes {
+			for l := range min(groupLanes, n-j0) {
+				g := (*[7*groupLanes + 1]float32)(s[8*j0+l:])
+				u := clamp01((t - g[0]) * g[8])
+				ox[j0+l] = g[16] + (g[40]-g[16])*u
+				oy[j0+l] = g[24] + (g[48]-g[24])*u
+				oz[j0+l] = g[32] + (g[56]-g[32])*u
+			}
 		}
 	}
-	s := ca[cacheStripe[Rotation]*pad:]
+	s := ca[cacheStripe[Rotation]*pad : (cacheStripe[Rotation]+10)*pad]
 	ox, oy, oz, ow := out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n]
-	for j := range n {
-		g := s[pairAt(j, 10):]
-		u := clamp01((t - g[0]) * g[8])
-		ax, ay, az, aw, bx, by, bz, bw := g[16], g[24], g[32], g[40], g[48], g[56], g[64], g[72]
-		var x, y, z, w float32
-		if nlerp {
-			// Keys are hemisphere-aligned at build time: no sign test.
-			v := 1 - u
-			x, y, z, w = normQ(v*ax+u*bx, v*ay+u*by, v*az+u*bz, v*aw+u*bw)
-		} else {
-			x, y, z, w = slerpPoly(ax, ay, az, aw, bx, by, bz, bw, u)
+	for j0 := 0; j0 < n; j0 += groupLanes {
+		for l := range min(groupLanes, n-j0) {
+			g := (*[9*groupLanes + 1]float32)(s[10*j0+l:])
+			u := clamp01((t - g[0]) * g[8])
+			ax, ay, az, aw, bx, by, bz, bw := g[16], g[24], g[32], g[40], g[48], g[56], g[64], g[72]
+			var x, y, z, w float32
+			if nlerp {
+				// Keys are hemisphere-aligned at build time: no sign test.
+				v := 1 - u
+				x, y, z, w = normQ(v*ax+u*bx, v*ay+u*by, v*az+u*bz, v*aw+u*bw)
+			} else {
+				x, y, z, w = slerpPoly(ax, ay, az, aw, bx, by, bz, bw, u)
+			}
+			ox[j0+l], oy[j0+l], oz[j0+l], ow[j0+l] = x, y, z, w
 		}
-		ox[j], oy[j], oz[j], ow[j] = x, y, z, w
 	}
 }

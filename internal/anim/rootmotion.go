@@ -287,19 +287,23 @@ func (c *RuntimeClip) jointAt(j int, t float32) (mgl32.Vec3, mgl32.Quat, mgl32.V
 			sampleOther(c.keys, tr, nc, t, &cur, &out[p])
 			continue
 		}
-		var r []float32
+		var a, b []float32
 		var u float32
 		if c.pk != nil {
-			var rec [2 * (recHead + 4)]float32
-			cur = -1
-			c.pk.refill(p, j, t, &cur, rec[:2*stride])
-			r, u = rec[:], clamp01((t-rec[0])*rec[1])
+			// A pair as the cache lays it out, its components 8 apart.
+			var g [groupLanes*(1+2*4) + 1]float32
+			var end float32
+			c.pk.refill(p, j, t, &cur, g[:], &end)
+			var ka, kb [4]float32
+			for i := range nc {
+				ka[i], kb[i] = g[groupLanes*(2+i)], g[groupLanes*(2+nc+i)]
+			}
+			a, b, u = ka[:nc], kb[:nc], clamp01((t-g[0])*g[groupLanes])
 		} else {
-			var k int
-			k, u = bracket(c.keys, tr, stride, t, &cur)
-			r = c.keys[int(tr.off)+k*stride:]
+			k, uk := bracket(c.keys, tr, stride, t, &cur)
+			r := c.keys[int(tr.off)+k*stride:]
+			a, b, u = r[recHead:recHead+nc], r[stride+recHead:stride+recHead+nc], uk
 		}
-		a, b := r[recHead:recHead+nc], r[stride+recHead:stride+recHead+nc]
 		if p == Rotation {
 			out[p][0], out[p][1], out[p][2], out[p][3] = slerpPoly(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], u)
 			continue

@@ -292,10 +292,10 @@ type SampleSoAJob struct {
 	// values are fine; keep it between frames.
 	Cursors []int32
 	// Cache holds every track's current key pair (a compressed clip's
-	// decoded) and, for an uncompressed clip, the key streams' cursors and
-	// which clip filled it; len = Clip.CacheLen(). Zero values are fine;
-	// keep it between frames. A compressed clip's cache must stay with the
-	// one clip; an uncompressed clip seeks when given another's.
+	// decoded), which clip filled it and, for an uncompressed clip, the
+	// key streams' cursors; len = Clip.CacheLen(). Zero values are fine;
+	// keep it between frames. Given another clip's cache, a clip refills
+	// it.
 	Cache []float32
 	// Output receives the local pose; Len() = Clip.NumJoints().
 	Output *SoAPose
@@ -324,22 +324,23 @@ func (j *SampleSoAJob) Validate() error {
 
 // Run samples the clip. Call Validate once when buffers are set up.
 func (j *SampleSoAJob) Run() {
-	if j.Clip.pk != nil {
-		samplePacked(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Cache, j.Output)
-	} else {
-		sampleSoA(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Cache, j.Output)
-	}
+	sampleSoA(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Cache, j.Output)
 	if len(j.Output.W) > 0 {
 		sampleMorph(j.Clip, j.Time, j.Cursors[3*j.Clip.numJoints:], j.Output)
 	}
 }
 
-// sampleSoAWith samples uncompressed clip c at t: the cache brought to t
-// (advanceStream), the pairs interpolated by interp (a kernel), then the
-// STEP and CUBICSPLINE tracks.
-func sampleSoAWith(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose, interp func(ca []float32, n int, t float32, nlerp bool, out *SoAPose)) {
+// sampleSoAWith samples clip c at t: the cache brought to t (by the key
+// streams, advanceStream, or for a compressed clip by decoding,
+// advancePacked, 8 lanes at a time where wide), the pairs interpolated by
+// interp (a kernel), then the STEP and CUBICSPLINE tracks.
+func sampleSoAWith(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose, interp func(ca []float32, n int, t float32, nlerp bool, out *SoAPose), wide bool) {
 	n := c.numJoints
-	c.advanceStream(t, cache)
+	if c.pk != nil {
+		c.advancePacked(t, cursors, cache, wide)
+	} else {
+		c.advanceStream(t, cache)
+	}
 	interp(cache[streamHead:], n, t, nlerp, out)
 	if len(c.other) > 0 {
 		sampleOtherLanes(c, t, cursors, out)
