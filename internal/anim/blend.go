@@ -242,31 +242,13 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 		mask = mask[:out.n]
 	}
 	var still laneMasks // the joints whose difference is the identity, a chunk at a time
-	lanes := layerLanes // where not, the joints are tested one at a time
 	for c := 0; c < out.n; c += chunkJoints {
 		alike := identityMasks(diff, c, &still)
-		for i := c; i < min(c+chunkJoints, out.n); i++ {
-			wi := w
-			if mask != nil {
-				wi *= mask[i]
-			}
-			if wi == 0 || alike && still.has(i) || !lanes && diff.identityAt(i) {
-				if out != base {
-					out.copyJoint(i, base)
-				}
-				continue
-			}
-			dx, dy, dz, dw := diff.qx[i], diff.qy[i], diff.qz[i], diff.qw[i]
-			if wi == 1 {
-				out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i], base.ty[i]+diff.ty[i], base.tz[i]+diff.tz[i]
-				out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*diff.sx[i], base.sy[i]*diff.sy[i], base.sz[i]*diff.sz[i]
-			} else {
-				out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i]*wi, base.ty[i]+diff.ty[i]*wi, base.tz[i]+diff.tz[i]*wi
-				out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*powScale(diff.sx[i], wi), base.sy[i]*powScale(diff.sy[i], wi), base.sz[i]*powScale(diff.sz[i], wi)
-				dx, dy, dz, dw = slerpIdentity(dx, dy, dz, dw, wi)
-			}
-			out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(base.qx[i], base.qy[i], base.qz[i], base.qw[i], dx, dy, dz, dw))
-		}
+		end := min(c+chunkJoints, out.n)
+		// Whole blocks of 8 joints in lanes where the layers run in lanes,
+		// the rest one by one.
+		i := addLanes(out, base, diff, w, mask, c, end, &still, alike)
+		addJoints(out, base, diff, w, mask, i, end, &still, alike)
 	}
 	for k := range out.W {
 		wk := w
@@ -276,6 +258,34 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 		out.W[k] = base.W[k] + diff.W[k]*wk
 	}
 	out.Motion = base.Motion // an additive layer adds no travel
+}
+
+// addJoints is AddSoA's joint-by-joint arithmetic, for joints from to end
+// of the chunk whose identity differences still holds (where alike).
+func addJoints(out, base, diff *SoAPose, w float32, mask []float32, from, end int, still *laneMasks, alike bool) {
+	lanes := layerLanes // where not, the joints are tested one at a time
+	for i := from; i < end; i++ {
+		wi := w
+		if mask != nil {
+			wi *= mask[i]
+		}
+		if wi == 0 || alike && still.has(i) || !lanes && diff.identityAt(i) {
+			if out != base {
+				out.copyJoint(i, base)
+			}
+			continue
+		}
+		dx, dy, dz, dw := diff.qx[i], diff.qy[i], diff.qz[i], diff.qw[i]
+		if wi == 1 {
+			out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i], base.ty[i]+diff.ty[i], base.tz[i]+diff.tz[i]
+			out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*diff.sx[i], base.sy[i]*diff.sy[i], base.sz[i]*diff.sz[i]
+		} else {
+			out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i]*wi, base.ty[i]+diff.ty[i]*wi, base.tz[i]+diff.tz[i]*wi
+			out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*powScale(diff.sx[i], wi), base.sy[i]*powScale(diff.sy[i], wi), base.sz[i]*powScale(diff.sz[i], wi)
+			dx, dy, dz, dw = slerpIdentity(dx, dy, dz, dw, wi)
+		}
+		out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(base.qx[i], base.qy[i], base.qz[i], base.qw[i], dx, dy, dz, dw))
+	}
 }
 
 // slerpIdentity is Slerp(identity, d, w) for a unit d and any w,
