@@ -290,7 +290,9 @@ func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
 	}
 	switch level {
 	case levelAVX512:
-		blendSoA16(out, a, b, w, nlerp)
+		if i := blendSoA16(out, a, b, w, nlerp); i < len(out.tx) {
+			blendSoA8(out, a, b, w, nlerp, i)
+		}
 		archsimd.ClearAVXUpperBits()
 	case levelAVX2:
 		blendSoA8(out, a, b, w, nlerp, 0)
@@ -502,9 +504,11 @@ func identityLanes8(p *SoAPose, i int) uint8 {
 }
 
 // blendSoA16 is blendSoAGeneric 16 lanes at a time, padding lanes included
-// (identity blended with identity stays identity); a last block of 8 goes
-// to blendSoA8.
-func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool) {
+// (identity blended with identity stays identity), and returns where it
+// stopped: a last block of 8 is blendSoA8's. It reads w once: with the
+// call for that block here, w stayed live across the loop and was
+// reloaded with a legacy-SSE MOVSS each block, the upper halves dirty.
+func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool) int {
 	n := len(out.tx)
 	wv := archsimd.BroadcastFloat32x16(w)
 	i := 0
@@ -534,9 +538,7 @@ func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool) {
 		z.StoreSlice(out.qz[i:])
 		q.StoreSlice(out.qw[i:])
 	}
-	if i < n {
-		blendSoA8(out, a, b, w, nlerp, i)
-	}
+	return i
 }
 
 // lerp16 writes out[:16] = a + (b − a)·w.
