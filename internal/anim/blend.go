@@ -80,37 +80,47 @@ func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	// The joints where a and b are equal, a chunk at a time: the loop over
 	// joints calls nothing, so that Go keeps its values in registers.
 	var same laneMasks
-	lanes := layerLanes // where not, the joints are tested one at a time
 	for c := 0; c < out.n; c += chunkJoints {
 		alike := sameMasks(a, b, c, &same)
-		for i := c; i < min(c+chunkJoints, out.n); i++ {
-			wi := w * mask[i]
-			switch {
-			case wi <= 0 || alike && same.has(i) || !lanes && a.sameJoint(i, b): // a joint the layer leaves as a has it
-				if out != a {
-					out.copyJoint(i, a)
-				}
-			case wi >= 1:
-				if out != b {
-					out.copyJoint(i, b)
-				}
-			default:
-				out.tx[i] = a.tx[i] + (b.tx[i]-a.tx[i])*wi
-				out.ty[i] = a.ty[i] + (b.ty[i]-a.ty[i])*wi
-				out.tz[i] = a.tz[i] + (b.tz[i]-a.tz[i])*wi
-				out.sx[i] = a.sx[i] + (b.sx[i]-a.sx[i])*wi
-				out.sy[i] = a.sy[i] + (b.sy[i]-a.sy[i])*wi
-				out.sz[i] = a.sz[i] + (b.sz[i]-a.sz[i])*wi
-				if nlerp {
-					out.qx[i], out.qy[i], out.qz[i], out.qw[i] = nlerpQ(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
-				} else {
-					out.qx[i], out.qy[i], out.qz[i], out.qw[i] = slerpPoly(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
-				}
-			}
-		}
+		end := min(c+chunkJoints, out.n)
+		// Whole blocks of 8 joints in lanes where the layers run in lanes,
+		// the rest one by one.
+		i := maskedLanes(out, a, b, w, mask, nlerp, c, end, &same, alike)
+		maskedJoints(out, a, b, w, mask, nlerp, i, end, &same, alike)
 	}
 	lerpW(out, a, b, w, mask)
 	out.Motion = a.Motion // a mask overlays a part of the body: the base moves it
+}
+
+// maskedJoints is MaskedBlendSoA's joint-by-joint arithmetic, for joints
+// from to end of the chunk whose equal joints same holds (where alike).
+func maskedJoints(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, from, end int, same *laneMasks, alike bool) {
+	lanes := layerLanes // where not, the joints are tested one at a time
+	for i := from; i < end; i++ {
+		wi := w * mask[i]
+		switch {
+		case wi <= 0 || alike && same.has(i) || !lanes && a.sameJoint(i, b): // a joint the layer leaves as a has it
+			if out != a {
+				out.copyJoint(i, a)
+			}
+		case wi >= 1:
+			if out != b {
+				out.copyJoint(i, b)
+			}
+		default:
+			out.tx[i] = a.tx[i] + (b.tx[i]-a.tx[i])*wi
+			out.ty[i] = a.ty[i] + (b.ty[i]-a.ty[i])*wi
+			out.tz[i] = a.tz[i] + (b.tz[i]-a.tz[i])*wi
+			out.sx[i] = a.sx[i] + (b.sx[i]-a.sx[i])*wi
+			out.sy[i] = a.sy[i] + (b.sy[i]-a.sy[i])*wi
+			out.sz[i] = a.sz[i] + (b.sz[i]-a.sz[i])*wi
+			if nlerp {
+				out.qx[i], out.qy[i], out.qz[i], out.qw[i] = nlerpQ(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
+			} else {
+				out.qx[i], out.qy[i], out.qz[i], out.qw[i] = slerpPoly(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
+			}
+		}
+	}
 }
 
 // The flat weighted average of GEA §12.10.1, for three or more poses, in

@@ -37,6 +37,10 @@ func addLanes(out, base, diff *SoAPose, w float32, mask []float32, c, end int, s
 	return c
 }
 
+func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, end int, same *laneMasks, alike bool) int {
+	return c
+}
+
 // setKernelPath selects the kernels by KernelPath name for tests; it
 // reports false for a path this build cannot run.
 func setKernelPath(name string) bool { return name == "portable" }

@@ -363,6 +363,70 @@ func addLanes(out, base, diff *SoAPose, w float32, mask []float32, c, end int, s
 	}
 }
 
+// maskedLanes runs MaskedBlendSoA's arithmetic 8 joints at a time over
+// the whole blocks from joint c to end, where layerLanes is set, and
+// returns the first joint after them: joints weighted 0 or less, or alike
+// in a and b, keep a bit for bit, joints weighted 1 or more take b, the
+// others are interpolated as MaskedBlendSoA's joint-by-joint code does.
+func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, end int, same *laneMasks, alike bool) int {
+	if !layerLanes {
+		return c
+	}
+	i := maskedLanes8(out, a, b, w, mask, nlerp, c, end, same, alike)
+	archsimd.ClearAVXUpperBits()
+	return i
+}
+
+// maskedLanes8 reads w once and calls no scalar code (see addLanes8). A
+// block with one joint to interpolate costs it as much as one with eight;
+// leaving such blocks to the scalar code saved a tenth of the character's
+// masked layer and cost dense layers half again, so it does not.
+//
+//go:noinline
+func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, end int, same *laneMasks, alike bool) int {
+	zero, one := archsimd.Float32x8{}, archsimd.BroadcastFloat32x8(1)
+	bits := archsimd.LoadInt32x8(&laneBit)
+	wb := archsimd.BroadcastFloat32x8(w)
+	i := c
+	for ; i+8 <= end; i += 8 {
+		wv := wb.Mul(load8(mask[i:]))
+		keep := wv.LessEqual(zero)
+		if m := same[(i-c)/8]; alike && m != 0 {
+			keep = keep.Or(archsimd.BroadcastInt32x8(int32(m)).And(bits).Equal(bits))
+		}
+		take := wv.GreaterEqual(one)
+		if keep.ToBits() == 0xff && out == a {
+			continue
+		}
+		lerpLanes(out.tx[i:], a.tx[i:], b.tx[i:], wv, keep, take)
+		lerpLanes(out.ty[i:], a.ty[i:], b.ty[i:], wv, keep, take)
+		lerpLanes(out.tz[i:], a.tz[i:], b.tz[i:], wv, keep, take)
+		lerpLanes(out.sx[i:], a.sx[i:], b.sx[i:], wv, keep, take)
+		lerpLanes(out.sy[i:], a.sy[i:], b.sy[i:], wv, keep, take)
+		lerpLanes(out.sz[i:], a.sz[i:], b.sz[i:], wv, keep, take)
+		ax, ay, az, aw := load8(a.qx[i:]), load8(a.qy[i:]), load8(a.qz[i:]), load8(a.qw[i:])
+		bx, by, bz, bw := load8(b.qx[i:]), load8(b.qy[i:]), load8(b.qz[i:]), load8(b.qw[i:])
+		var x, y, z, q archsimd.Float32x8
+		if nlerp {
+			x, y, z, q = nlerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
+		} else {
+			x, y, z, q = slerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
+		}
+		ax.Merge(bx.Merge(x, take), keep).Store((*[8]float32)(out.qx[i : i+8]))
+		ay.Merge(by.Merge(y, take), keep).Store((*[8]float32)(out.qy[i : i+8]))
+		az.Merge(bz.Merge(z, take), keep).Store((*[8]float32)(out.qz[i : i+8]))
+		aw.Merge(bw.Merge(q, take), keep).Store((*[8]float32)(out.qw[i : i+8]))
+	}
+	return i
+}
+
+// lerpLanes stores a + (b − a)·w into out[:8], a where keep, else b where
+// take.
+func lerpLanes(out, a, b []float32, w archsimd.Float32x8, keep, take archsimd.Mask32x8) {
+	av, bv := load8(a), load8(b)
+	av.Merge(bv.Merge(av.Add(bv.Sub(av).Mul(w)), take), keep).Store((*[8]float32)(out[:8]))
+}
+
 // laneBit is each lane's bit in a block's laneMasks byte.
 var laneBit = [8]int32{1, 2, 4, 8, 16, 32, 64, 128}
 
