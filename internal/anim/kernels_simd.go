@@ -29,17 +29,24 @@ import (
 //     levels).
 //   - Layers (MaskedBlendSoA, AddSoA, DifferenceSoA): the joints a layer
 //     leaves alone (equal poses, an identity difference) found 8 at a
-//     time with vector compares (both levels); the joints it changes are
-//     computed one at a time, as in the portable build.
+//     time with vector compares (both levels); the masked blend and the
+//     additive layer then compute whole blocks of 8 joints in lanes, the
+//     difference and the last partial block one joint at a time.
 //
 // Go compiles scalar float code to legacy-SSE encodings: run while the
 // upper halves of the vector registers are dirty, each such instruction
-// pays a state-transition penalty on Intel cores. So every kernel clears
-// them (VZEROUPPER) before its scalar sections (the palette's row
-// products, what follows a kernel) and takes zero vectors from the zero
-// value. The clearing goes after the call to a kernel that is not
-// inlined: within one function the compiler may schedule VZEROUPPER
-// before the last vector instructions, which leaves the halves dirty.
+// pays a penalty, a state transition on Intel cores and a stall on the
+// AMD machine too (a loop with one legacy MOVSS per block ran 5 × slower
+// than without). So every kernel clears them (VZEROUPPER) before its
+// scalar sections (the palette's row products, what follows a kernel) and
+// takes zero vectors from the zero value. The clearing goes after the
+// call to a kernel that is not inlined: within one function the compiler
+// may schedule VZEROUPPER before the last vector instructions, which
+// leaves the halves dirty. Inside a kernel's loop no float scalar may stay
+// live (a weight kept for a later call is reloaded with MOVSS each turn),
+// and counts go to shifts as vectors (ShiftAllRight moves its count with
+// a legacy MOVQ); objdump of the kernels shows no legacy-SSE instruction
+// in a loop that runs with the halves dirty.
 //
 // Measured on a 2-vCPU AMD EPYC (Zen 3, AVX2, no AVX-512), one run of 5
 // interleaved rounds beside ozz-animation 0.16 -O3 -march=native (66.6
