@@ -938,6 +938,24 @@ func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat
 // by a shuffle within the register (one VSHUFPS): taking it out as a scalar
 // (GetElem) and broadcasting it back went through a general register, four
 // instructions, two of them legacy SSE.
+// mulRowsAt is mulRows for one joint (the post-processing's model
+// matrices, modelAt): with 4-lane rows and FMA, as modelPalette4 computes
+// the product, where the palette runs in lanes. 128-bit VEX code leaves
+// the upper halves clean.
+func mulRowsAt(o, a, l *[12]float32) {
+	if paletteLevel < levelAVX2 {
+		mulRows(o, a, l)
+		return
+	}
+	lc := archsimd.LoadFloat32x4(&lastCol)
+	l0 := archsimd.LoadFloat32x4((*[4]float32)(l[0:4]))
+	l1 := archsimd.LoadFloat32x4((*[4]float32)(l[4:8]))
+	l2 := archsimd.LoadFloat32x4((*[4]float32)(l[8:12]))
+	rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[0:4])), l0, l1, l2, lc).Store((*[4]float32)(o[0:4]))
+	rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[4:8])), l0, l1, l2, lc).Store((*[4]float32)(o[4:8]))
+	rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[8:12])), l0, l1, l2, lc).Store((*[4]float32)(o[8:12]))
+}
+
 func rowTimes(row, b0, b1, b2, lc archsimd.Float32x4) archsimd.Float32x4 {
 	r := row.SelectFromPair(0, 0, 0, 0, row).Mul(b0)
 	r = row.SelectFromPair(1, 1, 1, 1, row).MulAdd(b1, r)
