@@ -118,7 +118,9 @@ type packedClip struct {
 	// groups are the frame tracks again, by the cache group of 8 joints
 	// their pairs lie in, for the SIMD build's shift (shiftFrames8).
 	groups []frameGroup
-	// loose[p] are the joints whose track of path p is not in the frames.
+	// loose[p] are the joints whose track of path p has keys (two or more)
+	// outside the frames: while the frames hold t, the only pairs that can
+	// go stale (a constant track's pair holds at every finite time).
 	loose [3][]int32
 	// data holds every track's ranges, time indices and values, and
 	// dataPad zero bytes for readBits.
@@ -222,23 +224,32 @@ func (c *RuntimeClip) Compressed() bool { return c.pk != nil }
 // that c did not fill last, a new one or another clip's, is reset first.
 func (c *RuntimeClip) advancePacked(t float32, cursors []int32, cache []float32, wide bool) {
 	pk, n, pad := c.pk, c.numJoints, soaPadded(c.numJoints)
-	if cache[1] != c.tag {
+	// held: the cache was this clip's and the frames hold t, so that only
+	// the tracks of keys outside them (loose) can have left their pairs.
+	held := cache[1] == c.tag
+	if !held {
 		c.resetPacked(cursors, cache)
 	}
 	ca := cache[streamHead:]
-	// held: the frames hold t, and only the tracks outside them (loose)
-	// can have left their pairs.
-	held := true
 	if len(pk.frame) > 0 {
 		g := &cursors[len(cursors)-1]
 		pk.advanceFrames(t, g, ca, wide)
-		held = *g != 0
+		held = held && *g != 0
 	}
 	ends := ca[cacheStripes*pad:]
 	for p := range pk.tracks {
 		nc := Path(p).Components()
 		s := ca[cacheStripe[p]*pad : (cacheStripe[p]+2+2*nc)*pad]
 		end, cur := ends[p*pad:p*pad+pad], cursors[p*n:p*n+n]
+		if held && len(pk.loose[p]) <= pad/groupLanes {
+			// Few tracks that can be stale: those alone, one by one.
+			for _, j := range pk.loose[p] {
+				if x := pairAt(int(j), 2+2*nc); !(s[x] <= t && t < end[j]) {
+					pk.refill(Path(p), int(j), t, &cur[j], s[x:], &end[j])
+				}
+			}
+			continue
+		}
 		if wide {
 			// The stale pairs found 8 at a time, chunk by chunk.
 			var m laneMasks
@@ -250,14 +261,6 @@ func (c *RuntimeClip) advancePacked(t float32, cursors []int32, cache []float32,
 					if m.has(j - from) {
 						pk.refill(Path(p), j, t, &cur[j], s[pairAt(j, 2+2*nc):], &end[j])
 					}
-				}
-			}
-			continue
-		}
-		if held {
-			for _, j := range pk.loose[p] {
-				if x := pairAt(int(j), 2+2*nc); !(s[x] <= t && t < end[j]) {
-					pk.refill(Path(p), int(j), t, &cur[j], s[x:], &end[j])
 				}
 			}
 			continue

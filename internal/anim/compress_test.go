@@ -210,6 +210,53 @@ func TestCompressBoundsVirtualVertexError(t *testing.T) {
 	}
 }
 
+// TestCompressedLooseTracks: tracks that do not key every time of the
+// clip (outside the frames) keep their pairs current while the frames keep
+// theirs, in playback and after jumps. The compressor measures what the
+// engine plays and keeps every key where that goes wrong, which can turn
+// every track into a frame track; so the test also checks that the clip
+// it gets has tracks outside the frames, few enough that sampling tests
+// them alone while the frames hold the time.
+func TestCompressedLooseTracks(t *testing.T) {
+	sk, clips := b2pSkeleton(), b2pClips()
+	c := clips[0] // random keys: every track keeps every key
+	c.Tracks = slices.Clone(c.Tracks)
+	for i := range c.Tracks {
+		tr := &c.Tracks[i]
+		if tr.Path != Translation || (tr.Joint != 10 && tr.Joint != 57) {
+			continue
+		}
+		// Every third key: outside the frames.
+		var times, values []float32
+		for k := 0; k < len(tr.Times); k += 3 {
+			times = append(times, tr.Times[k])
+			values = append(values, tr.Values[3*k:3*k+3]...)
+		}
+		tr.Times, tr.Values = times, values
+	}
+	rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kept || rc.pk == nil {
+		t.Fatal("the clip was kept uncompressed")
+	}
+	if l := rc.pk.loose[Translation]; len(l) != 2 || len(rc.pk.frame) == 0 {
+		t.Fatalf("translation tracks of keys outside the frames %v, %d in them: the test needs joints 10 and 57 alone outside", l, len(rc.pk.frame))
+	}
+	var times []float32
+	for k := range 150 { // playback, crossing every key
+		times = append(times, float32(k)/60)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 60 { // jumps
+		times = append(times, -0.1+rng.Float32()*2.2)
+	}
+	if e := compressedError(t, sk, &c, rc, times); e > 1e-4 {
+		t.Errorf("error %.3g; want ≤ 1e-4", e)
+	}
+}
+
 // spinClip turns every joint twice around a tilted axis in 2 s, so that
 // its hemisphere-aligned keys pass through w < 0.
 func spinClip(sk *Skeleton) Clip {

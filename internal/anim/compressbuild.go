@@ -752,7 +752,9 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 				}
 			}
 			pk.tracks[p][j] = tr
-			pk.loose[p] = append(pk.loose[p], int32(j))
+			if tr.n >= 2 {
+				pk.loose[p] = append(pk.loose[p], int32(j))
+			}
 		}
 	}
 	// The quantized tracks that key every time of the table lie in frames,
