@@ -98,7 +98,7 @@ func compressedError(t *testing.T, sk *Skeleton, src *Clip, rc *RuntimeClip, tim
 	n := sk.NumJoints()
 	ref := refSampleJob{Clip: src, Rest: sk.Rest, Cursors: make([]int, len(src.Tracks)), Output: make([]Transform, n)}
 	out := NewPose(sk)
-	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}
+	job := rc.NewSampleJob(false, out)
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -507,7 +507,7 @@ func (e *encoder) measureReach() {
 	}
 	pose := NewPose(sk)
 	models := make([]float32, PaletteFloats*n)
-	job := SampleSoAJob{Clip: e.ref, Cursors: make([]int32, e.ref.NumCursors()), Cache: make([]float32, e.ref.CacheLen()), Output: pose}
+	job := e.ref.NewSampleJob(false, pose)
 	mp := ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}
 	step := max(1, len(e.times)/256)
 	for i := 0; i < len(e.times); i += step {
@@ -574,7 +574,7 @@ func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
 	mk := func(c *RuntimeClip, nlerp bool) *side {
 		s := &side{models: make([]float32, PaletteFloats*n)}
 		pose := NewPose(sk)
-		s.job = SampleSoAJob{Clip: c, Nlerp: nlerp, Cursors: make([]int32, c.NumCursors()), Cache: make([]float32, c.CacheLen()), Output: pose}
+		s.job = c.NewSampleJob(nlerp, pose)
 		s.mp = ModelPaletteJob{Skeleton: sk, Input: pose, Models: s.models}
 		return s
 	}

@@ -798,7 +798,8 @@ func (b *builder) pose(ref *PoseRef, at string) (*SoAPose, error) {
 		return nil, err
 	}
 	out := NewPose(b.sk)
-	job := SampleSoAJob{Clip: clip, Time: ref.Time, Cursors: make([]int32, clip.NumCursors()), Cache: make([]float32, clip.CacheLen()), Output: out}
+	job := clip.NewSampleJob(false, out)
+	job.Time = ref.Time
 	job.Run()
 	return out, nil
 }
@@ -932,7 +933,7 @@ func (b *builder) node(ns *NodeSpec, at string) (node, int, error) {
 		loops := max(ns.Loops, 1)
 		n := &clipNode{
 			index:  index,
-			job:    SampleSoAJob{Clip: clip, Nlerp: b.nlerp, Cursors: make([]int32, clip.NumCursors()), Cache: make([]float32, clip.CacheLen())},
+			job:    clip.NewSampleJob(b.nlerp, nil),
 			clock:  ClipClock{Duration: clip.Duration(), Rate: 1, Mode: ns.Loop, Loops: loops},
 			rate:   b.optInput(ns.Rate, 1),
 			offset: ns.Offset,

@@ -69,7 +69,7 @@ func contacts(rc *RuntimeClip, sk *Skeleton, joints []int, names []string, heigh
 	n := max(int(rc.duration*contactRate), 1)
 	pose := NewPose(sk)
 	models := make([]float32, PaletteFloats*sk.NumJoints())
-	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: pose}
+	job := rc.NewSampleJob(false, pose)
 	mp := ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}
 	pos := make([][][3]float32, len(joints)) // per joint, per sample
 	for k := 0; k <= n; k++ {

@@ -90,7 +90,7 @@ func TestSampleSoAMatchesSampleJob(t *testing.T) {
 			setKernelPath(path)
 			defer kernelPaths()
 			ref := refSampleJob{Clip: &clip, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: make([]Transform, 4)}
-			job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(4)}
+			job := rc.NewSampleJob(false, NewSoAPose(4))
 			for _, tm := range times {
 				ref.Time, job.Time = tm, tm
 				ref.Run()
@@ -319,7 +319,7 @@ func TestFastJobsValidate(t *testing.T) {
 	}
 	skin := &Skin{Joints: []int{0, 1, 2, 3}, InverseBind: make([]mgl32.Mat4, 4)}
 	goodSample := func() SampleSoAJob {
-		return SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(4)}
+		return rc.NewSampleJob(false, NewSoAPose(4))
 	}
 	goodPalette := func() ModelPaletteJob {
 		return ModelPaletteJob{Skeleton: sk, Skin: skin, Input: NewSoAPose(4), Models: make([]float32, 48), Output: make([]float32, 48)}

@@ -111,7 +111,7 @@ func FuzzSample(f *testing.F) {
 		_ = cursors
 		out := make([]Transform, joints)
 		soa := NewSoAPose(joints)
-		job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: soa}
+		job := rc.NewSampleJob(false, soa)
 		if err := job.Validate(); err != nil {
 			t.Fatalf("a validated clip fails the job's validation: %v", err)
 		}
@@ -242,7 +242,7 @@ func FuzzSampleSoA(f *testing.F) {
 			}
 		}
 		ref := refSampleJob{Clip: &unit, Rest: sk.Rest, Cursors: cursors, Output: make([]Transform, joints)}
-		job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(joints)}
+		job := rc.NewSampleJob(false, NewSoAPose(joints))
 		for i := range job.Cursors {
 			job.Cursors[i] = int32(int8(i * 37)) // stale or garbage cursors are fine
 		}

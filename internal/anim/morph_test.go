@@ -124,7 +124,7 @@ func TestMorphCursor(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := NewPose(sk)
-	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}
+	job := rc.NewSampleJob(false, out)
 	for _, tc := range []struct{ t, want float32 }{{0.5, 5}, {1.5, 15}, {2.5, 30}, {0.2, 2}, {2.9, 38}, {1, 10}, {-1, 0}, {5, 40}} {
 		job.Time = tc.t
 		job.Run()

@@ -301,6 +301,12 @@ type SampleSoAJob struct {
 	Output *SoAPose
 }
 
+// NewSampleJob returns a job that samples c into out (rotations by slerp,
+// or nlerp), with the cursors and the cache c needs.
+func (c *RuntimeClip) NewSampleJob(nlerp bool, out *SoAPose) SampleSoAJob {
+	return SampleSoAJob{Clip: c, Nlerp: nlerp, Cursors: make([]int32, c.NumCursors()), Cache: make([]float32, c.CacheLen()), Output: out}
+}
+
 // Validate reports a job that Run cannot execute.
 func (j *SampleSoAJob) Validate() error {
 	if j.Clip == nil {

@@ -93,7 +93,7 @@ func TestSampleAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := NewSoAPose(1)
-	job := SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}
+	job := rc.NewSampleJob(false, out)
 	mp := ModelPaletteJob{Skeleton: sk, Skin: &Skin{Joints: []int{0}, InverseBind: []mgl32.Mat4{mgl32.Ident4()}}, Input: out,
 		Models: make([]float32, 12), Output: make([]float32, 12)}
 	allocs := testing.AllocsPerRun(100, func() {

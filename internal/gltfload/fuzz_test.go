@@ -105,7 +105,7 @@ func checkModel(t *testing.T, m *Model) {
 			t.Fatal(err)
 		}
 		out := anim.NewSoAPose(n)
-		job := anim.SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}
+		job := rc.NewSampleJob(false, out)
 		if err := job.Validate(); err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func TestStepThroughTheLoader(t *testing.T) {
 		t.Fatal(err)
 	}
 	pose := anim.NewSoAPose(m.Skeleton.NumJoints())
-	job := anim.SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: pose}
+	job := rc.NewSampleJob(false, pose)
 	restX := m.Skeleton.Rest[j1].Translation[0]
 	cases := []struct {
 		at          float32
