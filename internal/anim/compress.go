@@ -140,7 +140,8 @@ type packedClip struct {
 //   - unless every is set (the track keys every time of the table), n
 //     time indices of timeBits bits;
 //   - its values: with bits < 32, three codes of cbits[c] bits per key,
-//     with bits = 32 the components as float32.
+//     with bits = 32 the components as float32; a quantized track that
+//     keys every time has its codes in the frames instead (vbit, kbits).
 //
 // Quantized rotations code three components, in order, of the key made
 // to have the fourth, drop, ≥ 0, and rebuild that one as the root of one
@@ -218,10 +219,12 @@ func (c *RuntimeClip) Compressed() bool { return c.pk != nil }
 
 // advancePacked brings the key pairs in the cache of packed clip c to t:
 // the tracks in frames together (advanceFrames), then each pair that t
-// has left, refilled from its track. The pairs lie as an uncompressed
-// clip's do, so that one interpolation pass serves both; each pair's end
-// time, which the test needs, follows them (pad floats per path). A cache
-// that c did not fill last, a new one or another clip's, is reset first.
+// has left, refilled from its track; while the frames hold t, only the
+// tracks of keys outside them are tested. The pairs lie as an
+// uncompressed clip's do, so that one interpolation pass serves both; each
+// pair's end time, which the test needs, follows them (pad floats per
+// path). A cache that c did not fill last, a new one or another clip's,
+// is reset first.
 func (c *RuntimeClip) advancePacked(t float32, cursors []int32, cache []float32, wide bool) {
 	pk, n, pad := c.pk, c.numJoints, soaPadded(c.numJoints)
 	// held: the cache was this clip's and the frames hold t, so that only
@@ -232,9 +235,12 @@ func (c *RuntimeClip) advancePacked(t float32, cursors []int32, cache []float32,
 	}
 	ca := cache[streamHead:]
 	if len(pk.frame) > 0 {
-		g := &cursors[len(cursors)-1]
-		pk.advanceFrames(t, g, ca, wide)
-		held = held && *g != 0
+		// The frames' cursor lives in the head, beside the tag, so that it
+		// always describes the pairs of this cache.
+		g := int32(math.Float32bits(cache[2]))
+		pk.advanceFrames(t, &g, ca, wide)
+		cache[2] = math.Float32frombits(uint32(g))
+		held = held && g != 0
 	}
 	ends := ca[cacheStripes*pad:]
 	for p := range pk.tracks {
@@ -298,10 +304,7 @@ func (c *RuntimeClip) resetPacked(cursors []int32, cache []float32) {
 		}
 	}
 	clear(cursors[:3*c.numJoints])
-	if len(c.pk.frame) > 0 {
-		cursors[len(cursors)-1] = 0
-	}
-	cache[1] = c.tag
+	cache[1], cache[2] = c.tag, 0 // no frames held
 }
 
 // setPair writes a pair into the cache's lanes from g, a joint's t0: the

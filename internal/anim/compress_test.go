@@ -345,6 +345,35 @@ func TestCompressedCacheFromAnotherClip(t *testing.T) {
 	}
 }
 
+// TestCompressedCacheCarriesItsState: a cache sampled at one time, given
+// with the cursors of a job sampled at another, samples what a fresh job
+// does: which frames the cache holds is in the cache itself, and a track's
+// cursor is trusted only where it matches the pair the cache holds.
+func TestCompressedCacheCarriesItsState(t *testing.T) {
+	sk := b2pSkeleton()
+	clip := b2pClips()[0]
+	rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rc.pk.frame) == 0 {
+		t.Fatal("the clip has no frames: the test needs them")
+	}
+	a, b := rc.NewSampleJob(false, NewSoAPose(b2pJoints)), rc.NewSampleJob(false, NewSoAPose(b2pJoints))
+	a.Time, b.Time = 0.5, 1.2
+	a.Run()
+	b.Run()
+	a.Cursors = b.Cursors // a's cache, b's cursors
+	a.Time = 1.21
+	a.Run()
+	fresh := rc.NewSampleJob(false, NewSoAPose(b2pJoints))
+	fresh.Time = 1.21
+	fresh.Run()
+	if got, want := fromSoA(a.Output), fromSoA(fresh.Output); !posesEqual(got, want) {
+		t.Fatalf("with another job's cursors: %v; a fresh job gives %v", got[:2], want[:2])
+	}
+}
+
 // halfTurned turns every rotation key of c half a turn about z (from the
 // left), so that its tracks rebuild z rather than w (dropComponent).
 func halfTurned(c Clip) Clip {

@@ -30,8 +30,10 @@ import (
 //   - Layers (MaskedBlendSoA, AddSoA, DifferenceSoA): the joints a layer
 //     leaves alone (equal poses, an identity difference) found 8 at a
 //     time with vector compares (both levels); the masked blend and the
-//     additive layer then compute whole blocks of 8 joints in lanes, the
-//     difference and the last partial block one joint at a time.
+//     additive layer then compute whole blocks of 8 joints in lanes; the
+//     difference, the last partial block, and additive blocks with a
+//     weight outside [0, 1] or a scale to raise to a power, one joint at a
+//     time.
 //
 // Go compiles scalar float code to legacy-SSE encodings: run while the
 // upper halves of the vector registers are dirty, each such instruction
@@ -173,8 +175,14 @@ func shiftFramesAt(pk *packedClip, k int, ca []float32, wide bool) {
 		pk.shiftFrames(k, ca, pk.frame)
 		return
 	}
-	shiftFrames8(pk, k, ca)
-	archsimd.ClearAVXUpperBits()
+	for g := 0; ; g++ {
+		g = shiftFrames8(pk, k, ca, g)
+		archsimd.ClearAVXUpperBits()
+		if g >= len(pk.groups) {
+			return
+		}
+		shiftLanes(pk, &pk.groups[g], k, ca)
+	}
 }
 
 // shiftFrames8 is shiftFrames a cache group at a time: each component's
@@ -183,16 +191,19 @@ func shiftFramesAt(pk *packedClip, k int, ca []float32, wide bool) {
 // shiftFrames, so that the pairs are the same to the bit. Lanes without a
 // frame track keep their pairs. A group with a rotation whose rebuilt
 // component is not real (a code just outside the unit sphere) is left to
-// shiftFrames' lanes.
+// shiftFrames' lanes: shiftFrames8 runs the groups from first and returns
+// the index of the one it left (len(pk.groups) when none), calling no
+// scalar code, which would run with the upper halves dirty.
 //
 //go:noinline
-func shiftFrames8(pk *packedClip, k int, ca []float32) {
+func shiftFrames8(pk *packedClip, k int, ca []float32, first int) int {
 	t0, t1, inv := archsimd.BroadcastFloat32x8(pk.times[k]), archsimd.BroadcastFloat32x8(pk.times[k+1]), archsimd.BroadcastFloat32x8(pk.inv[k])
-	zero, izero := archsimd.Float32x8{}, archsimd.Int32x8{}
+	zero, izero, one := archsimd.Float32x8{}, archsimd.Int32x8{}, archsimd.BroadcastFloat32x8(1)
+	i1, i2, i3 := archsimd.BroadcastInt32x8(1), archsimd.BroadcastInt32x8(2), archsimd.BroadcastInt32x8(3)
 	sign := archsimd.BroadcastInt32x8(-1 << 31).AsUint32x8()
 	data := pk.data
 	at0 := uint(pk.frameStart) + uint(k+1)*uint(pk.frameBits)
-	for gi := range pk.groups {
+	for gi := first; gi < len(pk.groups); gi++ {
 		fg := &pk.groups[gi]
 		// No arrays of vectors below: the compiler keeps those in memory.
 		x := planeCodes(data, at0, fg, 0)
@@ -210,15 +221,14 @@ func shiftFrames8(pk *packedClip, k int, ca []float32) {
 			shiftStripe(g[32:40], g[56:64], z, sel)
 			continue
 		}
-		ww := archsimd.BroadcastFloat32x8(1).Sub(x.Mul(x)).Sub(y.Mul(y)).Sub(z.Mul(z))
+		ww := one.Sub(x.Mul(x)).Sub(y.Mul(y)).Sub(z.Mul(z))
 		if ww.Greater(zero).ToBits()|^sel.ToBits() != 0xff {
-			shiftLanes(pk, fg, k, ca)
-			continue
+			return gi
 		}
 		w := ww.Sqrt()
 		drop := archsimd.LoadInt32x8(&fg.drop)
-		d0, d1 := drop.Equal(izero), drop.Equal(archsimd.BroadcastInt32x8(1))
-		d2, d3 := drop.Equal(archsimd.BroadcastInt32x8(2)), drop.Equal(archsimd.BroadcastInt32x8(3))
+		d0, d1 := drop.Equal(izero), drop.Equal(i1)
+		d2, d3 := drop.Equal(i2), drop.Equal(i3)
 		// The codes are the components other than drop, in order.
 		qx := w.Merge(x, d0)
 		qy := x.Merge(w.Merge(y, d1), d0)
@@ -245,6 +255,7 @@ func shiftFrames8(pk *packedClip, k int, ca []float32) {
 		qz.Merge(bz, sel).Store((*[8]float32)(g[64:72]))
 		qw.Merge(bw, sel).Store((*[8]float32)(g[72:80]))
 	}
+	return len(pk.groups)
 }
 
 // planeCodes decodes component c of the 8 lanes of group fg from the
@@ -298,6 +309,7 @@ func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
 	switch level {
 	case levelAVX512:
 		if i := blendSoA16(out, a, b, w, nlerp); i < len(out.tx) {
+			archsimd.ClearAVXUpperBits() // w is reloaded for the call
 			blendSoA8(out, a, b, w, nlerp, i)
 		}
 		archsimd.ClearAVXUpperBits()
@@ -460,9 +472,7 @@ func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end
 		}
 		if skip.ToBits() == 0xff {
 			if out != base {
-				for j := i; j < i+8; j++ {
-					out.copyJoint(j, base)
-				}
+				copyBlock8(out, base, i)
 			}
 			continue
 		}
@@ -500,6 +510,15 @@ func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end
 		bw.Merge(q, skip).Store((*[8]float32)(out.qw[i : i+8]))
 	}
 	return i
+}
+
+// copyBlock8 copies joints i to i+7 of src into p, stripe by stripe, in
+// vectors (copyJoint would be scalar code in a vector loop).
+func copyBlock8(p, src *SoAPose, i int) {
+	pad := len(p.tx)
+	for s := 0; s < 10; s++ {
+		load8(src.buf[s*pad+i:]).Store((*[8]float32)(p.buf[s*pad+i : s*pad+i+8]))
+	}
 }
 
 // keep8 stores b + d into out[:8], b where skip.
@@ -933,11 +952,6 @@ func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat
 	}
 }
 
-// rowTimes is one row of an affine product: a0·b0 + a1·b1 + a2·b2 + (0, 0,
-// 0, a3) where row = (a0, a1, a2, a3). Each aₖ is spread across the lanes
-// by a shuffle within the register (one VSHUFPS): taking it out as a scalar
-// (GetElem) and broadcasting it back went through a general register, four
-// instructions, two of them legacy SSE.
 // mulRowsAt is mulRows for one joint (the post-processing's model
 // matrices, modelAt): with 4-lane rows and FMA, as modelPalette4 computes
 // the product, where the palette runs in lanes. 128-bit VEX code leaves
@@ -956,6 +970,11 @@ func mulRowsAt(o, a, l *[12]float32) {
 	rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[8:12])), l0, l1, l2, lc).Store((*[4]float32)(o[8:12]))
 }
 
+// rowTimes is one row of an affine product: a0·b0 + a1·b1 + a2·b2 + (0, 0,
+// 0, a3) where row = (a0, a1, a2, a3). Each aₖ is spread across the lanes
+// by a shuffle within the register (one VSHUFPS): taking it out as a scalar
+// (GetElem) and broadcasting it back went through a general register, four
+// instructions, two of them legacy SSE.
 func rowTimes(row, b0, b1, b2, lc archsimd.Float32x4) archsimd.Float32x4 {
 	r := row.SelectFromPair(0, 0, 0, 0, row).Mul(b0)
 	r = row.SelectFromPair(1, 1, 1, 1, row).MulAdd(b1, r)

@@ -190,6 +190,9 @@ func dropClip(sk *Skeleton) Clip {
 // frames, for every rebuilt component, and where a code decodes just
 // outside the unit sphere (the group falls back to the scalar lanes).
 func TestShiftFrames8MatchesScalar(t *testing.T) {
+	if cpuLevel < levelAVX2 {
+		t.Skip("this CPU has no AVX2") // the portable build tests the scalar shift
+	}
 	sk := chain(21)
 	c := dropClip(sk)
 	// Compressed on the portable kernels: the compressor samples what it
@@ -254,4 +257,70 @@ func TestShiftFrames8MatchesScalar(t *testing.T) {
 		break
 	}
 	check("a code outside the sphere")
+}
+
+// TestCompressedKernelPathsAgree: a compressed clip samples alike on every
+// kernel path (the 8-lane stale test and frame shift against the scalar
+// ones), in playback and after jumps, with tracks outside the frames.
+func TestCompressedKernelPathsAgree(t *testing.T) {
+	paths := kernelPaths()
+	if len(paths) == 1 {
+		t.Skip("portable kernels only: build with GOEXPERIMENT=simd on amd64 for the SIMD ones")
+	}
+	sk := b2pSkeleton()
+	clip := b2pClips()[1]
+	clip.Tracks = slices.Clone(clip.Tracks)
+	for i := range clip.Tracks {
+		if tr := &clip.Tracks[i]; tr.Path == Rotation && tr.Joint%9 == 4 {
+			// Every other key: outside the frames.
+			var times, values []float32
+			for k := 0; k < len(tr.Times); k += 2 {
+				times = append(times, tr.Times[k])
+				values = append(values, tr.Values[4*k:4*k+4]...)
+			}
+			tr.Times, tr.Values = times, values
+		}
+	}
+	setKernelPath("portable")
+	rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: 1e-4})
+	restoreKernels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rc.pk.frame) == 0 || len(rc.pk.loose[Rotation]) == 0 {
+		t.Fatalf("%d frame tracks, %d rotations outside the frames: the test needs both", len(rc.pk.frame), len(rc.pk.loose[Rotation]))
+	}
+	var times []float32
+	for k := range 130 {
+		times = append(times, float32(k)/60)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 40 {
+		times = append(times, -0.1+rng.Float32()*2.2)
+	}
+	sample := func(path string, nlerp bool) [][]Transform {
+		setKernelPath(path)
+		defer restoreKernels()
+		job := rc.NewSampleJob(nlerp, NewSoAPose(b2pJoints))
+		var out [][]Transform
+		for _, tm := range times {
+			job.Time = tm
+			job.Run()
+			out = append(out, fromSoA(job.Output))
+		}
+		return out
+	}
+	for _, nlerp := range []bool{false, true} {
+		ref := sample("portable", nlerp)
+		for _, path := range paths[1:] {
+			got := sample(path, nlerp)
+			for f := range ref {
+				for j := range ref[f] {
+					if !transformApprox(got[f][j], ref[f][j], 1e-5) {
+						t.Fatalf("nlerp %v, %s at %v, joint %d: %v; portable %v", nlerp, path, times[f], j, got[f][j], ref[f][j])
+					}
+				}
+			}
+		}
+	}
 }

@@ -54,8 +54,10 @@ const cacheStripes = 26
 // streamHead floats start the cache: the time last sampled, the tag of
 // the clip whose pairs it holds (0 before any), and per path the index of
 // the stream's next entry to apply, its 32 bits stored as they are (moved,
-// never computed with, so that no conversion runs each frame). The last
-// three are unused: 8 keeps the groups after the head 32-byte aligned.
+// never computed with, so that no conversion runs each frame). A
+// compressed clip's cache uses the tag, and in the third float the frames'
+// cursor (advanceFrames), stored the same way. The last three are unused:
+// 8 keeps the groups after the head 32-byte aligned.
 const streamHead = 8
 
 // clipTags numbers the clips with key streams, so that a cache filled

@@ -262,7 +262,8 @@ func modelsOf(parents []int, in *SoAPose, models []float32, need []bool) {
 }
 
 // modelAt computes joint i's model matrix from its local transform and its
-// parent's model matrix, with modelPaletteGeneric's arithmetic.
+// parent's model matrix, with the arithmetic of the model-palette kernel
+// that runs (mulRowsAt).
 func modelAt(parents []int, in *SoAPose, models []float32, i int) {
 	m := (*[12]float32)(models[i*12 : i*12+12])
 	p := parents[i]

@@ -260,13 +260,9 @@ func (c *RuntimeClip) Duration() float32 { return c.duration }
 func (c *RuntimeClip) NumJoints() int { return c.numJoints }
 
 // NumCursors is the length of the cursor slice SampleSoAJob needs: one per
-// joint and path (a STEP or CUBICSPLINE track's, or a compressed clip's),
-// one per morph track, and for a compressed clip with frames one for
-// them.
+// joint and path (a STEP or CUBICSPLINE track's, or a compressed clip's)
+// and one per morph track.
 func (c *RuntimeClip) NumCursors() int {
-	if c.pk != nil && len(c.pk.frame) > 0 {
-		return 3*c.numJoints + len(c.morph) + 1 // and the frames' cursor
-	}
 	return 3*c.numJoints + len(c.morph)
 }
 
@@ -275,8 +271,9 @@ func (c *RuntimeClip) NumCursors() int {
 // rotations use the polynomial slerp (within 1e-6 of Slerp) or Nlerp.
 // Each track's current key pair is kept in the job's cache, and playback
 // refills only the pairs whose keys it crossed, from the clip's key
-// streams (keystream.go); a jump back, or far ahead, seeks each track by
-// binary search. It allocates nothing.
+// streams (keystream.go), or for a compressed clip by decoding them
+// (compress.go); a jump back, or far ahead, seeks each track by binary
+// search. It allocates nothing.
 type SampleSoAJob struct {
 	// Clip to sample.
 	Clip *RuntimeClip
