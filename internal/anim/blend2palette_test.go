@@ -518,9 +518,15 @@ func crowdOf(tb testing.TB, sk *Skeleton, rcs []*RuntimeClip, nlerp bool) *Crowd
 // BenchmarkCrowd1000 is one frame of the workload's Crowd-1000 (nlerp) on
 // one and on two worker goroutines, in ms per frame.
 func BenchmarkCrowd1000(b *testing.B) {
+	benchCrowd(b, func() *Crowd { return crowd1000(b, true) })
+}
+
+// benchCrowd times one frame of the crowds mk builds on one and on two
+// worker goroutines, in ms per frame.
+func benchCrowd(b *testing.B, mk func() *Crowd) {
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			c := crowd1000(b, true)
+			c := mk()
 			defer c.Close()
 			c.Evaluate(b2pStep, threads) // start the workers
 			b.ReportAllocs()
@@ -545,18 +551,7 @@ func BenchmarkCrowd1000Compressed(b *testing.B) {
 		}
 		rcs = append(rcs, rc)
 	}
-	for _, threads := range []int{1, 2} {
-		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			c := crowdOf(b, sk, rcs, true)
-			defer c.Close()
-			c.Evaluate(b2pStep, threads) // start the workers
-			b.ReportAllocs()
-			for b.Loop() {
-				c.Evaluate(b2pStep, threads)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
-		})
-	}
+	benchCrowd(b, func() *Crowd { return crowdOf(b, sk, rcs, true) })
 }
 
 // TestBlend2Palette100BetweenKeys runs the workload (slerp) half a frame
