@@ -374,6 +374,53 @@ func TestCompressedCacheCarriesItsState(t *testing.T) {
 	}
 }
 
+// TestCompressedSamplingOddTimes: NaN, infinite and huge times, between
+// ordinary ones, sample finite poses, and the same as a fresh job, on
+// every kernel path.
+func TestCompressedSamplingOddTimes(t *testing.T) {
+	sk := b2pSkeleton()
+	clip := b2pClips()[0]
+	rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	times := []float32{0.5, nan, 0.51, inf, 1.9, -inf, 0.2, 1e30, -1e30, 0.21, float32(math.Copysign(0, -1)), 2, 2.5, nan, nan, 0.7}
+	for _, path := range kernelPaths() {
+		setKernelPath(path)
+		for _, nlerp := range []bool{false, true} {
+			kept := rc.NewSampleJob(nlerp, NewSoAPose(b2pJoints))
+			for _, tm := range times {
+				kept.Time = tm
+				kept.Run()
+				fresh := rc.NewSampleJob(nlerp, NewSoAPose(b2pJoints))
+				fresh.Time = tm
+				fresh.Run()
+				got, want := fromSoA(kept.Output), fromSoA(fresh.Output)
+				for j, tr := range got {
+					if !finiteTransform(tr) {
+						t.Fatalf("%s, nlerp %v, at %v: joint %d %v", path, nlerp, tm, j, tr)
+					}
+				}
+				if !posesEqual(got, want) {
+					t.Fatalf("%s, nlerp %v, at %v: %v; a fresh job gives %v", path, nlerp, tm, got[:1], want[:1])
+				}
+			}
+		}
+	}
+	restoreKernels()
+}
+
+// finiteTransform reports whether every component of tr is finite.
+func finiteTransform(tr Transform) bool {
+	for _, v := range [10]float32{tr.Translation[0], tr.Translation[1], tr.Translation[2], tr.Rotation.V[0], tr.Rotation.V[1], tr.Rotation.V[2], tr.Rotation.W, tr.Scale[0], tr.Scale[1], tr.Scale[2]} {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // halfTurned turns every rotation key of c half a turn about z (from the
 // left), so that its tracks rebuild z rather than w (dropComponent).
 func halfTurned(c Clip) Clip {
