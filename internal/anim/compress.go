@@ -136,7 +136,8 @@ type packedClip struct {
 // 9+bits bits of each float32 (sign, exponent, bits of mantissa).
 // A track of n ≥ 2 keys holds, each part starting on a byte:
 //   - with bits < 32, the minimum of each coded component and the step
-//     of each that has bits (float32), value = min + step·code;
+//     of each that has bits (the top 9+rbits bits of each float32, or see
+//     zero), value = min + step·code;
 //   - unless every is set (the track keys every time of the table), n
 //     time indices of timeBits bits;
 //   - its values: with bits < 32, three codes of cbits[c] bits per key,
@@ -160,9 +161,12 @@ type packedTrack struct {
 	// coded track's bits per component.
 	bits  uint8
 	cbits [3]uint8
-	// rbits are the mantissa bits its ranges keep in data; xyz says a
-	// constant rotation keeps x, y, z and rebuilds w ≥ 0.
+	// rbits are the mantissa bits its ranges keep in data; zero says each
+	// range value is there a bit, 0 for +0, 1 before the value's bits
+	// (chosen where it takes less room). xyz says a constant rotation keeps
+	// x, y, z and rebuilds w ≥ 0.
 	rbits uint8
+	zero  bool
 	xyz   bool
 	every bool
 	// drop is the component a coded rotation leaves out and rebuilds

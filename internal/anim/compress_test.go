@@ -421,6 +421,75 @@ func finiteTransform(tr Transform) bool {
 	return true
 }
 
+// TestCompressedRangesDecode reads every coded track's ranges back from
+// the packed bytes, as a file reader would (the engine keeps them decoded),
+// and finds the values it samples with, on a clip whose rotations turn
+// about one axis (minimums of exactly 0, written a bit each) and on one
+// that turns about tilted axes.
+func TestCompressedRangesDecode(t *testing.T) {
+	sk := humanoid()
+	about := func(axis mgl32.Vec3) Clip {
+		c := Clip{Name: "About", Duration: 1}
+		for j := range sk.NumJoints() {
+			tr := Track{Joint: j, Path: Rotation, Interp: Linear}
+			for k := 0; k <= 30; k++ {
+				q := mgl32.QuatRotate(float32(0.6*math.Sin(2*math.Pi*float64(k)/30+float64(j))), axis)
+				tr.Times = append(tr.Times, float32(k)/30)
+				tr.Values = append(tr.Values, q.V[0], q.V[1], q.V[2], q.W)
+			}
+			c.Tracks = append(c.Tracks, tr)
+		}
+		return c
+	}
+	zeros := 0
+	for _, c := range []Clip{about(mgl32.Vec3{1, 0, 0}), mocapClip(sk, 1)} {
+		rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: 1e-4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk := rc.pk
+		for p := range pk.tracks {
+			for j, tr := range pk.tracks[p] {
+				if tr.n < 2 || tr.bits == 32 {
+					continue
+				}
+				if tr.zero {
+					zeros++
+				}
+				at, m := int(tr.off)*8, tr.rbits
+				read := func() float32 {
+					if tr.zero {
+						flag := readBits(pk.data, at, 1)
+						at++
+						if flag == 0 {
+							return 0
+						}
+					}
+					v := math.Float32frombits(readBits(pk.data, at, 9+m) << (23 - m))
+					at += 9 + int(m)
+					return v
+				}
+				for c := range 3 {
+					if v := read(); math.Float32bits(v) != math.Float32bits(tr.lo[c]) {
+						t.Fatalf("path %d joint %d: minimum %d reads %v; the engine has %v", p, j, c, v, tr.lo[c])
+					}
+				}
+				for c := range 3 {
+					if tr.cbits[c] == 0 {
+						continue
+					}
+					if v := read(); math.Float32bits(v) != math.Float32bits(tr.step[c]) {
+						t.Fatalf("path %d joint %d: step %d reads %v; the engine has %v", p, j, c, v, tr.step[c])
+					}
+				}
+			}
+		}
+	}
+	if zeros == 0 {
+		t.Fatal("no track wrote its ranges with zero flags: the test needs one")
+	}
+}
+
 // halfTurned turns every rotation key of c half a turn about z (from the
 // left), so that its tracks rebuild z rather than w (dropComponent).
 func halfTurned(c Clip) Clip {

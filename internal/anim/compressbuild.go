@@ -195,8 +195,8 @@ func rawBytes(c *Clip) int {
 // (CompressReport.Bytes): the time table; one bit per joint and path
 // saying whether it has a track; per track of keys a byte of flags and
 // bit rate (three for coded ones: 5 bits per component and for the
-// ranges' mantissas, 2 for a rotation's rebuilt component) and its key
-// count (a varint); its data. The STEP and CUBICSPLINE tracks
+// ranges' mantissas, 2 for a rotation's rebuilt component, 1 for
+// packedTrack.zero) and its key count (a varint); its data. The STEP and CUBICSPLINE tracks
 // and the morph weights kept as they were count their floats and a
 // descriptor each. The offsets kept in memory are not counted: they
 // follow from the counts.
@@ -708,15 +708,35 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 				pk.data = w.end()
 			case et.n >= 2:
 				if et.bits < 32 {
+					// The ranges: each value's top 9+rbits bits, or where
+					// that is smaller (a turn about one axis has minimums
+					// of exactly 0), a bit saying whether it is +0 and the
+					// bits of those that are not.
 					m := et.rbits
-					w.start(pk.data)
-					for c := range 3 {
-						w.write(math.Float32bits(et.lo[c])>>(23-m), 9+m)
-					}
+					vals := []float32{et.lo[0], et.lo[1], et.lo[2]}
 					for c := range 3 {
 						if et.cbits[c] > 0 {
-							w.write(math.Float32bits(et.step[c])>>(23-m), 9+m)
+							vals = append(vals, et.step[c])
 						}
+					}
+					flagged := 0
+					for _, v := range vals {
+						flagged++
+						if math.Float32bits(v) != 0 {
+							flagged += 9 + int(m)
+						}
+					}
+					tr.zero = flagged < len(vals)*(9+int(m))
+					w.start(pk.data)
+					for _, v := range vals {
+						if tr.zero {
+							if math.Float32bits(v) == 0 {
+								w.write(0, 1)
+								continue
+							}
+							w.write(1, 1)
+						}
+						w.write(math.Float32bits(v)>>(23-m), 9+m)
 					}
 					pk.data = w.end()
 				}
