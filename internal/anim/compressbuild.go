@@ -196,22 +196,27 @@ func rawBytes(c *Clip) int {
 // saying whether it has a track; per track of keys a byte of flags and
 // bit rate (three for coded ones: 5 bits per component and for the
 // ranges' mantissas, 2 for a rotation's rebuilt component, 1 for
-// packedTrack.zero) and its key count (a varint); its data. The STEP and CUBICSPLINE tracks
-// and the morph weights kept as they were count their floats and a
-// descriptor each. The offsets kept in memory are not counted: they
+// packedTrack.zero, 1 for every) and, unless it keys every time of the
+// table, its key count (a varint); its data. The STEP and CUBICSPLINE
+// tracks and the morph weights kept as they were count their floats and
+// a descriptor each. The offsets kept in memory are not counted: they
 // follow from the counts.
 func (c *RuntimeClip) packedBytes() int {
 	pk := c.pk
 	b := len(pk.data) - dataPad + timeTableBytes(pk) + (3*c.numJoints+7)/8
 	for p := range pk.tracks {
 		for _, tr := range pk.tracks[p] {
+			count := varintLen(int(tr.n))
+			if tr.every {
+				count = 0 // as many keys as the table has times
+			}
 			switch {
 			case tr.n == 1:
 				b++ // its mantissa bits, which also say it is one value
 			case tr.n > 1 && tr.bits < 32:
-				b += 3 + varintLen(int(tr.n))
+				b += 3 + count
 			case tr.n > 1:
-				b += 1 + varintLen(int(tr.n))
+				b += 1 + count
 			}
 		}
 	}
@@ -265,9 +270,14 @@ func cutMantissaToward(v float32, m uint8, up bool) float32 {
 // varint), else a float32 each.
 func timeTableBytes(pk *packedClip) int {
 	if pk.step > 0 {
-		// First time and step as the top 9+timeMant bits of their
-		// float32s, timeMant in 5 bits, the count a varint.
-		return (2*(9+int(pk.timeMant))+5+7)/8 + varintLen(len(pk.times))
+		// The step as the top 9+timeMant bits of its float32, timeMant in
+		// 5 bits, a bit saying whether the first time is 0 (most clips
+		// start there) and if not its 9+timeMant bits, the count a varint.
+		first := 0
+		if math.Float32bits(pk.times[0]) != 0 {
+			first = 9 + int(pk.timeMant)
+		}
+		return (9+int(pk.timeMant)+5+1+first+7)/8 + varintLen(len(pk.times))
 	}
 	return 4 * len(pk.times)
 }
