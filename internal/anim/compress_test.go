@@ -345,17 +345,23 @@ func TestCompressedCacheFromAnotherClip(t *testing.T) {
 	}
 }
 
+// compressedB2P is Blend2Palette-100's clip A compressed at 0.01 cm.
+func compressedB2P(t *testing.T) *RuntimeClip {
+	t.Helper()
+	clip := b2pClips()[0]
+	rc, _, err := CompressClip(&clip, b2pSkeleton(), CompressOptions{Tolerance: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rc
+}
+
 // TestCompressedCacheCarriesItsState: a cache sampled at one time, given
 // with the cursors of a job sampled at another, samples what a fresh job
 // does: which frames the cache holds is in the cache itself, and a track's
 // cursor is trusted only where it matches the pair the cache holds.
 func TestCompressedCacheCarriesItsState(t *testing.T) {
-	sk := b2pSkeleton()
-	clip := b2pClips()[0]
-	rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: 1e-4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rc := compressedB2P(t)
 	if len(rc.pk.frame) == 0 {
 		t.Fatal("the clip has no frames: the test needs them")
 	}
@@ -378,12 +384,7 @@ func TestCompressedCacheCarriesItsState(t *testing.T) {
 // ordinary ones, sample finite poses, and the same as a fresh job, on
 // every kernel path.
 func TestCompressedSamplingOddTimes(t *testing.T) {
-	sk := b2pSkeleton()
-	clip := b2pClips()[0]
-	rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: 1e-4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rc := compressedB2P(t)
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
 	times := []float32{0.5, nan, 0.51, inf, 1.9, -inf, 0.2, 1e30, -1e30, 0.21, float32(math.Copysign(0, -1)), 2, 2.5, nan, nan, 0.7}
 	for _, path := range kernelPaths() {
