@@ -230,10 +230,7 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 // and keys on one side make every pair's plain interpolation the shortest
 // arc, so sampling needs no sign test.
 func alignHemisphere(r []float32) {
-	a, b := r[:4], r[4+recHead:4+recHead+4]
-	if a[0]*b[0]+a[1]*b[1]+a[2]*b[2]+a[3]*b[3] < 0 {
-		b[0], b[1], b[2], b[3] = -b[0], -b[1], -b[2], -b[3]
-	}
+	alignQ((*[4]float32)(r[:4]), (*[4]float32)(r[4+recHead:4+recHead+4]))
 }
 
 // restComponents returns the rest value of path as floats, rotations as
