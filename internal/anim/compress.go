@@ -260,30 +260,44 @@ func (c *RuntimeClip) advancePacked(t float32, cursors []int32, cache []float32,
 			}
 			continue
 		}
-		if wide {
-			// The stale pairs found 8 at a time, chunk by chunk.
-			var m laneMasks
-			for from := 0; from < n; from += chunkJoints {
-				if !stalePairs(s, end, nc, t, from, &m) {
-					continue
-				}
-				for j := from; j < min(n, from+chunkJoints); j++ {
-					if m.has(j - from) {
-						pk.refill(Path(p), j, t, &cur[j], s[pairAt(j, 2+2*nc):], &end[j])
-					}
-				}
+		// Every pair tested, 8 at a time where wide, chunk by chunk.
+		var m laneMasks
+		for from := 0; from < n; from += chunkJoints {
+			if !stalePairs(s, end, nc, t, from, &m, wide) {
+				continue
 			}
-			continue
-		}
-		for g := 0; g < n; g += groupLanes {
-			t0 := s[g*(2+2*nc) : g*(2+2*nc)+groupLanes]
-			for l := range min(groupLanes, n-g) {
-				if !(t0[l] <= t && t < end[g+l]) {
-					pk.refill(Path(p), g+l, t, &cur[g+l], s[g*(2+2*nc)+l:], &end[g+l])
+			for j := from; j < min(n, from+chunkJoints); j++ {
+				if m.has(j - from) {
+					pk.refill(Path(p), j, t, &cur[j], s[pairAt(j, 2+2*nc):], &end[j])
 				}
 			}
 		}
 	}
+}
+
+// stalePairsGeneric sets in m the bit of each joint of the chunk from
+// joint from whose key pair t has left (not t0 ≤ t < end), the pairs s
+// and end times end of one path of a packed clip's cache, and reports
+// whether it set any. Padding lanes hold at every finite time.
+func stalePairsGeneric(s, end []float32, nc int, t float32, from int, m *laneMasks) bool {
+	per := groupLanes * (2 + 2*nc)
+	var found uint8
+	for k := range m {
+		i := from + k*groupLanes
+		if i+groupLanes > len(end) {
+			break
+		}
+		t0, e := s[i/groupLanes*per:i/groupLanes*per+groupLanes], end[i:i+groupLanes]
+		var b uint8
+		for l := range groupLanes {
+			if !(t0[l] <= t && t < e[l]) {
+				b |= 1 << l
+			}
+		}
+		m[k] = b
+		found |= b
+	}
+	return found != 0
 }
 
 // resetPacked empties a packed clip's cache: every pair the identity,

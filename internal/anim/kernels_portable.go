@@ -15,7 +15,9 @@ func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []f
 
 // A packed clip's pairs are tested and shifted one at a time.
 
-func stalePairs(s, end []float32, nc int, t float32, from int, m *laneMasks) bool { return false }
+func stalePairs(s, end []float32, nc int, t float32, from int, m *laneMasks, _ bool) bool {
+	return stalePairsGeneric(s, end, nc, t, from, m)
+}
 
 func shiftFramesAt(pk *packedClip, k int, ca []float32, _ bool) { pk.shiftFrames(k, ca, pk.frame) }
 

@@ -143,10 +143,11 @@ func sampleSoA(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []f
 	sampleSoAWith(c, t, nlerp, cursors, cache, out, interpolateGeneric, false)
 }
 
-// stalePairs sets in m the bit of each joint of the chunk from joint from
-// whose key pair t has left (not t0 ≤ t < end), the pairs s and end times
-// end of one path of a packed clip's cache, and reports whether it set any.
-func stalePairs(s, end []float32, nc int, t float32, from int, m *laneMasks) bool {
+// stalePairs is stalePairsGeneric, 8 lanes at a time where wide.
+func stalePairs(s, end []float32, nc int, t float32, from int, m *laneMasks, wide bool) bool {
+	if !wide {
+		return stalePairsGeneric(s, end, nc, t, from, m)
+	}
 	found := stalePairs8(s, end, nc, t, from, m)
 	archsimd.ClearAVXUpperBits()
 	return found
