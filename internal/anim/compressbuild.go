@@ -931,10 +931,20 @@ func (e *encoder) trackError(p Path, j int) func(a, b []float32) float64 {
 			// them is θ with c = 2·sin(θ/4), and it moves a point at
 			// distance r by 2r·sin(θ/2) = 2r·c·√(1 − c²/4). Differences,
 			// not a dot product: float32 keys are unit only to 1e-7, and
-			// 1 − dot² would be noise of that size.
+			// 1 − dot² would be noise of that size. Both made unit first:
+			// a key's norm off by 1e-7 is no turn, yet on a joint 80
+			// units from its farthest virtual vertex it read as 3e-5
+			// units, a floor no bit rate went under (the Fox's spine
+			// stayed float32).
+			var na, nb float64
+			for i := range 4 {
+				na += float64(a[i]) * float64(a[i])
+				nb += float64(b[i]) * float64(b[i])
+			}
+			na, nb = 1/math.Sqrt(na), 1/math.Sqrt(nb)
 			var dm, dp float64
 			for i := range 4 {
-				x, y := float64(a[i]), float64(b[i])
+				x, y := float64(a[i])*na, float64(b[i])*nb
 				dm += (x - y) * (x - y)
 				dp += (x + y) * (x + y)
 			}
