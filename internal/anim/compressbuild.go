@@ -357,6 +357,9 @@ type encoder struct {
 	// timeBits is the width of a time index with every source key time in
 	// the table, what encodeTrack weighs a key's time at.
 	timeBits uint8
+	// refModels are the source's model matrices at the times measure
+	// checks, slerped then nlerped, up to maxRefModels floats.
+	refModels map[float32][]float32
 	// stage reports the share of the current build and measure done.
 	stage func(float64)
 	// curves are the CUBICSPLINE tracks packed as LINEAR keys, by cursor
@@ -566,11 +569,12 @@ func dist(a, b [3]float64) float64 {
 	return math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
 }
 
-// measure samples rc and the source at every check time, with slerp and
-// with nlerp, and returns each joint's worst virtual-vertex error and every
-// (time, joint) error: the largest distance between the two clips' joint
-// origin and the points VirtualVertex along each model axis, both scaled by
-// the joint's model matrix and at that distance whatever the scale.
+// measure samples rc and the source at every check time and every time
+// of rc's table, with slerp and with nlerp, and returns each joint's worst
+// virtual-vertex error and every (time, joint) error: the largest distance
+// between the two clips' joint origin and the points VirtualVertex along
+// each model axis, both scaled by the joint's model matrix and at that
+// distance whatever the scale.
 func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
 	sk := e.sk
 	n := sk.NumJoints()
@@ -589,23 +593,60 @@ func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
 		return s
 	}
 	sides := [4]*side{mk(e.ref, false), mk(rc, false), mk(e.ref, true), mk(rc, true)}
-	for i, t := range e.times {
+	times := e.times
+	if moved := movedTimes(rc.pk.times, e.times); len(moved) > 0 {
+		times = append(slices.Clone(times), moved...)
+	}
+	if e.refModels == nil {
+		e.refModels = map[float32][]float32{}
+	}
+	for i, t := range times {
 		if e.stage != nil && i%256 == 0 {
-			e.stage(0.5 + 0.5*float64(i)/float64(len(e.times)))
+			e.stage(0.5 + 0.5*float64(i)/float64(len(times)))
 		}
-		for _, s := range sides {
+		// The source's model matrices at t, slerped then nlerped, are the
+		// same for every packing tried: kept while they take little room.
+		ref := e.refModels[t]
+		for k, s := range sides {
+			if k%2 == 0 && ref != nil {
+				continue
+			}
 			s.job.Time = t
 			s.job.Run()
 			s.mp.Run()
 		}
+		if ref == nil {
+			ref = append(slices.Clone(sides[0].models), sides[2].models...)
+			if len(e.refModels)*len(ref) < maxRefModels {
+				e.refModels[t] = ref
+			}
+		}
 		for j := range n {
-			err := max(vertexError(sides[0].models[j*PaletteFloats:], sides[1].models[j*PaletteFloats:]),
-				vertexError(sides[2].models[j*PaletteFloats:], sides[3].models[j*PaletteFloats:]))
+			err := max(vertexError(ref[j*PaletteFloats:], sides[1].models[j*PaletteFloats:]),
+				vertexError(ref[(n+j)*PaletteFloats:], sides[3].models[j*PaletteFloats:]))
 			worst[j] = max(worst[j], err)
 			all = append(all, float32(err))
 		}
 	}
 	return worst, all
+}
+
+// maxRefModels bounds the floats encoder.refModels holds (32 MB).
+const maxRefModels = 8 << 20
+
+// movedTimes are the times of an evenly spaced table (evenTimes) that
+// are not check times: keys a few units of rounding from the source's.
+// The pose there, just past the source's key, is off by its change of
+// speed at the key times the move, which on a fast joint adds up to the
+// tolerance.
+func movedTimes(table, checked []float32) []float32 {
+	var moved []float32
+	for _, t := range table {
+		if _, ok := slices.BinarySearch(checked, t); !ok {
+			moved = append(moved, t)
+		}
+	}
+	return moved
 }
 
 // vertexError is the largest distance between the virtual vertices of
