@@ -159,13 +159,55 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 		if !raised {
 			break
 		}
-		e.stage = func(f float64) { progress(0.8 + 0.2*(float64(round)+f)/rounds) }
+		e.stage = func(f float64) { progress(0.8 + 0.1*(float64(round)+f)/rounds) }
 		rc2 := e.build(next)
 		worst2, errs2 := e.measure(rc2)
 		if slices.Max(worst2) > target {
 			break
 		}
 		share, rc, worst, errs = next, rc2, worst2, errs2
+	}
+	// Then one joint at a time, those whose tracks take most room first:
+	// double its share while the clip stays within the target and packs
+	// smaller. The rounds above raise every joint with room at once and
+	// stop at the first that spends too much; here a joint near the root,
+	// whose error every joint below it adds to, may take the room its
+	// subtree leaves.
+	if slices.Max(worst) > target {
+		return rc, worst, errs
+	}
+	room := make([]int, n)
+	order := make([]int, n)
+	for j := range n {
+		order[j] = j
+		for p := range 3 {
+			if et := e.done[encKey{Path(p), j, share[j]}]; et != nil {
+				room[j] += et.size
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return room[b] - room[a] })
+	size := rc.packedBytes()
+	for pass, factor := range []float64{2, math.Sqrt2} {
+		for i, j := range order {
+			if room[j] == 0 {
+				break
+			}
+			// Each joint may take several packings: the stage moves on
+			// with the joints.
+			e.stage = func(float64) { progress(0.9 + 0.05*(float64(pass)+float64(i)/float64(n))) }
+			for share[j] < 64 {
+				next := slices.Clone(share)
+				next[j] = max(factor*share[j], 1.0/64)
+				rc2 := e.build(next)
+				worst2, errs2 := e.measure(rc2)
+				size2 := rc2.packedBytes()
+				if slices.Max(worst2) > target || size2 >= size {
+					break
+				}
+				share, rc, worst, errs, size = next, rc2, worst2, errs2, size2
+			}
+		}
 	}
 	return rc, worst, errs
 }
