@@ -3,6 +3,7 @@ package anim
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 	"time"
 )
@@ -139,7 +140,8 @@ type packedClip struct {
 //     of each that has bits (the top 9+rbits bits of each float32, or see
 //     zero), value = min + step·code;
 //   - unless every is set (the track keys every time of the table), n
-//     time indices of timeBits bits;
+//     time indices of timeBits bits, or where mask is set, one bit per
+//     time of the table, set where the track keys it;
 //   - its values: with bits < 32, three codes of cbits[c] bits per key,
 //     with bits = 32 the components as float32; a quantized track that
 //     keys every time has its codes in the frames instead (vbit, kbits).
@@ -169,6 +171,7 @@ type packedTrack struct {
 	zero  bool
 	xyz   bool
 	every bool
+	mask  bool
 	// drop is the component a coded rotation leaves out and rebuilds
 	// (unitDropping), 3 for w; float32 and constant tracks leave it 0
 	// and unread.
@@ -593,10 +596,32 @@ func (pk *packedClip) refill(p Path, j int, t float32, cur *int32, g []float32, 
 
 // keyTime decodes the time of key k of tr.
 func (pk *packedClip) keyTime(tr *packedTrack, k int) float32 {
-	if tr.every {
+	switch {
+	case tr.every:
 		return pk.times[k]
+	case tr.mask:
+		return pk.times[pk.maskSelect(tr, k)]
 	}
 	return pk.times[readBits(pk.data, int(tr.toff)*8+k*int(pk.timeBits), pk.timeBits)]
+}
+
+// maskSelect is the index in the table of the time of key k < tr.n of a
+// track whose times are a mask: the place of its k-th set bit. The bits
+// read past the mask's end (the values') come after its last set bit,
+// which is found first.
+func (pk *packedClip) maskSelect(tr *packedTrack, k int) int {
+	at := int(tr.toff) * 8
+	for i := 0; ; i += 32 {
+		x := readBits(pk.data, at+i, 32)
+		if c := bits.OnesCount32(x); k >= c {
+			k -= c
+			continue
+		}
+		for ; k > 0; k-- {
+			x &= x - 1
+		}
+		return i + bits.TrailingZeros32(x)
+	}
 }
 
 // decode writes the value of key k of tr, a track of path p, to v.

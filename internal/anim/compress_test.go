@@ -422,6 +422,62 @@ func finiteTransform(tr Transform) bool {
 	return true
 }
 
+// TestCompressedKeyTimesDecode reads the times of every track that keys
+// some of the table's times back from the packed bytes, bit by bit, as a
+// file reader would: a mask of one bit per time of the table, or an index
+// per key. They must be the times the sampler finds its keys at
+// (keyTime, which finds a mask's k-th set bit a word at a time), and the
+// clips must hold tracks of both forms.
+func TestCompressedKeyTimesDecode(t *testing.T) {
+	sk := humanoid()
+	var masks, indices int
+	for _, tol := range []float64{1e-4, 1e-3, 1e-2} {
+		for _, c := range []Clip{mocapClip(sk, 4), humanoidClips(sk)[1]} {
+			rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pk := rc.pk
+			for p := range pk.tracks {
+				for j := range pk.tracks[p] {
+					tr := &pk.tracks[p][j]
+					if tr.n < 2 || tr.every {
+						continue
+					}
+					var want []float32
+					at := int(tr.toff) * 8
+					if tr.mask {
+						masks++
+						for i := range pk.times {
+							if readBits(pk.data, at+i, 1) == 1 {
+								want = append(want, pk.times[i])
+							}
+						}
+					} else {
+						indices++
+						for k := range int(tr.n) {
+							want = append(want, pk.times[readBits(pk.data, at+k*int(pk.timeBits), pk.timeBits)])
+						}
+					}
+					var got []float32
+					for k := range int(tr.n) {
+						got = append(got, pk.keyTime(tr, k))
+					}
+					if !slices.Equal(got, want) || !slices.IsSorted(want) {
+						t.Fatalf("%s at %g: path %d joint %d (mask %v): key times %v; the bytes hold %v", c.Name, tol, p, j, tr.mask, got, want)
+					}
+					if tr.mask && len(pk.times) >= int(tr.n)*int(pk.timeBits) {
+						t.Errorf("%s at %g: path %d joint %d: a mask of %d bits where %d indices take %d", c.Name, tol, p, j, len(pk.times), tr.n, int(tr.n)*int(pk.timeBits))
+					}
+				}
+			}
+		}
+	}
+	if masks == 0 || indices == 0 {
+		t.Errorf("%d tracks with a mask and %d with indices; want both", masks, indices)
+	}
+}
+
 // TestCompressedRangesDecode reads every coded track's ranges back from
 // the packed bytes, as a file reader would (the engine keeps them decoded),
 // and finds the values it samples with, on a clip whose rotations turn
@@ -512,19 +568,22 @@ func halfTurned(c Clip) Clip {
 
 func TestCompressDropsConstantTracks(t *testing.T) {
 	sk := chain(3)
-	// Every track at rest: nothing but the bit per joint and path (9 bits).
+	// Every track at rest: an empty time table (a bit saying whether it
+	// is evenly spaced and a count of 0 in a byte) and the bit per joint
+	// and path (9 bits): 18 bits in 3 bytes.
 	rest := merge("Rest", constClip("a", 1, 1, 1, 0, 0), turnClip("b", 1, 2, 0, 0))
-	// One constant translation away from rest, (1, 0.5, 0): a descriptor
-	// byte and three floats that need no mantissa bits, 9 bits each (sign
-	// and exponent): 27 bits in 4 bytes.
+	// One constant translation away from rest, (1, 0.5, 0): those 18 bits,
+	// 8 of descriptor (kind, mantissa bits, x-y-z flag) and three floats
+	// that need no mantissa bits, 9 bits each (sign and exponent): 53 bits
+	// in 7 bytes.
 	moved := constClip("Moved", 1, 1, 1, 0.5, 0)
 	// A STEP track is kept as it is: its two times and values (32 bytes)
-	// and a descriptor (4).
+	// and a descriptor (4), after the 3 bytes of an empty clip.
 	step := Clip{Name: "Step", Tracks: []Track{{Joint: 1, Path: Scale, Interp: Step, Times: []float32{0, 0.5}, Values: []float32{1, 1, 1, 2, 2, 2}}}}
 	for _, c := range []struct {
 		clip Clip
 		want int
-	}{{rest, 2}, {moved, 2 + 1 + 4}, {step, 2 + 32 + 4}} {
+	}{{rest, 3}, {moved, 7}, {step, 3 + 32 + 4}} {
 		rc, rep, err := CompressClip(&c.clip, sk, CompressOptions{Tolerance: 1e-4})
 		if err != nil {
 			t.Fatal(err)

@@ -234,34 +234,59 @@ func rawBytes(c *Clip) int {
 }
 
 // packedBytes is the size of a compressed clip as a file would hold it
-// (CompressReport.Bytes): the time table; one bit per joint and path
-// saying whether it has a track; per track of keys a byte of flags and
-// bit rate (three for coded ones: 5 bits per component and for the
-// ranges' mantissas, 2 for a rotation's rebuilt component, 1 for
-// packedTrack.zero, 1 for every) and, unless it keys every time of the
-// table, its key count (a varint); its data. The STEP and CUBICSPLINE
-// tracks and the morph weights kept as they were count their floats and
-// a descriptor each. The offsets kept in memory are not counted: they
-// follow from the counts.
+// (CompressReport.Bytes), one stream of bits read in order, every field
+// of which follows from those before it:
+//   - the time table (timeTableBits);
+//   - one bit per joint and path saying whether it has a track;
+//   - per track, 2 bits of kind (constant, coded, float32), then
+//   - a constant: 5 bits of mantissa kept, 1 saying whether a rotation
+//     keeps x, y, z alone, and its values (packedTrack);
+//   - a coded track: 5 bits per component, 5 for the ranges' mantissas,
+//     2 for a rotation's rebuilt component, 1 for packedTrack.zero, 2
+//     for the form of its times (every time of the table, indices, a
+//     mask); its key count (a varint) unless it keys every time; its
+//     ranges, its times, and its codes unless they lie in the frames;
+//   - a float32 track: 2 bits for the form of its times, its key count
+//     unless it keys every time, its times and its values;
+//   - the frames: frameBits per time of the table.
+//
+// The STEP and CUBICSPLINE tracks and the morph weights kept as they were
+// count their floats and a descriptor each. The offsets and the byte
+// alignment kept in memory are not counted: they follow from the rest.
 func (c *RuntimeClip) packedBytes() int {
 	pk := c.pk
-	b := len(pk.data) - dataPad + timeTableBytes(pk) + (3*c.numJoints+7)/8
+	b := timeTableBits(pk) + 3*c.numJoints + int(pk.frameBits)*len(pk.times)
 	for p := range pk.tracks {
+		nc := Path(p).Components()
 		for _, tr := range pk.tracks[p] {
-			count := varintLen(int(tr.n))
-			if tr.every {
-				count = 0 // as many keys as the table has times
+			n := int(tr.n)
+			if n == 0 {
+				continue
 			}
-			switch {
-			case tr.n == 1:
-				b++ // its mantissa bits, which also say it is one value
-			case tr.n > 1 && tr.bits < 32:
-				b += 3 + count
-			case tr.n > 1:
-				b += 1 + count
+			b += 2
+			if n == 1 {
+				kept := nc
+				if tr.xyz {
+					kept = 3
+				}
+				b += 5 + 1 + kept*(9+int(tr.bits))
+				continue
+			}
+			b += 2 // the form of its times
+			if !tr.every {
+				b += 8*varintLen(n) + keyTimesBits(n, len(pk.times), pk.timeBits)
+			}
+			if tr.bits == 32 {
+				b += 32 * nc * n
+				continue
+			}
+			b += 3*5 + 5 + 2 + 1 + rangeBits(&tr)
+			if !tr.every {
+				b += n * int(tr.keyBits())
 			}
 		}
 	}
+	bytes := (b + 7) / 8
 	for _, o := range c.other {
 		// Times and values; the inverse spans follow from the times.
 		nc := Path(int(o.cursor) / c.numJoints).Components()
@@ -269,10 +294,35 @@ func (c *RuntimeClip) packedBytes() int {
 		if o.track.interp == CubicSpline {
 			per = 3 * nc
 		}
-		b += 4*int(o.track.n)*(1+per) + 3 + varintLen(int(o.track.n))
+		bytes += 4*int(o.track.n)*(1+per) + 3 + varintLen(int(o.track.n))
 	}
 	for _, m := range c.morph {
-		b += 4*(len(m.Times)+len(m.Values)) + 3 + varintLen(len(m.Times))
+		bytes += 4*(len(m.Times)+len(m.Values)) + 3 + varintLen(len(m.Times))
+	}
+	return bytes
+}
+
+// rangeBits is the size of a coded track's ranges: the minimum of each
+// component and the step of each that has bits, the top 9+rbits bits of
+// each float32, each after a bit saying whether it is +0 where zero is
+// set (and then only those that are not).
+func rangeBits(tr *packedTrack) int {
+	vals := []float32{tr.lo[0], tr.lo[1], tr.lo[2]}
+	for c := range 3 {
+		if tr.cbits[c] > 0 {
+			vals = append(vals, tr.step[c])
+		}
+	}
+	b := 0
+	for _, v := range vals {
+		switch {
+		case !tr.zero:
+			b += 9 + int(tr.rbits)
+		case math.Float32bits(v) == 0:
+			b++
+		default:
+			b += 1 + 9 + int(tr.rbits)
+		}
 	}
 	return b
 }
@@ -307,21 +357,21 @@ func cutMantissaToward(v float32, m uint8, up bool) float32 {
 	return math.Float32frombits(r)
 }
 
-// timeTableBytes is the size of the time table: for evenly spaced times
-// (evenTimes) the first time and the step (float32) and the count (a
-// varint), else a float32 each.
-func timeTableBytes(pk *packedClip) int {
+// timeTableBits is the size of the time table: a bit saying whether its
+// times are evenly spaced (evenTimes), their count (a varint), and then
+// the step as the top 9+timeMant bits of its float32, timeMant in 5 bits,
+// a bit saying whether the first time is 0 (most clips start there) and
+// if not its 9+timeMant bits; or else a float32 per time.
+func timeTableBits(pk *packedClip) int {
+	b := 1 + 8*varintLen(len(pk.times))
 	if pk.step > 0 {
-		// The step as the top 9+timeMant bits of its float32, timeMant in
-		// 5 bits, a bit saying whether the first time is 0 (most clips
-		// start there) and if not its 9+timeMant bits, the count a varint.
-		first := 0
+		b += 9 + int(pk.timeMant) + 5 + 1
 		if math.Float32bits(pk.times[0]) != 0 {
-			first = 9 + int(pk.timeMant)
+			b += 9 + int(pk.timeMant)
 		}
-		return (9+int(pk.timeMant)+5+1+first+7)/8 + varintLen(len(pk.times))
+		return b
 	}
-	return 4 * len(pk.times)
+	return b + 32*len(pk.times)
 }
 
 // maxTimeMove is the most evenTimes moves a key time, in seconds: a few
@@ -396,8 +446,10 @@ type encoder struct {
 	// cutRanges lets coded tracks keep fewer mantissa bits of their
 	// ranges.
 	cutRanges bool
-	// timeBits is the width of a time index with every source key time in
-	// the table, what encodeTrack weighs a key's time at.
+	// numTimes is the number of distinct source key times and timeBits
+	// the width of an index into them, what encodeTrack weighs a track's
+	// times at (keyTimesBits).
+	numTimes int
 	timeBits uint8
 	// refModels are the source's model matrices at the times measure
 	// checks, slerped then nlerped, up to maxRefModels floats.
@@ -534,7 +586,8 @@ func (e *encoder) checkTimes(c *Clip) {
 		ts = append(ts, cv.times...)
 	}
 	slices.Sort(ts)
-	e.timeBits = uint8(max(1, bits.Len(uint(len(slices.Compact(ts))-1))))
+	e.numTimes = len(slices.Compact(ts))
+	e.timeBits = uint8(max(1, bits.Len(uint(e.numTimes-1))))
 	ts = append(ts, 0, e.ref.duration)
 	for i := range ts {
 		ts[i] = min(max(ts[i], 0), e.ref.duration)
@@ -835,11 +888,25 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 				}
 				tr.toff = uint32(len(pk.data))
 				tr.every = et.n == len(table)
+				tr.mask = !tr.every && keyTimesBits(et.n, len(table), pk.timeBits) < et.n*int(pk.timeBits)
 				if !tr.every {
 					w.start(pk.data)
-					for _, t := range et.times {
-						i, _ := slices.BinarySearch(table, t)
-						w.write(uint32(i), pk.timeBits)
+					if tr.mask {
+						// One bit per time of the table: whether the track
+						// keys it.
+						k := 0
+						for _, t := range table {
+							bit := uint32(0)
+							if k < len(et.times) && et.times[k] == t {
+								bit, k = 1, k+1
+							}
+							w.write(bit, 1)
+						}
+					} else {
+						for _, t := range et.times {
+							i, _ := slices.BinarySearch(table, t)
+							w.write(uint32(i), pk.timeBits)
+						}
 					}
 					pk.data = w.end()
 				}
@@ -1115,7 +1182,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 	// that is the smallest yet.
 	consider := func(et *encTrack, dec []float32, keyBits int) {
 		keep := e.reduce(p, errf, times, vals, dec, budget)
-		size := len(keep) * (keyBits + int(e.timeBits))
+		size := len(keep)*keyBits + keyTimesBits(len(keep), e.numTimes, e.timeBits)
 		if et.bits < 32 {
 			size += rangeBytes(et.cbits, et.rbits) * 8
 		}
@@ -1217,6 +1284,17 @@ func rangeBytes(cb [3]uint8, rbits uint8) int {
 		}
 	}
 	return (n*(9+int(rbits)) + 7) / 8
+}
+
+// keyTimesBits is the size of the times of a track of n keys in a table
+// of table times with indices of timeBits bits: none where it keys every
+// time, else an index per key or a bit per time of the table, whichever is
+// smaller.
+func keyTimesBits(n, table int, timeBits uint8) int {
+	if n >= table {
+		return 0
+	}
+	return min(n*int(timeBits), table)
 }
 
 // quantBits are the bit rates tried below float32.
