@@ -26,8 +26,9 @@ import (
 //     zero over its keys (smallest three per track);
 //   - key times become indices into one table of the clip's distinct
 //     times, as many bits each as the table needs, and none for a track
-//     that keys every time of the table; a table evenly spaced but for
-//     rounding is three numbers (evenTimes).
+//     that keys every time of the table; a table on an evenly spaced
+//     grid but for rounding is a few numbers and the grid points it
+//     holds (gridTimes).
 //
 // The clip is packed several ways and the smallest that fits is kept; if
 // none does, it stays uncompressed (CompressReport.Kept).
@@ -103,11 +104,13 @@ type packedClip struct {
 	// sorted; an index takes timeBits bits.
 	times    []float32
 	timeBits uint8
-	// step is the times' spacing where they are evenly spaced (evenTimes),
-	// 0 otherwise; the first time and the step keep timeMant mantissa
+	// step is the spacing of the grid the times lie on (gridTimes), 0
+	// where they lie on none, and points the grid's points from the first
+	// time to the last; the first time and the step keep timeMant mantissa
 	// bits.
 	step     float32
 	timeMant uint8
+	points   int
 	// inv[i] is 1/(times[i+1] − times[i]), the inverse span of a track
 	// that keys every time.
 	inv []float32

@@ -357,67 +357,103 @@ func cutMantissaToward(v float32, m uint8, up bool) float32 {
 	return math.Float32frombits(r)
 }
 
-// timeTableBits is the size of the time table: a bit saying whether its
-// times are evenly spaced (evenTimes), their count (a varint), and then
-// the step as the top 9+timeMant bits of its float32, timeMant in 5 bits,
-// a bit saying whether the first time is 0 (most clips start there) and
-// if not its 9+timeMant bits; or else a float32 per time.
+// timeTableBits is the size of the time table: its form (a prefix code:
+// 0 for times on an evenly spaced grid, gridTimes, and holding every
+// point of it; 10 for a list; 11 for some points of a grid), the count
+// of its times (a varint), and then for a grid the step as the top
+// 9+timeMant bits of its float32, timeMant in 5 bits, a bit saying
+// whether the first time is 0 (most clips start there) and if not its
+// 9+timeMant bits, and where the table skips points the number of points
+// (a varint), a bit for the form and the points it holds (keyTimesBits);
+// for a list, a float32 per time.
 func timeTableBits(pk *packedClip) int {
-	b := 1 + 8*varintLen(len(pk.times))
+	n := len(pk.times)
+	b := 1 + 8*varintLen(n)
 	if pk.step > 0 {
 		b += 9 + int(pk.timeMant) + 5 + 1
 		if math.Float32bits(pk.times[0]) != 0 {
 			b += 9 + int(pk.timeMant)
 		}
+		if pk.points > n {
+			b += 1 + 8*varintLen(pk.points) + 1 + keyTimesBits(n, pk.points, uint8(bits.Len(uint(pk.points-1))))
+		}
 		return b
 	}
-	return b + 32*len(pk.times)
+	return b + 1 + 32*n
 }
 
-// maxTimeMove is the most evenTimes moves a key time, in seconds: a few
+// maxTimeMove is the most gridTimes moves a key time, in seconds: a few
 // units of float32 rounding, but never more than this, as a moved key
 // shifts the pose by its speed times the move (a hand at 10 m/s, by a
-// hundredth of a millimetre); on long clips, whose times round coarser,
-// the table stays as it is.
+// hundredth of a millimetre; measure checks the moved times); on long
+// clips, whose times round coarser, the table stays as it is.
 const maxTimeMove = 1e-6
 
-// evenTimes returns times evenly spaced but for float rounding (a clip
-// baked at a frame rate) as first + i·step in float32 arithmetic, what a
-// table of three numbers decodes to, that step and the mantissa bits the
-// two keep, where no time moves by more than maxTimeMove; otherwise the
-// times as they are and 0. The fit measures the clip at the times it
-// plays.
-func evenTimes(times []float32) (out []float32, step float32, mant uint8) {
+// gridTimes returns times that lie on a grid of evenly spaced times but
+// for float rounding (a clip baked at a frame rate, or the times of it key
+// reduction kept) as first + i·step in float32 arithmetic, what a few
+// numbers and the i of each time decode to; the step, the mantissa bits
+// the first time and the step keep, and the number of grid points from
+// the first time to the last. The grid's step is the closest two times'
+// distance or a whole fraction of it (down to an eighth: a clip whose
+// second half starts 0.8 frames late lies on a grid of fifths), or hint,
+// the grid of the source's times. Where no time moves by more than
+// maxTimeMove it returns the times as they are and a step of 0.
+func gridTimes(times []float32, hint float64) (out []float32, step float32, mant uint8, points int) {
 	n := len(times)
-	if n < 3 {
-		return times, 0, 0
+	if n < 2 {
+		return times, 0, 0, 0
 	}
-	step = float32((float64(times[n-1]) - float64(times[0])) / float64(n-1))
-	rebuild := func(t0, dt float32) {
-		for i := range n {
-			out[i] = t0 + float32(i)*dt
-		}
+	t0, span := float64(times[0]), float64(times[n-1])-float64(times[0])
+	closest := math.Inf(1)
+	for i := 1; i < n; i++ {
+		closest = min(closest, float64(times[i])-float64(times[i-1]))
 	}
-	// Every time where it was but for a few units of rounding: a time
-	// moved further would shift a key's kink between the times the fit
-	// checks.
+	idx := make([]int, n)
 	out = make([]float32, n)
-	rebuild(times[0], step)
-	for i, t := range times {
-		moved := min(math.Max(math.Abs(float64(t)), float64(step))*0x1p-21, maxTimeMove, 1e-4*float64(step))
-		if !(math.Abs(float64(out[i]-t)) <= moved) || (i > 0 && !(out[i] > out[i-1])) {
-			return times, 0, 0
+	rebuild := func(first, dt float32) {
+		for i := range n {
+			out[i] = first + float32(idx[i])*dt
 		}
+	}
+	try := func(cell float64) bool {
+		m := math.Round(span / cell) // grid intervals
+		if !(m >= float64(n-1)) || m > 1<<22 {
+			return false
+		}
+		step = float32(span / m)
+		for i, t := range times {
+			idx[i] = int(math.Round((float64(t) - t0) / (span / m)))
+		}
+		// Every time where it was but for a few units of rounding: a
+		// time moved further would shift a key's kink between the times
+		// the fit checks.
+		rebuild(times[0], step)
+		for i, t := range times {
+			moved := min(math.Max(math.Abs(float64(t)), float64(step))*0x1p-21, maxTimeMove, 1e-4*float64(step))
+			if !(math.Abs(float64(out[i]-t)) <= moved) || (i > 0 && !(out[i] > out[i-1])) {
+				return false
+			}
+		}
+		points = int(m) + 1
+		return true
+	}
+	found := false
+	for k := 1; k <= 8 && !found; k++ {
+		found = try(closest / float64(k))
+	}
+	if !found && !(hint > 0 && try(hint)) {
+		return times, 0, 0, 0
 	}
 	// The first time and the step keep as few mantissa bits as give the
 	// same times (0 and 1 s: none; 1/30 s: all).
 	want := slices.Clone(out)
 	for mant = 0; mant < 23; mant++ {
 		if rebuild(cutMantissa(times[0], mant), cutMantissa(step, mant)); slices.Equal(out, want) {
-			return out, cutMantissa(step, mant), mant
+			return out, cutMantissa(step, mant), mant, points
 		}
 	}
-	return want, step, 23
+	return want, step, 23, points
 }
 
 func varintLen(n int) int {
@@ -451,6 +487,9 @@ type encoder struct {
 	// times at (keyTimesBits).
 	numTimes int
 	timeBits uint8
+	// gridStep is the step of the grid the source's key times lie on
+	// (gridTimes), 0 if none.
+	gridStep float64
 	// refModels are the source's model matrices at the times measure
 	// checks, slerped then nlerped, up to maxRefModels floats.
 	refModels map[float32][]float32
@@ -586,7 +625,11 @@ func (e *encoder) checkTimes(c *Clip) {
 		ts = append(ts, cv.times...)
 	}
 	slices.Sort(ts)
-	e.numTimes = len(slices.Compact(ts))
+	ts = slices.Compact(ts)
+	e.numTimes = len(ts)
+	if _, step, _, _ := gridTimes(ts, 0); step > 0 {
+		e.gridStep = float64(step)
+	}
 	e.timeBits = uint8(max(1, bits.Len(uint(e.numTimes-1))))
 	ts = append(ts, 0, e.ref.duration)
 	for i := range ts {
@@ -729,7 +772,7 @@ func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
 // maxRefModels bounds the floats encoder.refModels holds (32 MB).
 const maxRefModels = 8 << 20
 
-// movedTimes are the times of an evenly spaced table (evenTimes) that
+// movedTimes are the times of a table on a grid (gridTimes) that
 // are not check times: keys a few units of rounding from the source's.
 // The pose there, just past the source's key, is off by its change of
 // speed at the key times the move, which on a fast joint adds up to the
@@ -821,7 +864,12 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 	slices.Sort(table)
 	table = slices.Compact(table)
 	pk := &packedClip{times: table, timeBits: uint8(max(1, bits.Len(uint(len(table)-1))))}
-	pk.times, pk.step, pk.timeMant = evenTimes(table)
+	if out, step, mant, points := gridTimes(table, e.gridStep); step > 0 {
+		grid := &packedClip{times: out, step: step, timeMant: mant, points: points}
+		if timeTableBits(grid) < timeTableBits(pk) {
+			pk.times, pk.step, pk.timeMant, pk.points = out, step, mant, points
+		}
+	}
 	for i := 1; i < len(pk.times); i++ {
 		pk.inv = append(pk.inv, 1/(pk.times[i]-pk.times[i-1]))
 	}
