@@ -568,22 +568,22 @@ func halfTurned(c Clip) Clip {
 
 func TestCompressDropsConstantTracks(t *testing.T) {
 	sk := chain(3)
-	// Every track at rest: an empty time table (a bit saying whether it
-	// is evenly spaced and a count of 0 in a byte) and the bit per joint
-	// and path (9 bits): 18 bits in 3 bytes.
+	// Every track at rest: an empty time table (its form, a list, in 2
+	// bits and a count of 0 in 1) and the bit per joint and path (9 bits):
+	// 12 bits in 2 bytes.
 	rest := merge("Rest", constClip("a", 1, 1, 1, 0, 0), turnClip("b", 1, 2, 0, 0))
-	// One constant translation away from rest, (1, 0.5, 0): those 18 bits,
-	// 8 of descriptor (kind, mantissa bits, x-y-z flag) and three floats
-	// that need no mantissa bits, 9 bits each (sign and exponent): 53 bits
-	// in 7 bytes.
+	// One constant translation away from rest, (1, 0.5, 0): those 12 bits,
+	// 8 of descriptor (kind in 2, mantissa bits, x-y-z flag) and three
+	// floats that need no mantissa bits, 9 bits each (sign and exponent):
+	// 47 bits in 6 bytes.
 	moved := constClip("Moved", 1, 1, 1, 0.5, 0)
 	// A STEP track is kept as it is: its two times and values (32 bytes)
-	// and a descriptor (4), after the 3 bytes of an empty clip.
+	// and a descriptor (4), after the 2 bytes of an empty clip.
 	step := Clip{Name: "Step", Tracks: []Track{{Joint: 1, Path: Scale, Interp: Step, Times: []float32{0, 0.5}, Values: []float32{1, 1, 1, 2, 2, 2}}}}
 	for _, c := range []struct {
 		clip Clip
 		want int
-	}{{rest, 3}, {moved, 7}, {step, 3 + 32 + 4}} {
+	}{{rest, 2}, {moved, 6}, {step, 2 + 32 + 4}} {
 		rc, rep, err := CompressClip(&c.clip, sk, CompressOptions{Tolerance: 1e-4})
 		if err != nil {
 			t.Fatal(err)
@@ -852,6 +852,17 @@ func TestGridTimes(t *testing.T) {
 	off[30] += 0.01 / 30
 	if got, step, _, _ := gridTimes(off, 0); step != 0 || !slices.Equal(got, off) {
 		t.Errorf("a time a hundredth of a frame off the grid: step %v; want the table kept", step)
+	}
+}
+
+// The exponential-Golomb code writes n+1 in binary after as many zeros
+// as it has digits less one: 0 is "1", 1 is "010", 3 is "00100", 83 is
+// 84 = 1010100 after six zeros.
+func TestExpGolombBits(t *testing.T) {
+	for n, want := range map[int]int{0: 1, 1: 3, 2: 3, 3: 5, 6: 5, 7: 7, 83: 13, 254: 15, 255: 17} {
+		if got := expGolombBits(n); got != want {
+			t.Errorf("expGolombBits(%d) = %d; want %d", n, got, want)
+		}
 	}
 }
 

@@ -238,16 +238,18 @@ func rawBytes(c *Clip) int {
 // of which follows from those before it:
 //   - the time table (timeTableBits);
 //   - one bit per joint and path saying whether it has a track;
-//   - per track, 2 bits of kind (constant, coded, float32), then
+//   - per track, its kind (a prefix code: 0 coded, 10 constant, 11
+//     float32), then
 //   - a constant: 5 bits of mantissa kept, 1 saying whether a rotation
 //     keeps x, y, z alone, and its values (packedTrack);
 //   - a coded track: 5 bits per component, 5 for the ranges' mantissas,
-//     2 for a rotation's rebuilt component, 1 for packedTrack.zero, 2
-//     for the form of its times (every time of the table, indices, a
-//     mask); its key count (a varint) unless it keys every time; its
-//     ranges, its times, and its codes unless they lie in the frames;
-//   - a float32 track: 2 bits for the form of its times, its key count
-//     unless it keys every time, its times and its values;
+//     2 for a rotation's rebuilt component, 1 for packedTrack.zero, the
+//     form of its times (0 every time of the table, 10 indices, 11 a
+//     mask); unless it keys every time, its key count in timeBits bits
+//     (it keys fewer times than the table has); its ranges, its times,
+//     and its codes unless they lie in the frames;
+//   - a float32 track: the form of its times, its key count unless it
+//     keys every time, its times and its values;
 //   - the frames: frameBits per time of the table.
 //
 // The STEP and CUBICSPLINE tracks and the morph weights kept as they were
@@ -263,24 +265,24 @@ func (c *RuntimeClip) packedBytes() int {
 			if n == 0 {
 				continue
 			}
-			b += 2
 			if n == 1 {
 				kept := nc
 				if tr.xyz {
 					kept = 3
 				}
-				b += 5 + 1 + kept*(9+int(tr.bits))
+				b += 2 + 5 + 1 + kept*(9+int(tr.bits))
 				continue
 			}
-			b += 2 // the form of its times
-			if !tr.every {
-				b += 8*varintLen(n) + keyTimesBits(n, len(pk.times), pk.timeBits)
+			if tr.every {
+				b++ // the form of its times
+			} else {
+				b += 2 + int(pk.timeBits) + keyTimesBits(n, len(pk.times), pk.timeBits)
 			}
 			if tr.bits == 32 {
-				b += 32 * nc * n
+				b += 2 + 32*nc*n
 				continue
 			}
-			b += 3*5 + 5 + 2 + 1 + rangeBits(&tr)
+			b += 1 + 3*5 + 5 + 2 + 1 + rangeBits(&tr)
 			if !tr.every {
 				b += n * int(tr.keyBits())
 			}
@@ -360,26 +362,33 @@ func cutMantissaToward(v float32, m uint8, up bool) float32 {
 // timeTableBits is the size of the time table: its form (a prefix code:
 // 0 for times on an evenly spaced grid, gridTimes, and holding every
 // point of it; 10 for a list; 11 for some points of a grid), the count
-// of its times (a varint), and then for a grid the step as the top
+// of its times (expGolombBits), and then for a grid the step as the top
 // 9+timeMant bits of its float32, timeMant in 5 bits, a bit saying
 // whether the first time is 0 (most clips start there) and if not its
 // 9+timeMant bits, and where the table skips points the number of points
-// (a varint), a bit for the form and the points it holds (keyTimesBits);
+// it skips, a bit for the form and the points it holds (keyTimesBits);
 // for a list, a float32 per time.
 func timeTableBits(pk *packedClip) int {
 	n := len(pk.times)
-	b := 1 + 8*varintLen(n)
+	b := 1 + expGolombBits(n)
 	if pk.step > 0 {
 		b += 9 + int(pk.timeMant) + 5 + 1
 		if math.Float32bits(pk.times[0]) != 0 {
 			b += 9 + int(pk.timeMant)
 		}
 		if pk.points > n {
-			b += 1 + 8*varintLen(pk.points) + 1 + keyTimesBits(n, pk.points, uint8(bits.Len(uint(pk.points-1))))
+			b += 1 + expGolombBits(pk.points-n) + 1 + keyTimesBits(n, pk.points, uint8(bits.Len(uint(pk.points-1))))
 		}
 		return b
 	}
 	return b + 1 + 32*n
+}
+
+// expGolombBits is the size of n ≥ 0 in the exponential-Golomb code
+// (H.264's ue(v)): 2⌊log₂(n+1)⌋+1 bits, 1 for 0, 3 for 1 and 2, 5 for 3
+// to 6, 13 for a table of 83 times.
+func expGolombBits(n int) int {
+	return 2*(bits.Len(uint(n+1))-1) + 1
 }
 
 // maxTimeMove is the most gridTimes moves a key time, in seconds: a few
