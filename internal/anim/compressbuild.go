@@ -41,34 +41,72 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	e.sampleCurves()
 	e.checkTimes(c) // with the splines' samples
 	progress(0.05)
-	target := 0.95 * opt.Tolerance // room for the rounding of whoever checks
-	// Each packing tried has its share of the progress.
-	fits, fit := 2, 0
-	if len(e.curves) > 0 {
-		fits = 4
-	}
-	share := func(f float64) { progress(0.05 + 0.95*(float64(fit)+f)/float64(fits)) }
-	e.cutRanges = true
-	rc, worst, errs := e.fit(target, share)
-	// Other packings win on some clips: ranges kept whole (the shares the
-	// fit settles on differ, and with them the keys kept), and splines
-	// kept as they are (where their keys do not fit or take more room).
-	alt := func() {
-		fit++
-		e.done = map[encKey]*encTrack{}
-		rc2, worst2, errs2 := e.fit(target, share)
-		w1, w2 := slices.Max(worst), slices.Max(worst2)
-		if (w2 <= target && (w1 > target || rc2.packedBytes() < rc.packedBytes())) || (w1 > target && w2 < w1) {
-			rc, worst, errs = rc2, worst2, errs2
+	// pack tries each packing within target and keeps the smallest that
+	// fits, its progress in [lo, hi].
+	curves := e.curves
+	pack := func(target, lo, hi float64) (rc *RuntimeClip, worst []float64, errs []float32) {
+		e.curves, e.done = curves, map[encKey]*encTrack{}
+		// Each packing tried has its share of the progress.
+		fits, fit := 2, 0
+		if len(e.curves) > 0 {
+			fits = 4
 		}
-	}
-	e.cutRanges = false
-	alt()
-	if len(e.curves) > 0 {
-		e.curves = nil
-		alt()
+		share := func(f float64) { progress(lo + (hi-lo)*(float64(fit)+f)/float64(fits)) }
 		e.cutRanges = true
+		rc, worst, errs = e.fit(target, share)
+		// Other packings win on some clips: ranges kept whole (the shares
+		// the fit settles on differ, and with them the keys kept), and
+		// splines kept as they are (where their keys do not fit or take
+		// more room).
+		alt := func() {
+			fit++
+			e.done = map[encKey]*encTrack{}
+			rc2, worst2, errs2 := e.fit(target, share)
+			w1, w2 := slices.Max(worst), slices.Max(worst2)
+			if (w2 <= target && (w1 > target || rc2.packedBytes() < rc.packedBytes())) || (w1 > target && w2 < w1) {
+				rc, worst, errs = rc2, worst2, errs2
+			}
+		}
+		e.cutRanges = false
 		alt()
+		if len(e.curves) > 0 {
+			e.curves = nil
+			alt()
+			e.cutRanges = true
+			alt()
+		}
+		return rc, worst, errs
+	}
+	// The fit judges packings by model matrices computed in float64, free
+	// of rounding. A player computes them in float32, and on a large
+	// model their rounding is as large as a tight tolerance: on the Fox,
+	// 85 units long, 1.5e-5 units, and the raw and the packed clip each
+	// carry their own. The target leaves room for both (and a quarter
+	// more, as the source's rounding is found at some times only, and for
+	// whoever checks). The packing is then judged as played, at the check
+	// times and three more between each two; where it is found over,
+	// it is made again with the target lowered by as much.
+	target := max(0.95*opt.Tolerance-2.5*e.rounding, 0.25*opt.Tolerance)
+	played := append(slices.Clone(e.times), e.denseTimes()...)
+	var rc *RuntimeClip
+	var worst []float64
+	var errs []float32
+	for try, spans := 0, []float64{0.05, 0.75, 0.9, 0.97}; ; try++ {
+		rc, worst, errs = pack(target, spans[try], spans[try+1]-0.02)
+		progress(spans[try+1] - 0.02)
+		if !(slices.Max(worst) <= target) {
+			break
+		}
+		e.stage = nil
+		worst, errs = e.measureAs(rc, played, true)
+		over := slices.Max(worst) - 0.97*opt.Tolerance
+		if over <= 0 || try == 2 {
+			break // within the tolerance, or the clip is kept
+		}
+		target -= over + 0.01*opt.Tolerance
+		if !(target > 0) {
+			break
+		}
 	}
 	rep.RawBytes = c.SourceBytes
 	if rep.RawBytes <= 0 {
@@ -114,7 +152,7 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 	for try := 0; ; try++ {
 		e.stage = func(f float64) { progress(0.8 * (float64(try) + f) / tries) }
 		rc = e.build(share)
-		worst, errs = e.measure(rc)
+		worst, errs = e.measure(rc, e.times)
 		if slices.Max(worst) <= target || try == tries-1 {
 			break
 		}
@@ -161,7 +199,7 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 		}
 		e.stage = func(f float64) { progress(0.8 + 0.1*(float64(round)+f)/rounds) }
 		rc2 := e.build(next)
-		worst2, errs2 := e.measure(rc2)
+		worst2, errs2 := e.measure(rc2, e.times)
 		if slices.Max(worst2) > target {
 			break
 		}
@@ -200,7 +238,7 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 				next := slices.Clone(share)
 				next[j] = max(factor*share[j], 1.0/64)
 				rc2 := e.build(next)
-				worst2, errs2 := e.measure(rc2)
+				worst2, errs2 := e.measure(rc2, e.times)
 				size2 := rc2.packedBytes()
 				if slices.Max(worst2) > target || size2 >= size {
 					break
@@ -499,9 +537,13 @@ type encoder struct {
 	// gridStep is the step of the grid the source's key times lie on
 	// (gridTimes), 0 if none.
 	gridStep float64
+	// rounding is the most the engine's float32 model matrices of the
+	// source stray from the same products in float64, a virtual-vertex
+	// error.
+	rounding float64
 	// refModels are the source's model matrices at the times measure
 	// checks, slerped then nlerped, up to maxRefModels floats.
-	refModels map[float32][]float32
+	refModels map[float32][]float64
 	// stage reports the share of the current build and measure done.
 	stage func(float64)
 	// curves are the CUBICSPLINE tracks packed as LINEAR keys, by cursor
@@ -656,8 +698,27 @@ func (e *encoder) checkTimes(c *Clip) {
 	e.times = slices.Compact(out)
 }
 
-// measureReach fills reach, scale and minScale from the source clip at
-// up to 256 of the check times.
+// f64s is v in float64.
+func f64s(v []float32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// denseTimes are three times evenly between each two check times.
+func (e *encoder) denseTimes() []float32 {
+	var out []float32
+	for i := 1; i < len(e.times); i++ {
+		t0, d := e.times[i-1], e.times[i]-e.times[i-1]
+		out = append(out, t0+d/4, t0+d/2, t0+3*d/4)
+	}
+	return out
+}
+
+// measureReach fills reach, scale, minScale and rounding from the source
+// clip at up to 256 of the check times.
 func (e *encoder) measureReach() {
 	sk := e.sk
 	n := sk.NumJoints()
@@ -667,6 +728,7 @@ func (e *encoder) measureReach() {
 	}
 	pose := NewPose(sk)
 	models := make([]float32, PaletteFloats*n)
+	exact := make([]float64, PaletteFloats*n)
 	job := e.ref.NewSampleJob(false, pose)
 	mp := ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}
 	step := max(1, len(e.times)/256)
@@ -674,7 +736,9 @@ func (e *encoder) measureReach() {
 		job.Time = e.times[i]
 		job.Run()
 		mp.Run()
+		models64(sk.Parents, pose, exact)
 		for d := range n {
+			e.rounding = max(e.rounding, vertexError(f64s(models[d*PaletteFloats:d*PaletteFloats+12]), exact[d*PaletteFloats:d*PaletteFloats+12]))
 			od := origin(models, d)
 			own := VirtualVertex * axisScale(models, d, true)
 			for a := d; a >= 0; a = sk.Parents[a] {
@@ -716,40 +780,62 @@ func dist(a, b [3]float64) float64 {
 	return math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
 }
 
-// measure samples rc and the source at every check time and every time
-// of rc's table, with slerp and with nlerp, and returns each joint's worst
+// measure samples rc and the source at times (the check times, or the
+// denser times) and every time of rc's table that is not among them, with slerp and with nlerp, and returns each joint's worst
 // virtual-vertex error and every (time, joint) error: the largest distance
 // between the two clips' joint origin and the points VirtualVertex along
 // each model axis, both scaled by the joint's model matrix and at that
 // distance whatever the scale.
-func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
+func (e *encoder) measure(rc *RuntimeClip, times []float32) (worst []float64, all []float32) {
+	return e.measureAs(rc, times, false)
+}
+
+// measureAs is measure with the model matrices computed in float64 from
+// the sampled poses (models64), which the fit judges packings by, or
+// where played is set, as the engine computes them (ModelPaletteJob, in
+// float32): the error a player sees, with the rounding of both clips'
+// products.
+func (e *encoder) measureAs(rc *RuntimeClip, times []float32, played bool) (worst []float64, all []float32) {
 	sk := e.sk
 	n := sk.NumJoints()
 	worst = make([]float64, n)
-	all = make([]float32, 0, n*len(e.times))
+	all = make([]float32, 0, n*len(times))
 	type side struct {
-		job    SampleSoAJob
-		mp     ModelPaletteJob
-		models []float32
+		job      SampleSoAJob
+		mp       ModelPaletteJob
+		models   []float64
+		models32 []float32
 	}
 	mk := func(c *RuntimeClip, nlerp bool) *side {
-		s := &side{models: make([]float32, PaletteFloats*n)}
-		pose := NewPose(sk)
-		s.job = c.NewSampleJob(nlerp, pose)
-		s.mp = ModelPaletteJob{Skeleton: sk, Input: pose, Models: s.models}
+		s := &side{models: make([]float64, PaletteFloats*n), models32: make([]float32, PaletteFloats*n)}
+		s.job = c.NewSampleJob(nlerp, NewPose(sk))
+		s.mp = ModelPaletteJob{Skeleton: sk, Input: s.job.Output, Models: s.models32}
 		return s
 	}
 	sides := [4]*side{mk(e.ref, false), mk(rc, false), mk(e.ref, true), mk(rc, true)}
-	times := e.times
-	if moved := movedTimes(rc.pk.times, e.times); len(moved) > 0 {
+	if moved := movedTimes(rc.pk.times, times); len(moved) > 0 {
 		times = append(slices.Clone(times), moved...)
 	}
 	if e.refModels == nil {
-		e.refModels = map[float32][]float32{}
+		e.refModels = map[float32][]float64{}
 	}
 	for i, t := range times {
 		if e.stage != nil && i%256 == 0 {
 			e.stage(0.5 + 0.5*float64(i)/float64(len(times)))
+		}
+		if played {
+			for _, s := range sides {
+				s.job.Time = t
+				s.job.Run()
+				s.mp.Run()
+			}
+			for j := range n {
+				err := max(vertexError(sides[0].models32[j*PaletteFloats:], sides[1].models32[j*PaletteFloats:]),
+					vertexError(sides[2].models32[j*PaletteFloats:], sides[3].models32[j*PaletteFloats:]))
+				worst[j] = max(worst[j], err)
+				all = append(all, float32(err))
+			}
+			continue
 		}
 		// The source's model matrices at t, slerped then nlerped, are the
 		// same for every packing tried: kept while they take little room.
@@ -760,7 +846,7 @@ func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
 			}
 			s.job.Time = t
 			s.job.Run()
-			s.mp.Run()
+			models64(sk.Parents, s.job.Output, s.models)
 		}
 		if ref == nil {
 			ref = append(slices.Clone(sides[0].models), sides[2].models...)
@@ -778,8 +864,40 @@ func (e *encoder) measure(rc *RuntimeClip) (worst []float64, all []float32) {
 	return worst, all
 }
 
+// models64 is ModelPaletteJob's model matrices of pose, in its row layout,
+// computed in float64 from the pose's float32 values: the pose's own
+// matrices without the rounding of the float32 products, which on a large
+// model is as large as a tight tolerance (modelRounding).
+func models64(parents []int, in *SoAPose, models []float64) {
+	for i, p := range parents {
+		// Local matrix rows, as modelPaletteGeneric computes them.
+		x, y, z, w := float64(in.qx[i]), float64(in.qy[i]), float64(in.qz[i]), float64(in.qw[i])
+		s0, s1, s2 := float64(in.sx[i]), float64(in.sy[i]), float64(in.sz[i])
+		l := [12]float64{
+			(1 - 2*(y*y+z*z)) * s0, 2 * (x*y - w*z) * s1, 2 * (x*z + w*y) * s2, float64(in.tx[i]),
+			2 * (x*y + w*z) * s0, (1 - 2*(x*x+z*z)) * s1, 2 * (y*z - w*x) * s2, float64(in.ty[i]),
+			2 * (x*z - w*y) * s0, 2 * (y*z + w*x) * s1, (1 - 2*(x*x+y*y)) * s2, float64(in.tz[i]),
+		}
+		m := (*[12]float64)(models[i*12 : i*12+12])
+		if p < 0 {
+			*m = l
+			continue
+		}
+		a := (*[12]float64)(models[p*12 : p*12+12])
+		for r := range 3 {
+			for c := range 4 {
+				v := a[r*4+0]*l[c] + a[r*4+1]*l[4+c] + a[r*4+2]*l[8+c]
+				if c == 3 {
+					v += a[r*4+3]
+				}
+				m[r*4+c] = v
+			}
+		}
+	}
+}
+
 // maxRefModels bounds the floats encoder.refModels holds (32 MB).
-const maxRefModels = 8 << 20
+const maxRefModels = 4 << 20
 
 // movedTimes are the times of a table on a grid (gridTimes) that
 // are not check times: keys a few units of rounding from the source's.
@@ -798,7 +916,7 @@ func movedTimes(table, checked []float32) []float32 {
 
 // vertexError is the largest distance between the virtual vertices of
 // two model matrices in the palette's row layout.
-func vertexError(m, k []float32) float64 {
+func vertexError[F float32 | float64](m, k []F) float64 {
 	var d [3]float64
 	for r := range 3 {
 		d[r] = float64(m[r*4+3]) - float64(k[r*4+3])
