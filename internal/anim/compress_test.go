@@ -2,6 +2,7 @@ package anim
 
 import (
 	"math"
+	mrand "math/rand"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -945,5 +946,47 @@ func TestCompressRebuildsTheLargestComponent(t *testing.T) {
 	}
 	if e := compressedError(t, sk, &c, rc, times); e > tol || rep.MaxError > tol {
 		t.Errorf("error %g m (reported %g), over the tolerance %g", e, rep.MaxError, tol)
+	}
+}
+
+// models64 is the palette job's model matrices in float64: a point p in
+// joint j's space lands, through the chain, where translating, turning
+// (q·p·q*) and scaling joint by joint puts it, and the engine's float32
+// matrices are the same to float32 rounding.
+func TestModels64(t *testing.T) {
+	rng := mrand.New(mrand.NewSource(3))
+	const n = 6
+	sk := chain(n)
+	pose, js := randPose(rng, n)
+	got := make([]float64, PaletteFloats*n)
+	models64(sk.Parents, pose, got)
+	engine := make([]float32, PaletteFloats*n)
+	(&ModelPaletteJob{Skeleton: sk, Input: pose, Models: engine}).Run()
+	rotate := func(q q64, v [3]float64) [3]float64 {
+		r := q.mul(q64{v[0], v[1], v[2], 0}).mul(q.conj())
+		return [3]float64{r[0], r[1], r[2]}
+	}
+	for j := range n {
+		for _, p := range [][3]float64{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.3, -2, 0.7}} {
+			want := p
+			for a := j; a >= 0; a = sk.Parents[a] {
+				s := js[a].s
+				want = rotate(js[a].q, [3]float64{want[0] * s[0], want[1] * s[1], want[2] * s[2]})
+				for c := range 3 {
+					want[c] += js[a].t[c]
+				}
+			}
+			m := got[j*PaletteFloats:]
+			e := engine[j*PaletteFloats:]
+			for r := range 3 {
+				v := m[r*4]*p[0] + m[r*4+1]*p[1] + m[r*4+2]*p[2] + m[r*4+3]
+				ve := float64(e[r*4])*p[0] + float64(e[r*4+1])*p[1] + float64(e[r*4+2])*p[2] + float64(e[r*4+3])
+				// The pose's float32 quaternions are unit to 1e-7, which
+				// the matrices carry and q·p·q* does not.
+				if math.Abs(v-want[r]) > 1e-6*(1+math.Abs(want[r])) || math.Abs(ve-v) > 1e-5*(1+math.Abs(v)) {
+					t.Fatalf("joint %d, point %v, row %d: models64 %v, engine %v; want %v", j, p, r, v, ve, want[r])
+				}
+			}
+		}
 	}
 }
