@@ -25,10 +25,12 @@ import (
 //     rotation codes three components and rebuilds the one furthest from
 //     zero over its keys (smallest three per track);
 //   - key times become indices into one table of the clip's distinct
-//     times, as many bits each as the table needs, and none for a track
-//     that keys every time of the table; a table on an evenly spaced
-//     grid but for rounding is a few numbers and the grid points it
-//     holds (gridTimes).
+//     times, as many bits each as the table needs, or a bit per time of
+//     the table where that is fewer (a mask), and none for a track that
+//     keys every time of the table; a table on an evenly spaced grid but
+//     for rounding is a few numbers and the grid points it holds
+//     (gridTimes). The size reported is one stream of bits
+//     (packedBytes).
 //
 // The clip is packed several ways and the smallest that fits is kept; if
 // none does, it stays uncompressed (CompressReport.Kept).
@@ -42,7 +44,10 @@ import (
 // the tolerance by how far their joint reaches (its descendants and its
 // own vertices); where the measured error still exceeds the tolerance,
 // the shares of that joint and its ancestors are halved and the clip is
-// packed again.
+// packed again; then shares are raised where there is room. The fit
+// computes the model matrices in float64 and leaves room for the
+// engine's float32 rounding; the packing is then checked as played, at
+// three more times between each two checked (CompressClip).
 //
 // A packed clip samples through SampleSoAJob like any other: each track's
 // current key pair is decoded into the job's Cache (ozz's sampling
