@@ -46,14 +46,19 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	curves := e.curves
 	pack := func(target, lo, hi float64) (rc *RuntimeClip, worst []float64, errs []float32) {
 		e.curves, e.done = curves, map[encKey]*encTrack{}
-		// Each packing tried has its share of the progress.
+		// Each packing tried has its share of the progress, and the
+		// refinement of the smallest a fifth.
 		fits, fit := 2, 0
 		if len(e.curves) > 0 {
 			fits = 4
 		}
-		share := func(f float64) { progress(lo + (hi-lo)*(float64(fit)+f)/float64(fits)) }
+		share := func(f float64) { progress(lo + 0.8*(hi-lo)*(float64(fit)+f)/float64(fits)) }
 		e.cutRanges = true
-		rc, worst, errs = e.fit(target, share)
+		rc, worst, errs, shares := e.fit(target, share)
+		best := struct {
+			cutRanges bool
+			curves    map[int32]curve
+		}{e.cutRanges, e.curves}
 		// Other packings win on some clips: ranges kept whole (the shares
 		// the fit settles on differ, and with them the keys kept), and
 		// splines kept as they are (where their keys do not fit or take
@@ -61,10 +66,11 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		alt := func() {
 			fit++
 			e.done = map[encKey]*encTrack{}
-			rc2, worst2, errs2 := e.fit(target, share)
+			rc2, worst2, errs2, shares2 := e.fit(target, share)
 			w1, w2 := slices.Max(worst), slices.Max(worst2)
 			if (w2 <= target && (w1 > target || rc2.packedBytes() < rc.packedBytes())) || (w1 > target && w2 < w1) {
-				rc, worst, errs = rc2, worst2, errs2
+				rc, worst, errs, shares = rc2, worst2, errs2, shares2
+				best.cutRanges, best.curves = e.cutRanges, e.curves
 			}
 		}
 		e.cutRanges = false
@@ -75,7 +81,9 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 			e.cutRanges = true
 			alt()
 		}
-		return rc, worst, errs
+		e.cutRanges, e.curves, e.done = best.cutRanges, best.curves, map[encKey]*encTrack{}
+		e.build(shares) // the tracks at these shares, which refine weighs
+		return e.refine(target, shares, rc, worst, errs, func(f float64) { progress(lo + (hi-lo)*(0.8+0.2*f)) })
 	}
 	// The fit judges packings by model matrices computed in float64, free
 	// of rounding. A player computes them in float32, and on a large
@@ -139,10 +147,10 @@ const maxPackedBytes = 1 << 29
 // then doubling those with room while it still does. It returns the
 // clip, each joint's worst error and every (time, joint) error, and tells
 // progress the share of its work done.
-func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, worst []float64, errs []float32) {
+func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, worst []float64, errs []float32, share []float64) {
 	sk := e.sk
 	n := sk.NumJoints()
-	share := make([]float64, n)
+	share = make([]float64, n)
 	for j := range share {
 		share[j] = 1
 	}
@@ -195,7 +203,7 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 		if !raised {
 			break
 		}
-		e.stage = func(f float64) { progress(0.8 + 0.1*(float64(round)+f)/rounds) }
+		e.stage = func(f float64) { progress(0.8 + 0.2*(float64(round)+f)/rounds) }
 		rc2 := e.build(next)
 		worst2, errs2 := e.measure(rc2, e.times)
 		if slices.Max(worst2) > target {
@@ -203,12 +211,17 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 		}
 		share, rc, worst, errs = next, rc2, worst2, errs2
 	}
-	// Then one joint at a time, those whose tracks take most room first:
-	// double its share while the clip stays within the target and packs
-	// smaller. The rounds above raise every joint with room at once and
-	// stop at the first that spends too much; here a joint near the root,
-	// whose error every joint below it adds to, may take the room its
-	// subtree leaves.
+	return rc, worst, errs, share
+}
+
+// refine raises one joint's share at a time, those whose tracks take most
+// room first: it doubles the share (then raises it by √2) while the clip
+// stays within target and packs smaller. fit's rounds raise every joint
+// with room at once and stop at the first that spends too much; here a
+// joint near the root, whose error every joint below it adds to, may take
+// the room its subtree leaves. It starts from fit's shares and packing.
+func (e *encoder) refine(target float64, share []float64, rc *RuntimeClip, worst []float64, errs []float32, progress func(float64)) (*RuntimeClip, []float64, []float32) {
+	n := e.sk.NumJoints()
 	if slices.Max(worst) > target {
 		return rc, worst, errs
 	}
@@ -231,7 +244,7 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 			}
 			// Each joint may take several packings: the stage moves on
 			// with the joints.
-			e.stage = func(float64) { progress(0.9 + 0.05*(float64(pass)+float64(i)/float64(n))) }
+			e.stage = func(float64) { progress(0.5 * (float64(pass) + float64(i)/float64(n))) }
 			for share[j] < 64 {
 				next := slices.Clone(share)
 				next[j] = max(factor*share[j], 1.0/64)
@@ -919,7 +932,7 @@ func vertexError[F float32 | float64](m, k []F) float64 {
 	for r := range 3 {
 		d[r] = float64(m[r*4+3]) - float64(k[r*4+3])
 	}
-	worst := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	worst := d[0]*d[0] + d[1]*d[1] + d[2]*d[2] // squared, as the rest
 	for c := range 3 {
 		var am, ak float64 // axis lengths
 		for r := range 3 {
@@ -937,9 +950,9 @@ func vertexError[F float32 | float64](m, k []F) float64 {
 			}
 			s2 += v * v
 		}
-		worst = max(worst, math.Sqrt(s1), math.Sqrt(s2))
+		worst = max(worst, s1, s2)
 	}
-	return worst
+	return math.Sqrt(worst)
 }
 
 // build packs the source's LINEAR tracks, joint j's tracks within
