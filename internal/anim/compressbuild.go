@@ -81,7 +81,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 			e.cutRanges = true
 			alt()
 		}
-		e.cutRanges, e.curves, e.done = best.cutRanges, best.curves, map[encKey]*encTrack{}
+		e.cutRanges, e.curves, e.done, e.stage = best.cutRanges, best.curves, map[encKey]*encTrack{}, nil
 		e.build(shares) // the tracks at these shares, which refine weighs
 		return e.refine(target, shares, rc, worst, errs, func(f float64) { progress(lo + (hi-lo)*(0.8+0.2*f)) })
 	}
