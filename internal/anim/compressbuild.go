@@ -353,19 +353,25 @@ func (c *RuntimeClip) packedBytes() int {
 	return bytes
 }
 
+// rangeValues are a coded track's ranges in the order they are stored:
+// each component's minimum, then the step of each that has bits.
+func rangeValues(lo, step []float32, cb [3]uint8) []float32 {
+	vals := []float32{lo[0], lo[1], lo[2]}
+	for c := range 3 {
+		if cb[c] > 0 {
+			vals = append(vals, step[c])
+		}
+	}
+	return vals
+}
+
 // rangeBits is the size of a coded track's ranges: the minimum of each
 // component and the step of each that has bits, the top 9+rbits bits of
 // each float32, each after a bit saying whether it is +0 where zero is
 // set (and then only those that are not).
 func rangeBits(tr *packedTrack) int {
-	vals := []float32{tr.lo[0], tr.lo[1], tr.lo[2]}
-	for c := range 3 {
-		if tr.cbits[c] > 0 {
-			vals = append(vals, tr.step[c])
-		}
-	}
 	b := 0
-	for _, v := range vals {
+	for _, v := range rangeValues(tr.lo[:], tr.step[:], tr.cbits) {
 		switch {
 		case !tr.zero:
 			b += 9 + int(tr.rbits)
@@ -1045,12 +1051,7 @@ func (e *encoder) build(share []float64) *RuntimeClip {
 					// of exactly 0), a bit saying whether it is +0 and the
 					// bits of those that are not.
 					m := et.rbits
-					vals := []float32{et.lo[0], et.lo[1], et.lo[2]}
-					for c := range 3 {
-						if et.cbits[c] > 0 {
-							vals = append(vals, et.step[c])
-						}
-					}
+					vals := rangeValues(et.lo[:], et.step[:], et.cbits)
 					flagged := 0
 					for _, v := range vals {
 						flagged++
