@@ -55,10 +55,13 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		share := func(f float64) { progress(lo + 0.8*(hi-lo)*(float64(fit)+f)/float64(fits)) }
 		e.cutRanges = true
 		rc, worst, errs, shares := e.fit(target, share)
+		// The winner's settings, and its tracks (e.done), which refine
+		// weighs.
 		best := struct {
 			cutRanges bool
 			curves    map[int32]curve
-		}{e.cutRanges, e.curves}
+			done      map[encKey]*encTrack
+		}{e.cutRanges, e.curves, e.done}
 		// Other packings win on some clips: ranges kept whole (the shares
 		// the fit settles on differ, and with them the keys kept), and
 		// splines kept as they are (where their keys do not fit or take
@@ -70,7 +73,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 			w1, w2 := slices.Max(worst), slices.Max(worst2)
 			if (w2 <= target && (w1 > target || rc2.packedBytes() < rc.packedBytes())) || (w1 > target && w2 < w1) {
 				rc, worst, errs, shares = rc2, worst2, errs2, shares2
-				best.cutRanges, best.curves = e.cutRanges, e.curves
+				best.cutRanges, best.curves, best.done = e.cutRanges, e.curves, e.done
 			}
 		}
 		e.cutRanges = false
@@ -81,8 +84,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 			e.cutRanges = true
 			alt()
 		}
-		e.cutRanges, e.curves, e.done, e.stage = best.cutRanges, best.curves, map[encKey]*encTrack{}, nil
-		e.build(shares) // the tracks at these shares, which refine weighs
+		e.cutRanges, e.curves, e.done = best.cutRanges, best.curves, best.done
 		return e.refine(target, shares, rc, worst, errs, func(f float64) { progress(lo + (hi-lo)*(0.8+0.2*f)) })
 	}
 	// The fit judges packings by model matrices computed in float64, free
@@ -846,12 +848,7 @@ func (e *encoder) measureAs(rc *RuntimeClip, times []float32, played bool) (wors
 				s.job.Run()
 				s.mp.Run()
 			}
-			for j := range n {
-				err := max(vertexError(sides[0].models32[j*PaletteFloats:], sides[1].models32[j*PaletteFloats:]),
-					vertexError(sides[2].models32[j*PaletteFloats:], sides[3].models32[j*PaletteFloats:]))
-				worst[j] = max(worst[j], err)
-				all = append(all, float32(err))
-			}
+			all = jointErrors(sides[0].models32, sides[1].models32, sides[2].models32, sides[3].models32, worst, all)
 			continue
 		}
 		// The source's model matrices at t, slerped then nlerped, are the
@@ -871,14 +868,22 @@ func (e *encoder) measureAs(rc *RuntimeClip, times []float32, played bool) (wors
 				e.refModels[t] = ref
 			}
 		}
-		for j := range n {
-			err := max(vertexError(ref[j*PaletteFloats:], sides[1].models[j*PaletteFloats:]),
-				vertexError(ref[(n+j)*PaletteFloats:], sides[3].models[j*PaletteFloats:]))
-			worst[j] = max(worst[j], err)
-			all = append(all, float32(err))
-		}
+		all = jointErrors(ref[:n*PaletteFloats], sides[1].models, ref[n*PaletteFloats:], sides[3].models, worst, all)
 	}
 	return worst, all
+}
+
+// jointErrors appends each joint's error at one time to all and raises
+// worst: the larger of the slerped pair's (source a, packed b) and the
+// nlerped pair's (c, d) vertexError.
+func jointErrors[F float32 | float64](a, b, c, d []F, worst []float64, all []float32) []float32 {
+	for j := range worst {
+		o := j * PaletteFloats
+		err := max(vertexError(a[o:], b[o:]), vertexError(c[o:], d[o:]))
+		worst[j] = max(worst[j], err)
+		all = append(all, float32(err))
+	}
+	return all
 }
 
 // models64 is ModelPaletteJob's model matrices of pose, in its row layout,
