@@ -263,19 +263,11 @@ func (j *LookAtJob) Validate() error {
 	return nil
 }
 
-// lookAtTipIterations bounds the refinement of the last joint: with an eye
-// offset the aim point moves as the joint turns, so one shortest arc leaves
-// a small error that each further pass shrinks by the ratio of the offset to
-// the target distance.
-const lookAtTipIterations = 4
-
-// aimConverged is the cosine of the aim error (about 0.03°) below which the
-// refinement stops: float32 cannot resolve much less.
-const aimConverged = 1 - 1.5e-7
-
 // Run turns the chain. Rather than recompute model matrices after each
 // joint, it tracks the rigid motion (rotation q, translation t) that the
-// turns so far apply to everything below them.
+// turns so far apply to everything below them. Each joint takes its share
+// of the turn about its own origin that aims the eye exactly (aimTurn), so
+// the last one, taking all that is left, aims exactly in one step.
 func (j *LookAtJob) Run() {
 	if j.Weight <= 0 {
 		return
@@ -304,50 +296,47 @@ func (j *LookAtJob) Run() {
 			frac = s / remaining
 		}
 		remaining -= s
-		mj := modelRows(j.Models, jt)
-		g0 := jointRotation(j.Skeleton, j.Models, j.Pose, jt)
-		// The joint's model rotation before its turns, and its origin,
-		// which its turns keep in place.
-		g := q.mul(g0)
-		pivot := q.rotate(position(mj)).add(t)
-		passes := 1
-		if k == len(j.Chain)-1 && j.Weight >= 1 {
-			passes = lookAtTipIterations
-		}
-		// The passes' turns compose (each about the same origin, the
-		// next measured after the last), so the joint takes their product
-		// once: g⁻¹·t₁·g, then (t₁g)⁻¹·t₂·(t₁g), … is g⁻¹·(tₙ⋯t₁)·g. The
-		// eye and the forward are carried by each turn; what lies below
-		// the joint is carried by the product, after the passes.
-		total, turned, stop := quat{w: 1}, false, false
-		eye, fwd := q.rotate(eye0).add(t), q.rotate(fwd0)
-		for pass := 0; pass < passes; pass++ {
-			want, l := target.sub(eye).unit()
-			if l < ikEpsilon {
-				stop = true
-				break
-			}
-			if pass > 0 && fwd.dot(want) >= aimConverged {
-				break
-			}
-			turn := fromTo(fwd, want)
-			if w := frac * j.Weight; w < 1 {
-				turn = slerpQ(quat{w: 1}, turn, w)
-			}
-			total, turned = turn.mul(total), true
-			eye, fwd = turn.rotate(eye.sub(pivot)).add(pivot), turn.rotate(fwd)
-		}
-		if turned && k < len(j.Chain)-1 {
-			q = total.mul(q).normalize()
-			t = total.rotate(t.sub(pivot)).add(pivot)
-		}
-		if turned {
-			applyModelRotation(j.Pose, jt, g, total, 1)
-		}
-		if stop {
+		// The joint's origin, which its turn keeps in place, and the eye
+		// and forward as the turns above it left them.
+		pivot := q.rotate(position(modelRows(j.Models, jt))).add(t)
+		turn, ok := aimTurn(q.rotate(eye0).add(t).sub(pivot), q.rotate(fwd0), target.sub(pivot))
+		if !ok {
 			return
 		}
+		if w := frac * j.Weight; w < 1 {
+			turn = slerpQ(quat{w: 1}, turn, w)
+		}
+		// The joint's model rotation before its turn.
+		g := q.mul(jointRotation(j.Skeleton, j.Models, j.Pose, jt))
+		if k < len(j.Chain)-1 {
+			q = turn.mul(q).normalize()
+			t = turn.rotate(t.sub(pivot)).add(pivot)
+		}
+		applyModelRotation(j.Pose, jt, g, turn, 1)
 	}
+}
+
+// aimTurn is the turn about the origin that puts target on the ray from
+// eye along fwd (unit), all relative to the origin: the shortest arc from
+// the point p on that ray as far from the origin as the target to the
+// target, which carries the ray through it, since a turn keeps distances.
+// p = eye + s·fwd with |p|² = |target|²: s² + 2(eye·fwd)s + |eye|² −
+// |target|² = 0, the larger root. A target nearer the origin than the ray
+// passes, or behind the eye, has no such point; the turn then aims fwd
+// from the origin. ok is false for a target at the origin.
+func aimTurn(eye, fwd, target v3) (turn quat, ok bool) {
+	to, l := target.unit()
+	if l < ikEpsilon {
+		return quat{w: 1}, false
+	}
+	from := fwd
+	b := eye.dot(fwd)
+	if d := b*b - eye.dot(eye) + l*l; d >= 0 {
+		if s := float32(math.Sqrt(float64(d))) - b; s > 0 {
+			from, _ = eye.add(fwd.scale(s)).unit()
+		}
+	}
+	return fromTo(from, to), true
 }
 
 // restForward is the chain's rest direction (Limit): Forward through the
