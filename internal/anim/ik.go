@@ -158,16 +158,25 @@ func (j *TwoBoneIKJob) Run() {
 		}
 	}
 
-	gStart, gMid := jointRotation(j.Skeleton, j.Models, j.Pose, j.Start), jointRotation(j.Skeleton, j.Models, j.Pose, j.Mid)
-	applyModelRotation(j.Pose, j.Start, gStart, rotStart, j.Weight)
-	applyModelRotation(j.Pose, j.Mid, gMid, rotMid, j.Weight)
+	turnJoint(j.Skeleton, j.Models, j.Pose, j.Start, rotStart, j.Weight)
+	turnJoint(j.Skeleton, j.Models, j.Pose, j.Mid, rotMid, j.Weight)
 }
 
-// applyModelRotation turns joint jt of pose, whose model rotation is g, by
-// the model-space rotation r about its own origin, blended by weight w.
-func applyModelRotation(pose *SoAPose, jt int, g, r quat, w float32) {
+// turnJoint turns joint jt of pose by the model-space rotation r about its
+// own origin, blended by weight w. With P the model rotation of jt's
+// parent and L its local rotation, the joint's model rotation P·L becomes
+// r·P·L, so L becomes P⁻¹·r·P·L: r with its axis in the parent's frame,
+// times L. The parent's frame comes from its matrix in models
+// (parentFrame), so that the parent's scale, flat or mirrored, drops out.
+func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w float32) {
+	axis := v3{r.x, r.y, r.z}
+	if p := sk.Parents[jt]; p >= 0 {
+		if c0, c1, c2, ok := parentFrame(modelRows(models, p)); ok {
+			axis = v3{c0.dot(axis), c1.dot(axis), c2.dot(axis)}
+		}
+	}
 	rot := quat{pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt]}
-	local := rot.mul(g.conj().mul(r).mul(g)).normalize()
+	local := quat{axis.x, axis.y, axis.z, r.w}.mul(rot).normalize()
 	if w < 1 {
 		local = slerpQ(rot, local, w)
 	}
@@ -306,13 +315,14 @@ func (j *LookAtJob) Run() {
 		if w := frac * j.Weight; w < 1 {
 			turn = slerpQ(quat{w: 1}, turn, w)
 		}
-		// The joint's model rotation before its turn.
-		g := q.mul(jointRotation(j.Skeleton, j.Models, j.Pose, jt))
+		// The turns above moved the joint's parent by q: in the models'
+		// frame, the turn is q⁻¹·turn·q.
+		a := q.conj().rotate(v3{turn.x, turn.y, turn.z})
+		turnJoint(j.Skeleton, j.Models, j.Pose, jt, quat{a.x, a.y, a.z, turn.w}, 1)
 		if k < len(j.Chain)-1 {
 			q = turn.mul(q).normalize()
 			t = turn.rotate(t.sub(pivot)).add(pivot)
 		}
-		applyModelRotation(j.Pose, jt, g, turn, 1)
 	}
 }
 
@@ -495,76 +505,41 @@ func transformPoint(r *[12]float32, p v3) v3 {
 	}
 }
 
-// rotationOf is the rotation of an affine matrix in row layout with its
-// scale divided out of the columns: mgl32's Mat4ToQuat (the trace test,
-// then the largest diagonal entry), in float32 on the rows themselves. A
-// column scaled flat (a joint scaled to zero on one axis, as a part is
+// parentFrame is the rotation of an affine matrix in row layout, as its
+// three unit columns, with the matrix's scale divided out of the columns.
+// A column scaled flat (a joint scaled to zero on one axis, as a part is
 // hidden) is rebuilt from the other two, as the cross product that a
 // rotation's columns keep; with two or three flat there is no rotation to
-// read, and it gives the identity. A mirrored matrix gives the rotation of
-// its negation.
-func rotationOf(r *[12]float32) quat {
-	l0 := r[0]*r[0] + r[4]*r[4] + r[8]*r[8]
-	l1 := r[1]*r[1] + r[5]*r[5] + r[9]*r[9]
-	l2 := r[2]*r[2] + r[6]*r[6] + r[10]*r[10]
-	i0 := 1 / float32(math.Sqrt(float64(l0)))
-	i1 := 1 / float32(math.Sqrt(float64(l1)))
-	i2 := 1 / float32(math.Sqrt(float64(l2)))
-	m00, m10, m20 := r[0]*i0, r[4]*i0, r[8]*i0
-	m01, m11, m21 := r[1]*i1, r[5]*i1, r[9]*i1
-	m02, m12, m22 := r[2]*i2, r[6]*i2, r[10]*i2
+// read, and ok is false. A mirrored matrix gives the rotation of its
+// negation: conjugating a turn by it is conjugating by the mirror.
+func parentFrame(r *[12]float32) (c0, c1, c2 v3, ok bool) {
+	c0, c1, c2 = v3{r[0], r[4], r[8]}, v3{r[1], r[5], r[9]}, v3{r[2], r[6], r[10]}
+	l0, l1, l2 := c0.dot(c0), c1.dot(c1), c2.dot(c2)
+	c0 = c0.scale(1 / float32(math.Sqrt(float64(l0))))
+	c1 = c1.scale(1 / float32(math.Sqrt(float64(l1))))
+	c2 = c2.scale(1 / float32(math.Sqrt(float64(l2))))
 	if flat0, flat1, flat2 := !(l0 > flatColumn*l1+flatColumn*l2), !(l1 > flatColumn*l0+flatColumn*l2), !(l2 > flatColumn*l0+flatColumn*l1); flat0 || flat1 || flat2 {
 		switch {
-		case flat0 && !flat1 && !flat2: // c0 = c1 × c2
-			m00, m10, m20 = m11*m22-m21*m12, m21*m02-m01*m22, m01*m12-m11*m02
-		case flat1 && !flat0 && !flat2: // c1 = c2 × c0
-			m01, m11, m21 = m12*m20-m22*m10, m22*m00-m02*m20, m02*m10-m12*m00
-		case flat2 && !flat0 && !flat1: // c2 = c0 × c1
-			m02, m12, m22 = m10*m21-m20*m11, m20*m01-m00*m21, m00*m11-m10*m01
+		case flat0 && !flat1 && !flat2:
+			c0 = c1.cross(c2)
+		case flat1 && !flat0 && !flat2:
+			c1 = c2.cross(c0)
+		case flat2 && !flat0 && !flat1:
+			c2 = c0.cross(c1)
 		default:
-			return quat{w: 1}
+			return c0, c1, c2, false
 		}
 	}
-	if m00*(m11*m22-m12*m21)-m01*(m10*m22-m12*m20)+m02*(m10*m21-m11*m20) < 0 {
-		// A mirror (a negative scale here or above): −M is a rotation,
-		// R_x(π) after it, and conjugating a turn by it is conjugating by
-		// the mirror, which is what applyModelRotation does with it.
-		m00, m10, m20, m01, m11, m21, m02, m12, m22 = -m00, -m10, -m20, -m01, -m11, -m21, -m02, -m12, -m22
+	if c0.dot(c1.cross(c2)) < 0 {
+		c0, c1, c2 = c0.scale(-1), c1.scale(-1), c2.scale(-1)
 	}
-	var q quat
-	switch {
-	case m00+m11+m22 > 0:
-		s := 0.5 / float32(math.Sqrt(float64(m00+m11+m22+1)))
-		q = quat{(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s, 0.25 / s}
-	case m00 > m11 && m00 > m22:
-		s := 2 * float32(math.Sqrt(float64(1+m00-m11-m22)))
-		q = quat{0.25 * s, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s}
-	case m11 > m22:
-		s := 2 * float32(math.Sqrt(float64(1+m11-m00-m22)))
-		q = quat{(m01 + m10) / s, 0.25 * s, (m12 + m21) / s, (m02 - m20) / s}
-	default:
-		s := 2 * float32(math.Sqrt(float64(1+m22-m00-m11)))
-		q = quat{(m02 + m20) / s, (m12 + m21) / s, 0.25 * s, (m10 - m01) / s}
-	}
-	return q.normalize()
+	return c0, c1, c2, true
 }
 
 // flatColumn is the squared length, relative to the other two columns',
-// below which rotationOf rebuilds a column from them: a scale a million
+// below which parentFrame rebuilds a column from them: a scale a million
 // times smaller than the others', which the cross product gives as well.
 const flatColumn = 1e-12
-
-// jointRotation is the model rotation of joint jt of sk that
-// applyModelRotation conjugates a turn by: its parent's (rotationOf its
-// model matrix in models) times its local rotation in pose, so that the
-// joint's own scale, flat or mirrored, drops out.
-func jointRotation(sk *Skeleton, models []float32, pose *SoAPose, jt int) quat {
-	l := quat{pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt]}
-	if p := sk.Parents[jt]; p >= 0 {
-		return rotationOf(modelRows(models, p)).mul(l).normalize()
-	}
-	return l.normalize()
-}
 
 // perpendicular returns some vector perpendicular to v, built from the axis
 // v is least aligned with.

@@ -1,6 +1,7 @@
 package anim
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -430,61 +431,48 @@ func TestLookAtValidate(t *testing.T) {
 	})
 }
 
-// TestRotationOf builds affine matrices T·R(q)·S from known rotations,
-// translations and positive, unequal scales: rotationOf must give q back
-// (up to sign), in each branch of the trace test.
-func TestRotationOf(t *testing.T) {
+// TestParentFrame builds affine matrices T·R(q)·S from known rotations,
+// translations and positive, unequal scales: parentFrame must give R(q)'s
+// columns back, flat columns and mirrors included.
+func TestParentFrame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	qs := []mgl32.Quat{
-		mgl32.QuatIdent(), // trace > 0
-		mgl32.QuatRotate(math.Pi*0.95, mgl32.Vec3{1, 0, 0}), // m00 largest
-		mgl32.QuatRotate(math.Pi*0.95, mgl32.Vec3{0, 1, 0}), // m11 largest
-		mgl32.QuatRotate(math.Pi*0.95, mgl32.Vec3{0, 0, 1}), // m22 largest
-	}
+	qs := []mgl32.Quat{mgl32.QuatIdent(), mgl32.QuatRotate(math.Pi*0.95, mgl32.Vec3{1, 0, 0})}
 	for range 60 {
 		qs = append(qs, mgl32.Quat{W: rng.Float32()*2 - 1, V: mgl32.Vec3{rng.Float32()*2 - 1, rng.Float32()*2 - 1, rng.Float32()*2 - 1}}.Normalize())
 	}
-	for _, q := range qs {
-		m := mgl32.Translate3D(rng.Float32(), 2, -3).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(0.5+rng.Float32(), 2, 0.25))
+	check := func(what string, m mgl32.Mat4, want mgl32.Quat) {
+		t.Helper()
 		var rows [12]float32
 		WritePaletteEntry(rows[:], &m)
-		r := rotationOf(&rows)
-		got := mgl32.Quat{W: r.w, V: mgl32.Vec3{r.x, r.y, r.z}}
-		if d := got.Dot(q); math.Abs(float64(d)) < 1-1e-6 {
-			t.Errorf("rotationOf of %v = %v (|dot| %v), want ±q", q, got, d)
+		c0, c1, c2, ok := parentFrame(&rows)
+		r := want.Mat4()
+		for i, c := range []v3{c0, c1, c2} {
+			if w := r.Col(i).Vec3(); !ok || !vecApprox(mgl32.Vec3{c.x, c.y, c.z}, w, 1e-5) {
+				t.Errorf("%s: column %d = %v (ok %v), want %v", what, i, c, ok, w)
+			}
 		}
+	}
+	for _, q := range qs {
+		check(fmt.Sprintf("%v scaled", q), mgl32.Translate3D(rng.Float32(), 2, -3).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(0.5+rng.Float32(), 2, 0.25)), q)
 		// Scaled flat on one axis, a joint still has its rotation.
 		for axis := range 3 {
 			scale := mgl32.Vec3{0.5 + rng.Float32(), 2, 0.25}
 			scale[axis] = 0
-			m := mgl32.Translate3D(1, 2, 3).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(scale[0], scale[1], scale[2]))
-			WritePaletteEntry(rows[:], &m)
-			r := rotationOf(&rows)
-			got := mgl32.Quat{W: r.w, V: mgl32.Vec3{r.x, r.y, r.z}}
-			if d := got.Dot(q); math.Abs(float64(d)) < 1-1e-6 {
-				t.Errorf("rotationOf of %v scaled %v = %v (|dot| %v), want ±q", q, scale, got, d)
-			}
+			check(fmt.Sprintf("%v scaled %v", q, scale), mgl32.Translate3D(1, 2, 3).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(scale[0], scale[1], scale[2])), q)
 		}
 	}
 	// A mirror reads as the rotation of the negated matrix: R·diag(−1, 2,
 	// 0.5) negated is R·R_x(π)·diag(1, 2, 0.5).
 	for _, q := range qs[:8] {
-		m := mgl32.Translate3D(1, 2, 3).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(-1, 2, 0.5))
-		var rows [12]float32
-		WritePaletteEntry(rows[:], &m)
-		r := rotationOf(&rows)
-		got, want := mgl32.Quat{W: r.w, V: mgl32.Vec3{r.x, r.y, r.z}}, q.Mul(mgl32.QuatRotate(math.Pi, mgl32.Vec3{1, 0, 0}))
-		if d := got.Dot(want); math.Abs(float64(d)) < 1-1e-6 {
-			t.Errorf("rotationOf of %v mirrored on x = %v (|dot| %v), want ±%v", q, got, d, want)
-		}
+		check(fmt.Sprintf("%v mirrored on x", q), mgl32.Translate3D(1, 2, 3).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(-1, 2, 0.5)), q.Mul(mgl32.QuatRotate(math.Pi, mgl32.Vec3{1, 0, 0})))
 	}
 	// Flat on two axes, or on all three, there is no rotation to read.
 	for _, scale := range []mgl32.Vec3{{0, 0, 1}, {0, 1, 0}, {1, 0, 0}, {}} {
 		m := mgl32.HomogRotate3DX(1).Mul4(mgl32.Scale3D(scale[0], scale[1], scale[2]))
 		var rows [12]float32
 		WritePaletteEntry(rows[:], &m)
-		if r := rotationOf(&rows); r != (quat{w: 1}) {
-			t.Errorf("rotationOf of a matrix scaled %v = %v, want the identity", scale, r)
+		if _, _, _, ok := parentFrame(&rows); ok {
+			t.Errorf("parentFrame of a matrix scaled %v has a rotation", scale)
 		}
 	}
 }
