@@ -110,8 +110,8 @@ type postOp struct {
 	pole   [3]input
 	weight input
 	// need marks the joints whose model matrices this step and the steps
-	// after it read, and their ancestors, one per joint: what must be
-	// current before it runs.
+	// after it read, and their ancestors, one per joint up to the last one
+	// marked: what must be current before it runs.
 	need []bool
 }
 
@@ -181,6 +181,14 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 		for j, later := range c.post[i+1].need {
 			c.post[i].need[j] = c.post[i].need[j] || later
 		}
+	}
+	for i := range c.post {
+		// Past the last joint a step reads, there is nothing to compute.
+		need := c.post[i].need
+		for len(need) > 0 && !need[len(need)-1] {
+			need = need[:len(need)-1]
+		}
+		c.post[i].need = need
 	}
 	c.ctx.stack = make([]*SoAPose, depth)
 	for i := range c.ctx.stack {

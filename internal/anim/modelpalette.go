@@ -238,10 +238,10 @@ func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []mgl
 // others: after a post-processing step turned from (and perhaps joints
 // below it), the next step reads current matrices without a pass over the
 // whole skeleton. need must mark a joint's ancestors with it, so that
-// every matrix a recomputed one is built on is current. dirty is scratch,
-// one per joint.
+// every matrix a recomputed one is built on is current; it may end at the
+// last joint it marks. dirty is scratch, one per joint.
 func modelsBelow(parents []int, in *SoAPose, models []float32, from int, dirty, need []bool) {
-	for i := from; i < len(parents); i++ {
+	for i := from; i < len(need); i++ {
 		p := parents[i]
 		dirty[i] = i == from || (p >= from && dirty[p])
 		if dirty[i] && need[i] {
