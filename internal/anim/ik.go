@@ -275,8 +275,9 @@ func (j *LookAtJob) Validate() error {
 // Run turns the chain. Rather than recompute model matrices after each
 // joint, it tracks the rigid motion (rotation q, translation t) that the
 // turns so far apply to everything below them. Each joint takes its share
-// of the turn about its own origin that aims the eye exactly (aimTurn), so
-// the last one, taking all that is left, aims exactly in one step.
+// of the shortest turn from the eye's forward to the target; the last one,
+// at full weight, then the turn about its own origin that aims the eye
+// exactly (aimTurn).
 func (j *LookAtJob) Run() {
 	if j.Weight <= 0 {
 		return
@@ -308,11 +309,23 @@ func (j *LookAtJob) Run() {
 		// The joint's origin, which its turn keeps in place, and the eye
 		// and forward as the turns above it left them.
 		pivot := q.rotate(position(modelRows(j.Models, jt))).add(t)
-		turn, ok := aimTurn(q.rotate(eye0).add(t).sub(pivot), q.rotate(fwd0), target.sub(pivot))
-		if !ok {
+		eye, fwd := q.rotate(eye0).add(t), q.rotate(fwd0)
+		// A share of the turn from the eye's forward to the target.
+		want, l := target.sub(eye).unit()
+		if l < ikEpsilon {
 			return
 		}
-		if w := frac * j.Weight; w < 1 {
+		turn := fromTo(fwd, want)
+		if k == len(j.Chain)-1 && j.Weight >= 1 {
+			// The eye moved as the joint turned: what is left, a turn of
+			// about the eye's offset over the target's distance, is put
+			// right in closed form.
+			rest, ok := aimTurn(turn.rotate(eye.sub(pivot)), turn.rotate(fwd), target.sub(pivot))
+			if !ok {
+				return
+			}
+			turn = rest.mul(turn)
+		} else if w := frac * j.Weight; w < 1 {
 			turn = slerpQ(quat{w: 1}, turn, w)
 		}
 		// The turns above moved the joint's parent by q: in the models'
