@@ -27,7 +27,7 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4
 	modelPaletteGeneric(parents, in, models, ibs, pal)
 }
 
-func mulRowsAt(o, a, l *[12]float32) { mulRows(o, a, l) }
+func mulRowsAt(o, a, l *[12]float32, chain bool) { mulRows(o, a, l) }
 
 // The layers test their joints one at a time (see sameMasks in
 // kernels_simd.go).

@@ -916,12 +916,22 @@ func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat
 		ibs = ibs[:n]
 	}
 	lc := archsimd.LoadFloat32x4(&lastCol)
+	var p0, p1, p2 archsimd.Float32x4 // the last joint's model rows
 	for i, p := range parents {
 		m := (*[12]float32)(models[i*12 : i*12+12])
 		m0 := archsimd.LoadFloat32x4((*[4]float32)(m[0:4]))
 		m1 := archsimd.LoadFloat32x4((*[4]float32)(m[4:8]))
 		m2 := archsimd.LoadFloat32x4((*[4]float32)(m[8:12]))
-		if p >= 0 {
+		switch {
+		case p >= 0 && p == i-1:
+			// A chain (spine, limb): the parent's rows are still in
+			// registers, and the short product saves a chain of joints
+			// the store, the load and a third of the arithmetic's latency.
+			m0, m1, m2 = rowTimesShort(p0, m0, m1, m2, lc), rowTimesShort(p1, m0, m1, m2, lc), rowTimesShort(p2, m0, m1, m2, lc)
+			m0.Store((*[4]float32)(m[0:4]))
+			m1.Store((*[4]float32)(m[4:8]))
+			m2.Store((*[4]float32)(m[8:12]))
+		case p >= 0:
 			a := (*[12]float32)(models[p*12 : p*12+12])
 			l0, l1, l2 := m0, m1, m2
 			m0 = rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[0:4])), l0, l1, l2, lc)
@@ -931,6 +941,7 @@ func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat
 			m1.Store((*[4]float32)(m[4:8]))
 			m2.Store((*[4]float32)(m[8:12]))
 		}
+		p0, p1, p2 = m0, m1, m2
 		if pal != nil {
 			ib := &ibs[i]
 			c0 := archsimd.LoadFloat32x4((*[4]float32)(ib[0:4]))
@@ -955,9 +966,10 @@ func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat
 
 // mulRowsAt is mulRows for one joint (the post-processing's model
 // matrices, modelAt): with 4-lane rows and FMA, as modelPalette4 computes
-// the product, where the palette runs in lanes. 128-bit VEX code leaves
-// the upper halves clean.
-func mulRowsAt(o, a, l *[12]float32) {
+// the product, where the palette runs in lanes, the short sum for a joint
+// whose parent comes just before it (chain) as there. 128-bit VEX code
+// leaves the upper halves clean.
+func mulRowsAt(o, a, l *[12]float32, chain bool) {
 	if paletteLevel < levelAVX2 {
 		mulRows(o, a, l)
 		return
@@ -966,9 +978,26 @@ func mulRowsAt(o, a, l *[12]float32) {
 	l0 := archsimd.LoadFloat32x4((*[4]float32)(l[0:4]))
 	l1 := archsimd.LoadFloat32x4((*[4]float32)(l[4:8]))
 	l2 := archsimd.LoadFloat32x4((*[4]float32)(l[8:12]))
-	rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[0:4])), l0, l1, l2, lc).Store((*[4]float32)(o[0:4]))
-	rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[4:8])), l0, l1, l2, lc).Store((*[4]float32)(o[4:8]))
-	rowTimes(archsimd.LoadFloat32x4((*[4]float32)(a[8:12])), l0, l1, l2, lc).Store((*[4]float32)(o[8:12]))
+	a0 := archsimd.LoadFloat32x4((*[4]float32)(a[0:4]))
+	a1 := archsimd.LoadFloat32x4((*[4]float32)(a[4:8]))
+	a2 := archsimd.LoadFloat32x4((*[4]float32)(a[8:12]))
+	if chain {
+		a0, a1, a2 = rowTimesShort(a0, l0, l1, l2, lc), rowTimesShort(a1, l0, l1, l2, lc), rowTimesShort(a2, l0, l1, l2, lc)
+	} else {
+		a0, a1, a2 = rowTimes(a0, l0, l1, l2, lc), rowTimes(a1, l0, l1, l2, lc), rowTimes(a2, l0, l1, l2, lc)
+	}
+	a0.Store((*[4]float32)(o[0:4]))
+	a1.Store((*[4]float32)(o[4:8]))
+	a2.Store((*[4]float32)(o[8:12]))
+}
+
+// rowTimesShort is rowTimes summed as (a0·b0 + a1·b1) + (a2·b2 + a3·lc):
+// one instruction more, and a chain of two products and an add where
+// rowTimes chains four.
+func rowTimesShort(row, b0, b1, b2, lc archsimd.Float32x4) archsimd.Float32x4 {
+	r01 := row.SelectFromPair(1, 1, 1, 1, row).MulAdd(b1, row.SelectFromPair(0, 0, 0, 0, row).Mul(b0))
+	r23 := row.SelectFromPair(2, 2, 2, 2, row).MulAdd(b2, row.Mul(lc))
+	return r01.Add(r23)
 }
 
 // rowTimes is one row of an affine product: a0·b0 + a1·b1 + a2·b2 + (0, 0,

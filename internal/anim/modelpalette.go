@@ -273,7 +273,7 @@ func modelAt(parents []int, in *SoAPose, models []float32, i int) {
 	}
 	var l [12]float32
 	localRows(&l, in, i)
-	mulRowsAt(m, (*[12]float32)(models[p*12:p*12+12]), &l)
+	mulRowsAt(m, (*[12]float32)(models[p*12:p*12+12]), &l, p == i-1)
 }
 
 // localRows writes joint i's local matrix into l, the rows Transform.Mat4
