@@ -295,7 +295,9 @@ func (j *LookAtJob) Run() {
 	for k := range j.Chain {
 		remaining += j.share(k)
 	}
-	q, t := quat{w: 1}, v3{}
+	// moved: whether q and t are anything but the identity (no joint
+	// above has turned), which the first joint skips applying.
+	q, t, moved := quat{w: 1}, v3{}, false
 	for k, jt := range j.Chain {
 		s := j.share(k)
 		frac := float32(1)
@@ -308,8 +310,10 @@ func (j *LookAtJob) Run() {
 		remaining -= s
 		// The joint's origin, which its turn keeps in place, and the eye
 		// and forward as the turns above it left them.
-		pivot := q.rotate(position(modelRows(j.Models, jt))).add(t)
-		eye, fwd := q.rotate(eye0).add(t), q.rotate(fwd0)
+		pivot, eye, fwd := position(modelRows(j.Models, jt)), eye0, fwd0
+		if moved {
+			pivot, eye, fwd = q.rotate(pivot).add(t), q.rotate(eye0).add(t), q.rotate(fwd0)
+		}
 		// A share of the turn from the eye's forward to the target.
 		want, l := target.sub(eye).unit()
 		if l < ikEpsilon {
@@ -330,11 +334,15 @@ func (j *LookAtJob) Run() {
 		}
 		// The turns above moved the joint's parent by q: in the models'
 		// frame, the turn is q⁻¹·turn·q.
-		a := q.conj().rotate(v3{turn.x, turn.y, turn.z})
+		a := v3{turn.x, turn.y, turn.z}
+		if moved {
+			a = q.conj().rotate(a)
+		}
 		turnJoint(j.Skeleton, j.Models, j.Pose, jt, quat{a.x, a.y, a.z, turn.w}, 1)
 		if k < len(j.Chain)-1 {
 			q = turn.mul(q).normalize()
 			t = turn.rotate(t.sub(pivot)).add(pivot)
+			moved = true
 		}
 	}
 }
