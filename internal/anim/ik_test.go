@@ -647,3 +647,37 @@ func TestTwoBoneIKRollIsSteady(t *testing.T) {
 		prev = q
 	}
 }
+
+// TestAimTurn checks aimTurn against what it must do: the eye's ray, turned
+// about the origin, passes through the target, ahead of the eye. A target
+// nearer the origin than the ray passes has no such turn, and gets the one
+// that aims fwd from the origin; a target at the origin none.
+func TestAimTurn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	r := func() float32 { return rng.Float32()*2 - 1 }
+	for range 200 {
+		eye := v3{r(), r(), r()}.scale(0.2)
+		fwd, _ := v3{r(), r(), r()}.unit()
+		target := v3{r(), r(), r()}.scale(3)
+		if target.len() < 0.5 {
+			continue
+		}
+		turn, ok := aimTurn(eye, fwd, target)
+		if !ok {
+			t.Fatalf("eye %v fwd %v target %v: no turn", eye, fwd, target)
+		}
+		e, f := turn.rotate(eye), turn.rotate(fwd)
+		to, dist := target.sub(e).unit()
+		if d := f.dot(to); d < 1-1e-5 {
+			t.Errorf("eye %v fwd %v target %v: turned ray misses by cos %v (%v away)", eye, fwd, target, d, dist)
+		}
+	}
+	// The target 0.1 from the origin, the ray passing 1 from it.
+	turn, ok := aimTurn(v3{1, 0, 0}, v3{0, 0, 1}, v3{0, 0.1, 0})
+	if f := turn.rotate(v3{0, 0, 1}); !ok || f.dot(v3{0, 1, 0}) < 1-1e-6 {
+		t.Errorf("target within the ray's distance: fwd turned to %v (ok %v), want it aimed from the origin, (0, 1, 0)", f, ok)
+	}
+	if _, ok := aimTurn(v3{1, 0, 0}, v3{0, 0, 1}, v3{}); ok {
+		t.Error("target at the origin: a turn, want none")
+	}
+}
