@@ -853,15 +853,16 @@ func localMatrices8(in *SoAPose, models []float32, n int) {
 	}
 	// The row products that follow mix 4-lane vectors with scalar code:
 	// with the upper halves dirty, every legacy-SSE instruction among them
-	// waits on the whole register (3–8× slower at 64 and 128 joints, whose
-	// last group is full and so never reaches storeRows8's clear).
+	// waits on the whole register (3–8× slower at 64 and 128 joints).
 	archsimd.ClearAVXUpperBits()
 }
 
 // storeRows8 turns the entries e0…e3 of one matrix row, each a vector of
 // eight joints, into the joints' rows, with a 4×4 transpose's shuffles on
 // each 128-bit half (the transpose is its own inverse), and stores the first m
-// of them (8 at most) 12 floats apart from the start of out.
+// of them (8 at most) 12 floats apart from the start of out. A last,
+// partial group stores its rows one by one, each as the full group does,
+// rather than through a buffer and a copy a row.
 func storeRows8(e0, e1, e2, e3 archsimd.Float32x8, out []float32, m int) {
 	t0 := e0.SelectFromPairGrouped(0, 1, 4, 5, e1) // x0 x1 y0 y1 | x4 x5 y4 y5
 	t1 := e2.SelectFromPairGrouped(0, 1, 4, 5, e3)
@@ -883,23 +884,28 @@ func storeRows8(e0, e1, e2, e3 archsimd.Float32x8, out []float32, m int) {
 		q.GetHi().Store((*[4]float32)(out[84:88]))
 		return
 	}
-	// The last, partial group: rows through a buffer.
-	var rows [8][4]float32
-	q := t0.SelectFromPairGrouped(0, 2, 4, 6, t1)
-	q.GetLo().Store(&rows[0])
-	q.GetHi().Store(&rows[4])
-	q = t0.SelectFromPairGrouped(1, 3, 5, 7, t1)
-	q.GetLo().Store(&rows[1])
-	q.GetHi().Store(&rows[5])
-	q = t2.SelectFromPairGrouped(0, 2, 4, 6, t3)
-	q.GetLo().Store(&rows[2])
-	q.GetHi().Store(&rows[6])
-	q = t2.SelectFromPairGrouped(1, 3, 5, 7, t3)
-	q.GetLo().Store(&rows[3])
-	q.GetHi().Store(&rows[7])
-	archsimd.ClearAVXUpperBits() // scalar copies follow
-	for l := range m {
-		copy(out[12*l:12*l+4], rows[l][:])
+	q := t0.SelectFromPairGrouped(0, 2, 4, 6, t1) // joints 0 and 4
+	q.GetLo().Store((*[4]float32)(out[0:4]))
+	if m > 4 {
+		q.GetHi().Store((*[4]float32)(out[48:52]))
+	}
+	if m > 1 {
+		q = t0.SelectFromPairGrouped(1, 3, 5, 7, t1) // 1 and 5
+		q.GetLo().Store((*[4]float32)(out[12:16]))
+		if m > 5 {
+			q.GetHi().Store((*[4]float32)(out[60:64]))
+		}
+	}
+	if m > 2 {
+		q = t2.SelectFromPairGrouped(0, 2, 4, 6, t3) // 2 and 6
+		q.GetLo().Store((*[4]float32)(out[24:28]))
+		if m > 6 {
+			q.GetHi().Store((*[4]float32)(out[72:76]))
+		}
+	}
+	if m > 3 {
+		q = t2.SelectFromPairGrouped(1, 3, 5, 7, t3) // 3
+		q.GetLo().Store((*[4]float32)(out[36:40]))
 	}
 }
 
