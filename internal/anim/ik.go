@@ -323,12 +323,10 @@ func (j *LookAtJob) Run() {
 		if k == len(j.Chain)-1 && j.Weight >= 1 {
 			// The eye moved as the joint turned: what is left, a turn of
 			// about the eye's offset over the target's distance, is put
-			// right in closed form.
-			rest, ok := aimTurn(turn.rotate(eye.sub(pivot)), turn.rotate(fwd), target.sub(pivot))
-			if !ok {
-				return
+			// right in closed form (none for a target at the joint).
+			if rest, ok := aimTurn(turn.rotate(eye.sub(pivot)), turn.rotate(fwd), target.sub(pivot)); ok {
+				turn = rest.mul(turn)
 			}
-			turn = rest.mul(turn)
 		} else if w := frac * j.Weight; w < 1 {
 			turn = slerpQ(quat{w: 1}, turn, w)
 		}

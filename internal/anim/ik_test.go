@@ -225,6 +225,29 @@ func TestLookAt(t *testing.T) {
 	})
 }
 
+// TestLookAtTargetAtTip aims an eye ahead of the head at the head's own
+// origin: no turn about the head puts it on the eye's ray, so the head
+// takes the shortest turn of its forward towards it, as the eye sees it,
+// and nothing is left undefined.
+func TestLookAtTargetAtTip(t *testing.T) {
+	sk := humanoid()
+	pose := append([]Transform(nil), sk.Rest...)
+	head := sk.JointIndex("head")
+	models := make([]mgl32.Mat4, sk.NumJoints())
+	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	target := models[head].Col(3).Vec3()
+	offset := mgl32.Vec3{0, 0.08, 0.1}
+	runLookAt(t, sk, pose, []int{head}, nil, offset, target, 1)
+	// The eye at (0, 0.08, 0.1) from the head, forward +Z: the direction
+	// from the eye to the head's origin, (0, −0.08, −0.1), is more than a
+	// quarter turn from +Z; the shortest turn takes +Z there.
+	want := mgl32.Vec3{0, -0.08, -0.1}.Normalize()
+	got := pose[head].Rotation.Rotate(mgl32.Vec3{0, 0, 1})
+	if !vecApprox(got, want, 1e-5) {
+		t.Fatalf("head forward %v, want %v", got, want)
+	}
+}
+
 func runLookAt(t *testing.T, sk *Skeleton, pose []Transform, chain []int, shares []float32, offset, target mgl32.Vec3, w float32) {
 	t.Helper()
 	soa := toSoA(pose)
