@@ -892,29 +892,14 @@ func jointErrors[F float32 | float64](a, b, c, d []F, worst []float64, all []flo
 // model is as large as a tight tolerance (modelRounding).
 func models64(parents []int, in *SoAPose, models []float64) {
 	for i, p := range parents {
-		// Local matrix rows, as modelPaletteGeneric computes them.
-		x, y, z, w := float64(in.qx[i]), float64(in.qy[i]), float64(in.qz[i]), float64(in.qw[i])
-		s0, s1, s2 := float64(in.sx[i]), float64(in.sy[i]), float64(in.sz[i])
-		l := [12]float64{
-			(1 - 2*(y*y+z*z)) * s0, 2 * (x*y - w*z) * s1, 2 * (x*z + w*y) * s2, float64(in.tx[i]),
-			2 * (x*y + w*z) * s0, (1 - 2*(x*x+z*z)) * s1, 2 * (y*z - w*x) * s2, float64(in.ty[i]),
-			2 * (x*z - w*y) * s0, 2 * (y*z + w*x) * s1, (1 - 2*(x*x+y*y)) * s2, float64(in.tz[i]),
-		}
 		m := (*[12]float64)(models[i*12 : i*12+12])
 		if p < 0 {
-			*m = l
+			localRows(m, in, i)
 			continue
 		}
-		a := (*[12]float64)(models[p*12 : p*12+12])
-		for r := range 3 {
-			for c := range 4 {
-				v := a[r*4+0]*l[c] + a[r*4+1]*l[4+c] + a[r*4+2]*l[8+c]
-				if c == 3 {
-					v += a[r*4+3]
-				}
-				m[r*4+c] = v
-			}
-		}
+		var l [12]float64
+		localRows(&l, in, i)
+		mulRows(m, (*[12]float64)(models[p*12:p*12+12]), &l)
 	}
 }
 

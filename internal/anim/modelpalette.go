@@ -277,20 +277,21 @@ func modelAt(parents []int, in *SoAPose, models []float32, i int) {
 }
 
 // localRows writes joint i's local matrix into l, the rows Transform.Mat4
-// computes.
-func localRows(l *[12]float32, in *SoAPose, i int) {
-	x, y, z, w := in.qx[i], in.qy[i], in.qz[i], in.qw[i]
+// computes, in float32 for the engine or float64 for the compressor's
+// reference (models64).
+func localRows[F float32 | float64](l *[12]F, in *SoAPose, i int) {
+	x, y, z, w := F(in.qx[i]), F(in.qy[i]), F(in.qz[i]), F(in.qw[i])
 	xx, yy, zz := x*x, y*y, z*z
 	xy, xz, yz := x*y, x*z, y*z
 	wx, wy, wz := w*x, w*y, w*z
-	s0, s1, s2 := in.sx[i], in.sy[i], in.sz[i]
-	l[0], l[1], l[2], l[3] = (1-2*(yy+zz))*s0, 2*(xy-wz)*s1, 2*(xz+wy)*s2, in.tx[i]
-	l[4], l[5], l[6], l[7] = 2*(xy+wz)*s0, (1-2*(xx+zz))*s1, 2*(yz-wx)*s2, in.ty[i]
-	l[8], l[9], l[10], l[11] = 2*(xz-wy)*s0, 2*(yz+wx)*s1, (1-2*(xx+yy))*s2, in.tz[i]
+	s0, s1, s2 := F(in.sx[i]), F(in.sy[i]), F(in.sz[i])
+	l[0], l[1], l[2], l[3] = (1-2*(yy+zz))*s0, 2*(xy-wz)*s1, 2*(xz+wy)*s2, F(in.tx[i])
+	l[4], l[5], l[6], l[7] = 2*(xy+wz)*s0, (1-2*(xx+zz))*s1, 2*(yz-wx)*s2, F(in.ty[i])
+	l[8], l[9], l[10], l[11] = 2*(xz-wy)*s0, 2*(yz+wx)*s1, (1-2*(xx+yy))*s2, F(in.tz[i])
 }
 
 // mulRows writes o = a · l, affine 3×4 matrices in row layout.
-func mulRows(o, a, l *[12]float32) {
+func mulRows[F float32 | float64](o, a, l *[12]F) {
 	for r := 0; r < 12; r += 4 {
 		a0, a1, a2 := a[r], a[r+1], a[r+2]
 		o[r+0] = a0*l[0] + a1*l[4] + a2*l[8]
