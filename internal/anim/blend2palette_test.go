@@ -487,6 +487,15 @@ func BenchmarkBlend2Palette100Spec(b *testing.B) {
 	}
 }
 
+// BenchmarkSpecVsBest measures what BenchmarkBlend2Palette100Spec's
+// acceptance compares, the spec's nlerp path over the workload's best
+// path, alternating in one process (vsBest).
+func BenchmarkSpecVsBest(b *testing.B) {
+	sk := b2pSkeleton()
+	g := newB2PController(b, sk, b2pSkin(), b2pRuntimeClips(b, sk), true)
+	vsBest(b, g.eval, b2pJoints, "spec-ns/joint")
+}
+
 // crowd1000 is the workload's Crowd-1000 through controllers: 1000
 // controllers of b2pSpec sharing one copy of the runtime clips, character i
 // starting at i·2 ms.

@@ -265,14 +265,21 @@ func BenchmarkCharacter(b *testing.B) {
 // BenchmarkCharacterVsBest measures what BenchmarkCharacter's acceptance
 // compares, the character's cost per joint over the Blend2Palette-100
 // workload's (nlerp, on the kernels start-up calibration chose), in one
-// process and alternating: each iteration times about 2 ms of character
-// frames, then as long of workload evaluations, the faster of two tries
-// each. On a machine whose speed drifts (a shared virtual machine), two
-// separate benchmarks can run in different weather; alternating cancels
-// it. It reports each one's median ns/joint and the median of the
-// iterations' ratios.
+// process and alternating (vsBest).
 func BenchmarkCharacterVsBest(b *testing.B) {
 	frame, n := characterFrame(b)
+	vsBest(b, frame, n, "char-ns/joint")
+}
+
+// vsBest times run (a frame of joints joints) against the Blend2Palette-100
+// workload's best path (nlerp, on the kernels start-up calibration chose),
+// alternating in one process: each iteration times about 2 ms of run, then
+// as long of workload evaluations, the faster of two tries each. On a
+// machine whose speed drifts (a shared virtual machine), two separate
+// benchmarks can run in different weather, and a ratio of them can be off
+// by a third; alternating cancels it. It reports run's median ns/joint
+// (under unit), the workload's, and the median of the iterations' ratios.
+func vsBest(b *testing.B, run func(), joints int, unit string) {
 	best := newB2PFast(b, b2pSkeleton(), b2pSkin(), b2pClips(), true)
 	slice := func(run func(), joints int) float64 {
 		fastest := math.Inf(1)
@@ -288,16 +295,16 @@ func BenchmarkCharacterVsBest(b *testing.B) {
 		}
 		return fastest
 	}
-	var chars, bests, ratios []float64
+	var runs, bests, ratios []float64
 	for b.Loop() {
-		c, w := slice(frame, n), slice(best.eval, b2pJoints)
-		chars, bests, ratios = append(chars, c), append(bests, w), append(ratios, c/w)
+		r, w := slice(run, joints), slice(best.eval, b2pJoints)
+		runs, bests, ratios = append(runs, r), append(bests, w), append(ratios, r/w)
 	}
 	median := func(v []float64) float64 {
 		slices.Sort(v)
 		return v[len(v)/2]
 	}
-	b.ReportMetric(median(chars), "char-ns/joint")
+	b.ReportMetric(median(runs), unit)
 	b.ReportMetric(median(bests), "best-ns/joint")
 	b.ReportMetric(median(ratios), "ratio")
 }
