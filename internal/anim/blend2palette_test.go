@@ -345,14 +345,22 @@ func reportNsPerJoint(b *testing.B) {
 // BenchmarkBlend2Palette100 is the workload of BLEND2PALETTE-100.md, one
 // evaluation per iteration, per kernel path (portable, and the SIMD ones
 // of a GOEXPERIMENT=simd build) with nlerp or slerp for keys and blend;
-// "jobs-slerp" is the generic jobs the engine used before.
+// "calibrated" is each kernel at the level start-up calibration chose for
+// it on this CPU (a SIMD build), what the viewer runs; "jobs-slerp" is the
+// generic jobs the engine used before.
 func BenchmarkBlend2Palette100(b *testing.B) {
 	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
-	for _, path := range kernelPaths() {
+	paths := kernelPaths()
+	if simdPath() != "portable" {
+		paths = append(paths, "calibrated")
+	}
+	for _, path := range paths {
 		for _, mode := range b2pWant {
 			b.Run(path+"/"+mode.name, func(b *testing.B) {
-				setKernelPath(path)
-				defer kernelPaths()
+				if path != "calibrated" {
+					setKernelPath(path)
+					defer restoreKernels()
+				}
 				f := newB2PFast(b, sk, skin, clips, mode.nlerp)
 				b.ReportAllocs()
 				for b.Loop() {
