@@ -121,6 +121,12 @@ func (c *RuntimeClip) advanceStream(t float32, cache []float32) {
 	}
 	h := (*[streamHead]float32)(cache[:streamHead])
 	cur := readHead(h)
+	if h[1] == c.tag && t >= h[0] && c.beforeEntries(t, cur) {
+		// Forward, and no entry begins by t: every pair stays, as on most
+		// frames of a clip keyed at 30 Hz or less played at 60 Hz.
+		h[0] = t
+		return
+	}
 	if h[1] != c.tag || !(t >= h[0]) || c.mustSeek(t, cur) {
 		if c.mustSeek(t, [3]int32{}) {
 			c.seekStream(t, cache)
@@ -135,6 +141,20 @@ func (c *RuntimeClip) advanceStream(t float32, cache []float32) {
 	advance4(c.stream[Rotation], &cur[Rotation], t, ca[cacheStripe[Rotation]*pad:cacheStripe[Scale]*pad])
 	advance3(c.stream[Scale], &cur[Scale], t, ca[cacheStripe[Scale]*pad:cacheStripes*pad])
 	c.writeHead(h, t, cur)
+}
+
+// beforeEntries reports whether every stream's cursor is within the
+// stream and its next entry (if any) begins after t: advancing to t would
+// apply none.
+func (c *RuntimeClip) beforeEntries(t float32, cur [3]int32) bool {
+	for p, s := range c.stream {
+		w := 3 + Path(p).Components()
+		i := uint64(uint32(cur[p])) * uint64(w) // as mustSeek: negative is past the end
+		if i > uint64(len(s)) || i+1 < uint64(len(s)) && s[i+1] <= t {
+			return false
+		}
+	}
+	return true
 }
 
 // mustSeek reports whether some stream would apply more entries to reach
