@@ -163,7 +163,7 @@ func stalePairs8(s, end []float32, nc int, t float32, from int, m *laneMasks) bo
 		if i+groupLanes > len(end) {
 			break
 		}
-		held := load8(s[i/groupLanes*per:]).LessEqual(tv).And(tv.Less(load8(end[i:])))
+		held := load8(s, i/groupLanes*per).LessEqual(tv).And(tv.Less(load8(end, i)))
 		m[k] = ^held.ToBits()
 		found |= m[k]
 	}
@@ -215,8 +215,8 @@ func shiftFrames8(pk *packedClip, k int, ca []float32, first int) int {
 		t1.Merge(archsimd.LoadFloat32x8(end), sel).Store(end)
 		if !fg.rot {
 			g := (*[64]float32)(ca[fg.pair : fg.pair+64])
-			t0.Merge(load8(g[0:]), sel).Store((*[8]float32)(g[0:8]))
-			inv.Merge(load8(g[8:]), sel).Store((*[8]float32)(g[8:16]))
+			t0.Merge(load8(g[:], 0), sel).Store((*[8]float32)(g[0:8]))
+			inv.Merge(load8(g[:], 8), sel).Store((*[8]float32)(g[8:16]))
 			shiftStripe(g[16:24], g[40:48], x, sel)
 			shiftStripe(g[24:32], g[48:56], y, sel)
 			shiftStripe(g[32:40], g[56:64], z, sel)
@@ -236,7 +236,7 @@ func shiftFrames8(pk *packedClip, k int, ca []float32, first int) int {
 		qz := y.Merge(w.Merge(z, d2), d0.Or(d1))
 		qw := w.Merge(z, d3)
 		g := (*[80]float32)(ca[fg.pair : fg.pair+80])
-		bx, by, bz, bw := load8(g[48:]), load8(g[56:]), load8(g[64:]), load8(g[72:])
+		bx, by, bz, bw := load8(g[:], 48), load8(g[:], 56), load8(g[:], 64), load8(g[:], 72)
 		// The old end becomes the start, negated where its dropped
 		// component has its sign bit set; the new key is negated where
 		// it is more than 90° from that.
@@ -245,12 +245,12 @@ func shiftFrames8(pk *packedClip, k int, ca []float32, first int) int {
 		dot := ax.Mul(qx).Add(ay.Mul(qy)).Add(az.Mul(qz)).Add(aw.Mul(qw))
 		neg := sign.AsFloat32x8().Masked(dot.Less(zero)).AsUint32x8()
 		qx, qy, qz, qw = xorBits(qx, neg), xorBits(qy, neg), xorBits(qz, neg), xorBits(qw, neg)
-		t0.Merge(load8(g[0:]), sel).Store((*[8]float32)(g[0:8]))
-		inv.Merge(load8(g[8:]), sel).Store((*[8]float32)(g[8:16]))
-		ax.Merge(load8(g[16:]), sel).Store((*[8]float32)(g[16:24]))
-		ay.Merge(load8(g[24:]), sel).Store((*[8]float32)(g[24:32]))
-		az.Merge(load8(g[32:]), sel).Store((*[8]float32)(g[32:40]))
-		aw.Merge(load8(g[40:]), sel).Store((*[8]float32)(g[40:48]))
+		t0.Merge(load8(g[:], 0), sel).Store((*[8]float32)(g[0:8]))
+		inv.Merge(load8(g[:], 8), sel).Store((*[8]float32)(g[8:16]))
+		ax.Merge(load8(g[:], 16), sel).Store((*[8]float32)(g[16:24]))
+		ay.Merge(load8(g[:], 24), sel).Store((*[8]float32)(g[24:32]))
+		az.Merge(load8(g[:], 32), sel).Store((*[8]float32)(g[32:40]))
+		aw.Merge(load8(g[:], 40), sel).Store((*[8]float32)(g[40:48]))
 		qx.Merge(bx, sel).Store((*[8]float32)(g[48:56]))
 		qy.Merge(by, sel).Store((*[8]float32)(g[56:64]))
 		qz.Merge(bz, sel).Store((*[8]float32)(g[64:72]))
@@ -280,8 +280,8 @@ func planeCodes(data []byte, at0 uint, fg *frameGroup, c int) archsimd.Float32x8
 // shiftStripe moves one component of a group's pairs on in the lanes of
 // sel: the end b becomes the start a, and v the end.
 func shiftStripe(a, b []float32, v archsimd.Float32x8, sel archsimd.Mask32x8) {
-	old := load8(b)
-	old.Merge(load8(a), sel).Store((*[8]float32)(a[:8]))
+	old := load8(b, 0)
+	old.Merge(load8(a, 0), sel).Store((*[8]float32)(a[:8]))
 	v.Merge(old, sel).Store((*[8]float32)(b[:8]))
 }
 
@@ -409,7 +409,7 @@ func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, 
 	wb := archsimd.BroadcastFloat32x8(w)
 	i := c
 	for ; i+8 <= end; i += 8 {
-		wv := wb.Mul(load8(mask[i:]))
+		wv := wb.Mul(load8(mask, i))
 		keep := wv.LessEqual(zero)
 		if m := same[(i-c)/8]; alike && m != 0 {
 			keep = keep.Or(archsimd.BroadcastInt32x8(int32(m)).And(bits).Equal(bits))
@@ -418,14 +418,14 @@ func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, 
 		if keep.ToBits() == 0xff && out == a {
 			continue
 		}
-		lerpLanes(out.tx[i:], a.tx[i:], b.tx[i:], wv, keep, take)
-		lerpLanes(out.ty[i:], a.ty[i:], b.ty[i:], wv, keep, take)
-		lerpLanes(out.tz[i:], a.tz[i:], b.tz[i:], wv, keep, take)
-		lerpLanes(out.sx[i:], a.sx[i:], b.sx[i:], wv, keep, take)
-		lerpLanes(out.sy[i:], a.sy[i:], b.sy[i:], wv, keep, take)
-		lerpLanes(out.sz[i:], a.sz[i:], b.sz[i:], wv, keep, take)
-		ax, ay, az, aw := load8(a.qx[i:]), load8(a.qy[i:]), load8(a.qz[i:]), load8(a.qw[i:])
-		bx, by, bz, bw := load8(b.qx[i:]), load8(b.qy[i:]), load8(b.qz[i:]), load8(b.qw[i:])
+		lerpLanes(out.tx, a.tx, b.tx, i, wv, keep, take)
+		lerpLanes(out.ty, a.ty, b.ty, i, wv, keep, take)
+		lerpLanes(out.tz, a.tz, b.tz, i, wv, keep, take)
+		lerpLanes(out.sx, a.sx, b.sx, i, wv, keep, take)
+		lerpLanes(out.sy, a.sy, b.sy, i, wv, keep, take)
+		lerpLanes(out.sz, a.sz, b.sz, i, wv, keep, take)
+		ax, ay, az, aw := load8(a.qx, i), load8(a.qy, i), load8(a.qz, i), load8(a.qw, i)
+		bx, by, bz, bw := load8(b.qx, i), load8(b.qy, i), load8(b.qz, i), load8(b.qw, i)
 		var x, y, z, q archsimd.Float32x8
 		if nlerp {
 			x, y, z, q = nlerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
@@ -440,11 +440,11 @@ func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, 
 	return i
 }
 
-// lerpLanes stores a + (b − a)·w into out[:8], a where keep, else b where
-// take.
-func lerpLanes(out, a, b []float32, w archsimd.Float32x8, keep, take archsimd.Mask32x8) {
-	av, bv := load8(a), load8(b)
-	av.Merge(bv.Merge(av.Add(bv.Sub(av).Mul(w)), take), keep).Store((*[8]float32)(out[:8]))
+// lerpLanes stores a + (b − a)·w into out[i : i+8], a where keep, else b
+// where take.
+func lerpLanes(out, a, b []float32, i int, w archsimd.Float32x8, keep, take archsimd.Mask32x8) {
+	av, bv := load8(a, i), load8(b, i)
+	av.Merge(bv.Merge(av.Add(bv.Sub(av).Mul(w)), take), keep).Store((*[8]float32)(out[i : i+8]))
 }
 
 // laneBit is each lane's bit in a block's laneMasks byte.
@@ -464,7 +464,7 @@ func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end
 	for ; i+8 <= end; i += 8 {
 		wv := wb
 		if mask != nil {
-			wv = wv.Mul(load8(mask[i:]))
+			wv = wv.Mul(load8(mask, i))
 		}
 		// skip: the joints that keep base, bit for bit.
 		skip := wv.Equal(zero)
@@ -477,7 +477,7 @@ func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end
 			}
 			continue
 		}
-		sx, sy, sz := load8(diff.sx[i:]), load8(diff.sy[i:]), load8(diff.sz[i:])
+		sx, sy, sz := load8(diff.sx, i), load8(diff.sy, i), load8(diff.sz, i)
 		unit := wv.Equal(one)
 		plain := sx.Equal(one).And(sy.Equal(one)).And(sz.Equal(one)).Or(unit)
 		if wv.GreaterEqual(zero).And(wv.LessEqual(one)).And(plain).ToBits()|skip.ToBits() != 0xff {
@@ -485,21 +485,21 @@ func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end
 		}
 		// Translation base + diff·w; scale base·diff, where diff is 1 or w
 		// is, as addJoints computes them.
-		keep8(out.tx[i:], load8(base.tx[i:]), load8(diff.tx[i:]).Mul(wv), skip)
-		keep8(out.ty[i:], load8(base.ty[i:]), load8(diff.ty[i:]).Mul(wv), skip)
-		keep8(out.tz[i:], load8(base.tz[i:]), load8(diff.tz[i:]).Mul(wv), skip)
-		bsx, bsy, bsz := load8(base.sx[i:]), load8(base.sy[i:]), load8(base.sz[i:])
+		keep8(out.tx, i, load8(base.tx, i), load8(diff.tx, i).Mul(wv), skip)
+		keep8(out.ty, i, load8(base.ty, i), load8(diff.ty, i).Mul(wv), skip)
+		keep8(out.tz, i, load8(base.tz, i), load8(diff.tz, i).Mul(wv), skip)
+		bsx, bsy, bsz := load8(base.sx, i), load8(base.sy, i), load8(base.sz, i)
 		bsx.Merge(bsx.Mul(sx), skip).Store((*[8]float32)(out.sx[i : i+8]))
 		bsy.Merge(bsy.Mul(sy), skip).Store((*[8]float32)(out.sy[i : i+8]))
 		bsz.Merge(bsz.Mul(sz), skip).Store((*[8]float32)(out.sz[i : i+8]))
 		// Rotation base ⊗ slerp(identity, diff, w), normalized; diff itself
 		// where w is 1.
-		dx, dy, dz, dw := load8(diff.qx[i:]), load8(diff.qy[i:]), load8(diff.qz[i:]), load8(diff.qw[i:])
+		dx, dy, dz, dw := load8(diff.qx, i), load8(diff.qy, i), load8(diff.qz, i), load8(diff.qw, i)
 		if unit.ToBits() != 0xff {
 			sx, sy, sz, sw := slerp8(zero, zero, zero, one, dx, dy, dz, dw, wv)
 			dx, dy, dz, dw = dx.Merge(sx, unit), dy.Merge(sy, unit), dz.Merge(sz, unit), dw.Merge(sw, unit)
 		}
-		bx, by, bz, bw := load8(base.qx[i:]), load8(base.qy[i:]), load8(base.qz[i:]), load8(base.qw[i:])
+		bx, by, bz, bw := load8(base.qx, i), load8(base.qy, i), load8(base.qz, i), load8(base.qw, i)
 		x, y, z, q := normalize8(
 			bw.Mul(dx).Add(dw.Mul(bx)).Add(by.Mul(dz)).Sub(bz.Mul(dy)),
 			bw.Mul(dy).Add(dw.Mul(by)).Add(bz.Mul(dx)).Sub(bx.Mul(dz)),
@@ -518,13 +518,13 @@ func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end
 func copyBlock8(p, src *SoAPose, i int) {
 	pad := len(p.tx)
 	for s := 0; s < 10; s++ {
-		load8(src.buf[s*pad+i:]).Store((*[8]float32)(p.buf[s*pad+i : s*pad+i+8]))
+		load8(src.buf, s*pad+i).Store((*[8]float32)(p.buf[s*pad+i : s*pad+i+8]))
 	}
 }
 
-// keep8 stores b + d into out[:8], b where skip.
-func keep8(out []float32, b, d archsimd.Float32x8, skip archsimd.Mask32x8) {
-	b.Merge(b.Add(d), skip).Store((*[8]float32)(out[:8]))
+// keep8 stores b + d into out[i : i+8], b where skip.
+func keep8(out []float32, i int, b, d archsimd.Float32x8, skip archsimd.Mask32x8) {
+	b.Merge(b.Add(d), skip).Store((*[8]float32)(out[i : i+8]))
 }
 
 //go:noinline
@@ -578,19 +578,19 @@ func sameLanes8(p, q *SoAPose, i int) uint8 {
 func identityLanes8(p *SoAPose, i int) uint8 {
 	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	one := archsimd.BroadcastFloat32x8(1)
-	m := archsimd.LoadFloat32x8Slice(p.qw[i:]).Equal(one)
+	m := load8(p.qw, i).Equal(one)
 	if m.ToBits() == 0 {
 		return 0
 	}
-	m = m.And(archsimd.LoadFloat32x8Slice(p.tx[i:]).Equal(zero)).
-		And(archsimd.LoadFloat32x8Slice(p.ty[i:]).Equal(zero)).
-		And(archsimd.LoadFloat32x8Slice(p.tz[i:]).Equal(zero)).
-		And(archsimd.LoadFloat32x8Slice(p.qx[i:]).Equal(zero)).
-		And(archsimd.LoadFloat32x8Slice(p.qy[i:]).Equal(zero)).
-		And(archsimd.LoadFloat32x8Slice(p.qz[i:]).Equal(zero)).
-		And(archsimd.LoadFloat32x8Slice(p.sx[i:]).Equal(one)).
-		And(archsimd.LoadFloat32x8Slice(p.sy[i:]).Equal(one)).
-		And(archsimd.LoadFloat32x8Slice(p.sz[i:]).Equal(one))
+	m = m.And(load8(p.tx, i).Equal(zero)).
+		And(load8(p.ty, i).Equal(zero)).
+		And(load8(p.tz, i).Equal(zero)).
+		And(load8(p.qx, i).Equal(zero)).
+		And(load8(p.qy, i).Equal(zero)).
+		And(load8(p.qz, i).Equal(zero)).
+		And(load8(p.sx, i).Equal(one)).
+		And(load8(p.sy, i).Equal(one)).
+		And(load8(p.sz, i).Equal(one))
 	return uint8(m.ToBits())
 }
 
@@ -604,16 +604,16 @@ func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool) int {
 	wv := archsimd.BroadcastFloat32x16(w)
 	i := 0
 	for ; i+16 <= n; i += 16 {
-		lerp16(out.tx[i:], a.tx[i:], b.tx[i:], wv)
-		lerp16(out.ty[i:], a.ty[i:], b.ty[i:], wv)
-		lerp16(out.tz[i:], a.tz[i:], b.tz[i:], wv)
-		lerp16(out.sx[i:], a.sx[i:], b.sx[i:], wv)
-		lerp16(out.sy[i:], a.sy[i:], b.sy[i:], wv)
-		lerp16(out.sz[i:], a.sz[i:], b.sz[i:], wv)
-		ax, ay := archsimd.LoadFloat32x16Slice(a.qx[i:]), archsimd.LoadFloat32x16Slice(a.qy[i:])
-		az, aw := archsimd.LoadFloat32x16Slice(a.qz[i:]), archsimd.LoadFloat32x16Slice(a.qw[i:])
-		bx, by := archsimd.LoadFloat32x16Slice(b.qx[i:]), archsimd.LoadFloat32x16Slice(b.qy[i:])
-		bz, bw := archsimd.LoadFloat32x16Slice(b.qz[i:]), archsimd.LoadFloat32x16Slice(b.qw[i:])
+		lerp16(out.tx, a.tx, b.tx, i, wv)
+		lerp16(out.ty, a.ty, b.ty, i, wv)
+		lerp16(out.tz, a.tz, b.tz, i, wv)
+		lerp16(out.sx, a.sx, b.sx, i, wv)
+		lerp16(out.sy, a.sy, b.sy, i, wv)
+		lerp16(out.sz, a.sz, b.sz, i, wv)
+		ax, ay := load16(a.qx, i), load16(a.qy, i)
+		az, aw := load16(a.qz, i), load16(a.qw, i)
+		bx, by := load16(b.qx, i), load16(b.qy, i)
+		bz, bw := load16(b.qz, i), load16(b.qw, i)
 		var x, y, z, q archsimd.Float32x16
 		if nlerp {
 			x, y, z, q = nlerp16(ax, ay, az, aw, bx, by, bz, bw, wv)
@@ -624,18 +624,23 @@ func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool) int {
 			eq := ax.Equal(bx).And(ay.Equal(by)).And(az.Equal(bz)).And(aw.Equal(bw))
 			x, y, z, q = ax.Merge(x, eq), ay.Merge(y, eq), az.Merge(z, eq), aw.Merge(q, eq)
 		}
-		x.StoreSlice(out.qx[i:])
-		y.StoreSlice(out.qy[i:])
-		z.StoreSlice(out.qz[i:])
-		q.StoreSlice(out.qw[i:])
+		x.Store((*[16]float32)(out.qx[i : i+16]))
+		y.Store((*[16]float32)(out.qy[i : i+16]))
+		z.Store((*[16]float32)(out.qz[i : i+16]))
+		q.Store((*[16]float32)(out.qw[i : i+16]))
 	}
 	return i
 }
 
-// lerp16 writes out[:16] = a + (b − a)·w.
-func lerp16(out, a, b []float32, w archsimd.Float32x16) {
-	av := archsimd.LoadFloat32x16Slice(a)
-	archsimd.LoadFloat32x16Slice(b).Sub(av).MulAdd(w, av).StoreSlice(out)
+// lerp16 writes out[i : i+16] = a + (b − a)·w.
+func lerp16(out, a, b []float32, i int, w archsimd.Float32x16) {
+	av := load16(a, i)
+	load16(b, i).Sub(av).MulAdd(w, av).Store((*[16]float32)(out[i : i+16]))
+}
+
+// load16 loads s[i : i+16], as load8.
+func load16(s []float32, i int) archsimd.Float32x16 {
+	return archsimd.LoadFloat32x16((*[16]float32)(s[i : i+16]))
 }
 
 // nlerp16 is nlerpQ on 16 lanes: shortest-arc lerp, normalized, identity
@@ -717,16 +722,16 @@ func blendSoA8(out, a, b *SoAPose, w float32, nlerp bool, from int) {
 	n := len(out.tx)
 	wv := archsimd.BroadcastFloat32x8(w)
 	for i := from; i+8 <= n; i += 8 {
-		lerp8(out.tx[i:], a.tx[i:], b.tx[i:], wv)
-		lerp8(out.ty[i:], a.ty[i:], b.ty[i:], wv)
-		lerp8(out.tz[i:], a.tz[i:], b.tz[i:], wv)
-		lerp8(out.sx[i:], a.sx[i:], b.sx[i:], wv)
-		lerp8(out.sy[i:], a.sy[i:], b.sy[i:], wv)
-		lerp8(out.sz[i:], a.sz[i:], b.sz[i:], wv)
-		ax, ay := archsimd.LoadFloat32x8Slice(a.qx[i:]), archsimd.LoadFloat32x8Slice(a.qy[i:])
-		az, aw := archsimd.LoadFloat32x8Slice(a.qz[i:]), archsimd.LoadFloat32x8Slice(a.qw[i:])
-		bx, by := archsimd.LoadFloat32x8Slice(b.qx[i:]), archsimd.LoadFloat32x8Slice(b.qy[i:])
-		bz, bw := archsimd.LoadFloat32x8Slice(b.qz[i:]), archsimd.LoadFloat32x8Slice(b.qw[i:])
+		lerp8(out.tx, a.tx, b.tx, i, wv)
+		lerp8(out.ty, a.ty, b.ty, i, wv)
+		lerp8(out.tz, a.tz, b.tz, i, wv)
+		lerp8(out.sx, a.sx, b.sx, i, wv)
+		lerp8(out.sy, a.sy, b.sy, i, wv)
+		lerp8(out.sz, a.sz, b.sz, i, wv)
+		ax, ay := load8(a.qx, i), load8(a.qy, i)
+		az, aw := load8(a.qz, i), load8(a.qw, i)
+		bx, by := load8(b.qx, i), load8(b.qy, i)
+		bz, bw := load8(b.qz, i), load8(b.qw, i)
 		var x, y, z, q archsimd.Float32x8
 		if nlerp {
 			x, y, z, q = nlerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
@@ -737,17 +742,17 @@ func blendSoA8(out, a, b *SoAPose, w float32, nlerp bool, from int) {
 			eq := ax.Equal(bx).And(ay.Equal(by)).And(az.Equal(bz)).And(aw.Equal(bw))
 			x, y, z, q = ax.Merge(x, eq), ay.Merge(y, eq), az.Merge(z, eq), aw.Merge(q, eq)
 		}
-		x.StoreSlice(out.qx[i:])
-		y.StoreSlice(out.qy[i:])
-		z.StoreSlice(out.qz[i:])
-		q.StoreSlice(out.qw[i:])
+		x.Store((*[8]float32)(out.qx[i : i+8]))
+		y.Store((*[8]float32)(out.qy[i : i+8]))
+		z.Store((*[8]float32)(out.qz[i : i+8]))
+		q.Store((*[8]float32)(out.qw[i : i+8]))
 	}
 }
 
-// lerp8 writes out[:8] = a + (b − a)·w.
-func lerp8(out, a, b []float32, w archsimd.Float32x8) {
-	av := archsimd.LoadFloat32x8Slice(a)
-	archsimd.LoadFloat32x8Slice(b).Sub(av).MulAdd(w, av).StoreSlice(out)
+// lerp8 writes out[i : i+8] = a + (b − a)·w.
+func lerp8(out, a, b []float32, i int, w archsimd.Float32x8) {
+	av := load8(a, i)
+	load8(b, i).Sub(av).MulAdd(w, av).Store((*[8]float32)(out[i : i+8]))
 }
 
 func nlerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w archsimd.Float32x8) {
@@ -835,21 +840,21 @@ func localMatrices8(in *SoAPose, models []float32, n int) {
 	models = models[:12*n]
 	one, two := archsimd.BroadcastFloat32x8(1), archsimd.BroadcastFloat32x8(2)
 	for j := 0; j < n; j += 8 {
-		x, y := archsimd.LoadFloat32x8Slice(in.qx[j:]), archsimd.LoadFloat32x8Slice(in.qy[j:])
-		z, w := archsimd.LoadFloat32x8Slice(in.qz[j:]), archsimd.LoadFloat32x8Slice(in.qw[j:])
-		a, b := archsimd.LoadFloat32x8Slice(in.sx[j:]), archsimd.LoadFloat32x8Slice(in.sy[j:])
-		c := archsimd.LoadFloat32x8Slice(in.sz[j:])
+		x, y := load8(in.qx, j), load8(in.qy, j)
+		z, w := load8(in.qz, j), load8(in.qw, j)
+		a, b := load8(in.sx, j), load8(in.sy, j)
+		c := load8(in.sz, j)
 		xx, yy, zz := x.Mul(x), y.Mul(y), z.Mul(z)
 		xy, xz, yz := x.Mul(y), x.Mul(z), y.Mul(z)
 		wx, wy, wz := w.Mul(x), w.Mul(y), w.Mul(z)
 		m := n - j // joints of this group with rows to store
 		out := models[12*j:]
 		storeRows8(one.Sub(two.Mul(yy.Add(zz))).Mul(a), two.Mul(xy.Sub(wz)).Mul(b), two.Mul(xz.Add(wy)).Mul(c),
-			archsimd.LoadFloat32x8Slice(in.tx[j:]), out, m)
+			load8(in.tx, j), out, m)
 		storeRows8(two.Mul(xy.Add(wz)).Mul(a), one.Sub(two.Mul(xx.Add(zz))).Mul(b), two.Mul(yz.Sub(wx)).Mul(c),
-			archsimd.LoadFloat32x8Slice(in.ty[j:]), out[4:], m)
+			load8(in.ty, j), out[4:], m)
 		storeRows8(two.Mul(xz.Sub(wy)).Mul(a), two.Mul(yz.Add(wx)).Mul(b), one.Sub(two.Mul(xx.Add(yy))).Mul(c),
-			archsimd.LoadFloat32x8Slice(in.tz[j:]), out[8:], m)
+			load8(in.tz, j), out[8:], m)
 	}
 	// The row products that follow mix 4-lane vectors with scalar code:
 	// with the upper halves dirty, every legacy-SSE instruction among them
@@ -1055,8 +1060,8 @@ func interpolate8(ca []float32, _ int, t float32, nlerp bool, out *SoAPose) {
 	for j := 0; j+8 <= pad; j += 8 {
 		g := (*[80]float32)(s[10*j : 10*j+80])
 		u := pairU8(g[:], tv)
-		ax, ay, az, aw := load8(g[16:]), load8(g[24:]), load8(g[32:]), load8(g[40:])
-		bx, by, bz, bw := load8(g[48:]), load8(g[56:]), load8(g[64:]), load8(g[72:])
+		ax, ay, az, aw := load8(g[:], 16), load8(g[:], 24), load8(g[:], 32), load8(g[:], 40)
+		bx, by, bz, bw := load8(g[:], 48), load8(g[:], 56), load8(g[:], 64), load8(g[:], 72)
 		var x, y, z, w archsimd.Float32x8
 		switch {
 		case !nlerp && u.Equal(archsimd.Float32x8{}).ToBits() == 0xff:
@@ -1101,11 +1106,13 @@ func lerp3x8(s, o []float32, pad int, tv archsimd.Float32x8) {
 // 0 where it is NaN (an infinite time on a constant pair), as clamp01.
 func pairU8(g []float32, tv archsimd.Float32x8) archsimd.Float32x8 {
 	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
-	u := tv.Sub(load8(g)).Mul(load8(g[8:]))
+	u := tv.Sub(load8(g[:], 0)).Mul(load8(g[:], 8))
 	return u.Max(zero).Min(archsimd.BroadcastFloat32x8(1)).Merge(zero, u.Equal(u))
 }
 
-// load8 loads s[:8].
-func load8(s []float32) archsimd.Float32x8 {
-	return archsimd.LoadFloat32x8((*[8]float32)(s[:8]))
+// load8 loads s[i : i+8]: one bounds check. Loading a slice of it
+// (LoadFloat32x8Slice(s[i:]), or load8 of s[i:] as it once was) sliced
+// twice, a dozen instructions a load where a block of a layer loads thirty.
+func load8(s []float32, i int) archsimd.Float32x8 {
+	return archsimd.LoadFloat32x8((*[8]float32)(s[i : i+8]))
 }
