@@ -139,6 +139,14 @@ func testBlendsAgainstDefinitions(t *testing.T) {
 		for i := range mask {
 			mask[i] = float32(rng.Float64())
 		}
+		if round%2 == 1 {
+			// A hard edge at full weight: every joint keeps a or takes
+			// b, which the vector kernels select without arithmetic.
+			w = 1
+			for i := range mask {
+				mask[i] = float32(rng.Intn(2))
+			}
+		}
 		mask[0], mask[1], mask[2] = 0, 1, 1.5 // none, all, over: 1.5·w may pass 1
 		b.copyJoint(9, a)                     // a joint both poses hold alike
 		jb[9] = ja[9]

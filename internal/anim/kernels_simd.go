@@ -418,6 +418,12 @@ func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, 
 		if keep.ToBits() == 0xff && out == a {
 			continue
 		}
+		if keep.Or(take).ToBits() == 0xff {
+			// Every joint keeps a or takes b (a mask's hard edge): no
+			// arithmetic.
+			selectBlock8(out, a, b, i, keep)
+			continue
+		}
 		lerpLanes(out.tx, a.tx, b.tx, i, wv, keep, take)
 		lerpLanes(out.ty, a.ty, b.ty, i, wv, keep, take)
 		lerpLanes(out.tz, a.tz, b.tz, i, wv, keep, take)
@@ -519,6 +525,14 @@ func copyBlock8(p, src *SoAPose, i int) {
 	pad := len(p.tx)
 	for s := 0; s < 10; s++ {
 		load8(src.buf, s*pad+i).Store((*[8]float32)(p.buf[s*pad+i : s*pad+i+8]))
+	}
+}
+
+// selectBlock8 sets joints i to i+7 of p to a's where keep, else b's.
+func selectBlock8(p, a, b *SoAPose, i int, keep archsimd.Mask32x8) {
+	pad := len(p.tx)
+	for s := 0; s < 10; s++ {
+		load8(a.buf, s*pad+i).Merge(load8(b.buf, s*pad+i), keep).Store((*[8]float32)(p.buf[s*pad+i : s*pad+i+8]))
 	}
 }
 
