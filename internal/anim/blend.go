@@ -77,29 +77,21 @@ func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	}
 	checkLen("masked blend", out, a, b)
 	mask = mask[:out.n]
-	// The joints where a and b are equal, a chunk at a time: the loop over
-	// joints calls nothing, so that Go keeps its values in registers.
-	var same laneMasks
-	for c := 0; c < out.n; c += chunkJoints {
-		alike := sameMasks(a, b, c, &same)
-		end := min(c+chunkJoints, out.n)
-		// Whole blocks of 8 joints in lanes where the layers run in lanes,
-		// the rest one by one.
-		i := maskedLanes(out, a, b, w, mask, nlerp, c, end, &same, alike)
-		maskedJoints(out, a, b, w, mask, nlerp, i, end, &same, alike)
-	}
+	// Whole blocks of 8 joints in lanes where the layers run in lanes, the
+	// rest one by one.
+	i := maskedLanes(out, a, b, w, mask, nlerp, out.n)
+	maskedJoints(out, a, b, w, mask, nlerp, i, out.n)
 	lerpW(out, a, b, w, mask)
 	out.Motion = a.Motion // a mask overlays a part of the body: the base moves it
 }
 
 // maskedJoints is MaskedBlendSoA's joint-by-joint arithmetic, for joints
-// from to end of the chunk whose equal joints same holds (where alike).
-func maskedJoints(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, from, end int, same *laneMasks, alike bool) {
-	lanes := layerLanes // where not, the joints are tested one at a time
+// from to end.
+func maskedJoints(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, from, end int) {
 	for i := from; i < end; i++ {
 		wi := w * mask[i]
 		switch {
-		case wi <= 0 || alike && same.has(i) || !lanes && a.sameJoint(i, b): // a joint the layer leaves as a has it
+		case wi <= 0 || wi < 1 && a.sameJoint(i, b): // a joint the layer leaves as a has it
 			if out != a {
 				out.copyJoint(i, a)
 			}

@@ -29,7 +29,8 @@ import (
 //     levels).
 //   - Layers (MaskedBlendSoA, AddSoA, DifferenceSoA): the joints a layer
 //     leaves alone (equal poses, an identity difference) found 8 at a
-//     time with vector compares (both levels); the masked blend and the
+//     time with vector compares (both levels; the masked blend only in
+//     blocks with joints to interpolate); the masked blend and the
 //     additive layer then compute whole blocks of 8 joints in lanes; the
 //     difference, the last partial block, and additive blocks with a
 //     weight outside [0, 1] or a scale to raise to a power, one joint at a
@@ -335,9 +336,10 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4
 }
 
 // sameMasks and identityMasks find, with vector compares, the joints of
-// up to 64 blocks of 8 from joint from that a masked or additive layer
-// leaves alone (laneMasks), and report whether they found any: where none
-// is (a dense pose), the loop over the chunk skips the per-joint test.
+// up to 64 blocks of 8 from joint from that a difference or an additive
+// layer leaves alone (laneMasks), and report whether they found any:
+// where none is (a dense pose), the loop over the chunk skips the
+// per-joint test.
 // They run where layerLanes is set (calibrate chose AVX2 or wider for the
 // layers); otherwise they leave m zero and report false, and the layers
 // test their joints one at a time, each test stopping at the first
@@ -384,15 +386,15 @@ func addLanes(out, base, diff *SoAPose, w float32, mask []float32, c, end int, s
 }
 
 // maskedLanes runs MaskedBlendSoA's arithmetic 8 joints at a time over
-// the whole blocks from joint c to end, where layerLanes is set, and
+// the whole blocks of its first end joints, where layerLanes is set, and
 // returns the first joint after them: joints weighted 0 or less, or alike
 // in a and b, keep a bit for bit, joints weighted 1 or more take b, the
 // others are interpolated as MaskedBlendSoA's joint-by-joint code does.
-func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, end int, same *laneMasks, alike bool) int {
+func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end int) int {
 	if !layerLanes {
-		return c
+		return 0
 	}
-	i := maskedLanes8(out, a, b, w, mask, nlerp, c, end, same, alike)
+	i := maskedLanes8(out, a, b, w, mask, nlerp, end)
 	archsimd.ClearAVXUpperBits()
 	return i
 }
@@ -400,23 +402,23 @@ func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, e
 // maskedLanes8 reads w once and calls no scalar code (see addLanes8). A
 // block with one joint to interpolate costs it as much as one with eight;
 // leaving such blocks to the scalar code saved a tenth of the character's
-// masked layer and cost dense layers half again, so it does not.
+// masked layer and cost dense layers half again, so it does not. Only a
+// block with joints to interpolate tests which joints a and b hold alike:
+// a mask leaves most blocks of a skeleton to the base or to the layer.
 //
 //go:noinline
-func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, end int, same *laneMasks, alike bool) int {
+func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end int) int {
 	zero, one := archsimd.Float32x8{}, archsimd.BroadcastFloat32x8(1)
-	bits := archsimd.LoadInt32x8(&laneBit)
 	wb := archsimd.BroadcastFloat32x8(w)
-	i := c
+	i := 0
 	for ; i+8 <= end; i += 8 {
 		wv := wb.Mul(load8(mask, i))
-		keep := wv.LessEqual(zero)
-		if m := same[(i-c)/8]; alike && m != 0 {
-			keep = keep.Or(archsimd.BroadcastInt32x8(int32(m)).And(bits).Equal(bits))
-		}
-		take := wv.GreaterEqual(one)
+		keep, take := wv.LessEqual(zero), wv.GreaterEqual(one)
 		if keep.ToBits() == 0xff && out == a {
 			continue
+		}
+		if keep.Or(take).ToBits() != 0xff {
+			keep = keep.Or(sameBlock8(a, b, i))
 		}
 		if keep.Or(take).ToBits() == 0xff {
 			// Every joint keeps a or takes b (a mask's hard edge): no
@@ -445,6 +447,25 @@ func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, c, 
 	}
 	return i
 }
+
+// sameBlock8 is the lanes of joints i to i+7 that a and b hold alike,
+// every stripe equal; qw first, as sameLanes8.
+func sameBlock8(a, b *SoAPose, i int) archsimd.Mask32x8 {
+	pad := len(a.tx)
+	m := load8(a.buf, stripeQW*pad+i).Equal(load8(b.buf, stripeQW*pad+i))
+	if m.ToBits() == 0 {
+		return m
+	}
+	for s := range 10 {
+		if s != stripeQW {
+			m = m.And(load8(a.buf, s*pad+i).Equal(load8(b.buf, s*pad+i)))
+		}
+	}
+	return m
+}
+
+// stripeQW is the index of the qw stripe in SoAPose.buf.
+const stripeQW = 6
 
 // lerpLanes stores a + (b − a)·w into out[i : i+8], a where keep, else b
 // where take.
