@@ -449,7 +449,9 @@ func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end
 }
 
 // sameBlock8 is the lanes of joints i to i+7 that a and b hold alike,
-// every stripe equal; qw first, as sameLanes8.
+// every stripe equal. It tests the qw stripe first and stops there when
+// no joint of the block passes: translations are often bone offsets,
+// alike in every pose of a skeleton, rotations seldom are.
 func sameBlock8(a, b *SoAPose, i int) archsimd.Mask32x8 {
 	pad := len(a.tx)
 	m := load8(a.buf, stripeQW*pad+i).Equal(load8(b.buf, stripeQW*pad+i))
@@ -570,7 +572,7 @@ func sameMasks8(p, q *SoAPose, from int, m *laneMasks) bool {
 		if i >= lanes {
 			break
 		}
-		m[k] = sameLanes8(p, q, i)
+		m[k] = uint8(sameBlock8(p, q, i).ToBits())
 		found |= m[k]
 	}
 	return found != 0
@@ -590,26 +592,10 @@ func identityMasks8(p *SoAPose, from int, m *laneMasks) bool {
 	return found != 0
 }
 
-// sameLanes8 and identityLanes8 give bit l for joint i+l of the block of
-// 8 from i. They test the qw stripe first and stop there when no joint of
-// the block passes: the layers over a dense pose (motion capture, where
-// every joint turns) pay two loads a block.
-func sameLanes8(p, q *SoAPose, i int) uint8 {
-	// qw first: translations are often bone offsets, alike in every pose
-	// of a skeleton, rotations seldom are.
-	eq := func(a, b []float32) archsimd.Mask32x8 {
-		return archsimd.LoadFloat32x8((*[8]float32)(a[i : i+8])).Equal(archsimd.LoadFloat32x8((*[8]float32)(b[i : i+8])))
-	}
-	m := eq(p.qw, q.qw)
-	if m.ToBits() == 0 {
-		return 0
-	}
-	m = m.And(eq(p.tx, q.tx)).And(eq(p.ty, q.ty)).And(eq(p.tz, q.tz)).
-		And(eq(p.qx, q.qx)).And(eq(p.qy, q.qy)).And(eq(p.qz, q.qz)).
-		And(eq(p.sx, q.sx)).And(eq(p.sy, q.sy)).And(eq(p.sz, q.sz))
-	return uint8(m.ToBits())
-}
-
+// identityLanes8 gives bit l for joint i+l of the block of 8 from i. It
+// tests the qw stripe first and stops there when no joint of the block
+// passes, as sameBlock8: the layers over a dense pose (motion capture,
+// where every joint turns) pay one load a block.
 func identityLanes8(p *SoAPose, i int) uint8 {
 	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	one := archsimd.BroadcastFloat32x8(1)

@@ -98,8 +98,8 @@ func TestLayerLanes(t *testing.T) {
 				wantID |= 1 << l
 			}
 		}
-		if got := sameLanes8(a, b, i); got != wantSame {
-			t.Errorf("block %d: sameLanes8 %08b, want %08b", i, got, wantSame)
+		if got := uint8(sameBlock8(a, b, i).ToBits()); got != wantSame {
+			t.Errorf("block %d: sameBlock8 %08b, want %08b", i, got, wantSame)
 		}
 		if got := identityLanes8(id, i); got != wantID {
 			t.Errorf("block %d: identityLanes8 %08b, want %08b", i, got, wantID)
