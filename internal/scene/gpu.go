@@ -266,6 +266,10 @@ func (s *GPU) Refresh(r *render.Renderer, c *Character) error {
 }
 
 // method is the vertex shader the scene's palettes are laid out for.
+// Limit is the most joints one draw call uses: the palette limit asked
+// for, or the renderer's capacity where none was asked or more than it.
+func (s *GPU) Limit() int { return s.limit }
+
 func (s *GPU) method() render.Skinning {
 	if s.mode == SkinDQ {
 		return render.DualQuat

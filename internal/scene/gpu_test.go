@@ -109,3 +109,31 @@ func absInt(x int) int {
 	}
 	return x
 }
+
+// TestPaletteLimitClamped: a palette limit above what the renderer's
+// uniform block holds draws at the renderer's capacity, as none does; one
+// within it is kept.
+func TestPaletteLimitClamped(t *testing.T) {
+	m := character(t)
+	for _, asked := range []int{0, 12, 1 << 20} {
+		c, err := NewCharacter(m, nil, -1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		onGL(t, func() error {
+			v, err := NewView(c, ViewOptions{Skinning: SkinGPU, PaletteLimit: asked}, 64, 64)
+			if err != nil {
+				return err
+			}
+			defer v.Destroy()
+			want := v.R.MaxJoints()
+			if asked == 12 {
+				want = 12
+			}
+			if got := v.Scene.Limit(); got != want {
+				t.Errorf("-palette-limit %d: draw calls of %d joints, want %d", asked, got, want)
+			}
+			return nil
+		})
+	}
+}

@@ -114,6 +114,9 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 	if err != nil {
 		return nil, err
 	}
+	if n := paletteLimitNote(opt.PaletteLimit, v.Scene.Limit()); n != "" {
+		fmt.Fprintln(os.Stderr, "viewer:", n)
+	}
 	a := &App{Character: c, Stdout: os.Stdout, opt: opt, load: lo, View: v, UI: ui.NewState(), Scale: 1, ShotDir: "screenshots"}
 	// Where the clock plays (the window, a key script, -record with -rate
 	// or -events), a quick blend loops as the clip browser's clip does,
@@ -449,4 +452,14 @@ func (a *App) RunKeys(evs []ui.Event) error {
 		}
 	}
 	return nil
+}
+
+// paletteLimitNote is the line that says a -palette-limit of asked joints
+// was lowered to used, the most this driver's uniform block holds; ""
+// where it was not.
+func paletteLimitNote(asked, used int) string {
+	if asked <= used {
+		return ""
+	}
+	return fmt.Sprintf("-palette-limit %d is more joints than this driver's uniform block holds; draw calls use at most %d", asked, used)
 }
