@@ -417,10 +417,12 @@ func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end
 		if keep.ToBits() == 0xff && out == a {
 			continue
 		}
-		if keep.Or(take).ToBits() != 0xff {
+		settled := keep.Or(take).ToBits() == 0xff
+		if !settled {
 			keep = keep.Or(sameBlock8(a, b, i))
+			settled = keep.Or(take).ToBits() == 0xff
 		}
-		if keep.Or(take).ToBits() == 0xff {
+		if settled {
 			// Every joint keeps a or takes b (a mask's hard edge): no
 			// arithmetic.
 			selectBlock8(out, a, b, i, keep)

@@ -148,13 +148,22 @@ func (c *RuntimeClip) advanceStream(t float32, cache []float32) {
 // apply none.
 func (c *RuntimeClip) beforeEntries(t float32, cur [3]int32) bool {
 	for p, s := range c.stream {
-		w := 3 + Path(p).Components()
-		i := uint64(uint32(cur[p])) * uint64(w) // as mustSeek: negative is past the end
-		if i > uint64(len(s)) || i+1 < uint64(len(s)) && s[i+1] <= t {
+		i, ok := entryAt(s, cur[p], 3+Path(p).Components())
+		if !ok || i+1 < uint64(len(s)) && s[i+1] <= t {
 			return false
 		}
 	}
 	return true
+}
+
+// entryAt is the index in stream s, of entries of w floats, of the entry
+// cursor cur points at, and whether that lies within the stream, its end
+// included: cur ≤ len(s)/w without a division, which runs every frame. A
+// negative cursor is past the end. In 64 bits, so that the product cannot
+// wrap where uint is 32.
+func entryAt(s []float32, cur int32, w int) (uint64, bool) {
+	i := uint64(uint32(cur)) * uint64(w)
+	return i, i <= uint64(len(s))
 }
 
 // mustSeek reports whether some stream would apply more entries to reach
@@ -163,10 +172,7 @@ func (c *RuntimeClip) beforeEntries(t float32, cur [3]int32) bool {
 func (c *RuntimeClip) mustSeek(t float32, cur [3]int32) bool {
 	for p, s := range c.stream {
 		w := 3 + Path(p).Components()
-		// cur > len(s)/w without a division, which runs every frame; a
-		// negative cursor is past the end too. In 64 bits, so that the
-		// product cannot wrap where uint is 32.
-		if uint64(uint32(cur[p]))*uint64(w) > uint64(len(s)) {
+		if _, ok := entryAt(s, cur[p], w); !ok {
 			return true
 		}
 		if i := (int(cur[p]) + c.numJoints) * w; i < len(s) && s[i+1] <= t {
