@@ -136,40 +136,73 @@ func TestSampleSoANlerp(t *testing.T) {
 }
 
 // TestSlerpPolyAccuracy compares the polynomial slerp with a float64
-// slerp from the definition, sin((1−u)θ)/sin θ · a + sin(uθ)/sin θ · b,
-// over angles up to 180° (the shortest arc of any pair).
+// slerp from the definition (slerpDef) over angles up to 180° (the
+// shortest arc of any pair), and over arcs near each length where the
+// series is cut shorter (slerpShort2), where it must stay as close.
 func TestSlerpPolyAccuracy(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	worst := 0.0
-	for i := range 2000 {
-		a, b := randQuat(r), randQuat(r)
-		if i%10 == 0 {
-			b = a.Mul(mgl32.QuatRotate(r.Float32()*1e-3, mgl32.Vec3{0, 1, 0})) // nearly equal keys
-		}
-		u := r.Float32()
+	for i := range 4000 {
+		a, b, u := slerpCase(r, i)
 		x, y, z, w := slerpPoly(a.V[0], a.V[1], a.V[2], a.W, b.V[0], b.V[1], b.V[2], b.W, u)
-		av := [4]float64{float64(a.V[0]), float64(a.V[1]), float64(a.V[2]), float64(a.W)}
-		bv := [4]float64{float64(b.V[0]), float64(b.V[1]), float64(b.V[2]), float64(b.W)}
-		d := av[0]*bv[0] + av[1]*bv[1] + av[2]*bv[2] + av[3]*bv[3]
-		if d < 0 {
-			d = -d
-			for k := range bv {
-				bv[k] = -bv[k]
-			}
-		}
-		theta := math.Acos(min(d, 1))
-		wa, wb := 1-float64(u), float64(u)
-		if s := math.Sin(theta); s > 1e-12 {
-			wa, wb = math.Sin((1-float64(u))*theta)/s, math.Sin(float64(u)*theta)/s
-		}
-		got := [4]float32{x, y, z, w}
-		for k := range got {
-			worst = max(worst, math.Abs(float64(got[k])-(wa*av[k]+wb*bv[k])))
-		}
+		worst = max(worst, slerpError(a, b, u, [4]float32{x, y, z, w}))
 	}
 	if worst > 1e-6 {
 		t.Fatalf("polynomial slerp is %g from the definition; want ≤ 1e-6", worst)
 	}
+}
+
+// slerpCase is case i of the slerp accuracy tests: two random keys, or
+// nearly equal ones, or a key and one turned from it by an arc just
+// inside or outside a length where slerpPoly's series is cut shorter
+// (x = cos(θ/2) at 0.99, 0.95 and 0.9), and a random u.
+func slerpCase(r *rand.Rand, i int) (a, b mgl32.Quat, u float32) {
+	a, b = randQuat(r), randQuat(r)
+	axis := mgl32.Vec3{r.Float32() - 0.5, r.Float32() - 0.5, r.Float32() - 0.5}.Normalize()
+	switch k := i % 10; {
+	case k == 0:
+		b = a.Mul(mgl32.QuatRotate(r.Float32()*1e-3, axis)) // nearly equal keys
+	case k <= 6:
+		x := [...]float64{0.99, 0.95, 0.9}[(k-1)/2]
+		angle := 2 * math.Acos(x) * (1 + float64(r.Float32()-0.5)*0.02)
+		b = a.Mul(mgl32.QuatRotate(float32(angle), axis))
+	}
+	return a, b, r.Float32()
+}
+
+// slerpError is the largest component difference of got from
+// slerpDef(a, b, u).
+func slerpError(a, b mgl32.Quat, u float32, got [4]float32) float64 {
+	want := slerpDef(a, b, u)
+	worst := 0.0
+	for k := range got {
+		worst = max(worst, math.Abs(float64(got[k])-want[k]))
+	}
+	return worst
+}
+
+// slerpDef is the shortest-arc slerp from its definition in float64,
+// sin((1−u)θ)/sin θ · a + sin(uθ)/sin θ · b, as x, y, z, w.
+func slerpDef(a, b mgl32.Quat, u float32) [4]float64 {
+	av := [4]float64{float64(a.V[0]), float64(a.V[1]), float64(a.V[2]), float64(a.W)}
+	bv := [4]float64{float64(b.V[0]), float64(b.V[1]), float64(b.V[2]), float64(b.W)}
+	d := av[0]*bv[0] + av[1]*bv[1] + av[2]*bv[2] + av[3]*bv[3]
+	if d < 0 {
+		d = -d
+		for k := range bv {
+			bv[k] = -bv[k]
+		}
+	}
+	theta := math.Acos(min(d, 1))
+	wa, wb := 1-float64(u), float64(u)
+	if s := math.Sin(theta); s > 1e-12 {
+		wa, wb = math.Sin((1-float64(u))*theta)/s, math.Sin(float64(u)*theta)/s
+	}
+	var q [4]float64
+	for k := range q {
+		q[k] = wa*av[k] + wb*bv[k]
+	}
+	return q
 }
 
 // TestBlendSoAMatchesLerpPose blends random poses and compares with

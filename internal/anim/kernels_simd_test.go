@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"simd/archsimd"
+
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -322,5 +324,55 @@ func TestCompressedKernelPathsAgree(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSlerpLanesAccuracy holds slerp8 and slerp16 to TestSlerpPolyAccuracy's
+// bound, on groups whose arcs differ in length, so that a group's series is
+// cut for its widest arc, and on groups of arcs all near one length.
+func TestSlerpLanesAccuracy(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var a, b [8][16]float32 // ax … aw, bx … bw, then u, by lane
+	worst := 0.0
+	for g := range 400 {
+		var qa, qb [16]mgl32.Quat
+		for l := range 16 {
+			i := g
+			if g%2 == 0 {
+				i = l // mixed lengths in one group
+			}
+			var u float32
+			qa[l], qb[l], u = slerpCase(r, i)
+			for c := range 4 {
+				a[c][l], b[c][l] = qa[l].V.Vec4(qa[l].W)[c], qb[l].V.Vec4(qb[l].W)[c]
+			}
+			a[4][l] = u
+		}
+		ld := func(s *[16]float32) archsimd.Float32x8 { return archsimd.LoadFloat32x8((*[8]float32)(s[:8])) }
+		x8, y8, z8, w8 := slerp8(ld(&a[0]), ld(&a[1]), ld(&a[2]), ld(&a[3]), ld(&b[0]), ld(&b[1]), ld(&b[2]), ld(&b[3]), ld(&a[4]))
+		var out [4][16]float32
+		x8.Store((*[8]float32)(out[0][:8]))
+		y8.Store((*[8]float32)(out[1][:8]))
+		z8.Store((*[8]float32)(out[2][:8]))
+		w8.Store((*[8]float32)(out[3][:8]))
+		archsimd.ClearAVXUpperBits()
+		for l := range 8 {
+			worst = max(worst, slerpError(qa[l], qb[l], a[4][l], [4]float32{out[0][l], out[1][l], out[2][l], out[3][l]}))
+		}
+		if cpuLevel >= levelAVX512 {
+			ld16 := func(s *[16]float32) archsimd.Float32x16 { return archsimd.LoadFloat32x16(s) }
+			x, y, z, w := slerp16(ld16(&a[0]), ld16(&a[1]), ld16(&a[2]), ld16(&a[3]), ld16(&b[0]), ld16(&b[1]), ld16(&b[2]), ld16(&b[3]), ld16(&a[4]))
+			x.Store(&out[0])
+			y.Store(&out[1])
+			z.Store(&out[2])
+			w.Store(&out[3])
+			archsimd.ClearAVXUpperBits()
+			for l := range 16 {
+				worst = max(worst, slerpError(qa[l], qb[l], a[4][l], [4]float32{out[0][l], out[1][l], out[2][l], out[3][l]}))
+			}
+		}
+	}
+	if worst > 1e-6 {
+		t.Fatalf("lane slerp is %g from the definition; want ≤ 1e-6", worst)
 	}
 }
