@@ -105,6 +105,80 @@ func TestSampleSoAMatchesSampleJob(t *testing.T) {
 	}
 }
 
+// TestSampleHeldPaths samples clips of the 9-joint chain (two groups of
+// lanes, the second mostly padding) some of whose paths hold one value in
+// every lane: no track, a one-key track, a STEP one-key track (a shadow
+// that sampleOtherLanes overwrites), and an unnormalized rest rotation.
+// Those paths are copied rather than interpolated (RuntimeClip.still); the
+// samples must match refSampleJob on every kernel path, slerp and nlerp,
+// and the padding lanes hold the identity.
+func TestSampleHeldPaths(t *testing.T) {
+	sk := chain(9)
+	sk.Rest[4].Rotation = mgl32.Quat{W: 2, V: mgl32.Vec3{0, 0, 2}} // unit only once normalized
+	sk.Rest[5].Scale = mgl32.Vec3{1, 2, 3}
+	spin := Track{Joint: 7, Path: Rotation, Interp: Linear, Times: []float32{0, 1}}
+	for _, q := range []mgl32.Quat{rotZ(0), rotZ(90)} {
+		spin.Values = append(spin.Values, q.V[0], q.V[1], q.V[2], q.W)
+	}
+	move := Track{Joint: 8, Path: Translation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 2, 3}}
+	held := []Track{
+		{Joint: 2, Path: Translation, Interp: Linear, Times: []float32{0.5}, Values: []float32{4, 5, 6}},
+		{Joint: 3, Path: Scale, Interp: Step, Times: []float32{0.2}, Values: []float32{2, 2, 2}},
+		{Joint: 6, Path: Rotation, Interp: Linear, Times: []float32{0.3}, Values: []float32{0, 0, 0.6, 0.8}},
+	}
+	for _, tc := range []struct {
+		name  string
+		clip  Clip
+		still uint8
+	}{
+		{"rotation-only", Clip{Duration: 1, Tracks: append([]Track{spin}, held...)}, 1<<Translation | 1<<Scale},
+		{"translation-only", Clip{Duration: 1, Tracks: append([]Track{move}, held...)}, 1<<Rotation | 1<<Scale},
+		{"all-held", Clip{Duration: 1, Tracks: held}, 1<<Translation | 1<<Rotation | 1<<Scale},
+		{"none-held", Clip{Duration: 1, Tracks: append([]Track{spin, move, {Joint: 0, Path: Scale, Interp: Linear, Times: []float32{0, 1}, Values: []float32{1, 1, 1, 2, 2, 2}}}, held...)}, 0},
+	} {
+		rc, err := NewRuntimeClip(&tc.clip, sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rc.still != tc.still {
+			t.Errorf("%s: held paths %03b, want %03b", tc.name, rc.still, tc.still)
+		}
+		for _, path := range kernelPaths() {
+			setKernelPath(path)
+			for _, nlerp := range []bool{false, true} {
+				ref := refSampleJob{Clip: &tc.clip, Rest: sk.Rest, Cursors: make([]int, len(tc.clip.Tracks)), Output: make([]Transform, 9)}
+				job := rc.NewSampleJob(nlerp, NewSoAPose(9))
+				for _, tm := range []float32{0, 0.25, 0.7, 1, 0.1} {
+					ref.Time, job.Time = tm, tm
+					ref.Run()
+					job.Run()
+					for j := range 9 {
+						want := ref.Output[j]
+						if nlerp {
+							// Rotations come out normalized; joint 7's
+							// spin between keys, the nlerp of its keys.
+							want.Rotation = want.Rotation.Normalize()
+							if j == 7 && tc.still&(1<<Rotation) == 0 {
+								want.Rotation = Nlerp(rotZ(0), rotZ(90), tm)
+							}
+						}
+						if got := job.Output.At(j); !transformApprox(got, want, 2e-6) {
+							t.Fatalf("%s %s nlerp=%v t=%v joint %d: %+v, want %+v", tc.name, path, nlerp, tm, j, got, want)
+						}
+					}
+					p := job.Output
+					for j := 9; j < len(p.tx); j++ {
+						if id := (Transform{Translation: mgl32.Vec3{p.tx[j], p.ty[j], p.tz[j]}, Rotation: mgl32.Quat{W: p.qw[j], V: mgl32.Vec3{p.qx[j], p.qy[j], p.qz[j]}}, Scale: mgl32.Vec3{p.sx[j], p.sy[j], p.sz[j]}}); id != IdentityTransform {
+							t.Fatalf("%s %s t=%v padding lane %d holds %+v", tc.name, path, tm, j, id)
+						}
+					}
+				}
+			}
+		}
+		kernelPaths()
+	}
+}
+
 // TestSampleSoANlerp checks Nlerp mode on a rotation track against Nlerp
 // of the two keys around each time.
 func TestSampleSoANlerp(t *testing.T) {

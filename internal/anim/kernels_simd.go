@@ -1079,18 +1079,25 @@ func setKernelPath(name string) bool {
 func restoreKernels() { chosen.apply() }
 
 // interpolate8 is interpolateGeneric eight joints (one cache group) at
-// a time, padding lanes included (their pairs hold the identity). Both
+// a time, padding lanes included (their pairs hold the identity), but for
+// the paths still marks. Both
 // AVX2 and AVX-512 use it: the pass is bound by loads and stores, not by
 // lanes. A group whose eight pairs all have u = 0 (tracks that hold one
 // value: a clip that moves a few joints of a skeleton) stores its first
 // values, what the arithmetic gives there, without it; nlerp still
 // normalizes them.
-func interpolate8(ca []float32, _ int, t float32, nlerp bool, out *SoAPose) {
+func interpolate8(ca []float32, _ int, t float32, nlerp bool, still uint8, out *SoAPose) {
 	pad := len(out.tx)
 	tv := archsimd.BroadcastFloat32x8(t)
 	for _, p := range [2]Path{Translation, Scale} {
-		o := out.buf[firstStripe[p]*pad : (firstStripe[p]+3)*pad]
-		lerp3x8(ca[cacheStripe[p]*pad:(cacheStripe[p]+8)*pad], o, pad, tv)
+		if still&(1<<p) == 0 {
+			o := out.buf[firstStripe[p]*pad : (firstStripe[p]+3)*pad]
+			lerp3x8(ca[cacheStripe[p]*pad:(cacheStripe[p]+8)*pad], o, pad, tv)
+		}
+	}
+	if still&(1<<Rotation) != 0 {
+		archsimd.ClearAVXUpperBits()
+		return
 	}
 	s := ca[cacheStripe[Rotation]*pad : (cacheStripe[Rotation]+10)*pad]
 	qx, qy, qz, qw := out.qx[:pad], out.qy[:pad], out.qz[:pad], out.qw[:pad]

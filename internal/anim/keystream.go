@@ -254,12 +254,16 @@ func advance4(s []float32, cur *int32, t float32, ca []float32) {
 }
 
 // interpolateGeneric is the portable interpolation pass: the cache's
-// pairs (after streamHead) at time t into out's first n joints.
-func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, out *SoAPose) {
+// pairs (after streamHead) at time t into out's first n joints, but for
+// the paths still marks (RuntimeClip.still), which the caller copied.
+func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, still uint8, out *SoAPose) {
 	pad := len(out.tx)
 	// Group by group, lane by lane: each lane's pair starts at the
 	// group's start plus the lane.
 	for _, p := range [2]Path{Translation, Scale} {
+		if still&(1<<p) != 0 {
+			continue
+		}
 		s := ca[cacheStripe[p]*pad : (cacheStripe[p]+8)*pad]
 		o := out.buf[firstStripe[p]*pad:]
 		ox, oy, oz := o[:n], o[pad:pad+n], o[2*pad:2*pad+n]
@@ -272,6 +276,9 @@ func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, out *SoAPose
 				oz[j0+l] = g[32] + (g[56]-g[32])*u
 			}
 		}
+	}
+	if still&(1<<Rotation) != 0 {
+		return
 	}
 	s := ca[cacheStripe[Rotation]*pad : (cacheStripe[Rotation]+10)*pad]
 	ox, oy, oz, ow := out.qx[:n], out.qy[:n], out.qz[:n], out.qw[:n]

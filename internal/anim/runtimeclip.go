@@ -54,6 +54,14 @@ type RuntimeClip struct {
 	first []float32
 	// tag tells this clip's caches from others' (streamHead).
 	tag float32
+	// still has bit p set where every lane's path p, padding included,
+	// holds one value at any time (no track, one key, or a STEP or
+	// CUBICSPLINE shadow, which sampleOtherLanes overwrites): sampling
+	// copies those stripes from stillPose (laid out as SoAPose.buf) instead
+	// of interpolating them. A clip whose joints have no scale keys, or
+	// only rotation keys, is common. Zero for a compressed clip.
+	still     uint8
+	stillPose []float32
 	// diffs keeps the difference clips built from this one, so that the
 	// controllers of a crowd, which share this clip, share those too.
 	diffs *diffMemo
@@ -222,7 +230,32 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 		}
 	}
 	rc.buildStream()
+	rc.findStill()
 	return rc, nil
+}
+
+// findStill sets still and stillPose from the lanes.
+func (c *RuntimeClip) findStill() {
+	n, pad := c.numJoints, soaPadded(c.numJoints)
+	img := NewSoAPose(n) // padding lanes hold the identity
+	for p := range Path(3) {
+		nc := p.Components()
+		held := true
+		for j, l := range c.lanes[p][:n] {
+			if held = l.n == 2 && c.keys[l.off+1] == 0; !held {
+				break
+			}
+			for k := range nc {
+				img.buf[(firstStripe[p]+k)*pad+j] = c.keys[int(l.off)+recHead+k]
+			}
+		}
+		if held {
+			c.still |= 1 << p
+		}
+	}
+	if c.still != 0 {
+		c.stillPose = img.buf
+	}
 }
 
 // alignHemisphere negates quaternion b when it is more than 90° from a in
@@ -334,14 +367,32 @@ func (j *SampleSoAJob) Run() {
 // streams, advanceStream, or for a compressed clip by decoding,
 // advancePacked, 8 lanes at a time where wide), the pairs interpolated by
 // interp (a kernel), then the STEP and CUBICSPLINE tracks.
-func sampleSoAWith(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose, interp func(ca []float32, n int, t float32, nlerp bool, out *SoAPose), wide bool) {
+func sampleSoAWith(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache []float32, out *SoAPose, interp func(ca []float32, n int, t float32, nlerp bool, still uint8, out *SoAPose), wide bool) {
 	n := c.numJoints
 	if c.pk != nil {
 		c.advancePacked(t, cursors, cache, wide)
 	} else {
 		c.advanceStream(t, cache)
 	}
-	interp(cache[streamHead:], n, t, nlerp, out)
+	still := c.still
+	if nlerp {
+		still &^= 1 << Rotation // nlerp normalizes even a held rotation
+	}
+	if still != 0 {
+		// Paths that hold one value in every lane: their stripes, stored
+		// once when the clip was built (stripes 0–2, 3–6 and 7–9).
+		pad, img := len(out.tx), c.stillPose
+		if still&(1<<Translation) != 0 {
+			copy(out.buf[:3*pad], img[:3*pad])
+		}
+		if still&(1<<Rotation) != 0 {
+			copy(out.buf[3*pad:7*pad], img[3*pad:7*pad])
+		}
+		if still&(1<<Scale) != 0 {
+			copy(out.buf[7*pad:10*pad], img[7*pad:10*pad])
+		}
+	}
+	interp(cache[streamHead:], n, t, nlerp, still, out)
 	if len(c.other) > 0 {
 		sampleOtherLanes(c, t, cursors, out)
 	}
@@ -538,6 +589,8 @@ func (c *RuntimeClip) buildDifference(ref *SoAPose) *RuntimeClip {
 		}
 	}
 	d.buildStream()
+	d.still, d.stillPose = 0, nil // the held values are differences now
+	d.findStill()
 	return &d
 }
 
