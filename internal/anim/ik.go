@@ -167,20 +167,37 @@ func (j *TwoBoneIKJob) Run() {
 // parent and L its local rotation, the joint's model rotation P·L becomes
 // r·P·L, so L becomes P⁻¹·r·P·L: r with its axis in the parent's frame,
 // times L. The parent's frame comes from its matrix in models
-// (parentFrame), so that the parent's scale, flat or mirrored, drops out.
+// (parentFrame), so that the parent's scale, flat or mirrored, drops out:
+// where no column is flat, the axis is dotted with the matrix's columns
+// and divided by their lengths (negated for a mirror), the frame's
+// product without building it.
 func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w float32) {
-	axis := v3{r.x, r.y, r.z}
+	ax, ay, az := r.x, r.y, r.z
 	if p := sk.Parents[jt]; p >= 0 {
-		if c0, c1, c2, ok := parentFrame(modelRows(models, p)); ok {
-			axis = v3{c0.dot(axis), c1.dot(axis), c2.dot(axis)}
+		m := modelRows(models, p)
+		l0 := m[0]*m[0] + m[4]*m[4] + m[8]*m[8]
+		l1 := m[1]*m[1] + m[5]*m[5] + m[9]*m[9]
+		l2 := m[2]*m[2] + m[6]*m[6] + m[10]*m[10]
+		if l0 > flatColumn*l1+flatColumn*l2 && l1 > flatColumn*l0+flatColumn*l2 && l2 > flatColumn*l0+flatColumn*l1 {
+			i0 := 1 / float32(math.Sqrt(float64(l0)))
+			i1 := 1 / float32(math.Sqrt(float64(l1)))
+			i2 := 1 / float32(math.Sqrt(float64(l2)))
+			// The sign of det M: c0 · (c1 × c2).
+			if m[0]*(m[5]*m[10]-m[9]*m[6])+m[4]*(m[9]*m[2]-m[1]*m[10])+m[8]*(m[1]*m[6]-m[5]*m[2]) < 0 {
+				i0, i1, i2 = -i0, -i1, -i2
+			}
+			ax, ay, az = (m[0]*r.x+m[4]*r.y+m[8]*r.z)*i0, (m[1]*r.x+m[5]*r.y+m[9]*r.z)*i1, (m[2]*r.x+m[6]*r.y+m[10]*r.z)*i2
+		} else if c0, c1, c2, ok := parentFrame(m); ok {
+			a := v3{r.x, r.y, r.z}
+			ax, ay, az = c0.dot(a), c1.dot(a), c2.dot(a)
 		}
 	}
-	rot := quat{pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt]}
-	local := quat{axis.x, axis.y, axis.z, r.w}.mul(rot).normalize()
+	bx, by, bz, bw := pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt]
+	x, y, z, q := normQ(qmul(ax, ay, az, r.w, bx, by, bz, bw))
 	if w < 1 {
-		local = slerpQ(rot, local, w)
+		x, y, z, q = slerpPoly(bx, by, bz, bw, x, y, z, q, w)
 	}
-	pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt] = local.x, local.y, local.z, local.w
+	pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt] = x, y, z, q
 }
 
 // poseSize describes a pose's length for errors.
@@ -338,7 +355,11 @@ func (j *LookAtJob) Run() {
 		}
 		turnJoint(j.Skeleton, j.Models, j.Pose, jt, quat{a.x, a.y, a.z, turn.w}, 1)
 		if k < len(j.Chain)-1 {
-			q = turn.mul(q).normalize()
+			if !moved {
+				q = turn // the identity's product, unit already
+			} else {
+				q = turn.mul(q).normalize()
+			}
 			t = turn.rotate(t.sub(pivot)).add(pivot)
 			moved = true
 		}

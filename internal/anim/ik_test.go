@@ -209,10 +209,18 @@ func TestLookAt(t *testing.T) {
 		offset := mgl32.Vec3{0, 0.08, 0.1}
 		// A far target, and one 0.6 m from the eye, beside and below it,
 		// where the eye moves as the head turns and the passes converge
-		// only if each carries the eye about the joint.
-		for _, target := range []mgl32.Vec3{{0.7, 1.9, 0.6}, {0.4, 1.5, 0.5}} {
+		// only if each carries the eye about the joint; then through a
+		// chain of three.
+		chest := sk.JointIndex("chest")
+		for i, target := range []mgl32.Vec3{{0.7, 1.9, 0.6}, {0.4, 1.5, 0.5}, {0.7, 1.9, 0.6}, {-0.5, 1.2, 0.4}} {
 			pose := append([]Transform(nil), pose...)
-			runLookAt(t, sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 1)
+			if i < 2 {
+				runLookAt(t, sk, pose, []int{neck, head}, []float32{0.4, 0.6}, offset, target, 1)
+			} else {
+				// Three joints: the turns of the first two, composed,
+				// carry the eye that the last one aims.
+				runLookAt(t, sk, pose, []int{chest, neck, head}, []float32{0.3, 0.3, 0.4}, offset, target, 1)
+			}
 			models := make([]mgl32.Mat4, sk.NumJoints())
 			(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
 			eye := models[head].Mul4x1(offset.Vec4(1)).Vec3()
