@@ -270,7 +270,8 @@ func rectCorners(pts []mgl32.Vec2) (lo, hi mgl32.Vec2, corner [4]int, ok bool) {
 }
 
 // snapWeights drops weights below weightSnap and renormalizes the rest to
-// sum to 1.
+// sum to 1 (where they sum to 1 already, as a blend's two neighbours
+// do, dividing by it would change nothing).
 func snapWeights(w []float32) {
 	var sum float32
 	for i, x := range w {
@@ -280,7 +281,7 @@ func snapWeights(w []float32) {
 		}
 		sum += x
 	}
-	if sum <= 0 {
+	if sum <= 0 || sum == 1 {
 		return
 	}
 	for i := range w {
