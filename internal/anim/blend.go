@@ -248,8 +248,14 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 		alike := identityMasks(diff, c, &still)
 		end := min(c+chunkJoints, out.n)
 		// Whole blocks of 8 joints in lanes where the layers run in lanes,
-		// the rest one by one.
-		i := addLanes(out, base, diff, w, mask, c, end, &still, alike)
+		// the rest one by one. Without a mask the last block runs in lanes
+		// too, padding included: every pose's padding lanes hold the
+		// identity, which adds to the identity.
+		lanesEnd := end
+		if mask == nil {
+			lanesEnd = min(c+chunkJoints, len(out.tx))
+		}
+		i := addLanes(out, base, diff, w, mask, c, lanesEnd, &still, alike)
 		addJoints(out, base, diff, w, mask, i, end, &still, alike)
 	}
 	for k := range out.W {

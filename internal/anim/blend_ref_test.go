@@ -292,6 +292,19 @@ func testAdditiveAgainstDefinition(t *testing.T, scaled string) {
 				want[i].q = jb[i].q.mul(wantD[i].q.pow(wi))
 			}
 			checkPose(t, "AddSoA", out, want, 5e-5)
+			// The last block runs in lanes, padding included: the padding
+			// stays the identity.
+			for s := range 10 {
+				id := float32(0)
+				if s >= 6 { // qw, sx, sy, sz
+					id = 1
+				}
+				for j := n; j < len(out.tx); j++ {
+					if v := out.buf[s*len(out.tx)+j]; v != id {
+						t.Fatalf("w=%v: padding lane %d of stripe %d holds %v", w, j, s, v)
+					}
+				}
+			}
 		}
 	}
 }

@@ -960,6 +960,7 @@ func (b *builder) blend(ns *NodeSpec, at string) (node, int, error) {
 	n := &blendNode{
 		kind: ns.Type, w: make([]float32, len(ns.Children)), sync: ns.Sync, nlerp: ns.Nlerp,
 		duration: ns.Duration, ease: ns.Ease, frozen: ns.Frozen && ns.Type == NodeCrossFade,
+		weighedAt: float32(math.NaN()),
 	}
 	if ns.SyncMarker != "" {
 		b.syncs = append(b.syncs, markerSync{n: n, marker: ns.SyncMarker, at: at})

@@ -210,6 +210,10 @@ type blendNode struct {
 	// zero for an average whose weights are all zero).
 	w []float32
 
+	// weighedAt is the blend1d position w was computed for (NaN before
+	// any): update and eval both weigh, and the position seldom moves.
+	weighedAt float32
+
 	weight    input     // lerp
 	param     input     // blend1d position, crossfade selector
 	params    [2]input  // blend2d
@@ -244,9 +248,13 @@ func (n *blendNode) weigh(x *evalContext) {
 		v := clamp01(n.weight.get(x))
 		w[0], w[1] = 1-v, v
 	case NodeBlend1D:
+		p := n.param.get(x)
+		if p == n.weighedAt {
+			return
+		}
+		n.weighedAt = p
 		clear(w)
 		pos := n.positions
-		p := n.param.get(x)
 		last := len(pos) - 1
 		switch {
 		case last == 0 || !(p > pos[0]): // also catches NaN
