@@ -726,16 +726,18 @@ func slerp16(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x16) (x, y, z, w 
 		return ku.MulAdd(cu, one), kv.MulAdd(cv, one)
 	}
 	// As many terms as the widest of the sixteen arcs needs (slerpShort2).
+	// Nested, so that the usual group, every arc within the first cut,
+	// makes one test.
 	cu, cv := one, one
-	if d.Less(archsimd.BroadcastFloat32x16(slerpShort4)).ToBits() != 0 {
-		cu, cv = term(cu, cv, slerpU7, slerpV7)
-		cu, cv = term(cu, cv, slerpU6, slerpV6)
-		cu, cv = term(cu, cv, slerpU5, slerpV5)
-	}
-	if d.Less(archsimd.BroadcastFloat32x16(slerpShort3)).ToBits() != 0 {
-		cu, cv = term(cu, cv, slerpU4, slerpV4)
-	}
 	if d.Less(archsimd.BroadcastFloat32x16(slerpShort2)).ToBits() != 0 {
+		if d.Less(archsimd.BroadcastFloat32x16(slerpShort3)).ToBits() != 0 {
+			if d.Less(archsimd.BroadcastFloat32x16(slerpShort4)).ToBits() != 0 {
+				cu, cv = term(cu, cv, slerpU7, slerpV7)
+				cu, cv = term(cu, cv, slerpU6, slerpV6)
+				cu, cv = term(cu, cv, slerpU5, slerpV5)
+			}
+			cu, cv = term(cu, cv, slerpU4, slerpV4)
+		}
 		cu, cv = term(cu, cv, slerpU3, slerpV3)
 	}
 	cu, cv = term(cu, cv, slerpU2, slerpV2)
@@ -841,16 +843,18 @@ func slerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w ar
 		return ku.MulAdd(cu, one), kv.MulAdd(cv, one)
 	}
 	// As many terms as the widest of the eight arcs needs (slerpShort2).
+	// Nested, so that the usual group, every arc within the first cut,
+	// makes one test.
 	cu, cv := one, one
-	if d.Less(archsimd.BroadcastFloat32x8(slerpShort4)).ToBits() != 0 {
-		cu, cv = term(cu, cv, slerpU7, slerpV7)
-		cu, cv = term(cu, cv, slerpU6, slerpV6)
-		cu, cv = term(cu, cv, slerpU5, slerpV5)
-	}
-	if d.Less(archsimd.BroadcastFloat32x8(slerpShort3)).ToBits() != 0 {
-		cu, cv = term(cu, cv, slerpU4, slerpV4)
-	}
 	if d.Less(archsimd.BroadcastFloat32x8(slerpShort2)).ToBits() != 0 {
+		if d.Less(archsimd.BroadcastFloat32x8(slerpShort3)).ToBits() != 0 {
+			if d.Less(archsimd.BroadcastFloat32x8(slerpShort4)).ToBits() != 0 {
+				cu, cv = term(cu, cv, slerpU7, slerpV7)
+				cu, cv = term(cu, cv, slerpU6, slerpV6)
+				cu, cv = term(cu, cv, slerpU5, slerpV5)
+			}
+			cu, cv = term(cu, cv, slerpU4, slerpV4)
+		}
 		cu, cv = term(cu, cv, slerpU3, slerpV3)
 	}
 	cu, cv = term(cu, cv, slerpU2, slerpV2)

@@ -88,19 +88,19 @@ func slerpPoly(ax, ay, az, aw, bx, by, bz, bw, u float32) (x, y, z, w float32) {
 	// Horner from the last term down, both weights side by side; as many
 	// terms as the arc needs (slerpShort2).
 	cu, cv := float32(1), float32(1)
-	if d < slerpShort4 {
-		cu = 1 + (slerpU7*uu-slerpV7)*xm1
-		cv = 1 + (slerpU7*vv-slerpV7)*xm1
-		cu = 1 + (slerpU6*uu-slerpV6)*xm1*cu
-		cv = 1 + (slerpU6*vv-slerpV6)*xm1*cv
-		cu = 1 + (slerpU5*uu-slerpV5)*xm1*cu
-		cv = 1 + (slerpU5*vv-slerpV5)*xm1*cv
-	}
-	if d < slerpShort3 {
-		cu = 1 + (slerpU4*uu-slerpV4)*xm1*cu
-		cv = 1 + (slerpU4*vv-slerpV4)*xm1*cv
-	}
 	if d < slerpShort2 {
+		if d < slerpShort3 {
+			if d < slerpShort4 {
+				cu = 1 + (slerpU7*uu-slerpV7)*xm1
+				cv = 1 + (slerpU7*vv-slerpV7)*xm1
+				cu = 1 + (slerpU6*uu-slerpV6)*xm1*cu
+				cv = 1 + (slerpU6*vv-slerpV6)*xm1*cv
+				cu = 1 + (slerpU5*uu-slerpV5)*xm1*cu
+				cv = 1 + (slerpU5*vv-slerpV5)*xm1*cv
+			}
+			cu = 1 + (slerpU4*uu-slerpV4)*xm1*cu
+			cv = 1 + (slerpU4*vv-slerpV4)*xm1*cv
+		}
 		cu = 1 + (slerpU3*uu-slerpV3)*xm1*cu
 		cv = 1 + (slerpU3*vv-slerpV3)*xm1*cv
 	}
