@@ -1096,8 +1096,13 @@ func (b *builder) post(ps *PostSpec, at string) error {
 		}
 		op.look.Pose = nil
 	}
+	reads := joints
+	if ps.Type == PostTwoBoneIK {
+		r := op.ik.readsModelOf()
+		reads = r[:]
+	}
 	op.need = make([]bool, b.sk.NumJoints())
-	for _, j := range joints {
+	for _, j := range reads {
 		for ; j >= 0 && !op.need[j]; j = b.sk.Parents[j] {
 			op.need[j] = true
 		}

@@ -43,7 +43,9 @@ type TwoBoneIKJob struct {
 	Weight float32
 	// Models are the model matrices of Pose before the job, in
 	// ModelPaletteJob.Models' row layout (PaletteFloats per joint); read
-	// only.
+	// only. The job reads those of Start, Mid and End's parent and of
+	// their ancestors (readsModelOf), not End's own: End's position is
+	// its parent's matrix applied to its translation in Pose.
 	Models []float32
 	// Pose is the local pose, Len() = joint count; Start and Mid rotations
 	// are rewritten in place.
@@ -75,6 +77,12 @@ func (j *TwoBoneIKJob) Validate() error {
 	return nil
 }
 
+// readsModelOf is the joints whose model matrices Run reads, ancestors
+// aside: Start, Mid and End's parent.
+func (j *TwoBoneIKJob) readsModelOf() [3]int {
+	return [3]int{j.Start, j.Mid, j.Skeleton.Parents[j.End]}
+}
+
 // isDescendant reports whether joint d lies strictly below joint a.
 func isDescendant(sk *Skeleton, d, a int) bool {
 	for p := sk.Parents[d]; p >= 0; p = sk.Parents[p] {
@@ -99,7 +107,9 @@ func (j *TwoBoneIKJob) Run() {
 		return
 	}
 	mStart, mMid := modelRows(j.Models, j.Start), modelRows(j.Models, j.Mid)
-	a, b, c := position(mStart), position(mMid), position(modelRows(j.Models, j.End))
+	e := j.End
+	c := transformPoint(modelRows(j.Models, j.Skeleton.Parents[e]), v3{j.Pose.tx[e], j.Pose.ty[e], j.Pose.tz[e]})
+	a, b := position(mStart), position(mMid)
 	ba, bc := a.sub(b), c.sub(b)
 	lab, lbc := ba.len(), bc.len()
 	at := vec(j.Target).sub(a)
