@@ -718,3 +718,20 @@ func TestAimTurn(t *testing.T) {
 		t.Error("target at the origin: a turn, want none")
 	}
 }
+
+// TestInvSqrt: 1/√s within a float32 rounding (1.2e-7 relative) of the
+// float64 value, near 1, where the series stands in for the root, across
+// its edges, and far from it.
+func TestInvSqrt(t *testing.T) {
+	var ss []float32
+	for i := -1100; i <= 1100; i++ {
+		ss = append(ss, 1+float32(i)*0x1p-20) // ±2⁻¹⁰ and a little past
+	}
+	ss = append(ss, 1e-6, 0.25, 0.5, 2, 4, 100, 1e6)
+	for _, s := range ss {
+		want := 1 / math.Sqrt(float64(s))
+		if got := float64(invSqrt(s)); math.Abs(got-want) > 1.2e-7*want {
+			t.Errorf("invSqrt(%v) = %v, want %v", s, got, want)
+		}
+	}
+}
