@@ -117,6 +117,7 @@ func (j *TwoBoneIKJob) Run() {
 	if lab < ikEpsilon || lbc < ikEpsilon || lat < ikEpsilon {
 		return
 	}
+	dir := at.scale(1 / lat) // at.unit(), its length at hand
 	j.Reached = true
 	if hi := lab + lbc; lat > hi {
 		lat, j.Reached = hi, false
@@ -149,7 +150,6 @@ func (j *TwoBoneIKJob) Run() {
 	c1p := b.add(rotMid.rotate(bc))
 
 	// Step 2: swing c onto the target ray.
-	dir, _ := at.unit()
 	c1a, _ := c1p.sub(a).unit()
 	rotStart := fromTo(c1a, dir)
 
@@ -161,7 +161,7 @@ func (j *TwoBoneIKJob) Run() {
 	if pole, lp := vec(j.Pole).unit(); lp >= ikEpsilon {
 		pb := rotStart.rotate(n).cross(dir)
 		pp := pole.sub(dir.scale(pole.dot(dir)))
-		if pp.len() >= ikEpsilon {
+		if pp.dot(pp) >= ikEpsilon*ikEpsilon {
 			// The angle from pb to pp about dir, as a cosine and sine
 			// scaled by the same positive factor.
 			rotStart = turnAbout(dir, pb.dot(pp), pb.cross(pp).dot(dir)).mul(rotStart)
@@ -402,15 +402,16 @@ func (j *LookAtJob) Run() {
 // passes, or behind the eye, has no such point; the turn then aims fwd
 // from the origin. ok is false for a target at the origin.
 func aimTurn(eye, fwd, target v3) (turn quat, ok bool) {
-	to, l := target.unit()
+	l := target.len()
 	if l < ikEpsilon {
 		return quat{w: 1}, false
 	}
-	from := fwd
+	inv := 1 / l
+	to, from := target.scale(inv), fwd
 	b := eye.dot(fwd)
 	if d := b*b - eye.dot(eye) + l*l; d >= 0 {
 		if s := float32(math.Sqrt(float64(d))) - b; s > 0 {
-			from, _ = eye.add(fwd.scale(s)).unit()
+			from = eye.add(fwd.scale(s)).scale(inv) // |p| = l, as chosen
 		}
 	}
 	return fromTo(from, to), true
