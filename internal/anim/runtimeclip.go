@@ -382,14 +382,22 @@ func sampleSoAWith(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache
 		// Paths that hold one value in every lane: their stripes, stored
 		// once when the clip was built (stripes 0–2, 3–6 and 7–9).
 		pad, img := len(out.tx), c.stillPose
-		if still&(1<<Translation) != 0 {
-			copy(out.buf[:3*pad], img[:3*pad])
-		}
-		if still&(1<<Rotation) != 0 {
-			copy(out.buf[3*pad:7*pad], img[3*pad:7*pad])
-		}
-		if still&(1<<Scale) != 0 {
-			copy(out.buf[7*pad:10*pad], img[7*pad:10*pad])
+		switch ts := uint8(1<<Translation | 1<<Scale); {
+		case still&ts == ts:
+			// One copy, the rotation stripes with them, costs less than
+			// two; the interpolation writes them over unless they are
+			// held too.
+			copy(out.buf[:10*pad], img[:10*pad])
+		default:
+			if still&(1<<Translation) != 0 {
+				copy(out.buf[:3*pad], img[:3*pad])
+			}
+			if still&(1<<Rotation) != 0 {
+				copy(out.buf[3*pad:7*pad], img[3*pad:7*pad])
+			}
+			if still&(1<<Scale) != 0 {
+				copy(out.buf[7*pad:10*pad], img[7*pad:10*pad])
+			}
 		}
 	}
 	interp(cache[streamHead:], n, t, nlerp, still, out)
