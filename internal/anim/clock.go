@@ -85,11 +85,19 @@ func (c *ClipClock) rewind() {
 	}
 }
 
-// Local is the clip-local time for Elapsed, in [0, Duration].
+// Local is the clip-local time for Elapsed, in [0, Duration]. Elapsed
+// within [0, Duration) is its own local time in every mode (each one's
+// first pass), where a clock spends most frames: that answers without a
+// call (Local inlines; localSlow does not).
 func (c *ClipClock) Local() float32 {
-	if c.Mode == Loop && c.Elapsed >= 0 && c.Elapsed < c.Duration {
+	if c.Elapsed >= 0 && c.Elapsed < c.Duration {
 		return c.Elapsed
 	}
+	return c.localSlow()
+}
+
+// localSlow is Local outside [0, Duration).
+func (c *ClipClock) localSlow() float32 {
 	t, d := float64(c.Elapsed), float64(c.Duration)
 	if !(d > 0) {
 		return 0

@@ -920,6 +920,14 @@ func (b *builder) machine(li int) (need int, err error) {
 		}
 		m.trans = append(m.trans, tr)
 	}
+	m.autos = make([][]int, len(m.states))
+	for ti, tr := range m.trans {
+		for si := range m.states {
+			if tr.auto && tr.to != si && tr.sources[si] {
+				m.autos[si] = append(m.autos[si], ti)
+			}
+		}
+	}
 	b.c.machines = append(b.c.machines, m)
 	// Blending two states needs a second buffer, and what each tree needs.
 	return need + 1, nil

@@ -26,6 +26,9 @@ type machine struct {
 	mask   []float32 // per joint, nil for every joint
 	states []mstate
 	trans  []mtransition
+	// autos lists, per state, the automatic transitions that leave it
+	// (in trans order): those update tests every frame.
+	autos [][]int
 	// initial is the index of the state the machine starts in.
 	initial int
 
@@ -116,9 +119,8 @@ func (m *machine) update(x *evalContext, dt float32) {
 			m.start(x, ti)
 		}
 	case m.active < 0:
-		for ti := range m.trans {
-			tr := &m.trans[ti]
-			if tr.auto && tr.to != m.cur && tr.sources[m.cur] && m.windowOpen(ti) {
+		for _, ti := range m.autos[m.cur] {
+			if m.windowOpen(ti) {
 				m.start(x, ti)
 				break
 			}
