@@ -131,9 +131,10 @@ func (j *TwoBoneIKJob) Run() {
 	// and sines (sin θ0 from the cross product, which stays exact on a
 	// straight chain), and the turn is built from cos δ and sin δ.
 	n, ln := ba.cross(bc).unit()
-	c0 := clampUnit(ba.dot(bc) / (lab * lbc))
-	s0 := min(ln/(lab*lbc), 1)
-	c1 := clampUnit((lab*lab + lbc*lbc - lat*lat) / (2 * lab * lbc))
+	inv := 1 / (lab * lbc) // one divide for the three
+	c0 := clampUnit(ba.dot(bc) * inv)
+	s0 := min(ln*inv, 1)
+	c1 := clampUnit((lab*lab + lbc*lbc - lat*lat) * (0.5 * inv))
 	s1 := float32(math.Sqrt(float64((1 - c1) * (1 + c1))))
 	if ln < ikEpsilon {
 		// A straight (or folded) chain has no bending plane. Bend it so
@@ -188,7 +189,9 @@ func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w 
 		l0 := m[0]*m[0] + m[4]*m[4] + m[8]*m[8]
 		l1 := m[1]*m[1] + m[5]*m[5] + m[9]*m[9]
 		l2 := m[2]*m[2] + m[6]*m[6] + m[10]*m[10]
-		if l0 > flatColumn*l1+flatColumn*l2 && l1 > flatColumn*l0+flatColumn*l2 && l2 > flatColumn*l0+flatColumn*l1 {
+		// Columns of unit length but for rounding (an unscaled parent, the
+		// usual one) are not flat: the flat test is for the others.
+		if unitNear(l0) && unitNear(l1) && unitNear(l2) || l0 > flatColumn*l1+flatColumn*l2 && l1 > flatColumn*l0+flatColumn*l2 && l2 > flatColumn*l0+flatColumn*l1 {
 			i0, i1, i2 := invSqrt(l0), invSqrt(l1), invSqrt(l2)
 			// The sign of det M: c0 · (c1 × c2).
 			if m[0]*(m[5]*m[10]-m[9]*m[6])+m[4]*(m[9]*m[2]-m[1]*m[10])+m[8]*(m[1]*m[6]-m[5]*m[2]) < 0 {
@@ -221,11 +224,16 @@ func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w 
 // chains and throughput the post-processing is short of; elsewhere it
 // takes them.
 func invSqrt(s float32) float32 {
-	if e := s - 1; e > -0x1p-10 && e < 0x1p-10 {
+	if unitNear(s) {
+		e := s - 1
 		return 1 - e*(0.5-0.375*e)
 	}
 	return 1 / float32(math.Sqrt(float64(s)))
 }
+
+// unitNear reports whether s lies within 2⁻¹⁰ of 1, where invSqrt takes
+// its series.
+func unitNear(s float32) bool { return s > 1-0x1p-10 && s < 1+0x1p-10 }
 
 // poseSize describes a pose's length for errors.
 func poseSize(p *SoAPose) string {
