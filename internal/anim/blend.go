@@ -65,21 +65,37 @@ func (p *SoAPose) identityAt(i int) bool {
 		p.sx[i] == 1 && p.sy[i] == 1 && p.sz[i] == 1
 }
 
+// lanesEnd is where the layers' lanes stop: out's padded length where
+// mask is nil or reaches it (its capacity), so that the last block runs
+// in lanes with the others, or out.Len(). Every pose's padding lanes hold
+// the identity, in a, b, base and diff alike, and the layers leave a lane
+// that two poses hold alike (or whose difference is the identity) as it
+// is, whatever weight the mask's capacity holds there.
+func lanesEnd(out *SoAPose, mask []float32) int {
+	if mask == nil || cap(mask) >= len(out.tx) {
+		return len(out.tx)
+	}
+	return out.n
+}
+
 // MaskedBlendSoA is a partial-skeleton BlendSoA: joint i is blended with
 // weight w·mask[i], so joints where the mask is 0 keep a and joints where
 // it is 1 follow b by w. Per-joint weights ≤ 0 or ≥ 1 copy the joint bit
 // for bit, as do joints where a and b are equal. A nil mask weighs every
-// joint 1. len(mask) ≥ out.Len() when not nil.
+// joint 1. len(mask) ≥ out.Len() when not nil; a mask whose capacity
+// reaches the stripes' padding (Len() rounded up to 8) lets the last block
+// run in lanes too (lanesEnd).
 func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	if mask == nil {
 		BlendSoA(out, a, b, w, nlerp)
 		return
 	}
 	checkLen("masked blend", out, a, b)
-	mask = mask[:out.n]
+	end := lanesEnd(out, mask)
+	mask = mask[:max(end, out.n)]
 	// Whole blocks of 8 joints in lanes where the layers run in lanes, the
 	// rest one by one.
-	i := maskedLanes(out, a, b, w, mask, nlerp, out.n)
+	i := maskedLanes(out, a, b, w, mask, nlerp, end)
 	maskedJoints(out, a, b, w, mask, nlerp, i, out.n)
 	lerpW(out, a, b, w, mask)
 	out.Motion = a.Motion // a mask overlays a part of the body: the base moves it
@@ -231,7 +247,8 @@ func ratio(a, b float32) float32 {
 // difference is the identity exactly; a joint weight of 1 skips the slerp
 // and the power. Weights above 1 exaggerate the difference. A negative
 // scale ratio (a mirror) cannot be raised to a fractional power; it is
-// interpolated linearly from 1 instead.
+// interpolated linearly from 1 instead. A mask's capacity is read as
+// MaskedBlendSoA's is (lanesEnd).
 func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 	checkLen("additive blend", out, base, diff)
 	if w == 0 {
@@ -241,21 +258,15 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 		return
 	}
 	if mask != nil {
-		mask = mask[:out.n]
+		mask = mask[:max(lanesEnd(out, mask), out.n)]
 	}
 	var still laneMasks // the joints whose difference is the identity, a chunk at a time
 	for c := 0; c < out.n; c += chunkJoints {
 		alike := identityMasks(diff, c, &still)
 		end := min(c+chunkJoints, out.n)
 		// Whole blocks of 8 joints in lanes where the layers run in lanes,
-		// the rest one by one. Without a mask the last block runs in lanes
-		// too, padding included: every pose's padding lanes hold the
-		// identity, which adds to the identity.
-		lanesEnd := end
-		if mask == nil {
-			lanesEnd = min(c+chunkJoints, len(out.tx))
-		}
-		i := addLanes(out, base, diff, w, mask, c, lanesEnd, &still, alike)
+		// the rest one by one.
+		i := addLanes(out, base, diff, w, mask, c, min(c+chunkJoints, lanesEnd(out, mask)), &still, alike)
 		addJoints(out, base, diff, w, mask, i, end, &still, alike)
 	}
 	for k := range out.W {

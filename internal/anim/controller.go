@@ -842,7 +842,9 @@ func (b *builder) mask(m *MaskSpec, at string) ([]float32, error) {
 	if m == nil {
 		return nil, nil
 	}
-	w := make([]float32, b.sk.NumJoints())
+	// Capacity for the padding, zero there: the layers run their last
+	// block in lanes (lanesEnd).
+	w := make([]float32, b.sk.NumJoints(), soaPadded(b.sk.NumJoints()))
 	for i, j := range m.Joints {
 		if b.sk.JointIndex(j) < 0 {
 			return nil, specErrorf(indexPath(joinPath(at, "joints"), i), "%v", unknownJoint(b.sk, j))
