@@ -113,6 +113,13 @@ type postOp struct {
 	// after it read, and their ancestors, one per joint up to the last one
 	// marked: what must be current before it runs.
 	need []bool
+	// apart[i] says that no joint need marks lies at or below the first
+	// joint step i turns (its root): after step i, nothing this step reads
+	// is stale.
+	apart []bool
+	// root is the first joint this step turns; every joint it turns
+	// descends from it.
+	root int
 }
 
 // NewController builds the runtime form of spec for a skeleton and its
@@ -189,6 +196,19 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 			need = need[:len(need)-1]
 		}
 		c.post[i].need = need
+	}
+	for k := range c.post {
+		op := &c.post[k]
+		op.apart = make([]bool, len(c.post))
+		for i := range c.post {
+			op.apart[i] = true
+			for j, read := range op.need {
+				if read && (j == c.post[i].root || isDescendant(sk, j, c.post[i].root)) {
+					op.apart[i] = false
+					break
+				}
+			}
+		}
 	}
 	c.ctx.stack = make([]*SoAPose, depth)
 	for i := range c.ctx.stack {
@@ -574,20 +594,22 @@ func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
 // ancestors' (postOp.need; the palette job computes them all afterwards),
 // and after each step those of the joints below the first one it turned
 // (every joint a step turns descends from it, as Validate checks) are
-// computed again where a later step reads them.
+// computed again where a later step reads them: not at all where it reads
+// none (postOp.apart), as a look-at's head and an arm's IK.
 func (c *Controller) postProcess(out *SoAPose) {
 	x := &c.ctx
-	changed := -1 // the first joint the last step turned; -1 before any
+	changed := -1 // the step that ran last; -1 before any
 	for i := range c.post {
 		op := &c.post[i]
 		w := op.weight.get(x)
 		if !(w > 0) {
 			continue
 		}
-		if changed < 0 {
+		switch {
+		case changed < 0:
 			modelsOf(c.sk.Parents, out, c.models, op.need)
-		} else {
-			modelsBelow(c.sk.Parents, out, c.models, changed, c.dirty, op.need)
+		case !op.apart[changed]:
+			modelsBelow(c.sk.Parents, out, c.models, c.post[changed].root, c.dirty, op.need)
 		}
 		target := mgl32.Vec3{op.target[0].get(x), op.target[1].get(x), op.target[2].get(x)}
 		switch op.typ {
@@ -598,15 +620,14 @@ func (c *Controller) postProcess(out *SoAPose) {
 			op.ik.Pose = out
 			op.ik.Run()
 			op.ik.Pose = nil
-			changed = op.ik.Start
 		case PostLookAt:
 			op.look.Target = target
 			op.look.Weight = w
 			op.look.Pose = out
 			op.look.Run()
 			op.look.Pose = nil
-			changed = op.look.Chain[0]
 		}
+		changed = i
 	}
 }
 
@@ -1106,6 +1127,7 @@ func (b *builder) post(ps *PostSpec, at string) error {
 		}
 		op.look.Pose = nil
 	}
+	op.root = joints[0] // IK's Start, the look-at chain's first
 	reads := joints
 	if ps.Type == PostTwoBoneIK {
 		r := op.ik.readsModelOf()
