@@ -528,11 +528,12 @@ func (a v3) unit() (v3, float32) {
 }
 
 // normalize returns q with unit length, or the identity for a zero (or
-// NaN) quaternion, as normalizeQuat does.
-func (q quat) normalize() quat {
-	x, y, z, w := normQ(q.x, q.y, q.z, q.w)
-	return quat{x, y, z, w}
-}
+// NaN) quaternion, as normalizeQuat does. It does not inline; the helpers
+// the jobs call every frame write quatOf(normQ(…)), which does, so that
+// they call nothing on their usual path (a call spills every float).
+func (q quat) normalize() quat { return quatOf(normQ(q.x, q.y, q.z, q.w)) }
+
+func quatOf(x, y, z, w float32) quat { return quat{x, y, z, w} }
 
 // rotate turns v by the unit quaternion q: v + 2w(u×v) + 2u×(u×v), with u
 // q's vector part.
@@ -555,13 +556,13 @@ func turnAbout(axis v3, c, s float32) quat {
 		return quat{w: 1}
 	}
 	if c >= 0 {
-		return quat{axis.x * s, axis.y * s, axis.z * s, r + c}.normalize()
+		return quatOf(normQ(axis.x*s, axis.y*s, axis.z*s, r+c))
 	}
 	k := r - c
 	if s < 0 {
 		k, s = -k, -s
 	}
-	return quat{axis.x * k, axis.y * k, axis.z * k, s}.normalize()
+	return quatOf(normQ(axis.x*k, axis.y*k, axis.z*k, s))
 }
 
 // modelRows is joint i's model matrix in ModelPaletteJob.Models' layout.
@@ -640,7 +641,7 @@ func fromTo(u, v v3) quat {
 	}
 	// q = (1 + u·v, u × v) normalized is the half-angle quaternion.
 	c := u.cross(v)
-	return quat{c.x, c.y, c.z, 1 + d}.normalize()
+	return quatOf(normQ(c.x, c.y, c.z, 1+d))
 }
 
 // clampUnit clamps a cosine computed in floating point to [-1, 1].
