@@ -1084,12 +1084,11 @@ func restoreKernels() { chosen.apply() }
 
 // interpolate8 is interpolateGeneric eight joints (one cache group) at
 // a time, padding lanes included (their pairs hold the identity), but for
-// the paths still marks. Both
-// AVX2 and AVX-512 use it: the pass is bound by loads and stores, not by
-// lanes. A group whose eight pairs all have u = 0 (tracks that hold one
-// value: a clip that moves a few joints of a skeleton) stores its first
-// values, what the arithmetic gives there, without it; nlerp still
-// normalizes them.
+// the paths still marks. Both AVX2 and AVX-512 use it: the pass is bound
+// by loads and stores, not by lanes. A group whose eight pairs all have
+// u = 0 (tracks that hold one value: a clip that moves a few joints of a
+// skeleton) stores its first values, what the arithmetic gives there,
+// without it; nlerp still normalizes them.
 func interpolate8(ca []float32, _ int, t float32, nlerp bool, still uint8, out *SoAPose) {
 	pad := len(out.tx)
 	tv := archsimd.BroadcastFloat32x8(t)

@@ -91,24 +91,22 @@ func slerpPoly(ax, ay, az, aw, bx, by, bz, bw, u float32) (x, y, z, w float32) {
 	if d < slerpShort2 {
 		if d < slerpShort3 {
 			if d < slerpShort4 {
-				cu = 1 + (slerpU7*uu-slerpV7)*xm1
-				cv = 1 + (slerpU7*vv-slerpV7)*xm1
-				cu = 1 + (slerpU6*uu-slerpV6)*xm1*cu
-				cv = 1 + (slerpU6*vv-slerpV6)*xm1*cv
-				cu = 1 + (slerpU5*uu-slerpV5)*xm1*cu
-				cv = 1 + (slerpU5*vv-slerpV5)*xm1*cv
+				cu, cv = slerpTerm(cu, cv, uu, vv, xm1, slerpU7, slerpV7)
+				cu, cv = slerpTerm(cu, cv, uu, vv, xm1, slerpU6, slerpV6)
+				cu, cv = slerpTerm(cu, cv, uu, vv, xm1, slerpU5, slerpV5)
 			}
-			cu = 1 + (slerpU4*uu-slerpV4)*xm1*cu
-			cv = 1 + (slerpU4*vv-slerpV4)*xm1*cv
+			cu, cv = slerpTerm(cu, cv, uu, vv, xm1, slerpU4, slerpV4)
 		}
-		cu = 1 + (slerpU3*uu-slerpV3)*xm1*cu
-		cv = 1 + (slerpU3*vv-slerpV3)*xm1*cv
+		cu, cv = slerpTerm(cu, cv, uu, vv, xm1, slerpU3, slerpV3)
 	}
-	cu = 1 + (slerpU2*uu-slerpV2)*xm1*cu
-	cv = 1 + (slerpU2*vv-slerpV2)*xm1*cv
-	cu = 1 + (slerpU1*uu-slerpV1)*xm1*cu
-	cv = 1 + (slerpU1*vv-slerpV1)*xm1*cv
+	cu, cv = slerpTerm(cu, cv, uu, vv, xm1, slerpU2, slerpV2)
+	cu, cv = slerpTerm(cu, cv, uu, vv, xm1, slerpU1, slerpV1)
 	cu *= u
 	cv *= v
 	return cv*ax + cu*bx, cv*ay + cu*by, cv*az + cu*bz, cv*aw + cu*bw
+}
+
+// slerpTerm is one Horner step of slerpPoly's series, for both weights.
+func slerpTerm(cu, cv, uu, vv, xm1, U, V float32) (float32, float32) {
+	return 1 + (U*uu-V)*xm1*cu, 1 + (U*vv-V)*xm1*cv
 }
