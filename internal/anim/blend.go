@@ -95,15 +95,16 @@ func MaskedBlendSoA(out, a, b *SoAPose, w float32, mask []float32, nlerp bool) {
 	mask = mask[:max(end, out.n)]
 	// Whole blocks of 8 joints in lanes where the layers run in lanes, the
 	// rest one by one.
-	i := maskedLanes(out, a, b, w, mask, nlerp, end)
-	maskedJoints(out, a, b, w, mask, nlerp, i, out.n)
+	alike := heldAlike(out, a, b)
+	i := maskedLanes(out, a, b, w, mask, nlerp, end, alike)
+	maskedJoints(out, a, b, w, mask, nlerp, i, out.n, alike)
 	lerpW(out, a, b, w, mask)
 	out.Motion = a.Motion // a mask overlays a part of the body: the base moves it
 }
 
 // maskedJoints is MaskedBlendSoA's joint-by-joint arithmetic, for joints
-// from to end.
-func maskedJoints(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, from, end int) {
+// from to end; it leaves the paths alike marks (heldAlike).
+func maskedJoints(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, from, end int, alike uint8) {
 	for i := from; i < end; i++ {
 		wi := w * mask[i]
 		switch {
@@ -116,12 +117,16 @@ func maskedJoints(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, fro
 				out.copyJoint(i, b)
 			}
 		default:
-			out.tx[i] = a.tx[i] + (b.tx[i]-a.tx[i])*wi
-			out.ty[i] = a.ty[i] + (b.ty[i]-a.ty[i])*wi
-			out.tz[i] = a.tz[i] + (b.tz[i]-a.tz[i])*wi
-			out.sx[i] = a.sx[i] + (b.sx[i]-a.sx[i])*wi
-			out.sy[i] = a.sy[i] + (b.sy[i]-a.sy[i])*wi
-			out.sz[i] = a.sz[i] + (b.sz[i]-a.sz[i])*wi
+			if alike&(1<<Translation) == 0 {
+				out.tx[i] = a.tx[i] + (b.tx[i]-a.tx[i])*wi
+				out.ty[i] = a.ty[i] + (b.ty[i]-a.ty[i])*wi
+				out.tz[i] = a.tz[i] + (b.tz[i]-a.tz[i])*wi
+			}
+			if alike&(1<<Scale) == 0 {
+				out.sx[i] = a.sx[i] + (b.sx[i]-a.sx[i])*wi
+				out.sy[i] = a.sy[i] + (b.sy[i]-a.sy[i])*wi
+				out.sz[i] = a.sz[i] + (b.sz[i]-a.sz[i])*wi
+			}
 			if nlerp {
 				out.qx[i], out.qy[i], out.qz[i], out.qw[i] = nlerpQ(a.qx[i], a.qy[i], a.qz[i], a.qw[i], b.qx[i], b.qy[i], b.qz[i], b.qw[i], wi)
 			} else {
@@ -140,6 +145,7 @@ func maskedJoints(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, fro
 // poses added later.
 
 func accumStart(acc, p *SoAPose, w float32) {
+	acc.held = [3]heldTag{}
 	checkLen("average", acc, p)
 	n := acc.n
 	for i := range n {
@@ -214,6 +220,7 @@ func qmul(ax, ay, az, aw, bx, by, bz, bw float32) (x, y, z, w float32) {
 // with base = ref gives src back. out may be src.
 func DifferenceSoA(out, src, ref *SoAPose) {
 	checkLen("difference", out, src, ref)
+	out.held = [3]heldTag{}
 	var same laneMasks  // the joints where src and ref are equal, a chunk at a time
 	lanes := layerLanes // where not, the joints are tested one at a time
 	for c := 0; c < out.n; c += chunkJoints {
@@ -260,14 +267,15 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 	if mask != nil {
 		mask = mask[:max(lanesEnd(out, mask), out.n)]
 	}
+	held := heldIdentity(out, base, diff)
 	var still laneMasks // the joints whose difference is the identity, a chunk at a time
 	for c := 0; c < out.n; c += chunkJoints {
 		alike := identityMasks(diff, c, &still)
 		end := min(c+chunkJoints, out.n)
 		// Whole blocks of 8 joints in lanes where the layers run in lanes,
 		// the rest one by one.
-		i := addLanes(out, base, diff, w, mask, c, min(c+chunkJoints, lanesEnd(out, mask)), &still, alike)
-		addJoints(out, base, diff, w, mask, i, end, &still, alike)
+		i := addLanes(out, base, diff, w, mask, c, min(c+chunkJoints, lanesEnd(out, mask)), &still, alike, held)
+		addJoints(out, base, diff, w, mask, i, end, &still, alike, held)
 	}
 	for k := range out.W {
 		wk := w
@@ -279,9 +287,32 @@ func AddSoA(out, base, diff *SoAPose, w float32, mask []float32) {
 	out.Motion = base.Motion // an additive layer adds no travel
 }
 
+// heldIdentity is, for an additive layer writing out from base and diff,
+// the paths (bit p) where diff holds the identity by its tag
+// (SoAPose.held): out holds base's there after it, copied where out is
+// not base, and the layer's kernels may leave them. Every other path's
+// claim on out is dropped, for the kernels to write it. An out that is
+// diff takes none: diff's stripes are read after.
+func heldIdentity(out, base, diff *SoAPose) uint8 {
+	return out.heldIdentityAt(Translation, base, diff) | out.heldIdentityAt(Scale, base, diff)
+}
+
+// heldIdentityAt is heldIdentity for one path.
+func (out *SoAPose) heldIdentityAt(p Path, base, diff *SoAPose) uint8 {
+	if t := diff.held[p]; out == diff || t == (heldTag{}) || !t.Value().identity {
+		out.held[p] = heldTag{}
+		return 0
+	}
+	if out != base {
+		out.keepHeld(p, base)
+	}
+	return 1 << p
+}
+
 // addJoints is AddSoA's joint-by-joint arithmetic, for joints from to end
-// of the chunk whose identity differences still holds (where alike).
-func addJoints(out, base, diff *SoAPose, w float32, mask []float32, from, end int, still *laneMasks, alike bool) {
+// of the chunk whose identity differences still holds (where alike); it
+// leaves the paths held marks (heldIdentity).
+func addJoints(out, base, diff *SoAPose, w float32, mask []float32, from, end int, still *laneMasks, alike bool, held uint8) {
 	lanes := layerLanes // where not, the joints are tested one at a time
 	for i := from; i < end; i++ {
 		wi := w
@@ -295,12 +326,17 @@ func addJoints(out, base, diff *SoAPose, w float32, mask []float32, from, end in
 			continue
 		}
 		dx, dy, dz, dw := diff.qx[i], diff.qy[i], diff.qz[i], diff.qw[i]
-		if wi == 1 {
-			out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i], base.ty[i]+diff.ty[i], base.tz[i]+diff.tz[i]
-			out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*diff.sx[i], base.sy[i]*diff.sy[i], base.sz[i]*diff.sz[i]
-		} else {
+		if held&(1<<Translation) == 0 {
 			out.tx[i], out.ty[i], out.tz[i] = base.tx[i]+diff.tx[i]*wi, base.ty[i]+diff.ty[i]*wi, base.tz[i]+diff.tz[i]*wi
-			out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*powScale(diff.sx[i], wi), base.sy[i]*powScale(diff.sy[i], wi), base.sz[i]*powScale(diff.sz[i], wi)
+		}
+		if held&(1<<Scale) == 0 {
+			if wi == 1 {
+				out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*diff.sx[i], base.sy[i]*diff.sy[i], base.sz[i]*diff.sz[i]
+			} else {
+				out.sx[i], out.sy[i], out.sz[i] = base.sx[i]*powScale(diff.sx[i], wi), base.sy[i]*powScale(diff.sy[i], wi), base.sz[i]*powScale(diff.sz[i], wi)
+			}
+		}
+		if wi != 1 {
 			dx, dy, dz, dw = slerpIdentity(dx, dy, dz, dw, wi)
 		}
 		out.qx[i], out.qy[i], out.qz[i], out.qw[i] = normQ(qmul(base.qx[i], base.qy[i], base.qz[i], base.qw[i], dx, dy, dz, dw))

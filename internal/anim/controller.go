@@ -162,6 +162,9 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 	c.ctx.dir = 1
 	c.ctx.rest = NewPose(sk)
 	c.ctx.rest.restFrom(sk.Rest)
+	for _, p := range tsPaths { // what clips without those keys hold
+		c.ctx.rest.held[p] = tagStripes(p, c.ctx.rest.stripes(p))
+	}
 	for _, p := range spec.Params {
 		v := min(max(p.Default, p.Min), p.Max)
 		c.params = append(c.params, Param{Name: p.Name, Value: v, Min: p.Min, Max: p.Max, Default: v})

@@ -105,8 +105,8 @@ func calibrate() kernelChoice {
 	top := min(cpuLevel, levelAVX2)
 	k.sampleSlerp = pick(top, func(l int) { sampleLevel[0] = l }, sample(false))
 	k.sampleNlerp = pick(top, func(l int) { sampleLevel[1] = l }, sample(true))
-	k.blendSlerp = pick(cpuLevel, func(l int) { blendLevel[0] = l }, func() { blendSoA(out, a, b, 0.4, false) })
-	k.blendNlerp = pick(cpuLevel, func(l int) { blendLevel[1] = l }, func() { blendSoA(out, a, b, 0.4, true) })
+	k.blendSlerp = pick(cpuLevel, func(l int) { blendLevel[0] = l }, func() { blendSoA(out, a, b, 0.4, false, 0) })
+	k.blendNlerp = pick(cpuLevel, func(l int) { blendLevel[1] = l }, func() { blendSoA(out, a, b, 0.4, true, 0) })
 	k.palette = pick(top, func(l int) { paletteLevel = l }, func() { modelPalette(sk.Parents, out, models, skin.InverseBind, pal) })
 	k.layers = pick(top, func(l int) { layerLevel, layerLanes = l, l >= levelAVX2 }, layers)
 	return k

@@ -21,7 +21,9 @@ func stalePairs(s, end []float32, nc int, t float32, from int, m *laneMasks, _ b
 
 func shiftFramesAt(pk *packedClip, k int, ca []float32, _ bool) { pk.shiftFrames(k, ca, pk.frame) }
 
-func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) { blendSoAGeneric(out, a, b, w, nlerp) }
+func blendSoA(out, a, b *SoAPose, w float32, nlerp bool, alike uint8) {
+	blendSoAGeneric(out, a, b, w, nlerp, alike)
+}
 
 func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
 	modelPaletteGeneric(parents, in, models, ibs, pal)
@@ -37,11 +39,11 @@ func sameMasks(p, q *SoAPose, from int, m *laneMasks) bool { return false }
 
 func identityMasks(p *SoAPose, from int, m *laneMasks) bool { return false }
 
-func addLanes(out, base, diff *SoAPose, w float32, mask []float32, c, end int, still *laneMasks, alike bool) int {
+func addLanes(out, base, diff *SoAPose, w float32, mask []float32, c, end int, still *laneMasks, alike bool, held uint8) int {
 	return c
 }
 
-func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end int) int {
+func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end int, alike uint8) int {
 	return 0
 }
 

@@ -303,23 +303,23 @@ func xorBits(v archsimd.Float32x8, m archsimd.Uint32x8) archsimd.Float32x8 {
 	return v.AsUint32x8().Xor(m).AsFloat32x8()
 }
 
-func blendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
+func blendSoA(out, a, b *SoAPose, w float32, nlerp bool, alike uint8) {
 	level := blendLevel[0]
 	if nlerp {
 		level = blendLevel[1]
 	}
 	switch level {
 	case levelAVX512:
-		if i := blendSoA16(out, a, b, w, nlerp); i < len(out.tx) {
+		if i := blendSoA16(out, a, b, w, nlerp, alike); i < len(out.tx) {
 			archsimd.ClearAVXUpperBits() // w is reloaded for the call
-			blendSoA8(out, a, b, w, nlerp, i)
+			blendSoA8(out, a, b, w, nlerp, alike, i)
 		}
 		archsimd.ClearAVXUpperBits()
 	case levelAVX2:
-		blendSoA8(out, a, b, w, nlerp, 0)
+		blendSoA8(out, a, b, w, nlerp, alike, 0)
 		archsimd.ClearAVXUpperBits()
 	default:
-		blendSoAGeneric(out, a, b, w, nlerp)
+		blendSoAGeneric(out, a, b, w, nlerp, alike)
 	}
 }
 
@@ -371,17 +371,17 @@ func identityMasks(p *SoAPose, from int, m *laneMasks) bool {
 // blocks from joint c to end, where layerLanes is set, and returns the
 // first joint after them. A block with a weight outside [0, 1] or a scale
 // to raise to a power goes to addJoints whole.
-func addLanes(out, base, diff *SoAPose, w float32, mask []float32, c, end int, still *laneMasks, alike bool) int {
+func addLanes(out, base, diff *SoAPose, w float32, mask []float32, c, end int, still *laneMasks, alike bool, held uint8) int {
 	if !layerLanes {
 		return c
 	}
 	for i := c; ; i += 8 {
-		i = addLanes8(out, base, diff, w, mask, c, i, end, still, alike)
+		i = addLanes8(out, base, diff, w, mask, c, i, end, still, alike, held)
 		archsimd.ClearAVXUpperBits()
 		if i+8 > end {
 			return i
 		}
-		addJoints(out, base, diff, w, mask, i, i+8, still, alike)
+		addJoints(out, base, diff, w, mask, i, i+8, still, alike, held)
 	}
 }
 
@@ -390,11 +390,11 @@ func addLanes(out, base, diff *SoAPose, w float32, mask []float32, c, end int, s
 // returns the first joint after them: joints weighted 0 or less, or alike
 // in a and b, keep a bit for bit, joints weighted 1 or more take b, the
 // others are interpolated as MaskedBlendSoA's joint-by-joint code does.
-func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end int) int {
+func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end int, alike uint8) int {
 	if !layerLanes {
 		return 0
 	}
-	i := maskedLanes8(out, a, b, w, mask, nlerp, end)
+	i := maskedLanes8(out, a, b, w, mask, nlerp, end, alike)
 	archsimd.ClearAVXUpperBits()
 	return i
 }
@@ -407,7 +407,7 @@ func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end 
 // a mask leaves most blocks of a skeleton to the base or to the layer.
 //
 //go:noinline
-func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end int) int {
+func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end int, alike uint8) int {
 	zero, one := archsimd.Float32x8{}, archsimd.BroadcastFloat32x8(1)
 	wb := archsimd.BroadcastFloat32x8(w)
 	i := 0
@@ -428,12 +428,16 @@ func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end
 			selectBlock8(out, a, b, i, keep)
 			continue
 		}
-		lerpLanes(out.tx, a.tx, b.tx, i, wv, keep, take)
-		lerpLanes(out.ty, a.ty, b.ty, i, wv, keep, take)
-		lerpLanes(out.tz, a.tz, b.tz, i, wv, keep, take)
-		lerpLanes(out.sx, a.sx, b.sx, i, wv, keep, take)
-		lerpLanes(out.sy, a.sy, b.sy, i, wv, keep, take)
-		lerpLanes(out.sz, a.sz, b.sz, i, wv, keep, take)
+		if alike&(1<<Translation) == 0 {
+			lerpLanes(out.tx, a.tx, b.tx, i, wv, keep, take)
+			lerpLanes(out.ty, a.ty, b.ty, i, wv, keep, take)
+			lerpLanes(out.tz, a.tz, b.tz, i, wv, keep, take)
+		}
+		if alike&(1<<Scale) == 0 {
+			lerpLanes(out.sx, a.sx, b.sx, i, wv, keep, take)
+			lerpLanes(out.sy, a.sy, b.sy, i, wv, keep, take)
+			lerpLanes(out.sz, a.sz, b.sz, i, wv, keep, take)
+		}
 		ax, ay, az, aw := load8(a.qx, i), load8(a.qy, i), load8(a.qz, i), load8(a.qw, i)
 		bx, by, bz, bw := load8(b.qx, i), load8(b.qy, i), load8(b.qz, i), load8(b.qw, i)
 		var x, y, z, q archsimd.Float32x8
@@ -487,7 +491,7 @@ var laneBit = [8]int32{1, 2, 4, 8, 16, 32, 64, 128}
 // block, with the upper halves dirty, and the blocks ran 5 × slower.
 //
 //go:noinline
-func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end int, still *laneMasks, alike bool) int {
+func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end int, still *laneMasks, alike bool, held uint8) int {
 	zero, one := archsimd.Float32x8{}, archsimd.BroadcastFloat32x8(1)
 	bits := archsimd.LoadInt32x8(&laneBit)
 	wb := archsimd.BroadcastFloat32x8(w)
@@ -508,21 +512,30 @@ func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end
 			}
 			continue
 		}
-		sx, sy, sz := load8(diff.sx, i), load8(diff.sy, i), load8(diff.sz, i)
 		unit := wv.Equal(one)
-		plain := sx.Equal(one).And(sy.Equal(one)).And(sz.Equal(one)).Or(unit)
-		if wv.GreaterEqual(zero).And(wv.LessEqual(one)).And(plain).ToBits()|skip.ToBits() != 0xff {
+		lanes := wv.GreaterEqual(zero).And(wv.LessEqual(one))
+		scale := held&(1<<Scale) == 0 // else no scale to raise to a power
+		var sx, sy, sz archsimd.Float32x8
+		if scale {
+			sx, sy, sz = load8(diff.sx, i), load8(diff.sy, i), load8(diff.sz, i)
+			lanes = lanes.And(sx.Equal(one).And(sy.Equal(one)).And(sz.Equal(one)).Or(unit))
+		}
+		if lanes.ToBits()|skip.ToBits() != 0xff {
 			return i
 		}
 		// Translation base + diff·w; scale base·diff, where diff is 1 or w
-		// is, as addJoints computes them.
-		keep8(out.tx, i, load8(base.tx, i), load8(diff.tx, i).Mul(wv), skip)
-		keep8(out.ty, i, load8(base.ty, i), load8(diff.ty, i).Mul(wv), skip)
-		keep8(out.tz, i, load8(base.tz, i), load8(diff.tz, i).Mul(wv), skip)
-		bsx, bsy, bsz := load8(base.sx, i), load8(base.sy, i), load8(base.sz, i)
-		bsx.Merge(bsx.Mul(sx), skip).Store((*[8]float32)(out.sx[i : i+8]))
-		bsy.Merge(bsy.Mul(sy), skip).Store((*[8]float32)(out.sy[i : i+8]))
-		bsz.Merge(bsz.Mul(sz), skip).Store((*[8]float32)(out.sz[i : i+8]))
+		// is, as addJoints computes them; neither where held marks it.
+		if held&(1<<Translation) == 0 {
+			keep8(out.tx, i, load8(base.tx, i), load8(diff.tx, i).Mul(wv), skip)
+			keep8(out.ty, i, load8(base.ty, i), load8(diff.ty, i).Mul(wv), skip)
+			keep8(out.tz, i, load8(base.tz, i), load8(diff.tz, i).Mul(wv), skip)
+		}
+		if scale {
+			bsx, bsy, bsz := load8(base.sx, i), load8(base.sy, i), load8(base.sz, i)
+			bsx.Merge(bsx.Mul(sx), skip).Store((*[8]float32)(out.sx[i : i+8]))
+			bsy.Merge(bsy.Mul(sy), skip).Store((*[8]float32)(out.sy[i : i+8]))
+			bsz.Merge(bsz.Mul(sz), skip).Store((*[8]float32)(out.sz[i : i+8]))
+		}
 		// Rotation base ⊗ slerp(identity, diff, w), normalized; diff itself
 		// where w is 1.
 		dx, dy, dz, dw := load8(diff.qx, i), load8(diff.qy, i), load8(diff.qz, i), load8(diff.qw, i)
@@ -622,17 +635,21 @@ func identityLanes8(p *SoAPose, i int) uint8 {
 // stopped: a last block of 8 is blendSoA8's. It reads w once: with the
 // call for that block here, w stayed live across the loop and was
 // reloaded with a legacy-SSE MOVSS each block, the upper halves dirty.
-func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool) int {
+func blendSoA16(out, a, b *SoAPose, w float32, nlerp bool, alike uint8) int {
 	n := len(out.tx)
 	wv := archsimd.BroadcastFloat32x16(w)
 	i := 0
 	for ; i+16 <= n; i += 16 {
-		lerp16(out.tx, a.tx, b.tx, i, wv)
-		lerp16(out.ty, a.ty, b.ty, i, wv)
-		lerp16(out.tz, a.tz, b.tz, i, wv)
-		lerp16(out.sx, a.sx, b.sx, i, wv)
-		lerp16(out.sy, a.sy, b.sy, i, wv)
-		lerp16(out.sz, a.sz, b.sz, i, wv)
+		if alike&(1<<Translation) == 0 {
+			lerp16(out.tx, a.tx, b.tx, i, wv)
+			lerp16(out.ty, a.ty, b.ty, i, wv)
+			lerp16(out.tz, a.tz, b.tz, i, wv)
+		}
+		if alike&(1<<Scale) == 0 {
+			lerp16(out.sx, a.sx, b.sx, i, wv)
+			lerp16(out.sy, a.sy, b.sy, i, wv)
+			lerp16(out.sz, a.sz, b.sz, i, wv)
+		}
 		ax, ay := load16(a.qx, i), load16(a.qy, i)
 		az, aw := load16(a.qz, i), load16(a.qw, i)
 		bx, by := load16(b.qx, i), load16(b.qy, i)
@@ -750,16 +767,20 @@ func slerp16(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x16) (x, y, z, w 
 }
 
 // blendSoA8 is blendSoAGeneric 8 lanes at a time, from lane from on.
-func blendSoA8(out, a, b *SoAPose, w float32, nlerp bool, from int) {
+func blendSoA8(out, a, b *SoAPose, w float32, nlerp bool, alike uint8, from int) {
 	n := len(out.tx)
 	wv := archsimd.BroadcastFloat32x8(w)
 	for i := from; i+8 <= n; i += 8 {
-		lerp8(out.tx, a.tx, b.tx, i, wv)
-		lerp8(out.ty, a.ty, b.ty, i, wv)
-		lerp8(out.tz, a.tz, b.tz, i, wv)
-		lerp8(out.sx, a.sx, b.sx, i, wv)
-		lerp8(out.sy, a.sy, b.sy, i, wv)
-		lerp8(out.sz, a.sz, b.sz, i, wv)
+		if alike&(1<<Translation) == 0 {
+			lerp8(out.tx, a.tx, b.tx, i, wv)
+			lerp8(out.ty, a.ty, b.ty, i, wv)
+			lerp8(out.tz, a.tz, b.tz, i, wv)
+		}
+		if alike&(1<<Scale) == 0 {
+			lerp8(out.sx, a.sx, b.sx, i, wv)
+			lerp8(out.sy, a.sy, b.sy, i, wv)
+			lerp8(out.sz, a.sz, b.sz, i, wv)
+		}
 		ax, ay := load8(a.qx, i), load8(a.qy, i)
 		az, aw := load8(a.qz, i), load8(a.qw, i)
 		bx, by := load8(b.qx, i), load8(b.qy, i)

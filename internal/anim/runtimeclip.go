@@ -62,6 +62,9 @@ type RuntimeClip struct {
 	// only rotation keys, is common. Zero for a compressed clip.
 	still     uint8
 	stillPose []float32
+	// held tags the held translation and scale stripes (SoAPose.held),
+	// where no STEP or CUBICSPLINE track writes over them.
+	held [3]heldTag
 	// diffs keeps the difference clips built from this one, so that the
 	// controllers of a crowd, which share this clip, share those too.
 	diffs *diffMemo
@@ -253,8 +256,18 @@ func (c *RuntimeClip) findStill() {
 			c.still |= 1 << p
 		}
 	}
-	if c.still != 0 {
-		c.stillPose = img.buf
+	if c.still == 0 {
+		return
+	}
+	c.stillPose = img.buf
+	var other [3]bool
+	for _, o := range c.other {
+		other[int(o.cursor)/n] = true
+	}
+	for _, p := range tsPaths {
+		if c.still&(1<<p) != 0 && !other[p] {
+			c.held[p] = tagStripes(p, img.stripes(p))
+		}
 	}
 }
 
@@ -380,26 +393,35 @@ func sampleSoAWith(c *RuntimeClip, t float32, nlerp bool, cursors []int32, cache
 	}
 	if still != 0 {
 		// Paths that hold one value in every lane: their stripes, stored
-		// once when the clip was built (stripes 0–2, 3–6 and 7–9).
+		// once when the clip was built (stripes 0–2, 3–6 and 7–9), but
+		// where out holds them already (SoAPose.held).
 		pad, img := len(out.tx), c.stillPose
+		copies := still
+		if t := c.held[Translation]; t != (heldTag{}) && out.held[Translation] == t {
+			copies &^= 1 << Translation
+		}
+		if t := c.held[Scale]; t != (heldTag{}) && out.held[Scale] == t {
+			copies &^= 1 << Scale
+		}
 		switch ts := uint8(1<<Translation | 1<<Scale); {
-		case still&ts == ts:
+		case copies&ts == ts:
 			// One copy, the rotation stripes with them, costs less than
 			// two; the interpolation writes them over unless they are
 			// held too.
 			copy(out.buf[:10*pad], img[:10*pad])
 		default:
-			if still&(1<<Translation) != 0 {
+			if copies&(1<<Translation) != 0 {
 				copy(out.buf[:3*pad], img[:3*pad])
 			}
-			if still&(1<<Rotation) != 0 {
+			if copies&(1<<Rotation) != 0 {
 				copy(out.buf[3*pad:7*pad], img[3*pad:7*pad])
 			}
-			if still&(1<<Scale) != 0 {
+			if copies&(1<<Scale) != 0 {
 				copy(out.buf[7*pad:10*pad], img[7*pad:10*pad])
 			}
 		}
 	}
+	out.held = c.held // the interpolation and the STEP and CUBICSPLINE tracks write the others
 	interp(cache[streamHead:], n, t, nlerp, still, out)
 	if len(c.other) > 0 {
 		sampleOtherLanes(c, t, cursors, out)
@@ -597,7 +619,7 @@ func (c *RuntimeClip) buildDifference(ref *SoAPose) *RuntimeClip {
 		}
 	}
 	d.buildStream()
-	d.still, d.stillPose = 0, nil // the held values are differences now
+	d.still, d.stillPose, d.held = 0, nil, [3]heldTag{} // the held values are differences now
 	d.findStill()
 	return &d
 }

@@ -1,8 +1,10 @@
 package anim
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"unique"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -39,6 +41,68 @@ type SoAPose struct {
 	// Motion is the root motion the pose carries (see rootmotion.go):
 	// identity for the rest pose and when root motion is off.
 	Motion Transform
+	// held names, by path, the values the pose's translation and scale
+	// stripes hold when they hold a clip's held stripes (heldTag); zero
+	// where the pose claims nothing. Rotation's is always zero.
+	held [3]heldTag
+}
+
+// heldTag names the content of a path's stripes that a clip holds at one
+// value (RuntimeClip.held): equal tags, equal stripes, bit for bit, so
+// that a blend of two poses holding the same stripes keeps them without
+// arithmetic, and sampling a clip into a pose that already holds its
+// stripes copies nothing. Clips whose joints have no translation or scale
+// keys hold their skeleton's rest values there, alike in every clip of a
+// model. The zero tag claims nothing.
+type heldTag = unique.Handle[heldStripes]
+
+// heldStripes is what a heldTag interns: the stripes' bytes, and whether
+// every lane holds the identity's component (0 for translation, 1 for
+// scale), which an additive layer adds as nothing.
+type heldStripes struct {
+	bytes    string
+	identity bool
+}
+
+// tagStripes is the tag of the stripes v of path p.
+func tagStripes(p Path, v []float32) heldTag {
+	id := float32(0)
+	if p == Scale {
+		id = 1
+	}
+	identity := true
+	b := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		identity = identity && x == id
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return unique.Make(heldStripes{string(b), identity})
+}
+
+// tsPaths are the paths whose held stripes poses keep track of.
+var tsPaths = [2]Path{Translation, Scale}
+
+// stripes is path p's stripes, padding included.
+func (p *SoAPose) stripes(path Path) []float32 {
+	pad := len(p.tx)
+	return p.buf[firstStripe[path]*pad : (firstStripe[path]+path.Components())*pad]
+}
+
+// keepHeld makes p's path stripes hold src's, copying them only where p
+// does not claim them already, and takes src's claim there.
+func (p *SoAPose) keepHeld(path Path, src *SoAPose) {
+	if t := src.held[path]; t == (heldTag{}) || p.held[path] != t {
+		p.copyHeld(path, src)
+	}
+}
+
+// copyHeld copies src's path stripes and claim into p, out of line so
+// that keepHeld's test inlines.
+//
+//go:noinline
+func (p *SoAPose) copyHeld(path Path, src *SoAPose) {
+	copy(p.stripes(path), src.stripes(path))
+	p.held[path] = src.held[path]
 }
 
 // NewSoAPose returns a pose of n joints, every joint (and padding lane) at
@@ -81,6 +145,7 @@ func (p *SoAPose) Set(i int, t Transform) {
 	p.tx[i], p.ty[i], p.tz[i] = t.Translation[0], t.Translation[1], t.Translation[2]
 	p.qx[i], p.qy[i], p.qz[i], p.qw[i] = t.Rotation.V[0], t.Rotation.V[1], t.Rotation.V[2], t.Rotation.W
 	p.sx[i], p.sy[i], p.sz[i] = t.Scale[0], t.Scale[1], t.Scale[2]
+	p.held = [3]heldTag{}
 }
 
 // FromTransforms copies an AoS pose in; len(src) == Len().
@@ -111,6 +176,7 @@ func (p *SoAPose) CopyFrom(src *SoAPose) {
 	copy(p.buf, src.buf)
 	copy(p.W, src.W)
 	p.Motion = src.Motion
+	p.held = src.held
 }
 
 // BlendSoA blends two poses like LerpPose (nlerp false: rotations slerped
@@ -134,27 +200,41 @@ func BlendSoA(out, a, b *SoAPose, w float32, nlerp bool) {
 		}
 		return
 	}
-	blendSoA(out, a, b, w, nlerp)
+	blendSoA(out, a, b, w, nlerp, heldAlike(out, a, b))
 	if len(out.W) > 0 {
 		lerpW(out, a, b, w, nil)
 	}
 	lerpMotion(out, a, b, w)
 }
 
+// heldAlike is, for a layer writing out from a and b, the paths (bit p)
+// whose stripes a and b hold alike by their tags (SoAPose.held): out
+// holds a's there after it, copied where it did not already, and the
+// layer's kernels may leave them, since a + (b − a)·w is a there. Every
+// other path's claim on out is dropped, for the kernels to write it.
+func heldAlike(out, a, b *SoAPose) uint8 {
+	return out.alikeAt(Translation, a, b) | out.alikeAt(Scale, a, b)
+}
+
+// alikeAt is heldAlike for one path.
+func (out *SoAPose) alikeAt(p Path, a, b *SoAPose) uint8 {
+	if t := a.held[p]; t == (heldTag{}) || t != b.held[p] {
+		out.held[p] = heldTag{}
+		return 0
+	}
+	out.keepHeld(p, a)
+	return 1 << p
+}
+
 // blendSoAGeneric is the portable blend kernel, the quaternion arithmetic
-// written out. Padding lanes are left alone.
-func blendSoAGeneric(out, a, b *SoAPose, w float32, nlerp bool) {
+// written out. Padding lanes are left alone, and so are the paths alike
+// marks (heldAlike).
+func blendSoAGeneric(out, a, b *SoAPose, w float32, nlerp bool, alike uint8) {
 	n := out.n
-	atx, aty, atz, asx, asy, asz := a.tx[:n], a.ty[:n], a.tz[:n], a.sx[:n], a.sy[:n], a.sz[:n]
-	btx, bty, btz, bsx, bsy, bsz := b.tx[:n], b.ty[:n], b.tz[:n], b.sx[:n], b.sy[:n], b.sz[:n]
-	otx, oty, otz, osx, osy, osz := out.tx[:n], out.ty[:n], out.tz[:n], out.sx[:n], out.sy[:n], out.sz[:n]
-	for i := range otx {
-		otx[i] = atx[i] + (btx[i]-atx[i])*w
-		oty[i] = aty[i] + (bty[i]-aty[i])*w
-		otz[i] = atz[i] + (btz[i]-atz[i])*w
-		osx[i] = asx[i] + (bsx[i]-asx[i])*w
-		osy[i] = asy[i] + (bsy[i]-asy[i])*w
-		osz[i] = asz[i] + (bsz[i]-asz[i])*w
+	for _, p := range tsPaths {
+		if alike&(1<<p) == 0 {
+			lerp3(out.stripes(p), a.stripes(p), b.stripes(p), n, w)
+		}
 	}
 	ax, ay, az, aw := a.qx[:n], a.qy[:n], a.qz[:n], a.qw[:n]
 	bx, by, bz, bw := b.qx[:n], b.qy[:n], b.qz[:n], b.qw[:n]
@@ -187,5 +267,19 @@ func blendSoAGeneric(out, a, b *SoAPose, w float32, nlerp bool) {
 		}
 		inv := 1 / l
 		ox[i], oy[i], oz[i], ow[i] = x*inv, y*inv, z*inv, q*inv
+	}
+}
+
+// lerp3 writes o = a + (b − a)·w over the first n lanes of three stripes
+// of equal length, the path stripes of a translation or a scale.
+func lerp3(o, a, b []float32, n int, w float32) {
+	pad := len(o) / 3
+	o0, o1, o2 := o[:n], o[pad:pad+n], o[2*pad:2*pad+n]
+	a0, a1, a2 := a[:n], a[pad:pad+n], a[2*pad:2*pad+n]
+	b0, b1, b2 := b[:n], b[pad:pad+n], b[2*pad:2*pad+n]
+	for i := range o0 {
+		o0[i] = a0[i] + (b0[i]-a0[i])*w
+		o1[i] = a1[i] + (b1[i]-a1[i])*w
+		o2[i] = a2[i] + (b2[i]-a2[i])*w
 	}
 }

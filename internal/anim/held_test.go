@@ -1,0 +1,247 @@
+package anim
+
+import (
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// checkClaims fails t where p claims held stripes (SoAPose.held) that its
+// stripes do not hold, bit for bit.
+func checkClaims(t *testing.T, what string, p *SoAPose) {
+	t.Helper()
+	for _, path := range tsPaths {
+		if h := p.held[path]; h != (heldTag{}) && tagStripes(path, p.stripes(path)) != h {
+			t.Errorf("%s: claims held %v stripes it does not hold", what, path)
+		}
+	}
+}
+
+// TestHeldTags: clips whose joints have no translation or scale keys tag
+// those stripes alike, as the rest pose's, and a difference clip tags them
+// as the identity; stripes that a STEP track writes over, or keys, are not
+// tagged.
+func TestHeldTags(t *testing.T) {
+	sk := humanoid()
+	rest := NewPose(sk)
+	rest.FromRest(sk)
+	restT, restS := tagStripes(Translation, rest.stripes(Translation)), tagStripes(Scale, rest.stripes(Scale))
+	if restT.Value().identity || !restS.Value().identity {
+		t.Fatalf("rest tags: translation identity %v, scale identity %v; want false, true", restT.Value().identity, restS.Value().identity)
+	}
+	for _, c := range humanoidClips(sk) {
+		rc, err := NewRuntimeClip(&c, sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rc.held[Translation] != restT || rc.held[Scale] != restS || rc.held[Rotation] != (heldTag{}) {
+			t.Errorf("%s: held tags are not the rest pose's", c.Name)
+		}
+		d := rc.differenceClip(rest)
+		if d == nil {
+			t.Fatalf("%s: no difference clip", c.Name)
+		}
+		for _, p := range tsPaths {
+			if h := d.held[p]; h == (heldTag{}) || !h.Value().identity {
+				t.Errorf("%s: the difference clip's %v is not tagged the identity", c.Name, p)
+			}
+		}
+	}
+	j := sk.JointIndex("head")
+	for _, tc := range []struct {
+		name  string
+		track Track
+		held  [3]bool
+	}{
+		{"translation keys", Track{Joint: j, Path: Translation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 2, 3}}, [3]bool{false, false, true}},
+		{"one translation key", Track{Joint: j, Path: Translation, Interp: Linear, Times: []float32{0.5}, Values: []float32{1, 2, 3}}, [3]bool{true, false, true}},
+		{"STEP scale", Track{Joint: j, Path: Scale, Interp: Step, Times: []float32{0, 0.5}, Values: []float32{2, 2, 2, 3, 3, 3}}, [3]bool{true, false, false}},
+		{"scale keys", Track{Joint: j, Path: Scale, Interp: Linear, Times: []float32{0, 1}, Values: []float32{1, 1, 1, 2, 2, 2}}, [3]bool{true, false, false}},
+	} {
+		rc, err := NewRuntimeClip(&Clip{Name: tc.name, Duration: 1, Tracks: []Track{tc.track}}, sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := range Path(3) {
+			if got := rc.held[p] != (heldTag{}); got != tc.held[p] {
+				t.Errorf("%s: %v tagged %v, want %v", tc.name, p, got, tc.held[p])
+			}
+		}
+		if tc.name == "one translation key" && rc.held[Translation] == restT {
+			t.Errorf("%s: tagged as the rest pose's translation", tc.name)
+		}
+	}
+}
+
+// TestHeldSampleSkipsCopy: sampling a clip into a pose that already holds
+// its held stripes by tag copies nothing (a stripe changed behind the
+// tag's back shows it), and a write through Set drops the pose's claims.
+func TestHeldSampleSkipsCopy(t *testing.T) {
+	sk := humanoid()
+	clips := humanoidClips(sk)
+	idle, err := NewRuntimeClip(&clips[0], sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk, err := NewRuntimeClip(&clips[1], sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range kernelPaths() {
+		setKernelPath(path)
+		p := NewPose(sk)
+		(&SampleSoAJob{Clip: idle, Time: 0.5, Cursors: make([]int32, idle.NumCursors()), Cache: make([]float32, idle.CacheLen()), Output: p}).Run()
+		rest := sk.Rest[1].Translation[1]
+		if p.ty[1] != rest {
+			t.Fatalf("%s: spine y %v after sampling, want the rest's %v", path, p.ty[1], rest)
+		}
+		p.ty[1] = 42 // behind the tag's back
+		job := SampleSoAJob{Clip: walk, Time: 0.3, Cursors: make([]int32, walk.NumCursors()), Cache: make([]float32, walk.CacheLen()), Output: p}
+		job.Run()
+		if p.ty[1] != 42 {
+			t.Errorf("%s: sampling a clip holding the same translations copied them", path)
+		}
+		p.Set(0, p.At(0))
+		job.Run()
+		if p.ty[1] != rest {
+			t.Errorf("%s: spine y %v after Set and sampling, want %v: Set kept the claim", path, p.ty[1], rest)
+		}
+		checkClaims(t, path, p)
+	}
+	restoreKernels()
+}
+
+// TestHeldStripesAgree runs random sequences of sampling, blends, masked
+// blends, additive layers, copies and Set over four poses, every output
+// aliasing its inputs at times, once with the poses' held tags and once
+// with them dropped before every step (which makes every step compute
+// every stripe), on every kernel path: the poses must agree after each
+// step, and every claim must hold.
+func TestHeldStripesAgree(t *testing.T) {
+	sk := humanoid()
+	n := sk.NumJoints()
+	clips := humanoidClips(sk)
+	// A clip with translation keys (hips bob), whose translations are not
+	// held, and one holding a scale that is not the rest's.
+	bob := Track{Joint: 0, Path: Translation, Interp: Linear, Times: []float32{0, 0.5, 1}, Values: []float32{0, 0.95, 0, 0, 0.9, 0.02, 0, 0.95, 0}}
+	grow := Track{Joint: 4, Path: Scale, Interp: Linear, Times: []float32{0.2}, Values: []float32{1.5, 1.5, 1.5}}
+	clips = append(clips, Clip{Name: "Bob", Duration: 1, Tracks: []Track{bob, clips[1].Tracks[0]}}, Clip{Name: "Grow", Duration: 1, Tracks: []Track{grow, clips[2].Tracks[0]}})
+	rest := NewPose(sk)
+	rest.FromRest(sk)
+	var rcs []*RuntimeClip
+	for i := range clips {
+		rc, err := NewRuntimeClip(&clips[i], sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rcs = append(rcs, rc, rc.differenceClip(rest))
+	}
+	mask := make([]float32, n, soaPadded(n))
+	for i := range mask {
+		mask[i] = [...]float32{0, 0.3, 1, 0.7}[i%4]
+	}
+	for _, path := range kernelPaths() {
+		setKernelPath(path)
+		rng := rand.New(rand.NewPCG(7, 11))
+		var tagged, plain [4]*SoAPose
+		var jobs [2][]SampleSoAJob
+		for i := range tagged {
+			tagged[i], plain[i] = NewPose(sk), NewPose(sk)
+		}
+		for w := range jobs {
+			for _, rc := range rcs {
+				jobs[w] = append(jobs[w], SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen())})
+			}
+		}
+		claims := 0
+		for step := range 3000 {
+			o, a, b := rng.IntN(4), rng.IntN(4), rng.IntN(4)
+			w := [...]float32{0.25, 0.5, 0.8, 1, 0}[rng.IntN(5)]
+			var m []float32
+			if rng.IntN(2) == 0 {
+				m = mask
+			}
+			op := rng.IntN(7)
+			k, tm, nlerp := rng.IntN(len(rcs)), rng.Float32()*3, rng.IntN(2) == 0
+			tr := Transform{Translation: mgl32.Vec3{0, rng.Float32(), 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}
+			copies, joint := rng.IntN(2) == 0 && o != a, rng.IntN(n)
+			for world, p := range [2]*[4]*SoAPose{&tagged, &plain} {
+				if world == 1 {
+					for _, q := range p {
+						q.held = [3]heldTag{}
+					}
+				}
+				switch op {
+				case 0, 1: // sampling, twice as often
+					j := &jobs[world][k]
+					j.Time, j.Nlerp, j.Output = tm, nlerp, p[o]
+					j.Run()
+				case 2:
+					BlendSoA(p[o], p[a], p[b], w, nlerp)
+				case 3:
+					MaskedBlendSoA(p[o], p[a], p[b], w, m, nlerp)
+				case 4, 5:
+					AddSoA(p[o], p[a], p[b], w, m)
+				case 6:
+					if copies {
+						p[o].CopyFrom(p[a])
+					} else {
+						p[o].Set(joint, tr)
+					}
+				}
+			}
+			for i := range tagged {
+				checkClaims(t, path, tagged[i])
+				if tagged[i].held[Translation] != (heldTag{}) {
+					claims++
+				}
+				for s, v := range tagged[i].buf {
+					if u := plain[i].buf[s]; v != u && (v == v || u == u) {
+						t.Fatalf("%s: step %d (op %d into %d from %d, %d): pose %d stripe %d lane %d is %v with tags, %v without", path, step, op, o, a, b, i, s/len(tagged[i].tx), s%len(tagged[i].tx), v, u)
+					}
+				}
+			}
+		}
+		if claims < 2000 {
+			t.Errorf("%s: %d claims over 3000 steps of four poses: the tags went untested", path, claims)
+		}
+	}
+	restoreKernels()
+}
+
+// TestHeldCharacterClaims runs the character spec's layers (a blend, an
+// additive and a masked layer, transitions) for 400 frames: every claim
+// on its output and scratch poses holds after each frame, and the output
+// claims the rest pose's translations, which none of its clips keys.
+func TestHeldCharacterClaims(t *testing.T) {
+	data, err := os.ReadFile("testdata/character.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := ParseSpec(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := humanoid()
+	c := build(t, spec, sk, humanoidClips(sk))
+	if err := c.SetParam("speed", 0.5); err != nil {
+		t.Fatal(err)
+	}
+	out := NewPose(sk)
+	for i := range 400 {
+		if i%120 == 0 {
+			_ = c.Request("greet")
+		}
+		c.Update(1.0 / 60)
+		c.Evaluate(out)
+		checkClaims(t, "output", out)
+		for _, s := range c.ctx.stack {
+			checkClaims(t, "scratch", s)
+		}
+	}
+	if out.held[Translation] != c.ctx.rest.held[Translation] || out.held[Translation] == (heldTag{}) {
+		t.Error("the output does not claim the rest pose's translations")
+	}
+}
