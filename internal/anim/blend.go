@@ -299,7 +299,7 @@ func heldIdentity(out, base, diff *SoAPose) uint8 {
 
 // heldIdentityAt is heldIdentity for one path.
 func (out *SoAPose) heldIdentityAt(p Path, base, diff *SoAPose) uint8 {
-	if t := diff.held[p]; out == diff || t == (heldTag{}) || !t.Value().identity {
+	if out == diff || !diff.holdsIdentity(p) {
 		out.held[p] = heldTag{}
 		return 0
 	}

@@ -596,37 +596,42 @@ func sameMasks8(p, q *SoAPose, from int, m *laneMasks) bool {
 //go:noinline
 func identityMasks8(p *SoAPose, from int, m *laneMasks) bool {
 	lanes, found := len(p.buf)/10, uint8(0)
+	ts := p.holdsIdentity(Translation) && p.holdsIdentity(Scale)
 	for k := range m {
 		i := from + k*soaLanes
 		if i >= lanes {
 			break
 		}
-		m[k] = identityLanes8(p, i)
+		m[k] = identityLanes8(p, i, ts)
 		found |= m[k]
 	}
 	return found != 0
 }
 
-// identityLanes8 gives bit l for joint i+l of the block of 8 from i. It
-// tests the qw stripe first and stops there when no joint of the block
-// passes, as sameBlock8: the layers over a dense pose (motion capture,
-// where every joint turns) pay one load a block.
-func identityLanes8(p *SoAPose, i int) uint8 {
+// identityLanes8 gives bit l for joint i+l of the block of 8 from i; ts
+// says that every translation and scale lane holds the identity's (by the
+// pose's tags), which it then does not test. It tests the qw stripe first
+// and stops there when no joint of the block passes, as sameBlock8: the
+// layers over a dense pose (motion capture, where every joint turns) pay
+// one load a block.
+func identityLanes8(p *SoAPose, i int, ts bool) uint8 {
 	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	one := archsimd.BroadcastFloat32x8(1)
 	m := load8(p.qw, i).Equal(one)
 	if m.ToBits() == 0 {
 		return 0
 	}
-	m = m.And(load8(p.tx, i).Equal(zero)).
-		And(load8(p.ty, i).Equal(zero)).
-		And(load8(p.tz, i).Equal(zero)).
-		And(load8(p.qx, i).Equal(zero)).
+	m = m.And(load8(p.qx, i).Equal(zero)).
 		And(load8(p.qy, i).Equal(zero)).
-		And(load8(p.qz, i).Equal(zero)).
-		And(load8(p.sx, i).Equal(one)).
-		And(load8(p.sy, i).Equal(one)).
-		And(load8(p.sz, i).Equal(one))
+		And(load8(p.qz, i).Equal(zero))
+	if !ts {
+		m = m.And(load8(p.tx, i).Equal(zero)).
+			And(load8(p.ty, i).Equal(zero)).
+			And(load8(p.tz, i).Equal(zero)).
+			And(load8(p.sx, i).Equal(one)).
+			And(load8(p.sy, i).Equal(one)).
+			And(load8(p.sz, i).Equal(one))
+	}
 	return uint8(m.ToBits())
 }
 

@@ -103,8 +103,26 @@ func TestLayerLanes(t *testing.T) {
 		if got := uint8(sameBlock8(a, b, i).ToBits()); got != wantSame {
 			t.Errorf("block %d: sameBlock8 %08b, want %08b", i, got, wantSame)
 		}
-		if got := identityLanes8(id, i); got != wantID {
+		if got := identityLanes8(id, i, false); got != wantID {
 			t.Errorf("block %d: identityLanes8 %08b, want %08b", i, got, wantID)
+		}
+	}
+	// With translations and scales the identity's, as a difference
+	// clip's tags say, the rotations alone decide.
+	rot := NewSoAPose(n)
+	copy(rot.stripes(Rotation), id.stripes(Rotation))
+	for _, p := range tsPaths {
+		rot.held[p] = tagStripes(p, rot.stripes(p))
+	}
+	for i := 0; i < n; i += soaLanes {
+		var want uint8
+		for l := range soaLanes {
+			if rot.identityAt(i + l) {
+				want |= 1 << l
+			}
+		}
+		if got := identityLanes8(rot, i, true); got != want {
+			t.Errorf("block %d: identityLanes8 of rotations %08b, want %08b", i, got, want)
 		}
 	}
 

@@ -88,6 +88,13 @@ func (p *SoAPose) stripes(path Path) []float32 {
 	return p.buf[firstStripe[path]*pad : (firstStripe[path]+path.Components())*pad]
 }
 
+// holdsIdentity reports whether p's path stripes hold the identity's
+// component in every lane, by p's tag.
+func (p *SoAPose) holdsIdentity(path Path) bool {
+	t := p.held[path]
+	return t != (heldTag{}) && t.Value().identity
+}
+
 // keepHeld makes p's path stripes hold src's, copying them only where p
 // does not claim them already, and takes src's claim there.
 func (p *SoAPose) keepHeld(path Path, src *SoAPose) {
