@@ -46,8 +46,9 @@ type RuntimeClip struct {
 	// pk holds the LINEAR joint tracks of a compressed clip
 	// (CompressClip), whose lanes are then nil.
 	pk *packedClip
-	// stream[p] is path p's key stream (buildStream): entries {joint,
-	// t0, inv, b…} sorted by t0.
+	// stream[p] is path p's key stream (buildStream): entries {pair,
+	// t0, inv, b…} sorted by t0, pair the index of the joint's t0 in
+	// path p's pairs of the cache (pairAt), its bits stored as they are.
 	stream [3][]float32
 	// first is the job cache's pairs before any key (after streamHead):
 	// where playback starts again when it goes back near the start.
