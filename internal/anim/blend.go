@@ -12,12 +12,20 @@ import (
 // out may be any of its inputs: each joint is read before it is written.
 // Poses of different lengths are a programmer error and panic.
 
-func checkLen(op string, out *SoAPose, in ...*SoAPose) {
-	for _, p := range in {
-		if p.n != out.n {
-			panic(fmt.Sprintf("anim: %s of a %d-joint pose into %d joints", op, p.n, out.n))
-		}
+func checkLen(op string, out, a, b *SoAPose) {
+	if a.n != out.n || b.n != out.n {
+		lenPanic(op, out, a, b)
 	}
+}
+
+// lenPanic is checkLen's panic, out of line so that checkLen inlines (a
+// variadic form built its slice on every blend).
+func lenPanic(op string, out, a, b *SoAPose) {
+	p := a
+	if p.n == out.n {
+		p = b
+	}
+	panic(fmt.Sprintf("anim: %s of a %d-joint pose into %d joints", op, p.n, out.n))
 }
 
 // copyJoint sets joint i of p to joint i of src.
@@ -146,7 +154,7 @@ func maskedJoints(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, fro
 
 func accumStart(acc, p *SoAPose, w float32) {
 	acc.held = [3]heldTag{}
-	checkLen("average", acc, p)
+	checkLen("average", acc, p, p)
 	n := acc.n
 	for i := range n {
 		acc.tx[i], acc.ty[i], acc.tz[i] = p.tx[i]*w, p.ty[i]*w, p.tz[i]*w
@@ -160,7 +168,7 @@ func accumStart(acc, p *SoAPose, w float32) {
 }
 
 func accumAdd(acc, p *SoAPose, w float32) {
-	checkLen("average", acc, p)
+	checkLen("average", acc, p, p)
 	n := acc.n
 	for i := range n {
 		acc.tx[i] += p.tx[i] * w

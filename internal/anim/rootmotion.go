@@ -341,11 +341,17 @@ func (c *Controller) Extracted() Transform { return c.extracted }
 // character's model transform accumulates Controller.Motion.
 func Then(a, b Transform) Transform { return then(a, b) }
 
+// sameTransform is *a == *b, its fields compared in line: comparing the
+// structs calls their type's equality function, on every blend.
+func sameTransform(a, b *Transform) bool {
+	return a.Translation == b.Translation && a.Rotation.W == b.Rotation.W && a.Rotation.V == b.Rotation.V && a.Scale == b.Scale
+}
+
 // lerpMotion is the root-motion part of a blend: translation lerped,
 // rotation slerped, by w.
 func lerpMotion(out, a, b *SoAPose, w float32) {
 	switch {
-	case a.Motion == b.Motion: // root motion off: both identity
+	case sameTransform(&a.Motion, &b.Motion): // root motion off: both identity
 		out.Motion = a.Motion
 	case w <= 0:
 		out.Motion = a.Motion
