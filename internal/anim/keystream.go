@@ -56,8 +56,10 @@ const cacheStripes = 26
 // the stream's next entry to apply, its 32 bits stored as they are (moved,
 // never computed with, so that no conversion runs each frame). A
 // compressed clip's cache uses the tag, and in the third float the frames'
-// cursor (advanceFrames), stored the same way. The last three are unused:
-// 8 keeps the groups after the head 32-byte aligned.
+// cursor (advanceFrames), stored the same way. The sixth is the time the
+// next entry of any stream begins, so that a frame that applies none
+// costs one compare; the last two are unused: 8 keeps the groups after
+// the head 32-byte aligned.
 const streamHead = 8
 
 // clipTags numbers the clips with key streams, so that a cache filled
@@ -72,10 +74,18 @@ func readHead(h *[streamHead]float32) [3]int32 {
 	return [3]int32{int32(math.Float32bits(h[2])), int32(math.Float32bits(h[3])), int32(math.Float32bits(h[4]))}
 }
 
-// writeHead stores the time, the clip's tag and the cursors in the head.
+// writeHead stores the time, the clip's tag, the cursors and the time
+// the next entry of any stream begins (+∞ past the last) in the head.
 func (c *RuntimeClip) writeHead(h *[streamHead]float32, t float32, cur [3]int32) {
 	h[0], h[1] = t, c.tag
 	h[2], h[3], h[4] = math.Float32frombits(uint32(cur[0])), math.Float32frombits(uint32(cur[1])), math.Float32frombits(uint32(cur[2]))
+	next := float32(math.Inf(1))
+	for p, s := range c.stream {
+		if i := int(cur[p]) * (3 + Path(p).Components()); i < len(s) {
+			next = min(next, s[i+1])
+		}
+	}
+	h[5] = next
 }
 
 // buildStream builds the key streams from the clip's LINEAR lanes. STEP
@@ -83,6 +93,7 @@ func (c *RuntimeClip) writeHead(h *[streamHead]float32, t float32, cur [3]int32)
 // shadow), one- and two-key tracks hold one pair at every time.
 func (c *RuntimeClip) buildStream() {
 	n := c.numJoints
+	c.keyed = 0
 	for p := range c.lanes {
 		nc := Path(p).Components()
 		stride := recHead + nc
@@ -105,6 +116,9 @@ func (c *RuntimeClip) buildStream() {
 			s = append(s, c.keys[r+stride+recHead:r+stride+recHead+nc]...)
 		}
 		c.stream[p] = s
+		if len(s) > 0 {
+			c.keyed |= 1 << p
+		}
 	}
 	c.tag = newClipTag()
 	cache := make([]float32, streamHead+cacheStripes*soaPadded(n))
@@ -120,13 +134,13 @@ func (c *RuntimeClip) advanceStream(t float32, cache []float32) {
 		t = float32(math.Inf(-1)) // NaN holds the first key, as -∞ does
 	}
 	h := (*[streamHead]float32)(cache[:streamHead])
-	cur := readHead(h)
-	if h[1] == c.tag && t >= h[0] && c.beforeEntries(t, cur) {
+	if h[1] == c.tag && t >= h[0] && t < h[5] {
 		// Forward, and no entry begins by t: every pair stays, as on most
 		// frames of a clip keyed at 30 Hz or less played at 60 Hz.
 		h[0] = t
 		return
 	}
+	cur := readHead(h)
 	if h[1] != c.tag || !(t >= h[0]) || c.mustSeek(t, cur) {
 		if c.mustSeek(t, [3]int32{}) {
 			c.seekStream(t, cache)
@@ -137,23 +151,18 @@ func (c *RuntimeClip) advanceStream(t float32, cache []float32) {
 	}
 	pad := soaPadded(c.numJoints)
 	ca := cache[streamHead:]
-	advance3(c.stream[Translation], &cur[Translation], t, ca[cacheStripe[Translation]*pad:cacheStripe[Rotation]*pad])
-	advance4(c.stream[Rotation], &cur[Rotation], t, ca[cacheStripe[Rotation]*pad:cacheStripe[Scale]*pad])
-	advance3(c.stream[Scale], &cur[Scale], t, ca[cacheStripe[Scale]*pad:cacheStripes*pad])
-	c.writeHead(h, t, cur)
-}
-
-// beforeEntries reports whether every stream's cursor is within the
-// stream and its next entry (if any) begins after t: advancing to t would
-// apply none.
-func (c *RuntimeClip) beforeEntries(t float32, cur [3]int32) bool {
-	for p, s := range c.stream {
-		i, ok := entryAt(s, cur[p], 3+Path(p).Components())
-		if !ok || i+1 < uint64(len(s)) && s[i+1] <= t {
-			return false
-		}
+	// A path without entries (no track of it has more than two keys, as
+	// the translations and scales of many clips) has nothing to apply.
+	if c.keyed&(1<<Translation) != 0 {
+		advance3(c.stream[Translation], &cur[Translation], t, ca[cacheStripe[Translation]*pad:cacheStripe[Rotation]*pad])
 	}
-	return true
+	if c.keyed&(1<<Rotation) != 0 {
+		advance4(c.stream[Rotation], &cur[Rotation], t, ca[cacheStripe[Rotation]*pad:cacheStripe[Scale]*pad])
+	}
+	if c.keyed&(1<<Scale) != 0 {
+		advance3(c.stream[Scale], &cur[Scale], t, ca[cacheStripe[Scale]*pad:cacheStripes*pad])
+	}
+	c.writeHead(h, t, cur)
 }
 
 // entryAt is the index in stream s, of entries of w floats, of the entry
@@ -171,6 +180,9 @@ func entryAt(s []float32, cur int32, w int) (uint64, bool) {
 // cursor past its end (a cache head that is not a cache's).
 func (c *RuntimeClip) mustSeek(t float32, cur [3]int32) bool {
 	for p, s := range c.stream {
+		if c.keyed&(1<<p) == 0 {
+			continue
+		}
 		w := 3 + Path(p).Components()
 		if _, ok := entryAt(s, cur[p], w); !ok {
 			return true

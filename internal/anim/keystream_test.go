@@ -111,7 +111,9 @@ func TestStreamedSamplingMatchesSeeking(t *testing.T) {
 // track's, never the streams'), a cache head whose stream cursors run
 // past the streams, and a cache filled from another clip of the same
 // skeleton. Sampling must give what a fresh job gives, not index out of a
-// stream nor reuse another clip's pairs.
+// stream nor reuse another clip's pairs. A head garbage in its next
+// entry's time as well must not index out of a stream either, and a jump
+// back puts it right.
 func TestStreamStateFromElsewhere(t *testing.T) {
 	sk := chain(6)
 	c := streamClip(6)
@@ -141,7 +143,7 @@ func TestStreamStateFromElsewhere(t *testing.T) {
 	for _, bad := range []int32{30000, 1 << 30, math.MaxInt32, -1, math.MinInt32} {
 		job.Time = 0.5
 		job.Run()
-		for k := 2; k < streamHead; k++ {
+		for k := 2; k < 5; k++ {
 			job.Cache[k] = math.Float32frombits(uint32(bad))
 		}
 		job.Time = 0.9
@@ -149,6 +151,27 @@ func TestStreamStateFromElsewhere(t *testing.T) {
 		for k, want := range fresh.Output.buf {
 			if job.Output.buf[k] != want {
 				t.Fatalf("head cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.buf[k], want)
+			}
+		}
+	}
+	// The rest of the head garbage too: the time of the next entry, which
+	// a frame that applies none trusts, may hold the pairs back, but
+	// nothing reads out of a stream, and going back refills them.
+	back := SampleSoAJob{Clip: rc, Time: 0.3, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
+	back.Run()
+	for _, bad := range []int32{30000, 1 << 30, math.MaxInt32, -1, math.MinInt32, 0x7f800000, 0x7fc00000} {
+		job.Time = 0.5
+		job.Run()
+		for k := 2; k < streamHead; k++ {
+			job.Cache[k] = math.Float32frombits(uint32(bad))
+		}
+		for _, tm := range []float32{0.9, 0.95, 0.3} {
+			job.Time = tm
+			job.Run()
+		}
+		for k, want := range back.Output.buf {
+			if job.Output.buf[k] != want {
+				t.Fatalf("head %d: float %d is %v after going back, a fresh job's %v", bad, k, job.Output.buf[k], want)
 			}
 		}
 	}

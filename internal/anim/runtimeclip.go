@@ -50,6 +50,8 @@ type RuntimeClip struct {
 	// t0, inv, b…} sorted by t0, pair the index of the joint's t0 in
 	// path p's pairs of the cache (pairAt), its bits stored as they are.
 	stream [3][]float32
+	// keyed has bit p set where stream[p] has entries.
+	keyed uint8
 	// first is the job cache's pairs before any key (after streamHead):
 	// where playback starts again when it goes back near the start.
 	first []float32
