@@ -180,7 +180,7 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 		if err != nil {
 			return nil, err
 		}
-		depth = max(depth, need+1) // +1: the layer's own output buffer
+		depth = max(depth, need)
 	}
 	for i := range spec.Post {
 		if err := b.post(&spec.Post[i], indexPath("post", i)); err != nil {
@@ -223,7 +223,7 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 		return nil, err
 	}
 	for i := range c.machines {
-		c.machines[i].snap = NewPose(sk)
+		c.machines[i].snap, c.machines[i].buf = NewPose(sk), NewPose(sk)
 		c.machines[i].reset(&c.ctx)
 	}
 	return c, nil
@@ -548,15 +548,13 @@ func (c *Controller) Evaluate(out *SoAPose) {
 			out.CopyFrom(x.rest)
 			rest = false
 		}
-		buf := x.push()
-		if f := m.evalInto(x, buf); f > 0 {
+		if f := m.evalInto(x, m.buf); f > 0 {
 			if m.mode == LayerAdditive {
-				AddSoA(out, out, buf, w*f, m.mask)
+				AddSoA(out, out, m.buf, w*f, m.mask)
 			} else {
-				MaskedBlendSoA(out, out, buf, w*f, m.mask, false)
+				MaskedBlendSoA(out, out, m.buf, w*f, m.mask, false)
 			}
 		}
-		x.pop()
 	}
 	if rest {
 		out.CopyFrom(x.rest)

@@ -213,8 +213,9 @@ func TestHeldStripesAgree(t *testing.T) {
 
 // TestHeldCharacterClaims runs the character spec's layers (a blend, an
 // additive and a masked layer, transitions) for 400 frames: every claim
-// on its output and scratch poses holds after each frame, and the output
-// claims the rest pose's translations, which none of its clips keys.
+// on its output, scratch and layer poses holds after each frame, and the
+// output claims the rest pose's translations, which none of its clips
+// keys.
 func TestHeldCharacterClaims(t *testing.T) {
 	data, err := os.ReadFile("testdata/character.json")
 	if err != nil {
@@ -239,6 +240,9 @@ func TestHeldCharacterClaims(t *testing.T) {
 		checkClaims(t, "output", out)
 		for _, s := range c.ctx.stack {
 			checkClaims(t, "scratch", s)
+		}
+		for _, m := range c.machines {
+			checkClaims(t, m.name, m.buf)
 		}
 	}
 	if out.held[Translation] != c.ctx.rest.held[Translation] || out.held[Translation] == (heldTag{}) {
