@@ -3,7 +3,6 @@ package anim
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -217,16 +216,7 @@ func BenchmarkPostProcess(b *testing.B) {
 // for every 120 frames), look-at and IK, through to the palette of a skin of
 // every joint. It returns one frame's work and the joint count.
 func characterFrame(tb testing.TB) (frame func(), joints int) {
-	data, err := os.ReadFile("testdata/character.json")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	spec, err := ParseSpec(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sk := humanoid()
-	c := build(tb, spec, sk, humanoidClips(sk))
+	c, sk := characterController(tb)
 	for name, v := range map[string]float32{"speed": 0.5, "look_weight": 1, "ik_weight": 1} {
 		if err := c.SetParam(name, v); err != nil {
 			tb.Fatal(err)

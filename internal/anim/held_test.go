@@ -2,7 +2,6 @@ package anim
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -217,16 +216,7 @@ func TestHeldStripesAgree(t *testing.T) {
 // output claims the rest pose's translations, which none of its clips
 // keys.
 func TestHeldCharacterClaims(t *testing.T) {
-	data, err := os.ReadFile("testdata/character.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := ParseSpec(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sk := humanoid()
-	c := build(t, spec, sk, humanoidClips(sk))
+	c, sk := characterController(t)
 	if err := c.SetParam("speed", 0.5); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package anim
 
 import (
 	"math"
+	"os"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -165,6 +166,22 @@ func humanoidClips(sk *Skeleton) []Clip {
 	walk := swing("Walk", 1, []string{"thigh.L", "thigh.R", "upper_arm.L", "upper_arm.R"}, mgl32.Vec3{1, 0, 0}, 0.5, []float64{0, math.Pi, math.Pi, 0})
 	wave := swing("Wave", 2, []string{"upper_arm.R", "forearm.R"}, mgl32.Vec3{0, 0, 1}, 1.2, []float64{0.3, 0})
 	return []Clip{idle, walk, wave}
+}
+
+// characterController builds testdata/character.json's controller on the
+// humanoid with its clips, or fails the test.
+func characterController(tb testing.TB) (*Controller, *Skeleton) {
+	tb.Helper()
+	data, err := os.ReadFile("testdata/character.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	spec, err := ParseSpec(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sk := humanoid()
+	return build(tb, spec, sk, humanoidClips(sk)), sk
 }
 
 // build makes a controller or fails the test.

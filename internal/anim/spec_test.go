@@ -3,7 +3,6 @@ package anim
 import (
 	"errors"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -104,16 +103,7 @@ func TestNewControllerErrors(t *testing.T) {
 }
 
 func TestCharacterSpec(t *testing.T) {
-	data, err := os.ReadFile("testdata/character.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := ParseSpec(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sk := humanoid()
-	c := build(t, spec, sk, humanoidClips(sk))
+	c, sk := characterController(t)
 	wantStates := "locomotion,wave_full,still,sway/on,sway/off,gesture/none,gesture/wave"
 	if got := strings.Join(c.States(), ","); got != wantStates {
 		t.Fatalf("States() = %s, want %s", got, wantStates)
