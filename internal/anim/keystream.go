@@ -81,7 +81,7 @@ func (c *RuntimeClip) writeHead(h *[streamHead]float32, t float32, cur [3]int32)
 	h[2], h[3], h[4] = math.Float32frombits(uint32(cur[0])), math.Float32frombits(uint32(cur[1])), math.Float32frombits(uint32(cur[2]))
 	next := float32(math.Inf(1))
 	for p, s := range c.stream {
-		if i := int(cur[p]) * (3 + Path(p).Components()); i < len(s) {
+		if i, ok := entryAt(s, cur[p], 3+Path(p).Components()); ok && i < uint64(len(s)) {
 			next = min(next, s[i+1])
 		}
 	}

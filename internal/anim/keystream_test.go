@@ -111,9 +111,10 @@ func TestStreamedSamplingMatchesSeeking(t *testing.T) {
 // track's, never the streams'), a cache head whose stream cursors run
 // past the streams, and a cache filled from another clip of the same
 // skeleton. Sampling must give what a fresh job gives, not index out of a
-// stream nor reuse another clip's pairs. A head garbage in its next
-// entry's time as well must not index out of a stream either, and a jump
-// back puts it right.
+// stream nor reuse another clip's pairs; so must garbage in the cursors
+// of paths without entries, which nothing validates. A head garbage in
+// its next entry's time as well must not index out of a stream either,
+// and a jump back puts it right.
 func TestStreamStateFromElsewhere(t *testing.T) {
 	sk := chain(6)
 	c := streamClip(6)
@@ -151,6 +152,40 @@ func TestStreamStateFromElsewhere(t *testing.T) {
 		for k, want := range fresh.Output.buf {
 			if job.Output.buf[k] != want {
 				t.Fatalf("head cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.buf[k], want)
+			}
+		}
+	}
+	// A clip whose translations and scales have no entries: garbage in
+	// their cursors, which nothing validates, is never read either.
+	sparse := Clip{Name: "sparse", Duration: 3}
+	for _, tr := range c.Tracks {
+		if tr.Path == Rotation && tr.Interp == Linear && len(tr.Times) >= 3 {
+			sparse.Tracks = append(sparse.Tracks, tr)
+		}
+	}
+	rs, err := NewRuntimeClip(&sparse, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.keyed != 1<<Rotation {
+		t.Fatalf("sparse clip keyed paths %03b, want rotation only", rs.keyed)
+	}
+	freshSparse := SampleSoAJob{Clip: rs, Time: 0.9, Cursors: make([]int32, rs.NumCursors()), Cache: make([]float32, rs.CacheLen()), Output: NewSoAPose(6)}
+	freshSparse.Run()
+	for _, bad := range []int32{-1, -7, math.MinInt32, math.MaxInt32, 1 << 20} {
+		job := SampleSoAJob{Clip: rs, Time: 0.1, Cursors: make([]int32, rs.NumCursors()), Cache: make([]float32, rs.CacheLen()), Output: NewSoAPose(6)}
+		job.Run()
+		job.Cache[2+Translation] = math.Float32frombits(uint32(bad))
+		job.Cache[2+Scale] = math.Float32frombits(uint32(bad))
+		for tm := float32(0.1); tm < 2.9; tm += 0.05 { // across the entries
+			job.Time = tm
+			job.Run()
+		}
+		job.Time = 0.9
+		job.Run() // back: a seek
+		for k, want := range freshSparse.Output.buf {
+			if job.Output.buf[k] != want {
+				t.Fatalf("unkeyed cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.buf[k], want)
 			}
 		}
 	}
