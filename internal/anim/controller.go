@@ -213,7 +213,7 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 			}
 		}
 	}
-	c.ctx.stack = make([]*SoAPose, depth)
+	c.ctx.stack, c.ctx.layers = make([]*SoAPose, depth+len(c.machines)), depth
 	for i := range c.ctx.stack {
 		c.ctx.stack[i] = NewPose(sk)
 	}
@@ -223,7 +223,7 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 		return nil, err
 	}
 	for i := range c.machines {
-		c.machines[i].snap, c.machines[i].buf = NewPose(sk), NewPose(sk)
+		c.machines[i].snap = NewPose(sk)
 		c.machines[i].reset(&c.ctx)
 	}
 	return c, nil
@@ -548,11 +548,12 @@ func (c *Controller) Evaluate(out *SoAPose) {
 			out.CopyFrom(x.rest)
 			rest = false
 		}
-		if f := m.evalInto(x, m.buf); f > 0 {
+		buf := x.stack[x.layers+i]
+		if f := m.evalInto(x, buf); f > 0 {
 			if m.mode == LayerAdditive {
-				AddSoA(out, out, m.buf, w*f, m.mask)
+				AddSoA(out, out, buf, w*f, m.mask)
 			} else {
-				MaskedBlendSoA(out, out, m.buf, w*f, m.mask, false)
+				MaskedBlendSoA(out, out, buf, w*f, m.mask, false)
 			}
 		}
 	}

@@ -172,6 +172,13 @@ func humanoidClips(sk *Skeleton) []Clip {
 // humanoid with its clips, or fails the test.
 func characterController(tb testing.TB) (*Controller, *Skeleton) {
 	tb.Helper()
+	sk := humanoid()
+	return build(tb, characterSpec(tb), sk, humanoidClips(sk)), sk
+}
+
+// characterSpec parses testdata/character.json, or fails the test.
+func characterSpec(tb testing.TB) *Spec {
+	tb.Helper()
 	data, err := os.ReadFile("testdata/character.json")
 	if err != nil {
 		tb.Fatal(err)
@@ -180,8 +187,7 @@ func characterController(tb testing.TB) (*Controller, *Skeleton) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sk := humanoid()
-	return build(tb, spec, sk, humanoidClips(sk)), sk
+	return spec
 }
 
 // build makes a controller or fails the test.

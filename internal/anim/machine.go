@@ -48,12 +48,6 @@ type machine struct {
 	// snap is the snapshot pose and snapF its fraction.
 	snap  *SoAPose
 	snapF float32
-	// buf is the layer's pose where it is not evaluated straight into
-	// the controller's output: its own, not a scratch pose other layers
-	// also use, so that the held stripes its clips leave there
-	// (SoAPose.held) are still there the next frame, and sampling copies
-	// none of them again.
-	buf *SoAPose
 }
 
 const (

@@ -22,10 +22,17 @@ type evalContext struct {
 	dir float32
 	// rest is the skeleton's rest pose.
 	rest *SoAPose
-	// stack holds scratch poses of the joint count; its depth is the
-	// deepest nesting any tree needs, computed at build time.
-	stack []*SoAPose
-	top   int
+	// stack holds scratch poses of the joint count: first as many as the
+	// deepest nesting any tree needs, computed at build time, then one
+	// per layer from index layers, the layer's pose where it is not
+	// evaluated straight into the controller's output. A layer's own, not
+	// a scratch pose other layers also use, keeps the held stripes its
+	// clips leave there (SoAPose.held) from frame to frame, so that
+	// sampling copies none of them again; in the stack, a crowd's worker
+	// lends its own for every character, as it does the scratch poses.
+	stack  []*SoAPose
+	top    int
+	layers int
 	// rm is the root-motion set-up, nil when off; shifted is set while
 	// EvaluateShifted poses other times, whose motion nobody reads.
 	rm      *rootMotion
