@@ -191,7 +191,7 @@ func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w 
 		l2 := m[2]*m[2] + m[6]*m[6] + m[10]*m[10]
 		// Columns of unit length but for rounding (an unscaled parent, the
 		// usual one) are not flat: the flat test is for the others.
-		if unitNear(l0) && unitNear(l1) && unitNear(l2) || l0 > flatColumn*l1+flatColumn*l2 && l1 > flatColumn*l0+flatColumn*l2 && l2 > flatColumn*l0+flatColumn*l1 {
+		if unitNear(l0) && unitNear(l1) && unitNear(l2) || !flat(l0, l1, l2) && !flat(l1, l0, l2) && !flat(l2, l0, l1) {
 			i0, i1, i2 := invSqrt(l0), invSqrt(l1), invSqrt(l2)
 			// The sign of det M: c0 · (c1 × c2).
 			if m[0]*(m[5]*m[10]-m[9]*m[6])+m[4]*(m[9]*m[2]-m[1]*m[10])+m[8]*(m[1]*m[6]-m[5]*m[2]) < 0 {
@@ -595,7 +595,7 @@ func parentFrame(r *[12]float32) (c0, c1, c2 v3, ok bool) {
 	c0 = c0.scale(1 / float32(math.Sqrt(float64(l0))))
 	c1 = c1.scale(1 / float32(math.Sqrt(float64(l1))))
 	c2 = c2.scale(1 / float32(math.Sqrt(float64(l2))))
-	if flat0, flat1, flat2 := !(l0 > flatColumn*l1+flatColumn*l2), !(l1 > flatColumn*l0+flatColumn*l2), !(l2 > flatColumn*l0+flatColumn*l1); flat0 || flat1 || flat2 {
+	if flat0, flat1, flat2 := flat(l0, l1, l2), flat(l1, l0, l2), flat(l2, l0, l1); flat0 || flat1 || flat2 {
 		switch {
 		case flat0 && !flat1 && !flat2:
 			c0 = c1.cross(c2)
@@ -612,6 +612,10 @@ func parentFrame(r *[12]float32) (c0, c1, c2 v3, ok bool) {
 	}
 	return c0, c1, c2, true
 }
+
+// flat reports whether a column of squared length l is flat beside two of
+// squared lengths a and b (flatColumn); NaN lengths are flat.
+func flat(l, a, b float32) bool { return !(l > flatColumn*a+flatColumn*b) }
 
 // flatColumn is the squared length, relative to the other two columns',
 // below which parentFrame rebuilds a column from them: a scale a million
