@@ -348,8 +348,10 @@ func (j *LookAtJob) Run() {
 		remaining += j.share(k)
 	}
 	// moved: whether q and t are anything but the identity (no joint
-	// above has turned), which the first joint skips applying.
+	// above has turned), which the first joint skips applying. rq is q as
+	// a matrix, which applies it in line (a quaternion's rotate is a call).
 	q, t, moved := quat{w: 1}, v3{}, false
+	var rq rot3
 	for k, jt := range j.Chain {
 		s := j.share(k)
 		frac := float32(1)
@@ -364,7 +366,7 @@ func (j *LookAtJob) Run() {
 		// and forward as the turns above it left them.
 		pivot, eye, fwd := position(modelRows(j.Models, jt)), eye0, fwd0
 		if moved {
-			pivot, eye, fwd = q.rotate(pivot).add(t), q.rotate(eye0).add(t), q.rotate(fwd0)
+			pivot, eye, fwd = rq.apply(pivot).add(t), rq.apply(eye0).add(t), rq.apply(fwd0)
 		}
 		// A share of the turn from the eye's forward to the target.
 		want, l := target.sub(eye).unit()
@@ -375,8 +377,9 @@ func (j *LookAtJob) Run() {
 		if k == len(j.Chain)-1 && j.Weight >= 1 {
 			// The eye moved as the joint turned: what is left, a turn of
 			// about the eye's offset over the target's distance, is put
-			// right in closed form (none for a target at the joint).
-			if rest, ok := aimTurn(turn.rotate(eye.sub(pivot)), turn.rotate(fwd), target.sub(pivot)); ok {
+			// right in closed form (none for a target at the joint). The
+			// turn took fwd to want.
+			if rest, ok := aimTurn(turn.rotate(eye.sub(pivot)), want, target.sub(pivot)); ok {
 				turn = rest.mul(turn)
 			}
 		} else if w := frac * j.Weight; w < 1 {
@@ -386,16 +389,18 @@ func (j *LookAtJob) Run() {
 		// frame, the turn is q⁻¹·turn·q.
 		a := v3{turn.x, turn.y, turn.z}
 		if moved {
-			a = q.conj().rotate(a)
+			a = rq.applyT(a)
 		}
 		turnJoint(j.Skeleton, j.Models, j.Pose, jt, quat{a.x, a.y, a.z, turn.w}, 1)
 		if k < len(j.Chain)-1 {
+			rt := turn.matrix()
+			t = rt.apply(t.sub(pivot)).add(pivot)
 			if !moved {
-				q = turn // the identity's product, unit already
+				q, rq = turn, rt // the identity's product, unit already
 			} else {
 				q = turn.mul(q).normalize()
+				rq = q.matrix()
 			}
-			t = turn.rotate(t.sub(pivot)).add(pivot)
 			moved = true
 		}
 	}
@@ -543,6 +548,34 @@ func (q quat) rotate(v v3) v3 {
 	return v.add(c.scale(q.w)).add(u.cross(c))
 }
 
+// rot3 is a rotation as a 3×3 matrix, in rows: applying it is nine
+// products in line, where a quaternion's rotate is a call, which spills
+// the caller's floats.
+type rot3 struct{ xx, xy, xz, yx, yy, yz, zx, zy, zz float32 }
+
+// matrix is the unit quaternion q as a matrix.
+func (q quat) matrix() rot3 {
+	x2, y2, z2 := q.x+q.x, q.y+q.y, q.z+q.z
+	xx, yy, zz := q.x*x2, q.y*y2, q.z*z2
+	xy, xz, yz := q.x*y2, q.x*z2, q.y*z2
+	wx, wy, wz := q.w*x2, q.w*y2, q.w*z2
+	return rot3{
+		1 - (yy + zz), xy - wz, xz + wy,
+		xy + wz, 1 - (xx + zz), yz - wx,
+		xz - wy, yz + wx, 1 - (xx + yy),
+	}
+}
+
+// apply is m·v.
+func (m *rot3) apply(v v3) v3 {
+	return v3{m.xx*v.x + m.xy*v.y + m.xz*v.z, m.yx*v.x + m.yy*v.y + m.yz*v.z, m.zx*v.x + m.zy*v.y + m.zz*v.z}
+}
+
+// applyT is mᵀ·v, the inverse rotation.
+func (m *rot3) applyT(v v3) v3 {
+	return v3{m.xx*v.x + m.yx*v.y + m.zx*v.z, m.xy*v.x + m.yy*v.y + m.zy*v.z, m.xz*v.x + m.yz*v.y + m.zz*v.z}
+}
+
 // turnAbout is the rotation about unit axis by the angle φ whose cosine
 // and sine are c and s scaled alike by any factor r > 0 (r cos φ, r sin φ),
 // built without a trigonometric function from the half-angle forms
@@ -550,19 +583,28 @@ func (q quat) rotate(v v3) v3 {
 // the second (negated where s < 0, the same rotation) where the
 // first would cancel, so that turns near half a turn keep their precision
 // too. Either way w ≥ 0. c = s = 0 is no turn.
+//
+// The quaternion's squared length is known without summing its
+// components: s² + (r + c)² = 2r(r + c) in the first form, (r − c)² + s² =
+// 2r(r − c) in the second, neither of which cancels.
 func turnAbout(axis v3, c, s float32) quat {
 	r := float32(math.Sqrt(float64(c*c + s*s)))
 	if r == 0 {
 		return quat{w: 1}
 	}
 	if c >= 0 {
-		return quatOf(normQ(axis.x*s, axis.y*s, axis.z*s, r+c))
+		k := r + c
+		inv := 1 / float32(math.Sqrt(float64(2*r*k)))
+		s *= inv
+		return quat{axis.x * s, axis.y * s, axis.z * s, k * inv}
 	}
 	k := r - c
+	inv := 1 / float32(math.Sqrt(float64(2*r*k)))
 	if s < 0 {
-		k, s = -k, -s
+		inv = -inv
 	}
-	return quatOf(normQ(axis.x*k, axis.y*k, axis.z*k, s))
+	k *= inv
+	return quat{axis.x * k, axis.y * k, axis.z * k, s * inv}
 }
 
 // modelRows is joint i's model matrix in ModelPaletteJob.Models' layout.
@@ -643,8 +685,15 @@ func fromTo(u, v v3) quat {
 		axis, _ := perpendicular(u).unit()
 		return quat{axis.x, axis.y, axis.z, 0}
 	}
-	// q = (1 + u·v, u × v) normalized is the half-angle quaternion.
+	// q = (1 + u·v, u × v) normalized is the half-angle quaternion. Its
+	// squared length is |u × v|² + (1 + d)² = 2(1 + d) for unit u and v,
+	// at hand before the cross product; towards opposite vectors 1 + d
+	// cancels, and the components' sum keeps the precision.
 	c := u.cross(v)
+	if d > -0.5 {
+		inv := 1 / float32(math.Sqrt(float64(2+2*d)))
+		return quat{c.x * inv, c.y * inv, c.z * inv, (1 + d) * inv}
+	}
 	return quatOf(normQ(c.x, c.y, c.z, 1+d))
 }
 
