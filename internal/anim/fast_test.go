@@ -3,6 +3,7 @@ package anim
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -375,6 +376,81 @@ func TestModelPaletteMatchesJobs(t *testing.T) {
 				}
 			}
 		}
+	}
+	kernelPaths()
+}
+
+// TestModelPaletteJobFollowsItsSkin runs one ModelPaletteJob, which keeps
+// its skin's inverse binds in row layout from frame to frame, while its
+// skin changes: another skin, another matrix slice, another joint order,
+// another skeleton, a matrix written in place and then Validate. Each
+// time the palette is refPaletteJob's of the skin as it stands.
+func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
+	sk := humanoid()
+	n := sk.NumJoints()
+	r := rand.New(rand.NewPCG(9, 10))
+	pose := make([]Transform, n)
+	for i := range pose {
+		pose[i] = randTransform(r)
+	}
+	soa := NewSoAPose(n)
+	soa.FromTransforms(pose)
+	skin := func(joints []int) *Skin {
+		s := &Skin{Joints: joints}
+		for range joints {
+			s.InverseBind = append(s.InverseBind, randTransform(r).Mat4())
+		}
+		return s
+	}
+	ident := make([]int, n)
+	for i := range ident {
+		ident[i] = i
+	}
+	a, b := skin(ident), skin(slices.Clone(ident))
+	job := ModelPaletteJob{Skeleton: sk, Input: soa, Models: make([]float32, PaletteFloats*n)}
+	check := func(what string) {
+		t.Helper()
+		job.Output = make([]float32, PaletteFloats*len(job.Skin.Joints))
+		job.Run()
+		models := make([]mgl32.Mat4, job.Skeleton.NumJoints())
+		(&refLocalToModelJob{Skeleton: job.Skeleton, Input: pose[:job.Skeleton.NumJoints()], Output: models}).Run()
+		want := make([]float32, len(job.Output))
+		(&refPaletteJob{Skin: job.Skin, Models: models, Output: want}).Run()
+		for k := range want {
+			if !approxEqual(job.Output[k], want[k], 1e-5) {
+				t.Fatalf("%s: palette float %d = %v, want %v", what, k, job.Output[k], want[k])
+			}
+		}
+	}
+	for _, path := range kernelPaths() {
+		setKernelPath(path)
+		job.Skin = a
+		check(path + ", skin a")
+		job.Skin = b
+		check(path + ", skin b")
+		b.InverseBind = slices.Clone(a.InverseBind)
+		check(path + ", skin b with a's matrices in a new slice")
+		b.Joints[3], b.Joints[4] = 4, 3
+		b.Joints = slices.Clone(b.Joints)
+		check(path + ", skin b with two joints swapped")
+		b.Joints[3], b.Joints[4] = 3, 4
+		b.Joints = slices.Clone(b.Joints)
+		check(path + ", skin b 1:1 again")
+		job.Skin = a
+		check(path + ", skin a again")
+		a.InverseBind[5] = randTransform(r).Mat4()
+		if err := job.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		check(path + ", skin a written in place, validated")
+		short := &Skeleton{Names: sk.Names[:9], Parents: sk.Parents[:9], Rest: sk.Rest[:9]}
+		small := NewSoAPose(9)
+		small.FromTransforms(pose[:9])
+		job.Skeleton, job.Input, job.Models = short, small, make([]float32, PaletteFloats*9)
+		job.Skin = &Skin{Joints: ident[:9], InverseBind: a.InverseBind[:9]}
+		check(path + ", a skeleton of 9 joints")
+		job.Skeleton, job.Input, job.Models = sk, soa, make([]float32, PaletteFloats*n)
+		check(path + ", the same skin, 9 joints of the humanoid's 19")
 	}
 	kernelPaths()
 }

@@ -58,6 +58,7 @@ func calibrate() kernelChoice {
 		clips[c] = rc
 	}
 	a, b, out := NewSoAPose(n), NewSoAPose(n), NewSoAPose(n)
+	ibs := bindRows(skin.InverseBind)
 	cursors, cache := make([]int32, clips[0].NumCursors()), make([]float32, clips[0].CacheLen())
 	models, pal := make([]float32, PaletteFloats*n), make([]float32, PaletteFloats*n)
 	t := float32(0)
@@ -107,7 +108,7 @@ func calibrate() kernelChoice {
 	k.sampleNlerp = pick(top, func(l int) { sampleLevel[1] = l }, sample(true))
 	k.blendSlerp = pick(cpuLevel, func(l int) { blendLevel[0] = l }, func() { blendSoA(out, a, b, 0.4, false, 0) })
 	k.blendNlerp = pick(cpuLevel, func(l int) { blendLevel[1] = l }, func() { blendSoA(out, a, b, 0.4, true, 0) })
-	k.palette = pick(top, func(l int) { paletteLevel = l }, func() { modelPalette(sk.Parents, out, models, skin.InverseBind, pal) })
+	k.palette = pick(top, func(l int) { paletteLevel = l }, func() { modelPalette(sk.Parents, out, models, ibs, pal) })
 	k.layers = pick(top, func(l int) { layerLevel, layerLanes = l, l >= levelAVX2 }, layers)
 	return k
 }

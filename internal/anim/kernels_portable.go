@@ -2,8 +2,6 @@
 
 package anim
 
-import "github.com/go-gl/mathgl/mgl32"
-
 // Without GOEXPERIMENT=simd on amd64 the fast pipeline runs its portable
 // kernels only.
 
@@ -25,7 +23,7 @@ func blendSoA(out, a, b *SoAPose, w float32, nlerp bool, alike uint8) {
 	blendSoAGeneric(out, a, b, w, nlerp, alike)
 }
 
-func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
+func modelPalette(parents []int, in *SoAPose, models []float32, ibs []float32, pal []float32) {
 	modelPaletteGeneric(parents, in, models, ibs, pal)
 }
 

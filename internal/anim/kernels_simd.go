@@ -4,8 +4,6 @@ package anim
 
 import (
 	"simd/archsimd"
-
-	"github.com/go-gl/mathgl/mgl32"
 )
 
 // SIMD kernels of the fast pipeline, for GOEXPERIMENT=simd builds on amd64.
@@ -326,7 +324,7 @@ func blendSoA(out, a, b *SoAPose, w float32, nlerp bool, alike uint8) {
 // modelPalette runs the 4-lane row kernel at both SIMD levels: a variant
 // holding each matrix in one 16-lane register (products by permutations)
 // measured slower on AMD Zen 4, which splits 512-bit permutations in two.
-func modelPalette(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
+func modelPalette(parents []int, in *SoAPose, models []float32, ibs []float32, pal []float32) {
 	if paletteLevel >= levelAVX2 {
 		modelPalette4(parents, in, models, ibs, pal)
 		archsimd.ClearAVXUpperBits()
@@ -983,15 +981,15 @@ func storeRows8(e0, e1, e2, e3 archsimd.Float32x8, out []float32, m int) {
 
 // modelPalette4 is modelPaletteGeneric with 4-lane rows:
 // row r of A·B = Σₖ a_rk·(row k of B) + (0, 0, 0, a_r3), the local
-// matrices having been written into models by localMatrices8. The inverse
-// bind matrix, column-major, is transposed into rows with six shuffles.
-func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
+// matrices having been written into models by localMatrices8; the
+// inverse binds come in the same rows (bindRows).
+func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []float32, pal []float32) {
 	n := len(parents)
 	localMatrices8(in, models, n)
 	models = models[:12*n]
 	if pal != nil {
 		pal = pal[:12*n]
-		ibs = ibs[:n]
+		ibs = ibs[:12*n]
 	}
 	lc := archsimd.LoadFloat32x4(&lastCol)
 	var p0, p1, p2 archsimd.Float32x4 // the last joint's model rows
@@ -1021,20 +1019,11 @@ func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat
 		}
 		p0, p1, p2 = m0, m1, m2
 		if pal != nil {
-			ib := &ibs[i]
-			c0 := archsimd.LoadFloat32x4((*[4]float32)(ib[0:4]))
-			c1 := archsimd.LoadFloat32x4((*[4]float32)(ib[4:8]))
-			c2 := archsimd.LoadFloat32x4((*[4]float32)(ib[8:12]))
-			c3 := archsimd.LoadFloat32x4((*[4]float32)(ib[12:16]))
-			// The top three rows out of the four columns.
-			t0 := c0.SelectFromPair(0, 1, 4, 5, c1) // c0x c0y c1x c1y
-			t1 := c2.SelectFromPair(0, 1, 4, 5, c3) // c2x c2y c3x c3y
-			t2 := c0.SelectFromPair(2, 3, 6, 7, c1) // c0z c0w c1z c1w
-			t3 := c2.SelectFromPair(2, 3, 6, 7, c3) // c2z c2w c3z c3w
-			b0 := t0.SelectFromPair(0, 2, 4, 6, t1)
-			b1 := t0.SelectFromPair(1, 3, 5, 7, t1)
-			b2 := t2.SelectFromPair(0, 2, 4, 6, t3)
+			b := (*[12]float32)(ibs[i*12 : i*12+12])
 			o := (*[12]float32)(pal[i*12 : i*12+12])
+			b0 := archsimd.LoadFloat32x4((*[4]float32)(b[0:4]))
+			b1 := archsimd.LoadFloat32x4((*[4]float32)(b[4:8]))
+			b2 := archsimd.LoadFloat32x4((*[4]float32)(b[8:12]))
 			rowTimes(m0, b0, b1, b2, lc).Store((*[4]float32)(o[0:4]))
 			rowTimes(m1, b0, b1, b2, lc).Store((*[4]float32)(o[4:8]))
 			rowTimes(m2, b0, b1, b2, lc).Store((*[4]float32)(o[8:12]))

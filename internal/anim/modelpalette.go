@@ -31,10 +31,26 @@ type ModelPaletteJob struct {
 	// entry i, row r, column c at Output[i*12 + r*4 + c] (std140 vec4 rows);
 	// len = PaletteFloats × len(Skin.Joints); nil when Skin is nil.
 	Output []float32
+
+	// What Run keeps of the skin from one frame to the next (prepare):
+	// whether it is 1:1, and its inverse binds' top three rows in the
+	// palette's row layout, which the kernels multiply by, where the
+	// column-major matrices need a transposition a joint every frame.
+	// skin, binds and joints say which skin and slices they were taken
+	// from.
+	skin     *Skin
+	binds    *mgl32.Mat4
+	joints   *int
+	n, of    int // the skin's joints, the skeleton's
+	oneToOne bool
+	ibRows   []float32
 }
 
-// Validate reports a job that Run cannot execute.
+// Validate reports a job that Run cannot execute. It also drops what Run
+// keeps of the skin (its inverse binds in row layout): call it again after
+// writing a skin's matrices or joints in place.
 func (j *ModelPaletteJob) Validate() error {
+	j.skin = nil
 	if j.Skeleton == nil {
 		return errNilSkeleton
 	}
@@ -66,27 +82,64 @@ func (j *ModelPaletteJob) Validate() error {
 }
 
 // Run computes the model matrices and the palette. Call Validate once when
-// buffers are set up.
+// buffers are set up. Run keeps the skin's inverse binds in the kernels'
+// row layout from its first run on a skin (or its matrices' slice) to the
+// next: a skin whose matrices are written in place afterwards needs
+// Validate again.
 func (j *ModelPaletteJob) Run() {
 	if j.Skin == nil {
 		modelPalette(j.Skeleton.Parents, j.Input, j.Models, nil, nil)
 		return
 	}
-	oneToOne := len(j.Skin.Joints) == j.Skeleton.NumJoints()
-	for i, jt := range j.Skin.Joints {
+	if !j.prepared() {
+		j.prepare()
+	}
+	if !j.oneToOne {
+		modelPalette(j.Skeleton.Parents, j.Input, j.Models, nil, nil)
+		(&PaletteJob{Skin: j.Skin, Models: j.Models, Output: j.Output}).Run()
+		return
+	}
+	modelPalette(j.Skeleton.Parents, j.Input, j.Models, j.ibRows, j.Output)
+}
+
+// prepared reports whether what Run keeps was taken from the job's skin as
+// it is (its slices; not their contents).
+func (j *ModelPaletteJob) prepared() bool {
+	k := j.Skin
+	return j.skin == k && j.n == len(k.Joints) && len(k.Joints) == len(k.InverseBind) && j.of == j.Skeleton.NumJoints() &&
+		(j.n == 0 || j.binds == &k.InverseBind[0] && j.joints == &k.Joints[0])
+}
+
+// prepare takes from the skin whether it maps skin joint i to skeleton
+// joint i, and if so its inverse binds' rows.
+func (j *ModelPaletteJob) prepare() {
+	k := j.Skin
+	j.skin, j.n, j.of, j.binds, j.joints = k, len(k.Joints), j.Skeleton.NumJoints(), nil, nil
+	if j.n > 0 && len(k.InverseBind) == j.n {
+		j.binds, j.joints = &k.InverseBind[0], &k.Joints[0]
+	}
+	j.oneToOne = len(k.Joints) == j.of && len(k.InverseBind) == len(k.Joints)
+	for i, jt := range k.Joints {
 		if jt != i {
-			oneToOne = false
+			j.oneToOne = false
 			break
 		}
 	}
-	var pal []float32
-	if oneToOne {
-		pal = j.Output
+	j.ibRows = nil
+	if j.oneToOne {
+		j.ibRows = bindRows(k.InverseBind)
 	}
-	modelPalette(j.Skeleton.Parents, j.Input, j.Models, j.Skin.InverseBind, pal)
-	if !oneToOne {
-		(&PaletteJob{Skin: j.Skin, Models: j.Models, Output: j.Output}).Run()
+}
+
+// bindRows is the top three rows of each matrix of ibs in the palette's
+// row layout, PaletteFloats per matrix: new, never written again, so that
+// copies of a job may share it.
+func bindRows(ibs []mgl32.Mat4) []float32 {
+	dst := make([]float32, PaletteFloats*len(ibs))
+	for i := range ibs {
+		WritePaletteEntry(dst[i*PaletteFloats:], &ibs[i])
 	}
+	return dst
 }
 
 // PaletteJob builds the skinning palette of a skin from model matrices
@@ -164,8 +217,9 @@ func WritePaletteEntry(dst []float32, m *mgl32.Mat4) {
 
 // modelPaletteGeneric is the portable kernel: the hierarchy walk with the
 // local matrix and both products written out. pal is nil, or the palette
-// of a 1:1 skin.
-func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []mgl32.Mat4, pal []float32) {
+// of a 1:1 skin whose inverse binds' top rows ibs holds in the palette's
+// layout (bindRows).
+func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []float32, pal []float32) {
 	n := len(parents)
 	tx, ty, tz := in.tx[:n], in.ty[:n], in.tz[:n]
 	qx, qy, qz, qw := in.qx[:n], in.qy[:n], in.qz[:n], in.qw[:n]
@@ -173,7 +227,7 @@ func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []mgl
 	models = models[:12*n]
 	if pal != nil {
 		pal = pal[:12*n]
-		ibs = ibs[:n]
+		ibs = ibs[:12*n]
 	}
 	for i, p := range parents {
 		// Local matrix rows, as Transform.Mat4 computes them.
@@ -211,21 +265,21 @@ func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []mgl
 			m00, m01, m02, m03 := m[0], m[1], m[2], m[3]
 			m10, m11, m12, m13 := m[4], m[5], m[6], m[7]
 			m20, m21, m22, m23 := m[8], m[9], m[10], m[11]
-			b := &ibs[i]
+			b := (*[12]float32)(ibs[i*12 : i*12+12])
 			o := (*[12]float32)(pal[i*12 : i*12+12])
-			b00, b10, b20 := b[0], b[1], b[2]
+			b00, b10, b20 := b[0], b[4], b[8]
 			o[0] = m00*b00 + m01*b10 + m02*b20
 			o[4] = m10*b00 + m11*b10 + m12*b20
 			o[8] = m20*b00 + m21*b10 + m22*b20
-			b01, b11, b21 := b[4], b[5], b[6]
+			b01, b11, b21 := b[1], b[5], b[9]
 			o[1] = m00*b01 + m01*b11 + m02*b21
 			o[5] = m10*b01 + m11*b11 + m12*b21
 			o[9] = m20*b01 + m21*b11 + m22*b21
-			b02, b12, b22 := b[8], b[9], b[10]
+			b02, b12, b22 := b[2], b[6], b[10]
 			o[2] = m00*b02 + m01*b12 + m02*b22
 			o[6] = m10*b02 + m11*b12 + m12*b22
 			o[10] = m20*b02 + m21*b12 + m22*b22
-			b03, b13, b23 := b[12], b[13], b[14]
+			b03, b13, b23 := b[3], b[7], b[11]
 			o[3] = m00*b03 + m01*b13 + m02*b23 + m03
 			o[7] = m10*b03 + m11*b13 + m12*b23 + m13
 			o[11] = m20*b03 + m21*b13 + m22*b23 + m23

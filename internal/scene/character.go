@@ -27,7 +27,10 @@ type Character struct {
 	OneClock bool
 	Clip     int // clip mode: the clip requested last; -1 when there are none
 	pose     *anim.SoAPose
-	models   []float32   // model matrices, anim.ModelPaletteJob's layout
+	models   []float32 // model matrices, anim.ModelPaletteJob's layout
+	// mp is the palette job of the first skin, kept from frame to frame
+	// with what it keeps of the skin (its inverse binds in row layout).
+	mp       anim.ModelPaletteJob
 	Palettes [][]float32 // per skin
 	// BindPose shows the skeleton's rest pose instead of the animation,
 	// whose clock goes on.
@@ -299,7 +302,8 @@ func (c *Character) PoseNow() {
 			c.pose.W[k] = v
 		}
 	}
-	mp := anim.ModelPaletteJob{Skeleton: &c.Model.Skeleton, Input: c.pose, Models: c.models}
+	mp := &c.mp
+	mp.Skeleton, mp.Input, mp.Models, mp.Skin, mp.Output = &c.Model.Skeleton, c.pose, c.models, nil, nil
 	if len(c.Model.Skins) > 0 {
 		mp.Skin, mp.Output = &c.Model.Skins[0], c.Palettes[0]
 	}
