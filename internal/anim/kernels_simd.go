@@ -833,10 +833,24 @@ func normalize8(x, y, z, w archsimd.Float32x8) (archsimd.Float32x8, archsimd.Flo
 	return x.Mul(inv).Merge(zero, ok), y.Mul(inv).Merge(zero, ok), z.Mul(inv).Merge(zero, ok), w.Mul(inv).Merge(one, ok)
 }
 
+// splat holds slerp8's constants in every lane: a load from memory is one
+// instruction, where a broadcast of a constant is two (a scalar load and
+// VBROADCASTSS).
+var splat = struct {
+	one, half, short2, short3, short4 [8]float32
+	u, v                              [8][8]float32
+}{
+	one: fill8(1), half: fill8(0.5), short2: fill8(slerpShort2), short3: fill8(slerpShort3), short4: fill8(slerpShort4),
+	u: [8][8]float32{1: fill8(slerpU1), 2: fill8(slerpU2), 3: fill8(slerpU3), 4: fill8(slerpU4), 5: fill8(slerpU5), 6: fill8(slerpU6), 7: fill8(slerpU7)},
+	v: [8][8]float32{1: fill8(slerpV1), 2: fill8(slerpV2), 3: fill8(slerpV3), 4: fill8(slerpV4), 5: fill8(slerpV5), 6: fill8(slerpV6), 7: fill8(slerpV7)},
+}
+
+func fill8(x float32) [8]float32 { return [8]float32{x, x, x, x, x, x, x, x} }
+
 func slerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w archsimd.Float32x8) {
 	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
-	one := archsimd.BroadcastFloat32x8(1)
-	half := archsimd.BroadcastFloat32x8(0.5)
+	one := archsimd.LoadFloat32x8(&splat.one)
+	half := archsimd.LoadFloat32x8(&splat.half)
 	ax0, ay0, az0, aw0, u0 := ax, ay, az, aw, u
 	d := ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
 	neg := d.Less(zero)
@@ -860,8 +874,8 @@ func slerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w ar
 	xm1 := d.Sub(one)
 	v := one.Sub(u)
 	uu, vv := u.Mul(u), v.Mul(v)
-	term := func(cu, cv archsimd.Float32x8, U, V float32) (archsimd.Float32x8, archsimd.Float32x8) {
-		Uv, Vv := archsimd.BroadcastFloat32x8(U), archsimd.BroadcastFloat32x8(V)
+	term := func(cu, cv archsimd.Float32x8, U, V *[8]float32) (archsimd.Float32x8, archsimd.Float32x8) {
+		Uv, Vv := archsimd.LoadFloat32x8(U), archsimd.LoadFloat32x8(V)
 		ku := uu.Mul(Uv).Sub(Vv).Mul(xm1)
 		kv := vv.Mul(Uv).Sub(Vv).Mul(xm1)
 		return ku.MulAdd(cu, one), kv.MulAdd(cv, one)
@@ -870,19 +884,19 @@ func slerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w ar
 	// Nested, so that the usual group, every arc within the first cut,
 	// makes one test.
 	cu, cv := one, one
-	if d.Less(archsimd.BroadcastFloat32x8(slerpShort2)).ToBits() != 0 {
-		if d.Less(archsimd.BroadcastFloat32x8(slerpShort3)).ToBits() != 0 {
-			if d.Less(archsimd.BroadcastFloat32x8(slerpShort4)).ToBits() != 0 {
-				cu, cv = term(cu, cv, slerpU7, slerpV7)
-				cu, cv = term(cu, cv, slerpU6, slerpV6)
-				cu, cv = term(cu, cv, slerpU5, slerpV5)
+	if d.Less(archsimd.LoadFloat32x8(&splat.short2)).ToBits() != 0 {
+		if d.Less(archsimd.LoadFloat32x8(&splat.short3)).ToBits() != 0 {
+			if d.Less(archsimd.LoadFloat32x8(&splat.short4)).ToBits() != 0 {
+				cu, cv = term(cu, cv, &splat.u[7], &splat.v[7])
+				cu, cv = term(cu, cv, &splat.u[6], &splat.v[6])
+				cu, cv = term(cu, cv, &splat.u[5], &splat.v[5])
 			}
-			cu, cv = term(cu, cv, slerpU4, slerpV4)
+			cu, cv = term(cu, cv, &splat.u[4], &splat.v[4])
 		}
-		cu, cv = term(cu, cv, slerpU3, slerpV3)
+		cu, cv = term(cu, cv, &splat.u[3], &splat.v[3])
 	}
-	cu, cv = term(cu, cv, slerpU2, slerpV2)
-	cu, cv = term(cu, cv, slerpU1, slerpV1)
+	cu, cv = term(cu, cv, &splat.u[2], &splat.v[2])
+	cu, cv = term(cu, cv, &splat.u[1], &splat.v[1])
 	cu, cv = cu.Mul(u), cv.Mul(v)
 	x, y, z, w = bx.MulAdd(cu, ax.Mul(cv)), by.MulAdd(cu, ay.Mul(cv)), bz.MulAdd(cu, az.Mul(cv)), bw.MulAdd(cu, aw.Mul(cv))
 	// At u = 0, a exactly (constant tracks have u = 0).
