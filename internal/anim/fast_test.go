@@ -31,6 +31,15 @@ func randTransform(r *rand.Rand) Transform {
 	}
 }
 
+// randTransforms is n random transforms (randTransform).
+func randTransforms(r *rand.Rand, n int) []Transform {
+	pose := make([]Transform, n)
+	for i := range pose {
+		pose[i] = randTransform(r)
+	}
+	return pose
+}
+
 // transformApprox compares two transforms, rotations up to sign.
 func transformApprox(a, b Transform, epsilon float32) bool {
 	return vecApprox(a.Translation, b.Translation, epsilon) && vecApprox(a.Scale, b.Scale, epsilon) &&
@@ -334,10 +343,7 @@ func TestModelPaletteMatchesJobs(t *testing.T) {
 	sk := humanoid()
 	n := sk.NumJoints()
 	r := rand.New(rand.NewPCG(5, 6))
-	pose := make([]Transform, n)
-	for i := range pose {
-		pose[i] = randTransform(r)
-	}
+	pose := randTransforms(r, n)
 	models := make([]mgl32.Mat4, n)
 	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
 	full := &Skin{Name: "full", Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
@@ -389,10 +395,7 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 	sk := humanoid()
 	n := sk.NumJoints()
 	r := rand.New(rand.NewPCG(9, 10))
-	pose := make([]Transform, n)
-	for i := range pose {
-		pose[i] = randTransform(r)
-	}
+	pose := randTransforms(r, n)
 	soa := NewSoAPose(n)
 	soa.FromTransforms(pose)
 	skin := func(joints []int) *Skin {
@@ -456,11 +459,7 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 }
 
 func TestSoAPoseRoundTrip(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	in := make([]Transform, 20)
-	for i := range in {
-		in[i] = randTransform(r)
-	}
+	in := randTransforms(rand.New(rand.NewPCG(7, 8)), 20)
 	p := NewSoAPose(len(in))
 	if p.Len() != 20 {
 		t.Fatalf("Len = %d", p.Len())
