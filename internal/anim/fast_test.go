@@ -458,6 +458,49 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 	kernelPaths()
 }
 
+// TestSkinPaletteIsTheFusedOne checks that a skin which is not 1:1 (the
+// humanoid's joints in reverse, then with its root left out), whose
+// palette is a pass of its own, gets the bits the fused pass gives the
+// same joints and matrices of a 1:1 skin, on every kernel path.
+func TestSkinPaletteIsTheFusedOne(t *testing.T) {
+	sk := humanoid()
+	n := sk.NumJoints()
+	r := rand.New(rand.NewPCG(11, 12))
+	soa := NewSoAPose(n)
+	soa.FromTransforms(randTransforms(r, n))
+	full := &Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
+	for i := range n {
+		full.Joints[i], full.InverseBind[i] = i, randTransform(r).Mat4()
+	}
+	reversed := &Skin{}
+	for i := n - 1; i >= 0; i-- {
+		reversed.Joints = append(reversed.Joints, i)
+		reversed.InverseBind = append(reversed.InverseBind, full.InverseBind[i])
+	}
+	rootless := &Skin{Joints: full.Joints[1:], InverseBind: full.InverseBind[1:]}
+	run := func(skin *Skin) []float32 {
+		job := ModelPaletteJob{Skeleton: sk, Skin: skin, Input: soa, Models: make([]float32, PaletteFloats*n), Output: make([]float32, PaletteFloats*len(skin.Joints))}
+		job.Run()
+		return job.Output
+	}
+	for _, path := range kernelPaths() {
+		setKernelPath(path)
+		want := run(full)
+		got := run(reversed)
+		for s := range n {
+			for k := range PaletteFloats {
+				if g, w := got[s*12+k], want[(n-1-s)*12+k]; math.Float32bits(g) != math.Float32bits(w) {
+					t.Fatalf("%s: reversed skin entry %d float %d = %v, the fused pass gives %v", path, s, k, g, w)
+				}
+			}
+		}
+		if got := run(rootless); !slices.Equal(got, want[12:]) {
+			t.Fatalf("%s: the rootless skin's palette differs from the fused pass's", path)
+		}
+	}
+	kernelPaths()
+}
+
 func TestSoAPoseRoundTrip(t *testing.T) {
 	in := randTransforms(rand.New(rand.NewPCG(7, 8)), 20)
 	p := NewSoAPose(len(in))

@@ -27,6 +27,10 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []float32, p
 	modelPaletteGeneric(parents, in, models, ibs, pal)
 }
 
+func skinPalette(joints []int, models, ibs, pal []float32) {
+	skinPaletteGeneric(joints, models, ibs, pal)
+}
+
 func mulRowsAt(o, a, l *[12]float32, chain bool) { mulRows(o, a, l) }
 
 // The layers test their joints one at a time (see sameMasks in

@@ -333,6 +333,18 @@ func modelPalette(parents []int, in *SoAPose, models []float32, ibs []float32, p
 	modelPaletteGeneric(parents, in, models, ibs, pal)
 }
 
+// skinPalette is the palette pass of a skin that is not 1:1 (most files'),
+// at the palette kernel's level: 4-lane rows as modelPalette4 multiplies
+// them, so that an entry has the bits the fused pass would give it.
+func skinPalette(joints []int, models, ibs, pal []float32) {
+	if paletteLevel >= levelAVX2 {
+		skinPalette4(joints, models, ibs, pal)
+		archsimd.ClearAVXUpperBits()
+		return
+	}
+	skinPaletteGeneric(joints, models, ibs, pal)
+}
+
 // sameMasks and identityMasks find, with vector compares, the joints of
 // up to 64 blocks of 8 from joint from that a difference or an additive
 // layer leaves alone (laneMasks), and report whether they found any:
@@ -1042,6 +1054,22 @@ func modelPalette4(parents []int, in *SoAPose, models []float32, ibs []float32, 
 			rowTimes(m1, b0, b1, b2, lc).Store((*[4]float32)(o[4:8]))
 			rowTimes(m2, b0, b1, b2, lc).Store((*[4]float32)(o[8:12]))
 		}
+	}
+}
+
+// skinPalette4 is skinPaletteGeneric with modelPalette4's row products.
+func skinPalette4(joints []int, models, ibs, pal []float32) {
+	lc := archsimd.LoadFloat32x4(&lastCol)
+	for s, jt := range joints {
+		m := (*[12]float32)(models[jt*12 : jt*12+12])
+		b := (*[12]float32)(ibs[s*12 : s*12+12])
+		o := (*[12]float32)(pal[s*12 : s*12+12])
+		b0 := archsimd.LoadFloat32x4((*[4]float32)(b[0:4]))
+		b1 := archsimd.LoadFloat32x4((*[4]float32)(b[4:8]))
+		b2 := archsimd.LoadFloat32x4((*[4]float32)(b[8:12]))
+		rowTimes(archsimd.LoadFloat32x4((*[4]float32)(m[0:4])), b0, b1, b2, lc).Store((*[4]float32)(o[0:4]))
+		rowTimes(archsimd.LoadFloat32x4((*[4]float32)(m[4:8])), b0, b1, b2, lc).Store((*[4]float32)(o[4:8]))
+		rowTimes(archsimd.LoadFloat32x4((*[4]float32)(m[8:12])), b0, b1, b2, lc).Store((*[4]float32)(o[8:12]))
 	}
 }
 

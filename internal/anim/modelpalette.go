@@ -7,13 +7,14 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// ModelPaletteJob is local-to-model and the skinning palette in one
-// forward pass over an SoAPose, in affine 3×4 arithmetic: per joint, the
-// local matrix T·R·S, the model matrix parent·local, and, when the skin
-// maps skin joint i to skeleton joint i (the usual glTF layout), the
-// palette entry model · inverseBind while the model matrix is still in
-// registers. Other skins get their palette in a second pass (PaletteJob).
-// It allocates nothing.
+// ModelPaletteJob is local-to-model and the skinning palette over an
+// SoAPose, in affine 3×4 arithmetic: per joint, the local matrix T·R·S,
+// the model matrix parent·local, and per skin joint the palette entry
+// model · inverseBind. When the skin maps skin joint i to skeleton joint
+// i, each entry is computed in the same forward pass, while the model
+// matrix is still in registers; other skins (most files' skeletons hold
+// nodes the skin leaves out) get theirs in a second pass, with the same
+// products. It allocates nothing once it has run on its skin.
 type ModelPaletteJob struct {
 	// Skeleton gives the hierarchy.
 	Skeleton *Skeleton
@@ -33,9 +34,10 @@ type ModelPaletteJob struct {
 	Output []float32
 
 	// What Run keeps of the skin from one frame to the next (prepare):
-	// whether it is 1:1, and its inverse binds' top three rows in the
-	// palette's row layout, which the kernels multiply by, where the
-	// column-major matrices need a transposition a joint every frame.
+	// whether it is 1:1 (the palette fused into the models pass), and its
+	// inverse binds' top three rows in the palette's row layout, which the
+	// kernels multiply by, where the column-major matrices need a
+	// transposition a joint every frame.
 	// skin, binds and joints say which skin and slices they were taken
 	// from.
 	skin     *Skin
@@ -95,8 +97,11 @@ func (j *ModelPaletteJob) Run() {
 		j.prepare()
 	}
 	if !j.oneToOne {
+		// Most files: the skeleton holds nodes the skin leaves out (a
+		// root, the mesh's node), or the skin lists its joints in another
+		// order. The palette is a second pass, with the same products.
 		modelPalette(j.Skeleton.Parents, j.Input, j.Models, nil, nil)
-		(&PaletteJob{Skin: j.Skin, Models: j.Models, Output: j.Output}).Run()
+		skinPalette(j.Skin.Joints, j.Models, j.ibRows, j.Output)
 		return
 	}
 	modelPalette(j.Skeleton.Parents, j.Input, j.Models, j.ibRows, j.Output)
@@ -111,7 +116,7 @@ func (j *ModelPaletteJob) prepared() bool {
 }
 
 // prepare takes from the skin whether it maps skin joint i to skeleton
-// joint i, and if so its inverse binds' rows.
+// joint i, and its inverse binds' rows.
 func (j *ModelPaletteJob) prepare() {
 	k := j.Skin
 	j.skin, j.n, j.of, j.binds, j.joints = k, len(k.Joints), j.Skeleton.NumJoints(), nil, nil
@@ -125,10 +130,7 @@ func (j *ModelPaletteJob) prepare() {
 			break
 		}
 	}
-	j.ibRows = nil
-	if j.oneToOne {
-		j.ibRows = bindRows(k.InverseBind)
-	}
+	j.ibRows = bindRows(k.InverseBind)
 }
 
 // bindRows is the top three rows of each matrix of ibs in the palette's
@@ -262,6 +264,8 @@ func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []flo
 			*m = [12]float32{l00, l01, l02, l03, l10, l11, l12, l13, l20, l21, l22, l23}
 		}
 		if pal != nil {
+			// paletteEntry's products, in line: a call a joint cost the
+			// portable pass 7 %.
 			m00, m01, m02, m03 := m[0], m[1], m[2], m[3]
 			m10, m11, m12, m13 := m[4], m[5], m[6], m[7]
 			m20, m21, m22, m23 := m[8], m[9], m[10], m[11]
@@ -285,6 +289,38 @@ func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []flo
 			o[11] = m20*b03 + m21*b13 + m22*b23 + m23
 		}
 	}
+}
+
+// skinPaletteGeneric is the portable palette pass of a skin that is not
+// 1:1: entry s = model of joints[s] · inverse bind rows s.
+func skinPaletteGeneric(joints []int, models, ibs, pal []float32) {
+	for s, jt := range joints {
+		paletteEntry((*[12]float32)(pal[s*12:s*12+12]), (*[12]float32)(models[jt*12:jt*12+12]), (*[12]float32)(ibs[s*12:s*12+12]))
+	}
+}
+
+// paletteEntry writes o = m · b, a model matrix times an inverse bind's
+// top three rows (bindRows), both affine in the palette's row layout.
+func paletteEntry(o, m, b *[12]float32) {
+	m00, m01, m02, m03 := m[0], m[1], m[2], m[3]
+	m10, m11, m12, m13 := m[4], m[5], m[6], m[7]
+	m20, m21, m22, m23 := m[8], m[9], m[10], m[11]
+	b00, b10, b20 := b[0], b[4], b[8]
+	o[0] = m00*b00 + m01*b10 + m02*b20
+	o[4] = m10*b00 + m11*b10 + m12*b20
+	o[8] = m20*b00 + m21*b10 + m22*b20
+	b01, b11, b21 := b[1], b[5], b[9]
+	o[1] = m00*b01 + m01*b11 + m02*b21
+	o[5] = m10*b01 + m11*b11 + m12*b21
+	o[9] = m20*b01 + m21*b11 + m22*b21
+	b02, b12, b22 := b[2], b[6], b[10]
+	o[2] = m00*b02 + m01*b12 + m02*b22
+	o[6] = m10*b02 + m11*b12 + m12*b22
+	o[10] = m20*b02 + m21*b12 + m22*b22
+	b03, b13, b23 := b[3], b[7], b[11]
+	o[3] = m00*b03 + m01*b13 + m02*b23 + m03
+	o[7] = m10*b03 + m11*b13 + m12*b23 + m13
+	o[11] = m20*b03 + m21*b13 + m22*b23 + m23
 }
 
 // modelsBelow recomputes, from the local pose in, the model matrices of
