@@ -50,7 +50,7 @@ type crowdScratch struct {
 	stack  []*SoAPose
 	models []float32 // the character's model matrices, unless kept
 	mp     ModelPaletteJob
-	pj     PaletteJob
+	pjs    []PaletteJob // the second and later skins', kept as mp is
 }
 
 // crowdChunk is the number of characters a worker takes at a time: enough
@@ -96,6 +96,9 @@ func NewCrowd(sk *Skeleton, skins []Skin, ctls []*Controller) (*Crowd, error) {
 func (c *Crowd) newScratch() *crowdScratch {
 	s := &crowdScratch{pose: NewPose(c.sk), models: make([]float32, PaletteFloats*c.sk.NumJoints())}
 	s.mp = ModelPaletteJob{Skeleton: c.sk, Input: s.pose}
+	if len(c.skins) > 1 {
+		s.pjs = make([]PaletteJob, len(c.skins)-1)
+	}
 	for _, ctl := range c.ctls {
 		for len(s.stack) < len(ctl.ctx.stack) {
 			s.stack = append(s.stack, NewPose(c.sk))
@@ -236,8 +239,9 @@ func (c *Crowd) evaluate(i int, s *crowdScratch) {
 	}
 	s.mp.Run()
 	for k := 1; k < len(c.skins); k++ {
-		s.pj = PaletteJob{Skin: &c.skins[k], Models: s.mp.Models, Output: c.Palette(i, k)}
-		s.pj.Run()
+		pj := &s.pjs[k-1]
+		pj.Skin, pj.Models, pj.Output = &c.skins[k], s.mp.Models, c.Palette(i, k)
+		pj.Run()
 	}
 }
 

@@ -386,11 +386,12 @@ func TestModelPaletteMatchesJobs(t *testing.T) {
 	kernelPaths()
 }
 
-// TestModelPaletteJobFollowsItsSkin runs one ModelPaletteJob, which keeps
-// its skin's inverse binds in row layout from frame to frame, while its
-// skin changes: another skin, another matrix slice, another joint order,
-// another skeleton, a matrix written in place and then Validate. Each
-// time the palette is refPaletteJob's of the skin as it stands.
+// TestModelPaletteJobFollowsItsSkin runs one ModelPaletteJob and one
+// PaletteJob, which keep their skin's inverse binds in row layout from
+// frame to frame, while the skin changes: another skin, another matrix
+// slice, another joint order, another skeleton, a matrix written in place
+// and then Validate. Each time the palette is refPaletteJob's of the skin
+// as it stands, and the PaletteJob's is the ModelPaletteJob's bit for bit.
 func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 	sk := humanoid()
 	n := sk.NumJoints()
@@ -411,10 +412,18 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 	}
 	a, b := skin(ident), skin(slices.Clone(ident))
 	job := ModelPaletteJob{Skeleton: sk, Input: soa, Models: make([]float32, PaletteFloats*n)}
+	// pj follows the same skin from the job's model matrices, as a
+	// model's second skin does: the same products, so the same bits.
+	var pj PaletteJob
 	check := func(what string) {
 		t.Helper()
 		job.Output = make([]float32, PaletteFloats*len(job.Skin.Joints))
 		job.Run()
+		pj.Skin, pj.Models, pj.Output = job.Skin, job.Models, make([]float32, len(job.Output))
+		pj.Run()
+		if !slices.Equal(pj.Output, job.Output) {
+			t.Fatalf("%s: PaletteJob's palette differs from ModelPaletteJob's", what)
+		}
 		models := make([]mgl32.Mat4, job.Skeleton.NumJoints())
 		(&refLocalToModelJob{Skeleton: job.Skeleton, Input: pose[:job.Skeleton.NumJoints()], Output: models}).Run()
 		want := make([]float32, len(job.Output))
@@ -443,6 +452,10 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 		check(path + ", skin a again")
 		a.InverseBind[5] = randTransform(r).Mat4()
 		if err := job.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		pj.Output = make([]float32, len(job.Output))
+		if err := pj.Validate(); err != nil {
 			t.Fatal(err)
 		}
 		check(path + ", skin a written in place, validated")

@@ -34,26 +34,46 @@ type ModelPaletteJob struct {
 	// len = PaletteFloats × len(Skin.Joints); nil when Skin is nil.
 	Output []float32
 
-	// What Run keeps of the skin from one frame to the next (prepare):
-	// whether it is 1:1 (the palette fused into the models pass), and its
-	// inverse binds' top three rows in the palette's row layout, which the
-	// kernels multiply by, where the column-major matrices need a
-	// transposition a joint every frame.
-	// skin, binds and joints say which skin and slices they were taken
-	// from.
-	skin     *Skin
-	binds    *mgl32.Mat4
-	joints   *int
-	n, of    int // the skin's joints, the skeleton's
+	// What Run keeps from one frame to the next (prepare): the skin's
+	// inverse binds in rows, the skeleton's size, and whether the skin is
+	// 1:1 (the palette fused into the models pass).
+	kept     keptBinds
+	of       int
 	oneToOne bool
-	ibRows   []float32
+}
+
+// keptBinds is what a palette job keeps of its skin from one frame to the
+// next: the inverse binds' top three rows in the palette's row layout
+// (bindRows), which the kernels multiply by, where the column-major
+// matrices need a transposition a joint every frame; and the skin and
+// slices they were taken from (not their contents).
+type keptBinds struct {
+	skin   *Skin
+	binds  *mgl32.Mat4
+	joints *int
+	n      int
+	rows   []float32
+}
+
+// holds reports whether the rows were taken from skin as it is.
+func (k *keptBinds) holds(skin *Skin) bool {
+	return k.skin == skin && k.n == len(skin.Joints) && len(skin.Joints) == len(skin.InverseBind) &&
+		(k.n == 0 || k.binds == &skin.InverseBind[0] && k.joints == &skin.Joints[0])
+}
+
+// take keeps skin's rows.
+func (k *keptBinds) take(skin *Skin) {
+	*k = keptBinds{skin: skin, n: len(skin.Joints), rows: bindRows(skin.InverseBind)}
+	if k.n > 0 && len(skin.InverseBind) == k.n {
+		k.binds, k.joints = &skin.InverseBind[0], &skin.Joints[0]
+	}
 }
 
 // Validate reports a job that Run cannot execute. It also drops what Run
 // keeps of the skin (its inverse binds in row layout): call it again after
 // writing a skin's matrices or joints in place.
 func (j *ModelPaletteJob) Validate() error {
-	j.skin = nil
+	j.kept = keptBinds{}
 	if j.Skeleton == nil {
 		return errNilSkeleton
 	}
@@ -102,28 +122,24 @@ func (j *ModelPaletteJob) Run() {
 		// root, the mesh's node), or the skin lists its joints in another
 		// order. The palette is a second pass, with the same products.
 		modelPalette(j.Skeleton.Parents, j.Input, j.Models, nil, nil)
-		skinPalette(j.Skin.Joints, j.Models, j.ibRows, j.Output)
+		skinPalette(j.Skin.Joints, j.Models, j.kept.rows, j.Output)
 		return
 	}
-	modelPalette(j.Skeleton.Parents, j.Input, j.Models, j.ibRows, j.Output)
+	modelPalette(j.Skeleton.Parents, j.Input, j.Models, j.kept.rows, j.Output)
 }
 
 // prepared reports whether what Run keeps was taken from the job's skin as
-// it is (its slices; not their contents).
+// it is (its slices; not their contents) and for its skeleton.
 func (j *ModelPaletteJob) prepared() bool {
-	k := j.Skin
-	return j.skin == k && j.n == len(k.Joints) && len(k.Joints) == len(k.InverseBind) && j.of == j.Skeleton.NumJoints() &&
-		(j.n == 0 || j.binds == &k.InverseBind[0] && j.joints == &k.Joints[0])
+	return j.kept.holds(j.Skin) && j.of == j.Skeleton.NumJoints()
 }
 
-// prepare takes from the skin whether it maps skin joint i to skeleton
-// joint i, and its inverse binds' rows.
+// prepare takes from the skin its inverse binds' rows and whether it maps
+// skin joint i to skeleton joint i.
 func (j *ModelPaletteJob) prepare() {
 	k := j.Skin
-	j.skin, j.n, j.of, j.binds, j.joints = k, len(k.Joints), j.Skeleton.NumJoints(), nil, nil
-	if j.n > 0 && len(k.InverseBind) == j.n {
-		j.binds, j.joints = &k.InverseBind[0], &k.Joints[0]
-	}
+	j.kept.take(k)
+	j.of = j.Skeleton.NumJoints()
 	j.oneToOne = len(k.Joints) == j.of && len(k.InverseBind) == len(k.Joints)
 	for i, jt := range k.Joints {
 		if jt != i {
@@ -131,7 +147,6 @@ func (j *ModelPaletteJob) prepare() {
 			break
 		}
 	}
-	j.ibRows = bindRows(k.InverseBind)
 }
 
 // bindRows is the top three rows of each matrix of ibs in the palette's
@@ -147,7 +162,10 @@ func bindRows(ibs []mgl32.Mat4) []float32 {
 
 // PaletteJob builds the skinning palette of a skin from model matrices
 // already computed (ModelPaletteJob.Models): entry i = model(Skin.Joints[i])
-// · Skin.InverseBind[i]. It allocates nothing.
+// · Skin.InverseBind[i], with ModelPaletteJob's products (a model's second
+// and later skins). Like ModelPaletteJob it keeps the skin's inverse binds
+// in rows from one run to the next, and allocates nothing once it has run
+// on its skin: keep the job from frame to frame.
 type PaletteJob struct {
 	// Skin selects joints and inverse binds.
 	Skin *Skin
@@ -157,10 +175,15 @@ type PaletteJob struct {
 	// Output receives PaletteFloats floats per skin joint, in
 	// ModelPaletteJob.Output's layout.
 	Output []float32
+
+	kept keptBinds
 }
 
-// Validate reports a job that Run cannot execute.
+// Validate reports a job that Run cannot execute. It also drops what Run
+// keeps of the skin: call it again after writing a skin's matrices or
+// joints in place.
 func (j *PaletteJob) Validate() error {
+	j.kept = keptBinds{}
 	if j.Skin == nil {
 		return errors.New("anim: palette job without skin")
 	}
@@ -180,11 +203,10 @@ func (j *PaletteJob) Validate() error {
 
 // Run writes the palette.
 func (j *PaletteJob) Run() {
-	for i, jt := range j.Skin.Joints {
-		m := (*[12]float32)(j.Models[jt*12 : jt*12+12])
-		o := (*[12]float32)(j.Output[i*12 : i*12+12])
-		mulAffineRows(o, m, &j.Skin.InverseBind[i])
+	if !j.kept.holds(j.Skin) {
+		j.kept.take(j.Skin)
 	}
+	skinPalette(j.Skin.Joints, j.Models, j.kept.rows, j.Output)
 }
 
 // PaletteFloats is the number of float32 values per palette entry and per
@@ -389,21 +411,5 @@ func mulRows[F float32 | float64](o, a, l *[12]F) {
 		o[r+1] = a0*l[1] + a1*l[5] + a2*l[9]
 		o[r+2] = a0*l[2] + a1*l[6] + a2*l[10]
 		o[r+3] = a0*l[3] + a1*l[7] + a2*l[11] + a[r+3]
-	}
-}
-
-// mulAffineRows writes o = m · b, with m and o affine 3×4 in row layout
-// and b a column-major matrix whose bottom row is taken to be 0 0 0 1.
-func mulAffineRows(o, m *[12]float32, b *mgl32.Mat4) {
-	b00, b10, b20 := b[0], b[1], b[2]
-	b01, b11, b21 := b[4], b[5], b[6]
-	b02, b12, b22 := b[8], b[9], b[10]
-	b03, b13, b23 := b[12], b[13], b[14]
-	for r := 0; r < 3; r++ {
-		m0, m1, m2, m3 := m[r*4], m[r*4+1], m[r*4+2], m[r*4+3]
-		o[r*4+0] = m0*b00 + m1*b10 + m2*b20
-		o[r*4+1] = m0*b01 + m1*b11 + m2*b21
-		o[r*4+2] = m0*b02 + m1*b12 + m2*b22
-		o[r*4+3] = m0*b03 + m1*b13 + m2*b23 + m3
 	}
 }

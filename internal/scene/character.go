@@ -28,9 +28,11 @@ type Character struct {
 	Clip     int // clip mode: the clip requested last; -1 when there are none
 	pose     *anim.SoAPose
 	models   []float32 // model matrices, anim.ModelPaletteJob's layout
-	// mp is the palette job of the first skin, kept from frame to frame
-	// with what it keeps of the skin (its inverse binds in row layout).
+	// mp is the palette job of the first skin and pjs those of the
+	// others, kept from frame to frame with what they keep of their skins
+	// (the inverse binds in row layout).
 	mp       anim.ModelPaletteJob
+	pjs      []anim.PaletteJob
 	Palettes [][]float32 // per skin
 	// BindPose shows the skeleton's rest pose instead of the animation,
 	// whose clock goes on.
@@ -308,8 +310,12 @@ func (c *Character) PoseNow() {
 		mp.Skin, mp.Output = &c.Model.Skins[0], c.Palettes[0]
 	}
 	mp.Run()
+	if len(c.pjs) != max(len(c.Model.Skins)-1, 0) {
+		c.pjs = make([]anim.PaletteJob, max(len(c.Model.Skins)-1, 0))
+	}
 	for i := 1; i < len(c.Model.Skins); i++ {
-		pj := anim.PaletteJob{Skin: &c.Model.Skins[i], Models: c.models, Output: c.Palettes[i]}
+		pj := &c.pjs[i-1]
+		pj.Skin, pj.Models, pj.Output = &c.Model.Skins[i], c.models, c.Palettes[i]
 		pj.Run()
 	}
 }
