@@ -191,10 +191,20 @@ func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w 
 		l2 := m[2]*m[2] + m[6]*m[6] + m[10]*m[10]
 		// Columns of unit length but for rounding (an unscaled parent, the
 		// usual one) are not flat: the flat test is for the others.
-		if unitNear(l0) && unitNear(l1) && unitNear(l2) || !flat(l0, l1, l2) && !flat(l1, l0, l2) && !flat(l2, l0, l1) {
-			i0, i1, i2 := invSqrt(l0), invSqrt(l1), invSqrt(l2)
-			// The sign of det M: c0 · (c1 × c2).
-			if m[0]*(m[5]*m[10]-m[9]*m[6])+m[4]*(m[9]*m[2]-m[1]*m[10])+m[8]*(m[1]*m[6]-m[5]*m[2]) < 0 {
+		unit := unitNear(l0) && unitNear(l1) && unitNear(l2)
+		if unit || !flat(l0, l1, l2) && !flat(l1, l0, l2) && !flat(l2, l0, l1) {
+			var i0, i1, i2 float32
+			if unit { // invSqrt's series, its test passed
+				e0, e1, e2 := l0-1, l1-1, l2-1
+				i0, i1, i2 = 1-e0*(0.5-0.375*e0), 1-e1*(0.5-0.375*e1), 1-e2*(0.5-0.375*e2)
+			} else {
+				i0, i1, i2 = invSqrt(l0), invSqrt(l1), invSqrt(l2)
+			}
+			// The sign of det M: c0 · (c1 × c2). A pose whose scales are all
+			// 1 (by its tag) has no mirror to find: its local matrices, T·R
+			// with R from any quaternion, have det ≥ 0, and so have their
+			// products, which unit columns put at +1.
+			if !(unit && pose.holdsIdentity(Scale)) && m[0]*(m[5]*m[10]-m[9]*m[6])+m[4]*(m[9]*m[2]-m[1]*m[10])+m[8]*(m[1]*m[6]-m[5]*m[2]) < 0 {
 				i0, i1, i2 = -i0, -i1, -i2
 			}
 			ax, ay, az = (m[0]*r.x+m[4]*r.y+m[8]*r.z)*i0, (m[1]*r.x+m[5]*r.y+m[9]*r.z)*i1, (m[2]*r.x+m[6]*r.y+m[10]*r.z)*i2
@@ -203,7 +213,8 @@ func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w 
 			ax, ay, az = c0.dot(a), c1.dot(a), c2.dot(a)
 		}
 	}
-	bx, by, bz, bw := pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt]
+	qx, qy, qz, qw := pose.qx, pose.qy, pose.qz, pose.qw // held in registers: the stores below need no bounds checks
+	bx, by, bz, bw := qx[jt], qy[jt], qz[jt], qw[jt]
 	x, y, z, q := qmul(ax, ay, az, r.w, bx, by, bz, bw)
 	if s := x*x + y*y + z*z + q*q; s > 0 {
 		inv := invSqrt(s) // a product of unit quaternions, unit but for rounding
@@ -214,7 +225,7 @@ func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w 
 	if w < 1 {
 		x, y, z, q = slerpPoly(bx, by, bz, bw, x, y, z, q, w)
 	}
-	pose.qx[jt], pose.qy[jt], pose.qz[jt], pose.qw[jt] = x, y, z, q
+	qx[jt], qy[jt], qz[jt], qw[jt] = x, y, z, q
 }
 
 // invSqrt is 1/√s. Near 1, where the lengths of a rotation's columns and
