@@ -147,6 +147,39 @@ func TestUpdateEvaluateAllocatesNothing(t *testing.T) {
 
 func sin32(x float32) float32 { return float32(math.Sin(float64(x))) }
 
+// TestTimelineFollowsHeaviestChild: a blend1d of Idle (3 s), Walk (1 s)
+// and Wave (2 s) at 0, 0.5 and 1 shows on the timeline, and gives its
+// layer the normalized time of, the child its parameter weighs most, as
+// the parameter moves and as it stays between updates.
+func TestTimelineFollowsHeaviestChild(t *testing.T) {
+	spec, err := ParseSpec([]byte(`{"params": [{"name": "p", "min": 0, "max": 1}],
+	  "tree": {"type": "blend1d", "param": "p", "positions": [0, 0.5, 1], "children": ["Idle", "Walk", "Wave"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := humanoid()
+	c := build(t, spec, sk, humanoidClips(sk))
+	// p, then the clip it weighs most (by the positions: 0.4 gives Walk
+	// 0.8, 0.9 gives Wave 0.8) and that clip's length.
+	for i, step := range []struct {
+		p    float32
+		clip int
+		d    float32
+	}{{0.2, 0, 3}, {0.4, 1, 1}, {0.4, 1, 1}, {0.9, 2, 2}, {0.9, 2, 2}, {0.1, 0, 3}, {0.75, 1, 1}, {0.76, 2, 2}} {
+		if err := c.SetParam("p", step.p); err != nil {
+			t.Fatal(err)
+		}
+		c.Update(0.1)
+		tl := c.Timeline()
+		if tl.Clip != step.clip || tl.Duration != step.d {
+			t.Fatalf("step %d, p = %v: timeline shows clip %d of %v s; want clip %d of %v s", i, step.p, tl.Clip, tl.Duration, step.clip, step.d)
+		}
+		if got, want := c.Status().Layers[0].Time, tl.Time/tl.Duration; !approxEqual(got, want, 1e-6) {
+			t.Fatalf("step %d, p = %v: layer time %v; want the clip's %v", i, step.p, got, want)
+		}
+	}
+}
+
 // TestTransport drives one controller with the commands a viewer sends —
 // speed, reverse, pause, loop mode, seek — and checks the clock it owns.
 // The clip ramps joint 0's x from 0 to 4 over 2 s, so x = 2t.

@@ -245,6 +245,8 @@ type blendNode struct {
 
 	nt, nd float32
 	wraps  bool
+	// heavy is heaviest() of w, kept by weigh, which alone writes w.
+	heavy int
 }
 
 // weigh recomputes w from the parameters.
@@ -303,6 +305,7 @@ func (n *blendNode) weigh(x *evalContext) {
 		v := n.ease.At(n.u)
 		w[0], w[1] = 1-v, v
 	}
+	n.heavy = n.heaviest()
 }
 
 func (n *blendNode) reset(x *evalContext) {
@@ -402,7 +405,7 @@ func (n *blendNode) track() {
 		n.nt, n.nd, n.wraps = n.phase, 0, true
 		return
 	}
-	n.nt, n.nd, n.wraps = n.children[n.heaviest()].progress()
+	n.nt, n.nd, n.wraps = n.children[n.heavy].progress()
 }
 
 func (n *blendNode) eval(x *evalContext, out *SoAPose) {
@@ -494,7 +497,7 @@ func (n *blendNode) setTime(t float32) {
 
 func (n *blendNode) progress() (float32, float32, bool) { return n.nt, n.nd, n.wraps }
 
-func (n *blendNode) timeline() *clipNode { return n.children[n.heaviest()].timeline() }
+func (n *blendNode) timeline() *clipNode { return n.children[n.heavy].timeline() }
 
 // heaviest is the index of the child with the largest weight, the first
 // of equals.
