@@ -340,7 +340,7 @@ func (j *LookAtJob) Validate() error {
 // turns so far apply to everything below them. Each joint takes its share
 // of the shortest turn from the eye's forward to the target; the last one,
 // at full weight, then the turn about its own origin that aims the eye
-// exactly (aimTurn).
+// exactly (aimEnds).
 func (j *LookAtJob) Run() {
 	if j.Weight <= 0 {
 		return
@@ -388,10 +388,14 @@ func (j *LookAtJob) Run() {
 		if k == len(j.Chain)-1 && j.Weight >= 1 {
 			// The eye moved as the joint turned: what is left, a turn of
 			// about the eye's offset over the target's distance, is put
-			// right in closed form (none for a target at the joint). The
-			// turn took fwd to want.
-			if rest, ok := aimTurn(turn.rotate(eye.sub(pivot)), want, target.sub(pivot)); ok {
-				turn = rest.mul(turn)
+			// right in closed form (none for a target at the joint): the
+			// shortest arc to the target from the point of the turned ray
+			// as far from the joint (aimEnds). The turn took fwd to want
+			// and carries the ray, so that point is the turned one of the
+			// ray as it was, which aimEnds finds while the turn is being
+			// built.
+			if from, to, ok := aimEnds(eye.sub(pivot), fwd, target.sub(pivot)); ok {
+				turn = fromTo(turn.rotate(from), to).mul(turn)
 			}
 		} else if w := frac * j.Weight; w < 1 {
 			turn = slerpQ(quat{w: 1}, turn, w)
@@ -417,28 +421,29 @@ func (j *LookAtJob) Run() {
 	}
 }
 
-// aimTurn is the turn about the origin that puts target on the ray from
-// eye along fwd (unit), all relative to the origin: the shortest arc from
-// the point p on that ray as far from the origin as the target to the
-// target, which carries the ray through it, since a turn keeps distances.
+// aimEnds gives the turn about the origin that puts target on the ray
+// from eye along fwd (unit), all relative to the origin, as the unit
+// vectors from and to whose shortest arc it is (fromTo(from, to)): from the
+// point p on that ray as far from the origin as the target to the target,
+// which carries the ray through it, since a turn keeps distances.
 // p = eye + s·fwd with |p|² = |target|²: s² + 2(eye·fwd)s + |eye|² −
 // |target|² = 0, the larger root. A target nearer the origin than the ray
-// passes, or behind the eye, has no such point; the turn then aims fwd
-// from the origin. ok is false for a target at the origin.
-func aimTurn(eye, fwd, target v3) (turn quat, ok bool) {
+// passes, or behind the eye, has no such point; from is then fwd, which
+// aims fwd from the origin. ok is false for a target at the origin.
+func aimEnds(eye, fwd, target v3) (from, to v3, ok bool) {
 	l := target.len()
 	if l < ikEpsilon {
-		return quat{w: 1}, false
+		return fwd, fwd, false
 	}
 	inv := 1 / l
-	to, from := target.scale(inv), fwd
+	to, from = target.scale(inv), fwd
 	b := eye.dot(fwd)
 	if d := b*b - eye.dot(eye) + l*l; d >= 0 {
 		if s := float32(math.Sqrt(float64(d))) - b; s > 0 {
 			from = eye.add(fwd.scale(s)).scale(inv) // |p| = l, as chosen
 		}
 	}
-	return fromTo(from, to), true
+	return from, to, true
 }
 
 // restForward is the chain's rest direction (Limit): Forward through the

@@ -685,11 +685,12 @@ func TestTwoBoneIKRollIsSteady(t *testing.T) {
 	}
 }
 
-// TestAimTurn checks aimTurn against what it must do: the eye's ray, turned
-// about the origin, passes through the target, ahead of the eye. A target
-// nearer the origin than the ray passes has no such turn, and gets the one
-// that aims fwd from the origin; a target at the origin none.
-func TestAimTurn(t *testing.T) {
+// TestAimEnds checks aimEnds against what it must do: the eye's ray,
+// turned about the origin by the shortest arc from its from to its to,
+// passes through the target, ahead of the eye. A target nearer the origin
+// than the ray passes has no such turn, and gets the one that aims fwd from
+// the origin; a target at the origin none.
+func TestAimEnds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	r := func() float32 { return rng.Float32()*2 - 1 }
 	for range 200 {
@@ -699,7 +700,8 @@ func TestAimTurn(t *testing.T) {
 		if target.len() < 0.5 {
 			continue
 		}
-		turn, ok := aimTurn(eye, fwd, target)
+		from, to, ok := aimEnds(eye, fwd, target)
+		turn := fromTo(from, to)
 		if !ok {
 			t.Fatalf("eye %v fwd %v target %v: no turn", eye, fwd, target)
 		}
@@ -710,11 +712,11 @@ func TestAimTurn(t *testing.T) {
 		}
 	}
 	// The target 0.1 from the origin, the ray passing 1 from it.
-	turn, ok := aimTurn(v3{1, 0, 0}, v3{0, 0, 1}, v3{0, 0.1, 0})
-	if f := turn.rotate(v3{0, 0, 1}); !ok || f.dot(v3{0, 1, 0}) < 1-1e-6 {
+	from, to, ok := aimEnds(v3{1, 0, 0}, v3{0, 0, 1}, v3{0, 0.1, 0})
+	if f := fromTo(from, to).rotate(v3{0, 0, 1}); !ok || f.dot(v3{0, 1, 0}) < 1-1e-6 {
 		t.Errorf("target within the ray's distance: fwd turned to %v (ok %v), want it aimed from the origin, (0, 1, 0)", f, ok)
 	}
-	if _, ok := aimTurn(v3{1, 0, 0}, v3{0, 0, 1}, v3{}); ok {
+	if _, _, ok := aimEnds(v3{1, 0, 0}, v3{0, 0, 1}, v3{}); ok {
 		t.Error("target at the origin: a turn, want none")
 	}
 }
