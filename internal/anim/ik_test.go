@@ -451,6 +451,54 @@ func TestIKAndLookAtUnderMirrors(t *testing.T) {
 	}
 }
 
+// TestPostProcessScaleTagIsAShortcut: the character's look-at and IK turn
+// a pose that holds every scale at 1 by its tag (turnJoint skips its
+// mirror test there) to the same bits as the same pose without the tag,
+// over a few seconds of the character's frames.
+func TestPostProcessScaleTagIsAShortcut(t *testing.T) {
+	c, sk := characterController(t)
+	for name, v := range map[string]float32{"speed": 0.5, "look_x": 0.7, "ik_weight": 1, "look_weight": 1} {
+		if err := c.SetParam(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := sk.NumJoints()
+	tagged, plain := NewSoAPose(n), NewSoAPose(n)
+	for frame := range 180 {
+		if frame%60 == 0 {
+			_ = c.Request("greet")
+		}
+		c.Update(1.0 / 60)
+		// The pose before the post-processing, which then runs on it
+		// and on its copy.
+		c.SetParam("look_weight", 0)
+		c.SetParam("ik_weight", 0)
+		c.Evaluate(tagged)
+		c.SetParam("look_weight", 1)
+		c.SetParam("ik_weight", 1)
+		if !tagged.holdsIdentity(Scale) {
+			t.Fatalf("frame %d: the character's pose does not hold its scales by tag", frame)
+		}
+		for j := range n {
+			plain.Set(j, tagged.At(j))
+		}
+		if plain.holdsIdentity(Scale) {
+			t.Fatal("Set kept the scale tag")
+		}
+		arm, head := tagged.At(sk.JointIndex("upper_arm.L")), tagged.At(sk.JointIndex("head"))
+		c.postProcess(tagged)
+		c.postProcess(plain)
+		if tagged.At(sk.JointIndex("upper_arm.L")) == arm || tagged.At(sk.JointIndex("head")) == head {
+			t.Fatalf("frame %d: the IK or the look-at left its joint alone", frame)
+		}
+		for j := range n {
+			if a, b := tagged.At(j), plain.At(j); a != b {
+				t.Fatalf("frame %d, joint %s: %v with the tag, %v without", frame, sk.Names[j], a, b)
+			}
+		}
+	}
+}
+
 func TestLookAtValidate(t *testing.T) {
 	sk := chain(3)
 	good := func() *LookAtJob {
