@@ -241,7 +241,8 @@ func WritePaletteEntry(dst []float32, m *mgl32.Mat4) {
 }
 
 // modelPaletteGeneric is the portable kernel: the hierarchy walk with the
-// local matrix and both products written out. pal is nil, or the palette
+// local matrix and the parent product written out, then, where pal is not
+// nil, skinPaletteGeneric's pass for a 1:1 skin. pal is nil, or the palette
 // of a 1:1 skin whose inverse binds' top rows ibs holds in the palette's
 // layout (bindRows).
 func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []float32, pal []float32) {
@@ -286,64 +287,46 @@ func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []flo
 		} else {
 			*m = [12]float32{l00, l01, l02, l03, l10, l11, l12, l13, l20, l21, l22, l23}
 		}
-		if pal != nil {
-			// paletteEntry's products, in line: a call a joint cost the
-			// portable pass 7 %.
-			m00, m01, m02, m03 := m[0], m[1], m[2], m[3]
-			m10, m11, m12, m13 := m[4], m[5], m[6], m[7]
-			m20, m21, m22, m23 := m[8], m[9], m[10], m[11]
-			b := (*[12]float32)(ibs[i*12 : i*12+12])
-			o := (*[12]float32)(pal[i*12 : i*12+12])
-			b00, b10, b20 := b[0], b[4], b[8]
-			o[0] = m00*b00 + m01*b10 + m02*b20
-			o[4] = m10*b00 + m11*b10 + m12*b20
-			o[8] = m20*b00 + m21*b10 + m22*b20
-			b01, b11, b21 := b[1], b[5], b[9]
-			o[1] = m00*b01 + m01*b11 + m02*b21
-			o[5] = m10*b01 + m11*b11 + m12*b21
-			o[9] = m20*b01 + m21*b11 + m22*b21
-			b02, b12, b22 := b[2], b[6], b[10]
-			o[2] = m00*b02 + m01*b12 + m02*b22
-			o[6] = m10*b02 + m11*b12 + m12*b22
-			o[10] = m20*b02 + m21*b12 + m22*b22
-			b03, b13, b23 := b[3], b[7], b[11]
-			o[3] = m00*b03 + m01*b13 + m02*b23 + m03
-			o[7] = m10*b03 + m11*b13 + m12*b23 + m13
-			o[11] = m20*b03 + m21*b13 + m22*b23 + m23
-		}
+	}
+	if pal != nil {
+		skinPaletteGeneric(nil, models, ibs, pal)
 	}
 }
 
-// skinPaletteGeneric is the portable palette pass of a skin that is not
-// 1:1: entry s = model of joints[s] · inverse bind rows s.
+// skinPaletteGeneric is the portable palette pass: entry s = model of
+// joints[s] · inverse bind rows s (bindRows), both affine in the palette's
+// row layout; nil joints is a 1:1 skin (entry s of joint s), whose pass
+// follows the models pass of modelPaletteGeneric. The products stand in
+// the loop: a call a joint cost the portable palette 7 %.
 func skinPaletteGeneric(joints []int, models, ibs, pal []float32) {
-	for s, jt := range joints {
-		paletteEntry((*[12]float32)(pal[s*12:s*12+12]), (*[12]float32)(models[jt*12:jt*12+12]), (*[12]float32)(ibs[s*12:s*12+12]))
+	for s := range len(pal) / 12 {
+		jt := s
+		if joints != nil {
+			jt = joints[s]
+		}
+		m := (*[12]float32)(models[jt*12 : jt*12+12])
+		b := (*[12]float32)(ibs[s*12 : s*12+12])
+		o := (*[12]float32)(pal[s*12 : s*12+12])
+		m00, m01, m02, m03 := m[0], m[1], m[2], m[3]
+		m10, m11, m12, m13 := m[4], m[5], m[6], m[7]
+		m20, m21, m22, m23 := m[8], m[9], m[10], m[11]
+		b00, b10, b20 := b[0], b[4], b[8]
+		o[0] = m00*b00 + m01*b10 + m02*b20
+		o[4] = m10*b00 + m11*b10 + m12*b20
+		o[8] = m20*b00 + m21*b10 + m22*b20
+		b01, b11, b21 := b[1], b[5], b[9]
+		o[1] = m00*b01 + m01*b11 + m02*b21
+		o[5] = m10*b01 + m11*b11 + m12*b21
+		o[9] = m20*b01 + m21*b11 + m22*b21
+		b02, b12, b22 := b[2], b[6], b[10]
+		o[2] = m00*b02 + m01*b12 + m02*b22
+		o[6] = m10*b02 + m11*b12 + m12*b22
+		o[10] = m20*b02 + m21*b12 + m22*b22
+		b03, b13, b23 := b[3], b[7], b[11]
+		o[3] = m00*b03 + m01*b13 + m02*b23 + m03
+		o[7] = m10*b03 + m11*b13 + m12*b23 + m13
+		o[11] = m20*b03 + m21*b13 + m22*b23 + m23
 	}
-}
-
-// paletteEntry writes o = m · b, a model matrix times an inverse bind's
-// top three rows (bindRows), both affine in the palette's row layout.
-func paletteEntry(o, m, b *[12]float32) {
-	m00, m01, m02, m03 := m[0], m[1], m[2], m[3]
-	m10, m11, m12, m13 := m[4], m[5], m[6], m[7]
-	m20, m21, m22, m23 := m[8], m[9], m[10], m[11]
-	b00, b10, b20 := b[0], b[4], b[8]
-	o[0] = m00*b00 + m01*b10 + m02*b20
-	o[4] = m10*b00 + m11*b10 + m12*b20
-	o[8] = m20*b00 + m21*b10 + m22*b20
-	b01, b11, b21 := b[1], b[5], b[9]
-	o[1] = m00*b01 + m01*b11 + m02*b21
-	o[5] = m10*b01 + m11*b11 + m12*b21
-	o[9] = m20*b01 + m21*b11 + m22*b21
-	b02, b12, b22 := b[2], b[6], b[10]
-	o[2] = m00*b02 + m01*b12 + m02*b22
-	o[6] = m10*b02 + m11*b12 + m12*b22
-	o[10] = m20*b02 + m21*b12 + m22*b22
-	b03, b13, b23 := b[3], b[7], b[11]
-	o[3] = m00*b03 + m01*b13 + m02*b23 + m03
-	o[7] = m10*b03 + m11*b13 + m12*b23 + m13
-	o[11] = m20*b03 + m21*b13 + m22*b23 + m23
 }
 
 // modelsBelow recomputes, from the local pose in, the model matrices of
