@@ -11,10 +11,10 @@ import (
 // SoAPose, in affine 3×4 arithmetic: per joint, the local matrix T·R·S,
 // the model matrix parent·local, and per skin joint the palette entry
 // model · inverseBind. When the skin maps skin joint i to skeleton joint
-// i, each entry is computed in the same forward pass, while the model
-// matrix is still in registers; other skins (most files' skeletons hold
-// nodes the skin leaves out) get theirs in a second pass, with the same
-// products. It allocates nothing once it has run on its skin: keep the
+// i, the SIMD kernel computes each entry in the same forward pass, while
+// the model matrix is still in registers (the portable one right after
+// its models pass); other skins (most files' skeletons hold nodes the
+// skin leaves out) get theirs in a second pass, with the same products. It allocates nothing once it has run on its skin: keep the
 // job from frame to frame (one built anew each frame takes its skin anew).
 type ModelPaletteJob struct {
 	// Skeleton gives the hierarchy.
