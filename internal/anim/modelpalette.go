@@ -14,8 +14,9 @@ import (
 // i, the SIMD kernel computes each entry in the same forward pass, while
 // the model matrix is still in registers (the portable one right after
 // its models pass); other skins (most files' skeletons hold nodes the
-// skin leaves out) get theirs in a second pass, with the same products. It allocates nothing once it has run on its skin: keep the
-// job from frame to frame (one built anew each frame takes its skin anew).
+// skin leaves out) get theirs in a second pass, with the same products.
+// It allocates nothing once it has run on its skin: keep the job from
+// frame to frame (one built anew each frame takes its skin anew).
 type ModelPaletteJob struct {
 	// Skeleton gives the hierarchy.
 	Skeleton *Skeleton
