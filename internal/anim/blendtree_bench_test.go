@@ -2,6 +2,7 @@ package anim
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -183,7 +184,8 @@ func BenchmarkPoseOp(b *testing.B) {
 }
 
 // BenchmarkPostProcess measures IK and look-at on the humanoid, model
-// matrices included (the controller recomputes them for each step).
+// matrices included (the controller recomputes them for each step), and
+// the look-at with a limit, which finds the chain's rest direction.
 func BenchmarkPostProcess(b *testing.B) {
 	sk := humanoid()
 	pose := NewSoAPose(sk.NumJoints())
@@ -194,10 +196,12 @@ func BenchmarkPostProcess(b *testing.B) {
 		Target: mgl32.Vec3{0.3, 1.2, 0.3}, Pole: mgl32.Vec3{0, 0, -1}, Weight: 1, Models: models, Pose: pose}
 	look := LookAtJob{Skeleton: sk, Chain: []int{sk.JointIndex("neck"), sk.JointIndex("head")}, Forward: mgl32.Vec3{0, 0, 1},
 		Offset: mgl32.Vec3{0, 0.08, 0.1}, Target: mgl32.Vec3{0.5, 1.8, 1}, Weight: 1, Models: models, Pose: pose}
+	limited := look
+	limited.Limit = 100 * math.Pi / 180 // the built-in character's
 	for _, tc := range []struct {
 		name string
 		run  func()
-	}{{"two-bone-ik", ik.Run}, {"look-at", look.Run}} {
+	}{{"two-bone-ik", ik.Run}, {"look-at", look.Run}, {"look-at-limit", limited.Run}} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
