@@ -195,8 +195,7 @@ func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w 
 		if unit || !flat(l0, l1, l2) && !flat(l1, l0, l2) && !flat(l2, l0, l1) {
 			var i0, i1, i2 float32
 			if unit { // invSqrt's series, its test passed
-				e0, e1, e2 := l0-1, l1-1, l2-1
-				i0, i1, i2 = 1-e0*(0.5-0.375*e0), 1-e1*(0.5-0.375*e1), 1-e2*(0.5-0.375*e2)
+				i0, i1, i2 = invSqrtNear1(l0), invSqrtNear1(l1), invSqrtNear1(l2)
 			} else {
 				i0, i1, i2 = invSqrt(l0), invSqrt(l1), invSqrt(l2)
 			}
@@ -236,10 +235,15 @@ func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w 
 // takes them.
 func invSqrt(s float32) float32 {
 	if unitNear(s) {
-		e := s - 1
-		return 1 - e*(0.5-0.375*e)
+		return invSqrtNear1(s)
 	}
 	return 1 / float32(math.Sqrt(float64(s)))
+}
+
+// invSqrtNear1 is invSqrt's series, for s that unitNear passes.
+func invSqrtNear1(s float32) float32 {
+	e := s - 1
+	return 1 - e*(0.5-0.375*e)
 }
 
 // unitNear reports whether s lies within 2⁻¹⁰ of 1, where invSqrt takes
