@@ -125,6 +125,7 @@ func (j *TwoBoneIKJob) Run() {
 	if lo := float32(math.Abs(float64(lab - lbc))); lat < lo {
 		lat, j.Reached = lo, false
 	}
+	invLat := 1 / lat // for step 2, computed here, off the chain of steps 1 to 3
 
 	// Step 1: the interior angle at Mid, from θ0 now to θ1 wanted, turned
 	// by δ = θ1 − θ0 about the hinge n. The angles are kept as cosines
@@ -148,10 +149,18 @@ func (j *TwoBoneIKJob) Run() {
 		}
 	}
 	rotMid := turnAbout(n, c1*c0+s1*s0, s1*c0-c1*s0)
+	// Mid's turn is written now: nothing below reads it, and its chain of
+	// dependent operations then runs beside those of steps 2 and 3 rather
+	// than after them.
+	turnJoint(j.Skeleton, j.Models, j.Pose, j.Mid, rotMid, j.Weight)
 	c1p := b.add(rotMid.rotate(bc))
 
-	// Step 2: swing c onto the target ray.
-	c1a, _ := c1p.sub(a).unit()
+	// Step 2: swing c onto the target ray. Step 1 put c at distance lat
+	// from a (the law of cosines: the hinge is perpendicular to both
+	// bones), to within the rounding of the bones' lengths, so 1/lat makes
+	// its direction unit without a root and a divide on the job's longest
+	// chain of dependent operations.
+	c1a := c1p.sub(a).scale(invLat)
 	rotStart := fromTo(c1a, dir)
 
 	// Step 3: twist about the ray so that b leans towards the pole. b's
@@ -170,7 +179,6 @@ func (j *TwoBoneIKJob) Run() {
 	}
 
 	turnJoint(j.Skeleton, j.Models, j.Pose, j.Start, rotStart, j.Weight)
-	turnJoint(j.Skeleton, j.Models, j.Pose, j.Mid, rotMid, j.Weight)
 }
 
 // turnJoint turns joint jt of pose by the model-space rotation r about its
@@ -410,18 +418,27 @@ func (j *LookAtJob) Run() {
 		if moved {
 			a = rq.applyT(a)
 		}
-		turnJoint(j.Skeleton, j.Models, j.Pose, jt, quat{a.x, a.y, a.z, turn.w}, 1)
+		// The motion the next joint starts from goes before this joint's
+		// turn is written, which nothing in the chain reads: the next
+		// joint's chain of dependent operations then starts at once. The
+		// matrices are built in place (rot3.set): a rot3 value built and
+		// then copied is stored as nine floats and read back as wider
+		// moves, which wait for those stores.
 		if k < len(j.Chain)-1 {
-			rt := turn.matrix()
-			t = rt.apply(t.sub(pivot)).add(pivot)
-			if !moved {
-				q, rq = turn, rt // the identity's product, unit already
-			} else {
+			if moved {
+				// The turn moves what the turns above moved, about pivot.
+				t = turn.rotate(t.sub(pivot)).add(pivot)
 				q = turn.mul(q).normalize()
-				rq = q.matrix()
+			} else {
+				q = turn // the identity's product, unit already
+			}
+			rq.set(q)
+			if !moved {
+				t = pivot.sub(rq.apply(pivot)) // the turn about pivot of t = 0
 			}
 			moved = true
 		}
+		turnJoint(j.Skeleton, j.Models, j.Pose, jt, quat{a.x, a.y, a.z, turn.w}, 1)
 	}
 }
 
@@ -592,17 +609,15 @@ func (q quat) rotate(v v3) v3 {
 // the caller's floats.
 type rot3 struct{ xx, xy, xz, yx, yy, yz, zx, zy, zz float32 }
 
-// matrix is the unit quaternion q as a matrix.
-func (q quat) matrix() rot3 {
+// set makes m the unit quaternion q as a matrix.
+func (m *rot3) set(q quat) {
 	x2, y2, z2 := q.x+q.x, q.y+q.y, q.z+q.z
 	xx, yy, zz := q.x*x2, q.y*y2, q.z*z2
 	xy, xz, yz := q.x*y2, q.x*z2, q.y*z2
 	wx, wy, wz := q.w*x2, q.w*y2, q.w*z2
-	return rot3{
-		1 - (yy + zz), xy - wz, xz + wy,
-		xy + wz, 1 - (xx + zz), yz - wx,
-		xz - wy, yz + wx, 1 - (xx + yy),
-	}
+	m.xx, m.xy, m.xz = 1-(yy+zz), xy-wz, xz+wy
+	m.yx, m.yy, m.yz = xy+wz, 1-(xx+zz), yz-wx
+	m.zx, m.zy, m.zz = xz-wy, yz+wx, 1-(xx+yy)
 }
 
 // apply is m·v.
