@@ -155,27 +155,35 @@ func (j *TwoBoneIKJob) Run() {
 	turnJoint(j.Skeleton, j.Models, j.Pose, j.Mid, rotMid, j.Weight)
 	c1p := b.add(rotMid.rotate(bc))
 
-	// Step 2: swing c onto the target ray. Step 1 put c at distance lat
-	// from a (the law of cosines: the hinge is perpendicular to both
-	// bones), to within the rounding of the bones' lengths, so 1/lat makes
-	// its direction unit without a root and a divide on the job's longest
-	// chain of dependent operations.
+	// Step 2: swing c onto the target ray (with step 3, below). Step 1 put
+	// c at distance lat from a (the law of cosines: the hinge is
+	// perpendicular to both bones), to within the rounding of the bones'
+	// lengths, so 1/lat makes its direction unit without a root and a
+	// divide on the job's longest chain of dependent operations.
 	c1a := c1p.sub(a).scale(invLat)
-	rotStart := fromTo(c1a, dir)
 
 	// Step 3: twist about the ray so that b leans towards the pole. b's
 	// offset from the ray lies along n' × dir, n' the hinge axis as step 2
 	// turned it; taken from the hinge, the twist stays defined on a
 	// straight chain (a target out of reach), where b lies on the ray and
 	// its own offset is rounding noise that would roll the limb at random.
+	// The offset is towards the pole's part pp across the ray where n' =
+	// dir × pp / |pp| (then n' × dir = pp / |pp|), so steps 2 and 3 are one
+	// rotation, the one that takes the frame of c's direction and the hinge
+	// to that of the ray and n' (frameTurn): one root and one divide where
+	// the shortest arc, applying it to the hinge and the twist about the ray
+	// took three roots and two divides, one after the other.
+	var rotStart quat
+	twisted := false
 	if pole, lp := vec(j.Pole).unit(); lp >= ikEpsilon {
-		pb := rotStart.rotate(n).cross(dir)
 		pp := pole.sub(dir.scale(pole.dot(dir)))
-		if pp.dot(pp) >= ikEpsilon*ikEpsilon {
-			// The angle from pb to pp about dir, as a cosine and sine
-			// scaled by the same positive factor.
-			rotStart = turnAbout(dir, pb.dot(pp), pb.cross(pp).dot(dir)).mul(rotStart)
+		if l2 := pp.dot(pp); l2 >= ikEpsilon*ikEpsilon {
+			m := dir.cross(pp).scale(1 / float32(math.Sqrt(float64(l2))))
+			rotStart, twisted = frameTurn(c1a, n, dir, m), true
 		}
+	}
+	if !twisted {
+		rotStart = fromTo(c1a, dir) // no pole across the ray: step 2 alone
 	}
 
 	turnJoint(j.Skeleton, j.Models, j.Pose, j.Start, rotStart, j.Weight)
@@ -749,6 +757,42 @@ func fromTo(u, v v3) quat {
 		return quat{c.x * inv, c.y * inv, c.z * inv, (1 + d) * inv}
 	}
 	return quatOf(normQ(c.x, c.y, c.z, 1+d))
+}
+
+// frameTurn is the rotation that takes the orthonormal pair (x0, y0) to
+// (x1, y1), and so x0 × y0 to x1 × y1: the matrix R = x1 x0ᵀ + y1 y0ᵀ + z1
+// z0ᵀ as a quaternion, by Shepperd's method (the largest of 1 + trace and
+// the diagonal's 1 + 2Rᵢᵢ − trace under the root, so that no component is
+// found by a cancelling difference alone).
+func frameTurn(x0, y0, x1, y1 v3) quat {
+	z0, z1 := x0.cross(y0), x1.cross(y1)
+	m00 := x1.x*x0.x + y1.x*y0.x + z1.x*z0.x
+	m01 := x1.x*x0.y + y1.x*y0.y + z1.x*z0.y
+	m02 := x1.x*x0.z + y1.x*y0.z + z1.x*z0.z
+	m10 := x1.y*x0.x + y1.y*y0.x + z1.y*z0.x
+	m11 := x1.y*x0.y + y1.y*y0.y + z1.y*z0.y
+	m12 := x1.y*x0.z + y1.y*y0.z + z1.y*z0.z
+	m20 := x1.z*x0.x + y1.z*y0.x + z1.z*z0.x
+	m21 := x1.z*x0.y + y1.z*y0.y + z1.z*z0.y
+	m22 := x1.z*x0.z + y1.z*y0.z + z1.z*z0.z
+	switch tr := m00 + m11 + m22; {
+	case tr > 0:
+		s := 2 * float32(math.Sqrt(float64(1+tr)))
+		inv := 1 / s
+		return quat{(m21 - m12) * inv, (m02 - m20) * inv, (m10 - m01) * inv, 0.25 * s}
+	case m00 > m11 && m00 > m22:
+		s := 2 * float32(math.Sqrt(float64(1+m00-m11-m22)))
+		inv := 1 / s
+		return quat{0.25 * s, (m01 + m10) * inv, (m02 + m20) * inv, (m21 - m12) * inv}
+	case m11 > m22:
+		s := 2 * float32(math.Sqrt(float64(1+m11-m00-m22)))
+		inv := 1 / s
+		return quat{(m01 + m10) * inv, 0.25 * s, (m12 + m21) * inv, (m02 - m20) * inv}
+	default:
+		s := 2 * float32(math.Sqrt(float64(1+m22-m00-m11)))
+		inv := 1 / s
+		return quat{(m02 + m20) * inv, (m12 + m21) * inv, 0.25 * s, (m10 - m01) * inv}
+	}
 }
 
 // clampUnit clamps a cosine computed in floating point to [-1, 1].

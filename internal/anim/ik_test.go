@@ -132,6 +132,41 @@ func TestTurnAbout(t *testing.T) {
 	}
 }
 
+// TestFrameTurn gives frameTurn frames turned by known rotations (mathgl's
+// QuatRotate of an axis and an angle, applied by mathgl): half a turn
+// about each axis and near it, where each of Shepperd's four cases is the
+// one taken, small turns, and random ones. It must give the rotation
+// itself, q or −q, unit to float32's rounding.
+func TestFrameTurn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	type turn struct {
+		axis  mgl32.Vec3
+		angle float64
+	}
+	turns := []turn{{mgl32.Vec3{1, 0, 0}, 0}, {mgl32.Vec3{0, 0, 1}, 1e-4}}
+	for _, ax := range []mgl32.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {0, 1, 1}, {1, 0, 1}} {
+		for _, a := range []float64{math.Pi, math.Pi - 1e-3, -(math.Pi - 0.2), math.Pi / 2} {
+			turns = append(turns, turn{ax.Normalize(), a})
+		}
+	}
+	for range 300 {
+		ax := mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize()
+		turns = append(turns, turn{ax, (rng.Float64()*2 - 1) * math.Pi})
+	}
+	for _, tc := range turns {
+		want := mgl32.QuatRotate(float32(tc.angle), tc.axis)
+		// A random orthonormal pair for the frame it turns.
+		x0 := mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize()
+		y0 := x0.Cross(mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}).Normalize()
+		x1, y1 := want.Rotate(x0), want.Rotate(y0)
+		q := frameTurn(vec(x0), vec(y0), vec(x1), vec(y1))
+		got := mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}}
+		if !quatApprox(got, want, 2e-6) {
+			t.Fatalf("%v rad about %v: frameTurn gave %v, want ±%v", tc.angle, tc.axis, got, want)
+		}
+	}
+}
+
 func TestTwoBoneIKWeightAndGeneralTarget(t *testing.T) {
 	sk := chain(3)
 	pose := append([]Transform(nil), sk.Rest...)
