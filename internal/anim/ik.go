@@ -318,6 +318,10 @@ type LookAtJob struct {
 	// Pose is the local pose, Len() = joint count; the chain's rotations
 	// are rewritten in place.
 	Pose *SoAPose
+
+	// cosLimit is cos(Limit) for the Limit limitOf holds, kept from one
+	// run to the next (limited).
+	cosLimit, limitOf float32
 }
 
 // Validate reports a job that Run cannot execute.
@@ -532,9 +536,17 @@ func (j *LookAtJob) limited(eye, fwd, target v3) v3 {
 	if l < ikEpsilon {
 		return target
 	}
+	// Within the limit, as a target in front usually is, the cosine says
+	// so: the angle itself, an arc cosine in float64, only beyond it.
+	if j.limitOf != j.Limit {
+		j.cosLimit, j.limitOf = float32(math.Cos(float64(j.Limit))), j.Limit
+	}
 	c := fwd.dot(want)
+	if c >= j.cosLimit {
+		return target
+	}
 	theta := acos32(c)
-	if theta <= j.Limit {
+	if theta <= j.Limit { // the cosine's rounding, at the limit itself
 		return target
 	}
 	phi := j.Limit * (math.Pi - theta) / (math.Pi - j.Limit)
