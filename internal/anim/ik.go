@@ -404,11 +404,12 @@ func (j *LookAtJob) Run() {
 			pivot, eye, fwd = rq.apply(pivot).add(t), rq.apply(eye0).add(t), rq.apply(fwd0)
 		}
 		// A share of the turn from the eye's forward to the target.
-		want, l := target.sub(eye).unit()
-		if l < ikEpsilon {
+		want := target.sub(eye)
+		l2 := want.dot(want)
+		if l2 < ikEpsilon*ikEpsilon {
 			return
 		}
-		turn := fromTo(fwd, want)
+		turn := arcTo(fwd, want, l2)
 		if k == len(j.Chain)-1 && j.Weight >= 1 {
 			// The eye moved as the joint turned: what is left, a turn of
 			// about the eye's offset over the target's distance, is put
@@ -805,6 +806,26 @@ func frameTurn(x0, y0, x1, y1 v3) quat {
 		inv := 1 / s
 		return quat{(m02 + m20) * inv, (m12 + m21) * inv, 0.25 * s, (m10 - m01) * inv}
 	}
+}
+
+// arcTo is fromTo(u, w/|w|) for unit u and a w of squared length l2 > 0,
+// without normalizing w first: the half-angle quaternion is (u × w, |w| +
+// u·w) over its length, √(2|w|(|w| + u·w)) as in fromTo, so one root
+// follows the other where w's normalization put a divide between them.
+func arcTo(u, w v3, l2 float32) quat {
+	l := float32(math.Sqrt(float64(l2)))
+	d := u.dot(w)
+	if d < (-1+1e-6)*l {
+		axis, _ := perpendicular(u).unit()
+		return quat{axis.x, axis.y, axis.z, 0}
+	}
+	c := u.cross(w)
+	k := l + d
+	if d > -0.5*l {
+		inv := 1 / float32(math.Sqrt(float64(2*l*k)))
+		return quat{c.x * inv, c.y * inv, c.z * inv, k * inv}
+	}
+	return quatOf(normQ(c.x, c.y, c.z, k))
 }
 
 // clampUnit clamps a cosine computed in floating point to [-1, 1].

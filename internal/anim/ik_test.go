@@ -167,6 +167,48 @@ func TestFrameTurn(t *testing.T) {
 	}
 }
 
+// TestArcTo checks that arcTo(u, w) is the shortest arc from u to w's
+// direction, whatever w's length: a unit quaternion that takes u there
+// (mathgl applies it) about an axis perpendicular to both, w ≥ 0 — for
+// random pairs, nearly opposite ones (0.02 rad short of half a turn: the
+// normalized form, where |w| + u·w cancels, to an error of float32's
+// rounding over that angle, 1e-5, as fromTo's on unit vectors) and
+// exactly opposite ones (half a turn about some perpendicular axis).
+func TestArcTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	rnd := func() mgl32.Vec3 {
+		return mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}
+	}
+	for i := range 400 {
+		u, w := rnd().Normalize(), rnd().Normalize()
+		switch i % 4 {
+		case 1:
+			p := u.Cross(rnd()).Normalize()
+			w = u.Mul(-float32(math.Cos(0.02))).Add(p.Mul(float32(math.Sin(0.02)))) // nearly opposite
+		case 2:
+			w = u.Mul(-1) // opposite
+		}
+		for _, scale := range []float32{1e-3, 1, 1e3} {
+			ws := w.Mul(scale)
+			q := arcTo(vec(u), vec(ws), ws.Dot(ws))
+			mq := mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}}
+			if l := mq.Len(); !approxEqual(l, 1, 2e-6) {
+				t.Fatalf("u %v, w %v × %v: |q| = %v", u, w, scale, l)
+			}
+			tol := float32(2e-6)
+			if i%4 == 1 {
+				tol = 5e-5
+			}
+			if got := mq.Rotate(u); !vecApprox(got, w, tol) {
+				t.Fatalf("u %v, w %v × %v: q takes u to %v", u, w, scale, got)
+			}
+			if along := mq.V.Dot(u); i%4 != 2 && math.Abs(float64(along)) > 2e-5 || q.w < 0 {
+				t.Fatalf("u %v, w %v × %v: %v is not the shortest arc", u, w, scale, q)
+			}
+		}
+	}
+}
+
 func TestTwoBoneIKWeightAndGeneralTarget(t *testing.T) {
 	sk := chain(3)
 	pose := append([]Transform(nil), sk.Rest...)
