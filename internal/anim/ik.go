@@ -179,7 +179,14 @@ func (j *TwoBoneIKJob) Run() {
 		pp := pole.sub(dir.scale(pole.dot(dir)))
 		if l2 := pp.dot(pp); l2 >= ikEpsilon*ikEpsilon {
 			m := dir.cross(pp).scale(1 / float32(math.Sqrt(float64(l2))))
-			rotStart, twisted = frameTurn(c1a, n, dir, m), true
+			// The hinge from two nearly parallel bones is perpendicular
+			// to c's direction only to within float32's rounding over
+			// the bend's sine; frameTurn takes c's direction to the ray
+			// exactly once the hinge is made perpendicular to it (to
+			// first order, which is enough: without it a hand bent by
+			// 1e-3 rad missed by 3e-3 of its reach).
+			h := n.sub(c1a.scale(c1a.dot(n)))
+			rotStart, twisted = frameTurn(c1a, h, dir, m), true
 		}
 	}
 	if !twisted {
