@@ -416,7 +416,7 @@ func (j *LookAtJob) Run() {
 		if l2 < ikEpsilon*ikEpsilon {
 			return
 		}
-		turn := arcTo(fwd, want, l2)
+		turn := arc(fwd, want, float32(math.Sqrt(float64(l2))))
 		if k == len(j.Chain)-1 && j.Weight >= 1 {
 			// The eye moved as the joint turned: what is left, a turn of
 			// about the eye's offset over the target's distance, is put
@@ -761,22 +761,29 @@ func perpendicular(v v3) v3 {
 
 // fromTo is the shortest rotation taking unit vector u to unit vector v;
 // for opposite vectors it turns half a turn about some perpendicular axis.
-func fromTo(u, v v3) quat {
-	d := u.dot(v)
-	if d < -1+1e-6 {
+func fromTo(u, v v3) quat { return arc(u, v, 1) }
+
+// arc is the shortest rotation taking unit vector u to the direction of
+// w, whose length is l > 0 (fromTo for l = 1); for opposite directions it
+// turns half a turn about some perpendicular axis. The half-angle
+// quaternion is (u × w, l + u·w) over its length, √(2l(l + u·w)), at hand
+// before the cross product; towards opposite directions l + u·w cancels,
+// and the components' sum keeps the precision. Taking w as it is saves
+// the look-at normalizing its aim first, a divide between two roots on
+// its chain of dependent operations.
+func arc(u, w v3, l float32) quat {
+	d := u.dot(w)
+	if d < (-1+1e-6)*l {
 		axis, _ := perpendicular(u).unit()
 		return quat{axis.x, axis.y, axis.z, 0}
 	}
-	// q = (1 + u·v, u × v) normalized is the half-angle quaternion. Its
-	// squared length is |u × v|² + (1 + d)² = 2(1 + d) for unit u and v,
-	// at hand before the cross product; towards opposite vectors 1 + d
-	// cancels, and the components' sum keeps the precision.
-	c := u.cross(v)
-	if d > -0.5 {
-		inv := 1 / float32(math.Sqrt(float64(2+2*d)))
-		return quat{c.x * inv, c.y * inv, c.z * inv, (1 + d) * inv}
+	c := u.cross(w)
+	k := l + d
+	if d > -0.5*l {
+		inv := 1 / float32(math.Sqrt(float64(2*l*k)))
+		return quat{c.x * inv, c.y * inv, c.z * inv, k * inv}
 	}
-	return quatOf(normQ(c.x, c.y, c.z, 1+d))
+	return quatOf(normQ(c.x, c.y, c.z, k))
 }
 
 // frameTurn is the rotation that takes the orthonormal pair (x0, y0) to
@@ -813,26 +820,6 @@ func frameTurn(x0, y0, x1, y1 v3) quat {
 		inv := 1 / s
 		return quat{(m02 + m20) * inv, (m12 + m21) * inv, 0.25 * s, (m10 - m01) * inv}
 	}
-}
-
-// arcTo is fromTo(u, w/|w|) for unit u and a w of squared length l2 > 0,
-// without normalizing w first: the half-angle quaternion is (u × w, |w| +
-// u·w) over its length, √(2|w|(|w| + u·w)) as in fromTo, so one root
-// follows the other where w's normalization put a divide between them.
-func arcTo(u, w v3, l2 float32) quat {
-	l := float32(math.Sqrt(float64(l2)))
-	d := u.dot(w)
-	if d < (-1+1e-6)*l {
-		axis, _ := perpendicular(u).unit()
-		return quat{axis.x, axis.y, axis.z, 0}
-	}
-	c := u.cross(w)
-	k := l + d
-	if d > -0.5*l {
-		inv := 1 / float32(math.Sqrt(float64(2*l*k)))
-		return quat{c.x * inv, c.y * inv, c.z * inv, k * inv}
-	}
-	return quatOf(normQ(c.x, c.y, c.z, k))
 }
 
 // clampUnit clamps a cosine computed in floating point to [-1, 1].

@@ -197,14 +197,14 @@ func TestFrameTurn(t *testing.T) {
 	}
 }
 
-// TestArcTo checks that arcTo(u, w) is the shortest arc from u to w's
+// TestArc checks that arc(u, w, |w|) is the shortest arc from u to w's
 // direction, whatever w's length: a unit quaternion that takes u there
 // (mathgl applies it) about an axis perpendicular to both, w ≥ 0 — for
 // random pairs, nearly opposite ones (0.02 rad short of half a turn: the
 // normalized form, where |w| + u·w cancels, to an error of float32's
 // rounding over that angle, 1e-5, as fromTo's on unit vectors) and
 // exactly opposite ones (half a turn about some perpendicular axis).
-func TestArcTo(t *testing.T) {
+func TestArc(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 13))
 	rnd := func() mgl32.Vec3 {
 		return mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}
@@ -220,7 +220,7 @@ func TestArcTo(t *testing.T) {
 		}
 		for _, scale := range []float32{1e-3, 1, 1e3} {
 			ws := w.Mul(scale)
-			q := arcTo(vec(u), vec(ws), ws.Dot(ws))
+			q := arc(vec(u), vec(ws), ws.Len())
 			mq := mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}}
 			if l := mq.Len(); !approxEqual(l, 1, 2e-6) {
 				t.Fatalf("u %v, w %v × %v: |q| = %v", u, w, scale, l)
