@@ -49,13 +49,26 @@ import (
 // a legacy MOVQ); objdump of the kernels shows no legacy-SSE instruction
 // in a loop that runs with the halves dirty.
 //
-// Measured on a 2-vCPU AMD EPYC (Zen 3, AVX2, no AVX-512), one run of 5
-// interleaved rounds beside ozz-animation 0.16 -O3 -march=native (66.6
-// ns/joint), medians, ns/joint of Blend2Palette-100: portable nlerp
-// 95.6, avx2 nlerp 51.8; portable slerp 134.4, avx2 slerp 60.9. On an
-// Intel Xeon with AVX-512, two runs of 6 rounds (ozz 80.5, then 95.3):
-// avx2 nlerp 55.3 and 63.6, avx512 56.3 and 65.6; there calibration
-// chose AVX2 for every kernel, in three start-ups out of three.
+// Measured, ns/joint of Blend2Palette-100, on 2-vCPU virtual machines:
+// medians of interleaved rounds beside ozz-animation 0.16 -O3
+// -march=native (Zen 5: one go test run), and what calibration chose
+// there (three start-ups alike on the Zen 3 and on the Xeon):
+//
+//	CPU                  ozz   portable      avx2         avx512       calibration
+//	                           nlerp  slerp  nlerp slerp  nlerp slerp
+//	AMD EPYC Zen 3       66.6  95.6   134.4  51.8  60.9   –     –      AVX2 everywhere
+//	AMD EPYC Zen 5       –     55.7   108.2  29.4  31.5   24.1  29.1   blend AVX-512, rest AVX2
+//	Intel Xeon, AVX-512  73.0  92.2   145.4  38.4  47.9   38.1  49.3   blend AVX-512, rest AVX2
+//
+// Per kernel on that Xeon (BenchmarkBlend2Palette100Stages, medians of
+// three; the layers are not in it):
+//
+//	kernel               portable  avx2  avx512
+//	sample nlerp         35.8      19.4  16.9
+//	sample slerp         72.2      19.8  22.9
+//	blend nlerp          9.0       3.6   2.0
+//	blend slerp          14.7      4.6   3.0
+//	model-palette        26.9      12.9  12.1
 //
 // Tests select each level the CPU has with setKernelPath and compare it
 // with the portable kernels.
