@@ -874,13 +874,24 @@ func fill8(x float32) [8]float32 { return [8]float32{x, x, x, x, x, x, x, x} }
 
 func slerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w archsimd.Float32x8) {
 	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
+	d := dot8(ax, ay, az, aw, bx, by, bz, bw)
+	neg := d.Less(zero)
+	bx, by, bz, bw = zero.Sub(bx).Merge(bx, neg), zero.Sub(by).Merge(by, neg), zero.Sub(bz).Merge(bz, neg), zero.Sub(bw).Merge(bw, neg)
+	return slerp8Near(ax, ay, az, aw, bx, by, bz, bw, u, zero.Sub(d).Merge(d, neg))
+}
+
+// dot8 is the lanes' 4D dot product of a and b.
+func dot8(ax, ay, az, aw, bx, by, bz, bw archsimd.Float32x8) archsimd.Float32x8 {
+	return ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
+}
+
+// slerp8Near is slerp8 for b in a's hemisphere, d = a·b ≥ 0: a sampled
+// clip's key pairs, aligned when the clip is built.
+func slerp8Near(ax, ay, az, aw, bx, by, bz, bw, u, d archsimd.Float32x8) (x, y, z, w archsimd.Float32x8) {
+	zero := archsimd.Float32x8{}
 	one := archsimd.LoadFloat32x8(&splat.one)
 	half := archsimd.LoadFloat32x8(&splat.half)
 	ax0, ay0, az0, aw0, u0 := ax, ay, az, aw, u
-	d := ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
-	neg := d.Less(zero)
-	bx, by, bz, bw = zero.Sub(bx).Merge(bx, neg), zero.Sub(by).Merge(by, neg), zero.Sub(bz).Merge(bz, neg), zero.Sub(bw).Merge(bw, neg)
-	d = zero.Sub(d).Merge(d, neg)
 	if wide := d.Less(half); wide.ToBits() != 0 {
 		// Halve the wide arcs at their midpoint, as slerpPoly does.
 		mx, my, mz, mw := ax.Add(bx), ay.Add(by), az.Add(bz), aw.Add(bw)
@@ -1180,15 +1191,16 @@ func interpolate8(ca []float32, _ int, t float32, nlerp bool, still uint8, out *
 		ax, ay, az, aw := load8(g[:], 16), load8(g[:], 24), load8(g[:], 32), load8(g[:], 40)
 		bx, by, bz, bw := load8(g[:], 48), load8(g[:], 56), load8(g[:], 64), load8(g[:], 72)
 		var x, y, z, w archsimd.Float32x8
+		// Keys are hemisphere-aligned at build time (their shadows and the
+		// padding hold one key in both): no sign test.
 		switch {
 		case !nlerp && u.Equal(archsimd.Float32x8{}).ToBits() == 0xff:
 			x, y, z, w = ax, ay, az, aw // slerp8 at u = 0 is a exactly
 		case nlerp:
-			// Keys are hemisphere-aligned at build time: no sign test.
 			v := archsimd.BroadcastFloat32x8(1).Sub(u)
 			x, y, z, w = normalize8(ax.Mul(v).Add(bx.Mul(u)), ay.Mul(v).Add(by.Mul(u)), az.Mul(v).Add(bz.Mul(u)), aw.Mul(v).Add(bw.Mul(u)))
 		default:
-			x, y, z, w = slerp8(ax, ay, az, aw, bx, by, bz, bw, u)
+			x, y, z, w = slerp8Near(ax, ay, az, aw, bx, by, bz, bw, u, dot8(ax, ay, az, aw, bx, by, bz, bw))
 		}
 		x.Store((*[8]float32)(qx[j : j+8]))
 		y.Store((*[8]float32)(qy[j : j+8]))
