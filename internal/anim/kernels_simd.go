@@ -58,17 +58,17 @@ import (
 //	                           nlerp  slerp  nlerp slerp  nlerp slerp
 //	AMD EPYC Zen 3       66.6  95.6   134.4  51.8  60.9   –     –      AVX2 everywhere
 //	AMD EPYC Zen 5       –     55.7   108.2  29.4  31.5   24.1  29.1   blend AVX-512, rest AVX2
-//	Intel Xeon, AVX-512  73.0  92.2   145.4  38.4  47.9   38.1  49.3   blend AVX-512, rest AVX2
+//	Intel Xeon, AVX-512  73.3  95.4   140.4  40.2  45.3   36.9  45.8   blend AVX-512, rest AVX2
 //
 // Per kernel on that Xeon (BenchmarkBlend2Palette100Stages, medians of
-// three; the layers are not in it):
+// three in one run, in a slow quarter hour; the layers are not in it):
 //
 //	kernel               portable  avx2  avx512
-//	sample nlerp         35.8      19.4  16.9
-//	sample slerp         72.2      19.8  22.9
-//	blend nlerp          9.0       3.6   2.0
-//	blend slerp          14.7      4.6   3.0
-//	model-palette        26.9      12.9  12.1
+//	sample nlerp         57.3      24.9  24.5
+//	sample slerp         121.3     28.3  34.0
+//	blend nlerp          12.1      4.4   3.3
+//	blend slerp          27.6      6.7   5.5
+//	model-palette        36.6      19.1  15.8
 //
 // Tests select each level the CPU has with setKernelPath and compare it
 // with the portable kernels.
