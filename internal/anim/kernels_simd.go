@@ -467,7 +467,7 @@ func maskedLanes8(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end
 		if nlerp {
 			x, y, z, q = nlerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
 		} else {
-			x, y, z, q = slerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
+			x, y, z, q = slerp8(ax, ay, az, aw, bx, by, bz, bw, wv, false)
 		}
 		ax.Merge(bx.Merge(x, take), keep).Store((*[8]float32)(out.qx[i : i+8]))
 		ay.Merge(by.Merge(y, take), keep).Store((*[8]float32)(out.qy[i : i+8]))
@@ -563,7 +563,7 @@ func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end
 		// where w is 1.
 		dx, dy, dz, dw := load8(diff.qx, i), load8(diff.qy, i), load8(diff.qz, i), load8(diff.qw, i)
 		if unit.ToBits() != 0xff {
-			sx, sy, sz, sw := slerp8(zero, zero, zero, one, dx, dy, dz, dw, wv)
+			sx, sy, sz, sw := slerp8(zero, zero, zero, one, dx, dy, dz, dw, wv, false)
 			dx, dy, dz, dw = dx.Merge(sx, unit), dy.Merge(sy, unit), dz.Merge(sz, unit), dw.Merge(sw, unit)
 		}
 		bx, by, bz, bw := load8(base.qx, i), load8(base.qy, i), load8(base.qz, i), load8(base.qw, i)
@@ -817,7 +817,7 @@ func blendSoA8(out, a, b *SoAPose, w float32, nlerp bool, alike uint8, from int)
 		if nlerp {
 			x, y, z, q = nlerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
 		} else {
-			x, y, z, q = slerp8(ax, ay, az, aw, bx, by, bz, bw, wv)
+			x, y, z, q = slerp8(ax, ay, az, aw, bx, by, bz, bw, wv, false)
 			// Joints both poses hold alike keep a bit for bit, as in
 			// blendSoAGeneric.
 			eq := ax.Equal(bx).And(ay.Equal(by)).And(az.Equal(bz)).And(aw.Equal(bw))
@@ -872,26 +872,20 @@ var splat = struct {
 
 func fill8(x float32) [8]float32 { return [8]float32{x, x, x, x, x, x, x, x} }
 
-func slerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8) (x, y, z, w archsimd.Float32x8) {
+// slerp8 is slerpPoly in 8 lanes. near says every b lies in its a's
+// hemisphere already (a·b ≥ 0: a sampled clip's key pairs, aligned when
+// the clip is built), which skips the sign test blends and layers need.
+func slerp8(ax, ay, az, aw, bx, by, bz, bw, u archsimd.Float32x8, near bool) (x, y, z, w archsimd.Float32x8) {
 	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
-	d := dot8(ax, ay, az, aw, bx, by, bz, bw)
-	neg := d.Less(zero)
-	bx, by, bz, bw = zero.Sub(bx).Merge(bx, neg), zero.Sub(by).Merge(by, neg), zero.Sub(bz).Merge(bz, neg), zero.Sub(bw).Merge(bw, neg)
-	return slerp8Near(ax, ay, az, aw, bx, by, bz, bw, u, zero.Sub(d).Merge(d, neg))
-}
-
-// dot8 is the lanes' 4D dot product of a and b.
-func dot8(ax, ay, az, aw, bx, by, bz, bw archsimd.Float32x8) archsimd.Float32x8 {
-	return ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
-}
-
-// slerp8Near is slerp8 for b in a's hemisphere, d = a·b ≥ 0: a sampled
-// clip's key pairs, aligned when the clip is built.
-func slerp8Near(ax, ay, az, aw, bx, by, bz, bw, u, d archsimd.Float32x8) (x, y, z, w archsimd.Float32x8) {
-	zero := archsimd.Float32x8{}
 	one := archsimd.LoadFloat32x8(&splat.one)
 	half := archsimd.LoadFloat32x8(&splat.half)
 	ax0, ay0, az0, aw0, u0 := ax, ay, az, aw, u
+	d := ax.Mul(bx).Add(ay.Mul(by)).Add(az.Mul(bz)).Add(aw.Mul(bw))
+	if !near {
+		neg := d.Less(zero)
+		bx, by, bz, bw = zero.Sub(bx).Merge(bx, neg), zero.Sub(by).Merge(by, neg), zero.Sub(bz).Merge(bz, neg), zero.Sub(bw).Merge(bw, neg)
+		d = zero.Sub(d).Merge(d, neg)
+	}
 	if wide := d.Less(half); wide.ToBits() != 0 {
 		// Halve the wide arcs at their midpoint, as slerpPoly does.
 		mx, my, mz, mw := ax.Add(bx), ay.Add(by), az.Add(bz), aw.Add(bw)
@@ -1200,7 +1194,7 @@ func interpolate8(ca []float32, _ int, t float32, nlerp bool, still uint8, out *
 			v := archsimd.BroadcastFloat32x8(1).Sub(u)
 			x, y, z, w = normalize8(ax.Mul(v).Add(bx.Mul(u)), ay.Mul(v).Add(by.Mul(u)), az.Mul(v).Add(bz.Mul(u)), aw.Mul(v).Add(bw.Mul(u)))
 		default:
-			x, y, z, w = slerp8Near(ax, ay, az, aw, bx, by, bz, bw, u, dot8(ax, ay, az, aw, bx, by, bz, bw))
+			x, y, z, w = slerp8(ax, ay, az, aw, bx, by, bz, bw, u, true)
 		}
 		x.Store((*[8]float32)(qx[j : j+8]))
 		y.Store((*[8]float32)(qy[j : j+8]))

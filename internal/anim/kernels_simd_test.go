@@ -368,7 +368,7 @@ func TestSlerpLanesAccuracy(t *testing.T) {
 			a[4][l] = u
 		}
 		ld := func(s *[16]float32) archsimd.Float32x8 { return archsimd.LoadFloat32x8((*[8]float32)(s[:8])) }
-		x8, y8, z8, w8 := slerp8(ld(&a[0]), ld(&a[1]), ld(&a[2]), ld(&a[3]), ld(&b[0]), ld(&b[1]), ld(&b[2]), ld(&b[3]), ld(&a[4]))
+		x8, y8, z8, w8 := slerp8(ld(&a[0]), ld(&a[1]), ld(&a[2]), ld(&a[3]), ld(&b[0]), ld(&b[1]), ld(&b[2]), ld(&b[3]), ld(&a[4]), false)
 		var out [4][16]float32
 		x8.Store((*[8]float32)(out[0][:8]))
 		y8.Store((*[8]float32)(out[1][:8]))
