@@ -245,6 +245,9 @@ func ClipFrameRate(times []float32) float32 {
 func (c *Character) timeline() {
 	c.choices = nil
 	for _, s := range c.Ctl.States() {
+		if c.ClipMode && len(c.Model.Clips) == 0 {
+			break // the rest state of a model without clips is no choice
+		}
 		if s != c.blendState && (c.ClipMode || !strings.Contains(s, "/")) {
 			c.choices = append(c.choices, s)
 		}

@@ -42,7 +42,8 @@ type Character struct {
 	// reach is the distance from the root to the farthest joint in the
 	// rest pose, the scale of the inspector's axes.
 	reach float32
-	// inSkin marks the joints of any skin, for the skeleton overlay.
+	// inSkin marks the joints of any skin, for the skeleton overlay;
+	// every joint when the model has no skin.
 	inSkin []bool
 	// blendState is the clip browser's state that mixes its clips by the
 	// clip panel's weights, the parameters blendParams (per clip); live
@@ -209,6 +210,13 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 			if j >= 0 && j < len(c.inSkin) {
 				c.inSkin[j] = true
 			}
+		}
+	}
+	if len(m.Skins) == 0 {
+		// Without a skin the overlay shows the node hierarchy: for an
+		// animation-only file, all there is to see.
+		for j := range c.inSkin {
+			c.inSkin[j] = true
 		}
 	}
 	for i := range m.Skins {

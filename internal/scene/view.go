@@ -228,6 +228,11 @@ func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render
 		}
 		mn, mx, ok := s.Bounds(c)
 		if !ok {
+			// Nothing drawn (an animation-only file): frame its nodes,
+			// which the skeleton overlay shows.
+			mn, mx, ok = c.jointBounds()
+		}
+		if !ok {
 			continue
 		}
 		if !found {
@@ -289,4 +294,28 @@ func RenderImage(c *Character, opt ViewOptions, t float32, w, h int) (*image.NRG
 		return nil, err
 	}
 	return v.Target.ReadImage(), nil
+}
+
+// jointBounds is the box of the joints' positions in the current pose,
+// widened to a tenth of its diagonal (at least 0.1) so that a single
+// joint or a straight chain still makes a box to frame; ok is false
+// without joints.
+func (c *Character) jointBounds() (lo, hi mgl32.Vec3, ok bool) {
+	n := c.Model.Skeleton.NumJoints()
+	for j := 0; j < n; j++ {
+		p := c.Shown(c.JointWorld(j).Col(3).Vec3())
+		if j == 0 {
+			lo, hi = p, p
+			continue
+		}
+		for i := 0; i < 3; i++ {
+			lo[i], hi[i] = min(lo[i], p[i]), max(hi[i], p[i])
+		}
+	}
+	if n == 0 {
+		return lo, hi, false
+	}
+	pad := max(hi.Sub(lo).Len()/10, 0.1)
+	d := mgl32.Vec3{pad, pad, pad}
+	return lo.Sub(d), hi.Add(d), true
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"image"
 	"image/png"
 	"io"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/ui"
 )
 
 // corpusPoseTimes is how many evenly spaced times of each clip are dumped.
@@ -117,11 +119,7 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 			}
 		}
 	}
-	c, err := scene.NewCharacter(m, nil, -1, 0)
-	if err != nil {
-		return cols + " FAIL: " + OneLine(err), false
-	}
-	img, err := scene.RenderImage(c, scene.ViewOptions{Skinning: scene.SkinGPU}, c.Span()/2, width, height)
+	img, err := corpusShot(m, width, height)
 	if err != nil {
 		return cols + " FAIL: render: " + OneLine(err), false
 	}
@@ -135,6 +133,60 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 		return cols + " FAIL: " + OneLine(err), false
 	}
 	return cols + " ok", true
+}
+
+// corpusKeys is what a user tries in the first minute with a model: play,
+// step, the next clip and a cross-fade to it, the loop modes, the joint
+// overlay, the debug views, the morph panel, the bind pose, framing, the
+// onion skin, and the state line.
+const corpusKeys = "space,right*3,],enter,wait*3,l,l,l,r,home,end,i,o,alt+i,k,v,v,v,m,n,=,backspace,b,b,f,shift+o,shift+o,a,tab,up,s,left,space"
+
+// corpusShot takes m's picture by the path -screenshot -hud takes (a
+// session on the clip browser, half-way through the first clip), then
+// plays corpusKeys through it as the window would, and a crowd of three
+// for a frame: whatever m holds or lacks (clips, skins, meshes, morph
+// targets), each must run.
+func corpusShot(m *gltfload.Model, width, height int) (*image.NRGBA, error) {
+	lo := &LoadOptions{Model: m.Name}
+	opt := &Options{Skinning: scene.SkinGPU, HUD: true}
+	c, err := NewCharacter(m, lo)
+	if err != nil {
+		return nil, err
+	}
+	a, err := New(opt, lo, c, width, height)
+	if err != nil {
+		return nil, err
+	}
+	a.Stdout = io.Discard
+	img, err := a.Shoot(c.Span()/2, nil)
+	if err == nil {
+		var evs []ui.Event
+		if evs, err = ui.ParseKeys(corpusKeys); err == nil {
+			err = a.RunKeys(evs)
+		}
+	}
+	a.Destroy()
+	if err != nil {
+		return nil, err
+	}
+	if c.RootMotionOn() {
+		return img, nil
+	}
+	crowd := &Options{Skinning: scene.SkinGPU, Crowd: 3}
+	cc, err := NewCharacter(m, lo)
+	if err != nil {
+		return nil, err
+	}
+	ca, err := New(crowd, lo, cc, width/2, height/2)
+	if err != nil {
+		return nil, fmt.Errorf("crowd: %w", err)
+	}
+	defer ca.Destroy()
+	ca.Stdout = io.Discard
+	if _, err := ca.Shoot(cc.Span()/3, nil); err != nil {
+		return nil, fmt.Errorf("crowd: %w", err)
+	}
+	return img, nil
 }
 
 // OneLine keeps a refusal on one readable line, whatever the source error

@@ -138,6 +138,9 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 	}
 	a.UI.HUD = true
 	a.UI.View, a.UI.Skeleton = opt.View, opt.Skeleton
+	if len(c.Model.Instances) == 0 {
+		a.UI.Skeleton = true // nothing else shows an animation-only file
+	}
 	a.UI.Onion = opt.Onion > 0
 	a.Follow = true
 	if opt.Rate != 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/debugview"
+	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -37,6 +38,8 @@ type Snapshot struct {
 	MorphNode string
 	// clipRows is the clip list, one row per clip (clip browser).
 	clipRows []ui.ClipRow
+	// missing is what the model lacks (ui.Info.Missing).
+	missing string
 }
 
 // NewSnapshot lays out the HUD of c: parts is the view's draw-call count
@@ -50,6 +53,7 @@ func NewSnapshot(c *scene.Character, parts, weightJoint int) *Snapshot {
 		name := cmp.Or(c.Model.Skeleton.Names[j], fmt.Sprintf("joint %d", j))
 		s.ViewLabels[debugview.Weights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
 	}
+	s.missing = Missing(c.Model, c.ClipMode)
 	if c.ClipMode {
 		for i, name := range c.Choices() {
 			s.clipRows = append(s.clipRows, ui.ClipRow{Name: name, Duration: c.Model.Clips[i].Duration})
@@ -68,6 +72,7 @@ func (s *Snapshot) Info(c *scene.Character, st *ui.State, stats ui.Stats) ui.Inf
 		Params: c.Params(), Status: status, HasStates: !c.ClipMode, Stats: stats,
 	}
 	in.Issues, in.IssueLines = s.Issues, s.IssueLines
+	in.Missing = s.missing
 	if ch := in.Choices; len(ch) > 0 {
 		in.Selected = ch[st.Selected%len(ch)]
 	}
@@ -203,4 +208,24 @@ func blendSpace(c *scene.Character) (sp *ui.Space2D, params [2]int) {
 		}
 	}
 	return sp, params
+}
+
+// Missing is what the HUD says a model lacks: "nothing to draw" for a
+// scene without meshes or nodes, "no mesh: its skeleton is shown" for
+// nodes without meshes (an animation-only file), "no animation" for a
+// model without clips in the clip browser (a spec drives its own
+// states), or "" when it has both.
+func Missing(m *gltfload.Model, clipMode bool) string {
+	noClips := clipMode && len(m.Clips) == 0
+	switch {
+	case len(m.Instances) == 0 && m.Skeleton.NumJoints() == 0:
+		return "nothing to draw"
+	case len(m.Instances) == 0 && noClips:
+		return "no mesh, no animation: its nodes are shown"
+	case len(m.Instances) == 0:
+		return "no mesh: its nodes are shown"
+	case noClips:
+		return "no animation"
+	}
+	return ""
 }

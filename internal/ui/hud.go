@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"image/color"
 	"math"
 	"unicode/utf8"
@@ -51,6 +52,9 @@ type Info struct {
 	HasStates  bool // the spec has a state machine worth showing
 	Space      *Space2D
 	Stats      Stats
+	// Missing says what the model lacks, in place of the clip line:
+	// "no animation", "nothing to draw"; "" when it has what it needs.
+	Missing string
 }
 
 // JointInfo is the joint inspector's content: the joint's name, its
@@ -228,7 +232,7 @@ func drawCompact(p Painter, s *State, in *Info, w int) {
 	if !s.Playing {
 		play = "❚❚"
 	}
-	line := s.line.reset().s(play).s(" ").s(in.Choice).s("  ").f(in.Time, 3, 0).s("/").f(in.Duration, 3, 0).
+	line := s.line.reset().s(play).s(" ").s(cmp.Or(in.Missing, in.Choice)).s("  ").f(in.Time, 3, 0).s("/").f(in.Duration, 3, 0).
 		s(" s  frame ").i(in.Frame, 0).s("/").i(in.Frames, 0).str()
 	width := float32(w) - 2*pad
 	p.Rect(pad, pad, width, 2*lh+3*pad/2, panelBG)
@@ -270,9 +274,14 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 			y += lh + 3
 		}
 	}
-	mode := s.line.reset().s(in.Mode).s(": ").str()
-	cx := x + p.Text(x, y, mode, textDim)
-	cx += p.Text(cx, y, in.Choice, accent)
+	var cx float32
+	if in.Missing != "" {
+		cx = x + p.Text(x, y, in.Missing, accent)
+	} else {
+		mode := s.line.reset().s(in.Mode).s(": ").str()
+		cx = x + p.Text(x, y, mode, textDim)
+		cx += p.Text(cx, y, in.Choice, accent)
+	}
 	if in.BindPose {
 		cx += p.Text(cx, y, "  (bind pose)", textDim)
 	}

@@ -828,3 +828,22 @@ func TestFollowKey(t *testing.T) {
 		t.Fatalf("C twice: %d toggles", f.follows)
 	}
 }
+
+// TestHUDSaysWhatIsMissing: a model without clips shows "no animation"
+// where the clip line is, in the full panel and the compact one, and no
+// "clip: " with nothing after it.
+func TestHUDSaysWhatIsMissing(t *testing.T) {
+	for _, size := range [][2]int{{800, 600}, {400, 300}} {
+		s := NewState()
+		in := &Info{Model: "static.gltf", Mode: "clip", Missing: "no animation"}
+		r := &recorder{}
+		Draw(r, &s, in, size[0], size[1])
+		all := strings.Join(r.texts, "\n")
+		if !strings.Contains(all, "no animation") {
+			t.Errorf("%dx%d: HUD lacks \"no animation\" in:\n%s", size[0], size[1], all)
+		}
+		if strings.Contains(all, "clip: ") {
+			t.Errorf("%dx%d: HUD shows an empty clip line in:\n%s", size[0], size[1], all)
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"image"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/session"
+	"github.com/skinview/skinview/internal/ui"
+)
+
+// sparseGLTF writes the small files a user's first minute brings that
+// lack something: kind "rigid" is a quad on a node, no skin, no clip;
+// "morph" the quad with one morph target (rest weight ½), no skin, no
+// clip; "animated_nodes" two nodes and a clip, no mesh; "empty_node" one
+// node and nothing else. The quad is 0.2 × 0.2 m in the XY plane; its
+// morph target moves its corners 0.9 m out, to 2 × 2 m at weight 1.
+func sparseGLTF(t testing.TB, kind string) []byte {
+	t.Helper()
+	var bin bytes.Buffer
+	w := func(v any) {
+		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w([]float32{-0.1, 0, 0, 0.1, 0, 0, -0.1, 0.2, 0, 0.1, 0.2, 0}) // positions 0..48
+	w([]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1})                 // normals 48..96
+	w([]uint16{0, 1, 2, 2, 1, 3, 0, 0})                              // indices 96..108, padded to 112
+	w([]float32{-0.9, 0, 0, 0.9, 0, 0, -0.9, 1.8, 0, 0.9, 1.8, 0})   // target displacements 112..160
+	w([]float32{0, 1})                                               // times 160..168
+	w([]float32{0, 0, 0, 1, 0, 0, 0.70710677, 0.70710677})           // 0° and 90° about Z 168..200
+	prim := `{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2}`
+	var nodes, rest string
+	switch kind {
+	case "rigid":
+		nodes = `[{"name": "quad", "mesh": 0, "translation": [1, 0, 0]}]`
+		rest = `"meshes": [{"primitives": [` + prim + `]}],`
+	case "morph":
+		nodes = `[{"name": "quad", "mesh": 0}]`
+		prim = strings.TrimSuffix(prim, "}") + `, "targets": [{"POSITION": 3}]}`
+		rest = `"meshes": [{"name": "grower", "primitives": [` + prim + `], "weights": [0.5], "extras": {"targetNames": ["grow"]}}],`
+	case "animated_nodes":
+		nodes = `[{"name": "root", "children": [1]}, {"name": "arm", "translation": [0, 1, 0]}]`
+		rest = `"animations": [{"name": "turn", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}], "samplers": [{"input": 4, "output": 5}]}],`
+	case "empty_node":
+		nodes = `[{"name": "empty"}]`
+	default:
+		t.Fatalf("no sparse file %q", kind)
+	}
+	return []byte(fmt.Sprintf(`{"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": %s, %s
+  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
+  "bufferViews": [
+    {"buffer": 0, "byteOffset": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 48},
+    {"buffer": 0, "byteOffset": 96, "byteLength": 12}, {"buffer": 0, "byteOffset": 112, "byteLength": 48},
+    {"buffer": 0, "byteOffset": 160, "byteLength": 8}, {"buffer": 0, "byteOffset": 168, "byteLength": 32}],
+  "accessors": [
+    {"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-0.1, 0, 0], "max": [0.1, 0.2, 0]},
+    {"bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"},
+    {"bufferView": 2, "componentType": 5123, "count": 6, "type": "SCALAR"},
+    {"bufferView": 3, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-0.9, 0, 0], "max": [0.9, 1.8, 0]},
+    {"bufferView": 4, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+    {"bufferView": 5, "componentType": 5126, "count": 2, "type": "VEC4"}]}`,
+		nodes, rest, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes())))
+}
+
+// TestFilesThatLackSomethingOpen runs files without clips, skins, meshes
+// or anything but a node through every path a user takes: -screenshot
+// with the HUD, a minute of keys in the window's frames, -record, -stats
+// and -crowd. Each must run without an error (or a panic), show what it
+// has, and say in the HUD what it lacks.
+func TestFilesThatLackSomethingOpen(t *testing.T) {
+	cases := []struct {
+		name    string
+		data    []byte
+		missing string // the HUD's line in place of the clip
+		drawn   bool   // the picture shows a mesh (or the skeleton overlay)
+	}{
+		{"skinned_no_clip", barGLTF(t, [3]float32{0, 0, 1}, "", false), "no animation", true},
+		{"rigid_no_clip", sparseGLTF(t, "rigid"), "no animation", true},
+		{"morph_targets_only", sparseGLTF(t, "morph"), "no animation", true},
+		{"animated_nodes_no_mesh", sparseGLTF(t, "animated_nodes"), "no mesh: its nodes are shown", true},
+		{"one_empty_node", sparseGLTF(t, "empty_node"), "no mesh, no animation: its nodes are shown", true}, // the node's dot
+	}
+	const keyScript = "space,right*3,],enter,wait*3,l,l,l,r,home,end,i,o,alt+i,k,v,v,v,m,n,=,backspace,b,b,f,shift+o,a,tab,up,left,space"
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			file := tempFile(t, tc.name+".gltf", tc.data)
+			dir := t.TempDir()
+			modes := []struct {
+				name string
+				args []string
+				run  func(a *app, opt *options) error
+			}{
+				{"screenshot", []string{"-hud", "-screenshot", filepath.Join(dir, "shot.png")}, func(a *app, opt *options) error {
+					img, err := a.Shoot(0.5, nil)
+					if err != nil {
+						return err
+					}
+					if got := a.Info().Missing; got != tc.missing {
+						t.Errorf("the HUD says %q of what the model lacks, want %q", got, tc.missing)
+					}
+					if n := modelPixels(img, a.View.W, a.View.H); (n > 0) != tc.drawn {
+						t.Errorf("%d pixels of the model in the middle of the picture; want any: %v", n, tc.drawn)
+					}
+					return nil
+				}},
+				{"window_keys", []string{"-hud"}, func(a *app, opt *options) error {
+					a.Stdout = io.Discard
+					evs, err := ui.ParseKeys(keyScript)
+					if err != nil {
+						return err
+					}
+					return a.RunKeys(evs)
+				}},
+				{"record", []string{"-record", filepath.Join(dir, "clip.gif"), "-frames", "4"}, func(a *app, opt *options) error {
+					return a.Record(opt.record)
+				}},
+				{"stats", []string{"-stats"}, func(a *app, opt *options) error { return a.Stats(io.Discard, 0) }},
+				{"crowd", []string{"-crowd", "3", "-screenshot", filepath.Join(dir, "crowd.png")}, func(a *app, opt *options) error {
+					_, err := a.Shoot(0.25, nil)
+					return err
+				}},
+			}
+			for _, mode := range modes {
+				opt, err := parseFlags(append(append([]string{"-size", "160x120"}, mode.args...), file), io.Discard)
+				if err != nil {
+					t.Fatalf("%s: %v", mode.name, err)
+				}
+				m, err := session.LoadModel(opt.model)
+				if err != nil {
+					t.Fatalf("%s: %v", mode.name, err)
+				}
+				c, err := session.NewCharacter(m, opt.load())
+				if err != nil {
+					t.Fatalf("%s: %v", mode.name, err)
+				}
+				onGL(t, func() (err error) {
+					defer func() {
+						if p := recover(); p != nil {
+							err = fmt.Errorf("%s: panic: %v", mode.name, p)
+						}
+					}()
+					a, err := newApp(opt, c, opt.width, opt.height)
+					if err != nil {
+						return fmt.Errorf("%s: %w", mode.name, err)
+					}
+					defer a.Destroy()
+					if err := mode.run(a, opt); err != nil {
+						return fmt.Errorf("%s: %w", mode.name, err)
+					}
+					return nil
+				})
+			}
+		})
+	}
+}
+
+// modelPixels counts the pixels of the middle band of img (w×h, 30 % to
+// 85 % of its height) that are neither the background nor close to it:
+// the model, or the skeleton overlay, where the HUD (its panel at the top,
+// its statistics at the bottom) is not.
+func modelPixels(img *image.NRGBA, w, h int) int {
+	n := 0
+	bg := scene.Background
+	for y := h * 3 / 10; y < h*85/100; y++ {
+		for x := 0; x < w; x++ {
+			p := img.NRGBAAt(x, y)
+			d := max(absDiff(p.R, bg.R), absDiff(p.G, bg.G), absDiff(p.B, bg.B))
+			if d > 12 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func absDiff(a, b uint8) uint8 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
