@@ -31,11 +31,11 @@ func sparseGLTF(t testing.TB, kind string) []byte {
 		}
 	}
 	w([]float32{-0.1, 0, 0, 0.1, 0, 0, -0.1, 0.2, 0, 0.1, 0.2, 0}) // positions 0..48
-	w([]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1})                 // normals 48..96
-	w([]uint16{0, 1, 2, 2, 1, 3, 0, 0})                              // indices 96..108, padded to 112
-	w([]float32{-0.9, 0, 0, 0.9, 0, 0, -0.9, 1.8, 0, 0.9, 1.8, 0})   // target displacements 112..160
-	w([]float32{0, 1})                                               // times 160..168
-	w([]float32{0, 0, 0, 1, 0, 0, 0.70710677, 0.70710677})           // 0° and 90° about Z 168..200
+	w([]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1})               // normals 48..96
+	w([]uint16{0, 1, 2, 2, 1, 3, 0, 0})                            // indices 96..108, padded to 112
+	w([]float32{-0.9, 0, 0, 0.9, 0, 0, -0.9, 1.8, 0, 0.9, 1.8, 0}) // target displacements 112..160
+	w([]float32{0, 1})                                             // times 160..168
+	w([]float32{0, 0, 0, 1, 0, 0, 0.70710677, 0.70710677})         // 0° and 90° about Z 168..200
 	prim := `{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2}`
 	var nodes, rest string
 	switch kind {
