@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
@@ -56,6 +57,8 @@ type options struct {
 	fade     float64
 	// crowd is -crowd N.
 	crowd int
+	// kernels is -kernels: auto, portable, avx2 or avx512 (anim.SetKernels).
+	kernels string
 	// Scripted and recorded output.
 	keys   string
 	hud    bool
@@ -157,6 +160,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.Float64Var(&opt.compress, "compress", 0, "compress every clip with a worst error of `CM` centimetres (virtual vertices 3 cm from each joint, glTF units taken as metres) and play the compressed clips; with -info, report size and error per clip")
 	fs.BoolVar(&opt.json, "json", false, "with -info -compress, print one JSON line per clip instead of the text report")
 	fs.IntVar(&opt.onion, "onion", 0, "start with the onion skin on: ghost skeletons `N` and 2N frames before and after the pose shown (Shift+O toggles it; 2 when not given)")
+	fs.StringVar(&opt.kernels, "kernels", "auto", "animation `kernels`: auto (each timed at start-up, the fastest kept), portable, avx2 or avx512 (every kernel at that level: the same bits on every run)")
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 }
 
@@ -262,6 +266,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 }
 
 func run(opt *options) error {
+	if err := anim.SetKernels(opt.kernels); err != nil {
+		return fmt.Errorf("-kernels: %w", err)
+	}
 	if opt.corpus != "" {
 		return runCorpus(os.Stdout, opt.corpus, opt.out, opt.width, opt.height)
 	}

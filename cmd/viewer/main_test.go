@@ -2,13 +2,42 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/skinview/skinview/internal/gltest"
 )
 
-func TestMain(m *testing.M) { gltest.Main(m) }
+func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv(runMainEnv); ok {
+		// A child process of a test: the viewer itself, on these flags.
+		os.Args = append([]string{"viewer"}, strings.Split(args, "\x1f")...)
+		main()
+		os.Exit(0)
+	}
+	gltest.Main(m)
+}
+
+// runMainEnv, set in a test binary's environment, makes it run the viewer
+// on its value's flags (separated by U+001F) instead of the tests.
+const runMainEnv = "VIEWER_TEST_RUN_MAIN"
+
+// runViewer runs the viewer with args in a process of its own (this test
+// binary, by runMainEnv) and returns its standard output.
+func runViewer(t *testing.T, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), runMainEnv+"="+strings.Join(args, "\x1f"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("viewer %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
 
 // onGL runs f with a current GL context; see gltest.Do.
 func onGL(t *testing.T, f func() error) { gltest.Do(t, f) }

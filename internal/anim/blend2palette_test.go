@@ -345,8 +345,8 @@ func reportNsPerJoint(b *testing.B) {
 // BenchmarkBlend2Palette100 is the workload of BLEND2PALETTE-100.md, one
 // evaluation per iteration, per kernel path (portable, and the SIMD ones
 // of a GOEXPERIMENT=simd build) with nlerp or slerp for keys and blend;
-// "calibrated" is each kernel at the level start-up calibration chose for
-// it on this CPU (a SIMD build), what the viewer runs; "jobs-slerp" is the
+// "calibrated" is each kernel at the level SetKernels("auto") chose for
+// it on this CPU (a SIMD build), what the viewer runs by default; "jobs-slerp" is the
 // generic jobs the engine used before.
 func BenchmarkBlend2Palette100(b *testing.B) {
 	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()

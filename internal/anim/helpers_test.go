@@ -345,3 +345,12 @@ func checkValidate[J interface{ Validate() error }](t *testing.T, good func() J,
 		}
 	}
 }
+
+// TestMain runs the tests and benchmarks on the kernels the viewer runs by
+// default: each at the level calibration picks (SetKernels "auto").
+func TestMain(m *testing.M) {
+	if err := SetKernels("auto"); err != nil {
+		panic(err) // "auto" runs on every CPU and build
+	}
+	os.Exit(m.Run())
+}

@@ -2,6 +2,8 @@
 
 package anim
 
+import "fmt"
+
 // Without GOEXPERIMENT=simd on amd64 the fast pipeline runs its portable
 // kernels only.
 
@@ -57,3 +59,14 @@ func setKernelPath(name string) bool { return name == "portable" }
 func restoreKernels() {}
 
 func kernelChoices() string { return "" }
+
+// setKernels implements SetKernels: only the portable kernels are built.
+func setKernels(name string) error {
+	switch name {
+	case "auto", "portable":
+		return nil
+	case "avx2", "avx512":
+		return fmt.Errorf("anim: kernels %q: this build has only the portable kernels (build with GOEXPERIMENT=simd on amd64)", name)
+	}
+	return fmt.Errorf("anim: kernels %q: want auto, portable, avx2 or avx512", name)
+}

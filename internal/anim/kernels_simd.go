@@ -3,7 +3,9 @@
 package anim
 
 import (
+	"fmt"
 	"simd/archsimd"
+	"sync"
 )
 
 // SIMD kernels of the fast pipeline, for GOEXPERIMENT=simd builds on amd64.
@@ -101,7 +103,7 @@ var (
 	paletteLevel = cpuLevel   // ModelPaletteJob
 	layerLevel   = cpuLevel   // the joints MaskedBlendSoA, AddSoA and DifferenceSoA leave alone
 	layerLanes   bool         // layerLevel ≥ AVX2
-	chosen       kernelChoice // what calibrate chose, for restoreKernels
+	chosen       kernelChoice // what SetKernels chose, for restoreKernels
 )
 
 // kernelChoice is one level per kernel.
@@ -113,12 +115,44 @@ func (k kernelChoice) apply() {
 	kernelLevel = max(k.sampleSlerp, k.sampleNlerp, k.blendSlerp, k.blendNlerp, k.palette, k.layers)
 }
 
+// Until SetKernels says otherwise every kernel runs at the CPU's best
+// level: a fixed choice, so that a program that never calibrates gets the
+// same bits on every run.
 func init() {
 	chosen = kernelChoice{cpuLevel, cpuLevel, cpuLevel, cpuLevel, cpuLevel, cpuLevel}
-	if cpuLevel > levelPortable {
-		chosen = calibrate()
-	}
 	chosen.apply()
+}
+
+var (
+	calibrateOnce sync.Once
+	calibrated    kernelChoice // what calibrate chose, once it ran
+)
+
+// setKernels implements SetKernels.
+func setKernels(name string) error {
+	if name == "auto" {
+		calibrateOnce.Do(func() {
+			calibrated = kernelChoice{cpuLevel, cpuLevel, cpuLevel, cpuLevel, cpuLevel, cpuLevel}
+			if cpuLevel > levelPortable {
+				calibrated = calibrate()
+			}
+		})
+		chosen = calibrated
+		chosen.apply()
+		return nil
+	}
+	for l := levelPortable; l <= levelAVX512; l++ {
+		if levelName(l) != name {
+			continue
+		}
+		if l > cpuLevel {
+			return fmt.Errorf("anim: kernels %q: this CPU runs at most %s", name, levelName(cpuLevel))
+		}
+		chosen = kernelChoice{l, l, l, l, l, l}
+		chosen.apply()
+		return nil
+	}
+	return fmt.Errorf("anim: kernels %q: want auto, portable, avx2 or avx512", name)
 }
 
 func simdPath() string { return levelName(kernelLevel) }
@@ -1154,7 +1188,7 @@ func setKernelPath(name string) bool {
 	return false
 }
 
-// restoreKernels puts back what calibrate chose.
+// restoreKernels puts back what SetKernels chose.
 func restoreKernels() { chosen.apply() }
 
 // interpolate8 is interpolateGeneric eight joints (one cache group) at

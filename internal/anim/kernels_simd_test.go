@@ -395,3 +395,36 @@ func TestSlerpLanesAccuracy(t *testing.T) {
 		t.Fatalf("lane slerp is %g from the definition; want ≤ 1e-6", worst)
 	}
 }
+
+// TestSetKernels: each level this CPU has runs every kernel at it, as
+// KernelPath then says; a level above the CPU's, or a name that is none,
+// fails and leaves the choice as it was.
+func TestSetKernels(t *testing.T) {
+	defer SetKernels("auto")
+	for l := levelPortable; l <= levelAVX512; l++ {
+		name := levelName(l)
+		err := SetKernels(name)
+		if l > cpuLevel {
+			if err == nil {
+				t.Errorf("SetKernels(%q) on a CPU at %s: no error", name, levelName(cpuLevel))
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("SetKernels(%q): %v", name, err)
+		}
+		if got := simdPath(); got != name {
+			t.Errorf("SetKernels(%q): KernelPath runs %q", name, got)
+		}
+		if sampleLevel != [2]int{l, l} || blendLevel != [2]int{l, l} || paletteLevel != l || layerLevel != l {
+			t.Errorf("SetKernels(%q): levels sample %v blend %v palette %d layers %d, want %d everywhere", name, sampleLevel, blendLevel, paletteLevel, layerLevel, l)
+		}
+	}
+	before := KernelPath()
+	if err := SetKernels("sse9"); err == nil || !strings.Contains(err.Error(), "sse9") {
+		t.Errorf("SetKernels(\"sse9\") = %v, want an error naming it", err)
+	}
+	if KernelPath() != before {
+		t.Errorf("a failed SetKernels changed the kernels: %q, was %q", KernelPath(), before)
+	}
+}
