@@ -42,13 +42,17 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 			noDst = append(noDst, fmt.Sprintf("%q (mapped from %q)", to, from))
 		}
 	}
-	slices.Sort(noSrc)
-	slices.Sort(noDst)
-	switch {
-	case len(noSrc) > 0:
-		return nil, fmt.Errorf("scene: joint name map: %s has no node named %s", src.Name, strings.Join(noSrc, ", "))
-	case len(noDst) > 0:
-		return nil, fmt.Errorf("scene: joint name map: %s has no node named %s", m.Name, strings.Join(noDst, ", "))
+	var missing []string
+	if len(noSrc) > 0 {
+		slices.Sort(noSrc)
+		missing = append(missing, fmt.Sprintf("%s has no node named %s", src.Name, strings.Join(noSrc, ", ")))
+	}
+	if len(noDst) > 0 {
+		slices.Sort(noDst)
+		missing = append(missing, fmt.Sprintf("%s has no node named %s", m.Name, strings.Join(noDst, ", ")))
+	}
+	if missing != nil {
+		return nil, fmt.Errorf("scene: joint name map: %s", strings.Join(missing, "; "))
 	}
 	rm := &anim.RetargetMap{Joint: make([]int, src.Skeleton.NumJoints()), Root: -1, Scale: 1}
 	driven := make([]bool, m.Skeleton.NumJoints())
