@@ -158,6 +158,34 @@ func TestRetargetWorldSpace(t *testing.T) {
 		}
 	})
 
+	t.Run("cubic splines sampled densely", func(t *testing.T) {
+		// One CUBICSPLINE interval from the identity to 90° about Z, out
+		// tangent (0, 0, 1, 0), in tangent 0: at u = ½ the Hermite basis
+		// weighs p0, m0, p1, m1 by ½, ⅛, ½, −⅛, so the spline stands at
+		// (0, 0, ½·√½ + ⅛, ½ + ½·√½), normalized. The baked clip keys it
+		// there among eight keys per interval.
+		from, to := chain(2), chain(2)
+		zero := mgl32.Quat{}
+		src := Clip{Name: "curl", Duration: 1, Tracks: []Track{
+			{Joint: 1, Path: Rotation, Interp: CubicSpline, Times: []float32{0, 1},
+				Values: quatKeys(zero, mgl32.QuatIdent(), mgl32.Quat{V: mgl32.Vec3{0, 0, 1}}, zero, rotZ(90), zero)},
+		}}
+		got, err := Retarget(&src, from, to, &RetargetMap{Joint: []int{0, 1}, Root: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := trackOf(&got, 1, Rotation)
+		if tr == nil || tr.Interp != Linear || len(tr.Times) != bakeSubsteps+1 || tr.Times[bakeSubsteps/2] != 0.5 {
+			t.Fatalf("j1 rotation track %+v, want %d LINEAR keys, one at 0.5", tr, bakeSubsteps+1)
+		}
+		k := 4 * bakeSubsteps / 2
+		q := mgl32.Quat{W: tr.Values[k+3], V: mgl32.Vec3{tr.Values[k], tr.Values[k+1], tr.Values[k+2]}}
+		want := mgl32.Quat{W: 0.5 + 0.5*s45, V: mgl32.Vec3{0, 0, 0.5*s45 + 0.125}}.Normalize()
+		if !quatApprox(q, want, 1e-5) {
+			t.Errorf("j1 at 0.5 s: %v, want %v", q, want)
+		}
+	})
+
 	t.Run("steps stay steps", func(t *testing.T) {
 		from, to := chain(2), chain(2)
 		src := Clip{Name: "snap", Duration: 1, Tracks: []Track{
@@ -169,6 +197,20 @@ func TestRetargetWorldSpace(t *testing.T) {
 		}
 		if tr := trackOf(&got, 1, Rotation); tr == nil || tr.Interp != Step || !slices.Equal(tr.Times, []float32{0, 1}) {
 			t.Errorf("j1 rotation track %+v, want STEP keys at 0 and 1", tr)
+		}
+		// Beside a LINEAR track the keys are LINEAR, and the step holds
+		// its value until a thousandth of the interval before the next.
+		src.Tracks = append(src.Tracks, Track{Joint: 0, Path: Rotation, Interp: Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(10))})
+		got, err = Retarget(&src, from, to, &RetargetMap{Joint: []int{0, 1}, Root: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := trackOf(&got, 1, Rotation)
+		if tr == nil || tr.Interp != Linear || len(tr.Times) != 3 || math.Abs(float64(tr.Times[1]-0.999)) > 1e-6 {
+			t.Fatalf("j1 rotation track %+v, want LINEAR keys at 0, 0.999, 1", tr)
+		}
+		if q := (mgl32.Quat{W: tr.Values[7], V: mgl32.Vec3{tr.Values[4], tr.Values[5], tr.Values[6]}}); !quatApprox(q, mgl32.QuatIdent(), 1e-6) {
+			t.Errorf("j1 at 0.999 s: %v, want the identity it holds until 1 s", q)
 		}
 	})
 }
