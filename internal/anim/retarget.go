@@ -2,6 +2,7 @@ package anim
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -9,74 +10,277 @@ import (
 
 // Retargeting (GEA §12.4.7.1): a clip authored for one skeleton played on
 // another whose joints have the same names (or names mapped) but other
-// proportions, as glTF tools export them.
+// proportions and other joint axes, as glTF tools export them.
 
-// RetargetMap says how a source skeleton's clips drive a target skeleton:
-// Joint[s] is the target joint source joint s drives (−1: none), Root the
-// target's root joint (−1: none), whose translation alone is carried over,
-// scaled by Scale, the ratio of the target's root height to the source's.
+// RetargetMap says how a source skeleton's clips drive a target skeleton.
 type RetargetMap struct {
+	// Joint[s] is the target joint that source joint s drives, −1 for
+	// none; len = the source's joint count. No two source joints may
+	// drive one target joint.
 	Joint []int
-	Root  int
+	// Root is the target joint whose translation follows the source's
+	// (the hips), −1 for none. Its source is the joint Joint maps onto it;
+	// without one no translation is carried over.
+	Root int
+	// Scale multiplies the root's displacement from its rest position:
+	// the ratio of the target's rest hip height to the source's. 0 is
+	// taken as 1.
 	Scale float32
-	// RootSpace, when not zero, maps a source root translation key into
-	// the target root's parent space in place of Scale alone: target
-	// parent⁻¹ · Scale · source parent (the parents' rest model matrices),
-	// so that roots under differently scaled armatures (centimetres under
-	// a 0.01 node) land where they should.
-	RootSpace mgl32.Mat4
 }
 
-// Retarget rewrites a source clip for the target skeleton. Rotation keys
-// go through the two rest (bind) poses, target rest × source rest⁻¹ × key,
-// so that a source joint at its rest pose puts the target joint at its
-// own; the root's translation keys are scaled by m.Scale; every other
-// translation and every scale keeps the target's rest, and joints no
-// source joint drives keep their rest pose. Morph weight tracks are
-// dropped (their meshes are the source file's). The clip shares nothing
-// with src.
+// bakeSubsteps is the number of samples a baked clip takes in each key
+// interval of a CUBICSPLINE source track, whose curve the baked LINEAR
+// keys follow as chords.
+const bakeSubsteps = 8
+
+// Retarget rewrites a source clip for the target skeleton in world space.
+// Each skeleton's rest pose is its joints' Rest transforms, every node
+// above the skinned joints included (inverse bind matrices play no part:
+// files disagree there). For each target joint j driven by source joint s,
+// the world rotation turns away from its rest exactly as the source's
+// does,
+//
+//	R_t(t) = R_s(t) · R_s,rest⁻¹ · R_t,rest,
+//
+// and its local rotation is its parent's retargeted world rotation⁻¹ ·
+// R_t(t). Target joints no source joint drives keep their rest local
+// rotation, their world rotation following their parent's. The root's
+// world position moves from its rest by the source root's world
+// displacement times m.Scale, expressed in its parent's retargeted frame;
+// every other translation, and every scale, stays the target's rest.
+// World rotations are the products of local rotations, which is what the
+// model matrices hold under uniform scales.
+//
+// The result is an ordinary clip baked per key: one LINEAR key (STEP
+// where every source track it follows steps) at every key time of the
+// source tracks on driven joints and on the joints above them, and
+// bakeSubsteps samples per interval of a CUBICSPLINE track. Between keys
+// of LINEAR sources whose hierarchy both skeletons share it is exact,
+// since constant factors on either side commute with slerp. Morph weight
+// tracks are dropped (their meshes are the source file's). The clip shares
+// nothing with src.
 func Retarget(src *Clip, from, to *Skeleton, m *RetargetMap) (Clip, error) {
-	if len(m.Joint) != from.NumJoints() {
-		return Clip{}, fmt.Errorf("anim: retarget map has %d joints for a source skeleton of %d", len(m.Joint), from.NumJoints())
+	nf, nt := from.NumJoints(), to.NumJoints()
+	if len(m.Joint) != nf {
+		return Clip{}, fmt.Errorf("anim: retarget map has %d joints for a source skeleton of %d", len(m.Joint), nf)
+	}
+	if m.Root >= nt {
+		return Clip{}, fmt.Errorf("anim: retarget root %d outside a target skeleton of %d joints", m.Root, nt)
+	}
+	driver := make([]int, nt) // the source joint driving each target joint
+	for j := range driver {
+		driver[j] = -1
+	}
+	for s, j := range m.Joint {
+		switch {
+		case j < 0:
+		case j >= nt:
+			return Clip{}, fmt.Errorf("anim: retarget map sends source joint %q to joint %d of a target skeleton of %d", from.Names[s], j, nt)
+		case driver[j] >= 0:
+			return Clip{}, fmt.Errorf("anim: retarget map has source joints %q and %q both driving %q", from.Names[driver[j]], from.Names[s], to.Names[j])
+		default:
+			driver[j] = s
+		}
+	}
+	for _, tr := range src.Tracks {
+		if tr.Joint < 0 || tr.Joint >= nf {
+			return Clip{}, fmt.Errorf("anim: clip %q track on joint %d of %d", src.Name, tr.Joint, nf)
+		}
 	}
 	out := Clip{Name: src.Name, Duration: src.Duration, Markers: slices.Clone(src.Markers)}
-	for _, tr := range src.Tracks {
-		if tr.Joint < 0 || tr.Joint >= len(m.Joint) {
-			return Clip{}, fmt.Errorf("anim: clip %q track on joint %d of %d", src.Name, tr.Joint, len(m.Joint))
-		}
-		j := m.Joint[tr.Joint]
-		if j < 0 || j >= to.NumJoints() {
-			continue
-		}
-		switch {
-		case tr.Path == Rotation:
-			// q' = target rest · source rest⁻¹ · q: a constant left
-			// product, linear in q, so cubic tangents transform alike.
-			c := to.Rest[j].Rotation.Mul(from.Rest[tr.Joint].Rotation.Inverse())
-			vals := slices.Clone(tr.Values)
-			for k := 0; k+4 <= len(vals); k += 4 {
-				q := c.Mul(mgl32.Quat{W: vals[k+3], V: mgl32.Vec3{vals[k], vals[k+1], vals[k+2]}})
-				vals[k], vals[k+1], vals[k+2], vals[k+3] = q.V[0], q.V[1], q.V[2], q.W
-			}
-			out.Tracks = append(out.Tracks, Track{Joint: j, Path: Rotation, Interp: tr.Interp, Times: slices.Clone(tr.Times), Values: vals})
-		case tr.Path == Translation && j == m.Root:
-			vals := slices.Clone(tr.Values)
-			space := m.RootSpace
-			if space == (mgl32.Mat4{}) {
-				space = mgl32.Scale3D(m.Scale, m.Scale, m.Scale)
-			}
-			// Values are points; a cubic spline's tangents (the first
-			// and last of each key's three) are directions.
-			for k := 0; k+3 <= len(vals); k += 3 {
-				w := float32(1)
-				if tr.Interp == CubicSpline && (k/3)%3 != 1 {
-					w = 0
-				}
-				v := space.Mul4x1(mgl32.Vec4{vals[k], vals[k+1], vals[k+2], w})
-				vals[k], vals[k+1], vals[k+2] = v[0], v[1], v[2]
-			}
-			out.Tracks = append(out.Tracks, Track{Joint: j, Path: Translation, Interp: tr.Interp, Times: slices.Clone(tr.Times), Values: vals})
+
+	// The source joints whose motion reaches a driven joint.
+	follows := make([]bool, nf)
+	for s, j := range m.Joint {
+		for a := s; j >= 0 && a >= 0 && !follows[a]; a = from.Parents[a] {
+			follows[a] = true
 		}
 	}
+	times, interp := bakeTimes(src, follows)
+	if len(times) == 0 {
+		return out, nil
+	}
+	sampled := Clip{Name: src.Name, Duration: src.Duration, Tracks: src.Tracks}
+	rc, err := NewRuntimeClip(&sampled, from)
+	if err != nil {
+		return Clip{}, fmt.Errorf("anim: retarget clip %q: %w", src.Name, err)
+	}
+	pose := NewSoAPose(nf)
+	job := rc.NewSampleJob(false, pose)
+	local := make([]Transform, nf)
+
+	srcRest, tgtRest := restWorldRotations(from), restWorldRotations(to)
+	// change[j]: the constant right factor R_s,rest⁻¹ · R_t,rest.
+	change := make([]mgl32.Quat, nt)
+	for j, s := range driver {
+		if s >= 0 {
+			change[j] = srcRest[s].Inverse().Mul(tgtRest[j]).Normalize()
+		}
+	}
+	root, srcRoot := m.Root, -1
+	if root >= 0 {
+		srcRoot = driver[root]
+	}
+	scale := m.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	var srcRootRest, tgtRootRest mgl32.Vec3
+	if srcRoot >= 0 {
+		srcRootRest = from.RestModel(srcRoot).Col(3).Vec3()
+		tgtRootRest = to.RestModel(root).Col(3).Vec3()
+	}
+
+	rot := make([][]float32, nt) // baked local rotation keys per driven joint
+	for j, s := range driver {
+		if s >= 0 {
+			rot[j] = make([]float32, 0, 4*len(times))
+		}
+	}
+	var trans []float32
+	srcRot, srcMat := make([]mgl32.Quat, nf), make([]mgl32.Mat4, nf)
+	tgtRot, tgtMat := make([]mgl32.Quat, nt), make([]mgl32.Mat4, nt)
+	for _, t := range times {
+		job.Time = t
+		job.Run()
+		pose.ToTransforms(local)
+		for s := range nf {
+			if p := from.Parents[s]; p >= 0 {
+				srcRot[s] = srcRot[p].Mul(local[s].Rotation).Normalize()
+				srcMat[s] = srcMat[p].Mul4(local[s].Mat4())
+			} else {
+				srcRot[s], srcMat[s] = local[s].Rotation.Normalize(), local[s].Mat4()
+			}
+		}
+		for j := range nt {
+			pr, pm := mgl32.QuatIdent(), mgl32.Ident4()
+			if p := to.Parents[j]; p >= 0 {
+				pr, pm = tgtRot[p], tgtMat[p]
+			}
+			lt := to.Rest[j]
+			if s := driver[j]; s >= 0 {
+				w := srcRot[s].Mul(change[j]).Normalize()
+				lt.Rotation = pr.Inverse().Mul(w).Normalize()
+				rot[j] = appendQuat(rot[j], lt.Rotation)
+				tgtRot[j] = w
+			} else {
+				tgtRot[j] = pr.Mul(lt.Rotation).Normalize()
+			}
+			if j == root && srcRoot >= 0 {
+				d := srcMat[srcRoot].Col(3).Vec3().Sub(srcRootRest).Mul(scale)
+				lt.Translation = pm.Inv().Mul4x1(tgtRootRest.Add(d).Vec4(1)).Vec3()
+				trans = append(trans, lt.Translation[:]...)
+			}
+			tgtMat[j] = pm.Mul4(lt.Mat4())
+		}
+	}
+	for j, vals := range rot {
+		if vals == nil {
+			continue
+		}
+		r := to.Rest[j].Rotation
+		rest := []float32{r.V[0], r.V[1], r.V[2], r.W}
+		if constant(vals, rest, 4, true) {
+			continue // the rest pose, which the target keeps without a track
+		}
+		out.Tracks = append(out.Tracks, bakedTrack(j, Rotation, interp, times, vals))
+	}
+	if trans != nil {
+		out.Tracks = append(out.Tracks, bakedTrack(root, Translation, interp, times, trans))
+	}
 	return out, nil
+}
+
+// bakeTimes are the times a retargeted clip takes keys at: every key of
+// src's tracks on the joints follows marks, more inside the intervals of
+// CUBICSPLINE tracks (bakeSubsteps) and, unless every such track steps,
+// one just before each STEP key so the step stays a step. The keys are
+// STEP when every track is, LINEAR otherwise.
+func bakeTimes(src *Clip, follows []bool) ([]float32, Interpolation) {
+	var times []float32
+	interp := Step
+	for _, tr := range src.Tracks {
+		if follows[tr.Joint] && tr.Interp != Step {
+			interp = Linear
+		}
+	}
+	for _, tr := range src.Tracks {
+		if !follows[tr.Joint] {
+			continue
+		}
+		times = append(times, tr.Times...)
+		for k := 1; k < len(tr.Times); k++ {
+			t0, t1 := tr.Times[k-1], tr.Times[k]
+			switch {
+			case tr.Interp == CubicSpline:
+				for i := 1; i < bakeSubsteps; i++ {
+					times = append(times, t0+(t1-t0)*float32(i)/bakeSubsteps)
+				}
+			case tr.Interp == Step && interp != Step:
+				times = append(times, t1-(t1-t0)*1e-3)
+			}
+		}
+	}
+	slices.Sort(times)
+	// Keys closer than float noise are one key.
+	out := times[:0]
+	for _, t := range times {
+		if len(out) == 0 || t-out[len(out)-1] > 1e-6*max(1, float32(math.Abs(float64(t)))) {
+			out = append(out, t)
+		}
+	}
+	return out, interp
+}
+
+// restWorldRotations are sk's joints' world rotations in its rest pose.
+func restWorldRotations(sk *Skeleton) []mgl32.Quat {
+	out := make([]mgl32.Quat, sk.NumJoints())
+	for j, p := range sk.Parents {
+		if p >= 0 {
+			out[j] = out[p].Mul(sk.Rest[j].Rotation).Normalize()
+		} else {
+			out[j] = sk.Rest[j].Rotation.Normalize()
+		}
+	}
+	return out
+}
+
+// appendQuat appends q in the hemisphere of the key before it, so that
+// each pair interpolates along the shorter arc.
+func appendQuat(vals []float32, q mgl32.Quat) []float32 {
+	if n := len(vals); n >= 4 {
+		if vals[n-4]*q.V[0]+vals[n-3]*q.V[1]+vals[n-2]*q.V[2]+vals[n-1]*q.W < 0 {
+			q = q.Scale(-1)
+		}
+	}
+	return append(vals, q.V[0], q.V[1], q.V[2], q.W)
+}
+
+// constant reports whether every key of vals (c floats each) equals want
+// within float noise, or −want too where signFree (a rotation).
+func constant(vals, want []float32, c int, signFree bool) bool {
+	for k := 0; k+c <= len(vals); k += c {
+		var d, e float32 // distances to want and to −want
+		for i := range c {
+			d = max(d, float32(math.Abs(float64(vals[k+i]-want[i]))))
+			e = max(e, float32(math.Abs(float64(vals[k+i]+want[i]))))
+		}
+		if !signFree {
+			e = d
+		}
+		if min(d, e) > 1e-6 {
+			return false
+		}
+	}
+	return true
+}
+
+// bakedTrack is a track of keys at times, one key when they all hold the
+// first one's value.
+func bakedTrack(j int, p Path, interp Interpolation, times, vals []float32) Track {
+	c := p.Components()
+	if constant(vals, vals[:c], c, p == Rotation) {
+		return Track{Joint: j, Path: p, Interp: interp, Times: []float32{times[0]}, Values: slices.Clone(vals[:c])}
+	}
+	return Track{Joint: j, Path: p, Interp: interp, Times: slices.Clone(times), Values: vals}
 }

@@ -2,22 +2,26 @@ package scene
 
 import (
 	"fmt"
-
-	"github.com/go-gl/mathgl/mgl32"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
-// ImportClips adds the clips of src to m, retargeted (anim.Retarget) by
-// joint name: a source node drives the target node of the same name, or
-// of the name names gives it (source name → target name). Rotations go
-// through the two rest poses; the root (the top joint of m's first skin)
-// keeps src's translation scaled by the ratio of the two roots' rest
-// heights; other translations stay m's. It returns the joints of m's skins
-// that no source node drives, which keep their rest pose. A name map
-// naming a missing joint, or a src none of whose nodes matches a joint of
-// m, is an error.
+// ImportClips adds the clips of src to m, retargeted in world space
+// (anim.Retarget) by joint name: a source node drives the target node of
+// the same name, or of the name names gives it (source name → target
+// name). Each driven joint's world rotation turns away from its rest pose
+// as the source's does, the rest poses being what each file shows without
+// animation (its nodes' transforms, the nodes above the skeleton
+// included); the root (the hips: the top joint of m's first skin that the
+// clips translate) moves as the source's, scaled by the ratio of the two
+// rest hip heights; other translations stay m's. It returns the joints of
+// m's skins that no source node drives, which keep their rest rotation
+// under their parent. A name map naming a node either file lacks, or a src
+// none of whose nodes matches a joint of m, is an error.
 func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []string, err error) {
 	byName := func(md *gltfload.Model) map[string]int {
 		out := map[string]int{}
@@ -29,13 +33,26 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 		return out
 	}
 	srcJ, dstJ := byName(src), byName(m)
+	var noSrc, noDst []string
 	for from, to := range names {
 		if _, ok := srcJ[from]; !ok {
-			return nil, fmt.Errorf("joint name map: %s has no node named %q", src.Name, from)
+			noSrc = append(noSrc, strconv.Quote(from))
 		}
 		if _, ok := dstJ[to]; !ok {
-			return nil, fmt.Errorf("joint name map: %s has no node named %q (mapped from %q)", m.Name, to, from)
+			noDst = append(noDst, fmt.Sprintf("%q (mapped from %q)", to, from))
 		}
+	}
+	var missing []string
+	if len(noSrc) > 0 {
+		slices.Sort(noSrc)
+		missing = append(missing, fmt.Sprintf("%s has no node named %s", src.Name, strings.Join(noSrc, ", ")))
+	}
+	if len(noDst) > 0 {
+		slices.Sort(noDst)
+		missing = append(missing, fmt.Sprintf("%s has no node named %s", m.Name, strings.Join(noDst, ", ")))
+	}
+	if missing != nil {
+		return nil, fmt.Errorf("scene: joint name map: %s", strings.Join(missing, "; "))
 	}
 	rm := &anim.RetargetMap{Joint: make([]int, src.Skeleton.NumJoints()), Root: -1, Scale: 1}
 	driven := make([]bool, m.Skeleton.NumJoints())
@@ -54,7 +71,7 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 		if driven[j] {
 			if _, mapped := names[own]; own != by[j] && (mapped || names[by[j]] != "") {
 				// One target joint takes one source joint's keys.
-				return nil, fmt.Errorf("joint name map: %s's %q and %q both drive %s's %q", src.Name, by[j], own, m.Name, name)
+				return nil, fmt.Errorf("scene: joint name map: %s's %q and %q both drive %s's %q", src.Name, by[j], own, m.Name, name)
 			}
 			continue // a name the source repeats: its first joint drives it
 		}
@@ -75,20 +92,18 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 		}
 	}
 	if matched == 0 {
-		return nil, fmt.Errorf("%s: none of its nodes has the name of a joint of %s; its clips cannot drive it (a joint name map, -joint-map, can pair other names)", src.Name, m.Name)
+		return nil, fmt.Errorf("scene: %s: none of its nodes has the name of a joint of %s; its clips cannot drive it (a joint name map, -joint-map, can pair other names)", src.Name, m.Name)
 	}
 	if root := movingRoot(m, src, rm.Joint); root >= 0 && driven[root] {
 		rm.Root = root
 		for s, j := range rm.Joint {
 			if j == root {
+				// The hip heights: world heights at rest, so that a
+				// root under an armature in centimetres compares.
 				ht, hs := m.Skeleton.RestModel(root).Col(3)[1], src.Skeleton.RestModel(s).Col(3)[1]
 				if hs > 1e-6 && ht > 1e-6 {
 					rm.Scale = ht / hs
 				}
-				// Keys are in each root's parent space: through the model
-				// space of both, scaled there.
-				ps, pt := src.Skeleton.RestModel(src.Skeleton.Parents[s]), m.Skeleton.RestModel(m.Skeleton.Parents[root])
-				rm.RootSpace = pt.Inv().Mul4(mgl32.Scale3D(rm.Scale, rm.Scale, rm.Scale)).Mul4(ps)
 			}
 		}
 	}
@@ -100,7 +115,7 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 	for i := range src.Clips {
 		c, err := anim.Retarget(&src.Clips[i], &src.Skeleton, &m.Skeleton, rm)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("scene: %s: %w", src.Name, err)
 		}
 		if c.Name == "" {
 			c.Name = fmt.Sprintf("clip %d", i)

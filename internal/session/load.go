@@ -88,11 +88,14 @@ func ImportClips(m *gltfload.Model, opt *LoadOptions) ([]string, error) {
 		before := len(m.Clips)
 		unmatched, err := scene.ImportClips(m, src, names)
 		if err != nil {
+			if opt.JointMap != "" {
+				return nil, fmt.Errorf("-clips %s -joint-map %s: %w", path, opt.JointMap, err)
+			}
 			return nil, fmt.Errorf("-clips %s: %w", path, err)
 		}
 		note := fmt.Sprintf("%s: %d clips retargeted onto %s", src.Name, len(m.Clips)-before, m.Name)
 		if len(unmatched) > 0 {
-			note += fmt.Sprintf("; %d joints no clip of it drives keep their bind pose: %s", len(unmatched), strings.Join(unmatched, ", "))
+			note += fmt.Sprintf("; %d joints no clip of it drives keep their rest rotation under their parent: %s", len(unmatched), strings.Join(unmatched, ", "))
 		}
 		notes = append(notes, note)
 	}
