@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,17 +25,25 @@ func TestMain(m *testing.M) {
 // on its value's flags (separated by U+001F) instead of the tests.
 const runMainEnv = "VIEWER_TEST_RUN_MAIN"
 
-// runViewer runs the viewer with args in a process of its own (this test
-// binary, by runMainEnv) and returns its standard output.
-func runViewer(t *testing.T, args ...string) []byte {
-	t.Helper()
+// viewerProcess runs the viewer with args in a process of its own (this
+// test binary, by runMainEnv), as a shell would, and returns what it wrote
+// and how it ended.
+func viewerProcess(args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), runMainEnv+"="+strings.Join(args, "\x1f"))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	var e bytes.Buffer
+	cmd.Stderr = &e
 	out, err := cmd.Output()
+	return out, e.Bytes(), err
+}
+
+// runViewer is viewerProcess, failing the test unless the viewer exits 0;
+// it returns the standard output.
+func runViewer(t *testing.T, args ...string) []byte {
+	t.Helper()
+	out, stderr, err := viewerProcess(args...)
 	if err != nil {
-		t.Fatalf("viewer %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		t.Fatalf("viewer %s: %v\n%s", strings.Join(args, " "), err, stderr)
 	}
 	return out
 }

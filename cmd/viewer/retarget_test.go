@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -10,20 +9,10 @@ import (
 	"testing"
 )
 
-// viewerArgs, set in a child's environment, makes that child test binary
-// run the viewer's main with these arguments (split at newlines), so that
-// a test sees its exit status and stderr as a shell would.
-const viewerArgs = "VIEWER_TEST_ARGS"
-
 // TestRetargetBadInputExits: a -clips file sharing no joint name with the
 // model, and a -joint-map naming joints that do not exist, each end the
 // viewer with one line naming the files and joints, and status 1.
 func TestRetargetBadInputExits(t *testing.T) {
-	if args := os.Getenv(viewerArgs); args != "" {
-		os.Args = append([]string{"viewer"}, strings.Split(args, "\n")...)
-		main()
-		return
-	}
 	dir := t.TempDir()
 	write := func(name, data string) string {
 		p := filepath.Join(dir, name)
@@ -54,24 +43,20 @@ func TestRetargetBadInputExits(t *testing.T) {
 		{"good", []string{"-dump-pose", out, "-clips", same, model}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestRetargetBadInputExits$")
-			cmd.Env = append(os.Environ(), viewerArgs+"="+strings.Join(tc.args, "\n"))
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			err := cmd.Run()
+			_, stderr, err := viewerProcess(tc.args...)
 			var exit *exec.ExitError
-			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+			lines := strings.Split(strings.TrimSpace(string(stderr)), "\n")
 			if tc.want == nil {
 				if err != nil {
-					t.Fatalf("%v: %s", err, stderr.String())
+					t.Fatalf("%v: %s", err, string(stderr))
 				}
 				return
 			}
 			if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-				t.Fatalf("exit %v, want status 1; stderr:\n%s", err, stderr.String())
+				t.Fatalf("exit %v, want status 1; stderr:\n%s", err, string(stderr))
 			}
-			if len(lines) != 1 || strings.Contains(stderr.String(), "panic") {
-				t.Fatalf("stderr is not one line:\n%s", stderr.String())
+			if len(lines) != 1 || strings.Contains(string(stderr), "panic") {
+				t.Fatalf("stderr is not one line:\n%s", string(stderr))
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(lines[0], w) {
