@@ -199,7 +199,14 @@ func (cr *Crowd) Bounds() (mgl32.Vec3, mgl32.Vec3, bool) {
 			anim.WritePaletteEntry(entry[:], &w)
 			return entry[:]
 		}
-		l, h, ok := cr.scene.posedBounds(cr.model, func(k int) []float32 { return cr.anim.Palette(i, k) }, rigid)
+		weights := func(n int) []float32 {
+			k := cr.model.NodeMorph[n]
+			if k < 0 {
+				return nil
+			}
+			return mb.weights[k : k+cr.model.Meshes[cr.model.NodeMesh[n]].Targets]
+		}
+		l, h, ok := cr.scene.posedBounds(cr.model, func(k int) []float32 { return cr.anim.Palette(i, k) }, rigid, weights)
 		if !ok {
 			continue
 		}

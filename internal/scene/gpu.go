@@ -35,6 +35,7 @@ type GPU struct {
 	Parts  int // partitions over all skinned primitives
 	Dup    int // vertices duplicated by partitioning
 	frames []boundsOf
+	sets   map[int]bool // per glTF node with morph targets: together's answer
 }
 
 // drawSource is what one draw item shows and how its data is refreshed.
@@ -279,75 +280,230 @@ func (s *GPU) method() render.Skinning {
 
 // boundsOf is what frames one drawn primitive: the bind-space box of the
 // vertices each skin joint moves (boxes[i] for skin joint i), or for a
-// rigid primitive a single box moved by its node. It depends on the model
-// alone, so every skinning mode and palette limit frames the same.
+// rigid primitive a single box moved by its node, and for each morph
+// target the box of its displacements over the same vertices. Only
+// vertices that a triangle draws count: exporters keep vertices no index
+// uses, sometimes far away. It depends on the model alone, so every
+// skinning mode and palette limit frames the same.
 type boundsOf struct {
 	instance int
-	boxes    []skin.Box
-	rigid    []float32 // the instance's node palette entry, or nil when skinned
+	node     int        // the glTF node, whose morph weights apply
+	boxes    []skin.Box // base positions
+	// still holds a skinned primitive's vertices without any weight,
+	// which skinning leaves at their bind position.
+	still skin.Box
+	// shapes and stillShapes bound, as boxes and still do, the shapes
+	// the model's author made (each target at weight 1, and all of them
+	// at once where a clip moves them all together), whatever the
+	// weights of the moment: a frame that holds them holds the model as
+	// its clips blend targets between the frames sampled.
+	shapes      []skin.Box
+	stillShapes skin.Box
+	rigid       []float32 // the instance's node palette entry, or nil when skinned
+	// prim, used and per let a frame bound its morphed vertices exactly:
+	// the primitive, the vertices its triangles draw, influences per
+	// vertex (0 when rigid). morphed is that frame's boxes.
+	prim    *gltfload.Primitive
+	used    []uint32
+	per     int
+	morphed []skin.Box
 }
 
 func (s *GPU) addBounds(c *Character, instance int, p *gltfload.Primitive, rigid []float32) error {
 	inst := c.Model.Instances[instance]
-	// The shapes the box must hold: the base, and with morph targets each
-	// target at weight 1 and all of them at once (weights are meant to
-	// stay in 0…1).
-	shapes := [][]float32{p.Positions}
-	if len(p.Targets) > 0 {
-		all := slices.Clone(p.Positions)
-		for _, mt := range p.Targets {
-			if mt.Positions == nil {
-				continue
-			}
-			moved := slices.Clone(p.Positions)
-			for i, d := range mt.Positions[:len(moved)] {
-				moved[i] += d
-				all[i] += d
-			}
-			shapes = append(shapes, moved)
-		}
-		shapes = append(shapes, all)
-	}
+	groups := 1
 	if rigid == nil {
-		var boxes []skin.Box
-		for _, pos := range shapes {
-			b, err := skin.JointBounds(pos, p.Joints, p.Weights, len(c.Model.Skins[inst.Skin].Joints))
-			if err != nil {
-				return err
+		groups = len(c.Model.Skins[inst.Skin].Joints)
+	}
+	nt := len(p.Targets)
+	f := boundsOf{instance: instance, node: inst.Node, rigid: rigid, still: skin.EmptyBox(), stillShapes: skin.EmptyBox(),
+		boxes: emptyBoxes(groups), shapes: emptyBoxes(groups), morphed: make([]skin.Box, groups)}
+	n := p.NumVertices()
+	per := 0
+	if rigid == nil {
+		if per = len(p.Joints) / max(n, 1); n > 0 && (per < 1 || len(p.Joints) != n*per || len(p.Weights) != len(p.Joints)) {
+			return fmt.Errorf("scene: %d vertices with %d joints and %d weights are not a whole number of influences per vertex", n, len(p.Joints), len(p.Weights))
+		}
+	}
+	all := s.together(c, inst.Node, nt)
+	// add puts vertex v's position into base, and the authored shapes
+	// into shapes: each target at weight 1, and, where the clips move
+	// them all together, every target at weight 1. Combinations of some
+	// targets are left to the weights each frame has (posedBounds): the
+	// sum of all fourteen frames of a flapping bird's wing, each a target
+	// its clip shows alone, is no shape it takes.
+	add := func(v int, base *skin.Box, shapes *skin.Box) {
+		x, y, z := p.Positions[v*3], p.Positions[v*3+1], p.Positions[v*3+2]
+		base.Add(x, y, z)
+		if nt == 0 {
+			return
+		}
+		shapes.Add(x, y, z)
+		for _, mt := range p.Targets {
+			if mt.Positions != nil {
+				d := mt.Positions[v*3 : v*3+3]
+				shapes.Add(x+d[0], y+d[1], z+d[2])
 			}
-			if boxes == nil {
-				boxes = b
+		}
+		if all {
+			sx, sy, sz := x, y, z
+			for _, mt := range p.Targets {
+				if d := mt.Positions; d != nil {
+					sx, sy, sz = sx+d[v*3], sy+d[v*3+1], sz+d[v*3+2]
+				}
+			}
+			shapes.Add(sx, sy, sz)
+		}
+	}
+	seen := make([]bool, n)
+	for _, i := range p.Indices {
+		v := int(i)
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		f.used = append(f.used, i)
+		if rigid != nil {
+			add(v, &f.boxes[0], &f.shapes[0])
+			continue
+		}
+		weighted := false
+		for k := v * per; k < v*per+per; k++ {
+			if p.Weights[k] == 0 {
 				continue
 			}
-			for j := range boxes {
-				boxes[j].Union(b[j])
+			j := int(p.Joints[k])
+			if j >= groups {
+				return fmt.Errorf("scene: vertex %d uses joint %d; the skin has %d", v, j, groups)
 			}
+			weighted = true
+			add(v, &f.boxes[j], &f.shapes[j])
 		}
-		s.frames = append(s.frames, boundsOf{instance: instance, boxes: boxes})
-		return nil
-	}
-	box := skin.EmptyBox()
-	for _, pos := range shapes {
-		for v := 0; v+2 < len(pos); v += 3 {
-			box.Add(pos[v], pos[v+1], pos[v+2])
+		if !weighted {
+			add(v, &f.still, &f.stillShapes)
 		}
 	}
-	s.frames = append(s.frames, boundsOf{instance: instance, boxes: []skin.Box{box}, rigid: rigid})
+	if nt > 0 {
+		f.prim, f.per = p, per
+	} else {
+		f.used = nil
+	}
+	s.frames = append(s.frames, f)
 	return nil
 }
 
-// Bounds is a box around every drawn vertex in the current pose, from each
-// joint's box under its palette entry: conservative, and cheap enough for
-// every frame. (Dual-quaternion skinning ignores joint scale; the box of
-// the linear blend stays a good frame for it.)
+// together reports whether some clip of the character's model, or the
+// rest weights, give all nt morph targets of node n weight at the same
+// time (at a key, or between two keys that it interpolates), so that the
+// sum of every target is a shape the model takes. Found once per node.
+func (s *GPU) together(c *Character, n, nt int) bool {
+	m := c.Model
+	first := m.NodeMorph[n]
+	if first < 0 || nt < 2 {
+		return false
+	}
+	if s.sets == nil {
+		s.sets = map[int]bool{}
+	}
+	if all, ok := s.sets[n]; ok {
+		return all
+	}
+	active := make([]bool, nt)
+	// mark sets active[t] for the targets that vals, the weights of pose
+	// channels ch onwards, give a non-zero weight.
+	mark := func(vals []float32, ch int) {
+		for k, w := range vals {
+			if t := ch + k - first; t >= 0 && t < nt && w != 0 {
+				active[t] = true
+			}
+		}
+	}
+	full := func() bool { return !slices.Contains(active, false) }
+	mark(m.Skeleton.MorphRest[first:first+nt], first)
+	all := full()
+	for ci := 0; ci < len(m.Clips) && !all; ci++ {
+		for _, tr := range m.Clips[ci].Morph {
+			if tr.Channel+tr.Count <= first || tr.Channel >= first+nt {
+				continue
+			}
+			stride, off := tr.Count, 0
+			if tr.Interp == anim.CubicSpline {
+				stride, off = 3*tr.Count, tr.Count
+			}
+			for k := range tr.Times {
+				clear(active)
+				for _, kk := range []int{k, k + 1} {
+					if kk < len(tr.Times) && (kk == k || tr.Interp != anim.Step) && (kk+1)*stride <= len(tr.Values) {
+						mark(tr.Values[kk*stride+off:kk*stride+off+tr.Count], tr.Channel)
+					}
+				}
+				if all = full(); all {
+					break
+				}
+			}
+		}
+	}
+	s.sets[n] = all
+	return all
+}
+
+// morph bounds the primitive's drawn vertices morphed by weights w, one
+// box per joint into f.morphed and the unweighted vertices' box returned:
+// exact, where a box of each target's displacements would reach corners
+// no vertex does. It allocates nothing.
+func (f *boundsOf) morph(w []float32) skin.Box {
+	p := f.prim
+	for j := range f.morphed {
+		f.morphed[j] = skin.EmptyBox()
+	}
+	still := skin.EmptyBox()
+	for _, i := range f.used {
+		v := int(i)
+		x, y, z := p.Positions[v*3], p.Positions[v*3+1], p.Positions[v*3+2]
+		for t, mt := range p.Targets {
+			if t < len(w) && w[t] != 0 && mt.Positions != nil {
+				x, y, z = x+w[t]*mt.Positions[v*3], y+w[t]*mt.Positions[v*3+1], z+w[t]*mt.Positions[v*3+2]
+			}
+		}
+		if f.rigid != nil {
+			f.morphed[0].Add(x, y, z)
+			continue
+		}
+		weighted := false
+		for k := v * f.per; k < v*f.per+f.per; k++ {
+			if p.Weights[k] != 0 {
+				f.morphed[p.Joints[k]].Add(x, y, z)
+				weighted = true
+			}
+		}
+		if !weighted {
+			still.Add(x, y, z)
+		}
+	}
+	return still
+}
+
+func emptyBoxes(n int) []skin.Box {
+	b := make([]skin.Box, n)
+	for i := range b {
+		b[i] = skin.EmptyBox()
+	}
+	return b
+}
+
+// Bounds is a box around every drawn vertex in the current pose and morph
+// weights, from each joint's box under its palette entry: conservative, and
+// cheap enough for every frame. (Dual-quaternion skinning ignores joint
+// scale; the box of the linear blend stays a good frame for it.)
 func (s *GPU) Bounds(c *Character) (mgl32.Vec3, mgl32.Vec3, bool) {
-	return s.posedBounds(c.Model, func(k int) []float32 { return c.Palettes[k] }, nil)
+	return s.posedBounds(c.Model, func(k int) []float32 { return c.Palettes[k] }, nil, c.MorphWeights)
 }
 
 // posedBounds is bounds for the palettes of each skin that palette gives,
-// and for the rigid instances the node palette entry that rigid gives
-// (nil: the character's, as Refresh wrote it).
-func (s *GPU) posedBounds(m *gltfload.Model, palette func(skin int) []float32, rigid func(instance int) []float32) (mgl32.Vec3, mgl32.Vec3, bool) {
+// for the rigid instances the node palette entry that rigid gives (nil:
+// the character's, as Refresh wrote it), and the morph weights of each
+// node that weights gives.
+func (s *GPU) posedBounds(m *gltfload.Model, palette func(skin int) []float32, rigid func(instance int) []float32, weights func(node int) []float32) (mgl32.Vec3, mgl32.Vec3, bool) {
 	out := skin.EmptyBox()
 	for i := range s.frames {
 		f := &s.frames[i]
@@ -358,10 +514,24 @@ func (s *GPU) posedBounds(m *gltfload.Model, palette func(skin int) []float32, r
 		case rigid != nil:
 			pal = rigid(f.instance)
 		}
-		if lo, hi, ok := skin.PosedBounds(f.boxes, pal); ok {
+		boxes, still := f.boxes, f.still
+		// Weights in [0, 1] stay among the authored shapes; others (a
+		// negative weight, a cubic spline's overshoot) are bounded
+		// exactly, as they are.
+		if w := weights(f.node); f.prim != nil && slices.ContainsFunc(w, func(x float32) bool { return x < 0 || x > 1 }) {
+			still = f.morph(w)
+			boxes = f.morphed
+		}
+		if lo, hi, ok := skin.PosedBounds(boxes, pal); ok {
 			out.Add(lo[0], lo[1], lo[2])
 			out.Add(hi[0], hi[1], hi[2])
 		}
+		if lo, hi, ok := skin.PosedBounds(f.shapes, pal); ok {
+			out.Add(lo[0], lo[1], lo[2])
+			out.Add(hi[0], hi[1], hi[2])
+		}
+		out.Union(still) // skinning leaves these where they are
+		out.Union(f.stillShapes)
 	}
 	if out.Empty() {
 		return mgl32.Vec3{}, mgl32.Vec3{}, false

@@ -1,0 +1,165 @@
+package scene
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"image"
+	"testing"
+
+	"github.com/skinview/skinview/internal/gltfload"
+)
+
+// framesGLTF is a flat square animated the way a bird's flap is exported
+// from a vertex-animated source: its rest positions are a hundredth of
+// its size, and each of its frames morph targets moves the square to one
+// frame of the flap, a unit square (0.6 + 0.1·k wide), which the clip
+// shows alone at time k s (weight 1 for target k, 0 for the others).
+// With extra set the position accessor holds a fifth vertex at
+// (1000, 0, 0) that no index draws, as some exporters leave them. Every
+// vertex has the normal +Z, so that the drawn copy keeps the file's
+// vertices.
+func framesGLTF(t *testing.T, frames int, extra bool) []byte {
+	t.Helper()
+	var bin bytes.Buffer
+	put := func(v ...float32) {
+		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	corners := [][2]float32{{-0.5, 0}, {0.5, 0}, {0.5, 1}, {-0.5, 1}}
+	nv := 4
+	if extra {
+		nv = 5
+	}
+	const rest = 0.01
+	for _, c := range corners {
+		put(c[0]*rest, c[1]*rest, 0)
+	}
+	if extra {
+		put(1000, 0, 0)
+	}
+	for k := 0; k < frames; k++ {
+		s := 0.6 + 0.1*float32(k)
+		for _, c := range corners {
+			put(c[0]*(s-rest), c[1]*(s-rest), 0)
+		}
+		if extra {
+			put(0, 0, 0)
+		}
+	}
+	for k := 0; k < frames; k++ {
+		put(float32(k))
+	}
+	for k := 0; k < frames; k++ {
+		for j := 0; j < frames; j++ {
+			w := float32(0)
+			if j == k {
+				w = 1
+			}
+			put(w)
+		}
+	}
+	idx := bin.Len()
+	for _, i := range []uint16{0, 1, 2, 0, 2, 3} {
+		if err := binary.Write(&bin, binary.LittleEndian, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nrm := bin.Len()
+	for range nv {
+		put(0, 0, 1)
+	}
+	vsize := nv * 12
+	var targets, views, accs bytes.Buffer
+	fmt.Fprintf(&views, `{"buffer": 0, "byteOffset": 0, "byteLength": %d}`, vsize)
+	fmt.Fprintf(&accs, `{"bufferView": 0, "componentType": 5126, "count": %d, "type": "VEC3", "min": [-0.005, 0, 0], "max": [%g, 0.01, 0]}`, nv, map[bool]float64{false: 0.005, true: 1000}[extra])
+	for k := 0; k < frames; k++ {
+		if k > 0 {
+			targets.WriteString(", ")
+		}
+		fmt.Fprintf(&targets, `{"POSITION": %d}`, k+1)
+		fmt.Fprintf(&views, `, {"buffer": 0, "byteOffset": %d, "byteLength": %d}`, vsize*(k+1), vsize)
+		fmt.Fprintf(&accs, `, {"bufferView": %d, "componentType": 5126, "count": %d, "type": "VEC3", "min": [-1, 0, 0], "max": [1, 2, 0]}`, k+1, nv)
+	}
+	times := vsize * (frames + 1)
+	fmt.Fprintf(&views, `, {"buffer": 0, "byteOffset": %d, "byteLength": %d}`, times, 4*frames)
+	fmt.Fprintf(&views, `, {"buffer": 0, "byteOffset": %d, "byteLength": %d}`, times+4*frames, 4*frames*frames)
+	fmt.Fprintf(&views, `, {"buffer": 0, "byteOffset": %d, "byteLength": 12}`, idx)
+	fmt.Fprintf(&accs, `, {"bufferView": %d, "componentType": 5126, "count": %d, "type": "SCALAR", "min": [0], "max": [%d]}`, frames+1, frames, frames-1)
+	fmt.Fprintf(&accs, `, {"bufferView": %d, "componentType": 5126, "count": %d, "type": "SCALAR"}`, frames+2, frames*frames)
+	fmt.Fprintf(&accs, `, {"bufferView": %d, "componentType": 5123, "count": 6, "type": "SCALAR"}`, frames+3)
+	fmt.Fprintf(&views, `, {"buffer": 0, "byteOffset": %d, "byteLength": %d}`, nrm, vsize)
+	fmt.Fprintf(&accs, `, {"bufferView": %d, "componentType": 5126, "count": %d, "type": "VEC3"}`, frames+4, nv)
+	doc := fmt.Sprintf(`{
+  "asset": {"version": "2.0"},
+  "scene": 0, "scenes": [{"nodes": [0]}],
+  "nodes": [{"name": "bird", "mesh": 0}],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": %d}, "indices": %d, "targets": [%s]}]}],
+  "animations": [{"name": "flap", "channels": [{"sampler": 0, "target": {"node": 0, "path": "weights"}}],
+                  "samplers": [{"input": %d, "output": %d, "interpolation": "STEP"}]}],
+  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
+  "bufferViews": [%s],
+  "accessors": [%s]
+}`, frames+4, frames+3, targets.String(), frames+1, frames+2, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), views.String(), accs.String())
+	return []byte(doc)
+}
+
+// span is the share of the image's width and of its height that the
+// pixels differing from Background cover, from the first to the last.
+func span(img *image.NRGBA) (w, h float64) {
+	b := img.Bounds()
+	x0, y0, x1, y1 := b.Max.X, b.Max.Y, b.Min.X-1, b.Min.Y-1
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if img.NRGBAAt(x, y) != Background {
+				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			}
+		}
+	}
+	if x1 < x0 {
+		return 0, 0
+	}
+	return float64(x1-x0+1) / float64(b.Dx()), float64(y1-y0+1) / float64(b.Dy())
+}
+
+// TestFramingFillsTheFrame renders models whose drawn shape is far smaller
+// than a careless bound (the sum of every morph target, a vertex no
+// triangle uses) through the screenshot path and measures the picture.
+// The square's frames are at most 1.1 × 1.1 (the last, 0.6 + 0.1·5) and
+// the view frames a box, so the square at time 0 (0.6 wide, the smallest)
+// covers over half the largest frame's extent: well over 30 % of the
+// image. Summing all six targets would make the box 6 × 3.8 units and
+// the square a tenth of the picture; the unused vertex a thousandth.
+func TestFramingFillsTheFrame(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		frames int
+		extra  bool
+	}{
+		{"morph frames", 6, false},
+		{"unused vertex", 1, true},
+		{"both", 6, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := gltfload.Decode(framesGLTF(t, tc.frames, tc.extra), nil, "frames.gltf")
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			c, err := NewCharacter(m, nil, 0, 0)
+			if err != nil {
+				t.Fatalf("character: %v", err)
+			}
+			var img *image.NRGBA
+			onGL(t, func() error {
+				img, err = RenderImage(c, ViewOptions{Skinning: SkinGPU}, 0, 160, 160)
+				return err
+			})
+			w, h := span(img)
+			if max(w, h) < 0.3 {
+				t.Errorf("the model spans %.0f%% × %.0f%% of the picture; want at least 30%% one way", 100*w, 100*h)
+			}
+		})
+	}
+}
