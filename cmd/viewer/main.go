@@ -258,6 +258,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return nil, errors.New(c.err)
 		}
 	}
+	if opt.record != "" {
+		if _, err := session.RecordOutput(opt.record); err != nil {
+			return nil, err
+		}
+	}
 	return opt, nil
 }
 
