@@ -122,7 +122,10 @@ func (a *App) Record(path string) error {
 		finish = func() error { return nil }
 	}
 	a.UI.HUD = opt.HUD
+	prog := NewProgress(os.Stderr, "recording "+filepath.Base(path), n)
+	defer prog.Done()
 	for i := 0; i < n; i++ {
+		prog.Step(i)
 		var err error
 		switch {
 		case play && i > 0:
@@ -266,7 +269,10 @@ func (a *App) Stats(w io.Writer, t float32) error {
 		st.joints *= a.Crowd.Len()
 		st.partitions *= a.Crowd.Len()
 	}
+	prog := NewProgress(os.Stderr, "timing frames", statsFrames)
+	defer prog.Done()
 	for i := 0; i < statsFrames; i++ {
+		prog.Step(i)
 		start := time.Now()
 		if err := a.Update(1.0 / 60); err != nil {
 			return err
