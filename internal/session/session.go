@@ -278,9 +278,14 @@ func (a *App) SelectJointAt(x, y float32) bool {
 func (a *App) ToggleBindPose() {
 	a.BindPose = !a.BindPose
 	if a.BindPose {
-		a.UI.Say("bind pose (B: back to the animation)")
+		a.UI.Say(bindPoseNote)
+	} else if a.UI.Message == bindPoseNote {
+		a.UI.Message, a.UI.MessageTTL = "", 0 // it would say what no longer holds
 	}
 }
+
+// bindPoseNote is what the screen says while B shows the bind pose.
+const bindPoseNote = "bind pose (B: back to the animation)"
 
 // FrameStep is the wall time between the frames of a key script: 1/30 s.
 const FrameStep = float32(1.0 / 30)
@@ -412,7 +417,7 @@ func (a *App) Draw() error {
 			a.UI.Say("screenshot failed: %v", err)
 		}
 	}
-	if a.UI.HUD || a.UI.Help || a.UI.Message != "" {
+	if a.UI.HUD || a.UI.Help || a.UI.Message != "" || a.UI.Banner != "" {
 		h, err := v.Overlay(a.Scale)
 		if err != nil {
 			return err
