@@ -390,8 +390,8 @@ func (a *App) Draw() error {
 	case !a.UI.Grid:
 		v.Grid = nil
 	case v.Grid == nil:
-		// Laid out once when turned on: a floor that stays put, and no
-		// allocation per frame.
+		// Laid out once when turned on, its lines fixed on the ground
+		// from then on, and no allocation per frame.
 		v.Grid = scene.GroundGrid(v.Scene, a.Character)
 	}
 	v.Mode = a.UI.View
@@ -407,6 +407,11 @@ func (a *App) Draw() error {
 	}
 	v.KeepInView(a.Character)
 	a.followRoot()
+	if v.Grid != nil {
+		// The ground goes on under the camera wherever it looks: root
+		// motion walks off any fixed patch.
+		v.Grid.Follow(v.Cam.Target[0], v.Cam.Target[2])
+	}
 	if err := v.Draw(); err != nil {
 		return err
 	}
