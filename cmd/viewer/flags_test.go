@@ -36,6 +36,8 @@ func TestParseFlags(t *testing.T) {
 		{"keys with record", "-keys 4 -record a.gif", nil, "-keys plays in the window"},
 		{"from after to", "-record a.gif -from 0.5 -to 0.2", nil, "-from 0.5 is after -to 0.2"},
 		{"crowd with dump-pose", "-crowd 5 -dump-pose -", nil, "-crowd does not apply"},
+		{"record to a format it cannot write", "-record out.avi", nil, "-record out.avi: cannot write .avi files; give out.gif (an animated GIF), out.mp4"},
+		{"record PNG frames", "-record frames", func(o *options) bool { return o.record == "frames" }, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -262,6 +262,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return nil, errors.New(c.err)
 		}
 	}
+	if opt.record != "" {
+		if _, err := session.RecordOutput(opt.record); err != nil {
+			return nil, err
+		}
+	}
 	return opt, nil
 }
 

@@ -143,3 +143,72 @@ func TestWatchEditsReloads(t *testing.T) {
 		return nil
 	})
 }
+
+// TestReloadRefusesAMissingClip: a model saved without the clip that
+// plays is refused, naming the file and the clip, and the last good model
+// keeps playing that clip; the clip back in the file reloads again.
+func TestReloadRefusesAMissingClip(t *testing.T) {
+	data, err := assets.EdgeFS.ReadFile("edge/cubic_step.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := tempFile(t, "steps.gltf", data)
+	withApp(t, options{model: model, clip: "Step"}, func(a *app) error {
+		a.UI.Playing = false
+		a.Seek(0.25)
+		writeFile(t, model, []byte(strings.Replace(string(data), `"Step"`, `"Hop"`, 1)))
+		a.Reload()
+		if a.ClipName() != "Step" || math.Abs(float64(a.Time()-0.25)) > 1e-4 {
+			t.Errorf("after a reload without Step: clip %q at %v s; want Step kept at 0.25", a.ClipName(), a.Time())
+		}
+		if m := a.UI.Message; !strings.Contains(m, "steps.gltf") || !strings.Contains(m, `"Step"`) || strings.Contains(m, "\n") {
+			t.Errorf("after a reload without Step the message is %q; want one line naming steps.gltf and the clip", m)
+		}
+		writeFile(t, model, data)
+		a.Reload()
+		if a.ClipName() != "Step" || !strings.Contains(a.UI.Message, "reloaded") {
+			t.Errorf("with Step back: clip %q, message %q; want Step reloaded", a.ClipName(), a.UI.Message)
+		}
+		return nil
+	})
+}
+
+// TestBrokenReloadKeepsABanner: a spec saved broken says so, with the
+// error, for as long as it stays broken (not for a few seconds), and the
+// screen says the last good version is shown; a good save clears it.
+func TestBrokenReloadKeepsABanner(t *testing.T) {
+	spec := tempFile(t, "walk.json", []byte(`{"tree": {"type": "clip", "clip": "Walk"}}`))
+	withApp(t, options{tree: spec}, func(a *app) error {
+		writeFile(t, spec, []byte(`{"tree": {"type": "clip", "clip": "Nope"}}`))
+		a.Reload()
+		keys(t, a, "wait*150") // 5 s, past any message's time on screen
+		if b := a.UI.Banner; !strings.Contains(b, "last good version") || !strings.Contains(b, "walk.json") || !strings.Contains(b, "Nope") {
+			t.Errorf("5 s after a broken save the banner is %q; want the last good version shown, with the file and its error", b)
+		}
+		if err := a.Draw(); err != nil {
+			return err
+		}
+		writeFile(t, spec, []byte(`{"tree": {"type": "clip", "clip": "Idle"}}`))
+		a.Reload()
+		if a.UI.Banner != "" || !strings.Contains(a.UI.Message, "reloaded walk.json") {
+			t.Errorf("after a good save: banner %q, message %q; want the banner gone and the reload said", a.UI.Banner, a.UI.Message)
+		}
+		return nil
+	})
+}
+
+// TestBindPoseNoteGoesWithB: B's note that the bind pose is shown goes
+// when B turns it off, not seconds later.
+func TestBindPoseNoteGoesWithB(t *testing.T) {
+	withApp(t, options{clip: "Walk"}, func(a *app) error {
+		keys(t, a, "b")
+		if !a.BindPose || !strings.Contains(a.UI.Message, "bind pose") {
+			t.Errorf("after B: bind pose %v, message %q; want the bind pose and its note", a.BindPose, a.UI.Message)
+		}
+		keys(t, a, "b")
+		if a.BindPose || a.UI.Message != "" {
+			t.Errorf("after B again: bind pose %v, message %q; want the animation and no note", a.BindPose, a.UI.Message)
+		}
+		return nil
+	})
+}

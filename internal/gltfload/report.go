@@ -182,6 +182,7 @@ var severities = map[string]Severity{
 	"MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS":     Error,
 	"NODE_MATRIX_NON_TRS":                                 Error,
 	"NODE_SKIN_WITH_NON_SKINNED_MESH":                     Error,
+	"NODE_SKINNED_MESH_WITHOUT_SKIN":                      Warning,
 	"NODE_WEIGHTS_INVALID":                                Error,
 	"ONE_OF_MISMATCH":                                     Error,
 	"ROTATION_NON_UNIT":                                   Error,

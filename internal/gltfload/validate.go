@@ -558,6 +558,9 @@ func (l *loader) validateNodes() {
 		if n.Skin != nil && !slices.ContainsFunc(m.Primitives, skinnedPrimitive) {
 			l.issue("NODE_SKIN_WITH_NON_SKINNED_MESH", where, "has skins[%d] but meshes[%d] has no JOINTS_0/WEIGHTS_0; drawn rigidly", *n.Skin, mi)
 		}
+		if n.Skin == nil && slices.ContainsFunc(m.Primitives, skinnedPrimitive) {
+			l.issue("NODE_SKINNED_MESH_WITHOUT_SKIN", where, "meshes[%d] has JOINTS_0/WEIGHTS_0 but the node has no skin; drawn rigidly", mi)
+		}
 	}
 	for si, s := range l.doc.Scenes {
 		if s == nil {

@@ -197,3 +197,39 @@ func TestWeightlessVertex(t *testing.T) {
 		t.Fatalf("report %q; want one ACCESSOR_WEIGHTS_NON_NORMALIZED warning counting the vertex", m.Report.Lines(Hint, 0))
 	}
 }
+
+// TestSkinnedMeshWithoutSkin is glTF-Validator's
+// test/base/data/node/node_skinned_mesh_without_skin.gltf: a node whose
+// mesh has JOINTS_0 and WEIGHTS_0 but which has no skin. Its report holds
+// one warning, NODE_SKINNED_MESH_WITHOUT_SKIN at /nodes/0.
+func TestSkinnedMeshWithoutSkin(t *testing.T) {
+	doc := `{
+	  "asset": {"version": "2.0"},
+	  "nodes": [{"mesh": 0}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}]}],
+	  "accessors": [
+	    {"type": "VEC3", "componentType": 5126, "count": 3, "min": [0, 0, 0], "max": [1, 1, 1]},
+	    {"type": "VEC4", "componentType": 5123, "count": 3},
+	    {"type": "VEC4", "componentType": 5126, "count": 3}
+	  ]
+	}`
+	m, err := Decode([]byte(doc), nil, "node_skinned_mesh_without_skin.gltf")
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	found := false
+	for _, i := range m.Report.Issues {
+		if i.Code == "NODE_SKINNED_MESH_WITHOUT_SKIN" {
+			found = true
+			if i.Pointer != "/nodes/0" || i.Severity != Warning {
+				t.Errorf("%s: at %s, severity %v; want a warning at /nodes/0", i.Code, i.Pointer, i.Severity)
+			}
+		}
+		if i.Severity == Error {
+			t.Errorf("unexpected error %s", i)
+		}
+	}
+	if !found {
+		t.Errorf("no NODE_SKINNED_MESH_WITHOUT_SKIN; the report: %q", m.Report.Lines(Hint, 0))
+	}
+}

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"image"
+	"math"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -45,12 +46,43 @@ type Grid struct {
 	Segments []float32
 	// Color is sRGB-encoded RGBA, 0…1.
 	Color [4]float32
+	// The layout: lines cross at (ox, oz) and every step from it, on the
+	// plane y = height, out to half either side of the centre (cx, cz).
+	ox, oz, cx, cz, height, step, half float32
 }
 
 // MakeGrid lays out a grid on the plane y = height around (cx, cz): lines
 // every step, half extent half, both in model units.
 func MakeGrid(cx, cz, height, step, half float32) Grid {
-	g := Grid{Color: [4]float32{0.36, 0.39, 0.45, 1}}
+	g := Grid{Color: [4]float32{0.36, 0.39, 0.45, 1}, ox: cx, oz: cz, height: height, step: step, half: half}
+	g.lay(cx, cz)
+	return g
+}
+
+// Follow moves the grid's centre to the line crossing nearest (x, z), so
+// that a grid under a camera that travels (root motion, panning) never
+// runs out, while its lines stay where they were on the ground instead of
+// swimming along. It allocates nothing.
+func (g *Grid) Follow(x, z float32) {
+	if !(g.step > 0) {
+		return
+	}
+	cx := g.ox + g.step*float32(math.Round(float64((x-g.ox)/g.step)))
+	cz := g.oz + g.step*float32(math.Round(float64((z-g.oz)/g.step)))
+	if cx == g.cx && cz == g.cz {
+		return
+	}
+	g.lay(cx, cz)
+}
+
+// Centre is the point of the ground the grid is laid around.
+func (g *Grid) Centre() (x, z float32) { return g.cx, g.cz }
+
+// lay writes the segments around (cx, cz), reusing their buffer.
+func (g *Grid) lay(cx, cz float32) {
+	g.cx, g.cz = cx, cz
+	step, half, height := g.step, g.half, g.height
+	g.Segments = g.Segments[:0]
 	n := int(half / step)
 	for i := -n; i <= n; i++ {
 		o := float32(i) * step
@@ -58,7 +90,6 @@ func MakeGrid(cx, cz, height, step, half float32) Grid {
 			cx+o, height, cz-half, cx+o, height, cz+half,
 			cx-half, height, cz+o, cx+half, height, cz+o)
 	}
-	return g
 }
 
 func (l *lines) draw(vp *[16]float32, g *Grid) {

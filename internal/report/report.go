@@ -42,7 +42,11 @@ func WriteInfo(w io.Writer, m *gltfload.Model, limit int) {
 			interps[tr.Interp.String()] = true
 			paths["weights"] = true
 		}
-		fmt.Fprintf(w, "clip %d %q: %.3f s, %d channels (%s; %s)\n", i, c.Name, c.Duration, len(c.Tracks)+len(c.Morph), setList(paths), setList(interps))
+		name := c.Name
+		if name == "" {
+			name = fmt.Sprintf("clip %d", i) // the name -clip and the clip browser know it by
+		}
+		fmt.Fprintf(w, "clip %d %q: %.3f s, %d channels (%s; %s)\n", i, name, c.Duration, len(c.Tracks)+len(c.Morph), setList(paths), setList(interps))
 	}
 	for i, me := range m.Meshes {
 		for pi := range me.Primitives {

@@ -52,3 +52,17 @@ func TestPartitionPlanSaysWhatCannotBeDrawn(t *testing.T) {
 		t.Errorf("plan at K=64:\n%s", s)
 	}
 }
+
+// -info names an unnamed clip as -clip and the clip browser do: "clip 1".
+func TestInfoNamesAnUnnamedClip(t *testing.T) {
+	m, err := gltfload.LoadFS(assets.EdgeFS, "edge/cubic_step.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Clips[1].Name = ""
+	var b bytes.Buffer
+	WriteInfo(&b, m, 0)
+	if !strings.Contains(b.String(), `clip 1 "clip 1": `) || strings.Contains(b.String(), `""`) {
+		t.Errorf("-info:\n%s\nwant clip 1 named \"clip 1\"", b.String())
+	}
+}

@@ -162,7 +162,7 @@ func FindClip(m *gltfload.Model, spec string) (int, error) {
 			if k > 0 {
 				names += ", "
 			}
-			names += fmt.Sprintf("%d:%q", k, m.Clips[k].Name)
+			names += fmt.Sprintf("%d:%q", k, StateName(m, k))
 		}
 		return -1, fmt.Errorf("no clip %q in %s (%d clips: %s)", spec, m.Name, len(m.Clips), names)
 	}

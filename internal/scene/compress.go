@@ -39,15 +39,16 @@ func CompressClips(m *gltfload.Model, tolerance float64, progress io.Writer) ([]
 				if now := time.Now(); progress != nil && now.After(next) {
 					next = now.Add(progressEvery)
 					mu.Lock()
-					fmt.Fprintf(progress, "compressing %s clip %d/%d %q: %.0f%% (%.1f s)\n", m.Name, i+1, len(m.Clips), c.Name, 100*done, now.Sub(start).Seconds())
+					fmt.Fprintf(progress, "compressing %s clip %d/%d %q: %.0f%% (%.1f s)\n", m.Name, i+1, len(m.Clips), StateName(m, i), 100*done, now.Sub(start).Seconds())
 					mu.Unlock()
 				}
 			}}
 			rc, rep, err := anim.CompressClip(c, &m.Skeleton, opt)
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: clip %d %q: %w", m.Name, i, c.Name, err)
+				errs[i] = fmt.Errorf("%s: clip %d %q: %w", m.Name, i, StateName(m, i), err)
 				return
 			}
+			rep.Clip = StateName(m, i) // as the clip browser and -clip name it: "clip 0" when unnamed
 			runtime[i], reports[i] = rc, rep
 		}()
 	}

@@ -36,3 +36,29 @@ func TestCompressClipsProgressAndUse(t *testing.T) {
 	}
 	c.Evaluate(0.3)
 }
+
+// An unnamed clip is "clip N" wherever it is named, as -clip and the clip
+// browser know it: in the compression reports (-info -compress, -json)
+// and in the list of clips an unknown -clip gets.
+func TestUnnamedClipsAreClipN(t *testing.T) {
+	m, err := gltfload.LoadFS(assets.EdgeFS, "edge/cubic_step.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Clips) != 2 {
+		t.Fatalf("cubic_step.gltf has %d clips; want 2", len(m.Clips))
+	}
+	m.Clips[0].Name, m.Clips[1].Name = "", ""
+	reports, err := CompressClips(m, 0.0001, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"clip 0", "clip 1"} {
+		if reports[i].Clip != want {
+			t.Errorf("report %d names clip %q; want %q", i, reports[i].Clip, want)
+		}
+	}
+	if _, err := FindClip(m, "Nope"); err == nil || !strings.Contains(err.Error(), `0:"clip 0", 1:"clip 1"`) {
+		t.Errorf("-clip Nope: %v; want the clips listed as \"clip 0\" and \"clip 1\"", err)
+	}
+}

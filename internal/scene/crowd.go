@@ -58,7 +58,7 @@ func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) 
 		for i := range m.Clips {
 			rc, err := anim.NewRuntimeClip(&m.Clips[i], &m.Skeleton)
 			if err != nil {
-				return nil, fmt.Errorf("clip %q: %w", m.Clips[i].Name, err)
+				return nil, fmt.Errorf("clip %q: %w", StateName(m, i), err)
 			}
 			clips[i] = rc
 		}

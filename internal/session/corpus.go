@@ -54,17 +54,18 @@ func Corpus(w io.Writer, dir string, files []string, out string, width, height i
 	}
 	fmt.Fprintf(w, "%-72s %8s %6s %5s %8s  %s\n", "model", "load ms", "joints", "clips", "vertices", "status")
 	failed := 0
+	prog := NewProgress(os.Stderr, "corpus", len(files))
 	for i, f := range files {
+		prog.Step(i)
 		rel, _ := filepath.Rel(dir, f)
 		row, ok := corpusModel(f, rel, out, width, height)
 		if !ok {
 			failed++
 		}
+		prog.Hide()
 		fmt.Fprintf(w, "%-72s %s\n", rel, row)
-		if (i+1)%10 == 0 {
-			fmt.Fprintf(os.Stderr, "corpus: %d/%d files\n", i+1, len(files))
-		}
 	}
+	prog.Done()
 	fmt.Fprintf(w, "screenshots and poses in %s\n", out)
 	fmt.Fprintf(w, "corpus: %d passed, %d failed\n", len(files)-failed, failed)
 	if failed > 0 {

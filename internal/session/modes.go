@@ -79,10 +79,14 @@ func (a *App) Record(path string) error {
 		fps = float64(c.FPS())
 	}
 	n := int(math.Floor(float64(to-from)*fps+1e-4)) + 1
+	kind, err := RecordOutput(path)
+	if err != nil {
+		return err
+	}
 	var add func(img *image.NRGBA, i int) error
 	var finish func() error
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".gif":
+	switch kind {
+	case "gif":
 		// A GIF loops: of the whole clip, a last frame at its end would
 		// show its first pose twice (of a part of it, that frame is new).
 		if !play && n > 1 && from == 0 && to == c.Span() && math.Abs(float64(to-from)*fps-float64(n-1)) < 1e-3 {
@@ -104,7 +108,7 @@ func (a *App) Record(path string) error {
 			}
 			return f.Close()
 		}
-	case ".mp4", ".mov", ".mkv", ".webm":
+	case "video":
 		v, err := export.NewVideo(path, fps)
 		if err != nil {
 			return err
@@ -118,7 +122,10 @@ func (a *App) Record(path string) error {
 		finish = func() error { return nil }
 	}
 	a.UI.HUD = opt.HUD
+	prog := NewProgress(os.Stderr, "recording "+filepath.Base(path), n)
+	defer prog.Done()
 	for i := 0; i < n; i++ {
+		prog.Step(i)
 		var err error
 		switch {
 		case play && i > 0:
@@ -140,6 +147,27 @@ func (a *App) Record(path string) error {
 	}
 	fmt.Printf("wrote %d frames (%.3f s to %.3f s at %g fps) to %s\n", n, from, to, fps, path)
 	return nil
+}
+
+// RecordOutput is what -record writes to path, by its extension: "gif"
+// (an animated GIF), "video" (through ffmpeg: .mp4, .mov, .mkv, .webm) or
+// "png" (numbered PNG frames into a folder: a name without an extension,
+// or a folder that exists). Any other extension is an error that names
+// these, rather than a folder of PNGs called out.avi.
+func RecordOutput(path string) (string, error) {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".gif":
+		return "gif", nil
+	case ".mp4", ".mov", ".mkv", ".webm":
+		return "video", nil
+	case "":
+		return "png", nil
+	default:
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return "png", nil
+		}
+		return "", fmt.Errorf("-record %s: cannot write %s files; give out.gif (an animated GIF), out.mp4, .mov, .mkv or .webm (a video, through ffmpeg) or a folder name for PNG frames", path, ext)
+	}
 }
 
 // Sheet writes one contact sheet of n evenly spaced frames of [from, to],
@@ -241,7 +269,10 @@ func (a *App) Stats(w io.Writer, t float32) error {
 		st.joints *= a.Crowd.Len()
 		st.partitions *= a.Crowd.Len()
 	}
+	prog := NewProgress(os.Stderr, "timing frames", statsFrames)
+	defer prog.Done()
 	for i := 0; i < statsFrames; i++ {
+		prog.Step(i)
 		start := time.Now()
 		if err := a.Update(1.0 / 60); err != nil {
 			return err

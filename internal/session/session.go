@@ -281,9 +281,14 @@ func (a *App) SelectJointAt(x, y float32) bool {
 func (a *App) ToggleBindPose() {
 	a.BindPose = !a.BindPose
 	if a.BindPose {
-		a.UI.Say("bind pose (B: back to the animation)")
+		a.UI.Say(bindPoseNote)
+	} else if a.UI.Message == bindPoseNote {
+		a.UI.Message, a.UI.MessageTTL = "", 0 // it would say what no longer holds
 	}
 }
+
+// bindPoseNote is what the screen says while B shows the bind pose.
+const bindPoseNote = "bind pose (B: back to the animation)"
 
 // FrameStep is the wall time between the frames of a key script: 1/30 s.
 const FrameStep = float32(1.0 / 30)
@@ -388,8 +393,8 @@ func (a *App) Draw() error {
 	case !a.UI.Grid:
 		v.Grid = nil
 	case v.Grid == nil:
-		// Laid out once when turned on: a floor that stays put, and no
-		// allocation per frame.
+		// Laid out once when turned on, its lines fixed on the ground
+		// from then on, and no allocation per frame.
 		v.Grid = scene.GroundGrid(v.Scene, a.Character)
 	}
 	v.Mode = a.UI.View
@@ -405,6 +410,11 @@ func (a *App) Draw() error {
 	}
 	v.KeepInView(a.Character)
 	a.followRoot()
+	if v.Grid != nil {
+		// The ground goes on under the camera wherever it looks: root
+		// motion walks off any fixed patch.
+		v.Grid.Follow(v.Cam.Target[0], v.Cam.Target[2])
+	}
 	if err := v.Draw(); err != nil {
 		return err
 	}
@@ -415,7 +425,7 @@ func (a *App) Draw() error {
 			a.UI.Say("screenshot failed: %v", err)
 		}
 	}
-	if a.UI.HUD || a.UI.Help || a.UI.Message != "" {
+	if a.UI.HUD || a.UI.Help || a.UI.Message != "" || a.UI.Banner != "" {
 		h, err := v.Overlay(a.Scale)
 		if err != nil {
 			return err

@@ -59,7 +59,9 @@ func (a *App) Reload() {
 	if a.ClipMode && a.Clip >= 0 {
 		lo.Clip = a.ClipName()
 	}
-	a.swap(&lo, "reloaded")
+	if msg := a.swap(&lo, "reloaded"); msg != "" {
+		a.UI.Banner = "showing the last good version: " + msg
+	}
 }
 
 // ApplySpec runs the spec file path (a dropped .json) on the model shown.
@@ -71,33 +73,33 @@ func (a *App) ApplySpec(path string) {
 
 // swap builds the app lo asks for and takes its place, keeping the
 // time, the parameters, the camera and the keys' state; on an error the
-// current app stays and the message names the file.
-func (a *App) swap(lo *LoadOptions, verb string) {
+// current app stays and the message, which it returns, names the file.
+func (a *App) swap(lo *LoadOptions, verb string) (failed string) {
 	lo.Reloading = true
 	name := filepath.Base(lo.Model)
 	if lo.Tree != "" {
 		name = filepath.Base(lo.Tree)
 	}
-	fail := func(err error) {
-		if msg := OneLine(err); strings.Contains(msg, name) {
-			a.UI.Say("%s", msg)
-		} else {
-			a.UI.Say("%s: %s", name, msg)
+	fail := func(err error) string {
+		msg := OneLine(err)
+		if !strings.Contains(msg, name) {
+			msg = name + ": " + msg
 		}
+		a.UI.Say("%s", msg)
+		return msg
 	}
 	m, err := LoadModel(lo.Model)
 	if err != nil {
 		a.UI.Say("%s", OneLine(err))
-		return
+		return a.UI.Message
 	}
 	if _, err := ImportClips(m, lo); err != nil {
 		a.UI.Say("%s", OneLine(err))
-		return
+		return a.UI.Message
 	}
 	c, err := NewCharacter(m, lo)
 	if err != nil {
-		fail(err)
-		return
+		return fail(err)
 	}
 	for _, p := range a.Params() {
 		_ = c.Ctl.SetParam(p.Name, p.Value) // a parameter the new spec lacks is dropped
@@ -108,8 +110,7 @@ func (a *App) swap(lo *LoadOptions, verb string) {
 	}
 	next, err := New(a.opt, lo, c, w, h)
 	if err != nil {
-		fail(err)
-		return
+		return fail(err)
 	}
 	t := a.Time()
 	next.Scale, next.Timing.FPS, next.UI, next.Stdout = a.Scale, a.Timing.FPS, a.UI, a.Stdout
@@ -119,8 +120,10 @@ func (a *App) swap(lo *LoadOptions, verb string) {
 		_ = next.Character.SetLoopMode(next.UI.Loop)
 	}
 	next.Seek(t)
+	next.UI.Banner = "" // the files load again
 	a.replace(next)
 	a.UI.Say("%s %s", verb, name)
+	return ""
 }
 
 // replace makes a the app next, keeping the file watch.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"image/color"
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/skinview/skinview/internal/anim"
@@ -141,6 +142,7 @@ var (
 	keyMark   = color.NRGBA{170, 176, 190, 255}
 	loopFill  = color.NRGBA{90, 150, 235, 90}
 	issueText = color.NRGBA{255, 120, 100, 255}
+	bannerBG  = color.NRGBA{120, 28, 24, 220}
 	eventMark = color.NRGBA{120, 220, 255, 255}
 )
 
@@ -191,13 +193,22 @@ func Draw(p Painter, s *State, in *Info, w, h int) {
 			drawMorph(p, s, in.Morph, float32(w)-pad, top, float32(h)-2*p.LineHeight()-3*pad)
 		}
 	}
-	if s.Message != "" {
-		lh := p.LineHeight()
+	lh := p.LineHeight()
+	y := float32(h) - 3*lh - pad
+	// The banner's line says all the message would while a reload fails;
+	// the message's slot then goes to it rather than repeat it.
+	if s.Message != "" && !strings.HasSuffix(s.Banner, s.Message) {
 		tw := p.Measure(s.Message)
 		x := (float32(w) - tw) / 2
-		y := float32(h) - 3*lh - pad
 		p.Rect(x-pad, y-4, tw+2*pad, lh+8, panelBG)
 		p.Text(x, y, s.Message, accent)
+		y -= lh + 12
+	}
+	if s.Banner != "" {
+		tw := p.Measure(s.Banner)
+		x := (float32(w) - tw) / 2
+		p.Rect(x-pad, y-4, tw+2*pad, lh+8, bannerBG)
+		p.Text(x, y, s.Banner, TextColor)
 	}
 	if s.Help {
 		drawHelp(p, &s.line, w, h)

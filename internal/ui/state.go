@@ -124,6 +124,10 @@ type State struct {
 	// Message is shown on screen until MessageTTL seconds run out.
 	Message    string
 	MessageTTL float32
+	// Banner stays on screen until it is set to "": a watched file that
+	// no longer loads, while the last good version of it is shown, is
+	// news for as long as it lasts, not for a few seconds.
+	Banner string
 }
 
 // NewState starts playing at authored speed, looping, HUD on.

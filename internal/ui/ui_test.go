@@ -847,3 +847,31 @@ func TestHUDSaysWhatIsMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestBannerStays: the banner of a file that no longer loads is drawn
+// whatever the HUD shows and outlives any message; the message that says
+// the same error is not drawn twice, and another one still is.
+func TestBannerStays(t *testing.T) {
+	s := NewState()
+	s.HUD = false
+	s.Say("walk.json: no clip \"Nope\"")
+	s.Banner = "showing the last good version: walk.json: no clip \"Nope\""
+	s.Tick(10)
+	r := &recorder{}
+	Draw(r, &s, &Info{}, 800, 600)
+	if all := strings.Join(r.texts, "\n"); all != s.Banner {
+		t.Errorf("drawn %q; want the banner alone", all)
+	}
+	s.Say("screenshot saved")
+	r = &recorder{}
+	Draw(r, &s, &Info{}, 800, 600)
+	if all := strings.Join(r.texts, "\n"); len(r.texts) != 2 || !strings.Contains(all, s.Banner) || !strings.Contains(all, "screenshot saved") {
+		t.Errorf("drawn %q; want the banner and the new message", r.texts)
+	}
+	r = &recorder{}
+	s.Say("walk.json: no clip \"Nope\"")
+	Draw(r, &s, &Info{}, 800, 600)
+	if len(r.texts) != 1 {
+		t.Errorf("drawn %q; want the banner once, not its error again", r.texts)
+	}
+}
