@@ -83,8 +83,10 @@ func FrameBounds(min, max mgl32.Vec3, aspect float32) Camera {
 	}
 	c.Distance = float32(d * 1.06)
 	radius := half.Len()
-	c.Near = float32(math.Max(float64(c.Distance-radius*2), float64(c.Distance)/1000))
-	c.Far = c.Distance + radius*2
+	// The planes reach well past the box: the ground grid and the trail
+	// root motion leaves run out of it, towards the camera too.
+	c.Near = c.Distance / 20
+	c.Far = float32(math.Max(float64(c.Distance+radius*2), float64(c.Distance)*4))
 	return c
 }
 

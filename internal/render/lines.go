@@ -9,7 +9,8 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 )
 
-// lines draws world-space line segments with depth test: the ground grid.
+// lines draws world-space line segments with depth test: the ground grid
+// and the root-motion trail.
 type lines struct {
 	prog      program
 	vao, vbo  uint32
@@ -92,23 +93,36 @@ func (g *Grid) lay(cx, cz float32) {
 	}
 }
 
-func (l *lines) draw(vp *[16]float32, g *Grid) {
-	if len(g.Segments) == 0 {
+// Path is a polyline in world space, drawn depth-tested with the scene
+// after it: the trail root motion leaves on the ground.
+type Path struct {
+	// Points holds xyz triples, oldest first; fewer than two draw nothing.
+	Points []float32
+	// Color is sRGB-encoded RGBA, 0…1.
+	Color [4]float32
+}
+
+func (l *lines) draw(vp *[16]float32, g *Grid) { l.drawVertices(vp, g.Segments, g.Color, gl.LINES) }
+
+// drawVertices draws xyz vertices (Grid.Segments or Path.Points) as mode
+// (gl.LINES or gl.LINE_STRIP) in color.
+func (l *lines) drawVertices(vp *[16]float32, v []float32, color [4]float32, mode uint32) {
+	if len(v) < 6 {
 		return
 	}
 	gl.UseProgram(uint32(l.prog))
 	gl.UniformMatrix4fv(l.uViewProj, 1, false, &vp[0])
-	gl.Uniform4f(l.uColor, g.Color[0], g.Color[1], g.Color[2], g.Color[3])
+	gl.Uniform4f(l.uColor, color[0], color[1], color[2], color[3])
 	gl.BindVertexArray(l.vao)
 	gl.BindBuffer(gl.ARRAY_BUFFER, l.vbo)
-	if n := len(g.Segments) * 4; n > l.cap {
+	if n := len(v) * 4; n > l.cap {
 		l.cap = n
-		gl.BufferData(gl.ARRAY_BUFFER, n, unsafe.Pointer(&g.Segments[0]), gl.DYNAMIC_DRAW)
+		gl.BufferData(gl.ARRAY_BUFFER, n, unsafe.Pointer(&v[0]), gl.DYNAMIC_DRAW)
 	} else {
 		// unsafe.Pointer, not gl.Ptr: boxing the slice allocates per frame.
-		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n, unsafe.Pointer(&g.Segments[0]))
+		gl.BufferSubData(gl.ARRAY_BUFFER, 0, n, unsafe.Pointer(&v[0]))
 	}
-	gl.DrawArrays(gl.LINES, 0, int32(len(g.Segments)/3))
+	gl.DrawArrays(mode, 0, int32(len(v)/3))
 	gl.BindVertexArray(0)
 }
 

@@ -97,7 +97,10 @@ type Frame struct {
 	// Wireframe draws triangle edges only.
 	Wireframe bool
 	// Grid, when not nil, is drawn before the items, depth-tested.
-	Grid   *Grid
+	Grid *Grid
+	// Trail, when not nil, is drawn after the items, depth-tested: the
+	// body hides what of it passes behind.
+	Trail  *Path
 	Camera Camera
 	Clear  color.NRGBA
 	Items  []DrawItem
@@ -420,6 +423,9 @@ func (r *Renderer) Draw(f *Frame) error {
 		}
 	}
 	gl.BindVertexArray(0)
+	if f.Trail != nil {
+		r.lines.drawVertices((*[16]float32)(&u.vp), f.Trail.Points, f.Trail.Color, gl.LINE_STRIP)
+	}
 	return nil
 }
 

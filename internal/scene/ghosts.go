@@ -3,7 +3,6 @@ package scene
 import (
 	"image/color"
 
-	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/render"
@@ -64,21 +63,6 @@ func (c *Character) Trail() [][3]float32 {
 		g.trail = append(g.trail, jointAt(g.models, j))
 	}
 	return g.trail
-}
-
-// drawRootTrail draws where root motion has carried the character: its
-// model transform's positions, a line on the ground.
-func drawRootTrail(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
-	col := color.NRGBA{255, 200, 80, 200}
-	var px, py float32
-	pok, first := false, true
-	c.RootTrail(func(p mgl32.Vec3) {
-		x, y, ok := cam.Project(p, w, ht)
-		if ok && pok && !first {
-			h.Line(px, py, x, y, 2, col)
-		}
-		px, py, pok, first = x, y, ok, false
-	})
 }
 
 // jointAt is joint j's origin in model matrices laid out as

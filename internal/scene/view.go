@@ -13,8 +13,11 @@ import (
 // View is one character drawn by one renderer: into the window's
 // framebuffer, or into an offscreen target when it has one.
 type View struct {
-	R     *render.Renderer
-	hud   *render.HUD // overlays; nil until a view needs one
+	R   *render.Renderer
+	hud *render.HUD // overlays; nil until a view needs one
+	// trail is the root-motion trail drawn in the scene, its points
+	// rewritten each frame in place.
+	trail render.Path
 	c     *Character
 	Mode  debugview.Mode
 	Bones bool // draw the skeleton over the mesh, and the selected joint's axes and trail
@@ -122,6 +125,9 @@ func (v *View) PoseAt(t float32) error {
 	return v.Scene.Refresh(v.R, v.c)
 }
 
+// rootTrailColor is the root-motion trail's, sRGB.
+var rootTrailColor = [4]float32{1, 0.78, 0.31, 1}
+
 // Draw renders the current state of the scene.
 func (v *View) Draw() error {
 	items := v.Scene.items
@@ -131,16 +137,19 @@ func (v *View) Draw() error {
 	cam := v.Camera()
 	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: cam, Clear: Background, Items: items,
 		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid, Model: v.c.RootMatrix()}
+	if v.c.root.on {
+		v.trail.Color = rootTrailColor
+		v.trail.Points = v.trail.Points[:0]
+		v.c.RootTrail(func(p mgl32.Vec3) { v.trail.Points = append(v.trail.Points, p[0], p[1], p[2]) })
+		frame.Trail = &v.trail
+	}
 	if err := v.R.Draw(&frame); err != nil {
 		return err
 	}
-	if v.Bones || v.Onion > 0 || v.c.root.on {
+	if v.Bones || v.Onion > 0 {
 		h, err := v.Overlay(1)
 		if err != nil {
 			return err
-		}
-		if v.c.root.on {
-			drawRootTrail(h, v.c, cam, v.W, v.H)
 		}
 		if v.Onion > 0 {
 			drawOnion(h, v.c, v.Onion, cam, v.W, v.H)
