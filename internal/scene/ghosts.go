@@ -3,7 +3,6 @@ package scene
 import (
 	"image/color"
 
-
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/render"
 )
