@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/session"
@@ -167,4 +168,40 @@ func TestInfoListsParams(t *testing.T) {
 	if _, err := session.NewCharacter(m, &session.LoadOptions{Params: []session.Param{{Name: "speed", Value: 5}}}); err == nil || !strings.Contains(err.Error(), "-param speed=5: outside its range, 0 to 2") {
 		t.Errorf("-param speed=5: %v", err)
 	}
+}
+
+// TestWindowCompressesInTheBackground: with -compress in the window, the
+// first frames play the clips as loaded while compression runs beside
+// them; once it is done the compressed clips take over, on the clip and
+// at the time that played.
+func TestWindowCompressesInTheBackground(t *testing.T) {
+	withApp(t, options{clip: "Walk", compress: 0.5, compressLater: true}, func(a *app) error {
+		if a.Model.Runtime != nil {
+			return fmt.Errorf("the clips were compressed before the window's first frame")
+		}
+		if err := a.Update(session.FrameStep); err != nil {
+			return err
+		}
+		a.StartCompression()
+		deadline := time.Now().Add(2 * time.Minute)
+		for a.Model.Runtime == nil {
+			if time.Now().After(deadline) {
+				return fmt.Errorf("the compressed clips did not arrive in 2 minutes")
+			}
+			if err := a.Update(session.FrameStep); err != nil {
+				return err
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if got := a.ClipName(); got != "Walk" {
+			return fmt.Errorf("after the swap the clip is %q, want Walk", got)
+		}
+		if tm := a.Time(); !(tm > 0) {
+			return fmt.Errorf("after the swap the time is %g: the clock started again", tm)
+		}
+		if len(a.Model.Runtime) != len(a.Model.Clips) || !a.Model.Runtime[0].Compressed() {
+			return fmt.Errorf("runtime clips %d of %d, first compressed: %v", len(a.Model.Runtime), len(a.Model.Clips), len(a.Model.Runtime) > 0 && a.Model.Runtime[0].Compressed())
+		}
+		return nil
+	})
 }

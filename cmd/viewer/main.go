@@ -59,6 +59,9 @@ type options struct {
 	crowd int
 	// kernels is -kernels: auto, portable, avx2 or avx512 (anim.SetKernels).
 	kernels string
+	// compressLater: the window opens before -compress runs, which then
+	// runs in the background (session.LoadOptions.CompressLater).
+	compressLater bool
 	// Scripted and recorded output.
 	keys   string
 	hud    bool
@@ -228,7 +231,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	var knownView bool
 	opt.view, opt.skeleton, knownView = debugview.Parse(opt.viewName)
 	modes := 0
-	for _, on := range []bool{opt.screenshot != "", opt.dumpPose != "", opt.info, opt.validate, opt.corpus != "", opt.stats, opt.record != "", opt.sheet != ""} {
+	for _, on := range opt.modes() {
 		if on {
 			modes++
 		}
@@ -274,6 +277,7 @@ func run(opt *options) error {
 	if err := anim.SetKernels(opt.kernels); err != nil {
 		return fmt.Errorf("-kernels: %w", err)
 	}
+	opt.compressLater = opt.window()
 	if opt.corpus != "" {
 		return runCorpus(os.Stdout, opt.corpus, opt.out, opt.width, opt.height)
 	}
@@ -362,7 +366,7 @@ func (o *options) session() *session.Options {
 // load is what of the flags picks and shapes the character.
 func (o *options) load() *session.LoadOptions {
 	return &session.LoadOptions{Model: o.model, Clip: o.clip, Tree: o.tree, Blend: o.blend, Additive: o.additive, Fade: o.fade,
-		RootMotion: o.rootMotion, Clips: o.clips, JointMap: o.jointMap, Compress: o.compress, Params: o.params}
+		RootMotion: o.rootMotion, Clips: o.clips, JointMap: o.jointMap, Compress: o.compress, CompressLater: o.compressLater, Params: o.params}
 }
 
 // validate prints the -validate report of the model at path, as JSON, and
@@ -370,4 +374,19 @@ func (o *options) load() *session.LoadOptions {
 func validate(w io.Writer, path string) error {
 	m, err := session.LoadModel(path)
 	return report.WriteValidation(w, path, m, err)
+}
+
+// modes are the flags of the runs other than the window's: one at most.
+func (o *options) modes() []bool {
+	return []bool{o.screenshot != "", o.dumpPose != "", o.info, o.validate, o.corpus != "", o.stats, o.record != "", o.sheet != ""}
+}
+
+// window says the viewer opens its window: no other run was asked for.
+func (o *options) window() bool {
+	for _, on := range o.modes() {
+		if on {
+			return false
+		}
+	}
+	return true
 }

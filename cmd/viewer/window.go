@@ -210,6 +210,7 @@ func interactive(opt *options, c *scene.Character) error {
 		}
 		win.SwapBuffers()
 		glfw.PollEvents()
+		a.StartCompression() // -compress: once the window shows the model
 	}
 	return nil
 }

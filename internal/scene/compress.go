@@ -21,6 +21,18 @@ var progressEvery = time.Second
 // clips. A clip that takes longer than a second says how far it has got
 // on progress, about once a second.
 func CompressClips(m *gltfload.Model, tolerance float64, progress io.Writer) ([]anim.CompressReport, error) {
+	runtime, reports, err := CompressRuntime(m, tolerance, progress)
+	if err != nil {
+		return nil, err
+	}
+	m.Runtime = runtime
+	return reports, nil
+}
+
+// CompressRuntime is CompressClips without setting m.Runtime: it only
+// reads m (its clips and skeleton), so it may run beside a frame that
+// draws m, and the caller sets m.Runtime to its result when it likes.
+func CompressRuntime(m *gltfload.Model, tolerance float64, progress io.Writer) ([]*anim.RuntimeClip, []anim.CompressReport, error) {
 	runtime := make([]*anim.RuntimeClip, len(m.Clips))
 	reports := make([]anim.CompressReport, len(m.Clips))
 	errs := make([]error, len(m.Clips))
@@ -55,9 +67,8 @@ func CompressClips(m *gltfload.Model, tolerance float64, progress io.Writer) ([]
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	m.Runtime = runtime
-	return reports, nil
+	return runtime, reports, nil
 }

@@ -29,8 +29,11 @@ type LoadOptions struct {
 	// Clips are files whose clips are added, retargeted through JointMap.
 	Clips    []string
 	JointMap string
-	// Compress is -compress, in centimetres (0: off).
-	Compress float64
+	// Compress is -compress, in centimetres (0: off). CompressLater
+	// leaves it to App.StartCompression, in the background, so that the
+	// window opens on the clips as loaded.
+	Compress      float64
+	CompressLater bool
 	// Reloading: the spec or model was edited under the running viewer,
 	// whose -param values are clamped to the ranges it now declares
 	// rather than refused (the first load refuses them).
@@ -105,7 +108,7 @@ func ImportClips(m *gltfload.Model, opt *LoadOptions) ([]string, error) {
 // CompressModel compresses m's clips when -compress asks for it and they
 // are not yet.
 func CompressModel(m *gltfload.Model, opt *LoadOptions) ([]anim.CompressReport, error) {
-	if opt.Compress == 0 || m.Runtime != nil {
+	if opt.Compress == 0 || opt.CompressLater || m.Runtime != nil {
 		return nil, nil
 	}
 	return scene.CompressClips(m, opt.Compress/100, os.Stderr)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/debugview"
+	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
@@ -105,6 +106,10 @@ type App struct {
 	Follow   bool
 	followed mgl32.Vec3
 	edits    edits
+	// compressing delivers the clips StartCompression compresses in the
+	// background; nil when none are on the way.
+	compressing chan compressed
+	compressFor *gltfload.Model // the model StartCompression last started on
 }
 
 // New builds the view of c (offscreen at w×h when both are positive); lo
@@ -323,6 +328,9 @@ func fileExists(p string) bool {
 // Update advances the animation by dt seconds of wall time as the key
 // state says and poses the character.
 func (a *App) Update(dt float32) error {
+	if a.compressing != nil {
+		a.takeCompressed()
+	}
 	start := time.Now()
 	a.UI.Tick(dt)
 	// The keys' transport goes to the character's clock, which owns the

@@ -1,8 +1,11 @@
 package session
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/skinview/skinview/internal/anim"
 
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/scene"
@@ -80,14 +83,6 @@ func (a *App) swap(lo *LoadOptions, verb string) (failed string) {
 	if lo.Tree != "" {
 		name = filepath.Base(lo.Tree)
 	}
-	fail := func(err error) string {
-		msg := OneLine(err)
-		if !strings.Contains(msg, name) {
-			msg = name + ": " + msg
-		}
-		a.UI.Say("%s", msg)
-		return msg
-	}
 	m, err := LoadModel(lo.Model)
 	if err != nil {
 		a.UI.Say("%s", OneLine(err))
@@ -96,6 +91,19 @@ func (a *App) swap(lo *LoadOptions, verb string) (failed string) {
 	if _, err := ImportClips(m, lo); err != nil {
 		a.UI.Say("%s", OneLine(err))
 		return a.UI.Message
+	}
+	return a.swapModel(m, lo, name, verb)
+}
+
+// swapModel is swap on a model at hand; name is the file the messages name.
+func (a *App) swapModel(m *gltfload.Model, lo *LoadOptions, name, verb string) (failed string) {
+	fail := func(err error) string {
+		msg := OneLine(err)
+		if !strings.Contains(msg, name) {
+			msg = name + ": " + msg
+		}
+		a.UI.Say("%s", msg)
+		return msg
 	}
 	c, err := NewCharacter(m, lo)
 	if err != nil {
@@ -123,7 +131,70 @@ func (a *App) swap(lo *LoadOptions, verb string) (failed string) {
 	next.UI.Banner = "" // the files load again
 	a.replace(next)
 	a.UI.Say("%s %s", verb, name)
+	a.StartCompression()
 	return ""
+}
+
+// compressed is what compressing a model's clips in the background gave.
+type compressed struct {
+	model   *gltfload.Model
+	runtime []*anim.RuntimeClip
+	reports []anim.CompressReport
+	err     error
+}
+
+// StartCompression compresses the clips of the model shown in the
+// background when -compress asked for it after the window opened
+// (LoadOptions.CompressLater); Update swaps the compressed clips in when
+// they are ready, keeping what plays. The window calls it after its first
+// frame.
+func (a *App) StartCompression() {
+	m := a.Model
+	if a.load.Compress == 0 || !a.load.CompressLater || m.Runtime != nil || len(m.Clips) == 0 || a.compressFor == m {
+		return
+	}
+	a.compressFor = m
+	done := make(chan compressed, 1)
+	tolerance := a.load.Compress / 100
+	go func() {
+		rt, reports, err := scene.CompressRuntime(m, tolerance, os.Stderr)
+		done <- compressed{model: m, runtime: rt, reports: reports, err: err}
+	}()
+	a.compressing = done
+	a.UI.Say("compressing %d clips (-compress %g cm); the clips as loaded play meanwhile", len(m.Clips), a.load.Compress)
+}
+
+// takeCompressed swaps in the compressed clips once StartCompression's
+// work is done; it does nothing while it runs.
+func (a *App) takeCompressed() {
+	var r compressed
+	select {
+	case r = <-a.compressing:
+	default:
+		return
+	}
+	a.compressing = nil
+	if r.model != a.Model {
+		return // another model was loaded meanwhile
+	}
+	if r.err != nil {
+		a.UI.Say("-compress: %s", OneLine(r.err))
+		return
+	}
+	raw, packed := 0, 0
+	for _, rep := range r.reports {
+		raw, packed = raw+rep.RawBytes, packed+rep.Bytes
+	}
+	r.model.Runtime = r.runtime
+	lo := *a.load
+	if a.ClipMode && a.Clip >= 0 {
+		lo.Clip = a.ClipName()
+	}
+	if msg := a.swapModel(r.model, &lo, filepath.Base(lo.Model), "compressed clips of"); msg != "" {
+		r.model.Runtime = nil
+		return
+	}
+	a.UI.Say("playing the compressed clips: %d bytes, %d as loaded", packed, raw)
 }
 
 // replace makes a the app next, keeping the file watch.
