@@ -29,14 +29,7 @@ func walker(t *testing.T, clip string) *Character {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i, err := FindClip(m, clip)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := NewCharacter(m, nil, i, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := playing(t, m, clip)
 	if err := c.SetRootMotion("", anim.RootXZ); err != nil {
 		t.Fatal(err)
 	}
