@@ -104,12 +104,13 @@ fuzz:
 	$(GO) test ./internal/gltfload -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./internal/anim -run '^$$' -fuzz '^FuzzSample$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
-# Mutation testing of internal/anim, internal/skin and internal/gltfload
-# with gremlins (installed on first use): the kill ratio per package, and
-# the surviving mutants in mutate-out/survivors.txt. Long: about two seconds
-# a mutant per core, some 4000 mutants; JOBS and PKGS narrow it.
+# Mutation testing of internal/anim, skin, gltfload, ui and scene with
+# gremlins (installed on first use): the kill ratio per package, and the
+# surviving mutants in mutate-out/survivors.txt. Long: about two seconds a
+# mutant per core, some 6000 mutants; JOBS and PKGS narrow it. Under Xvfb:
+# scene's tests draw.
 mutate:
-	@./scripts/mutate.sh
+	@$(XVFB) ./scripts/mutate.sh
 
 # The same for -blend and -additive on the corpus's Fox and InterpolationTest
 # (several minutes).
