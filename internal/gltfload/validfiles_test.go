@@ -1,0 +1,185 @@
+package gltfload
+
+import (
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Files glTF-Validator reports without errors load: what the viewer cannot
+// draw is named in the report, with the validator's code where it has one.
+
+// quadDoc is a document of one mesh whose primitives are extra (JSON of
+// primitive objects), over buffer 0 (a data URI of data) and the buffers,
+// views and accessors given, with one node and one scene.
+func quadDoc(data []byte, buffers, views, accessors, prims string) []byte {
+	uri := "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(data)
+	return fmt.Appendf(nil, `{"asset": {"version": "2.0"},
+	 "buffers": [{"uri": %q, "byteLength": %d}%s],
+	 "bufferViews": [%s], "accessors": [%s],
+	 "meshes": [{"primitives": [%s]}], "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0}`,
+		uri, len(data), buffers, views, accessors, prims)
+}
+
+// fourVertices are positions (0,0,0) (1,0,0) (0,1,0) (1,1,0), 48 bytes.
+func fourVertices(t testing.TB) []byte {
+	return le(t, []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0})
+}
+
+const posAccessor = `{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}`
+
+func issueAt(m *Model, code, pointer string) bool {
+	for _, i := range m.Report.Issues {
+		if i.Code == code && i.Pointer == pointer {
+			return true
+		}
+	}
+	return false
+}
+
+func TestValidatorValidFilesLoad(t *testing.T) {
+	cases := []struct {
+		name  string
+		doc   func(t testing.TB) []byte
+		code  string // the report line the file must carry
+		where string // its JSON pointer
+		check func(t *testing.T, m *Model)
+	}{
+		{name: "buffer without uri that nothing reads",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 74}]}`)
+			},
+			code: "VIEWER_NOTE", where: "/buffers/0"},
+		{name: "http buffer that nothing reads",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"uri": "http://example.com/buffer.bin", "byteLength": 2}]}`)
+			},
+			code: "NON_RELATIVE_URI", where: "/buffers/0/uri"},
+		{name: "primitive reading an http buffer is not drawn, the others are",
+			doc: func(t testing.TB) []byte {
+				return quadDoc(fourVertices(t), `, {"uri": "https://example.com/more.bin", "byteLength": 48}`,
+					`{"buffer": 0, "byteLength": 48}, {"buffer": 1, "byteLength": 48}`,
+					posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 1]}`,
+					`{"attributes": {"POSITION": 0}}, {"attributes": {"POSITION": 1}}`)
+			},
+			code: "VIEWER_NOT_DRAWN", where: "/meshes/0/primitives/1",
+			check: func(t *testing.T, m *Model) {
+				if len(m.Meshes[0].Primitives) != 1 || m.Meshes[0].Primitives[0].NumVertices() != 4 {
+					t.Fatalf("want primitive 0 alone (4 vertices), got %d primitives", len(m.Meshes[0].Primitives))
+				}
+			}},
+		{name: "empty scene",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "scenes": [{"extras": 1}], "scene": 0}`)
+			},
+			code: "VIEWER_NOTE", where: "/scenes/0",
+			check: func(t *testing.T, m *Model) {
+				if len(m.Instances) != 0 {
+					t.Fatalf("%d instances in an empty scene", len(m.Instances))
+				}
+			}},
+		{name: "minVersion 2.1",
+			doc:  func(testing.TB) []byte { return []byte(`{"asset": {"version": "2.1", "minVersion": "2.1"}}`) },
+			code: "UNKNOWN_ASSET_MINOR_VERSION", where: "/asset/version",
+			check: func(t *testing.T, m *Model) {
+				if !issueAt(m, "VIEWER_NOTE", "/asset/minVersion") {
+					t.Fatalf("no note on minVersion: %q", m.Report.Lines(Hint, 0))
+				}
+			}},
+		{name: "four vertices as triangles: the fourth is ignored",
+			doc: func(t testing.TB) []byte {
+				return quadDoc(fourVertices(t), "", `{"buffer": 0, "byteLength": 48}`, posAccessor, `{"attributes": {"POSITION": 0}}`)
+			},
+			code: "MESH_PRIMITIVE_INCOMPATIBLE_MODE", where: "/meshes/0/primitives/0",
+			check: func(t *testing.T, m *Model) {
+				// Non-indexed, vertices 0 1 2 make the one whole triangle.
+				if got := m.Meshes[0].Primitives[0].Indices; !slices.Equal(got, []uint32{0, 1, 2}) {
+					t.Fatalf("indices %v, want [0 1 2]", got)
+				}
+			}},
+		{name: "zero normal",
+			doc: func(t testing.TB) []byte {
+				data := append(fourVertices(t), le(t, []float32{0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 1})...)
+				return quadDoc(data, "", `{"buffer": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 48}`,
+					posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"}`,
+					`{"attributes": {"POSITION": 0, "NORMAL": 1}, "mode": 5}`)
+			},
+			code: "ACCESSOR_VECTOR3_NON_UNIT", where: "/meshes/0/primitives/0/attributes/NORMAL",
+			check: func(t *testing.T, m *Model) {
+				// The zero stays zero (the shader faces it to the camera);
+				// (0, 0, 2) has length 2 and becomes (0, 0, 1).
+				want := []float32{0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1}
+				if got := m.Meshes[0].Primitives[0].Normals; !slices.Equal(got, want) {
+					t.Fatalf("normals %v, want %v", got, want)
+				}
+			}},
+		{name: "repeated key times make a step",
+			doc: func(t testing.TB) []byte {
+				data := append(fourVertices(t), le(t, []float32{0, 1, 1, 2}, []float32{0, 0, 0, 1, 0, 0, 5, 0, 0, 6, 0, 0})...)
+				js := quadDoc(data, "", `{"buffer": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 16}, {"buffer": 0, "byteOffset": 64, "byteLength": 48}`,
+					posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 4, "type": "SCALAR", "min": [0], "max": [2]}, {"bufferView": 2, "componentType": 5126, "count": 4, "type": "VEC3"}`,
+					`{"attributes": {"POSITION": 0}, "mode": 5}`)
+				return append(js[:len(js)-1], `, "animations": [{"samplers": [{"input": 1, "output": 2}], "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]}`...)
+			},
+			code: "ACCESSOR_ANIMATION_INPUT_NON_INCREASING", where: "/animations/0/samplers/0/input",
+			check: func(t *testing.T, m *Model) {
+				c := m.Clips[0]
+				if err := c.Validate(m.Skeleton.NumJoints()); err != nil {
+					t.Fatal(err)
+				}
+				tr := c.Tracks[0]
+				// The later key (x = 5) holds from t = 1 on; the earlier
+				// (x = 1) is reached within a millionth of a second before.
+				if tr.Times[0] != 0 || tr.Times[2] != 1 || tr.Times[3] != 2 || !(tr.Times[1] < 1 && tr.Times[1] >= 1-2e-6) {
+					t.Fatalf("times %v, want [0, just under 1, 1, 2]", tr.Times)
+				}
+				if tr.Values[3] != 1 || tr.Values[6] != 5 {
+					t.Fatalf("values %v: keys 1 and 2 hold x = 1 and x = 5", tr.Values)
+				}
+			}},
+		{name: "unknown accessor type that nothing reads",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "count": 24, "type": "NotaVEC3"}]}`)
+			},
+			code: "VALUE_NOT_IN_LIST", where: "/accessors/0/type"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := Decode(tc.doc(t), nil, "t.gltf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !issueAt(m, tc.code, tc.where) {
+				t.Fatalf("no %s at %s in the report: %q", tc.code, tc.where, m.Report.Lines(Hint, 0))
+			}
+			if tc.check != nil {
+				tc.check(t, m)
+			}
+		})
+	}
+}
+
+// A matrix's last column ends without its padding (glTF §3.6.2.4): two
+// MAT2 of bytes are 4+2 bytes for the last and 8 before it, 14 in all.
+func TestMatrixViewEndsAtItsLastColumn(t *testing.T) {
+	data := make([]byte, 14+16+23+1+46)
+	uri := "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(data)
+	js := fmt.Sprintf(`{"asset": {"version": "2.0"}, "buffers": [{"uri": %q, "byteLength": %d}],
+	 "bufferViews": [{"buffer": 0, "byteLength": 14}, {"buffer": 0, "byteOffset": 14, "byteLength": 16},
+	   {"buffer": 0, "byteOffset": 30, "byteLength": 23}, {"buffer": 0, "byteOffset": 54, "byteLength": 46}],
+	 "accessors": [{"type": "MAT2", "componentType": 5120, "count": 2, "bufferView": 0},
+	   {"type": "MAT2", "componentType": 5122, "count": 2, "bufferView": 1},
+	   {"type": "MAT3", "componentType": 5121, "count": 2, "bufferView": 2},
+	   {"type": "MAT3", "componentType": 5123, "count": 2, "bufferView": 3}]}`, uri, len(data))
+	// By hand: MAT2 short 8+8; MAT3 ubyte 12 + (4+4+3) = 23; MAT3 ushort
+	// 24 + (8+8+6) = 46.
+	if _, err := Decode([]byte(js), nil, "t.gltf"); err != nil {
+		t.Fatal(err)
+	}
+	short := []byte(strings.Replace(js, `"byteLength": 14}`, `"byteLength": 13}`, 1))
+	if _, err := Decode(short, nil, "t.gltf"); err == nil {
+		t.Fatal("a view one byte short of the last column's data loaded")
+	}
+}
