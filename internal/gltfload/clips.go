@@ -64,8 +64,8 @@ func (l *loader) loadAnimations() error {
 			sw := fmt.Sprintf("%s.samplers[%d]", where, ch.Sampler)
 			s := a.Samplers[ch.Sampler]
 			times, err := l.keyTimes(sw, s.Input)
-			if errors.Is(err, errNoBytes) {
-				l.issue("VIEWER_NOT_DRAWN", cw, "not played: %v", err)
+			if errors.Is(err, errNotFetched) {
+				l.issue("VIEWER_NOT_DRAWN", cw, "%v", err)
 				continue
 			}
 			if err != nil {
@@ -108,8 +108,8 @@ func (l *loader) loadAnimations() error {
 				use = asRotations
 			}
 			vals, comps, err := l.floats(ow, s.Output, use)
-			if errors.Is(err, errNoBytes) {
-				l.issue("VIEWER_NOT_DRAWN", cw, "not played: %v", err)
+			if errors.Is(err, errNotFetched) {
+				l.issue("VIEWER_NOT_DRAWN", cw, "%v", err)
 				continue
 			}
 			if err != nil {

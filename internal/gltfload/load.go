@@ -180,7 +180,7 @@ type loader struct {
 	perCode  map[string]int
 	reported map[string]bool
 	// bufferMissing says why a buffer has no bytes, by index (see noBytes).
-	bufferMissing map[int]string
+	bufferMissing map[int]missingBuffer
 	// unknownType holds the accessors whose type glTF does not define,
 	// by index: unused data unless something reads them.
 	unknownType map[int]string
@@ -387,12 +387,12 @@ func (l *loader) loadBuffers(bin []byte, isGLB bool, inputBytes int64) error {
 			}
 			data = bin
 		case b.URI == "":
-			l.issue("VIEWER_NOTE", where, "no uri (only the first buffer of a GLB may omit it): no bytes; what reads it is not drawn")
-			l.noBytes(i, "has no uri")
+			l.issue("VIEWER_NOTE", where, "no uri (only the first buffer of a GLB may omit it): no bytes; skipped, as nothing may read it")
+			l.noBytes(i, "has no uri (only the first buffer of a GLB may omit it)", errNoBytes)
 			continue
 		case isWebURI(b.URI):
 			l.issue("NON_RELATIVE_URI", where+".uri", "%q is not fetched (only relative file paths and data URIs are read); what reads it is not drawn", b.URI)
-			l.noBytes(i, fmt.Sprintf("is not fetched (uri %q)", b.URI))
+			l.noBytes(i, fmt.Sprintf("is not fetched (uri %q)", b.URI), errNotFetched)
 			continue
 		default:
 			var err error
@@ -420,16 +420,26 @@ func isWebURI(uri string) bool {
 	return err == nil && (strings.EqualFold(u.Scheme, "http") || strings.EqualFold(u.Scheme, "https"))
 }
 
-// errNoBytes marks a read of a buffer the loader has no bytes for: what
-// needs it is not drawn, the file still loads.
-var errNoBytes = errors.New("no bytes")
+// errNoBytes marks a read of a buffer the loader has no bytes for: a
+// refusal, unless nothing reads it. errNotFetched, which wraps it, marks
+// one on the web: what needs it is not drawn, the file still loads.
+var (
+	errNoBytes    = errors.New("no bytes to read")
+	errNotFetched = fmt.Errorf("%w", errNoBytes)
+)
 
-// noBytes records that buffer i has no bytes here, and why.
-func (l *loader) noBytes(i int, why string) {
+// noBytes records that buffer i has no bytes here, why, and how a read
+// of it fails (errNoBytes or errNotFetched).
+func (l *loader) noBytes(i int, why string, err error) {
 	if l.bufferMissing == nil {
-		l.bufferMissing = map[int]string{}
+		l.bufferMissing = map[int]missingBuffer{}
 	}
-	l.bufferMissing[i] = why
+	l.bufferMissing[i] = missingBuffer{why, err}
+}
+
+type missingBuffer struct {
+	why string
+	err error
 }
 
 // Budget for decoded accessor data. Decoding widens every component to 4

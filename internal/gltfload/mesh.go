@@ -30,8 +30,8 @@ func (l *loader) loadMeshes() error {
 				return fmt.Errorf("%s.targets: %d morph targets, but primitives[0] has %d; every primitive of a mesh has the same number", where, len(p.Targets), len(m.Primitives[0].Targets))
 			}
 			prim, err := l.loadPrimitive(where, p)
-			if errors.Is(err, errNoBytes) {
-				l.issue("VIEWER_NOT_DRAWN", where, "not drawn: %v", err)
+			if errors.Is(err, errNotFetched) {
+				l.issue("VIEWER_NOT_DRAWN", where, "%v", err)
 				continue
 			}
 			if err != nil {
@@ -155,6 +155,11 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 		if tc := l.model.Materials[prim.Material].TexCoord; tc >= 0 {
 			if _, ok := p.Attributes[fmt.Sprintf("TEXCOORD_%d", tc)]; !ok {
 				return prim, fmt.Errorf("%s: materials[%d] samples TEXCOORD_%d, which the primitive does not have", where, prim.Material, tc)
+			}
+		}
+		if tc := l.maxTexCoord(prim.Material); tc >= 0 {
+			if _, ok := p.Attributes[fmt.Sprintf("TEXCOORD_%d", tc)]; !ok {
+				l.issue("MESH_PRIMITIVE_TOO_FEW_TEXCOORDS", where+".material", "materials[%d] has a texture on TEXCOORD_%d, which the primitive does not have; that texture is not drawn", prim.Material, tc)
 			}
 		}
 	}

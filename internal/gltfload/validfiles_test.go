@@ -139,6 +139,13 @@ func TestValidatorValidFilesLoad(t *testing.T) {
 					t.Fatalf("values %v: keys 1 and 2 hold x = 1 and x = 5", tr.Values)
 				}
 			}},
+		{name: "texture on a coordinate set the primitive lacks",
+			doc: func(t testing.TB) []byte {
+				js := quadDoc(fourVertices(t), "", `{"buffer": 0, "byteLength": 48}`, posAccessor, `{"attributes": {"POSITION": 0}, "material": 0, "mode": 5}`)
+				return append(js[:len(js)-1], `, "materials": [{"emissiveTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"texCoord": 2}}}}],
+				 "textures": [{}], "extensionsUsed": ["KHR_texture_transform"]}`...)
+			},
+			code: "MESH_PRIMITIVE_TOO_FEW_TEXCOORDS", where: "/meshes/0/primitives/0/material"},
 		{name: "unknown accessor type that nothing reads",
 			doc: func(testing.TB) []byte {
 				return []byte(`{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "count": 24, "type": "NotaVEC3"}]}`)
@@ -181,5 +188,30 @@ func TestMatrixViewEndsAtItsLastColumn(t *testing.T) {
 	short := []byte(strings.Replace(js, `"byteLength": 14}`, `"byteLength": 13}`, 1))
 	if _, err := Decode(short, nil, "t.gltf"); err == nil {
 		t.Fatal("a view one byte short of the last column's data loaded")
+	}
+}
+
+// What cannot be read safely stays a refusal that names it.
+func TestUnreadableDataStaysRefused(t *testing.T) {
+	cases := []struct{ name, doc, want string }{
+		{name: "primitive reading a buffer without uri",
+			doc: `{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 48}], "bufferViews": [{"buffer": 0, "byteLength": 48}],
+			 "accessors": [` + posAccessor + `], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}]}`,
+			want: "gltfload: t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0]: bufferViews[0]: buffers[0] has no uri (only the first buffer of a GLB may omit it): no bytes to read"},
+		{name: "primitive reading an accessor of unknown type",
+			doc: `{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "count": 3, "type": "VEC5"}],
+			 "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}]}`,
+			want: `gltfload: t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0].type: "VEC5" is not one of SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3, MAT4`},
+		{name: "view outside the declared length of an http buffer",
+			doc:  `{"asset": {"version": "2.0"}, "buffers": [{"uri": "http://example.com/a.bin", "byteLength": 8}], "bufferViews": [{"buffer": 0, "byteLength": 48}]}`,
+			want: "gltfload: t.gltf: bufferViews[0]: bytes [0, 48) lie outside buffers[0], which has 8 bytes"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode([]byte(tc.doc), nil, "t.gltf")
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v\nwant %s", err, tc.want)
+			}
+		})
 	}
 }
