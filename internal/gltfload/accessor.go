@@ -117,7 +117,7 @@ func (l *loader) viewBytes(v int) ([]byte, *gltf.BufferView, error) {
 		return nil, nil, fmt.Errorf("%s: buffers[%d] does not exist (%d buffers)", where, bv.Buffer, len(l.doc.Buffers))
 	}
 	data := l.doc.Buffers[bv.Buffer].Data
-	mb, missing := l.bufferMissing[bv.Buffer]
+	why, missing := l.bufferMissing[bv.Buffer]
 	size := len(data)
 	if missing {
 		size = l.doc.Buffers[bv.Buffer].ByteLength
@@ -128,7 +128,7 @@ func (l *loader) viewBytes(v int) ([]byte, *gltf.BufferView, error) {
 	if missing {
 		// The view is checked against the declared length; bv lets the
 		// caller check its own ranges against the view's.
-		return nil, bv, fmt.Errorf("%s: buffers[%d] %s: %w", where, bv.Buffer, mb.why, mb.err)
+		return nil, bv, fmt.Errorf("%s: buffers[%d] %s: %w", where, bv.Buffer, why, errNoBytes)
 	}
 	return data[bv.ByteOffset : bv.ByteOffset+bv.ByteLength], bv, nil
 }

@@ -64,7 +64,7 @@ func (l *loader) loadAnimations() error {
 			sw := fmt.Sprintf("%s.samplers[%d]", where, ch.Sampler)
 			s := a.Samplers[ch.Sampler]
 			times, err := l.keyTimes(sw, s.Input)
-			if errors.Is(err, errNotFetched) {
+			if errors.Is(err, errNoBytes) {
 				l.issue("VIEWER_NOT_DRAWN", cw, "%v", err)
 				continue
 			}
@@ -96,10 +96,13 @@ func (l *loader) loadAnimations() error {
 				per = l.meshTargets[*mesh]
 			}
 			ow := sw + ".output"
-			if err := l.expect(ow, s.Output, rule); err != nil {
+			l.warnStride(s.Output, "animation output")
+			if err := l.expect(ow, s.Output, rule); errors.Is(err, errNoBytes) {
+				l.issue("VIEWER_NOT_DRAWN", cw, "%v", err)
+				continue
+			} else if err != nil {
 				return err
 			}
-			l.warnStride(s.Output, "animation output")
 			use := asIs
 			switch {
 			case path == anim.Rotation && interp == anim.CubicSpline:
@@ -108,7 +111,7 @@ func (l *loader) loadAnimations() error {
 				use = asRotations
 			}
 			vals, comps, err := l.floats(ow, s.Output, use)
-			if errors.Is(err, errNotFetched) {
+			if errors.Is(err, errNoBytes) {
 				l.issue("VIEWER_NOT_DRAWN", cw, "%v", err)
 				continue
 			}
@@ -158,10 +161,10 @@ func (l *loader) keyTimes(sw string, acc int) ([]float32, error) {
 		return times, nil
 	}
 	iw := sw + ".input"
+	l.warnStride(acc, "animation input")
 	if err := l.expect(iw, acc, timesRule); err != nil {
 		return nil, err
 	}
-	l.warnStride(acc, "animation input")
 	times, _, err := l.floats(iw, acc, asIs)
 	if err != nil {
 		return nil, err

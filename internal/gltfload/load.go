@@ -180,7 +180,12 @@ type loader struct {
 	perCode  map[string]int
 	reported map[string]bool
 	// bufferMissing says why a buffer has no bytes, by index (see noBytes).
-	bufferMissing map[int]missingBuffer
+	bufferMissing map[int]string
+	// attrView maps each view vertex attributes read to the first
+	// accessor that reads it (see checkPrimitiveLayout).
+	attrView map[int]int
+	// viewUse is the target of each view without one, from its first use.
+	viewUse map[int]gltf.Target
 	// unknownType holds the accessors whose type glTF does not define,
 	// by index: unused data unless something reads them.
 	unknownType map[int]string
@@ -387,12 +392,12 @@ func (l *loader) loadBuffers(bin []byte, isGLB bool, inputBytes int64) error {
 			}
 			data = bin
 		case b.URI == "":
-			l.issue("VIEWER_NOTE", where, "no uri (only the first buffer of a GLB may omit it): no bytes; skipped, as nothing may read it")
-			l.noBytes(i, "has no uri (only the first buffer of a GLB may omit it)", errNoBytes)
+			l.issue("VIEWER_NOTE", where, "no uri (only the first buffer of a GLB may omit it): no bytes; what reads it is not drawn")
+			l.noBytes(i, "has no uri (only the first buffer of a GLB may omit it)")
 			continue
 		case isWebURI(b.URI):
 			l.issue("NON_RELATIVE_URI", where+".uri", "%q is not fetched (only relative file paths and data URIs are read); what reads it is not drawn", b.URI)
-			l.noBytes(i, fmt.Sprintf("is not fetched (uri %q)", b.URI), errNotFetched)
+			l.noBytes(i, fmt.Sprintf("is not fetched (uri %q)", b.URI))
 			continue
 		default:
 			var err error
@@ -420,26 +425,17 @@ func isWebURI(uri string) bool {
 	return err == nil && (strings.EqualFold(u.Scheme, "http") || strings.EqualFold(u.Scheme, "https"))
 }
 
-// errNoBytes marks a read of a buffer the loader has no bytes for: a
-// refusal, unless nothing reads it. errNotFetched, which wraps it, marks
-// one on the web: what needs it is not drawn, the file still loads.
-var (
-	errNoBytes    = errors.New("no bytes to read")
-	errNotFetched = fmt.Errorf("%w", errNoBytes)
-)
+// errNoBytes marks a read of a buffer the loader has no bytes for:
+// primitives and animation channels that need it are not drawn, the file
+// still loads; anything else that reads it is refused.
+var errNoBytes = errors.New("no bytes to read")
 
-// noBytes records that buffer i has no bytes here, why, and how a read
-// of it fails (errNoBytes or errNotFetched).
-func (l *loader) noBytes(i int, why string, err error) {
+// noBytes records that buffer i has no bytes here, and why.
+func (l *loader) noBytes(i int, why string) {
 	if l.bufferMissing == nil {
-		l.bufferMissing = map[int]missingBuffer{}
+		l.bufferMissing = map[int]string{}
 	}
-	l.bufferMissing[i] = missingBuffer{why, err}
-}
-
-type missingBuffer struct {
-	why string
-	err error
+	l.bufferMissing[i] = why
 }
 
 // Budget for decoded accessor data. Decoding widens every component to 4

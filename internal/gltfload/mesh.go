@@ -29,8 +29,9 @@ func (l *loader) loadMeshes() error {
 			if pi > 0 && len(p.Targets) != len(m.Primitives[0].Targets) {
 				return fmt.Errorf("%s.targets: %d morph targets, but primitives[0] has %d; every primitive of a mesh has the same number", where, len(p.Targets), len(m.Primitives[0].Targets))
 			}
+			l.checkPrimitiveLayout(where, p)
 			prim, err := l.loadPrimitive(where, p)
-			if errors.Is(err, errNotFetched) {
+			if errors.Is(err, errNoBytes) {
 				l.issue("VIEWER_NOT_DRAWN", where, "%v", err)
 				continue
 			}
@@ -101,7 +102,6 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 		if c := l.doc.Accessors[acc].Count; n >= 0 && c != n {
 			return prim, fmt.Errorf("%s: accessors[%d] has %d elements, POSITION has %d; every attribute has one per vertex", aw, acc, c, n)
 		}
-		l.warnStrideVertex(aw, acc)
 	}
 	pos, ok := p.Attributes[gltf.POSITION]
 	if !ok {

@@ -112,6 +112,8 @@ var severities = map[string]Severity{
 	"ACCESSOR_ANIMATION_INPUT_NEGATIVE":                           Error,
 	"ASSET_MIN_VERSION_GREATER_THAN_VERSION":                      Error,
 	"MESH_PRIMITIVE_TOO_FEW_TEXCOORDS":                            Error,
+	"MESH_PRIMITIVE_ACCESSOR_WITHOUT_BYTESTRIDE":                  Error,
+	"BUFFER_VIEW_TARGET_OVERRIDE":                                 Error,
 	"ACCESSOR_ANIMATION_INPUT_NON_INCREASING":                     Error,
 	"NON_RELATIVE_URI":                                            Warning,
 	"MESH_PRIMITIVE_INCOMPATIBLE_MODE":                            Warning,
