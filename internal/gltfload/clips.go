@@ -65,7 +65,7 @@ func (l *loader) loadAnimations() error {
 			s := a.Samplers[ch.Sampler]
 			times, err := l.keyTimes(sw, s.Input)
 			if errors.Is(err, errNoBytes) {
-				l.issue("VIEWER_NOT_DRAWN", cw, "%v", err)
+				l.issue("VIEWER_NOT_DRAWN", cw, "not played: %v", err)
 				continue
 			}
 			if err != nil {
@@ -98,7 +98,7 @@ func (l *loader) loadAnimations() error {
 			ow := sw + ".output"
 			l.warnStride(s.Output, "animation output")
 			if err := l.expect(ow, s.Output, rule); errors.Is(err, errNoBytes) {
-				l.issue("VIEWER_NOT_DRAWN", cw, "%v", err)
+				l.issue("VIEWER_NOT_DRAWN", cw, "not played: %v", err)
 				continue
 			} else if err != nil {
 				return err
@@ -112,7 +112,7 @@ func (l *loader) loadAnimations() error {
 			}
 			vals, comps, err := l.floats(ow, s.Output, use)
 			if errors.Is(err, errNoBytes) {
-				l.issue("VIEWER_NOT_DRAWN", cw, "%v", err)
+				l.issue("VIEWER_NOT_DRAWN", cw, "not played: %v", err)
 				continue
 			}
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/qmuntal/gltf"
 )
@@ -32,7 +33,7 @@ func (l *loader) loadMeshes() error {
 			l.checkPrimitiveLayout(where, p)
 			prim, err := l.loadPrimitive(where, p)
 			if errors.Is(err, errNoBytes) {
-				l.issue("VIEWER_NOT_DRAWN", where, "%v", err)
+				l.issue("VIEWER_NOT_DRAWN", where, "not drawn: %s", strings.TrimPrefix(err.Error(), where+"."))
 				continue
 			}
 			if err != nil {

@@ -172,6 +172,20 @@ func TestValidatorValidFilesLoad(t *testing.T) {
 				 "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}}]}]}`)
 			},
 			code: "MESH_PRIMITIVE_ACCESSOR_WITHOUT_BYTESTRIDE", where: "/bufferViews/0"},
+		{name: "animation channel reading an http buffer is not played",
+			doc: func(t testing.TB) []byte {
+				js := quadDoc(fourVertices(t), `, {"uri": "http://example.com/anim.bin", "byteLength": 32}`,
+					`{"buffer": 0, "byteLength": 48}, {"buffer": 1, "byteLength": 8}, {"buffer": 1, "byteOffset": 8, "byteLength": 24}`,
+					posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]}, {"bufferView": 2, "componentType": 5126, "count": 2, "type": "VEC3"}`,
+					`{"attributes": {"POSITION": 0}, "mode": 5}`)
+				return append(js[:len(js)-1], `, "animations": [{"samplers": [{"input": 1, "output": 2}], "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]}`...)
+			},
+			code: "VIEWER_NOT_DRAWN", where: "/animations/0/channels/0",
+			check: func(t *testing.T, m *Model) {
+				if len(m.Clips) != 1 || len(m.Clips[0].Tracks) != 0 || len(m.Meshes[0].Primitives) != 1 {
+					t.Fatalf("%d clips, %d primitives: want the clip without its track and the square drawn", len(m.Clips), len(m.Meshes[0].Primitives))
+				}
+			}},
 		{name: "unknown accessor type that nothing reads",
 			doc: func(testing.TB) []byte {
 				return []byte(`{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "count": 24, "type": "NotaVEC3"}]}`)
