@@ -18,9 +18,16 @@ uniform vec4 uTint;           // the draw's partition colour
 out vec4 fragColor;
 
 void main() {
-    vec3 n = normalize(vNormal);
-    if (!gl_FrontFacing) {
-        n = -n;
+    // A zero normal (glTF allows one; so does the interpolation between
+    // opposite ones) is lit as facing the camera, never normalized to NaN.
+    vec3 v = normalize(uEye - vWorld);
+    float nl = length(vNormal);
+    vec3 n = v;
+    if (nl > 1e-30) {
+        n = vNormal / nl;
+        if (!gl_FrontFacing) {
+            n = -n;
+        }
     }
     vec4 base = uBaseColor * vColor * texture(uBaseTex, vUV);
     if (uView == 1) {
@@ -35,7 +42,6 @@ void main() {
     vec3 sky = vec3(0.42, 0.45, 0.52);
     vec3 ground = vec3(0.22, 0.20, 0.18);
     vec3 ambient = mix(ground, sky, 0.5 + 0.5 * n.y);
-    vec3 v = normalize(uEye - vWorld);
     float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.25;
     vec3 lit = base.rgb * (ambient + key * vec3(1.0, 0.97, 0.92)) + rim * vec3(0.6, 0.7, 0.9);
     fragColor = vec4(pow(clamp(lit, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);

@@ -2,6 +2,7 @@ package gltfload
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -58,11 +59,39 @@ func layoutOf(a *gltf.Accessor) (accessorLayout, error) {
 	return l, nil
 }
 
+// readSize is the bytes of one element that are read: a matrix's last
+// column ends without the padding that would align a next column (glTF
+// §3.6.2.4), so a view may end there.
+func (l accessorLayout) readSize() int {
+	return l.elemSize/l.cols*(l.cols-1) + l.rows*l.compSize
+}
+
+// deferUnknownType takes an accessor type glTF does not define (at path,
+// from the schema check) as a report line, not a refusal: an accessor
+// nothing reads is unused data. Reading it is refused (checkAccessor).
+func (l *loader) deferUnknownType(path []any, typ string) bool {
+	if len(path) != 3 || path[0] != "accessors" || path[2] != "type" {
+		return false
+	}
+	i, ok := path[1].(int)
+	if !ok {
+		return false
+	}
+	if l.unknownType == nil {
+		l.unknownType = map[int]string{}
+	}
+	l.unknownType[i] = typ
+	l.issue("VALUE_NOT_IN_LIST", fmt.Sprintf("accessors[%d].type", i), "%q is not one of %s; the accessor cannot be read", typ, accessorTypes)
+	return true
+}
+
+const accessorTypes = "SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3, MAT4"
+
 // checkViews checks every bufferView against its buffer, used or not: a
 // view outside its buffer is a broken file, not unused data.
 func (l *loader) checkViews() error {
 	for v := range l.doc.BufferViews {
-		if _, _, err := l.viewBytes(v); err != nil {
+		if _, _, err := l.viewBytes(v); err != nil && !errors.Is(err, errNoBytes) {
 			return err
 		}
 		bv := l.doc.BufferViews[v]
@@ -88,8 +117,18 @@ func (l *loader) viewBytes(v int) ([]byte, *gltf.BufferView, error) {
 		return nil, nil, fmt.Errorf("%s: buffers[%d] does not exist (%d buffers)", where, bv.Buffer, len(l.doc.Buffers))
 	}
 	data := l.doc.Buffers[bv.Buffer].Data
-	if bv.ByteOffset < 0 || bv.ByteLength < 0 || bv.ByteOffset > len(data) || bv.ByteLength > len(data) || bv.ByteOffset+bv.ByteLength > len(data) {
-		return nil, nil, fmt.Errorf("%s: bytes [%d, %d) lie outside buffers[%d], which has %d bytes", where, bv.ByteOffset, int64(bv.ByteOffset)+int64(bv.ByteLength), bv.Buffer, len(data))
+	why, missing := l.bufferMissing[bv.Buffer]
+	size := len(data)
+	if missing {
+		size = l.doc.Buffers[bv.Buffer].ByteLength
+	}
+	if bv.ByteOffset < 0 || bv.ByteLength < 0 || bv.ByteOffset > size || bv.ByteLength > size || bv.ByteOffset+bv.ByteLength > size {
+		return nil, nil, fmt.Errorf("%s: bytes [%d, %d) lie outside buffers[%d], which has %d bytes", where, bv.ByteOffset, int64(bv.ByteOffset)+int64(bv.ByteLength), bv.Buffer, size)
+	}
+	if missing {
+		// The view is checked against the declared length; bv lets the
+		// caller check its own ranges against the view's.
+		return nil, bv, fmt.Errorf("%s: buffers[%d] %s: %w", where, bv.Buffer, why, errNoBytes)
 	}
 	return data[bv.ByteOffset : bv.ByteOffset+bv.ByteLength], bv, nil
 }
@@ -98,7 +137,10 @@ func (l *loader) viewBytes(v int) ([]byte, *gltf.BufferView, error) {
 func (l *loader) checkAllAccessors() error {
 	l.accChecked = make([]bool, len(l.doc.Accessors))
 	for i := range l.doc.Accessors {
-		if err := l.checkAccessor(i); err != nil {
+		if _, unknown := l.unknownType[i]; unknown {
+			continue
+		}
+		if err := l.checkAccessor(i); err != nil && !errors.Is(err, errNoBytes) {
 			return err
 		}
 	}
@@ -115,6 +157,9 @@ func (l *loader) checkAccessor(i int) error {
 	}
 	if l.accChecked[i] {
 		return nil
+	}
+	if typ, unknown := l.unknownType[i]; unknown {
+		return fmt.Errorf("%s.type: %q is not one of %s", where, typ, accessorTypes)
 	}
 	a := l.doc.Accessors[i]
 	lay, err := layoutOf(a)
@@ -149,8 +194,13 @@ func (l *loader) checkAccessor(i int) error {
 	} else {
 		v := *a.BufferView
 		data, bv, err := l.viewBytes(v)
-		if err != nil {
+		missing := errors.Is(err, errNoBytes)
+		if err != nil && !missing {
 			return fmt.Errorf("%s: %w", where, err)
+		}
+		viewLen := len(data)
+		if missing {
+			viewLen = bv.ByteLength
 		}
 		stride := lay.elemSize
 		if bv.ByteStride != 0 {
@@ -159,9 +209,12 @@ func (l *loader) checkAccessor(i int) error {
 			}
 			stride = bv.ByteStride
 		}
-		end := int64(a.ByteOffset) + int64(stride)*int64(a.Count-1) + int64(lay.elemSize)
-		if end > int64(len(data)) {
-			return fmt.Errorf("%s: %d elements from byteOffset %d (stride %d) need %d bytes; bufferViews[%d] has %d", where, a.Count, a.ByteOffset, stride, end, v, len(data))
+		end := int64(a.ByteOffset) + int64(stride)*int64(a.Count-1) + int64(lay.readSize())
+		if end > int64(viewLen) {
+			return fmt.Errorf("%s: %d elements from byteOffset %d (stride %d) need %d bytes; bufferViews[%d] has %d", where, a.Count, a.ByteOffset, stride, end, v, viewLen)
+		}
+		if missing {
+			return fmt.Errorf("%s: %w", where, err)
 		}
 		if a.ByteOffset%lay.compSize != 0 {
 			l.issue("ACCESSOR_OFFSET_ALIGNMENT", where+".byteOffset", "%d is not a multiple of its %d-byte components; read anyway", a.ByteOffset, lay.compSize)
@@ -210,7 +263,7 @@ func (l *loader) checkSparse(a *gltf.Accessor, lay accessorLayout) error {
 	if err != nil {
 		return fmt.Errorf("values: %w", err)
 	}
-	if sp.Values.ByteOffset < 0 || sp.Values.ByteOffset > len(vdata) || int64(sp.Values.ByteOffset)+int64(lay.elemSize)*int64(sp.Count) > int64(len(vdata)) {
+	if sp.Values.ByteOffset < 0 || sp.Values.ByteOffset > len(vdata) || int64(sp.Values.ByteOffset)+int64(lay.elemSize)*int64(sp.Count-1)+int64(lay.readSize()) > int64(len(vdata)) {
 		return fmt.Errorf("values: %d elements from byteOffset %d overrun bufferViews[%d] (%d bytes)", sp.Count, sp.Values.ByteOffset, sp.Values.BufferView, len(vdata))
 	}
 	iconv := converter(sp.Indices.ComponentType, false)

@@ -2,8 +2,10 @@ package gltfload
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/qmuntal/gltf"
 
@@ -62,6 +64,10 @@ func (l *loader) loadAnimations() error {
 			sw := fmt.Sprintf("%s.samplers[%d]", where, ch.Sampler)
 			s := a.Samplers[ch.Sampler]
 			times, err := l.keyTimes(sw, s.Input)
+			if errors.Is(err, errNoBytes) {
+				l.issue("VIEWER_NOT_DRAWN", cw, "not played: %v", err)
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -90,10 +96,13 @@ func (l *loader) loadAnimations() error {
 				per = l.meshTargets[*mesh]
 			}
 			ow := sw + ".output"
-			if err := l.expect(ow, s.Output, rule); err != nil {
+			l.warnStride(s.Output, "animation output")
+			if err := l.expect(ow, s.Output, rule); errors.Is(err, errNoBytes) {
+				l.issue("VIEWER_NOT_DRAWN", cw, "not played: %v", err)
+				continue
+			} else if err != nil {
 				return err
 			}
-			l.warnStride(s.Output, "animation output")
 			use := asIs
 			switch {
 			case path == anim.Rotation && interp == anim.CubicSpline:
@@ -102,6 +111,10 @@ func (l *loader) loadAnimations() error {
 				use = asRotations
 			}
 			vals, comps, err := l.floats(ow, s.Output, use)
+			if errors.Is(err, errNoBytes) {
+				l.issue("VIEWER_NOT_DRAWN", cw, "not played: %v", err)
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -148,30 +161,60 @@ func (l *loader) keyTimes(sw string, acc int) ([]float32, error) {
 		return times, nil
 	}
 	iw := sw + ".input"
+	l.warnStride(acc, "animation input")
 	if err := l.expect(iw, acc, timesRule); err != nil {
 		return nil, err
 	}
-	l.warnStride(acc, "animation input")
 	times, _, err := l.floats(iw, acc, asIs)
 	if err != nil {
 		return nil, err
 	}
+	repeated := -1
 	for k, t := range times {
 		if !finite(float64(t)) {
 			return nil, fmt.Errorf("%s: accessors[%d] key %d time is %v", iw, acc, k, t)
 		}
-		if k > 0 && t <= times[k-1] {
+		if k > 0 && t < times[k-1] {
 			return nil, fmt.Errorf("%s: accessors[%d] key times must increase: key %d is %v after %v", iw, acc, k, t, times[k-1])
+		}
+		if k > 0 && t == times[k-1] && repeated < 0 {
+			repeated = k
 		}
 	}
 	if times[0] < 0 {
 		l.issue("ACCESSOR_ANIMATION_INPUT_NEGATIVE", iw, "accessors[%d] starts at %v s; glTF key times are not negative", acc, times[0])
+	}
+	if repeated > 0 {
+		// Zeros of an accessor without a bufferView are no error of the
+		// file's data (glTF-Validator does not read them).
+		code := "ACCESSOR_ANIMATION_INPUT_NON_INCREASING"
+		if l.doc.Accessors[acc].BufferView == nil {
+			code = "VIEWER_NOTE"
+		}
+		l.issue(code, iw, "accessors[%d] key %d repeats the time %v s; drawn as a step to the later key at that time", acc, repeated, times[repeated])
+		times = stepRepeatedKeys(times)
 	}
 	if l.times == nil {
 		l.times = map[int][]float32{}
 	}
 	l.times[acc] = times
 	return times, nil
+}
+
+// stepRepeatedKeys returns a copy of non-decreasing key times made
+// strictly increasing: each key that repeats the time of the key after it
+// moves a millionth of a second (relative beyond 1 s) earlier, so that
+// the later key holds from the repeated time on and the earlier one is
+// reached just before it, a step. Keys before are moved as far as they
+// must to stay in order.
+func stepRepeatedKeys(in []float32) []float32 {
+	t := slices.Clone(in)
+	for k := len(t) - 1; k > 0; k-- {
+		if t[k-1] >= t[k] {
+			t[k-1] = t[k] - float32(1e-6*math.Max(1, math.Abs(float64(t[k]))))
+		}
+	}
+	return t
 }
 
 // normalizeRotations makes every rotation key a unit quaternion (tangents

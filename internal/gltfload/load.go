@@ -179,6 +179,16 @@ type loader struct {
 	// code and pointer of those with one (see issue).
 	perCode  map[string]int
 	reported map[string]bool
+	// bufferMissing says why a buffer has no bytes, by index (see noBytes).
+	bufferMissing map[int]string
+	// attrView maps each view vertex attributes read to the first
+	// accessor that reads it (see checkPrimitiveLayout).
+	attrView map[int]int
+	// viewUse is the target of each view without one, from its first use.
+	viewUse map[int]gltf.Target
+	// unknownType holds the accessors whose type glTF does not define,
+	// by index: unused data unless something reads them.
+	unknownType map[int]string
 	// root is the document's JSON as checkSchema left it; parents[n] is
 	// node n's parent or -1 (see validateNodes).
 	root    map[string]any
@@ -231,8 +241,17 @@ func (l *loader) decode(data []byte) (*Model, error) {
 	if !strings.HasPrefix(doc.Asset.Version, "2.") {
 		return nil, fmt.Errorf("asset.version %q: only glTF 2.x is supported", doc.Asset.Version)
 	}
+	if v := doc.Asset.Version; v != "2.0" {
+		l.issue("UNKNOWN_ASSET_MINOR_VERSION", "asset.version", "%q: read as glTF 2.0; what later versions add is not drawn", v)
+	}
 	if mv := doc.Asset.MinVersion; mv != "" && mv != "2.0" {
-		return nil, fmt.Errorf("asset.minVersion %q: only glTF 2.0 features are supported", mv)
+		// minVersion is the least a reader must know; a 2.x file is still
+		// glTF 2.0 to a reader that knows only 2.0.
+		if versionBelow(doc.Asset.Version, mv) {
+			l.issue("ASSET_MIN_VERSION_GREATER_THAN_VERSION", "asset.minVersion", "%q is above asset.version %q; read as glTF 2.0", mv, doc.Asset.Version)
+		} else {
+			l.issue("VIEWER_NOTE", "asset.minVersion", "%q: read as glTF 2.0; what later versions add is not drawn", mv)
+		}
 	}
 	for i, ext := range doc.ExtensionsRequired {
 		switch ext {
@@ -264,6 +283,19 @@ func (l *loader) decode(data []byte) (*Model, error) {
 		}
 	}
 	return l.model, nil
+}
+
+// versionBelow says whether glTF version a ("major.minor") is below b;
+// versions that do not parse compare as equal.
+func versionBelow(a, b string) bool {
+	var amaj, amin, bmaj, bmin int
+	if _, err := fmt.Sscanf(a, "%d.%d", &amaj, &amin); err != nil {
+		return false
+	}
+	if _, err := fmt.Sscanf(b, "%d.%d", &bmaj, &bmin); err != nil {
+		return false
+	}
+	return amaj < bmaj || (amaj == bmaj && amin < bmin)
 }
 
 // trimJSON drops a UTF-8 byte order mark and a GLB JSON chunk's trailing
@@ -360,7 +392,13 @@ func (l *loader) loadBuffers(bin []byte, isGLB bool, inputBytes int64) error {
 			}
 			data = bin
 		case b.URI == "":
-			return fmt.Errorf("%s: no uri (only the first buffer of a GLB may omit it)", where)
+			l.issue("VIEWER_NOTE", where, "no uri (only the first buffer of a GLB may omit it): no bytes; what reads it is not drawn")
+			l.noBytes(i, "has no uri (only the first buffer of a GLB may omit it)")
+			continue
+		case isWebURI(b.URI):
+			l.issue("NON_RELATIVE_URI", where+".uri", "%q is not fetched (only relative file paths and data URIs are read); what reads it is not drawn", b.URI)
+			l.noBytes(i, fmt.Sprintf("is not fetched (uri %q)", b.URI))
+			continue
 		default:
 			var err error
 			ext := !strings.HasPrefix(b.URI, "data:")
@@ -378,6 +416,26 @@ func (l *loader) loadBuffers(bin []byte, isGLB bool, inputBytes int64) error {
 	}
 	l.setBudget(inputBytes + external)
 	return nil
+}
+
+// isWebURI says whether uri names a resource on the web, which the viewer
+// does not fetch (the file still loads; what needs it is not drawn).
+func isWebURI(uri string) bool {
+	u, err := url.Parse(uri)
+	return err == nil && (strings.EqualFold(u.Scheme, "http") || strings.EqualFold(u.Scheme, "https"))
+}
+
+// errNoBytes marks a read of a buffer the loader has no bytes for:
+// primitives and animation channels that need it are not drawn, the file
+// still loads; anything else that reads it is refused.
+var errNoBytes = errors.New("no bytes to read")
+
+// noBytes records that buffer i has no bytes here, and why.
+func (l *loader) noBytes(i int, why string) {
+	if l.bufferMissing == nil {
+		l.bufferMissing = map[int]string{}
+	}
+	l.bufferMissing[i] = why
 }
 
 // Budget for decoded accessor data. Decoding widens every component to 4

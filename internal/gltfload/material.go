@@ -2,6 +2,7 @@ package gltfload
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -193,4 +194,55 @@ func (l *loader) loadMaterials() error {
 		l.model.Materials = append(l.model.Materials, mat)
 	}
 	return nil
+}
+
+// maxTexCoord is the largest texture coordinate set any texture of
+// material m samples (-1: none), KHR_texture_transform's texCoord
+// included, read from the document's JSON so that every texture counts,
+// drawn or not.
+func (l *loader) maxTexCoord(m int) int {
+	mats, _ := l.root["materials"].([]any)
+	if m < 0 || m >= len(mats) {
+		return -1
+	}
+	best := -1
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if _, ok := v["index"]; ok {
+				tc := jsonInt(v["texCoord"])
+				if ext, ok := v["extensions"].(map[string]any); ok {
+					if tt, ok := ext["KHR_texture_transform"].(map[string]any); ok {
+						if _, set := tt["texCoord"]; set {
+							tc = jsonInt(tt["texCoord"])
+						}
+					}
+				}
+				best = max(best, tc)
+			}
+			for _, e := range v {
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(mats[m])
+	return best
+}
+
+// jsonInt is a JSON integer as an int (0 when absent or not an integer).
+func jsonInt(v any) int {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0
+	}
+	i, err := n.Int64()
+	if err != nil || i < 0 || i > 1<<16 {
+		return 0
+	}
+	return int(i)
 }

@@ -3,10 +3,12 @@ package gltfload
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/qmuntal/gltf"
 )
@@ -28,7 +30,12 @@ func (l *loader) loadMeshes() error {
 			if pi > 0 && len(p.Targets) != len(m.Primitives[0].Targets) {
 				return fmt.Errorf("%s.targets: %d morph targets, but primitives[0] has %d; every primitive of a mesh has the same number", where, len(p.Targets), len(m.Primitives[0].Targets))
 			}
+			l.checkPrimitiveLayout(where, p)
 			prim, err := l.loadPrimitive(where, p)
+			if errors.Is(err, errNoBytes) {
+				l.issue("VIEWER_NOT_DRAWN", where, "not drawn: %s", strings.TrimPrefix(err.Error(), where+"."))
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -96,7 +103,6 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 		if c := l.doc.Accessors[acc].Count; n >= 0 && c != n {
 			return prim, fmt.Errorf("%s: accessors[%d] has %d elements, POSITION has %d; every attribute has one per vertex", aw, acc, c, n)
 		}
-		l.warnStrideVertex(aw, acc)
 	}
 	pos, ok := p.Attributes[gltf.POSITION]
 	if !ok {
@@ -144,14 +150,17 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 		}
 	}
 	if nacc, ok := p.Attributes[gltf.NORMAL]; ok {
-		if err := l.checkNormals(where, firstCheck(l, "normals", nacc, 0, prim.Normals)); err != nil {
-			return prim, err
-		}
+		l.checkNormals(where, nacc, firstCheck(l, "normals", nacc, 0, prim.Normals))
 	}
 	if prim.Material >= 0 {
 		if tc := l.model.Materials[prim.Material].TexCoord; tc >= 0 {
 			if _, ok := p.Attributes[fmt.Sprintf("TEXCOORD_%d", tc)]; !ok {
 				return prim, fmt.Errorf("%s: materials[%d] samples TEXCOORD_%d, which the primitive does not have", where, prim.Material, tc)
+			}
+		}
+		if tc := l.maxTexCoord(prim.Material); tc >= 0 {
+			if _, ok := p.Attributes[fmt.Sprintf("TEXCOORD_%d", tc)]; !ok {
+				l.issue("MESH_PRIMITIVE_TOO_FEW_TEXCOORDS", where+".material", "materials[%d] has a texture on TEXCOORD_%d, which the primitive does not have; that texture is not drawn", prim.Material, tc)
 			}
 		}
 	}
@@ -258,15 +267,28 @@ func (l *loader) colors(where string, acc int) ([]float32, error) {
 	return rgba, nil
 }
 
-// checkNormals refuses normals that have no direction and normalizes the
-// rest, with a warning when the file's were not unit length.
-func (l *loader) checkNormals(where string, n []float32) error {
+// checkNormals (of finite values) keeps zero normals as zero (the shader lights them as facing the camera), with a report line,
+// and normalizes the rest, with a warning when the file's were not unit
+// length. acc is the NORMAL accessor.
+func (l *loader) checkNormals(where string, acc int, n []float32) {
 	worst := 0.0
+	zeros := 0
 	for k := 0; k+2 < len(n); k += 3 {
 		x, y, z := float64(n[k]), float64(n[k+1]), float64(n[k+2])
 		ln := math.Sqrt(x*x + y*y + z*z)
-		if !(ln > 1e-6) || !finite(ln) {
-			return fmt.Errorf("%s.attributes.NORMAL: vertex %d has normal (%v, %v, %v), which has no direction", where, k/3, n[k], n[k+1], n[k+2])
+		if !(ln > 1e-6) {
+			if zeros == 0 {
+				// Zeros of an accessor without a bufferView are no error in
+				// the file's data (glTF-Validator does not read them).
+				code := "ACCESSOR_VECTOR3_NON_UNIT"
+				if l.doc.Accessors[acc].BufferView == nil {
+					code = "VIEWER_NOTE"
+				}
+				l.issue(code, where+".attributes.NORMAL", "vertex %d has normal (%v, %v, %v), which has no direction; lit as facing the camera", k/3, n[k], n[k+1], n[k+2])
+			}
+			zeros++
+			n[k], n[k+1], n[k+2] = 0, 0, 0
+			continue
 		}
 		worst = math.Max(worst, math.Abs(ln-1))
 		n[k], n[k+1], n[k+2] = float32(x/ln), float32(y/ln), float32(z/ln)
@@ -274,7 +296,6 @@ func (l *loader) checkNormals(where string, n []float32) error {
 	if worst > 1e-3 {
 		l.issue("ACCESSOR_VECTOR3_NON_UNIT", where+".attributes.NORMAL", "normals up to %.3g away from unit length; normalized", worst)
 	}
-	return nil
 }
 
 func normalize3(v []float32) {
@@ -513,13 +534,16 @@ func (l *loader) loadIndices(where string, p *gltf.Primitive, prim *Primitive) e
 	}
 	switch p.Mode {
 	case gltf.PrimitiveTriangles:
-		if len(idx)%3 != 0 {
-			return fmt.Errorf("%s: %d %s do not make whole triangles (mode TRIANGLES needs a multiple of 3)", where, len(idx), countNoun(p))
+		// glTF §3.7.2.1: trailing vertices that make no whole triangle are
+		// ignored.
+		if r := len(idx) % 3; r != 0 {
+			l.issue("MESH_PRIMITIVE_INCOMPATIBLE_MODE", where, "%d %s do not make whole triangles (mode TRIANGLES); the last %d are ignored", len(idx), countNoun(p), r)
+			idx = idx[:len(idx)-r]
 		}
 		prim.Indices = idx
 	case gltf.PrimitiveLines:
 		if len(idx)%2 != 0 {
-			return fmt.Errorf("%s: %d %s do not make whole lines (mode LINES needs an even count)", where, len(idx), countNoun(p))
+			l.issue("MESH_PRIMITIVE_INCOMPATIBLE_MODE", where, "%d %s do not make whole lines (mode LINES); the last is ignored", len(idx), countNoun(p))
 		}
 		l.issue("VIEWER_NOT_DRAWN", where, "mode %s is not drawn (only triangles)", p.Mode)
 	case gltf.PrimitiveTriangleStrip, gltf.PrimitiveTriangleFan:

@@ -251,14 +251,8 @@ func (l *loader) loadScene() error {
 		}
 		where = fmt.Sprintf("scenes[%d]", si)
 		roots = l.doc.Scenes[si].Nodes
-		if len(roots) == 0 {
-			return fmt.Errorf("%s: no nodes; the shown scene is empty", where)
-		}
 	case len(l.doc.Scenes) > 0 && l.doc.Scenes[0] != nil:
 		roots = l.doc.Scenes[0].Nodes
-		if len(roots) == 0 {
-			return fmt.Errorf("scenes[0]: no nodes; the shown scene is empty")
-		}
 	default:
 		for i := range l.doc.Nodes {
 			if l.model.Skeleton.Parents[l.model.JointOfNode[i]] < 0 {
@@ -268,6 +262,9 @@ func (l *loader) loadScene() error {
 		if len(l.doc.Nodes) > 0 {
 			l.issue("VIEWER_NOTE", "", "the file names no scene; every root node is shown")
 		}
+	}
+	if len(roots) == 0 && l.doc.Scenes != nil {
+		l.issue("VIEWER_NOTE", where, "no nodes: nothing to draw")
 	}
 	shown := make([]bool, len(l.doc.Nodes))
 	for k, r := range roots {

@@ -110,6 +110,15 @@ const (
 // for what the viewer does not draw although the file may be valid.
 var severities = map[string]Severity{
 	"ACCESSOR_ANIMATION_INPUT_NEGATIVE":                           Error,
+	"ASSET_MIN_VERSION_GREATER_THAN_VERSION":                      Error,
+	"MESH_PRIMITIVE_TOO_FEW_TEXCOORDS":                            Error,
+	"MESH_PRIMITIVE_ACCESSOR_WITHOUT_BYTESTRIDE":                  Error,
+	"BUFFER_VIEW_TARGET_OVERRIDE":                                 Error,
+	"ACCESSOR_ANIMATION_INPUT_NON_INCREASING":                     Error,
+	"NON_RELATIVE_URI":                                            Warning,
+	"MESH_PRIMITIVE_INCOMPATIBLE_MODE":                            Warning,
+	"UNKNOWN_ASSET_MINOR_VERSION":                                 Warning,
+	"VALUE_NOT_IN_LIST":                                           Warning,
 	"ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION": Error,
 	"ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND":                           Error,
 	"ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND":                           Error,

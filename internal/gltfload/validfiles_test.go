@@ -1,0 +1,253 @@
+package gltfload
+
+import (
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Files glTF-Validator reports without errors load: what the viewer cannot
+// draw is named in the report, with the validator's code where it has one.
+
+// quadDoc is a document of one mesh whose primitives are extra (JSON of
+// primitive objects), over buffer 0 (a data URI of data) and the buffers,
+// views and accessors given, with one node and one scene.
+func quadDoc(data []byte, buffers, views, accessors, prims string) []byte {
+	uri := "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(data)
+	return fmt.Appendf(nil, `{"asset": {"version": "2.0"},
+	 "buffers": [{"uri": %q, "byteLength": %d}%s],
+	 "bufferViews": [%s], "accessors": [%s],
+	 "meshes": [{"primitives": [%s]}], "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0}`,
+		uri, len(data), buffers, views, accessors, prims)
+}
+
+// fourVertices are positions (0,0,0) (1,0,0) (0,1,0) (1,1,0), 48 bytes.
+func fourVertices(t testing.TB) []byte {
+	return le(t, []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0})
+}
+
+const posAccessor = `{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}`
+
+func issueAt(m *Model, code, pointer string) bool {
+	for _, i := range m.Report.Issues {
+		if i.Code == code && i.Pointer == pointer {
+			return true
+		}
+	}
+	return false
+}
+
+func TestValidatorValidFilesLoad(t *testing.T) {
+	cases := []struct {
+		name  string
+		doc   func(t testing.TB) []byte
+		code  string // the report line the file must carry
+		where string // its JSON pointer
+		check func(t *testing.T, m *Model)
+	}{
+		{name: "buffer without uri that nothing reads",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 74}]}`)
+			},
+			code: "VIEWER_NOTE", where: "/buffers/0"},
+		{name: "http buffer that nothing reads",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"uri": "http://example.com/buffer.bin", "byteLength": 2}]}`)
+			},
+			code: "NON_RELATIVE_URI", where: "/buffers/0/uri"},
+		{name: "primitive reading an http buffer is not drawn, the others are",
+			doc: func(t testing.TB) []byte {
+				return quadDoc(fourVertices(t), `, {"uri": "https://example.com/more.bin", "byteLength": 48}`,
+					`{"buffer": 0, "byteLength": 48}, {"buffer": 1, "byteLength": 48}`,
+					posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 1]}`,
+					`{"attributes": {"POSITION": 0}}, {"attributes": {"POSITION": 1}}`)
+			},
+			code: "VIEWER_NOT_DRAWN", where: "/meshes/0/primitives/1",
+			check: func(t *testing.T, m *Model) {
+				if len(m.Meshes[0].Primitives) != 1 || m.Meshes[0].Primitives[0].NumVertices() != 4 {
+					t.Fatalf("want primitive 0 alone (4 vertices), got %d primitives", len(m.Meshes[0].Primitives))
+				}
+			}},
+		{name: "empty scene",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "scenes": [{"extras": 1}], "scene": 0}`)
+			},
+			code: "VIEWER_NOTE", where: "/scenes/0",
+			check: func(t *testing.T, m *Model) {
+				if len(m.Instances) != 0 {
+					t.Fatalf("%d instances in an empty scene", len(m.Instances))
+				}
+			}},
+		{name: "minVersion 2.1",
+			doc:  func(testing.TB) []byte { return []byte(`{"asset": {"version": "2.1", "minVersion": "2.1"}}`) },
+			code: "UNKNOWN_ASSET_MINOR_VERSION", where: "/asset/version",
+			check: func(t *testing.T, m *Model) {
+				if !issueAt(m, "VIEWER_NOTE", "/asset/minVersion") {
+					t.Fatalf("no note on minVersion: %q", m.Report.Lines(Hint, 0))
+				}
+			}},
+		{name: "four vertices as triangles: the fourth is ignored",
+			doc: func(t testing.TB) []byte {
+				return quadDoc(fourVertices(t), "", `{"buffer": 0, "byteLength": 48}`, posAccessor, `{"attributes": {"POSITION": 0}}`)
+			},
+			code: "MESH_PRIMITIVE_INCOMPATIBLE_MODE", where: "/meshes/0/primitives/0",
+			check: func(t *testing.T, m *Model) {
+				// Non-indexed, vertices 0 1 2 make the one whole triangle.
+				if got := m.Meshes[0].Primitives[0].Indices; !slices.Equal(got, []uint32{0, 1, 2}) {
+					t.Fatalf("indices %v, want [0 1 2]", got)
+				}
+			}},
+		{name: "zero normal",
+			doc: func(t testing.TB) []byte {
+				data := append(fourVertices(t), le(t, []float32{0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 1})...)
+				return quadDoc(data, "", `{"buffer": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 48}`,
+					posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"}`,
+					`{"attributes": {"POSITION": 0, "NORMAL": 1}, "mode": 5}`)
+			},
+			code: "ACCESSOR_VECTOR3_NON_UNIT", where: "/meshes/0/primitives/0/attributes/NORMAL",
+			check: func(t *testing.T, m *Model) {
+				// The zero stays zero (the shader faces it to the camera);
+				// (0, 0, 2) has length 2 and becomes (0, 0, 1).
+				want := []float32{0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1}
+				if got := m.Meshes[0].Primitives[0].Normals; !slices.Equal(got, want) {
+					t.Fatalf("normals %v, want %v", got, want)
+				}
+			}},
+		{name: "repeated key times make a step",
+			doc: func(t testing.TB) []byte {
+				data := append(fourVertices(t), le(t, []float32{0, 1, 1, 2}, []float32{0, 0, 0, 1, 0, 0, 5, 0, 0, 6, 0, 0})...)
+				js := quadDoc(data, "", `{"buffer": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 16}, {"buffer": 0, "byteOffset": 64, "byteLength": 48}`,
+					posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 4, "type": "SCALAR", "min": [0], "max": [2]}, {"bufferView": 2, "componentType": 5126, "count": 4, "type": "VEC3"}`,
+					`{"attributes": {"POSITION": 0}, "mode": 5}`)
+				return append(js[:len(js)-1], `, "animations": [{"samplers": [{"input": 1, "output": 2}], "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]}`...)
+			},
+			code: "ACCESSOR_ANIMATION_INPUT_NON_INCREASING", where: "/animations/0/samplers/0/input",
+			check: func(t *testing.T, m *Model) {
+				c := m.Clips[0]
+				if err := c.Validate(m.Skeleton.NumJoints()); err != nil {
+					t.Fatal(err)
+				}
+				tr := c.Tracks[0]
+				// The later key (x = 5) holds from t = 1 on; the earlier
+				// (x = 1) is reached within a millionth of a second before.
+				if tr.Times[0] != 0 || tr.Times[2] != 1 || tr.Times[3] != 2 || !(tr.Times[1] < 1 && tr.Times[1] >= 1-2e-6) {
+					t.Fatalf("times %v, want [0, just under 1, 1, 2]", tr.Times)
+				}
+				if tr.Values[3] != 1 || tr.Values[6] != 5 {
+					t.Fatalf("values %v: keys 1 and 2 hold x = 1 and x = 5", tr.Values)
+				}
+			}},
+		{name: "texture on a coordinate set the primitive lacks",
+			doc: func(t testing.TB) []byte {
+				js := quadDoc(fourVertices(t), "", `{"buffer": 0, "byteLength": 48}`, posAccessor, `{"attributes": {"POSITION": 0}, "material": 0, "mode": 5}`)
+				return append(js[:len(js)-1], `, "materials": [{"emissiveTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"texCoord": 2}}}}],
+				 "textures": [{}], "extensionsUsed": ["KHR_texture_transform"]}`...)
+			},
+			code: "MESH_PRIMITIVE_TOO_FEW_TEXCOORDS", where: "/meshes/0/primitives/0/material"},
+		{name: "primitive reading a buffer without uri is not drawn",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 48}], "bufferViews": [{"buffer": 0, "byteLength": 48}],
+				 "accessors": [` + posAccessor + `], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}], "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}`)
+			},
+			code: "VIEWER_NOT_DRAWN", where: "/meshes/0/primitives/0",
+			check: func(t *testing.T, m *Model) {
+				if len(m.Meshes[0].Primitives) != 0 {
+					t.Fatalf("%d primitives drawn from a buffer without bytes", len(m.Meshes[0].Primitives))
+				}
+			}},
+		// glTF-Validator judges the layout of data it cannot read; so does
+		// the loader, for primitives it does not draw.
+		{name: "undrawn primitive with a view whose target is for indices",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 48}], "bufferViews": [{"buffer": 0, "byteLength": 48, "target": 34963}],
+				 "accessors": [` + posAccessor + `], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}]}`)
+			},
+			code: "BUFFER_VIEW_TARGET_OVERRIDE", where: "/meshes/0/primitives/0/attributes/POSITION"},
+		{name: "undrawn primitive with two attributes in a view without byteStride",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 96}], "bufferViews": [{"buffer": 0, "byteLength": 96}],
+				 "accessors": [` + posAccessor + `, {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"}],
+				 "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}}]}]}`)
+			},
+			code: "MESH_PRIMITIVE_ACCESSOR_WITHOUT_BYTESTRIDE", where: "/bufferViews/0"},
+		{name: "animation channel reading an http buffer is not played",
+			doc: func(t testing.TB) []byte {
+				js := quadDoc(fourVertices(t), `, {"uri": "http://example.com/anim.bin", "byteLength": 32}`,
+					`{"buffer": 0, "byteLength": 48}, {"buffer": 1, "byteLength": 8}, {"buffer": 1, "byteOffset": 8, "byteLength": 24}`,
+					posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]}, {"bufferView": 2, "componentType": 5126, "count": 2, "type": "VEC3"}`,
+					`{"attributes": {"POSITION": 0}, "mode": 5}`)
+				return append(js[:len(js)-1], `, "animations": [{"samplers": [{"input": 1, "output": 2}], "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]}`...)
+			},
+			code: "VIEWER_NOT_DRAWN", where: "/animations/0/channels/0",
+			check: func(t *testing.T, m *Model) {
+				if len(m.Clips) != 1 || len(m.Clips[0].Tracks) != 0 || len(m.Meshes[0].Primitives) != 1 {
+					t.Fatalf("%d clips, %d primitives: want the clip without its track and the square drawn", len(m.Clips), len(m.Meshes[0].Primitives))
+				}
+			}},
+		{name: "unknown accessor type that nothing reads",
+			doc: func(testing.TB) []byte {
+				return []byte(`{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "count": 24, "type": "NotaVEC3"}]}`)
+			},
+			code: "VALUE_NOT_IN_LIST", where: "/accessors/0/type"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := Decode(tc.doc(t), nil, "t.gltf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !issueAt(m, tc.code, tc.where) {
+				t.Fatalf("no %s at %s in the report: %q", tc.code, tc.where, m.Report.Lines(Hint, 0))
+			}
+			if tc.check != nil {
+				tc.check(t, m)
+			}
+		})
+	}
+}
+
+// A matrix's last column ends without its padding (glTF §3.6.2.4): two
+// MAT2 of bytes are 4+2 bytes for the last and 8 before it, 14 in all.
+func TestMatrixViewEndsAtItsLastColumn(t *testing.T) {
+	data := make([]byte, 14+16+23+1+46)
+	uri := "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(data)
+	js := fmt.Sprintf(`{"asset": {"version": "2.0"}, "buffers": [{"uri": %q, "byteLength": %d}],
+	 "bufferViews": [{"buffer": 0, "byteLength": 14}, {"buffer": 0, "byteOffset": 14, "byteLength": 16},
+	   {"buffer": 0, "byteOffset": 30, "byteLength": 23}, {"buffer": 0, "byteOffset": 54, "byteLength": 46}],
+	 "accessors": [{"type": "MAT2", "componentType": 5120, "count": 2, "bufferView": 0},
+	   {"type": "MAT2", "componentType": 5122, "count": 2, "bufferView": 1},
+	   {"type": "MAT3", "componentType": 5121, "count": 2, "bufferView": 2},
+	   {"type": "MAT3", "componentType": 5123, "count": 2, "bufferView": 3}]}`, uri, len(data))
+	// By hand: MAT2 short 8+8; MAT3 ubyte 12 + (4+4+3) = 23; MAT3 ushort
+	// 24 + (8+8+6) = 46.
+	if _, err := Decode([]byte(js), nil, "t.gltf"); err != nil {
+		t.Fatal(err)
+	}
+	short := []byte(strings.Replace(js, `"byteLength": 14}`, `"byteLength": 13}`, 1))
+	if _, err := Decode(short, nil, "t.gltf"); err == nil {
+		t.Fatal("a view one byte short of the last column's data loaded")
+	}
+}
+
+// What cannot be read safely stays a refusal that names it.
+func TestUnreadableDataStaysRefused(t *testing.T) {
+	cases := []struct{ name, doc, want string }{
+		{name: "primitive reading an accessor of unknown type",
+			doc: `{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "count": 3, "type": "VEC5"}],
+			 "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}]}`,
+			want: `gltfload: t.gltf: meshes[0].primitives[0].attributes.POSITION: accessors[0].type: "VEC5" is not one of SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3, MAT4`},
+		{name: "view outside the declared length of an http buffer",
+			doc:  `{"asset": {"version": "2.0"}, "buffers": [{"uri": "http://example.com/a.bin", "byteLength": 8}], "bufferViews": [{"buffer": 0, "byteLength": 48}]}`,
+			want: "gltfload: t.gltf: bufferViews[0]: bytes [0, 48) lie outside buffers[0], which has 8 bytes"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode([]byte(tc.doc), nil, "t.gltf")
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
