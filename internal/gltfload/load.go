@@ -236,8 +236,8 @@ func (l *loader) decode(data []byte) (*Model, error) {
 	}
 	for i, ext := range doc.ExtensionsRequired {
 		switch ext {
-		case "KHR_mesh_quantization":
-		case "KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_texture_basisu":
+		case "KHR_mesh_quantization", extDraco, extMeshopt:
+		case "KHR_texture_basisu":
 			return nil, fmt.Errorf("extensionsRequired[%d]: %s is not supported", i, ext)
 		default:
 			l.issue("UNSUPPORTED_EXTENSION", fmt.Sprintf("extensionsRequired[%d]", i), "%s is not supported; the model is shown without it", ext)
@@ -245,6 +245,7 @@ func (l *loader) decode(data []byte) (*Model, error) {
 	}
 	steps := []func() error{
 		func() error { return l.loadBuffers(bin, isGLB, int64(len(data))) },
+		l.decompress,
 		l.checkViews,
 		l.checkAllAccessors,
 		l.loadNodes,
@@ -348,6 +349,9 @@ func (l *loader) loadBuffers(bin []byte, isGLB bool, inputBytes int64) error {
 		}
 		if b.ByteLength < 1 || b.ByteLength > maxFileBytes {
 			return fmt.Errorf("%s: byteLength %d is outside [1, %d]", where, b.ByteLength, maxFileBytes)
+		}
+		if l.isFallback(i) {
+			continue
 		}
 		var data []byte
 		switch {
