@@ -292,6 +292,7 @@ func (l *loader) decodeDracoPrimitive(where string, p *gltf.Primitive, ext draco
 		a.BufferView, a.ByteOffset, a.Sparse = &v, 0, nil
 		done[s.acc] = true
 	}
+	l.dracoDecoded = done
 	l.noteCompression(extDraco, int64(len(src)), int64(len(data)))
 	return nil
 }

@@ -183,6 +183,8 @@ type loader struct {
 	// node n's parent or -1 (see validateNodes).
 	root    map[string]any
 	parents []int
+	// dracoDecoded marks the accessors whose values Draco decoded.
+	dracoDecoded map[int]bool
 }
 
 type meshJoint struct {
