@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	ct "github.com/skinview/skinview/internal/gltfload/internal/compresstest"
 )
@@ -165,6 +166,15 @@ func TestMeshoptDecodesViews(t *testing.T) {
 	// 25 positions, 25 normals, 96 + 96 indices, 5 keys of 4 + 8 + 12 bytes.
 	if want := int64(25*12 + 25*4 + 96*2 + 96*4 + 5*(4+8+12)); m.Compression[0].Decoded != want {
 		t.Fatalf("decoded %d bytes, want %d", m.Compression[0].Decoded, want)
+	}
+}
+
+// TestMeshoptFallbackIsNotRead: a fallback buffer with a uri is not
+// read, even where the file it names is missing.
+func TestMeshoptFallbackIsNotRead(t *testing.T) {
+	doc := strings.Replace(string(makeMeshoptDoc().json(t)), `"extensions": {"EXT_meshopt_compression": {"fallback": true}}`, `"uri": "missing.bin", "extensions": {"EXT_meshopt_compression": {"fallback": true}}`, 1)
+	if _, err := decode([]byte(doc), fstest.MapFS{}, "fallback.gltf"); err != nil {
+		t.Fatal(err)
 	}
 }
 
