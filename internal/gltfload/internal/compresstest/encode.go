@@ -1,5 +1,3 @@
-// Package compresstest encodes geometry with libdraco and libmeshoptimizer,
-// so that tests can build the compressed files the loader decodes.
 package compresstest
 
 /*
