@@ -56,6 +56,8 @@ test: setup
 	@# in the middle of minimizing an input and fail it (context deadline).
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 60000x -fuzzminimizetime 200x ./internal/gltfload
 	$(GO) test -run '^$$' -fuzz '^FuzzSample$$' -fuzztime 150000x -fuzzminimizetime 200x ./internal/anim
+	$(GO) test -run '^$$' -fuzz '^FuzzDraco$$' -fuzztime 30000x -fuzzminimizetime 200x ./internal/gltfload/codec
+	$(GO) test -run '^$$' -fuzz '^FuzzMeshopt$$' -fuzztime 30000x -fuzzminimizetime 200x ./internal/gltfload/codec
 
 bench:
 	$(XVFB) $(GO) test -run '^$$' -bench . -benchmem ./internal/...

@@ -35,6 +35,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add(d.bytes(f))
 	f.Add(glbOf(f, d))
 	f.Add(characterGLB(f))
+	f.Add(dracoGridDoc(f, makeGrid(3)))
+	f.Add(makeMeshoptDoc().json(f))
 	// The project's other generated assets, where small enough to mutate.
 	edge, _ := filepath.Glob("../../assets/edge/*.gltf")
 	for _, p := range append(edge, "../../assets/twist.glb") {

@@ -193,6 +193,8 @@ type loader struct {
 	// node n's parent or -1 (see validateNodes).
 	root    map[string]any
 	parents []int
+	// dracoDecoded marks the accessors whose values Draco decoded.
+	dracoDecoded map[int]bool
 }
 
 type meshJoint struct {
@@ -255,8 +257,8 @@ func (l *loader) decode(data []byte) (*Model, error) {
 	}
 	for i, ext := range doc.ExtensionsRequired {
 		switch ext {
-		case "KHR_mesh_quantization":
-		case "KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_texture_basisu":
+		case "KHR_mesh_quantization", extDraco, extMeshopt:
+		case "KHR_texture_basisu":
 			return nil, fmt.Errorf("extensionsRequired[%d]: %s is not supported", i, ext)
 		default:
 			l.issue("UNSUPPORTED_EXTENSION", fmt.Sprintf("extensionsRequired[%d]", i), "%s is not supported; the model is shown without it", ext)
@@ -264,6 +266,7 @@ func (l *loader) decode(data []byte) (*Model, error) {
 	}
 	steps := []func() error{
 		func() error { return l.loadBuffers(bin, isGLB, int64(len(data))) },
+		l.decompress,
 		l.checkViews,
 		l.checkAllAccessors,
 		l.loadNodes,
@@ -380,6 +383,9 @@ func (l *loader) loadBuffers(bin []byte, isGLB bool, inputBytes int64) error {
 		}
 		if b.ByteLength < 1 || b.ByteLength > maxFileBytes {
 			return fmt.Errorf("%s: byteLength %d is outside [1, %d]", where, b.ByteLength, maxFileBytes)
+		}
+		if l.isFallback(i) {
+			continue
 		}
 		var data []byte
 		switch {

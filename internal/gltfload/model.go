@@ -46,6 +46,10 @@ type Model struct {
 	NodeMorph []int
 	// NodeMesh[n] is glTF node n's mesh, -1 for none.
 	NodeMesh []int
+	// Compression has one entry per compression extension the file uses
+	// (KHR_draco_mesh_compression, EXT_meshopt_compression), in the order
+	// decoded; nil for an uncompressed file.
+	Compression []Compression
 	// Report lists what is wrong with the file although it loaded, and
 	// what the loader did about it.
 	Report Report

@@ -299,6 +299,10 @@ func (l *loader) validateAccessorData() {
 			continue
 		}
 		where := fmt.Sprintf("accessors[%d]", i)
+		if l.dracoDecoded[i] {
+			// The bounds describe the values before Draco quantized them.
+			continue
+		}
 		if a.BufferView == nil && a.Sparse == nil {
 			// All zeros with nothing behind them: the bounds are the
 			// writer's intent, not a claim about data.

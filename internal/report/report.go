@@ -23,6 +23,16 @@ const minBlockJoints = 16384 / 48
 func WriteInfo(w io.Writer, m *gltfload.Model, limit int) {
 	fmt.Fprintf(w, "model %s: %d nodes, %d skins, %d clips, %d meshes, %d drawn instances\n",
 		m.Name, m.Skeleton.NumJoints(), len(m.Skins), len(m.Clips), len(m.Meshes), len(m.Instances))
+	for _, c := range m.Compression {
+		noun := "bufferViews"
+		if c.Objects == 1 {
+			noun = "bufferView"
+		}
+		if strings.HasPrefix(c.Extension, "KHR_draco") {
+			noun = strings.Replace(noun, "bufferView", "primitive", 1)
+		}
+		fmt.Fprintf(w, "compression %s: %d %s, %d bytes decoded to %d\n", c.Extension, c.Objects, noun, c.Compressed, c.Decoded)
+	}
 	for i, s := range m.Skins {
 		root := "none (joints resolve to the scene root)"
 		if r := m.SkinRoots[i]; r >= 0 {

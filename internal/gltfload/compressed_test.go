@@ -1,0 +1,209 @@
+package gltfload
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	ct "github.com/skinview/skinview/internal/gltfload/internal/compresstest"
+)
+
+// gridMesh is an n×n vertex grid in the unit square, two triangles a cell,
+// with every attribute a skinned, coloured character has.
+type gridMesh struct {
+	n                       int
+	pos, nrm, uv, w, custom []float32
+	col, joints             []uint8
+	idx                     []uint32
+}
+
+func makeGrid(n int) gridMesh {
+	g := gridMesh{n: n}
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			fx, fy := float32(x)/float32(n-1), float32(y)/float32(n-1)
+			g.pos = append(g.pos, fx, fy, 0.25*fx*fy)
+			nz := float32(math.Sqrt(1 - 0.18))
+			g.nrm = append(g.nrm, 0.3, -0.3, nz)
+			g.uv = append(g.uv, fx, 1-fy)
+			g.col = append(g.col, uint8(x*17), uint8(y*31), 200, 255)
+			g.joints = append(g.joints, uint8(x%3), uint8(y%3+3), 0, 0)
+			g.w = append(g.w, 0.75-0.5*fx, 0.25+0.5*fx, 0, 0)
+			g.custom = append(g.custom, fx*10, fy*10)
+		}
+	}
+	for y := 0; y+1 < n; y++ {
+		for x := 0; x+1 < n; x++ {
+			a := uint32(y*n + x)
+			g.idx = append(g.idx, a, a+1, a+uint32(n), a+1, a+uint32(n)+1, a+uint32(n))
+		}
+	}
+	return g
+}
+
+func leBytes(v any) []byte {
+	var b bytes.Buffer
+	binary.Write(&b, binary.LittleEndian, v)
+	return b.Bytes()
+}
+
+func b64(data []byte) string {
+	return "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(data)
+}
+
+// dracoGridDoc encodes g with libdraco and writes a glTF that needs
+// KHR_draco_mesh_compression, with one uncompressed morph target. Texture
+// coordinates are declared normalized UNSIGNED_SHORT: the decoded floats
+// must be written in that type.
+func dracoGridDoc(t testing.TB, g gridMesh) []byte {
+	t.Helper()
+	nv := g.n * g.n
+	attrs := []ct.DracoAttr{
+		{Kind: ct.Position, DT: ct.Float32, Comps: 3, QuantBits: 14, Data: leBytes(g.pos)},
+		{Kind: ct.Normal, DT: ct.Float32, Comps: 3, QuantBits: 10, Data: leBytes(g.nrm)},
+		{Kind: ct.TexCoord, DT: ct.Float32, Comps: 2, QuantBits: 12, Data: leBytes(g.uv)},
+		{Kind: ct.Color, DT: ct.Uint8, Comps: 4, Normalized: true, Data: leBytes(g.col)},
+		{Kind: ct.Generic, DT: ct.Uint8, Comps: 4, Data: leBytes(g.joints)},
+		{Kind: ct.Generic, DT: ct.Float32, Comps: 4, Data: leBytes(g.w)},
+		{Kind: ct.Generic, DT: ct.Float32, Comps: 2, Data: leBytes(g.custom)},
+	}
+	enc, ids := ct.Draco(nv, g.idx, attrs, 5, false)
+	if enc == nil {
+		t.Fatal("libdraco refused to encode the grid")
+	}
+	target := make([]float32, nv*3)
+	for v := range nv {
+		target[v*3+2] = 1 // every vertex moves up by the target's weight
+	}
+	bin := append(append([]byte(nil), enc...), make([]byte, (4-len(enc)%4)%4)...)
+	toff := len(bin)
+	bin = append(bin, leBytes(target)...)
+	return []byte(fmt.Sprintf(`{"asset": {"version": "2.0"},
+ "extensionsUsed": ["KHR_draco_mesh_compression", "KHR_mesh_quantization"],
+ "extensionsRequired": ["KHR_draco_mesh_compression", "KHR_mesh_quantization"],
+ "buffers": [{"byteLength": %d, "uri": %q}],
+ "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": %d}, {"buffer": 0, "byteOffset": %d, "byteLength": %d}],
+ "accessors": [
+  {"componentType": 5126, "count": %[6]d, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0.25]},
+  {"componentType": 5126, "count": %[6]d, "type": "VEC3"},
+  {"componentType": 5123, "normalized": true, "count": %[6]d, "type": "VEC2"},
+  {"componentType": 5121, "normalized": true, "count": %[6]d, "type": "VEC4"},
+  {"componentType": 5121, "count": %[6]d, "type": "VEC4"},
+  {"componentType": 5126, "count": %[6]d, "type": "VEC4"},
+  {"componentType": 5126, "count": %[6]d, "type": "VEC2"},
+  {"componentType": 5123, "count": %[7]d, "type": "SCALAR"},
+  {"bufferView": 1, "componentType": 5126, "count": %[6]d, "type": "VEC3", "min": [0, 0, 1], "max": [0, 0, 1]}],
+ "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2, "COLOR_0": 3, "JOINTS_0": 4, "WEIGHTS_0": 5, "_CUSTOM": 6},
+   "indices": 7, "targets": [{"POSITION": 8}],
+   "extensions": {"KHR_draco_mesh_compression": {"bufferView": 0, "attributes": {"POSITION": %[8]d, "NORMAL": %[9]d, "TEXCOORD_0": %[10]d, "COLOR_0": %[11]d, "JOINTS_0": %[12]d, "WEIGHTS_0": %[13]d, "_CUSTOM": %[14]d}}}}]}],
+ "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0}`,
+		len(bin), b64(bin), len(enc), toff, len(target)*4, nv, len(g.idx),
+		ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], ids[6]))
+}
+
+// TestDracoDecodesEveryAttribute compares what the loader decodes from a
+// libdraco-encoded grid with the grid. Draco's edgebreaker reorders
+// vertices and triangles, so each decoded vertex is matched to the grid
+// vertex nearest its position (grid vertices lie 0.2 apart) and the
+// triangles are compared as sets, each from its smallest corner. Values
+// agree within the quantization step: b bits over a range r round by at
+// most r/(2^b-1)/2.
+func TestDracoDecodesEveryAttribute(t *testing.T) {
+	g := makeGrid(6)
+	m, err := decode(dracoGridDoc(t, g), nil, "draco.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &m.Meshes[0].Primitives[0]
+	nv := g.n * g.n
+	if len(p.Indices) != len(g.idx) || p.NumVertices() != nv {
+		t.Fatalf("%d vertices and %d indices, want %d and %d", p.NumVertices(), len(p.Indices), nv, len(g.idx))
+	}
+	near := func(what string, got, want, eps float64) {
+		t.Helper()
+		if math.Abs(got-want) > eps {
+			t.Fatalf("%s: %v, want %v within %g", what, got, want, eps)
+		}
+	}
+	posEps := 1.0 / (1<<14 - 1) / 2 * 1.001
+	uvEps := 1.0/(1<<12-1)/2 + 1.0/65535/2
+	orig := make([]int, nv)
+	for d := range nv {
+		best, bestD := -1, math.Inf(1)
+		for o := range nv {
+			dx := float64(p.Positions[d*3] - g.pos[o*3])
+			dy := float64(p.Positions[d*3+1] - g.pos[o*3+1])
+			dz := float64(p.Positions[d*3+2] - g.pos[o*3+2])
+			if dd := math.Sqrt(dx*dx + dy*dy + dz*dz); dd < bestD {
+				best, bestD = o, dd
+			}
+		}
+		orig[d] = best
+		o := best
+		for c := range 3 {
+			near(fmt.Sprintf("vertex %d position %d", d, c), float64(p.Positions[d*3+c]), float64(g.pos[o*3+c]), posEps)
+			// Octahedral normals of 10 bits: within 1/2^8 of the direction.
+			near(fmt.Sprintf("vertex %d normal %d", d, c), float64(p.Normals[d*3+c]), float64(g.nrm[o*3+c]), 1.0/256)
+			near(fmt.Sprintf("vertex %d morph %d", d, c), float64(p.Targets[0].Positions[d*3+c]), []float64{0, 0, 1}[c], 0)
+		}
+		for c := range 2 {
+			near(fmt.Sprintf("vertex %d uv %d", d, c), float64(p.UV0[d*2+c]), float64(g.uv[o*2+c]), uvEps)
+		}
+		for c := range 4 {
+			near(fmt.Sprintf("vertex %d colour %d", d, c), float64(p.Colors[d*4+c]), float64(g.col[o*4+c])/255, 1e-7)
+			near(fmt.Sprintf("vertex %d joint %d", d, c), float64(p.AllJoints[d*4+c]), float64(g.joints[o*4+c]), 0)
+			near(fmt.Sprintf("vertex %d weight %d", d, c), float64(p.AllWeights[d*4+c]), float64(g.w[o*4+c]), 1e-7)
+		}
+	}
+	tri := func(a, b, c uint32) [3]uint32 {
+		for a > b || a > c {
+			a, b, c = b, c, a
+		}
+		return [3]uint32{a, b, c}
+	}
+	want := map[[3]uint32]int{}
+	for k := 0; k < len(g.idx); k += 3 {
+		want[tri(g.idx[k], g.idx[k+1], g.idx[k+2])]++
+	}
+	for k := 0; k < len(p.Indices); k += 3 {
+		tk := tri(uint32(orig[p.Indices[k]]), uint32(orig[p.Indices[k+1]]), uint32(orig[p.Indices[k+2]]))
+		if want[tk] == 0 {
+			t.Fatalf("decoded triangle %d is %v in the grid's numbering, which the grid does not have (with this winding)", k/3, tk)
+		}
+		want[tk]--
+	}
+	if len(m.Compression) != 1 || m.Compression[0].Extension != extDraco || m.Compression[0].Objects != 1 {
+		t.Fatalf("compression %+v, want one KHR_draco_mesh_compression primitive", m.Compression)
+	}
+	// 36 vertices of 12+12+4+4+4+16+8 bytes, and 150 two-byte indices.
+	if want := int64(36*60 + 150*2); m.Compression[0].Decoded != want {
+		t.Fatalf("decoded %d bytes, want %d", m.Compression[0].Decoded, want)
+	}
+}
+
+// TestDracoMalformed: broken compressed data is one error naming the
+// primitive, never a crash.
+func TestDracoMalformed(t *testing.T) {
+	good := string(dracoGridDoc(t, makeGrid(4)))
+	cases := []struct{ name, doc, want string }{
+		{"count differs", strings.Replace(good, `"count": 16, "type": "VEC3", "min": [0, 0, 0]`, `"count": 15, "type": "VEC3", "min": [0, 0, 0]`, 1), "libdraco decoded 16 vertices, accessors[0] declares 15"},
+		{"unknown id", regexp.MustCompile(`"_CUSTOM": \d+}}}`).ReplaceAllString(good, `"_CUSTOM": 99}}}`), "attribute id 99"},
+		{"no bufferView", strings.Replace(good, `{"bufferView": 0, "attributes"`, `{"attributes"`, 1), "bufferView is required"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.doc == good {
+				t.Fatal("the case does not change the document")
+			}
+			_, err := Decode([]byte(tc.doc), nil, "bad.gltf")
+			if err == nil || !strings.Contains(err.Error(), "meshes[0].primitives[0]") || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one naming meshes[0].primitives[0] and %q", err, tc.want)
+			}
+		})
+	}
+}
