@@ -97,13 +97,6 @@ func (b *builder) clip(ref ClipRef, at string) (rc *RuntimeClip, index int, err 
 	return b.rclips[i], i, nil
 }
 
-func clipDuration(c *Clip) float32 {
-	if c.Duration > 0 {
-		return c.Duration
-	}
-	return c.ComputeDuration()
-}
-
 // events gathers every clip's markers: each runtime clip's own, then the
 // spec's events, which must fall inside their clip.
 func (b *builder) events() error {

@@ -602,3 +602,20 @@ func parseFloat32(s string) (float32, error) {
 	}
 	return float32(f), nil
 }
+
+// EventSpec places a marker on a clip of a spec.
+type EventSpec struct {
+	Clip ClipRef
+	Time float32
+	Name string
+}
+
+// ContactSpec detects foot contacts: on every clip the spec plays, a
+// marker "JOINT:down" where one of Joints comes down, its height above its
+// lowest point in the clip under Height and its vertical speed under Speed
+// (model space, metres and metres per second; vertical because a cycle
+// animated in place slides the planted foot back at the walking speed).
+type ContactSpec struct {
+	Joints        []string
+	Height, Speed float32
+}
