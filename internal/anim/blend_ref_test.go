@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The pose operations of blend.go and soapose.go on random poses against
+// The pose operations of blend.go and layers.go on random poses against
 // the definitions worked out here in float64: no input is zero or one, no
 // rotation shares an axis with another, so that a wrong sign, a swapped
 // operand or a dropped term changes the answer. 11 joints: SIMD widths and

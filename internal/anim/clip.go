@@ -142,3 +142,11 @@ func (c *Clip) ComputeDuration() float32 {
 	}
 	return d
 }
+
+// clipDuration is c.Duration, or the last key's time where it is unset.
+func clipDuration(c *Clip) float32 {
+	if c.Duration > 0 {
+		return c.Duration
+	}
+	return c.ComputeDuration()
+}

@@ -289,16 +289,6 @@ func snapWeights(w []float32) {
 	}
 }
 
-func clamp01(x float32) float32 {
-	if !(x > 0) {
-		return 0
-	}
-	if x > 1 {
-		return 1
-	}
-	return x
-}
-
 // Triangulate returns the Delaunay triangles of a 2D blend space's sample
 // points (index triples, counter-clockwise): what a NodeBlend2D in
 // triangulating mode blends within, for display.

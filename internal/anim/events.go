@@ -15,23 +15,6 @@ type Marker struct {
 	Name string
 }
 
-// EventSpec places a marker on a clip of a spec.
-type EventSpec struct {
-	Clip ClipRef
-	Time float32
-	Name string
-}
-
-// ContactSpec detects foot contacts: on every clip the spec plays, a
-// marker "JOINT:down" where one of Joints comes down, its height above its
-// lowest point in the clip under Height and its vertical speed under Speed
-// (model space, metres and metres per second; vertical because a cycle
-// animated in place slides the planted foot back at the walking speed).
-type ContactSpec struct {
-	Joints        []string
-	Height, Speed float32
-}
-
 // contactRate is how often a clip is sampled to find contacts, and
 // contactGap the shortest lift, in seconds, that ends one: a foot rolling
 // over its sole wavers about the thresholds for a few samples.

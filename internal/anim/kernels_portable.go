@@ -36,7 +36,7 @@ func skinPalette(joints []int, models, ibs, pal []float32) {
 func mulRowsAt(o, a, l *[12]float32, chain bool) { mulRows(o, a, l) }
 
 // The layers test their joints one at a time (see sameMasks in
-// kernels_simd.go).
+// layers_simd.go).
 const layerLanes = false
 
 func sameMasks(p, q *SoAPose, from int, m *laneMasks) bool { return false }

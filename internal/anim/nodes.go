@@ -10,7 +10,7 @@ import (
 // NewController; afterwards nothing is allocated. Nodes are dispatched
 // through an interface once per node per frame, which costs nothing next to
 // the per-joint loops: the fast pipeline's jobs (SampleSoAJob, BlendSoA)
-// and the SoA pose operations of blend.go.
+// and the SoA pose operations of blend.go and layers.go.
 
 // evalContext is what nodes read at run time, shared by every tree of a
 // controller: the parameter values and a stack of scratch poses.

@@ -72,36 +72,6 @@ type rootMotion struct {
 	parent, parentIn mgl32.Mat4
 }
 
-// SetRootMotion turns root motion on for joint j (mode RootOff turns it
-// off). The motion of the next Update on is taken out of the pose.
-func (c *Controller) SetRootMotion(j int, mode RootMode) error {
-	if mode == RootOff {
-		c.ctx.rm = nil
-		return nil
-	}
-	if j < 0 || j >= c.sk.NumJoints() {
-		return fmt.Errorf("anim: root motion joint %d of %d", j, c.sk.NumJoints())
-	}
-	rm := &rootMotion{joint: j, mode: mode, parent: c.sk.RestModel(c.sk.Parents[j])}
-	rm.parentIn = rm.parent.Inv()
-	c.ctx.rm = rm
-	return nil
-}
-
-// RootMotion reports the root-motion joint and mode (RootOff: none).
-func (c *Controller) RootMotion() (int, RootMode) {
-	if c.ctx.rm == nil {
-		return -1, RootOff
-	}
-	return c.ctx.rm.joint, c.ctx.rm.mode
-}
-
-// Motion is the root motion of the last Evaluate's pose: how far the
-// character moved and turned since the pose before, in the frame of where
-// it stood (translation first, then the turn). Identity with root motion
-// off, after a seek, and for an Update of no time.
-func (c *Controller) Motion() Transform { return c.motion }
-
 // extract splits a root transform (model space) into the part root motion
 // takes (travel and turn) and what stays.
 func (rm *rootMotion) extract(world mgl32.Mat4) (pos mgl32.Vec3, rot mgl32.Quat) {
@@ -331,11 +301,6 @@ func (rm *rootMotion) takeOut(out *SoAPose) Transform {
 	out.Set(rm.joint, t)
 	return Transform{Translation: p, Rotation: q, Scale: mgl32.Vec3{1, 1, 1}}
 }
-
-// Extracted is what root motion took out of the last Evaluate's root:
-// where the clip puts the character now (identity with root motion off).
-// A character starting or seeking anchors its model transform on it.
-func (c *Controller) Extracted() Transform { return c.extracted }
 
 // Then composes motion b after a (b in the frame a ends in): the way a
 // character's model transform accumulates Controller.Motion.

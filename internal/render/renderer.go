@@ -12,8 +12,14 @@ import (
 	"github.com/skinview/skinview/internal/debugview"
 )
 
-// paletteEntryBytes is one std140 palette entry: three vec4 rows.
-const paletteEntryBytes = 48
+// PaletteEntryFloats is the linear-blend palette's entry as skin.vert reads
+// it: an affine 3×4 matrix, three std140 vec4 rows, anim.PaletteFloats
+// floats. render may not import anim, so internal/scene, which imports
+// both, fails to build if the two disagree.
+const PaletteEntryFloats = 12
+
+// paletteEntryBytes is one std140 palette entry.
+const paletteEntryBytes = 4 * PaletteEntryFloats
 
 // maxPaletteJoints caps the palette size even on drivers with very large
 // uniform blocks: beyond it a skin is split into partitions anyway.
@@ -58,7 +64,7 @@ type Material struct {
 type DrawItem struct {
 	Mesh     MeshID
 	Material Material
-	// Palette holds 12 floats (three rows) per joint, anim's layout, or 8
+	// Palette holds PaletteEntryFloats floats (three rows) per joint, or 8
 	// per joint (a dual quaternion) when the frame skins with DualQuat.
 	Palette []float32
 	// Tint is the flat colour of the Partitions view (linear RGBA).
@@ -75,8 +81,8 @@ type DrawItem struct {
 type Skinning int
 
 const (
-	// LinearBlend blends 3×4 matrices (12 floats per joint, anim's
-	// palette layout).
+	// LinearBlend blends 3×4 matrices (PaletteEntryFloats floats per
+	// joint).
 	LinearBlend Skinning = iota
 	// DualQuat blends unit dual quaternions (8 floats per joint: real
 	// x y z w, then dual x y z w).
@@ -179,7 +185,7 @@ func New() (*Renderer, error) {
 	r.uboAlign = max(int(align), 16)
 	r.defines = fmt.Sprintf("#define MAX_JOINTS %d\n#define MAX_MORPH_PAIRS %d\n", r.maxJoints, MaxActiveTargets/2)
 	var err error
-	if r.lbs, err = newPipeline("skin.vert", r.defines, 12); err != nil {
+	if r.lbs, err = newPipeline("skin.vert", r.defines, PaletteEntryFloats); err != nil {
 		r.Destroy()
 		return nil, err
 	}

@@ -13,6 +13,10 @@ import (
 	"github.com/skinview/skinview/internal/skin"
 )
 
+// The palettes scene hands render are anim's layout: the build fails here
+// (an index out of range) if render's entry is not anim.PaletteFloats.
+var _ = [1]struct{}{}[render.PaletteEntryFloats-anim.PaletteFloats]
+
 // Background is the clear colour of every view.
 var Background = color.NRGBA{R: 46, G: 50, B: 58, A: 255}
 

@@ -3,6 +3,8 @@ package skin
 import (
 	"fmt"
 	"math"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // Box is an axis-aligned box. The empty box has Min = +Inf and Max = −Inf,
@@ -80,8 +82,8 @@ func JointBounds(positions []float32, joints []uint16, weights []float32, numJoi
 // rotated. len(palette) must hold an entry per box; a shorter palette is a
 // programmer error and panics. It allocates nothing.
 func PosedBounds(boxes []Box, palette []float32) (lo, hi [3]float32, ok bool) {
-	if len(palette) < len(boxes)*paletteFloats {
-		panic(fmt.Sprintf("skin: PosedBounds: %d boxes but a palette of %d entries", len(boxes), len(palette)/paletteFloats))
+	if len(palette) < len(boxes)*anim.PaletteFloats {
+		panic(fmt.Sprintf("skin: PosedBounds: %d boxes but a palette of %d entries", len(boxes), len(palette)/anim.PaletteFloats))
 	}
 	out := EmptyBox()
 	for i := range boxes {
@@ -89,7 +91,7 @@ func PosedBounds(boxes []Box, palette []float32) (lo, hi [3]float32, ok bool) {
 		if b.Empty() {
 			continue
 		}
-		m := (*[paletteFloats]float32)(palette[i*paletteFloats:])
+		m := (*[anim.PaletteFloats]float32)(palette[i*anim.PaletteFloats:])
 		for r := 0; r < 3; r++ {
 			l, h := m[r*4+3], m[r*4+3]
 			for c := 0; c < 3; c++ {

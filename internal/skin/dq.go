@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // DualQuatFloats is the number of float32 values per joint in the flat dual
@@ -75,12 +77,12 @@ func translationOf(a0, r0, r1, r2, ae, d0, d1, d2 float32) mgl32.Vec3 {
 // len(dst) must be DualQuatFloats·(len(palette)/12); a mismatch is a
 // programmer error and panics. It allocates nothing.
 func WriteDualQuats(dst []float32, palette []float32) {
-	n := len(palette) / paletteFloats
+	n := len(palette) / anim.PaletteFloats
 	if len(dst) < n*DualQuatFloats {
 		panic(fmt.Sprintf("skin: WriteDualQuats: dst holds %d floats for %d joints", len(dst), n))
 	}
 	for i := 0; i < n; i++ {
-		DualQuatFromEntry(palette[i*paletteFloats:]).Put(dst[i*DualQuatFloats:])
+		DualQuatFromEntry(palette[i*anim.PaletteFloats:]).Put(dst[i*DualQuatFloats:])
 	}
 }
 

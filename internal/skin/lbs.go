@@ -3,25 +3,27 @@ package skin
 import (
 	"fmt"
 	"math"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // GatherPalette copies the palette entries a partition is drawn with:
-// dst entry i = full entry joints[i], paletteFloats floats each. It
+// dst entry i = full entry joints[i], anim.PaletteFloats floats each. It
 // allocates nothing, so it can run per partition per frame. dst must hold
-// paletteFloats·len(joints) floats and every joint must index full; the
+// anim.PaletteFloats·len(joints) floats and every joint must index full; the
 // loader checks joints against the skin and the plan only holds joints the
 // primitive uses, so a violation is a programmer error and panics.
 func GatherPalette(dst []float32, full []float32, joints []uint16) {
-	if len(dst) < len(joints)*paletteFloats {
+	if len(dst) < len(joints)*anim.PaletteFloats {
 		panic(fmt.Sprintf("skin: GatherPalette: dst holds %d floats for %d joints", len(dst), len(joints)))
 	}
-	entries := len(full) / paletteFloats
+	entries := len(full) / anim.PaletteFloats
 	for i, j := range joints {
 		if int(j) >= entries {
 			panic(fmt.Sprintf("skin: GatherPalette: joint %d is outside a palette of %d entries", j, entries))
 		}
-		src := full[int(j)*paletteFloats : int(j)*paletteFloats+paletteFloats]
-		copy(dst[i*paletteFloats:i*paletteFloats+paletteFloats], src)
+		src := full[int(j)*anim.PaletteFloats : int(j)*anim.PaletteFloats+anim.PaletteFloats]
+		copy(dst[i*anim.PaletteFloats:i*anim.PaletteFloats+anim.PaletteFloats], src)
 	}
 }
 
@@ -55,7 +57,7 @@ func skinNormal(a0, a1, a2, b0, b1, b2, c0, c1, c2, nx, ny, nz float32) (float32
 
 // zeroEntry stands in for the palette entry of a zero-weight influence, so
 // that the blend below has no branches and its joint need not exist.
-var zeroEntry [paletteFloats]float32
+var zeroEntry [anim.PaletteFloats]float32
 
 // skin4 is the kernel of Skin4 and Normals, for n vertices whose slices
 // the caller has checked (pos or nrm nil: skip that output). Per vertex it
@@ -67,12 +69,12 @@ var zeroEntry [paletteFloats]float32
 // It returns the first vertex using a joint outside the palette, and that
 // joint, or -1.
 func skin4(dstPos, dstNrm, pos, nrm []float32, joints []uint16, weights []float32, palette []float32, n int) (badV, badJ int) {
-	entries := len(palette) / paletteFloats
+	entries := len(palette) / anim.PaletteFloats
 	doPos, doNrm := pos != nil, nrm != nil
 	for v := 0; v < n; v++ {
 		js := (*[Influences]uint16)(joints[v*Influences:])
 		ws := (*[Influences]float32)(weights[v*Influences:])
-		var e [Influences]*[paletteFloats]float32
+		var e [Influences]*[anim.PaletteFloats]float32
 		for k := range e {
 			e[k] = &zeroEntry
 			if ws[k] != 0 {
@@ -80,7 +82,7 @@ func skin4(dstPos, dstNrm, pos, nrm []float32, joints []uint16, weights []float3
 				if j >= entries {
 					return v, j
 				}
-				e[k] = (*[paletteFloats]float32)(palette[j*paletteFloats:])
+				e[k] = (*[anim.PaletteFloats]float32)(palette[j*anim.PaletteFloats:])
 			}
 		}
 		w0, w1, w2, w3 := ws[0], ws[1], ws[2], ws[3]
@@ -149,7 +151,7 @@ func Skin4(dstPos, dstNrm, pos, nrm []float32, joints []uint16, weights []float3
 		return fmt.Errorf("skin: Skin4 of %d vertices has %d normals and %d normal outputs", n, len(nrm)/3, len(dstNrm)/3)
 	}
 	if v, j := skin4(dstPos, dstNrm, pos, nrm, joints, weights, palette, n); v >= 0 {
-		return fmt.Errorf("skin: vertex %d uses joint %d; the palette has %d", v, j, len(palette)/paletteFloats)
+		return fmt.Errorf("skin: vertex %d uses joint %d; the palette has %d", v, j, len(palette)/anim.PaletteFloats)
 	}
 	return nil
 }
@@ -163,7 +165,7 @@ func Normals(dst, normals []float32, joints []uint16, weights []float32, palette
 		return err
 	}
 	if v, j := skin4(nil, dst, nil, normals, joints, weights, palette, n); v >= 0 {
-		return fmt.Errorf("skin: vertex %d uses joint %d; the palette has %d", v, j, len(palette)/paletteFloats)
+		return fmt.Errorf("skin: vertex %d uses joint %d; the palette has %d", v, j, len(palette)/anim.PaletteFloats)
 	}
 	return nil
 }

@@ -1,9 +1,10 @@
 package skin
 
-import "fmt"
+import (
+	"fmt"
 
-// paletteFloats matches anim.PaletteFloats: three vec4 rows per joint.
-const paletteFloats = 12
+	"github.com/skinview/skinview/internal/anim"
+)
 
 // Positions writes the linear-blend-skinned position of every vertex into
 // dst: v' = Σ wᵢ · (Pᵢ · v), over per influences per vertex, with Pᵢ read
@@ -15,7 +16,7 @@ func Positions(dst, positions []float32, joints []uint16, weights []float32, per
 	if len(dst) < n*3 || len(joints) < n*per || len(weights) < n*per {
 		return fmt.Errorf("skin: %d vertices need %d outputs and %d influences; have %d, %d joints, %d weights", n, n*3, n*per, len(dst), len(joints), len(weights))
 	}
-	entries := len(palette) / paletteFloats
+	entries := len(palette) / anim.PaletteFloats
 	for v := 0; v < n; v++ {
 		x, y, z := positions[v*3], positions[v*3+1], positions[v*3+2]
 		var ox, oy, oz, total float32
@@ -29,7 +30,7 @@ func Positions(dst, positions []float32, joints []uint16, weights []float32, per
 			if j >= entries {
 				return fmt.Errorf("skin: vertex %d uses joint %d; the palette has %d", v, j, entries)
 			}
-			m := palette[j*paletteFloats : j*paletteFloats+paletteFloats]
+			m := palette[j*anim.PaletteFloats : j*anim.PaletteFloats+anim.PaletteFloats]
 			ox += w * (m[0]*x + m[1]*y + m[2]*z + m[3])
 			oy += w * (m[4]*x + m[5]*y + m[6]*z + m[7])
 			oz += w * (m[8]*x + m[9]*y + m[10]*z + m[11])

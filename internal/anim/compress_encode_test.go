@@ -1,0 +1,432 @@
+package anim
+
+import (
+	"math"
+	mrand "math/rand"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// TestCompressedKeyTimesDecode reads the times of every track that keys
+// some of the table's times back from the packed bytes, bit by bit, as a
+// file reader would: a mask of one bit per time of the table, or an index
+// per key. They must be the times the sampler finds its keys at
+// (keyTime, which finds a mask's k-th set bit a word at a time), and the
+// clips must hold tracks of both forms.
+func TestCompressedKeyTimesDecode(t *testing.T) {
+	sk := humanoid()
+	var masks, indices int
+	for _, tol := range []float64{1e-4, 1e-3, 1e-2} {
+		for _, c := range []Clip{mocapClip(sk, 4), humanoidClips(sk)[1]} {
+			rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pk := rc.pk
+			for p := range pk.tracks {
+				for j := range pk.tracks[p] {
+					tr := &pk.tracks[p][j]
+					if tr.n < 2 || tr.every {
+						continue
+					}
+					var want []float32
+					at := int(tr.toff) * 8
+					if tr.mask {
+						masks++
+						for i := range pk.times {
+							if readBits(pk.data, at+i, 1) == 1 {
+								want = append(want, pk.times[i])
+							}
+						}
+					} else {
+						indices++
+						for k := range int(tr.n) {
+							want = append(want, pk.times[readBits(pk.data, at+k*int(pk.timeBits), pk.timeBits)])
+						}
+					}
+					var got []float32
+					for k := range int(tr.n) {
+						got = append(got, pk.keyTime(tr, k))
+					}
+					if !slices.Equal(got, want) || !slices.IsSorted(want) {
+						t.Fatalf("%s at %g: path %d joint %d (mask %v): key times %v; the bytes hold %v", c.Name, tol, p, j, tr.mask, got, want)
+					}
+					if tr.mask && len(pk.times) >= int(tr.n)*int(pk.timeBits) {
+						t.Errorf("%s at %g: path %d joint %d: a mask of %d bits where %d indices take %d", c.Name, tol, p, j, len(pk.times), tr.n, int(tr.n)*int(pk.timeBits))
+					}
+				}
+			}
+		}
+	}
+	if masks == 0 || indices == 0 {
+		t.Errorf("%d tracks with a mask and %d with indices; want both", masks, indices)
+	}
+}
+
+// TestCompressedRangesDecode reads every coded track's ranges back from
+// the packed bytes, as a file reader would (the engine keeps them decoded),
+// and finds the values it samples with, on a clip whose rotations turn
+// about one axis (minimums of exactly 0, written a bit each) and on one
+// that turns about tilted axes.
+func TestCompressedRangesDecode(t *testing.T) {
+	sk := humanoid()
+	about := func(axis mgl32.Vec3) Clip {
+		c := Clip{Name: "About", Duration: 1}
+		for j := range sk.NumJoints() {
+			tr := Track{Joint: j, Path: Rotation, Interp: Linear}
+			for k := 0; k <= 30; k++ {
+				q := mgl32.QuatRotate(float32(0.6*math.Sin(2*math.Pi*float64(k)/30+float64(j))), axis)
+				tr.Times = append(tr.Times, float32(k)/30)
+				tr.Values = append(tr.Values, q.V[0], q.V[1], q.V[2], q.W)
+			}
+			c.Tracks = append(c.Tracks, tr)
+		}
+		return c
+	}
+	zeros := 0
+	for _, c := range []Clip{about(mgl32.Vec3{1, 0, 0}), mocapClip(sk, 1)} {
+		rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: 1e-4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk := rc.pk
+		for p := range pk.tracks {
+			for j, tr := range pk.tracks[p] {
+				if tr.n < 2 || tr.bits == 32 {
+					continue
+				}
+				if tr.zero {
+					zeros++
+				}
+				at, m := int(tr.off)*8, tr.rbits
+				read := func() float32 {
+					if tr.zero {
+						flag := readBits(pk.data, at, 1)
+						at++
+						if flag == 0 {
+							return 0
+						}
+					}
+					v := math.Float32frombits(readBits(pk.data, at, 9+m) << (23 - m))
+					at += 9 + int(m)
+					return v
+				}
+				for c := range 3 {
+					if v := read(); math.Float32bits(v) != math.Float32bits(tr.lo[c]) {
+						t.Fatalf("path %d joint %d: minimum %d reads %v; the engine has %v", p, j, c, v, tr.lo[c])
+					}
+				}
+				for c := range 3 {
+					if tr.cbits[c] == 0 {
+						continue
+					}
+					if v := read(); math.Float32bits(v) != math.Float32bits(tr.step[c]) {
+						t.Fatalf("path %d joint %d: step %d reads %v; the engine has %v", p, j, c, v, tr.step[c])
+					}
+				}
+			}
+		}
+	}
+	if zeros == 0 {
+		t.Fatal("no track wrote its ranges with zero flags: the test needs one")
+	}
+}
+
+// cutMantissaToward keeps m mantissa bits and rounds the way it is told,
+// by less than one unit of the kept bits.
+func TestCutMantissaToward(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for range 10000 {
+		v := float32(rng.NormFloat64() * math.Pow(10, rng.Float64()*8-4))
+		m := uint8(rng.IntN(24))
+		for _, up := range []bool{false, true} {
+			r := cutMantissaToward(v, m, up)
+			if low := math.Float32bits(r) & (1<<(23-uint32(m)) - 1); m < 23 && low != 0 {
+				t.Fatalf("cut(%g, %d) = %g keeps more than %d mantissa bits", v, m, r, m)
+			}
+			if (up && r < v) || (!up && r > v) {
+				t.Fatalf("cut(%g, %d, up %v) = %g, on the wrong side", v, m, up, r)
+			}
+			if d := math.Abs(float64(r - v)); d > math.Abs(float64(v))*math.Pow(2, -float64(m)) {
+				t.Fatalf("cut(%g, %d, up %v) = %g, %g away", v, m, up, r, d)
+			}
+		}
+	}
+}
+
+// A few keys that a low rate codes exactly (a turn there and back) need
+// no exact ranges either: they may spend a sixteenth of the budget, as a
+// constant's value does, on shorter minimums and steps.
+func TestCompressExactKeysCutTheirRanges(t *testing.T) {
+	sk := chain(3)
+	q := mgl32.QuatRotate(0.5, mgl32.Vec3{1, 0, 0})
+	c := Clip{Name: "Nod", Duration: 2, Tracks: []Track{{Joint: 0, Path: Rotation, Interp: Linear,
+		Times: []float32{0, 1, 2}, Values: []float32{0, 0, 0, 1, q.V[0], q.V[1], q.V[2], q.W, 0, 0, 0, 1}}}}
+	const tol = 1e-4
+	rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := rc.pk.tracks[Rotation][0]
+	if tr.n != 3 || tr.bits >= 32 || tr.rbits >= 23 {
+		t.Errorf("nod: %d keys at %v bits, ranges with %d mantissa bits; want 3 coded keys and cut ranges", tr.n, tr.cbits, tr.rbits)
+	}
+	if e := compressedError(t, sk, &c, rc, keyTimes(&c)); e > tol {
+		t.Errorf("error %g m, over the tolerance %g", e, tol)
+	}
+}
+
+// A constant rotation away from rest keeps x, y and z (w rebuilt) where
+// that is shorter than four floats, within the tolerance; the sign of a
+// key given with w < 0 does not matter.
+func TestCompressConstantRotationKeepsXYZ(t *testing.T) {
+	sk := chain(3)
+	q := mgl32.QuatRotate(2, mgl32.Vec3{0.3, 1, 0.2}.Normalize())
+	c := Clip{Name: "Pose", Duration: 1, Tracks: []Track{
+		{Joint: 0, Path: Rotation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{q.V[0], q.V[1], q.V[2], q.W, q.V[0], q.V[1], q.V[2], q.W}},
+		{Joint: 1, Path: Rotation, Interp: Linear, Times: []float32{0}, Values: []float32{-q.V[0], -q.V[1], -q.V[2], -q.W}},
+	}}
+	const tol = 1e-4
+	rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range 2 {
+		if tr := rc.pk.tracks[Rotation][j]; tr.n != 1 || !tr.xyz {
+			t.Errorf("joint %d: %d keys, x, y, z alone %v; want one value as x, y, z", j, tr.n, tr.xyz)
+		}
+	}
+	if e := compressedError(t, sk, &c, rc, []float32{0, 0.3, 1}); e > tol {
+		t.Errorf("error %g m, over the tolerance %g", e, tol)
+	}
+}
+
+// Progress only goes forward, from 0 to 1, through every packing tried
+// (four for a clip with splines).
+func TestCompressProgressGoesForward(t *testing.T) {
+	sk := humanoid()
+	for _, c := range []Clip{mocapClip(sk, 1), cubicClip(mocapClip(sk, 1))} {
+		var got []float64
+		if _, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: 1e-4, Progress: func(f float64) { got = append(got, f) }}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < 3 || got[len(got)-1] != 1 {
+			t.Fatalf("%s: progress %v; want several steps ending at 1", c.Name, got)
+		}
+		for i, f := range got {
+			if f < 0 || f > 1 || (i > 0 && f < got[i-1]) {
+				t.Fatalf("%s: progress step %d is %v after %v", c.Name, i, f, got[max(i-1, 0)])
+			}
+		}
+	}
+}
+
+// Times baked at a frame rate but rounded one by one lie on a grid of a
+// few numbers; so do the times key reduction keeps of them, two times, a
+// clip whose second half starts 0.8 frames late (a grid of fifths of a
+// frame), and times whose closest two are whole seconds apart but lie on
+// the source's 1/24 s grid (the hint). One time off the grid keeps the
+// table as it is.
+func TestGridTimes(t *testing.T) {
+	frames := func(rate float64, at ...float64) []float32 {
+		var out []float32
+		for _, f := range at {
+			out = append(out, float32(f/rate))
+		}
+		return out
+	}
+	var baked []float32
+	for k := range 61 {
+		baked = append(baked, float32(0.1+float64(k)/30))
+	}
+	var late []float64
+	for k := range 17 {
+		late = append(late, float64(k))
+	}
+	for k := range 8 {
+		late = append(late, 20.8+float64(k))
+	}
+	for _, c := range []struct {
+		name   string
+		times  []float32
+		hint   float64
+		step   float64 // 0: no grid
+		points int
+	}{
+		{"k/30 s + 0.1 s", baked, 0, 1.0 / 30, 61},
+		{"0, 1, 2, 3 s", []float32{0, 1, 2, 3}, 0, 1, 4},
+		{"0 and 1.25 s", []float32{0, 1.25}, 0, 1.25, 2},
+		{"frames 0, 1, 2, 5, 9, 10 at 30 Hz", frames(30, 0, 1, 2, 5, 9, 10), 0, 1.0 / 30, 11},
+		{"frames 0-16, then 20.8-27.8 at 24 Hz", frames(24, late...), 0, 1.0 / 120, 140},
+		{"frames 1, 25, 50 at 24 Hz", frames(24, 1, 25, 50), 0, 0, 0},
+		{"frames 1, 25, 50 at 24 Hz, hint 1/24 s", frames(24, 1, 25, 50), 1.0 / 24, 1.0 / 24, 50},
+	} {
+		got, step, _, points := gridTimes(c.times, c.hint)
+		if c.step == 0 {
+			if step != 0 || !slices.Equal(got, c.times) {
+				t.Errorf("%s: step %v; want no grid, the times as they are", c.name, step)
+			}
+			continue
+		}
+		if math.Abs(float64(step)-c.step) > 1e-6*c.step || points != c.points {
+			t.Errorf("%s: step %v, %d points; want %v, %d", c.name, step, points, c.step, c.points)
+			continue
+		}
+		for i := range got {
+			// A time may move by rounding, no more: a few units of the
+			// last place (2⁻²¹ of it), and lies on the grid as float32
+			// arithmetic rebuilds it.
+			i0 := math.Round(float64(got[i]-got[0]) / c.step)
+			if d := math.Abs(float64(got[i] - c.times[i])); d > math.Max(math.Abs(float64(c.times[i])), c.step)*0x1p-21 || got[i] != got[0]+float32(i0)*step {
+				t.Fatalf("%s: time %d: %v for %v", c.name, i, got[i], c.times[i])
+			}
+		}
+	}
+	// Whole seconds need no mantissa bits.
+	if got, step, mant, _ := gridTimes([]float32{0, 1, 2, 3}, 0); step != 1 || mant != 0 || !slices.Equal(got, []float32{0, 1, 2, 3}) {
+		t.Errorf("0, 1, 2, 3 s: %v, step %v, %d mantissa bits; want them as they are, step 1, none", got, step, mant)
+	}
+	off := slices.Clone(baked)
+	off[30] += 0.01 / 30
+	if got, step, _, _ := gridTimes(off, 0); step != 0 || !slices.Equal(got, off) {
+		t.Errorf("a time a hundredth of a frame off the grid: step %v; want the table kept", step)
+	}
+}
+
+// The exponential-Golomb code writes n+1 in binary after as many zeros
+// as it has digits less one: 0 is "1", 1 is "010", 3 is "00100", 83 is
+// 84 = 1010100 after six zeros.
+func TestExpGolombBits(t *testing.T) {
+	for n, want := range map[int]int{0: 1, 1: 3, 2: 3, 3: 5, 6: 5, 7: 7, 83: 13, 254: 15, 255: 17} {
+		if got := expGolombBits(n); got != want {
+			t.Errorf("expGolombBits(%d) = %d; want %d", n, got, want)
+		}
+	}
+}
+
+// Half turns (w = 0) kept as x, y, z: what is stored is the cut x, y, z,
+// whose w the sampler rebuilds, so that is what must be within the
+// tolerance, even where normalizing the cut values would land back on the
+// key exactly.
+func TestCompressConstantHalfTurn(t *testing.T) {
+	sk := humanoid()
+	c := mocapClip(sk, 2)
+	arm := sk.JointIndex("upper_arm.L")
+	h := float32(math.Sqrt2 / 2)
+	for i := range c.Tracks {
+		if tr := &c.Tracks[i]; tr.Joint == arm && tr.Path == Rotation {
+			tr.Times = []float32{0}
+			tr.Values = []float32{h, 0, h, 0}
+		}
+	}
+	for _, tol := range []float64{1e-3, 1e-4} {
+		rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rc.Compressed() || rep.Ratio() < 2 {
+			t.Errorf("at %g: compressed %v, %d → %d bytes; want it packed", tol, rc.Compressed(), rep.RawBytes, rep.Bytes)
+		}
+		if e := compressedError(t, sk, &c, rc, keyTimes(&c)); e > tol || rep.MaxError > tol {
+			t.Errorf("at %g: error %g m (reported %g)", tol, e, rep.MaxError)
+		}
+	}
+}
+
+// A long clip's times round coarser than a short one's (float32 at 40 s
+// resolves 4 µs): rebuilding them evenly would move its keys further than
+// a fast joint allows, so its table stays as it is, and the clip packs.
+func TestCompressLongClip(t *testing.T) {
+	sk := humanoid()
+	c := mocapClip(sk, 40)
+	const tol = 1e-5
+	rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rc.Compressed() || rep.Ratio() < 2 || rep.MaxError > tol {
+		t.Errorf("40 s of motion at %g: compressed %v, %.2f:1, error %g", tol, rc.Compressed(), rep.Ratio(), rep.MaxError)
+	}
+}
+
+// A joint swinging through a half turn about z (160° to 200°: w crosses 0,
+// z stays near 1) codes x, y and w and rebuilds z, the component furthest
+// from zero: rebuilding w made z swing between ±1 (w ≥ 0) and lost
+// precision in the root near w = 0, which cost such tracks many bits or
+// left them float32. It stays within the tolerance at the keys and
+// between them, played backwards, which decodes the pairs afresh.
+func TestCompressRebuildsTheLargestComponent(t *testing.T) {
+	sk := chain(3)
+	c := Clip{Name: "Swing", Duration: 2}
+	turn := Track{Joint: 0, Path: Rotation, Interp: Linear}
+	for k := 0; k <= 60; k++ {
+		tm := float32(k) / 30
+		a := (180 + 20*math.Sin(math.Pi*float64(tm))) * math.Pi / 180 / 2
+		turn.Times = append(turn.Times, tm)
+		turn.Values = append(turn.Values, 0, 0, float32(math.Sin(a)), float32(math.Cos(a)))
+	}
+	c.Tracks = []Track{turn}
+	const tol = 1e-4
+	rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// w spans cos 80° to −cos 80° (0.35); a 2 m reach at 1e-4 m wants it
+	// to about 5e-5: 13 bits. Rebuilding w coded z over ±1 at 22.
+	tr := rc.pk.tracks[Rotation][0]
+	if tr.n < 2 || tr.bits >= 32 || tr.drop != 2 || tr.keyBits() > 16 {
+		t.Fatalf("swing track: %d keys at %v bits rebuilding component %d; want coded keys of 16 bits or fewer, rebuilding z (2)", tr.n, tr.cbits, tr.drop)
+	}
+	times := keyTimes(&c)
+	for i := len(times) - 1; i > 0; i-- { // halfway between keys, backwards
+		times = append(times, (times[i]+times[i-1])/2)
+	}
+	if e := compressedError(t, sk, &c, rc, times); e > tol || rep.MaxError > tol {
+		t.Errorf("error %g m (reported %g), over the tolerance %g", e, rep.MaxError, tol)
+	}
+}
+
+// models64 is the palette job's model matrices in float64: a point p in
+// joint j's space lands, through the chain, where translating, turning
+// (q·p·q*) and scaling joint by joint puts it, and the engine's float32
+// matrices are the same to float32 rounding.
+func TestModels64(t *testing.T) {
+	rng := mrand.New(mrand.NewSource(3))
+	const n = 6
+	sk := chain(n)
+	pose, js := randPose(rng, n)
+	got := make([]float64, PaletteFloats*n)
+	models64(sk.Parents, pose, got)
+	engine := make([]float32, PaletteFloats*n)
+	(&ModelPaletteJob{Skeleton: sk, Input: pose, Models: engine}).Run()
+	rotate := func(q q64, v [3]float64) [3]float64 {
+		r := q.mul(q64{v[0], v[1], v[2], 0}).mul(q.conj())
+		return [3]float64{r[0], r[1], r[2]}
+	}
+	for j := range n {
+		for _, p := range [][3]float64{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.3, -2, 0.7}} {
+			want := p
+			for a := j; a >= 0; a = sk.Parents[a] {
+				s := js[a].s
+				want = rotate(js[a].q, [3]float64{want[0] * s[0], want[1] * s[1], want[2] * s[2]})
+				for c := range 3 {
+					want[c] += js[a].t[c]
+				}
+			}
+			m := got[j*PaletteFloats:]
+			e := engine[j*PaletteFloats:]
+			for r := range 3 {
+				v := m[r*4]*p[0] + m[r*4+1]*p[1] + m[r*4+2]*p[2] + m[r*4+3]
+				ve := float64(e[r*4])*p[0] + float64(e[r*4+1])*p[1] + float64(e[r*4+2])*p[2] + float64(e[r*4+3])
+				// The pose's float32 quaternions are unit to 1e-7, which
+				// the matrices carry and q·p·q* does not.
+				if math.Abs(v-want[r]) > 1e-6*(1+math.Abs(want[r])) || math.Abs(ve-v) > 1e-5*(1+math.Abs(v)) {
+					t.Fatalf("joint %d, point %v, row %d: models64 %v, engine %v; want %v", j, p, r, v, ve, want[r])
+				}
+			}
+		}
+	}
+}
