@@ -340,7 +340,7 @@ func (a *App) Update(dt float32) error {
 		a.Timing.AnimMs = smooth(a.Timing.AnimMs, float32(time.Since(start).Seconds()*1000))
 		return nil
 	}
-	a.Ctl.SetSpeed(a.UI.Rate())
+	a.Ctl.SetSpeed(a.UI.ClockRate())
 	a.Ctl.SetPaused(!a.UI.Playing)
 	if err := a.View.Update(dt); err != nil {
 		return err

@@ -40,6 +40,7 @@ type Info struct {
 	Frames     int           // the last frame: Duration × FPS, rounded
 	FPS        float32       // the clip's frame rate
 	Loop       anim.LoopMode // what the clip shown does at its ends
+	Backward   bool          // the clip shown plays backwards now
 	BindPose   bool          // the bind pose is shown instead of the animation
 	View       string        // what the debug view shows, "" for the shaded picture
 	Joint      *JointInfo    // the joint the inspector shows, or nil
@@ -239,10 +240,7 @@ func CompactBar(lh float32, w int) float32 {
 // timeline under it.
 func drawCompact(p Painter, s *State, in *Info, w int) {
 	lh := p.LineHeight()
-	play := "▶"
-	if !s.Playing {
-		play = "❚❚"
-	}
+	play := playIcon(s, in)
 	line := s.line.reset().s(play).s(" ").s(cmp.Or(in.Missing, in.Choice)).s("  ").f(in.Time, 3, 0).s("/").f(in.Duration, 3, 0).
 		s(" s  frame ").i(in.Frame, 0).s("/").i(in.Frames, 0).str()
 	width := float32(w) - 2*pad
@@ -300,15 +298,12 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 		p.Text(cx, y, s.line.reset().s("   [Enter: ").s(in.Selected).s("]").str(), textDim)
 	}
 	y += lh + 3
-	play := "▶"
-	if !s.Playing {
-		play = "❚❚"
-	}
+	play := playIcon(s, in)
 	p.Mono(x, y, s.line.reset().s(play).s(" ").f(in.Time, 3, 6).s("/").f(in.Duration, 3, 0).s(" s  frame ").
 		i(in.Frame, 0).s("/").i(in.Frames, 0).s(" @ ").g(float32(math.Round(float64(in.FPS)*100)/100)).s(" fps").str(), textMain)
 	y += lh + 3
 	p.Mono(x, y, s.line.reset().s("rate ").s(sign(s.Reverse)).f(float32(math.Abs(float64(s.Rate()))), 2, 0).s("x  ").
-		s(in.Loop.String()).str(), textDim)
+		s(in.Loop.String()).s(direction(in, "", "  backward")).str(), textDim)
 	y += lh + 3
 	s.Timeline = Rect{x, y + 2, width - 2*pad, lh - 4}
 	drawTimeline(p, s, in, x, y+2, width-2*pad, lh-4)
@@ -403,6 +398,25 @@ func drawClipList(p Painter, s *State, in *Info, y, bottom float32) {
 		p.Mono(nowX, y, s.line.reset().f(100*c.Live, 0, 3).s("%").str(), col)
 		y += row
 	}
+}
+
+// playIcon is ❚❚ paused, else ▶ or, playing backwards, ◀.
+func playIcon(s *State, in *Info) string {
+	switch {
+	case !s.Playing:
+		return "❚❚"
+	case in.Backward:
+		return "◀"
+	}
+	return "▶"
+}
+
+// direction is fwd or, when the clip shown plays backwards, back.
+func direction(in *Info, fwd, back string) string {
+	if in.Backward {
+		return back
+	}
+	return fwd
 }
 
 func sign(rev bool) string {

@@ -473,9 +473,9 @@ func TestInLoop(t *testing.T) {
 		s.LoopIn, s.LoopOut, s.Loop = 0.5, 1.2, tc.mode
 		f.t, s.Reverse = tc.t, tc.reverse
 		s.InLoop(f)
-		if !near(f.t, tc.want) || s.Reverse != tc.wantReverse || s.Playing != tc.wantPlaying {
+		if !near(f.t, tc.want) || s.back() != tc.wantReverse || s.Playing != tc.wantPlaying {
 			t.Errorf("%s at %v (reverse %v): %v (reverse %v, playing %v), want %v (reverse %v, playing %v)",
-				tc.mode, tc.t, tc.reverse, f.t, s.Reverse, s.Playing, tc.want, tc.wantReverse, tc.wantPlaying)
+				tc.mode, tc.t, tc.reverse, f.t, s.back(), s.Playing, tc.want, tc.wantReverse, tc.wantPlaying)
 		}
 	}
 	f := newFake()
@@ -873,5 +873,49 @@ func TestBannerStays(t *testing.T) {
 	Draw(r, &s, &Info{}, 800, 600)
 	if len(r.texts) != 1 {
 		t.Errorf("drawn %q; want the banner once, not its error again", r.texts)
+	}
+}
+
+// TestRegionPingPongDirection: ping-pong in a loop region turns the play
+// head round without changing the user's rate; leaving ping-pong and
+// clearing the region plays forwards again at that rate.
+func TestRegionPingPongDirection(t *testing.T) {
+	f := newFake()
+	s := NewState()
+	s.Handle(Event{Key: KeyPeriod}, f) // 1.5x
+	s.LoopIn, s.LoopOut, s.Loop = 0.5, 1.2, anim.PingPong
+	f.t = 1.25
+	s.InLoop(f) // past the out point: turns round
+	if s.Rate() != 1.5 || s.ClockRate() != -1.5 {
+		t.Fatalf("turned round: rate %v, clock %v; want the user's 1.5 and the clock -1.5", s.Rate(), s.ClockRate())
+	}
+	s.Handle(Event{Key: KeyL}, f) // ping-pong → loop
+	s.Handle(Event{Key: KeyI, Alt: true}, f)
+	s.InLoop(f)
+	if s.Rate() != 1.5 || s.ClockRate() != 1.5 {
+		t.Fatalf("loop mode, no region: rate %v, clock %v; want 1.5 forwards", s.Rate(), s.ClockRate())
+	}
+}
+
+// TestDirectionShown: a clip playing backwards (Info.Backward) shows ◀
+// and reads "direction":"backward" with the user's rate; forwards ▶ and
+// "forward".
+func TestDirectionShown(t *testing.T) {
+	for _, back := range []bool{false, true} {
+		s := NewState()
+		in := &Info{Model: "m", Mode: "clip", Choice: "Walk", Duration: 2, FPS: 30, Loop: anim.PingPong, Backward: back}
+		r := &recorder{}
+		Draw(r, &s, in, 1280, 720)
+		icon, word := "▶", `"direction":"forward"`
+		if back {
+			icon, word = "◀", `"direction":"backward"`
+		}
+		if !strings.Contains(strings.Join(r.texts, "\n"), icon+" ") {
+			t.Errorf("backward %v: no %s in %q", back, icon, r.texts)
+		}
+		line := string(StateLine(in, &s, 1, ""))
+		if !strings.Contains(line, word) || !strings.Contains(line, `"rate":1,`) {
+			t.Errorf("backward %v: state line %s, want %s and rate 1", back, line, word)
+		}
 	}
 }
