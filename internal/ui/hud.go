@@ -437,9 +437,14 @@ func drawTimeline(p Painter, s *State, in *Info, x, y, w, h float32) {
 	if s.LoopOut > s.LoopIn {
 		p.Rect(at(s.LoopIn), y, at(s.LoopOut)-at(s.LoopIn), h, loopFill)
 	}
-	for _, k := range in.Keys[:min(len(in.Keys), 400)] { // more would be a grey bar
+	col := math.MinInt
+	for _, k := range in.Keys {
+		// Every key, keys in one pixel column merged into one mark.
 		kx := at(k)
-		p.Line(kx, y+h-4, kx, y+h, 1, keyMark)
+		if c := int(math.Floor(float64(kx))); c != col {
+			col = c
+			p.Line(kx, y+h-4, kx, y+h, 1, keyMark)
+		}
 	}
 	for _, m := range in.Markers {
 		// A tick through the bar and a dot above it.

@@ -338,6 +338,8 @@ type recorder struct {
 	texts  []string
 	lines  int // Line calls
 	frames int // Frame calls
+	// marks are the x of each short vertical line (a key mark's).
+	marks []float32
 }
 
 func (r *recorder) Text(x, y float32, s string, c color.NRGBA) float32 {
@@ -350,8 +352,13 @@ func (r *recorder) MeasureMono(s string) float32                       { return 
 func (r *recorder) LineHeight() float32                                { return 17 }
 func (r *recorder) Rect(x, y, w, h float32, c color.NRGBA)             {}
 func (r *recorder) Frame(x, y, w, h, th float32, c color.NRGBA)        { r.frames++ }
-func (r *recorder) Line(x0, y0, x1, y1, w float32, c color.NRGBA)      { r.lines++ }
-func (r *recorder) Disc(x, y, rad float32, c color.NRGBA)              {}
+func (r *recorder) Line(x0, y0, x1, y1, w float32, c color.NRGBA) {
+	r.lines++
+	if x0 == x1 && y1-y0 == 4 {
+		r.marks = append(r.marks, x0)
+	}
+}
+func (r *recorder) Disc(x, y, rad float32, c color.NRGBA) {}
 
 func TestHUDShowsTheState(t *testing.T) {
 	s := NewState()
@@ -917,5 +924,31 @@ func TestDirectionShown(t *testing.T) {
 		if !strings.Contains(line, word) || !strings.Contains(line, `"rate":1,`) {
 			t.Errorf("backward %v: state line %s, want %s and rate 1", back, line, word)
 		}
+	}
+}
+
+// TestKeyMarksCoverTheClip: 1309 keys at 37.5 Hz over 34.9 s, more than
+// the timeline's pixels, still mark its whole length, at most one mark
+// per pixel column.
+func TestKeyMarksCoverTheClip(t *testing.T) {
+	var keys []float32
+	for k := 0; float64(k)/37.5 <= 34.9; k++ {
+		keys = append(keys, float32(float64(k)/37.5))
+	}
+	s := NewState()
+	in := &Info{Model: "m", Mode: "clip", Choice: "Walk", Duration: 34.9, FPS: 37.5, Keys: keys}
+	r := &recorder{}
+	Draw(r, &s, in, 1280, 720)
+	tl := s.Timeline
+	last := keys[len(keys)-1] / 34.9 // the last key, as a share of the bar
+	if len(r.marks) == 0 || r.marks[len(r.marks)-1] < tl.X+last*tl.W-1 {
+		t.Fatalf("key marks end at x %v; the last key is at %v (bar %+v)", r.marks[len(r.marks)-1], tl.X+last*tl.W, tl)
+	}
+	cols := map[int]bool{}
+	for _, x := range r.marks {
+		if cols[int(x)] {
+			t.Fatalf("two marks in pixel column %d", int(x))
+		}
+		cols[int(x)] = true
 	}
 }
