@@ -97,8 +97,7 @@ func NewView(c *Character, opt ViewOptions, w, h int) (*View, error) {
 		v.Destroy()
 		return nil, err
 	}
-	v.Scene.setDebugView(c, joint)
-	v.WeightJoint = joint
+	v.SetWeightJoint(joint)
 	v.Mode, v.Bones = opt.View, opt.Skeleton
 	v.Stats.Partitions = v.Scene.Parts
 	v.Stats.Joints = c.Model.Skeleton.NumJoints()
@@ -106,6 +105,13 @@ func NewView(c *Character, opt ViewOptions, w, h int) (*View, error) {
 		v.Stats.Vertices += d.prim.NumVertices()
 	}
 	return v, nil
+}
+
+// SetWeightJoint makes skeleton joint j (−1: none) the one whose weights
+// the Weights view shows.
+func (v *View) SetWeightJoint(j int) {
+	v.Scene.setDebugView(v.c, j)
+	v.WeightJoint = j
 }
 
 // Update is the frame step: the character's controller advances by dt

@@ -279,6 +279,9 @@ func (a *App) SelectJointAt(x, y float32) bool {
 		return false
 	}
 	a.Selected = j
+	// The weights view shows the joint picked.
+	a.View.SetWeightJoint(j)
+	a.Snapshot.WeightJoint(a.Character, j)
 	return true
 }
 

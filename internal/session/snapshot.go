@@ -48,11 +48,7 @@ func NewSnapshot(c *scene.Character, parts, weightJoint int) *Snapshot {
 	s := &Snapshot{morphFor: -1}
 	s.space, s.spaceParams = blendSpace(c)
 	s.ViewLabels[debugview.Partitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", parts)
-	s.ViewLabels[debugview.Weights] = "view: weights, no joint"
-	if j := weightJoint; j >= 0 {
-		name := cmp.Or(c.Model.Skeleton.Names[j], fmt.Sprintf("joint %d", j))
-		s.ViewLabels[debugview.Weights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
-	}
+	s.WeightJoint(c, weightJoint)
 	s.missing = Missing(c.Model, c.ClipMode)
 	if c.ClipMode {
 		for i, name := range c.Choices() {
@@ -60,6 +56,15 @@ func NewSnapshot(c *scene.Character, parts, weightJoint int) *Snapshot {
 		}
 	}
 	return s
+}
+
+// WeightJoint names joint j (−1: none) of c in the weights view's label.
+func (s *Snapshot) WeightJoint(c *scene.Character, j int) {
+	s.ViewLabels[debugview.Weights] = "view: weights, no joint"
+	if j >= 0 {
+		name := cmp.Or(c.Model.Skeleton.Names[j], fmt.Sprintf("joint %d", j))
+		s.ViewLabels[debugview.Weights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
+	}
 }
 
 // ui.Info is the HUD's picture of c under the key state st this frame, with
