@@ -164,6 +164,40 @@ func fitText(p Painter, l *line, s string, w float32) string {
 	return l.reset().s(s[:k]).s("…").str()
 }
 
+// elideMiddle cuts s to at most w wide by taking out its middle, for "…":
+// names alike up to a distinguishing end ("flamingo_…_012") keep it, as a
+// header keeps its last words. The cut line is built in l, valid until
+// l's next reset.
+func elideMiddle(p Painter, l *line, s string, w float32) string {
+	if p.Measure(s) <= w {
+		return s
+	}
+	w -= p.Measure("…")
+	tail := len(s) // s[tail:] is kept, as wide as half the room at most
+	for tail > 0 {
+		k := tail - 1
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		if p.Measure(s[k:]) > w/2 {
+			break
+		}
+		tail = k
+	}
+	head := 0 // s[:head] fills the rest
+	for head < tail {
+		k := head + 1
+		for k < tail && !utf8.RuneStart(s[k]) {
+			k++
+		}
+		if p.Measure(s[:k])+p.Measure(s[tail:]) > w {
+			break
+		}
+		head = k
+	}
+	return l.reset().s(s[:head]).s("…").s(s[tail:]).str()
+}
+
 const pad = 8
 
 // Draw lays out the HUD for a w×h framebuffer: the clip panel top-left
@@ -490,7 +524,7 @@ func drawMorph(p Painter, s *State, mp *MorphPanel, x, y, bottom float32) {
 	p.Rect(x, y, width, height, panelBG)
 	p.Frame(x, y, width, height, 1, panelLine)
 	x, y = x+pad, y+pad
-	p.Text(x, y, fitText(p, &s.line, mp.Title, width-2*pad), textDim)
+	p.Text(x, y, elideMiddle(p, &s.line, mp.Title, width-2*pad), textDim)
 	y += row
 	inner := width - 2*pad
 	valX := x + inner - p.MeasureMono("-0.00 pin")
@@ -508,7 +542,7 @@ func drawMorph(p Painter, s *State, mp *MorphPanel, x, y, bottom float32) {
 		if r.Weight != 0 {
 			col = accent
 		}
-		p.Text(x, y, fitText(p, &s.line, r.Name, bar.X-x-8), col)
+		p.Text(x, y, elideMiddle(p, &s.line, r.Name, bar.X-x-8), col)
 		p.Rect(bar.X, y+lh/2-3, bar.W, bar.H, sliderBG)
 		fill := sliderFG
 		if r.Pinned {

@@ -952,3 +952,32 @@ func TestKeyMarksCoverTheClip(t *testing.T) {
 		cols[int(x)] = true
 	}
 }
+
+// TestMorphNamesElideInTheMiddle: 13 targets named alike up to their
+// number keep their numbers when cut, and a long header still shows
+// "M: next".
+func TestMorphNamesElideInTheMiddle(t *testing.T) {
+	mp := &MorphPanel{Title: `morph: flamingo_body_mesh_node (mesh "flamingo_body_mesh") · M: next`}
+	for i := range 13 {
+		mp.Rows = append(mp.Rows, MorphRow{Name: fmt.Sprintf("flamingo_flyA_%03d", i)})
+	}
+	s := NewState()
+	r := &recorder{}
+	Draw(r, &s, &Info{Model: "m", Mode: "clip", Morph: mp}, 1280, 720)
+	all := strings.Join(r.texts, "\n")
+	if !strings.Contains(all, "M: next") {
+		t.Errorf("the morph header hides M: next:\n%s", all)
+	}
+	for i := range 13 {
+		end := fmt.Sprintf("_%03d", i)
+		found := false
+		for _, txt := range r.texts {
+			if strings.HasPrefix(txt, "flam") && strings.HasSuffix(txt, end) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no morph row ends %q:\n%s", end, all)
+		}
+	}
+}
