@@ -245,6 +245,7 @@ func Draw(p Painter, s *State, in *Info, w, h int) {
 		p.Rect(x-pad, y-4, tw+2*pad, lh+8, bannerBG)
 		p.Text(x, y, s.Banner, TextColor)
 	}
+	drawHoverTag(p, s, in)
 	if s.Help {
 		drawHelp(p, &s.line, w, h)
 	}
@@ -491,17 +492,24 @@ func drawTimeline(p Painter, s *State, in *Info, x, y, w, h float32) {
 	}
 	hx := at(in.Time)
 	p.Line(hx, y-2, hx, y+h+2, 2, playHead)
-	if s.hover >= 0 && in.FPS > 0 {
-		// The time and frame under the pointer, in a tag below the bar.
-		t := in.Duration * min(max((s.hover-x)/w, 0), 1)
-		tag := s.line.reset().f(t, 3, 0).s(" s  frame ").i(int(FrameAt(t, 1/in.FPS)), 0).str()
-		tw := p.MeasureMono(tag)
-		lh := p.LineHeight()
-		tx := min(max(s.hover-tw/2, x), x+w-tw)
-		p.Line(s.hover, y, s.hover, y+h, 1, textMain)
-		p.Rect(tx-4, y+h+4, tw+8, lh+4, color.NRGBA{18, 20, 26, 235})
-		p.Mono(tx, y+h+6, tag, textMain)
+}
+
+// drawHoverTag is the time and frame under the pointer over the timeline
+// (s.Timeline, as last drawn), in a tag below the bar: drawn after every
+// panel, which it may overlap.
+func drawHoverTag(p Painter, s *State, in *Info) {
+	x, y, w, h := s.Timeline.X, s.Timeline.Y, s.Timeline.W, s.Timeline.H
+	if s.hover < 0 || !(in.FPS > 0) || !(w > 0) || in.Duration <= 0 {
+		return
 	}
+	t := in.Duration * min(max((s.hover-x)/w, 0), 1)
+	tag := s.line.reset().f(t, 3, 0).s(" s  frame ").i(int(FrameAt(t, 1/in.FPS)), 0).str()
+	tw := p.MeasureMono(tag)
+	lh := p.LineHeight()
+	tx := min(max(s.hover-tw/2, x), x+w-tw)
+	p.Line(s.hover, y, s.hover, y+h, 1, textMain)
+	p.Rect(tx-4, y+h+4, tw+8, lh+4, color.NRGBA{18, 20, 26, 235})
+	p.Mono(tx, y+h+6, tag, textMain)
 }
 
 // drawMorph is the morph panel, its right edge at x, from y down to at

@@ -981,3 +981,28 @@ func TestMorphNamesElideInTheMiddle(t *testing.T) {
 		}
 	}
 }
+
+// TestHoverTagOnTop: the time tag under the pointer over the timeline is
+// drawn after the parameter rows below the timeline, which would cover it.
+func TestHoverTagOnTop(t *testing.T) {
+	s := NewState()
+	in := &Info{Model: "m", Mode: "blend tree", Choice: "Walk", Duration: 2, FPS: 30, HasStates: true,
+		Params: []anim.Param{{Name: "speed", Max: 1}, {Name: "aim_x", Min: -1, Max: 1}},
+		Status: anim.Status{State: "Walk"}}
+	Draw(&recorder{}, &s, in, 1280, 720)
+	s.Hover(s.Timeline.X+s.Timeline.W/2, s.Timeline.Y+s.Timeline.H/2)
+	r := &recorder{}
+	Draw(r, &s, in, 1280, 720)
+	tag, last := -1, -1
+	for i, txt := range r.texts {
+		if strings.Contains(txt, " s  frame ") && strings.HasPrefix(txt, "1.000") {
+			tag = i
+		}
+		if strings.Contains(txt, "aim_x") || strings.Contains(txt, "speed") || strings.HasPrefix(txt, "state:") {
+			last = i
+		}
+	}
+	if tag < 0 || tag < last {
+		t.Fatalf("hover tag drawn at %d, before the rows below the timeline (last at %d):\n%s", tag, last, strings.Join(r.texts, "\n"))
+	}
+}
