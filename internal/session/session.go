@@ -156,6 +156,7 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 	}
 	a.Snapshot = NewSnapshot(c, v.Scene.Parts, v.WeightJoint)
 	a.Snapshot.Issues, a.Snapshot.IssueLines = report.IssueSummary(&c.Model.Report)
+	a.Snapshot.IssueErrors = c.Model.Report.Count(gltfload.Error) > 0
 	a.Steady = w > 0 && h > 0
 	if opt.Joint != "" {
 		a.Selected = c.Model.Skeleton.JointIndex(opt.Joint) // the inspector starts on it

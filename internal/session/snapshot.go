@@ -20,9 +20,10 @@ import (
 // frame allocates nothing.
 type Snapshot struct {
 	// Issues and IssueLines are the HUD's summary of the model's
-	// validation report.
-	Issues     string
-	IssueLines []string
+	// validation report; IssueErrors says it has errors.
+	Issues      string
+	IssueLines  []string
+	IssueErrors bool
 	// space is the 2D blend space plot; spaceParams are the parameter
 	// indices of its two axes (−1: a constant).
 	space       *ui.Space2D
@@ -76,7 +77,7 @@ func (s *Snapshot) Info(c *scene.Character, st *ui.State, stats ui.Stats) ui.Inf
 		Model: c.Model.Name, Choices: c.Choices(),
 		Params: c.Params(), Status: status, HasStates: !c.ClipMode, Stats: stats,
 	}
-	in.Issues, in.IssueLines = s.Issues, s.IssueLines
+	in.Issues, in.IssueLines, in.IssueErrors = s.Issues, s.IssueLines, s.IssueErrors
 	in.Missing = s.missing
 	if ch := in.Choices; len(ch) > 0 {
 		in.Selected = ch[st.Selected%len(ch)]

@@ -30,30 +30,33 @@ type Info struct {
 	Model      string
 	Issues     string   // "2 errors, 1 warning" from the model's validation report, or ""
 	IssueLines []string // the report's first errors and warnings
-	Mode       string   // "clip" or "blend tree"
-	Choice     string   // the clip or state playing
-	Choices    []string // what [ ] select
-	Selected   string   // the choice [ ] point at, which Enter requests
-	Time       float32  // local time in seconds
-	Duration   float32
-	Frame      int           // the frame shown: Time × FPS, rounded down
-	Frames     int           // the last frame: Duration × FPS, rounded
-	FPS        float32       // the clip's frame rate
-	Loop       anim.LoopMode // what the clip shown does at its ends
-	Backward   bool          // the clip shown plays backwards now
-	BindPose   bool          // the bind pose is shown instead of the animation
-	View       string        // what the debug view shows, "" for the shaded picture
-	Joint      *JointInfo    // the joint the inspector shows, or nil
-	Keys       []float32     // key times of the clip shown, for marks
-	Markers    []anim.Marker // event markers of the clip shown
-	Clips      []ClipRow     // the clip browser's list (nil under a spec), one row per choice
-	Morph      *MorphPanel   // the morph targets of one mesh, or nil
-	Fade       *Fade         // a cross-fade in progress, or nil
-	Params     []anim.Param
-	Status     anim.Status
-	HasStates  bool // the spec has a state machine worth showing
-	Space      *Space2D
-	Stats      Stats
+	// IssueErrors: the report has errors (Issues is drawn in the error
+	// colour, else in the warning colour).
+	IssueErrors bool
+	Mode        string   // "clip" or "blend tree"
+	Choice      string   // the clip or state playing
+	Choices     []string // what [ ] select
+	Selected    string   // the choice [ ] point at, which Enter requests
+	Time        float32  // local time in seconds
+	Duration    float32
+	Frame       int           // the frame shown: Time × FPS, rounded down
+	Frames      int           // the last frame: Duration × FPS, rounded
+	FPS         float32       // the clip's frame rate
+	Loop        anim.LoopMode // what the clip shown does at its ends
+	Backward    bool          // the clip shown plays backwards now
+	BindPose    bool          // the bind pose is shown instead of the animation
+	View        string        // what the debug view shows, "" for the shaded picture
+	Joint       *JointInfo    // the joint the inspector shows, or nil
+	Keys        []float32     // key times of the clip shown, for marks
+	Markers     []anim.Marker // event markers of the clip shown
+	Clips       []ClipRow     // the clip browser's list (nil under a spec), one row per choice
+	Morph       *MorphPanel   // the morph targets of one mesh, or nil
+	Fade        *Fade         // a cross-fade in progress, or nil
+	Params      []anim.Param
+	Status      anim.Status
+	HasStates   bool // the spec has a state machine worth showing
+	Space       *Space2D
+	Stats       Stats
 	// Missing says what the model lacks, in place of the clip line:
 	// "no animation", "nothing to draw"; "" when it has what it needs.
 	Missing string
@@ -143,6 +146,7 @@ var (
 	keyMark   = color.NRGBA{170, 176, 190, 255}
 	loopFill  = color.NRGBA{90, 150, 235, 90}
 	issueText = color.NRGBA{255, 120, 100, 255}
+	warnText  = color.NRGBA{240, 205, 90, 255}
 	bannerBG  = color.NRGBA{120, 28, 24, 220}
 	eventMark = color.NRGBA{120, 220, 255, 255}
 )
@@ -311,7 +315,11 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 	p.Text(x, y, in.Model, textMain)
 	y += lh + 3
 	if in.Issues != "" {
-		p.Text(x, y, in.Issues+" (viewer -info lists them)", issueText)
+		col := warnText
+		if in.IssueErrors {
+			col = issueText
+		}
+		p.Text(x, y, in.Issues+" (viewer -info lists them)", col)
 		y += lh + 3
 		for _, l := range in.IssueLines {
 			p.Text(x+pad, y, fitText(p, &s.line, l, width-3*pad), textDim)

@@ -336,14 +336,16 @@ func TestParseKeysErrors(t *testing.T) {
 // recorder is a Painter that keeps the text it was asked to draw.
 type recorder struct {
 	texts  []string
-	lines  int // Line calls
-	frames int // Frame calls
+	colors []color.NRGBA // each text's
+	lines  int           // Line calls
+	frames int           // Frame calls
 	// marks are the x of each short vertical line (a key mark's).
 	marks []float32
 }
 
 func (r *recorder) Text(x, y float32, s string, c color.NRGBA) float32 {
 	r.texts = append(r.texts, strings.Clone(s)) // s is the HUD's buffer: copy
+	r.colors = append(r.colors, c)
 	return r.Measure(s)
 }
 func (r *recorder) Mono(x, y float32, s string, c color.NRGBA) float32 { return r.Text(x, y, s, c) }
@@ -1004,5 +1006,23 @@ func TestHoverTagOnTop(t *testing.T) {
 	}
 	if tag < 0 || tag < last {
 		t.Fatalf("hover tag drawn at %d, before the rows below the timeline (last at %d):\n%s", tag, last, strings.Join(r.texts, "\n"))
+	}
+}
+
+// TestIssueColour: a report of warnings only is drawn in the warning
+// colour, not the error colour; with errors, the error colour.
+func TestIssueColour(t *testing.T) {
+	for _, tc := range []struct {
+		issues string
+		errors bool
+	}{{"0 errors, 631 warnings", false}, {"2 errors, 1 warning", true}} {
+		s := NewState()
+		r := &recorder{}
+		Draw(r, &s, &Info{Model: "m", Mode: "clip", Issues: tc.issues, IssueErrors: tc.errors}, 1280, 720)
+		for i, txt := range r.texts {
+			if strings.HasPrefix(txt, tc.issues) && (r.colors[i] == issueText) != tc.errors {
+				t.Errorf("%q drawn in %v (error colour %v)", tc.issues, r.colors[i], issueText)
+			}
+		}
 	}
 }
