@@ -31,6 +31,9 @@ type View struct {
 	// TopInset is the share of the height a HUD bar covers at the top,
 	// which the picture keeps clear (render.Camera.TopInset).
 	TopInset float32
+	// LeftInset is the share of the width HUD panels cover at the left,
+	// which the picture keeps clear (render.Camera.LeftInset).
+	LeftInset float32
 	// BoxLo, BoxHi is what home frames; a pose leaving it widens it.
 	BoxLo, BoxHi mgl32.Vec3
 	Wire         bool
@@ -264,10 +267,11 @@ func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render
 	return render.FrameBounds(lo, hi, aspect), lo, hi, nil
 }
 
-// Camera is the camera the view draws with: Cam, with TopInset.
+// Camera is the camera the view draws with: Cam, with TopInset and
+// LeftInset.
 func (v *View) Camera() render.Camera {
 	c := v.Cam
-	c.TopInset = v.TopInset
+	c.TopInset, c.LeftInset = v.TopInset, v.LeftInset
 	return c
 }
 

@@ -411,14 +411,19 @@ func (a *App) Draw() error {
 	}
 	v.Mode = a.UI.View
 	// The one-line HUD of a small framebuffer covers its top: the picture
-	// goes below it.
-	v.TopInset = 0
+	// goes below it. In a small window the full HUD's panels cover the
+	// left: the picture goes right of them (offscreen images keep the
+	// whole frame, as -screenshot has always drawn it).
+	v.TopInset, v.LeftInset = 0, 0
 	if a.UI.HUD && a.shotPath == "" { // a P screenshot has no HUD: the whole picture
 		h, err := v.Overlay(a.Scale)
 		if err != nil {
 			return err
 		}
 		v.TopInset = ui.CompactBar(h.LineHeight(), v.W) / float32(max(v.H, 1))
+		if v.Target == nil {
+			v.LeftInset = ui.PanelInset(h.LineHeight(), v.W)
+		}
 	}
 	v.KeepInView(a.Character)
 	a.followRoot()

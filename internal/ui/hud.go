@@ -275,6 +275,25 @@ func CompactBar(lh float32, w int) float32 {
 	return pad + 2*lh + 3*pad/2 + pad/2
 }
 
+// PanelInset is the share of a w pixels wide framebuffer's width that the
+// full HUD's left column of panels covers, at text of line height lh,
+// where that is more than a quarter of it (a small window); 0 otherwise
+// and under the one-line HUD. The window keeps the picture right of it
+// (render.Camera.LeftInset).
+func PanelInset(lh float32, w int) float32 {
+	if compact(lh, w) || w <= 0 {
+		return 0
+	}
+	cover := (2*pad + panelWidth) * lh / 17
+	if cover <= float32(w)/4 {
+		return 0
+	}
+	return cover / float32(w)
+}
+
+// panelWidth is the width of the main panel and the clip list.
+const panelWidth = 340
+
 // drawCompact is the one-line HUD: what plays, time and frame, then the
 // timeline under it.
 func drawCompact(p Painter, s *State, in *Info, w int) {
@@ -293,7 +312,7 @@ func drawCompact(p Painter, s *State, in *Info, w int) {
 func drawPanel(p Painter, s *State, in *Info) float32 {
 	lh := p.LineHeight()
 	x, y := float32(pad), float32(pad)
-	width := float32(340)
+	width := float32(panelWidth)
 	rows := 5 + len(in.Params)
 	if in.View != "" {
 		rows++
@@ -398,7 +417,7 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 func drawClipList(p Painter, s *State, in *Info, y, bottom float32) {
 	lh := p.LineHeight()
 	row := lh + 3
-	x, width := float32(pad), float32(340)
+	x, width := float32(pad), float32(panelWidth)
 	visible := min(len(in.Clips), int((bottom-y-2*pad-row)/row))
 	if visible < 1 {
 		return

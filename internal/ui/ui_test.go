@@ -1026,3 +1026,18 @@ func TestIssueColour(t *testing.T) {
 		}
 	}
 }
+
+// TestPanelInset: the full HUD's left column (pad + 340 + pad = 356 px at
+// line height 17) is kept clear of the picture where it covers more than
+// a quarter of the framebuffer's width: at 800 px it is 356/800; at
+// 1600 px (22 %) and under the one-line HUD (600 px) nothing is.
+func TestPanelInset(t *testing.T) {
+	for _, tc := range []struct {
+		w    int
+		want float32
+	}{{800, 356.0 / 800}, {1600, 0}, {600, 0}} {
+		if got := PanelInset(17, tc.w); math.Abs(float64(got-tc.want)) > 1e-6 {
+			t.Errorf("%d px wide: inset %v, want %v", tc.w, got, tc.want)
+		}
+	}
+}
