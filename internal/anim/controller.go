@@ -452,9 +452,6 @@ type Timeline struct {
 	Clip int
 	// Mode is what the clip does at its ends.
 	Mode LoopMode
-	// Backward: Time runs backwards as the clock plays (a negative rate
-	// or speed, or a ping-pong's way back), whether or not it is paused.
-	Backward bool
 }
 
 // Timeline reports what the base layer shows now.
@@ -468,12 +465,7 @@ func (c *Controller) Timeline() Timeline {
 		return Timeline{Clip: -1}
 	}
 	n := tree.timeline()
-	back := (n.authored < 0) != (c.speed < 0)
-	if d := float64(n.clock.Duration); n.clock.Mode == PingPong && d > 0 {
-		// Elapsed in [D, 2D) of each 2D cycle is the way back.
-		back = back != (posMod(float64(n.clock.Elapsed), 2*d) >= d)
-	}
-	return Timeline{Time: n.clock.Local(), Duration: n.clock.Duration, Clip: n.index, Mode: n.clock.Mode, Backward: back}
+	return Timeline{Time: n.clock.Local(), Duration: n.clock.Duration, Clip: n.index, Mode: n.clock.Mode}
 }
 
 // Cut switches the base layer (or, for "layer/state", that layer) to the

@@ -335,24 +335,3 @@ func TestEvaluateShifted(t *testing.T) {
 		t.Errorf("EvaluateShifted allocates %v times", n)
 	}
 }
-
-// TestTimelineBackward: the way the timeline's time runs. A (2 s) in
-// ping-pong goes forwards for its first 2 s of play and back for the next
-// 2 s; a negative speed turns each leg round.
-func TestTimelineBackward(t *testing.T) {
-	spec, err := ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "A", "loop": "pingpong"}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := build(t, spec, chain(1), nodeClips())
-	for _, step := range []struct {
-		dt, speed float32
-		back      bool
-	}{{0.5, 1, false}, {2, 1, true}, {0, -1, false}, {2, 1, false}, {0, -1, true}} {
-		c.SetSpeed(step.speed)
-		c.Update(step.dt)
-		if tl := c.Timeline(); tl.Backward != step.back {
-			t.Fatalf("after %v s at speed %v: %+v, want backward %v", step.dt, step.speed, tl, step.back)
-		}
-	}
-}

@@ -83,7 +83,7 @@ func (s *Snapshot) Info(c *scene.Character, st *ui.State, stats ui.Stats) ui.Inf
 		in.Selected = ch[st.Selected%len(ch)]
 	}
 	tl := c.Ctl.Timeline()
-	in.Time, in.Duration, in.Loop, in.FPS, in.Backward = tl.Time, tl.Duration, tl.Mode, c.FPS(), tl.Backward
+	in.Time, in.Duration, in.Loop, in.FPS, in.Backward = tl.Time, tl.Duration, tl.Mode, c.FPS(), c.Ctl.Backward()
 	in.BindPose = c.BindPose
 	in.View = s.ViewLabels[st.View]
 	if j := c.Selected; j >= 0 {
