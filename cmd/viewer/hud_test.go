@@ -1,8 +1,10 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -39,4 +41,30 @@ func TestHUDStates(t *testing.T) {
 			golden.CheckSpots(t, img, tc.spots)
 		})
 	}
+}
+
+// TestWeightsViewFollowsPickedJoint: a joint picked on the skeleton (K,
+// then a click on it) is the one the weights view (V) shows, in the
+// picture and in its label; before any pick it is -joint's.
+func TestWeightsViewFollowsPickedJoint(t *testing.T) {
+	withApp(t, options{clip: "Walk", joint: "forearm.R", width: 320, height: 240}, func(a *app) error {
+		keys(t, a, "k,v,v")
+		if a.UI.View != debugview.Weights {
+			t.Errorf("view %v after V V, want the weights view", a.UI.View)
+		}
+		sk := a.Character.Model.Skeleton
+		j := sk.JointIndex("forearm.L")
+		x, y, ok := a.View.Camera().Project(a.Character.Shown(a.Character.JointWorld(j).Col(3).Vec3()), a.View.W, a.View.H)
+		if !ok || !a.SelectJointAt(x, y) || a.Selected != j {
+			t.Errorf("pick at forearm.L (%v, %v, %v): selected %d, want %d", x, y, ok, a.Selected, j)
+			return nil
+		}
+		if a.View.WeightJoint != j {
+			t.Errorf("weights view shows joint %d after picking forearm.L (%d)", a.View.WeightJoint, j)
+		}
+		if in := a.Info(); !strings.Contains(in.View, "forearm.L") {
+			t.Errorf("weights view label %q, want forearm.L's", in.View)
+		}
+		return nil
+	})
 }

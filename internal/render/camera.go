@@ -21,6 +21,10 @@ type Camera struct {
 	// top (for a HUD bar): the picture is scaled by 1 − TopInset about
 	// the bottom edge's centre, so all the camera frames shows below it.
 	TopInset float32
+	// LeftInset is the share of the viewport's width kept clear at the
+	// left (for HUD panels): the picture is scaled by 1 − LeftInset about
+	// the right edge's middle, so all the camera frames shows right of it.
+	LeftInset float32
 }
 
 // Eye is the camera's position.
@@ -47,6 +51,10 @@ func (c Camera) Proj(aspect float32) mgl32.Mat4 {
 		// Clip-space x and y scaled by 1 − f and y moved down by f: NDC
 		// y ∈ [−1, 1] lands on [−1, 1 − 2f].
 		p = mgl32.Translate3D(0, -f, 0).Mul4(mgl32.Scale3D(1-f, 1-f, 1)).Mul4(p)
+	}
+	if f := c.LeftInset; f > 0 && f < 1 {
+		// NDC x ∈ [−1, 1] lands on [−1 + 2f, 1], y on [−(1 − f), 1 − f].
+		p = mgl32.Translate3D(f, 0, 0).Mul4(mgl32.Scale3D(1-f, 1-f, 1)).Mul4(p)
 	}
 	return p
 }

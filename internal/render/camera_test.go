@@ -154,3 +154,26 @@ func TestProjectTopInset(t *testing.T) {
 		}
 	}
 }
+
+// LeftInset keeps the left share of the viewport clear: the picture is
+// scaled by 1 − f about the right edge's middle, so the target (the
+// centre) lands at (1 + f)/2 of the width across and half way down, and a
+// point on the left edge of the view f of the width in.
+func TestProjectLeftInset(t *testing.T) {
+	c := FrameBounds(mgl32.Vec3{-1, -1, -1}, mgl32.Vec3{1, 1, 1}, 2)
+	const w, h, f = 200, 100, 0.25
+	back := c.Eye().Sub(c.Target).Normalize()
+	right := mgl32.Vec3{0, 1, 0}.Cross(back).Normalize()
+	half := c.Distance * float32(math.Tan(float64(c.FovY)/2)) * w / h // half the view's width there
+	inset := c
+	inset.LeftInset = f
+	for _, p := range []struct {
+		at    mgl32.Vec3
+		wantX float32
+	}{{c.Target, (1 + f) / 2 * w}, {c.Target.Sub(right.Mul(half)), f * w}, {c.Target.Add(right.Mul(half)), w}} {
+		x, y, ok := inset.Project(p.at, w, h)
+		if !ok || math.Abs(float64(x-p.wantX)) > 1e-3 || math.Abs(float64(y-h/2)) > 1e-3 {
+			t.Errorf("%v projects to (%v, %v, %v), want (%v, %v)", p.at, x, y, ok, p.wantX, h/2)
+		}
+	}
+}

@@ -212,30 +212,48 @@ func (c *Character) ChoiceName() string {
 	return c.Ctl.Status().State
 }
 
-// DefaultFPS is the frame rate of a clip whose keys are not evenly spaced.
+// DefaultFPS is the frame rate of a clip whose keys have no common
+// spacing.
 const DefaultFPS = 30
 
-// ClipFrameRate is a clip's frame rate: its key rate when its distinct key
-// times (sorted) are evenly spaced, as baked exports are, otherwise
-// DefaultFPS.
-func ClipFrameRate(times []float32) float32 {
-	if len(times) < 2 {
-		return DefaultFPS
-	}
-	step := float64(times[1] - times[0])
-	for k := 2; k < len(times); k++ {
-		if d := float64(times[k] - times[k-1]); math.Abs(d-step) > 1e-3*step+1e-6 {
-			return DefaultFPS
+// ClipFrameRate is a clip's frame rate from its channels' key times (each
+// sorted): the key rate of the most common spacing between distinct
+// consecutive keys over all channels, so that holds (one long gap) do not
+// count, when that spacing occurs at least twice; otherwise DefaultFPS.
+// A channel of two keys has no spacing: its keys are the ends of one
+// interpolation, not frames. Spacings within 0.1 % count as one (float32
+// key times).
+func ClipFrameRate(tracks [][]float32) float32 {
+	var gaps []float64
+	for _, times := range tracks {
+		for k := 1; k < len(times) && len(times) > 2; k++ {
+			if d := float64(times[k]) - float64(times[k-1]); d > 1e-6 {
+				gaps = append(gaps, d)
+			}
 		}
 	}
-	// The mean spacing, free of each key's float32 rounding.
-	step = float64(times[len(times)-1]-times[0]) / float64(len(times)-1)
-	if !(step > 1e-4) {
+	sort.Float64s(gaps)
+	best, bestSum := 0, 0.0
+	for i := 0; i < len(gaps); {
+		j, sum := i, 0.0
+		for j < len(gaps) && gaps[j]-gaps[i] <= 1e-3*gaps[i] {
+			sum += gaps[j]
+			j++
+		}
+		if j-i > best {
+			best, bestSum = j-i, sum
+		}
+		i = j
+	}
+	if best < 2 {
 		return DefaultFPS
 	}
-	rate := 1 / step
-	if r := math.Round(rate); math.Abs(rate-r) < 1e-3 {
-		rate = r // 30, not 29.999998
+	rate := float64(best) / bestSum // 1 / the mean spacing
+	if rate > 1000 {
+		return DefaultFPS
+	}
+	if r := math.Round(rate*2) / 2; math.Abs(rate-r) < 1e-3*rate {
+		rate = r // 30 and 37.5, not 29.999998 and 37.50004
 	}
 	return float32(rate)
 }
@@ -256,16 +274,18 @@ func (c *Character) timeline() {
 	c.rates = make([]float32, len(c.Model.Clips))
 	for i := range c.Model.Clips {
 		seen := map[float32]bool{}
+		var tracks [][]float32
 		for _, tr := range c.Model.Clips[i].Tracks {
 			for _, t := range tr.Times {
 				seen[t] = true
 			}
+			tracks = append(tracks, tr.Times)
 		}
 		for t := range seen {
 			c.keys[i] = append(c.keys[i], t)
 		}
 		sort.Slice(c.keys[i], func(x, y int) bool { return c.keys[i][x] < c.keys[i][y] })
-		c.rates[i] = ClipFrameRate(c.keys[i])
+		c.rates[i] = ClipFrameRate(tracks)
 	}
 }
 

@@ -31,6 +31,9 @@ type View struct {
 	// TopInset is the share of the height a HUD bar covers at the top,
 	// which the picture keeps clear (render.Camera.TopInset).
 	TopInset float32
+	// LeftInset is the share of the width HUD panels cover at the left,
+	// which the picture keeps clear (render.Camera.LeftInset).
+	LeftInset float32
 	// BoxLo, BoxHi is what home frames; a pose leaving it widens it.
 	BoxLo, BoxHi mgl32.Vec3
 	Wire         bool
@@ -97,8 +100,7 @@ func NewView(c *Character, opt ViewOptions, w, h int) (*View, error) {
 		v.Destroy()
 		return nil, err
 	}
-	v.Scene.setDebugView(c, joint)
-	v.WeightJoint = joint
+	v.SetWeightJoint(joint)
 	v.Mode, v.Bones = opt.View, opt.Skeleton
 	v.Stats.Partitions = v.Scene.Parts
 	v.Stats.Joints = c.Model.Skeleton.NumJoints()
@@ -106,6 +108,13 @@ func NewView(c *Character, opt ViewOptions, w, h int) (*View, error) {
 		v.Stats.Vertices += d.prim.NumVertices()
 	}
 	return v, nil
+}
+
+// SetWeightJoint makes skeleton joint j (−1: none) the one whose weights
+// the Weights view shows.
+func (v *View) SetWeightJoint(j int) {
+	v.Scene.setDebugView(v.c, j)
+	v.WeightJoint = j
 }
 
 // Update is the frame step: the character's controller advances by dt
@@ -258,10 +267,11 @@ func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render
 	return render.FrameBounds(lo, hi, aspect), lo, hi, nil
 }
 
-// Camera is the camera the view draws with: Cam, with TopInset.
+// Camera is the camera the view draws with: Cam, with TopInset and
+// LeftInset.
 func (v *View) Camera() render.Camera {
 	c := v.Cam
-	c.TopInset = v.TopInset
+	c.TopInset, c.LeftInset = v.TopInset, v.LeftInset
 	return c
 }
 

@@ -156,6 +156,7 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 	}
 	a.Snapshot = NewSnapshot(c, v.Scene.Parts, v.WeightJoint)
 	a.Snapshot.Issues, a.Snapshot.IssueLines = report.IssueSummary(&c.Model.Report)
+	a.Snapshot.IssueErrors = c.Model.Report.Count(gltfload.Error) > 0
 	a.Steady = w > 0 && h > 0
 	if opt.Joint != "" {
 		a.Selected = c.Model.Skeleton.JointIndex(opt.Joint) // the inspector starts on it
@@ -279,6 +280,9 @@ func (a *App) SelectJointAt(x, y float32) bool {
 		return false
 	}
 	a.Selected = j
+	// The weights view shows the joint picked.
+	a.View.SetWeightJoint(j)
+	a.Snapshot.WeightJoint(a.Character, j)
 	return true
 }
 
@@ -340,7 +344,7 @@ func (a *App) Update(dt float32) error {
 		a.Timing.AnimMs = smooth(a.Timing.AnimMs, float32(time.Since(start).Seconds()*1000))
 		return nil
 	}
-	a.Ctl.SetSpeed(a.UI.Rate())
+	a.Ctl.SetSpeed(a.UI.ClockRate())
 	a.Ctl.SetPaused(!a.UI.Playing)
 	if err := a.View.Update(dt); err != nil {
 		return err
@@ -407,14 +411,19 @@ func (a *App) Draw() error {
 	}
 	v.Mode = a.UI.View
 	// The one-line HUD of a small framebuffer covers its top: the picture
-	// goes below it.
-	v.TopInset = 0
+	// goes below it. In a small window the full HUD's panels cover the
+	// left: the picture goes right of them (offscreen images keep the
+	// whole frame, as -screenshot has always drawn it).
+	v.TopInset, v.LeftInset = 0, 0
 	if a.UI.HUD && a.shotPath == "" { // a P screenshot has no HUD: the whole picture
 		h, err := v.Overlay(a.Scale)
 		if err != nil {
 			return err
 		}
 		v.TopInset = ui.CompactBar(h.LineHeight(), v.W) / float32(max(v.H, 1))
+		if v.Target == nil {
+			v.LeftInset = ui.PanelInset(h.LineHeight(), v.W)
+		}
 	}
 	v.KeepInView(a.Character)
 	a.followRoot()

@@ -20,9 +20,10 @@ import (
 // frame allocates nothing.
 type Snapshot struct {
 	// Issues and IssueLines are the HUD's summary of the model's
-	// validation report.
-	Issues     string
-	IssueLines []string
+	// validation report; IssueErrors says it has errors.
+	Issues      string
+	IssueLines  []string
+	IssueErrors bool
 	// space is the 2D blend space plot; spaceParams are the parameter
 	// indices of its two axes (−1: a constant).
 	space       *ui.Space2D
@@ -48,11 +49,7 @@ func NewSnapshot(c *scene.Character, parts, weightJoint int) *Snapshot {
 	s := &Snapshot{morphFor: -1}
 	s.space, s.spaceParams = blendSpace(c)
 	s.ViewLabels[debugview.Partitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", parts)
-	s.ViewLabels[debugview.Weights] = "view: weights, no joint"
-	if j := weightJoint; j >= 0 {
-		name := cmp.Or(c.Model.Skeleton.Names[j], fmt.Sprintf("joint %d", j))
-		s.ViewLabels[debugview.Weights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
-	}
+	s.WeightJoint(c, weightJoint)
 	s.missing = Missing(c.Model, c.ClipMode)
 	if c.ClipMode {
 		for i, name := range c.Choices() {
@@ -60,6 +57,15 @@ func NewSnapshot(c *scene.Character, parts, weightJoint int) *Snapshot {
 		}
 	}
 	return s
+}
+
+// WeightJoint names joint j (−1: none) of c in the weights view's label.
+func (s *Snapshot) WeightJoint(c *scene.Character, j int) {
+	s.ViewLabels[debugview.Weights] = "view: weights, no joint"
+	if j >= 0 {
+		name := cmp.Or(c.Model.Skeleton.Names[j], fmt.Sprintf("joint %d", j))
+		s.ViewLabels[debugview.Weights] = fmt.Sprintf("view: weights of %s (blue 0, green ½, red 1)", name)
+	}
 }
 
 // ui.Info is the HUD's picture of c under the key state st this frame, with
@@ -71,13 +77,13 @@ func (s *Snapshot) Info(c *scene.Character, st *ui.State, stats ui.Stats) ui.Inf
 		Model: c.Model.Name, Choices: c.Choices(),
 		Params: c.Params(), Status: status, HasStates: !c.ClipMode, Stats: stats,
 	}
-	in.Issues, in.IssueLines = s.Issues, s.IssueLines
+	in.Issues, in.IssueLines, in.IssueErrors = s.Issues, s.IssueLines, s.IssueErrors
 	in.Missing = s.missing
 	if ch := in.Choices; len(ch) > 0 {
 		in.Selected = ch[st.Selected%len(ch)]
 	}
 	tl := c.Ctl.Timeline()
-	in.Time, in.Duration, in.Loop, in.FPS = tl.Time, tl.Duration, tl.Mode, c.FPS()
+	in.Time, in.Duration, in.Loop, in.FPS, in.Backward = tl.Time, tl.Duration, tl.Mode, c.FPS(), c.Ctl.Backward()
 	in.BindPose = c.BindPose
 	in.View = s.ViewLabels[st.View]
 	if j := c.Selected; j >= 0 {

@@ -30,29 +30,33 @@ type Info struct {
 	Model      string
 	Issues     string   // "2 errors, 1 warning" from the model's validation report, or ""
 	IssueLines []string // the report's first errors and warnings
-	Mode       string   // "clip" or "blend tree"
-	Choice     string   // the clip or state playing
-	Choices    []string // what [ ] select
-	Selected   string   // the choice [ ] point at, which Enter requests
-	Time       float32  // local time in seconds
-	Duration   float32
-	Frame      int           // the frame shown: Time × FPS, rounded down
-	Frames     int           // the last frame: Duration × FPS, rounded
-	FPS        float32       // the clip's frame rate
-	Loop       anim.LoopMode // what the clip shown does at its ends
-	BindPose   bool          // the bind pose is shown instead of the animation
-	View       string        // what the debug view shows, "" for the shaded picture
-	Joint      *JointInfo    // the joint the inspector shows, or nil
-	Keys       []float32     // key times of the clip shown, for marks
-	Markers    []anim.Marker // event markers of the clip shown
-	Clips      []ClipRow     // the clip browser's list (nil under a spec), one row per choice
-	Morph      *MorphPanel   // the morph targets of one mesh, or nil
-	Fade       *Fade         // a cross-fade in progress, or nil
-	Params     []anim.Param
-	Status     anim.Status
-	HasStates  bool // the spec has a state machine worth showing
-	Space      *Space2D
-	Stats      Stats
+	// IssueErrors: the report has errors (Issues is drawn in the error
+	// colour, else in the warning colour).
+	IssueErrors bool
+	Mode        string   // "clip" or "blend tree"
+	Choice      string   // the clip or state playing
+	Choices     []string // what [ ] select
+	Selected    string   // the choice [ ] point at, which Enter requests
+	Time        float32  // local time in seconds
+	Duration    float32
+	Frame       int           // the frame shown: Time × FPS, rounded down
+	Frames      int           // the last frame: Duration × FPS, rounded
+	FPS         float32       // the clip's frame rate
+	Loop        anim.LoopMode // what the clip shown does at its ends
+	Backward    bool          // the clip shown plays backwards now
+	BindPose    bool          // the bind pose is shown instead of the animation
+	View        string        // what the debug view shows, "" for the shaded picture
+	Joint       *JointInfo    // the joint the inspector shows, or nil
+	Keys        []float32     // key times of the clip shown, for marks
+	Markers     []anim.Marker // event markers of the clip shown
+	Clips       []ClipRow     // the clip browser's list (nil under a spec), one row per choice
+	Morph       *MorphPanel   // the morph targets of one mesh, or nil
+	Fade        *Fade         // a cross-fade in progress, or nil
+	Params      []anim.Param
+	Status      anim.Status
+	HasStates   bool // the spec has a state machine worth showing
+	Space       *Space2D
+	Stats       Stats
 	// Missing says what the model lacks, in place of the clip line:
 	// "no animation", "nothing to draw"; "" when it has what it needs.
 	Missing string
@@ -142,6 +146,7 @@ var (
 	keyMark   = color.NRGBA{170, 176, 190, 255}
 	loopFill  = color.NRGBA{90, 150, 235, 90}
 	issueText = color.NRGBA{255, 120, 100, 255}
+	warnText  = color.NRGBA{240, 205, 90, 255}
 	bannerBG  = color.NRGBA{120, 28, 24, 220}
 	eventMark = color.NRGBA{120, 220, 255, 255}
 )
@@ -161,6 +166,40 @@ func fitText(p Painter, l *line, s string, w float32) string {
 		}
 	}
 	return l.reset().s(s[:k]).s("…").str()
+}
+
+// elideMiddle cuts s to at most w wide by taking out its middle, for "…":
+// names alike up to a distinguishing end ("flamingo_…_012") keep it, as a
+// header keeps its last words. The cut line is built in l, valid until
+// l's next reset.
+func elideMiddle(p Painter, l *line, s string, w float32) string {
+	if p.Measure(s) <= w {
+		return s
+	}
+	w -= p.Measure("…")
+	tail := len(s) // s[tail:] is kept, as wide as half the room at most
+	for tail > 0 {
+		k := tail - 1
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		if p.Measure(s[k:]) > w/2 {
+			break
+		}
+		tail = k
+	}
+	head := 0 // s[:head] fills the rest
+	for head < tail {
+		k := head + 1
+		for k < tail && !utf8.RuneStart(s[k]) {
+			k++
+		}
+		if p.Measure(s[:k])+p.Measure(s[tail:]) > w {
+			break
+		}
+		head = k
+	}
+	return l.reset().s(s[:head]).s("…").s(s[tail:]).str()
 }
 
 const pad = 8
@@ -210,6 +249,7 @@ func Draw(p Painter, s *State, in *Info, w, h int) {
 		p.Rect(x-pad, y-4, tw+2*pad, lh+8, bannerBG)
 		p.Text(x, y, s.Banner, TextColor)
 	}
+	drawHoverTag(p, s, in)
 	if s.Help {
 		drawHelp(p, &s.line, w, h)
 	}
@@ -235,14 +275,30 @@ func CompactBar(lh float32, w int) float32 {
 	return pad + 2*lh + 3*pad/2 + pad/2
 }
 
+// PanelInset is the share of a w pixels wide framebuffer's width that the
+// full HUD's left column of panels covers, at text of line height lh,
+// where that is more than a quarter of it (a small window); 0 otherwise
+// and under the one-line HUD. The window keeps the picture right of it
+// (render.Camera.LeftInset).
+func PanelInset(lh float32, w int) float32 {
+	if compact(lh, w) || w <= 0 {
+		return 0
+	}
+	cover := (2*pad + panelWidth) * lh / 17
+	if cover <= float32(w)/4 {
+		return 0
+	}
+	return cover / float32(w)
+}
+
+// panelWidth is the width of the main panel and the clip list.
+const panelWidth = 340
+
 // drawCompact is the one-line HUD: what plays, time and frame, then the
 // timeline under it.
 func drawCompact(p Painter, s *State, in *Info, w int) {
 	lh := p.LineHeight()
-	play := "▶"
-	if !s.Playing {
-		play = "❚❚"
-	}
+	play := playIcon(s, in)
 	line := s.line.reset().s(play).s(" ").s(cmp.Or(in.Missing, in.Choice)).s("  ").f(in.Time, 3, 0).s("/").f(in.Duration, 3, 0).
 		s(" s  frame ").i(in.Frame, 0).s("/").i(in.Frames, 0).str()
 	width := float32(w) - 2*pad
@@ -256,7 +312,7 @@ func drawCompact(p Painter, s *State, in *Info, w int) {
 func drawPanel(p Painter, s *State, in *Info) float32 {
 	lh := p.LineHeight()
 	x, y := float32(pad), float32(pad)
-	width := float32(340)
+	width := float32(panelWidth)
 	rows := 5 + len(in.Params)
 	if in.View != "" {
 		rows++
@@ -278,7 +334,11 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 	p.Text(x, y, in.Model, textMain)
 	y += lh + 3
 	if in.Issues != "" {
-		p.Text(x, y, in.Issues+" (viewer -info lists them)", issueText)
+		col := warnText
+		if in.IssueErrors {
+			col = issueText
+		}
+		p.Text(x, y, in.Issues+" (viewer -info lists them)", col)
 		y += lh + 3
 		for _, l := range in.IssueLines {
 			p.Text(x+pad, y, fitText(p, &s.line, l, width-3*pad), textDim)
@@ -300,15 +360,12 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 		p.Text(cx, y, s.line.reset().s("   [Enter: ").s(in.Selected).s("]").str(), textDim)
 	}
 	y += lh + 3
-	play := "▶"
-	if !s.Playing {
-		play = "❚❚"
-	}
+	play := playIcon(s, in)
 	p.Mono(x, y, s.line.reset().s(play).s(" ").f(in.Time, 3, 6).s("/").f(in.Duration, 3, 0).s(" s  frame ").
 		i(in.Frame, 0).s("/").i(in.Frames, 0).s(" @ ").g(float32(math.Round(float64(in.FPS)*100)/100)).s(" fps").str(), textMain)
 	y += lh + 3
 	p.Mono(x, y, s.line.reset().s("rate ").s(sign(s.Reverse)).f(float32(math.Abs(float64(s.Rate()))), 2, 0).s("x  ").
-		s(in.Loop.String()).str(), textDim)
+		s(in.Loop.String()).s(direction(in, "", "  backward")).str(), textDim)
 	y += lh + 3
 	s.Timeline = Rect{x, y + 2, width - 2*pad, lh - 4}
 	drawTimeline(p, s, in, x, y+2, width-2*pad, lh-4)
@@ -360,7 +417,7 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 func drawClipList(p Painter, s *State, in *Info, y, bottom float32) {
 	lh := p.LineHeight()
 	row := lh + 3
-	x, width := float32(pad), float32(340)
+	x, width := float32(pad), float32(panelWidth)
 	visible := min(len(in.Clips), int((bottom-y-2*pad-row)/row))
 	if visible < 1 {
 		return
@@ -405,6 +462,25 @@ func drawClipList(p Painter, s *State, in *Info, y, bottom float32) {
 	}
 }
 
+// playIcon is ❚❚ paused, else ▶ or, playing backwards, ◀.
+func playIcon(s *State, in *Info) string {
+	switch {
+	case !s.Playing:
+		return "❚❚"
+	case in.Backward:
+		return "◀"
+	}
+	return "▶"
+}
+
+// direction is fwd or, when the clip shown plays backwards, back.
+func direction(in *Info, fwd, back string) string {
+	if in.Backward {
+		return back
+	}
+	return fwd
+}
+
 func sign(rev bool) string {
 	if rev {
 		return "-"
@@ -423,9 +499,14 @@ func drawTimeline(p Painter, s *State, in *Info, x, y, w, h float32) {
 	if s.LoopOut > s.LoopIn {
 		p.Rect(at(s.LoopIn), y, at(s.LoopOut)-at(s.LoopIn), h, loopFill)
 	}
-	for _, k := range in.Keys[:min(len(in.Keys), 400)] { // more would be a grey bar
+	col := math.MinInt
+	for _, k := range in.Keys {
+		// Every key, keys in one pixel column merged into one mark.
 		kx := at(k)
-		p.Line(kx, y+h-4, kx, y+h, 1, keyMark)
+		if c := int(math.Floor(float64(kx))); c != col {
+			col = c
+			p.Line(kx, y+h-4, kx, y+h, 1, keyMark)
+		}
 	}
 	for _, m := range in.Markers {
 		// A tick through the bar and a dot above it.
@@ -438,17 +519,24 @@ func drawTimeline(p Painter, s *State, in *Info, x, y, w, h float32) {
 	}
 	hx := at(in.Time)
 	p.Line(hx, y-2, hx, y+h+2, 2, playHead)
-	if s.hover >= 0 && in.FPS > 0 {
-		// The time and frame under the pointer, in a tag below the bar.
-		t := in.Duration * min(max((s.hover-x)/w, 0), 1)
-		tag := s.line.reset().f(t, 3, 0).s(" s  frame ").i(int(FrameAt(t, 1/in.FPS)), 0).str()
-		tw := p.MeasureMono(tag)
-		lh := p.LineHeight()
-		tx := min(max(s.hover-tw/2, x), x+w-tw)
-		p.Line(s.hover, y, s.hover, y+h, 1, textMain)
-		p.Rect(tx-4, y+h+4, tw+8, lh+4, color.NRGBA{18, 20, 26, 235})
-		p.Mono(tx, y+h+6, tag, textMain)
+}
+
+// drawHoverTag is the time and frame under the pointer over the timeline
+// (s.Timeline, as last drawn), in a tag below the bar: drawn after every
+// panel, which it may overlap.
+func drawHoverTag(p Painter, s *State, in *Info) {
+	x, y, w, h := s.Timeline.X, s.Timeline.Y, s.Timeline.W, s.Timeline.H
+	if s.hover < 0 || !(in.FPS > 0) || !(w > 0) || in.Duration <= 0 {
+		return
 	}
+	t := in.Duration * min(max((s.hover-x)/w, 0), 1)
+	tag := s.line.reset().f(t, 3, 0).s(" s  frame ").i(int(FrameAt(t, 1/in.FPS)), 0).str()
+	tw := p.MeasureMono(tag)
+	lh := p.LineHeight()
+	tx := min(max(s.hover-tw/2, x), x+w-tw)
+	p.Line(s.hover, y, s.hover, y+h, 1, textMain)
+	p.Rect(tx-4, y+h+4, tw+8, lh+4, color.NRGBA{18, 20, 26, 235})
+	p.Mono(tx, y+h+6, tag, textMain)
 }
 
 // drawMorph is the morph panel, its right edge at x, from y down to at
@@ -471,7 +559,7 @@ func drawMorph(p Painter, s *State, mp *MorphPanel, x, y, bottom float32) {
 	p.Rect(x, y, width, height, panelBG)
 	p.Frame(x, y, width, height, 1, panelLine)
 	x, y = x+pad, y+pad
-	p.Text(x, y, fitText(p, &s.line, mp.Title, width-2*pad), textDim)
+	p.Text(x, y, elideMiddle(p, &s.line, mp.Title, width-2*pad), textDim)
 	y += row
 	inner := width - 2*pad
 	valX := x + inner - p.MeasureMono("-0.00 pin")
@@ -489,7 +577,7 @@ func drawMorph(p Painter, s *State, mp *MorphPanel, x, y, bottom float32) {
 		if r.Weight != 0 {
 			col = accent
 		}
-		p.Text(x, y, fitText(p, &s.line, r.Name, bar.X-x-8), col)
+		p.Text(x, y, elideMiddle(p, &s.line, r.Name, bar.X-x-8), col)
 		p.Rect(bar.X, y+lh/2-3, bar.W, bar.H, sliderBG)
 		fill := sliderFG
 		if r.Pinned {

@@ -121,6 +121,9 @@ type State struct {
 	// regionPlays: the last InLoop left the play head inside the loop
 	// region, playing.
 	regionPlays bool
+	// bounce: ping-pong in the loop region plays its backward leg (the
+	// other way from Reverse); the region's end or L turns it off.
+	bounce bool
 	// Message is shown on screen until MessageTTL seconds run out.
 	Message    string
 	MessageTTL float32
@@ -135,7 +138,8 @@ func NewState() State {
 	return State{Loop: anim.Loop, Playing: true, RateStep: 4, HUD: true, weighing: -1, hover: -1, pinning: -1}
 }
 
-// Rate is the signed playback rate.
+// Rate is the user's signed playback rate (, . R and -rate), whichever way
+// a ping-pong is going: Backward tells the way.
 func (s *State) Rate() float32 {
 	r := rates[s.RateStep]
 	if s.CustomRate > 0 {
@@ -146,6 +150,19 @@ func (s *State) Rate() float32 {
 	}
 	return r
 }
+
+// ClockRate is the signed speed the clock runs at: Rate, turned round on
+// the loop region's backward ping-pong leg.
+func (s *State) ClockRate() float32 {
+	if s.bounce {
+		return -s.Rate()
+	}
+	return s.Rate()
+}
+
+// back is whether the keys make the clock run backwards (Reverse, or the
+// region's backward ping-pong leg).
+func (s *State) back() bool { return s.Reverse != s.bounce }
 
 // Say shows a message on screen for a few seconds.
 func (s *State) Say(format string, args ...any) {
@@ -213,6 +230,7 @@ func (s *State) Handle(ev Event, a Actions) {
 	case KeyR:
 		s.Reverse = !s.Reverse
 	case KeyL:
+		s.bounce = false // a new mode starts forward (as R has it)
 		switch s.Loop {
 		case anim.Loop:
 			s.Loop = anim.Once
@@ -409,19 +427,24 @@ func (s *State) clampScrub(a Actions, t float32) float32 {
 // each update.
 func (s *State) InLoop(a Actions) {
 	in, out := s.LoopIn, s.LoopOut
-	if !s.Playing || out <= in {
+	if out <= in {
+		s.regionPlays, s.bounce = false, false
+		return
+	}
+	if !s.Playing {
 		s.regionPlays = false
 		return
 	}
+	back := s.back()
 	t := a.Time()
 	if d := a.Duration(); s.Loop == anim.Loop && d > 0 && s.regionPlays {
 		// Played on from inside the region, the clip's own loop may have
 		// wrapped the time past a region that ends at (or near) the
 		// clip's end: take it as past the out point (or, backwards, the
 		// in point).
-		if !s.Reverse && t < in && t+d >= out {
+		if !back && t < in && t+d >= out {
 			t += d
-		} else if s.Reverse && t > out && t-d <= in {
+		} else if back && t > out && t-d <= in {
 			t -= d
 		}
 	}
@@ -429,7 +452,7 @@ func (s *State) InLoop(a Actions) {
 	if t < in-(out-in) || t > out+(out-in) {
 		// Far outside (a seek, a clip switch): start at the region's end
 		// it plays from.
-		if s.Reverse {
+		if back {
 			a.Seek(out)
 		} else {
 			a.Seek(in)
@@ -438,14 +461,14 @@ func (s *State) InLoop(a Actions) {
 	}
 	over := float32(0) // how far past the end it plays towards
 	switch {
-	case !s.Reverse && t >= out:
+	case !back && t >= out:
 		over = t - out
-	case s.Reverse && t <= in:
+	case back && t <= in:
 		over = in - t
-	case !s.Reverse && t < in:
+	case !back && t < in:
 		a.Seek(in)
 		return
-	case s.Reverse && t > out:
+	case back && t > out:
 		a.Seek(out)
 		return
 	default:
@@ -454,21 +477,21 @@ func (s *State) InLoop(a Actions) {
 	over = min(over, out-in)
 	switch s.Loop {
 	case anim.PingPong:
-		s.Reverse = !s.Reverse
-		if s.Reverse {
+		s.bounce = !s.bounce
+		if !back { // turned round: now backwards
 			a.Seek(out - over)
 		} else {
 			a.Seek(in + over)
 		}
 	case anim.Once:
-		if s.Reverse {
+		if back {
 			a.Seek(in)
 		} else {
 			a.Seek(out)
 		}
 		s.Playing = false
 	default:
-		if s.Reverse {
+		if back {
 			a.Seek(out - over)
 		} else {
 			a.Seek(in + over)

@@ -39,6 +39,7 @@ func StateLine(in *Info, st *State, scale float32, morphNode string) []byte {
 		FPS       float32            `json:"fps"`
 		Duration  float32            `json:"duration"`
 		Rate      float32            `json:"rate"`
+		Direction string             `json:"direction"`
 		Loop      string             `json:"loop"`
 		Paused    bool               `json:"paused"`
 		Selected  string             `json:"selected"`
@@ -54,7 +55,7 @@ func StateLine(in *Info, st *State, scale float32, morphNode string) []byte {
 		Morph     *morphLine         `json:"morph,omitempty"`
 		HUDHidden bool               `json:"hud_hidden,omitempty"`
 	}{Model: in.Model, Mode: in.Mode, Playing: in.Choice, Time: in.Time, Frame: in.Frame, Frames: in.Frames,
-		FPS: in.FPS, Duration: in.Duration, Rate: st.Rate(), Loop: in.Loop.String(), Paused: !st.Playing,
+		FPS: in.FPS, Duration: in.Duration, Rate: st.Rate(), Direction: direction(in, "forward", "backward"), Loop: in.Loop.String(), Paused: !st.Playing,
 		Selected: in.Selected, Weights: map[string]float32{}, Params: map[string]float32{}, HUDHidden: !st.HUD}
 	if in.Mode != "clip" {
 		line.State = in.Status.State

@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"image/color"
 	"math"
 	"strings"
 	"testing"
@@ -333,26 +332,6 @@ func TestParseKeysErrors(t *testing.T) {
 	}
 }
 
-// recorder is a Painter that keeps the text it was asked to draw.
-type recorder struct {
-	texts  []string
-	lines  int // Line calls
-	frames int // Frame calls
-}
-
-func (r *recorder) Text(x, y float32, s string, c color.NRGBA) float32 {
-	r.texts = append(r.texts, strings.Clone(s)) // s is the HUD's buffer: copy
-	return r.Measure(s)
-}
-func (r *recorder) Mono(x, y float32, s string, c color.NRGBA) float32 { return r.Text(x, y, s, c) }
-func (r *recorder) Measure(s string) float32                           { return float32(7 * len(s)) }
-func (r *recorder) MeasureMono(s string) float32                       { return float32(8 * len(s)) }
-func (r *recorder) LineHeight() float32                                { return 17 }
-func (r *recorder) Rect(x, y, w, h float32, c color.NRGBA)             {}
-func (r *recorder) Frame(x, y, w, h, th float32, c color.NRGBA)        { r.frames++ }
-func (r *recorder) Line(x0, y0, x1, y1, w float32, c color.NRGBA)      { r.lines++ }
-func (r *recorder) Disc(x, y, rad float32, c color.NRGBA)              {}
-
 func TestHUDShowsTheState(t *testing.T) {
 	s := NewState()
 	s.Param = 1
@@ -473,9 +452,9 @@ func TestInLoop(t *testing.T) {
 		s.LoopIn, s.LoopOut, s.Loop = 0.5, 1.2, tc.mode
 		f.t, s.Reverse = tc.t, tc.reverse
 		s.InLoop(f)
-		if !near(f.t, tc.want) || s.Reverse != tc.wantReverse || s.Playing != tc.wantPlaying {
+		if !near(f.t, tc.want) || s.back() != tc.wantReverse || s.Playing != tc.wantPlaying {
 			t.Errorf("%s at %v (reverse %v): %v (reverse %v, playing %v), want %v (reverse %v, playing %v)",
-				tc.mode, tc.t, tc.reverse, f.t, s.Reverse, s.Playing, tc.want, tc.wantReverse, tc.wantPlaying)
+				tc.mode, tc.t, tc.reverse, f.t, s.back(), s.Playing, tc.want, tc.wantReverse, tc.wantPlaying)
 		}
 	}
 	f := newFake()

@@ -1,0 +1,22 @@
+package anim
+
+// Backward reports whether the time of the clip the base layer shows
+// (Timeline) runs backwards as the clock plays, paused or not: a negative
+// rate or speed, or a ping-pong clip on its way back.
+func (c *Controller) Backward() bool {
+	if len(c.machines) == 0 {
+		return false
+	}
+	m := &c.machines[0]
+	tree := m.states[m.cur].tree
+	if tree == nil {
+		return false
+	}
+	n := tree.timeline()
+	back := (n.authored < 0) != (c.speed < 0)
+	if d := float64(n.clock.Duration); n.clock.Mode == PingPong && d > 0 {
+		// Elapsed in [D, 2D) of each 2D cycle is the way back.
+		back = back != (posMod(float64(n.clock.Elapsed), 2*d) >= d)
+	}
+	return back
+}
