@@ -13,7 +13,7 @@ import (
 // TestREADMEListsEveryKeyAndFlag keeps the README true: every key of the
 // key map and every flag of the viewer is documented there.
 func TestREADMEListsEveryKeyAndFlag(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../docs/usage.md")
 	if err != nil {
 		t.Fatal(err)
 	}
