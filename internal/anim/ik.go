@@ -493,8 +493,9 @@ func aimEnds(eye, fwd, target v3) (from, to v3, ok bool) {
 // that is a root of the skeleton (a chain from the hips) stays as posed:
 // it carries where the body faces. A direction takes only the rotation
 // and scale of each transform: it is carried up from the last joint by
-// each local matrix's 3×3 block in turn (linearApply), where building and
-// multiplying the 4×4 matrices cost the character a tenth of its frame.
+// each local matrix's 3×3 block in turn (linearApply): building and
+// multiplying the 4×4 matrices cost a measurable share of the character's
+// frame (docs/performance.md).
 func (j *LookAtJob) restForward() v3 {
 	sk, p := j.Skeleton, j.Pose
 	first := j.Chain[0]
@@ -579,8 +580,8 @@ func (j *LookAtJob) share(k int) float32 {
 // are structs of four scalars or fewer, which Go passes and keeps in
 // registers; mgl32's Vec3 and Quat are arrays, which it keeps in memory,
 // so that every call stored them and read them back whole, a load the CPU
-// cannot forward from the narrower stores: the jobs ran two to three times
-// slower on them.
+// cannot forward from the narrower stores, and the jobs ran slower on
+// them (docs/performance.md).
 type v3 struct{ x, y, z float32 }
 
 type quat struct{ x, y, z, w float32 }
