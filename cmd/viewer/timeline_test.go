@@ -508,7 +508,7 @@ func TestOnceClipEnds(t *testing.T) {
 }
 
 // TestClipListBlend drives the clip browser's list with the mouse and keys
-// as the README says, reading the weights back from the state line. The
+// as docs/usage.md says, reading the weights back from the state line. The
 // built-in character's clips are Walk, Wave, Idle, Run, … in that order.
 func TestClipListBlend(t *testing.T) {
 	withApp(t, options{clip: "Walk", width: 800, height: 600}, func(a *app) error {

@@ -435,7 +435,7 @@ func (pk *packedClip) shiftFrames(k int, ca []float32, frames []frameTrack) {
 	for i := range frames {
 		f := &frames[i]
 		// unpack3, written out with the masks made ahead: a call here
-		// costs a third.
+		// costs measurably (docs/performance.md).
 		x := f.lo[0] + f.step[0]*float32(int32(maskedBits(pk.data, at+uint(f.bit[0]), f.mask[0])))
 		y := f.lo[1] + f.step[1]*float32(int32(maskedBits(pk.data, at+uint(f.bit[1]), f.mask[1])))
 		z := f.lo[2] + f.step[2]*float32(int32(maskedBits(pk.data, at+uint(f.bit[2]), f.mask[2])))

@@ -10,8 +10,8 @@ import (
 // are structs of four scalars or fewer, which Go passes and keeps in
 // registers; mgl32's Vec3 and Quat are arrays, which it keeps in memory,
 // so that every call stored them and read them back whole, a load the CPU
-// cannot forward from the narrower stores: the jobs ran two to three times
-// slower on them.
+// cannot forward from the narrower stores, and the jobs ran slower on
+// them (docs/performance.md).
 type v3 struct{ x, y, z float32 }
 
 type quat struct{ x, y, z, w float32 }

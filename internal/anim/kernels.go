@@ -13,7 +13,7 @@ func KernelPath() string {
 }
 
 // SetKernels chooses the kernels the fast pipeline runs. "auto" times each
-// kernel at every level the CPU has (about 10 ms, the first time only) and
+// kernel at every level the CPU has (the first time only) and
 // keeps a wider level only where it is faster than every narrower one:
 // the fastest choice, which may differ between runs in the last bits of a
 // pose (kernel paths agree within 1e-4). "portable", "avx2" and "avx512"

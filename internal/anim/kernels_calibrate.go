@@ -13,8 +13,8 @@ import (
 // synthetic character (56 joints, two 31-key clips: the shape of the
 // Blend2Palette workload, and a joint count whose 16-lane blocks end in
 // one of 8, as most skeletons' do) and returns the level each kernel
-// should run at. It takes about 10 ms, once, at start-up (AVX2 on a
-// 2-vCPU AMD EPYC).
+// should run at. It runs once, at start-up (its cost on one machine is in
+// docs/performance.md).
 func calibrate() kernelChoice {
 	const n, keys = 56, 31
 	sk := &Skeleton{Names: make([]string, n), Parents: make([]int, n), Rest: make([]Transform, n)}

@@ -228,8 +228,8 @@ func (c *RuntimeClip) seekStream(t float32, cache []float32) {
 // advance3 applies the entries of a translation or scale stream s from
 // *cur that begin by t to its pairs ca. It walks a shrinking slice of the
 // stream, so that each entry costs one length test and one bounds check
-// on its pair, not a check per access (an index into the stream measured
-// 12 % more instructions), and takes the pair's place from the entry,
+// on its pair, not a check per access (indexing the stream ran more
+// instructions: docs/performance.md), and takes the pair's place from the entry,
 // computed when the stream was built (pairAt: a shift, a multiply and two
 // adds an entry).
 func advance3(s []float32, cur *int32, t float32, ca []float32) {
@@ -250,7 +250,7 @@ func advance3(s []float32, cur *int32, t float32, ca []float32) {
 
 // advance4 is advance3 for a rotation stream. The two stay apart: one
 // loop over the component count, with its offsets computed, made sampling
-// Blend2Palette-100 twice as slow (30 → 57 ns/joint, AVX2 build).
+// slower (docs/performance.md has the measurement).
 func advance4(s []float32, cur *int32, t float32, ca []float32) {
 	const w = 7
 	r := s[min(int(*cur)*w, len(s)):]

@@ -221,8 +221,9 @@ func aimEnds(eye, fwd, target v3) (from, to v3, ok bool) {
 // that is a root of the skeleton (a chain from the hips) stays as posed:
 // it carries where the body faces. A direction takes only the rotation
 // and scale of each transform: it is carried up from the last joint by
-// each local matrix's 3×3 block in turn (linearApply), where building and
-// multiplying the 4×4 matrices cost the character a tenth of its frame.
+// each local matrix's 3×3 block in turn (linearApply): building and
+// multiplying the 4×4 matrices cost a measurable share of the character's
+// frame (docs/performance.md).
 func (j *LookAtJob) restForward() v3 {
 	sk, p := j.Skeleton, j.Pose
 	first := j.Chain[0]

@@ -298,7 +298,7 @@ func modelPaletteGeneric(parents []int, in *SoAPose, models []float32, ibs []flo
 // joints[s] · inverse bind rows s (bindRows), both affine in the palette's
 // row layout; nil joints is a 1:1 skin (entry s of joint s), whose pass
 // follows the models pass of modelPaletteGeneric. The products stand in
-// the loop: a call a joint cost the portable palette 7 %.
+// the loop: a call a joint slowed the portable palette (docs/performance.md).
 func skinPaletteGeneric(joints []int, models, ibs, pal []float32) {
 	for s := range len(pal) / 12 {
 		jt := s
@@ -353,7 +353,7 @@ func modelsBelow(parents []int, in *SoAPose, models []float32, from int, dirty, 
 // kernel over them, which builds local matrices eight joints at a time
 // and keeps a chain's rows in registers, and computes them all, marked or
 // not: on the humanoid's look-at and IK, nine joints, every one of them
-// marked, that took two thirds of the time of modelAt on each.
+// marked, that is faster than modelAt on each (docs/performance.md).
 func modelsOf(parents []int, in *SoAPose, models []float32, need []bool) {
 	modelPalette(parents[:len(need)], in, models, nil, nil)
 }

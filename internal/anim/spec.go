@@ -12,7 +12,7 @@ import (
 // A Spec is the editable description of an animation controller: named
 // parameters, layers of state machines whose states are blend trees, and
 // post-processing (IK, look-at). It is plain data, written in JSON (see
-// the README and ParseSpec) or built in Go (DefaultSpec, BlendSpec,
+// docs/spec.md and ParseSpec) or built in Go (DefaultSpec, BlendSpec,
 // AdditiveSpec); NewController turns it into the runtime form against a
 // skeleton and its clips. Clips and joints are referred to by name, so one
 // spec serves every model whose names match.

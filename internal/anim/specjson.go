@@ -14,7 +14,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// ParseSpec reads a spec from JSON (the format is documented in the README)
+// ParseSpec reads a spec from JSON (the format is documented in docs/spec.md)
 // and validates it (Spec.Validate). Errors are *SpecError and name the JSON
 // path of the offending value, or the line and column of a syntax error.
 // Every object may carry a "comment" string, which is ignored; any other

@@ -126,7 +126,8 @@ func ParseKeys(script string) ([]Event, error) {
 	return out, nil
 }
 
-// KeyMap is the help overlay's and the README's list of keys.
+// KeyMap is the help overlay's list of keys; docs/usage.md lists every
+// entry word for word, and the README those it shows.
 var KeyMap = [][2]string{
 	{"Space", "play / pause"},
 	{"Left / Right", "step one frame (Shift: 1 s; Ctrl: to the next key)"},
