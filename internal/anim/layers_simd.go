@@ -70,8 +70,8 @@ func maskedLanes(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, end 
 
 // maskedLanes8 reads w once and calls no scalar code (see addLanes8). A
 // block with one joint to interpolate costs it as much as one with eight;
-// leaving such blocks to the scalar code saved a tenth of the character's
-// masked layer and cost dense layers half again, so it does not. Only a
+// leaving such blocks to the scalar code saved a little on the character's
+// masked layer and cost dense layers much more, so it does not. Only a
 // block with joints to interpolate tests which joints a and b hold alike:
 // a mask leaves most blocks of a skeleton to the base or to the layer.
 //
