@@ -320,9 +320,6 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 	if in.Issues != "" {
 		rows += 1 + len(in.IssueLines)
 	}
-	if in.Fade != nil && !in.HasStates {
-		rows++
-	}
 	if in.HasStates {
 		rows += 1 + len(in.Status.Layers)
 	}
@@ -364,19 +361,21 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 	p.Mono(x, y, s.line.reset().s(play).s(" ").f(in.Time, 3, 6).s("/").f(in.Duration, 3, 0).s(" s  frame ").
 		i(in.Frame, 0).s("/").i(in.Frames, 0).s(" @ ").g(float32(math.Round(float64(in.FPS)*100)/100)).s(" fps").str(), textMain)
 	y += lh + 3
-	p.Mono(x, y, s.line.reset().s("rate ").s(sign(s.Reverse)).f(float32(math.Abs(float64(s.Rate()))), 2, 0).s("x  ").
+	// A cross-fade shows on the rate line, not on a row of its own: the
+	// clip list below keeps its place while one runs.
+	rx := x + p.Mono(x, y, s.line.reset().s("rate ").s(sign(s.Reverse)).f(float32(math.Abs(float64(s.Rate()))), 2, 0).s("x  ").
 		s(in.Loop.String()).s(direction(in, "", "  backward")).str(), textDim)
+	if in.Fade != nil && !in.HasStates {
+		rx += 2 * pad
+		fade := s.line.reset().s("fade ").s(in.Fade.From).s(" → ").s(in.Fade.To).s(" ").f(100*in.Fade.Weight, 0, 0).s("%").str()
+		p.Text(rx, y, elideMiddle(p, &s.fit, fade, x+width-2*pad-rx), textMain)
+	}
 	y += lh + 3
 	s.Timeline = Rect{x, y + 2, width - 2*pad, lh - 4}
 	drawTimeline(p, s, in, x, y+2, width-2*pad, lh-4)
 	y += lh + 3
 	if in.View != "" {
 		p.Text(x, y, fitText(p, &s.line, in.View, width-2*pad), accent)
-		y += lh + 3
-	}
-	if in.Fade != nil && !in.HasStates {
-		p.Text(x, y, s.line.reset().s("cross-fade ").s(in.Fade.From).s(" → ").s(in.Fade.To).s(" ").
-			f(100*in.Fade.Weight, 0, 3).s("%").str(), textMain)
 		y += lh + 3
 	}
 	for i, prm := range in.Params {

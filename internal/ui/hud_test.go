@@ -196,3 +196,26 @@ func TestPanelInset(t *testing.T) {
 		}
 	}
 }
+
+// TestClipListStaysPutDuringAFade: the clip browser's rows do not move
+// when a cross-fade starts, so a click lands on the clip under it; the
+// fade still shows (on the rate line).
+func TestClipListStaysPutDuringAFade(t *testing.T) {
+	in := &Info{Model: "m", Mode: "clip", Choice: "Run", Duration: 2, FPS: 30,
+		Clips: []ClipRow{{Name: "Idle"}, {Name: "Run"}, {Name: "Walk"}}}
+	s := NewState()
+	Draw(&recorder{}, &s, in, 1280, 720)
+	still := s.Clips
+	if still.W == 0 {
+		t.Fatal("no clip list drawn")
+	}
+	in.Fade = &Fade{From: "Idle", To: "Run", Weight: 0.26}
+	r := &recorder{}
+	Draw(r, &s, in, 1280, 720)
+	if s.Clips != still {
+		t.Errorf("clip list at %+v during the fade, %+v before", s.Clips, still)
+	}
+	if !strings.Contains(strings.Join(r.texts, "\n"), "fade Idle → Run 26%") {
+		t.Errorf("the fade is not shown: %q", r.texts)
+	}
+}

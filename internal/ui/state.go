@@ -116,8 +116,9 @@ type State struct {
 	// LoopIn and LoopOut bound the loop region, seconds on the timeline;
 	// LoopOut ≤ LoopIn means none.
 	LoopIn, LoopOut float32
-	// line is the HUD's text buffer, reused every frame.
-	line line
+	// line is the HUD's text buffer, reused every frame; fit holds a line
+	// of it cut to fit (fitText, elideMiddle), built apart from it.
+	line, fit line
 	// regionPlays: the last InLoop left the play head inside the loop
 	// region, playing.
 	regionPlays bool
