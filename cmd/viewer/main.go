@@ -132,7 +132,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.BoolVar(&opt.allNodes, "all-nodes", false, "with -dump-pose, list every node's world matrix, not only joints")
 	fs.BoolVar(&opt.info, "info", false, "print the model's skins, clips, meshes, its validation report and the parameters -param sets, and exit")
 	fs.BoolVar(&opt.validate, "validate", false, "print the model's validation report as JSON (glTF-Validator's shape) and exit; the exit status is 1 when it has errors")
-	fs.StringVar(&opt.corpus, "corpus", "", "load, pose and render every .gltf/.glb under `folder` and print a table; files under an 'invalid' folder must be refused")
+	fs.StringVar(&opt.corpus, "corpus", "", "load, pose and render every .gltf/.glb under `folder` and print a table; files under an 'invalid' folder must be refused, or load with a report naming what is wrong")
 	fs.StringVar(&opt.out, "out", "corpus-out", "`folder` for -corpus screenshots and poses")
 	fs.Float64Var(&opt.time, "time", 0, "clip-local time in `seconds` (clamped to the clip in -screenshot and -dump-pose)")
 	fs.StringVar(&opt.clip, "clip", "", "clip to play, by `name or index` (default: the first)")

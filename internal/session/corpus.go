@@ -45,9 +45,10 @@ func CorpusFiles(dir string) ([]string, error) {
 
 // Corpus loads, poses and renders files (CorpusFiles of dir), writing pose
 // dumps and one screenshot per model under out, and prints a table. Files
-// under a folder named "invalid" must be refused; any other file must load
-// and render. It fails if any file does otherwise. A GL context must be
-// current.
+// under a folder named "invalid" must be refused, or load with a
+// validation report that names what is wrong or what was not drawn (and
+// then render); any other file must load and render. It fails if any file
+// does otherwise. A GL context must be current.
 func Corpus(w io.Writer, dir string, files []string, out string, width, height int) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
@@ -104,8 +105,15 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 		}
 	}
 	cols := fmt.Sprintf("%8.1f %6d %5d %8d ", ms, m.Skeleton.NumJoints(), len(m.Clips), verts)
+	status := " ok"
 	if expectRefusal {
-		return cols + " FAIL: loaded a file that should be refused", false
+		// A malformed file the viewer can still show safely loads, but
+		// never silently: its report must name what is wrong or what was
+		// not drawn.
+		if len(m.Report.Issues) == 0 {
+			return cols + " FAIL: loaded a file that should be refused, and reported nothing", false
+		}
+		status = " loaded and reported: " + m.Report.Issues[0].String()
 	}
 	base := strings.NewReplacer("/", "_", "\\", "_", " ", "_").Replace(strings.TrimSuffix(rel, filepath.Ext(rel)))
 	for ci := range m.Clips {
@@ -133,7 +141,7 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	if err := png.Encode(f, img); err != nil {
 		return cols + " FAIL: " + OneLine(err), false
 	}
-	return cols + " ok", true
+	return cols + status, true
 }
 
 // corpusKeys is what a user tries in the first minute with a model: play,
