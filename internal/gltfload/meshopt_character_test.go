@@ -1,7 +1,6 @@
 package gltfload
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -105,21 +104,7 @@ func meshoptGLB(t *testing.T, data []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for len(njs)%4 != 0 {
-		njs = append(njs, ' ')
-	}
-	var g bytes.Buffer
-	w := func(v any) { binary.Write(&g, binary.LittleEndian, v) }
-	w(uint32(glbMagic))
-	w(uint32(2))
-	w(uint32(12 + 8 + len(njs) + 8 + len(out)))
-	w(uint32(len(njs)))
-	w(uint32(glbChunkJSON))
-	g.Write(njs)
-	w(uint32(len(out)))
-	w(uint32(glbChunkBIN))
-	g.Write(out)
-	return g.Bytes()
+	return packGLB(njs, out)
 }
 
 // TestMeshoptCharacterPosesAsTheOriginal compresses the project's skinned,
