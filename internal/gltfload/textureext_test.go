@@ -233,3 +233,21 @@ func TestKTX2OnlyTexturesShareOneLine(t *testing.T) {
 		t.Fatalf("want one line naming textures 0, 1, got %q", found)
 	}
 }
+
+// FuzzWebPTexture hands the WebP decoder malformed images: the file loads
+// with the image reported or refuses with an error, never a panic, and a
+// decoded texture stays within the pixel cap.
+func FuzzWebPTexture(f *testing.F) {
+	f.Add(losslessWebP(f, fourColours()))
+	f.Add(losslessWebP(f, onePixel(color.NRGBA{1, 2, 3, 4})))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		img := fmt.Sprintf(`{"uri": %q}`, dataURI("image/webp", data))
+		m, err := Decode(texturedDoc(t, `{"extensions": {"EXT_texture_webp": {"source": 0}}}`, img, `"EXT_texture_webp"`, `"EXT_texture_webp"`), nil, "t.gltf")
+		if err != nil {
+			return
+		}
+		if tex := m.Textures[0]; tex != nil && int64(tex.Rect.Dx())*int64(tex.Rect.Dy()) > maxTexturePixels {
+			t.Fatalf("a %v texture past the %d-pixel cap", tex.Rect, maxTexturePixels)
+		}
+	})
+}
