@@ -91,8 +91,8 @@ func upload(r *render.Renderer, c *Character, mode string, limit int) (*GPU, err
 				mat = m.Materials[p.Material]
 			}
 			rm := render.Material{BaseColor: mat.BaseColor, Texture: render.NoTexture, DoubleSided: mat.DoubleSided}
-			if mat.BaseColorTexture >= 0 {
-				rm.Texture = textures[mat.BaseColorTexture]
+			if mat.BaseColorTexture.Texture >= 0 {
+				rm.Texture = textures[mat.BaseColorTexture.Texture]
 			}
 			skinned := inst.Skin >= 0 && p.Joints != nil
 			if !skinned && rigid == nil {
