@@ -67,10 +67,10 @@ func TestMaterialEveryInput(t *testing.T) {
 		BaseColorTexture:         TextureRef{Texture: 0, Offset: [2]float32{0, 1}, Rotation: 1.5707964, Scale: [2]float32{0.5, 0.5}},
 		MetallicRoughnessTexture: TextureRef{Texture: 1, TexCoord: 1, Scale: [2]float32{1, 1}},
 		NormalTexture:            TextureRef{Texture: 2, Scale: [2]float32{1, 1}}, NormalScale: 0.5,
-		OcclusionTexture:         TextureRef{Texture: 3, TexCoord: 1, Scale: [2]float32{1, 1}}, OcclusionStrength: 0.25,
-		EmissiveTexture:          TextureRef{Texture: 4, TexCoord: 1, Scale: [2]float32{1, 1}},
-		Emissive:                 [3]float32{4, 2, 0}, // the factor times emissiveStrength
-		Unlit:                    true}
+		OcclusionTexture: TextureRef{Texture: 3, TexCoord: 1, Scale: [2]float32{1, 1}}, OcclusionStrength: 0.25,
+		EmissiveTexture: TextureRef{Texture: 4, TexCoord: 1, Scale: [2]float32{1, 1}},
+		Emissive:        [3]float32{4, 2, 0}, // the factor times emissiveStrength
+		Unlit:           true}
 	if got != want {
 		t.Fatalf("material\n got %+v\nwant %+v", got, want)
 	}
