@@ -41,7 +41,9 @@ func (e *edgeDoc) alphaMaterial(name string, rgba [4]float64, mode string, cutof
 
 // edgeAlphaBlend: three tinted panes (red, green, blue, alpha 0.5) that
 // overlap one another, 0.25 apart in depth, turning a full circle about
-// the vertical in 4 s. Drawn right, each overlap shows the nearer pane's
+// the vertical in 4 s, clockwise seen from above: two panes are at the
+// same depth (where per-draw sorting may go either way) only near 40° and
+// 220°, away from the 37 % of the clip that comparisons pose. Drawn right, each overlap shows the nearer pane's
 // tint over the farther one's, whichever side faces the camera: blended
 // draws sorted back to front, none writing depth.
 func edgeAlphaBlend() ([]byte, error) {
@@ -50,14 +52,17 @@ func edgeAlphaBlend() ([]byte, error) {
 	var panes []int
 	for i, c := range tints {
 		mat := e.alphaMaterial([]string{"RedGlass", "GreenGlass", "BlueGlass"}[i], c, "BLEND", 0, -1)
+		// Each pane is centred on its node, so that renderers sorting by
+		// node position and by draw bounds agree.
 		d := 0.3 * float64(i)
-		m := e.mesh([]string{"Red", "Green", "Blue"}[i], mat, e.pane(-0.6+d, -0.5+d*0.6, 0.4+d, 0.5+d*0.6, 0.25-0.25*float64(i)))
-		panes = append(panes, e.node(gltfNode{Name: []string{"Red", "Green", "Blue"}[i], Mesh: intPtr(m)}))
+		m := e.mesh([]string{"Red", "Green", "Blue"}[i], mat, e.pane(-0.5, -0.5, 0.5, 0.5, 0))
+		panes = append(panes, e.node(gltfNode{Name: []string{"Red", "Green", "Blue"}[i], Mesh: intPtr(m),
+			Translation: &[3]float64{d - 0.1, d * 0.6, 0.25 - 0.25*float64(i)}}))
 	}
 	turn := e.node(gltfNode{Name: "Turntable", Children: panes})
 	e.scene(turn)
 	e.animation("Turn", edgeChannel{turn, "rotation", "LINEAR", []float64{0, 1, 2, 3, 4},
-		rotationKeys(mgl64.Vec3{0, 1, 0}, 0, 90, 180, 270, 360)})
+		rotationKeys(mgl64.Vec3{0, 1, 0}, 0, -90, -180, -270, -360)})
 	return e.encode()
 }
 
