@@ -3,11 +3,14 @@ package main
 import (
 	"errors"
 	"flag"
+	"image/color"
 	"io"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/scene"
@@ -38,6 +41,19 @@ func TestParseFlags(t *testing.T) {
 		{"crowd with dump-pose", "-crowd 5 -dump-pose -", nil, "-crowd does not apply"},
 		{"record to a format it cannot write", "-record out.avi", nil, "-record out.avi: cannot write .avi files; give out.gif (an animated GIF), out.mp4"},
 		{"record PNG frames", "-record frames", func(o *options) bool { return o.record == "frames" }, ""},
+		// The eye 3 units in front of and 4 above (1, 1, 0): distance 5,
+		// pitch asin(4/5), yaw 0; clip planes at 5/100 and 500.
+		{"placed camera", "-eye 1,5,3 -target 1,1,0 -fov 45 -bg 255,0,255", func(o *options) bool {
+			c := o.camera
+			return c != nil && c.Distance == 5 && c.Yaw == 0 && math.Abs(float64(c.Pitch)-math.Asin(0.8)) < 1e-6 &&
+				c.Target == mgl32.Vec3{1, 1, 0} && math.Abs(float64(c.FovY)-math.Pi/4) < 1e-6 && c.Near == 0.05 && c.Far == 500 &&
+				o.background == color.NRGBA{255, 0, 255, 255}
+		}, ""},
+		{"eye without target", "-eye 0,1,2", nil, "want both, each X,Y,Z"},
+		{"eye above the target", "-eye 0,3,0 -target 0,0,0", nil, "not straight above or below"},
+		{"bad fov", "-eye 0,1,2 -target 0,1,0 -fov 180", nil, "-fov 180"},
+		{"background not whole numbers", "-bg 1.5,0,0", nil, "-bg"},
+		{"background out of range", "-bg 0,0,256", nil, "-bg"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

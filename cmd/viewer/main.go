@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"os"
@@ -12,8 +13,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/debugview"
+	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/session"
@@ -86,6 +90,12 @@ type options struct {
 	json     bool
 	// rootMotion is -root-motion MODE[:JOINT].
 	rootMotion string
+	// eye, target, fov and bg are -eye, -target, -fov and -bg; camera and
+	// background what they set.
+	eye, target, bg string
+	fov             float64
+	camera          *render.Camera
+	background      color.NRGBA
 }
 
 // stringList collects a repeated flag.
@@ -163,6 +173,10 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.Float64Var(&opt.compress, "compress", 0, "compress every clip with a worst error of `CM` centimetres (virtual vertices 3 cm from each joint, glTF units taken as metres) and play the compressed clips; with -info, report size and error per clip")
 	fs.BoolVar(&opt.json, "json", false, "with -info -compress, print one JSON line per clip instead of the text report")
 	fs.IntVar(&opt.onion, "onion", 0, "start with the onion skin on: ghost skeletons `N` and 2N frames before and after the pose shown (Shift+O toggles it; 2 when not given)")
+	fs.StringVar(&opt.eye, "eye", "", "place the camera at `X,Y,Z` (world units of the file) for -screenshot, -record, -sheet and the window's start, looking at -target")
+	fs.StringVar(&opt.target, "target", "", "the `X,Y,Z` the -eye camera looks at")
+	fs.Float64Var(&opt.fov, "fov", 40, "vertical field of view of the -eye camera, `degrees`")
+	fs.StringVar(&opt.bg, "bg", "", "background colour, `R,G,B` in sRGB 0–255 (default 46,50,58)")
 	fs.StringVar(&opt.kernels, "kernels", "auto", "animation `kernels`: auto (each timed at start-up, the fastest kept), portable, avx2 or avx512 (every kernel at that level: the same bits on every run)")
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 }
@@ -270,7 +284,53 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return nil, err
 		}
 	}
-	return opt, nil
+	return opt, opt.placeCamera()
+}
+
+// placeCamera reads -eye, -target, -fov and -bg.
+func (o *options) placeCamera() error {
+	if o.bg != "" {
+		c, err := parseTriple(o.bg, 0, 255)
+		if err != nil || c != [3]float64{float64(int(c[0])), float64(int(c[1])), float64(int(c[2]))} {
+			return fmt.Errorf("-bg %q: want R,G,B, whole numbers from 0 to 255, like 255,255,255", o.bg)
+		}
+		o.background = color.NRGBA{uint8(c[0]), uint8(c[1]), uint8(c[2]), 255}
+	}
+	if o.eye == "" && o.target == "" {
+		return nil
+	}
+	eye, err1 := parseTriple(o.eye, -1e30, 1e30)
+	target, err2 := parseTriple(o.target, -1e30, 1e30)
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("-eye %q -target %q: want both, each X,Y,Z, like -eye 0,1.5,4 -target 0,1,0", o.eye, o.target)
+	}
+	if !(o.fov > 0 && o.fov < 180) {
+		return fmt.Errorf("-fov %v: want vertical degrees between 0 and 180", o.fov)
+	}
+	v := func(c [3]float64) mgl32.Vec3 { return mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])} }
+	cam, ok := render.LookAt(v(eye), v(target), mgl32.DegToRad(float32(o.fov)))
+	if !ok {
+		return fmt.Errorf("-eye %s -target %s: the eye must be away from the target and not straight above or below it", o.eye, o.target)
+	}
+	o.camera = &cam
+	return nil
+}
+
+// parseTriple reads "X,Y,Z", each finite and within [lo, hi].
+func parseTriple(s string, lo, hi float64) ([3]float64, error) {
+	var c [3]float64
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return c, errors.New("want three numbers")
+	}
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(f >= lo && f <= hi) {
+			return c, errors.New("not a number in range")
+		}
+		c[i] = f
+	}
+	return c, nil
 }
 
 func run(opt *options) error {
@@ -360,7 +420,7 @@ func run(opt *options) error {
 func (o *options) session() *session.Options {
 	return &session.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
 		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, Crowd: o.crowd, Events: o.events, HUD: o.hud, Keys: o.keys != "",
-		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height}
+		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height, Camera: o.camera, Background: o.background}
 }
 
 // load is what of the flags picks and shapes the character.

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"image"
+	"image/color"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -28,6 +29,11 @@ type View struct {
 	Target *render.Target
 	Cam    render.Camera
 	Home   render.Camera // the framing F returns to
+	// Placed says Home was given (-eye, -target), not framed: it is kept
+	// whatever the pose does and however the model reloads.
+	Placed bool
+	// Clear is the background colour.
+	Clear color.NRGBA
 	// TopInset is the share of the height a HUD bar covers at the top,
 	// which the picture keeps clear (render.Camera.TopInset).
 	TopInset float32
@@ -68,6 +74,11 @@ type ViewOptions struct {
 	// draws the skeleton over the mesh.
 	View     debugview.Mode
 	Skeleton bool
+	// Camera, when set, is where the view looks from instead of the
+	// framing (View.Placed).
+	Camera *render.Camera
+	// Clear is the background colour; zero is Background.
+	Clear color.NRGBA
 }
 
 // NewView uploads the character and frames it over its clip. With w and h
@@ -94,7 +105,14 @@ func NewView(c *Character, opt ViewOptions, w, h int) (*View, error) {
 		v.Destroy()
 		return nil, err
 	}
+	if opt.Camera != nil {
+		v.Cam, v.Placed = *opt.Camera, true
+	}
 	v.Home = v.Cam
+	v.Clear = opt.Clear
+	if v.Clear == (color.NRGBA{}) {
+		v.Clear = Background
+	}
 	joint, err := resolveJoint(c, opt.Joint)
 	if err != nil {
 		v.Destroy()
@@ -144,7 +162,7 @@ func (v *View) Draw() error {
 		items = v.Items
 	}
 	cam := v.Camera()
-	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: cam, Clear: Background, Items: items,
+	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: cam, Clear: v.Clear, Items: items,
 		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid, Model: v.c.RootMatrix()}
 	if v.c.root.on {
 		v.trail.Color = rootTrailColor
@@ -277,10 +295,10 @@ func (v *View) Camera() render.Camera {
 
 // KeepInView widens the framing when the current pose leaves the box the
 // camera was framed on (a state machine or layer can reach poses no clip
-// sample showed), unless the user has moved the camera.
+// sample showed), unless the user has moved the camera or it was placed.
 func (v *View) KeepInView(c *Character) {
 	lo, hi, ok := v.Scene.Bounds(c)
-	if !ok || v.Cam != v.Home || v.Items != nil || c.root.on {
+	if !ok || v.Cam != v.Home || v.Items != nil || c.root.on || v.Placed {
 		return // a character root motion carries is followed instead
 	}
 	grown := false

@@ -183,7 +183,7 @@ func (a *App) Sheet(path string) error {
 	cols := int(math.Ceil(math.Sqrt(float64(n))))
 	rows := (n + cols - 1) / cols
 	out := image.NewNRGBA(image.Rect(0, 0, cols*opt.Width, rows*opt.Height))
-	draw.Draw(out, out.Bounds(), image.NewUniform(scene.Background), image.Point{}, draw.Src)
+	draw.Draw(out, out.Bounds(), image.NewUniform(a.View.Clear), image.Point{}, draw.Src)
 	a.UI.HUD = false
 	for i := 0; i < n; i++ {
 		t := from
@@ -202,7 +202,7 @@ func (a *App) Sheet(path string) error {
 		if h.Measure(label)+16 > float32(opt.Width) {
 			label = fmt.Sprintf("t = %.3f s", t) // a cell too narrow for the name keeps the time
 		}
-		h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, scene.Background)
+		h.Rect(4, 4, h.Measure(label)+8, h.LineHeight()+4, a.View.Clear)
 		h.Text(8, 6, label, ui.TextColor)
 		h.Flush(a.View.Target, a.View.W, a.View.H)
 		img := a.View.Target.ReadImage()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"io"
 	"math"
 	"os"
@@ -55,11 +56,17 @@ type Options struct {
 	From, To      float64
 	FPS, Frames   int
 	Width, Height int
+	// Camera, when set, places the camera (-eye, -target, -fov) instead
+	// of framing the model; Background is the clear colour (-bg; zero:
+	// scene.Background).
+	Camera     *render.Camera
+	Background color.NRGBA
 }
 
 // viewOptions are the settings a view draws with.
 func (o *Options) viewOptions() scene.ViewOptions {
-	return scene.ViewOptions{Skinning: o.Skinning, PaletteLimit: o.PaletteLimit, Joint: o.Joint, View: o.View, Skeleton: o.Skeleton}
+	return scene.ViewOptions{Skinning: o.Skinning, PaletteLimit: o.PaletteLimit, Joint: o.Joint, View: o.View, Skeleton: o.Skeleton,
+		Camera: o.Camera, Clear: o.Background}
 }
 
 // ClampTime keeps a requested time inside [0, duration]: -screenshot and
@@ -174,7 +181,7 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 			a.Crowd.SetLoopMode(a.UI.Loop)
 		}
 		a.Crowd.Start()
-		if lo, hi, ok := a.Crowd.Bounds(); ok {
+		if lo, hi, ok := a.Crowd.Bounds(); ok && !v.Placed {
 			v.BoxLo, v.BoxHi = lo, hi
 			v.Home = render.FrameBounds(lo, hi, float32(max(w, 1))/float32(max(h, 1)))
 			v.Cam = v.Home

@@ -12,13 +12,16 @@ import (
 )
 
 // Reframe fits the camera to the character over its clip, at the view's
-// aspect ratio.
+// aspect ratio; a placed camera (-eye, -target) stays where it is.
 func (a *App) Reframe() error {
 	cam, lo, hi, err := scene.FrameClip(a.View.R, a.View.Scene, a.Character, float32(max(a.View.W, 1))/float32(max(a.View.H, 1)))
 	if err != nil {
 		return err
 	}
-	a.View.Cam, a.View.Home, a.View.BoxLo, a.View.BoxHi = cam, cam, lo, hi
+	a.View.BoxLo, a.View.BoxHi = lo, hi
+	if !a.View.Placed {
+		a.View.Cam, a.View.Home = cam, cam
+	}
 	return nil
 }
 
