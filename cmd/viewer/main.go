@@ -13,10 +13,10 @@ import (
 	"strings"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/app"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
-	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -60,7 +60,7 @@ type options struct {
 	// kernels is -kernels: auto, portable, avx2 or avx512 (anim.SetKernels).
 	kernels string
 	// compressLater: the window opens before -compress runs, which then
-	// runs in the background (session.LoadOptions.CompressLater).
+	// runs in the background (app.LoadOptions.CompressLater).
 	compressLater bool
 	// Scripted and recorded output.
 	keys   string
@@ -95,7 +95,7 @@ func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 // paramList collects repeated -param NAME=VALUE flags.
-type paramList []session.Param
+type paramList []app.Param
 
 func (p *paramList) String() string { return fmt.Sprint(*p) }
 
@@ -105,7 +105,7 @@ func (p *paramList) Set(s string) error {
 	if !ok || name == "" || err != nil || f != f {
 		return fmt.Errorf("want NAME=VALUE, like speed=0.5")
 	}
-	*p = append(*p, session.Param{Name: name, Value: float32(f)})
+	*p = append(*p, app.Param{Name: name, Value: float32(f)})
 	return nil
 }
 
@@ -119,7 +119,7 @@ func main() {
 		os.Exit(2)
 	}
 	if err := run(opt); err != nil {
-		fmt.Fprintln(os.Stderr, "viewer:", session.OneLine(err))
+		fmt.Fprintln(os.Stderr, "viewer:", report.OneLine(err))
 		os.Exit(1)
 	}
 }
@@ -266,7 +266,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		}
 	}
 	if opt.record != "" {
-		if _, err := session.RecordOutput(opt.record); err != nil {
+		if _, err := app.RecordOutput(opt.record); err != nil {
 			return nil, err
 		}
 	}
@@ -284,18 +284,18 @@ func run(opt *options) error {
 	if opt.validate {
 		return validate(os.Stdout, opt.model)
 	}
-	m, err := session.LoadModel(opt.model)
+	m, err := app.LoadModel(opt.model)
 	if err != nil {
 		return err
 	}
-	notes, err := session.ImportClips(m, opt.load())
+	notes, err := app.ImportClips(m, opt.load())
 	if err != nil {
 		return err
 	}
 	for _, n := range notes {
 		fmt.Fprintln(os.Stderr, "viewer:", n)
 	}
-	reports, err := session.CompressModel(m, opt.load())
+	reports, err := app.CompressModel(m, opt.load())
 	if err != nil {
 		return err
 	}
@@ -306,8 +306,8 @@ func run(opt *options) error {
 		report.WriteInfo(os.Stdout, m, opt.paletteLimit)
 		report.WriteCompression(os.Stdout, reports, opt.compress)
 		// The parameters -param sets, as the animation would run.
-		if c, err := session.NewCharacter(m, opt.load()); err != nil {
-			fmt.Printf("animation: %v\n", session.OneLine(err))
+		if c, err := app.NewCharacter(m, opt.load()); err != nil {
+			fmt.Printf("animation: %v\n", report.OneLine(err))
 		} else {
 			report.WriteParams(os.Stdout, c.Ctl.Params())
 		}
@@ -316,7 +316,7 @@ func run(opt *options) error {
 		}
 		return nil
 	}
-	c, err := session.NewCharacter(m, opt.load())
+	c, err := app.NewCharacter(m, opt.load())
 	if err != nil {
 		return err
 	}
@@ -326,11 +326,11 @@ func run(opt *options) error {
 		// plays on over the loops, carrying the character.
 		// One clip: its local time, clamped. Under blends and trees every
 		// clip clamps (or loops) on its own, so the time is kept as given.
-		t = session.ClampTime(t, c.Span())
+		t = app.ClampTime(t, c.Span())
 	}
 	switch {
 	case opt.dumpPose != "":
-		return session.DumpPose(opt.dumpPose, c, t, opt.allNodes)
+		return app.DumpPose(opt.dumpPose, c, t, opt.allNodes)
 	case opt.screenshot != "":
 		// One frame at time t (after the -keys script, if any); the HUD
 		// only with -hud.
@@ -338,41 +338,41 @@ func run(opt *options) error {
 		if err != nil {
 			return err
 		}
-		return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
+		return offscreen(opt, c, opt.width, opt.height, func(a *app.App) error {
 			img, err := a.Shoot(t, evs)
 			if err != nil {
 				return err
 			}
-			return session.WritePNG(opt.screenshot, img)
+			return app.WritePNG(opt.screenshot, img)
 		})
 	case opt.stats:
-		return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Stats(os.Stdout, t) })
+		return offscreen(opt, c, opt.width, opt.height, func(a *app.App) error { return a.Stats(os.Stdout, t) })
 	case opt.record != "":
-		return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Record(opt.record) })
+		return offscreen(opt, c, opt.width, opt.height, func(a *app.App) error { return a.Record(opt.record) })
 	case opt.sheet != "":
-		return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Sheet(opt.sheet) })
+		return offscreen(opt, c, opt.width, opt.height, func(a *app.App) error { return a.Sheet(opt.sheet) })
 	default:
 		return interactive(opt, c)
 	}
 }
 
-// session is what of the flags a session runs with.
-func (o *options) session() *session.Options {
-	return &session.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
+// app is what of the flags the app runs with.
+func (o *options) app() *app.Options {
+	return &app.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
 		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, Crowd: o.crowd, Events: o.events, HUD: o.hud, Keys: o.keys != "",
 		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height}
 }
 
 // load is what of the flags picks and shapes the character.
-func (o *options) load() *session.LoadOptions {
-	return &session.LoadOptions{Model: o.model, Clip: o.clip, Tree: o.tree, Blend: o.blend, Additive: o.additive, Fade: o.fade,
+func (o *options) load() *app.LoadOptions {
+	return &app.LoadOptions{Model: o.model, Clip: o.clip, Tree: o.tree, Blend: o.blend, Additive: o.additive, Fade: o.fade,
 		RootMotion: o.rootMotion, Clips: o.clips, JointMap: o.jointMap, Compress: o.compress, CompressLater: o.compressLater, Params: o.params}
 }
 
 // validate prints the -validate report of the model at path, as JSON, and
 // returns an error when it has errors.
 func validate(w io.Writer, path string) error {
-	m, err := session.LoadModel(path)
+	m, err := app.LoadModel(path)
 	return report.WriteValidation(w, path, m, err)
 }
 

@@ -5,13 +5,13 @@ import (
 	"image/color"
 	"testing"
 
+	"github.com/skinview/skinview/internal/app"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/scene"
-	"github.com/skinview/skinview/internal/session"
 )
 
 func TestScreenshotDefaultCharacter(t *testing.T) {
-	m, err := session.LoadModel("")
+	m, err := app.LoadModel("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestScreenshotDefaultCharacter(t *testing.T) {
 // foundation promises: shading varies across the body (lit) and there are
 // more colours than one lit material could make (textured).
 func TestScreenshotIsLitAndTextured(t *testing.T) {
-	m, err := session.LoadModel("")
+	m, err := app.LoadModel("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,9 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
-	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -34,7 +35,7 @@ func openWindow(w, h int, title string, visible bool) (win *glfw.Window, err err
 			if why == "" {
 				why = fmt.Sprint(p)
 			}
-			win, err = nil, fmt.Errorf("cannot open a window on display %q (%s); for headless use, run under xvfb-run -a", os.Getenv("DISPLAY"), session.OneLine(errors.New(why)))
+			win, err = nil, fmt.Errorf("cannot open a window on display %q (%s); for headless use, run under xvfb-run -a", os.Getenv("DISPLAY"), report.OneLine(errors.New(why)))
 		} else if why != "" {
 			fmt.Fprintln(os.Stderr, why)
 		}
@@ -67,19 +68,16 @@ func closeWindow(win *glfw.Window) {
 	glfw.Terminate()
 }
 
-// app is the session the window and the offscreen modes drive.
-type app = session.App
-
-// newApp opens a session on c with the flags' settings (offscreen at w×h
+// newApp opens the app on c with the flags' settings (offscreen at w×h
 // when both are positive).
-func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
-	return session.New(opt.session(), opt.load(), c, w, h)
+func newApp(opt *options, c *scene.Character, w, h int) (*app.App, error) {
+	return app.New(opt.app(), opt.load(), c, w, h)
 }
 
-// runCorpus runs the corpus check (session.Corpus) in a hidden window's
+// runCorpus runs the corpus check (app.Corpus) in a hidden window's
 // GL context.
 func runCorpus(w io.Writer, dir, out string, width, height int) error {
-	files, err := session.CorpusFiles(dir)
+	files, err := app.CorpusFiles(dir)
 	if err != nil {
 		return err
 	}
@@ -88,12 +86,12 @@ func runCorpus(w io.Writer, dir, out string, width, height int) error {
 		return err
 	}
 	defer closeWindow(win)
-	return session.Corpus(w, dir, files, out, width, height)
+	return app.Corpus(w, dir, files, out, width, height)
 }
 
 // offscreen runs f with a hidden window's GL context and an app drawing
 // into a w×h target: -screenshot, -keys, -record, -sheet and -stats.
-func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app) error) error {
+func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app.App) error) error {
 	win, err := openWindow(64, 64, "viewer", false)
 	if err != nil {
 		return err

@@ -375,7 +375,7 @@ func (c *Character) newController() (*anim.Controller, error) {
 // anim.ParseClipWeights reads it: "Walk:0.7,Run:0.3") and an additive
 // layer over it (additive, as anim.ParseAdditive reads it), or over clip
 // (or the first clip) when blend is "". Clips play once, as the clip
-// browser's states do; a session then sets the loop mode the timeline
+// browser's states do; the app then sets the loop mode the timeline
 // shows (Character.OneClock), as it does for -clip.
 func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec, error) {
 	var base *anim.NodeSpec

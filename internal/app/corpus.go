@@ -1,4 +1,4 @@
-package session
+package app
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -94,9 +95,9 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		if expectRefusal {
-			return fmt.Sprintf("%8.1f %6s %5s %8s  refused as expected: %s", ms, "-", "-", "-", OneLine(err)), true
+			return fmt.Sprintf("%8.1f %6s %5s %8s  refused as expected: %s", ms, "-", "-", "-", report.OneLine(err)), true
 		}
-		return fmt.Sprintf("%8.1f %6s %5s %8s  FAIL: %s", ms, "-", "-", "-", OneLine(err)), false
+		return fmt.Sprintf("%8.1f %6s %5s %8s  FAIL: %s", ms, "-", "-", "-", report.OneLine(err)), false
 	}
 	verts := 0
 	for _, me := range m.Meshes {
@@ -119,27 +120,27 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	for ci := range m.Clips {
 		c, err := scene.NewCharacter(m, nil, ci, 0)
 		if err != nil {
-			return cols + " FAIL: " + OneLine(err), false
+			return cols + " FAIL: " + report.OneLine(err), false
 		}
 		for k := 0; k < corpusPoseTimes; k++ {
 			t := c.Span() * float32(k) / (corpusPoseTimes - 1)
 			if err := DumpPose(filepath.Join(out, fmt.Sprintf("%s.clip%d.t%d.json", base, ci, k)), c, t, false); err != nil {
-				return cols + " FAIL: pose: " + OneLine(err), false
+				return cols + " FAIL: pose: " + report.OneLine(err), false
 			}
 		}
 	}
 	img, err := corpusShot(m, width, height)
 	if err != nil {
-		return cols + " FAIL: render: " + OneLine(err), false
+		return cols + " FAIL: render: " + report.OneLine(err), false
 	}
 	shot := filepath.Join(out, base+".png")
 	f, err := os.Create(shot)
 	if err != nil {
-		return cols + " FAIL: " + OneLine(err), false
+		return cols + " FAIL: " + report.OneLine(err), false
 	}
 	defer f.Close()
 	if err := png.Encode(f, img); err != nil {
-		return cols + " FAIL: " + OneLine(err), false
+		return cols + " FAIL: " + report.OneLine(err), false
 	}
 	return cols + status, true
 }
@@ -151,7 +152,7 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 const corpusKeys = "space,right*3,],enter,wait*3,l,l,l,r,home,end,i,o,alt+i,k,v,v,v,m,n,=,backspace,b,b,f,shift+o,shift+o,a,tab,up,s,left,space"
 
 // corpusShot takes m's picture by the path -screenshot -hud takes (a
-// session on the clip browser, half-way through the first clip), then
+// app on the clip browser, half-way through the first clip), then
 // plays corpusKeys through it as the window would, and a crowd of three
 // for a frame: whatever m holds or lacks (clips, skins, meshes, morph
 // targets), each must run.
@@ -196,10 +197,4 @@ func corpusShot(m *gltfload.Model, width, height int) (*image.NRGBA, error) {
 		return nil, fmt.Errorf("crowd: %w", err)
 	}
 	return img, nil
-}
-
-// OneLine keeps a refusal on one readable line, whatever the source error
-// contains.
-func OneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }

@@ -1,4 +1,4 @@
-package session
+package app
 
 import (
 	"fmt"
@@ -24,16 +24,13 @@ import (
 // Shoot renders the picture -screenshot writes: the character at time t,
 // or after the key script when there is one; the HUD only with -hud.
 func (a *App) Shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
-	c := a.Character
-	if a.Crowd != nil {
-		a.Crowd.PoseAt(t)
-	} else if len(evs) == 0 {
+	if a.Crowd != nil || len(evs) == 0 {
 		// The moment asked for, exactly: every clip at local time t.
-		if err := a.View.PoseAt(t); err != nil {
+		if err := a.poseAt(t); err != nil {
 			return nil, err
 		}
 	} else {
-		c.Seek(t)
+		a.Char.Seek(t)
 		if err := a.Update(0); err != nil {
 			return nil, err
 		}
@@ -59,7 +56,7 @@ func (a *App) Shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
 // (default: the clip's length) at the rate asked, through loops and the
 // events they fire.
 func (a *App) Record(path string) error {
-	c, opt := a.Character, a.opt
+	c, opt := a.Char, a.opt
 	play := opt.RateSet || opt.Rate != 0 || opt.Events || c.RootMotionOn()
 	if opt.Rate != 0 {
 		a.UI.CustomRate, a.UI.Reverse = float32(math.Abs(opt.Rate)), opt.Rate < 0
@@ -173,7 +170,7 @@ func RecordOutput(path string) (string, error) {
 // Sheet writes one contact sheet of n evenly spaced frames of [from, to],
 // each labelled with its time.
 func (a *App) Sheet(path string) error {
-	c, opt := a.Character, a.opt
+	c, opt := a.Char, a.opt
 	n := opt.Frames
 	from, to := ClampTime(float32(opt.From), c.Span()), float32(opt.To)
 	if opt.To < 0 {
@@ -198,7 +195,7 @@ func (a *App) Sheet(path string) error {
 		if err != nil {
 			return err
 		}
-		label := fmt.Sprintf("%s  t = %.3f s", a.ChoiceName(), t)
+		label := fmt.Sprintf("%s  t = %.3f s", a.Char.ChoiceName(), t)
 		if h.Measure(label)+16 > float32(opt.Width) {
 			label = fmt.Sprintf("t = %.3f s", t) // a cell too narrow for the name keeps the time
 		}
@@ -219,12 +216,25 @@ func (a *App) Sheet(path string) error {
 // RenderAt draws the character with every clip at local time t, or the
 // crowd with each member at t past its own offset.
 func (a *App) RenderAt(t float32) error {
-	if a.Crowd != nil {
-		a.Crowd.PoseAt(t)
-	} else if err := a.View.PoseAt(t); err != nil {
+	if err := a.poseAt(t); err != nil {
 		return err
 	}
 	return a.Draw()
+}
+
+// poseAt poses the character with every clip at local time t, the camera
+// following where root motion carried it, or the crowd with each member
+// at t past its own offset.
+func (a *App) poseAt(t float32) error {
+	if a.Crowd != nil {
+		a.Crowd.PoseAt(t)
+		return nil
+	}
+	if err := a.View.PoseAt(t); err != nil {
+		return err
+	}
+	a.followRoot()
+	return nil
 }
 
 // frameStats accumulates per-frame costs for -stats and the HUD.

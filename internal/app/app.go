@@ -1,8 +1,7 @@
-package session
+package app
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -10,13 +9,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
@@ -25,7 +22,7 @@ import (
 	"github.com/skinview/skinview/internal/ui"
 )
 
-// Options are the settings of a session (the viewer's flags that shape it).
+// Options are the settings of an app (the viewer's flags that shape it).
 type Options struct {
 	// Skinning, PaletteLimit, Joint, View and Skeleton are the view's
 	// (scene.ViewOptions).
@@ -78,9 +75,10 @@ func ClampTime(t, duration float32) float32 {
 // key map's state. The window and the offscreen modes (-keys, -record,
 // -sheet) run the same frames.
 type App struct {
-	*scene.Character // the character the keys drive
-	opt              *Options
-	load             *LoadOptions
+	// Char is the character the keys drive.
+	Char *scene.Character
+	opt  *Options
+	load *LoadOptions
 	// View draws the character; UI is the key map's state; Scale the
 	// HiDPI content scale of the HUD; Snapshot makes the HUD's Info each
 	// frame.
@@ -122,7 +120,7 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 	if n := paletteLimitNote(opt.PaletteLimit, v.Scene.Limit()); n != "" {
 		fmt.Fprintln(os.Stderr, "viewer:", n)
 	}
-	a := &App{Character: c, Stdout: os.Stdout, opt: opt, load: lo, View: v, UI: ui.NewState(), Scale: 1, ShotDir: "screenshots"}
+	a := &App{Char: c, Stdout: os.Stdout, opt: opt, load: lo, View: v, UI: ui.NewState(), Scale: 1, ShotDir: "screenshots"}
 	// Where the clock plays (the window, a key script, -record with -rate
 	// or -events), a quick blend loops as the clip browser's clip does,
 	// until L says otherwise; modes that pose given times hold each clip
@@ -159,7 +157,7 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 	a.Snapshot.IssueErrors = c.Model.Report.Count(gltfload.Error) > 0
 	a.Steady = w > 0 && h > 0
 	if opt.Joint != "" {
-		a.Selected = c.Model.Skeleton.JointIndex(opt.Joint) // the inspector starts on it
+		a.Char.Selected = c.Model.Skeleton.JointIndex(opt.Joint) // the inspector starts on it
 	}
 	if opt.Crowd > 1 && c.RootMotionOn() {
 		v.Destroy()
@@ -196,109 +194,6 @@ func (a *App) Destroy() {
 	a.View.Destroy()
 }
 
-// ToggleFollow implements ui.Actions: the camera stays put, or follows
-// root motion again, catching up with where the character walked to.
-func (a *App) ToggleFollow() {
-	a.Follow = !a.Follow
-	if !a.RootMotionOn() {
-		a.UI.Say("no root motion to follow (-root-motion)")
-	}
-}
-
-// FrameModel implements ui.Actions: the home framing, where root motion
-// has carried the character.
-func (a *App) FrameModel() {
-	if a.RootMotionOn() {
-		a.View.Home.Target = a.View.Home.Target.Add(a.Root.Translation.Sub(a.followed))
-		a.followed = a.Root.Translation
-		a.Follow = true
-	}
-	a.View.Cam = a.View.Home
-}
-func (a *App) Screenshot() (string, error) { return a.RequestShot() }
-
-// Seek implements ui.Actions for the crowd too.
-func (a *App) Seek(t float32) {
-	if a.Crowd != nil {
-		a.Crowd.PoseAt(t)
-		return
-	}
-	a.Character.Seek(t)
-}
-
-// Step implements ui.Actions: a frame step fires the markers it passes,
-// then seeks.
-func (a *App) Step(t float32, forward bool) {
-	if a.Crowd == nil {
-		a.printEvents(a.Ctl.StepEvents(a.Time(), t, forward))
-	}
-	a.Seek(t)
-}
-
-// printEvents writes fired markers as JSON lines when -events asks for
-// them: the marker's clip time, its clip and its name.
-func (a *App) printEvents(evs []anim.Event) {
-	if !a.opt.Events {
-		return
-	}
-	for _, e := range evs {
-		clip, _ := json.Marshal(scene.StateName(a.Model, e.Clip))
-		name, _ := json.Marshal(e.Name)
-		fmt.Fprintf(a.Stdout, "{\"t\":%s,\"clip\":%s,\"event\":%s}\n", strconv.FormatFloat(float64(e.Time), 'g', -1, 32), clip, name)
-	}
-}
-
-// SetLoopMode implements ui.Actions for the crowd too.
-func (a *App) SetLoopMode(m anim.LoopMode) error {
-	if a.Crowd != nil && (a.ClipMode || a.OneClock) {
-		a.Crowd.SetLoopMode(m)
-		return nil
-	}
-	return a.Character.SetLoopMode(m)
-}
-
-// SetBlendWeight implements ui.Actions; a crowd plays its own clips.
-func (a *App) SetBlendWeight(i int, w float32) error {
-	if a.Crowd != nil {
-		return errors.New("each character of a crowd plays its own clips")
-	}
-	return a.Character.SetBlendWeight(i, w)
-}
-
-// ReportState implements ui.Actions: the state line of key S, one JSON
-// object on stdout, for bug reports and scripts.
-func (a *App) ReportState() {
-	in := a.Info()
-	fmt.Fprintln(a.Stdout, string(ui.StateLine(&in, &a.UI, a.Scale, a.Snapshot.MorphNode)))
-}
-
-// SelectJointAt implements ui.Actions: the joint drawn within 12 pixels
-// (at the HUD's scale) of (x, y) becomes the inspector's.
-func (a *App) SelectJointAt(x, y float32) bool {
-	j := a.View.PickJoint(x, y, 12*a.Scale)
-	if j < 0 {
-		return false
-	}
-	a.Selected = j
-	// The weights view shows the joint picked.
-	a.View.SetWeightJoint(j)
-	a.Snapshot.WeightJoint(a.Character, j)
-	return true
-}
-
-// ToggleBindPose implements ui.Actions.
-func (a *App) ToggleBindPose() {
-	a.BindPose = !a.BindPose
-	if a.BindPose {
-		a.UI.Say(bindPoseNote)
-	} else if a.UI.Message == bindPoseNote {
-		a.UI.Message, a.UI.MessageTTL = "", 0 // it would say what no longer holds
-	}
-}
-
-// bindPoseNote is what the screen says while B shows the bind pose.
-const bindPoseNote = "bind pose (B: back to the animation)"
-
 // FrameStep is the wall time between the frames of a key script: 1/30 s.
 const FrameStep = float32(1.0 / 30)
 
@@ -308,14 +203,14 @@ func (a *App) RequestShot() (string, error) {
 	if err := os.MkdirAll(a.ShotDir, 0o755); err != nil {
 		return "", err
 	}
-	name := strings.TrimSuffix(filepath.Base(a.Model.Name), filepath.Ext(a.Model.Name))
-	choice := a.ChoiceName()
+	name := strings.TrimSuffix(filepath.Base(a.Char.Model.Name), filepath.Ext(a.Char.Model.Name))
+	choice := a.Char.ChoiceName()
 	safe := strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r == ' ' || r == ':' {
 			return '_'
 		}
 		return r
-	}, fmt.Sprintf("%s_%s_%.3fs", name, choice, a.Time()))
+	}, fmt.Sprintf("%s_%s_%.3fs", name, choice, a.Char.Time()))
 	path := filepath.Join(a.ShotDir, safe+".png")
 	for i := 2; fileExists(path); i++ {
 		path = filepath.Join(a.ShotDir, fmt.Sprintf("%s_%d.png", safe, i))
@@ -344,16 +239,16 @@ func (a *App) Update(dt float32) error {
 		a.Timing.AnimMs = smooth(a.Timing.AnimMs, float32(time.Since(start).Seconds()*1000))
 		return nil
 	}
-	a.Ctl.SetSpeed(a.UI.ClockRate())
-	a.Ctl.SetPaused(!a.UI.Playing)
+	a.Char.Ctl.SetSpeed(a.UI.ClockRate())
+	a.Char.Ctl.SetPaused(!a.UI.Playing)
 	if err := a.View.Update(dt); err != nil {
 		return err
 	}
-	a.printEvents(a.Ctl.Events())
+	a.printEvents(a.Char.Ctl.Events())
 	if a.UI.LoopOut > a.UI.LoopIn {
 		a.UI.InLoop(a)
-		a.PoseNow() // the seek's pose, this frame
-		if err := a.View.Scene.Refresh(a.View.R, a.Character); err != nil {
+		a.Char.PoseNow() // the seek's pose, this frame
+		if err := a.View.Scene.Refresh(a.View.R, a.Char); err != nil {
 			return err
 		}
 	}
@@ -363,16 +258,17 @@ func (a *App) Update(dt float32) error {
 }
 
 // followRoot moves the camera and its home with a character root motion
-// carries, while C has it follow.
+// carries, while C has it follow. It runs where the character is posed
+// (Update, poseAt), never in Draw, so a frame follows once.
 func (a *App) followRoot() {
-	if !a.RootMotionOn() || !a.Follow {
+	if !a.Char.RootMotionOn() || !a.Follow {
 		return
 	}
-	if d := a.Root.Translation.Sub(a.followed); d != (mgl32.Vec3{}) {
+	if d := a.Char.Root.Translation.Sub(a.followed); d != (mgl32.Vec3{}) {
 		a.View.Cam.Target = a.View.Cam.Target.Add(d)
 		a.View.Home.Target = a.View.Home.Target.Add(d)
 	}
-	a.followed = a.Root.Translation
+	a.followed = a.Char.Root.Translation
 }
 
 // CountFrame counts a frame of the window's loop, dt seconds after the
@@ -407,7 +303,7 @@ func (a *App) Draw() error {
 	case v.Grid == nil:
 		// Laid out once when turned on, its lines fixed on the ground
 		// from then on, and no allocation per frame.
-		v.Grid = scene.GroundGrid(v.Scene, a.Character)
+		v.Grid = scene.GroundGrid(v.Scene, a.Char)
 	}
 	v.Mode = a.UI.View
 	// The one-line HUD of a small framebuffer covers its top: the picture
@@ -425,8 +321,7 @@ func (a *App) Draw() error {
 			v.LeftInset = ui.PanelInset(h.LineHeight(), v.W)
 		}
 	}
-	v.KeepInView(a.Character)
-	a.followRoot()
+	v.KeepInView(a.Char)
 	if v.Grid != nil {
 		// The ground goes on under the camera wherever it looks: root
 		// motion walks off any fixed patch.
@@ -466,7 +361,7 @@ func (a *App) ReadPixels() *image.NRGBA {
 
 // Info is the HUD's snapshot of the viewer.
 func (a *App) Info() ui.Info {
-	return a.Snapshot.Info(a.Character, &a.UI, ui.Stats{Timed: !a.Steady, FPS: a.Timing.FPS, AnimMs: a.Timing.AnimMs, RenderMs: a.Timing.DrawMs,
+	return a.Snapshot.Info(a.Char, &a.UI, ui.Stats{Timed: !a.Steady, FPS: a.Timing.FPS, AnimMs: a.Timing.AnimMs, RenderMs: a.Timing.DrawMs,
 		DrawCalls: a.View.R.DrawCalls, Parts: a.View.Scene.Parts, Vertices: a.View.Stats.Vertices})
 }
 

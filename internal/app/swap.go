@@ -1,4 +1,4 @@
-package session
+package app
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/report"
 
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/scene"
@@ -14,7 +15,7 @@ import (
 // Reframe fits the camera to the character over its clip, at the view's
 // aspect ratio.
 func (a *App) Reframe() error {
-	cam, lo, hi, err := scene.FrameClip(a.View.R, a.View.Scene, a.Character, float32(max(a.View.W, 1))/float32(max(a.View.H, 1)))
+	cam, lo, hi, err := scene.FrameClip(a.View.R, a.View.Scene, a.Char, float32(max(a.View.W, 1))/float32(max(a.View.H, 1)))
 	if err != nil {
 		return err
 	}
@@ -27,26 +28,26 @@ func (a *App) Reframe() error {
 func (a *App) Open(path string) {
 	m, err := gltfload.Load(path)
 	if err != nil {
-		a.UI.Say("%s", OneLine(err))
+		a.UI.Say("%s", report.OneLine(err))
 		return
 	}
 	lo := *a.load
 	lo.Model, lo.Clip, lo.Tree, lo.Blend, lo.Additive, lo.Params = path, "", "", "", "", nil
 	c, err := NewCharacter(m, &lo)
 	if err != nil {
-		a.UI.Say("%s: %s", filepath.Base(path), OneLine(err))
+		a.UI.Say("%s: %s", filepath.Base(path), report.OneLine(err))
 		return
 	}
 	next, err := New(a.opt, &lo, c, 0, 0)
 	if err != nil {
-		a.UI.Say("%s: %s", filepath.Base(path), OneLine(err))
+		a.UI.Say("%s: %s", filepath.Base(path), report.OneLine(err))
 		return
 	}
 	next.Scale, next.Timing.FPS = a.Scale, a.Timing.FPS
 	next.View.W, next.View.H = a.View.W, a.View.H
 	if err := next.Reframe(); err != nil {
 		next.Destroy()
-		a.UI.Say("%s: %s", filepath.Base(path), OneLine(err))
+		a.UI.Say("%s: %s", filepath.Base(path), report.OneLine(err))
 		return
 	}
 	a.replace(next)
@@ -59,8 +60,8 @@ func (a *App) Open(path string) {
 // it was and says why on screen.
 func (a *App) Reload() {
 	lo := *a.load
-	if a.ClipMode && a.Clip >= 0 {
-		lo.Clip = a.ClipName()
+	if a.Char.ClipMode && a.Char.Clip >= 0 {
+		lo.Clip = a.Char.ClipName()
 	}
 	if msg := a.swap(&lo, "reloaded"); msg != "" {
 		a.UI.Banner = "showing the last good version: " + msg
@@ -85,11 +86,11 @@ func (a *App) swap(lo *LoadOptions, verb string) (failed string) {
 	}
 	m, err := LoadModel(lo.Model)
 	if err != nil {
-		a.UI.Say("%s", OneLine(err))
+		a.UI.Say("%s", report.OneLine(err))
 		return a.UI.Message
 	}
 	if _, err := ImportClips(m, lo); err != nil {
-		a.UI.Say("%s", OneLine(err))
+		a.UI.Say("%s", report.OneLine(err))
 		return a.UI.Message
 	}
 	return a.swapModel(m, lo, name, verb)
@@ -98,7 +99,7 @@ func (a *App) swap(lo *LoadOptions, verb string) (failed string) {
 // swapModel is swap on a model at hand; name is the file the messages name.
 func (a *App) swapModel(m *gltfload.Model, lo *LoadOptions, name, verb string) (failed string) {
 	fail := func(err error) string {
-		msg := OneLine(err)
+		msg := report.OneLine(err)
 		if !strings.Contains(msg, name) {
 			msg = name + ": " + msg
 		}
@@ -109,7 +110,7 @@ func (a *App) swapModel(m *gltfload.Model, lo *LoadOptions, name, verb string) (
 	if err != nil {
 		return fail(err)
 	}
-	for _, p := range a.Params() {
+	for _, p := range a.Char.Params() {
 		_ = c.Ctl.SetParam(p.Name, p.Value) // a parameter the new spec lacks is dropped
 	}
 	w, h := 0, 0
@@ -120,12 +121,12 @@ func (a *App) swapModel(m *gltfload.Model, lo *LoadOptions, name, verb string) (
 	if err != nil {
 		return fail(err)
 	}
-	t := a.Time()
+	t := a.Char.Time()
 	next.Scale, next.Timing.FPS, next.UI, next.Stdout = a.Scale, a.Timing.FPS, a.UI, a.Stdout
 	next.View.W, next.View.H = a.View.W, a.View.H
 	next.View.Cam, next.View.Home, next.View.BoxLo, next.View.BoxHi = a.View.Cam, a.View.Home, a.View.BoxLo, a.View.BoxHi
-	if next.ClipMode || next.OneClock {
-		_ = next.Character.SetLoopMode(next.UI.Loop)
+	if next.Char.ClipMode || next.Char.OneClock {
+		_ = next.Char.SetLoopMode(next.UI.Loop)
 	}
 	next.Seek(t)
 	next.UI.Banner = "" // the files load again
@@ -149,7 +150,7 @@ type compressed struct {
 // they are ready, keeping what plays. The window calls it after its first
 // frame.
 func (a *App) StartCompression() {
-	m := a.Model
+	m := a.Char.Model
 	if a.load.Compress == 0 || !a.load.CompressLater || m.Runtime != nil || len(m.Clips) == 0 || a.compressFor == m {
 		return
 	}
@@ -174,11 +175,11 @@ func (a *App) takeCompressed() {
 		return
 	}
 	a.compressing = nil
-	if r.model != a.Model {
+	if r.model != a.Char.Model {
 		return // another model was loaded meanwhile
 	}
 	if r.err != nil {
-		a.UI.Say("-compress: %s", OneLine(r.err))
+		a.UI.Say("-compress: %s", report.OneLine(r.err))
 		return
 	}
 	raw, packed := 0, 0
@@ -187,8 +188,8 @@ func (a *App) takeCompressed() {
 	}
 	r.model.Runtime = r.runtime
 	lo := *a.load
-	if a.ClipMode && a.Clip >= 0 {
-		lo.Clip = a.ClipName()
+	if a.Char.ClipMode && a.Char.Clip >= 0 {
+		lo.Clip = a.Char.ClipName()
 	}
 	if msg := a.swapModel(r.model, &lo, filepath.Base(lo.Model), "compressed clips of"); msg != "" {
 		r.model.Runtime = nil
