@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/report"
 )
 
@@ -34,7 +35,7 @@ func TestCompressFlags(t *testing.T) {
 // dumper poses clip of the built-in character, compressed at cm (0: not).
 func dumper(t *testing.T, clip int, cm float64) func(tm float64) [][16]float64 {
 	t.Helper()
-	m, err := app.LoadModel("@character")
+	m, err := asset.Load("@character")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,11 +110,11 @@ func TestCompressedDumpPoseWithinTolerance(t *testing.T) {
 
 // -info -compress -json prints one line per clip with the report's fields.
 func TestCompressInfoJSON(t *testing.T) {
-	m, err := app.LoadModel("@character")
+	m, err := asset.Load("@character")
 	if err != nil {
 		t.Fatal(err)
 	}
-	reports, err := app.CompressModel(m, &app.LoadOptions{Compress: 0.01})
+	_, reports, err := app.CompressModel(m, &app.LoadOptions{Compress: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestCompressInfoJSON(t *testing.T) {
 // -info lists the parameters -param sets: the built-in character's look-at
 // target, with the range and default of its spec.
 func TestInfoListsParams(t *testing.T) {
-	m, err := app.LoadModel("@character")
+	m, err := asset.Load("@character")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestInfoListsParams(t *testing.T) {
 // at the time that played.
 func TestWindowCompressesInTheBackground(t *testing.T) {
 	withApp(t, options{clip: "Walk", compress: 0.5, compressLater: true}, func(a *app.App) error {
-		if a.Char.Model.Runtime != nil {
+		if a.Char.Runtime != nil {
 			return fmt.Errorf("the clips were compressed before the window's first frame")
 		}
 		if err := a.Update(app.FrameStep); err != nil {
@@ -184,7 +185,7 @@ func TestWindowCompressesInTheBackground(t *testing.T) {
 		}
 		a.StartCompression()
 		deadline := time.Now().Add(2 * time.Minute)
-		for a.Char.Model.Runtime == nil {
+		for a.Char.Runtime == nil {
 			if time.Now().After(deadline) {
 				return fmt.Errorf("the compressed clips did not arrive in 2 minutes")
 			}
@@ -199,8 +200,8 @@ func TestWindowCompressesInTheBackground(t *testing.T) {
 		if tm := a.Time(); !(tm > 0) {
 			return fmt.Errorf("after the swap the time is %g: the clock started again", tm)
 		}
-		if len(a.Char.Model.Runtime) != len(a.Char.Model.Clips) || !a.Char.Model.Runtime[0].Compressed() {
-			return fmt.Errorf("runtime clips %d of %d, first compressed: %v", len(a.Char.Model.Runtime), len(a.Char.Model.Clips), len(a.Char.Model.Runtime) > 0 && a.Char.Model.Runtime[0].Compressed())
+		if len(a.Char.Runtime) != len(a.Char.Model.Clips) || !a.Char.Runtime[0].Compressed() {
+			return fmt.Errorf("runtime clips %d of %d, first compressed: %v", len(a.Char.Runtime), len(a.Char.Model.Clips), len(a.Char.Runtime) > 0 && a.Char.Runtime[0].Compressed())
 		}
 		return nil
 	})

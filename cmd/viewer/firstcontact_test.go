@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -133,7 +134,7 @@ func TestFilesThatLackSomethingOpen(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", mode.name, err)
 				}
-				m, err := app.LoadModel(opt.model)
+				m, err := asset.Load(opt.model)
 				if err != nil {
 					t.Fatalf("%s: %v", mode.name, err)
 				}

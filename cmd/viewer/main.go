@@ -14,6 +14,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
@@ -284,7 +285,7 @@ func run(opt *options) error {
 	if opt.validate {
 		return validate(os.Stdout, opt.model)
 	}
-	m, err := app.LoadModel(opt.model)
+	m, err := asset.Load(opt.model)
 	if err != nil {
 		return err
 	}
@@ -295,7 +296,7 @@ func run(opt *options) error {
 	for _, n := range notes {
 		fmt.Fprintln(os.Stderr, "viewer:", n)
 	}
-	reports, err := app.CompressModel(m, opt.load())
+	clips, reports, err := app.CompressModel(m, opt.load())
 	if err != nil {
 		return err
 	}
@@ -306,7 +307,7 @@ func run(opt *options) error {
 		report.WriteInfo(os.Stdout, m, opt.paletteLimit)
 		report.WriteCompression(os.Stdout, reports, opt.compress)
 		// The parameters -param sets, as the animation would run.
-		if c, err := app.NewCharacter(m, opt.load()); err != nil {
+		if c, err := app.NewCharacterRuntime(m, clips, opt.load()); err != nil {
 			fmt.Printf("animation: %v\n", report.OneLine(err))
 		} else {
 			report.WriteParams(os.Stdout, c.Ctl.Params())
@@ -316,7 +317,7 @@ func run(opt *options) error {
 		}
 		return nil
 	}
-	c, err := app.NewCharacter(m, opt.load())
+	c, err := app.NewCharacterRuntime(m, clips, opt.load())
 	if err != nil {
 		return err
 	}
@@ -372,7 +373,7 @@ func (o *options) load() *app.LoadOptions {
 // validate prints the -validate report of the model at path, as JSON, and
 // returns an error when it has errors.
 func validate(w io.Writer, path string) error {
-	m, err := app.LoadModel(path)
+	m, err := asset.Load(path)
 	return report.WriteValidation(w, path, m, err)
 }
 

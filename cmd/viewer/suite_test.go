@@ -7,6 +7,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/golden"
@@ -180,14 +181,14 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	case "test:mirror":
 		m, err = gltfload.Decode(mirrorGLTF(t), nil, "mirror.gltf")
 	default:
-		m, err = app.LoadModel(opt.model)
+		m, err = asset.Load(opt.model)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	var c *scene.Character
 	if tc.rest {
-		c, err = scene.NewCharacter(m, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
+		c, err = scene.NewCharacter(m, nil, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
 	} else {
 		c, err = app.NewCharacter(m, opt.load())
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/scene"
@@ -32,7 +33,7 @@ func withApp(t *testing.T, opt options, f func(a *app.App) error) {
 	if opt.skinning == "" {
 		opt.skinning = scene.SkinGPU
 	}
-	m, err := app.LoadModel(opt.model)
+	m, err := asset.Load(opt.model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/skinview/skinview/internal/anim"
-	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -50,6 +53,35 @@ func (a *App) FrameModel() {
 	}
 	a.View.Cam = a.View.Home
 }
+
+// RequestShot names the next screenshot (model, clip, time) and asks the
+// next frame to write it.
+func (a *App) RequestShot() (string, error) {
+	if err := os.MkdirAll(a.ShotDir, 0o755); err != nil {
+		return "", err
+	}
+	name := strings.TrimSuffix(filepath.Base(a.Char.Model.Name), filepath.Ext(a.Char.Model.Name))
+	choice := a.Char.ChoiceName()
+	safe := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ' ' || r == ':' {
+			return '_'
+		}
+		return r
+	}, fmt.Sprintf("%s_%s_%.3fs", name, choice, a.Char.Time()))
+	path := filepath.Join(a.ShotDir, safe+".png")
+	for i := 2; fileExists(path); i++ {
+		path = filepath.Join(a.ShotDir, fmt.Sprintf("%s_%d.png", safe, i))
+	}
+	a.shotPath = path
+	return path, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// Screenshot implements ui.Actions: RequestShot.
 func (a *App) Screenshot() (string, error) { return a.RequestShot() }
 
 // Seek implements ui.Actions for the crowd too.
@@ -77,7 +109,7 @@ func (a *App) printEvents(evs []anim.Event) {
 		return
 	}
 	for _, e := range evs {
-		clip, _ := json.Marshal(scene.StateName(a.Char.Model, e.Clip))
+		clip, _ := json.Marshal(asset.ClipName(a.Char.Model, e.Clip))
 		name, _ := json.Marshal(e.Name)
 		fmt.Fprintf(a.Stdout, "{\"t\":%s,\"clip\":%s,\"event\":%s}\n", strconv.FormatFloat(float64(e.Time), 'g', -1, 32), clip, name)
 	}

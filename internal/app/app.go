@@ -8,8 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -196,33 +194,6 @@ func (a *App) Destroy() {
 
 // FrameStep is the wall time between the frames of a key script: 1/30 s.
 const FrameStep = float32(1.0 / 30)
-
-// RequestShot names the next screenshot (model, clip, time) and asks the
-// next frame to write it.
-func (a *App) RequestShot() (string, error) {
-	if err := os.MkdirAll(a.ShotDir, 0o755); err != nil {
-		return "", err
-	}
-	name := strings.TrimSuffix(filepath.Base(a.Char.Model.Name), filepath.Ext(a.Char.Model.Name))
-	choice := a.Char.ChoiceName()
-	safe := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ' ' || r == ':' {
-			return '_'
-		}
-		return r
-	}, fmt.Sprintf("%s_%s_%.3fs", name, choice, a.Char.Time()))
-	path := filepath.Join(a.ShotDir, safe+".png")
-	for i := 2; fileExists(path); i++ {
-		path = filepath.Join(a.ShotDir, fmt.Sprintf("%s_%d.png", safe, i))
-	}
-	a.shotPath = path
-	return path, nil
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
 
 // Update advances the animation by dt seconds of wall time as the key
 // state says and poses the character.

@@ -118,7 +118,7 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	}
 	base := strings.NewReplacer("/", "_", "\\", "_", " ", "_").Replace(strings.TrimSuffix(rel, filepath.Ext(rel)))
 	for ci := range m.Clips {
-		c, err := scene.NewCharacter(m, nil, ci, 0)
+		c, err := scene.NewCharacter(m, nil, nil, ci, 0)
 		if err != nil {
 			return cols + " FAIL: " + report.OneLine(err), false
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/skinview/skinview/assets"
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/scene"
 )
@@ -46,25 +47,6 @@ type Param struct {
 	Value float32
 }
 
-// LoadModel reads the named file, the built-in character when path is
-// empty, or a built-in asset by name: @character, @stress (345 joints),
-// @twist (a forearm twisting 180°) or @edge/NAME.gltf.
-func LoadModel(path string) (*gltfload.Model, error) {
-	switch {
-	case path == "" || path == "@character":
-		return gltfload.Decode(assets.CharacterGLB, nil, "character.glb")
-	case path == "@stress":
-		return gltfload.Decode(assets.StressGLB, nil, "stress.glb")
-	case path == "@twist":
-		return gltfload.Decode(assets.TwistGLB, nil, "twist.glb")
-	case strings.HasPrefix(path, "@edge/"):
-		return gltfload.LoadFS(assets.EdgeFS, strings.TrimPrefix(path, "@"))
-	case strings.HasPrefix(path, "@"):
-		return nil, fmt.Errorf("no built-in asset %q (built in: @character, @stress, @twist, @edge/NAME.gltf)", path)
-	}
-	return gltfload.Load(path)
-}
-
 // ImportClips adds the clips of every -clips file to m, retargeted by
 // joint name through -joint-map; it returns a line per file on what was
 // added and which of m's joints no clip drives.
@@ -84,12 +66,12 @@ func ImportClips(m *gltfload.Model, opt *LoadOptions) ([]string, error) {
 	}
 	var notes []string
 	for _, path := range opt.Clips {
-		src, err := LoadModel(path)
+		src, err := asset.Load(path)
 		if err != nil {
 			return nil, fmt.Errorf("-clips: %w", err)
 		}
 		before := len(m.Clips)
-		unmatched, err := scene.ImportClips(m, src, names)
+		unmatched, err := asset.ImportClips(m, src, names)
 		if err != nil {
 			if opt.JointMap != "" {
 				return nil, fmt.Errorf("-clips %s -joint-map %s: %w", path, opt.JointMap, err)
@@ -105,25 +87,34 @@ func ImportClips(m *gltfload.Model, opt *LoadOptions) ([]string, error) {
 	return notes, nil
 }
 
-// CompressModel compresses m's clips when -compress asks for it and they
-// are not yet.
-func CompressModel(m *gltfload.Model, opt *LoadOptions) ([]anim.CompressReport, error) {
-	if opt.Compress == 0 || opt.CompressLater || m.Runtime != nil {
-		return nil, nil
+// CompressModel compresses m's clips when -compress asks for it now (not
+// later, in the background): the runtime clips a character of m then
+// plays, and a report per clip; nil and nil otherwise.
+func CompressModel(m *gltfload.Model, opt *LoadOptions) ([]*anim.RuntimeClip, []anim.CompressReport, error) {
+	if opt.Compress == 0 || opt.CompressLater {
+		return nil, nil, nil
 	}
-	return scene.CompressClips(m, opt.Compress/100, os.Stderr)
+	return asset.CompressClips(m, opt.Compress/100, os.Stderr)
 }
 
-// NewCharacter builds the animation the flags ask for: a spec file, a
-// quick blend or additive, the built-in character's own spec, or the clip
-// browser; then applies -param.
+// NewCharacter builds the animation the flags ask for (NewCharacterRuntime)
+// on m's clips, compressed first when -compress asks for it now.
 func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error) {
-	if _, err := CompressModel(m, opt); err != nil {
+	runtime, _, err := CompressModel(m, opt)
+	if err != nil {
 		return nil, err
 	}
+	return NewCharacterRuntime(m, runtime, opt)
+}
+
+// NewCharacterRuntime builds the animation the flags ask for, playing m's
+// clips in runtime form (nil: as loaded): a spec file, a quick blend or
+// additive, the built-in character's own spec, or the clip browser; then
+// applies -param.
+func NewCharacterRuntime(m *gltfload.Model, runtime []*anim.RuntimeClip, opt *LoadOptions) (*scene.Character, error) {
 	clip := -1
 	if opt.Clip != "" {
-		i, err := scene.FindClip(m, opt.Clip)
+		i, err := asset.FindClip(m, opt.Clip)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +141,7 @@ func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error)
 			return nil, fmt.Errorf("built-in character spec: %w", err)
 		}
 	}
-	c, err := scene.NewCharacter(m, spec, clip, float32(opt.Fade))
+	c, err := scene.NewCharacter(m, runtime, spec, clip, float32(opt.Fade))
 	if err != nil {
 		if opt.Tree != "" && !strings.Contains(err.Error(), opt.Tree) {
 			// What the spec asks of this model names the file too.

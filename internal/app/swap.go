@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/report"
 
 	"github.com/skinview/skinview/internal/gltfload"
@@ -84,7 +85,7 @@ func (a *App) swap(lo *LoadOptions, verb string) (failed string) {
 	if lo.Tree != "" {
 		name = filepath.Base(lo.Tree)
 	}
-	m, err := LoadModel(lo.Model)
+	m, err := asset.Load(lo.Model)
 	if err != nil {
 		a.UI.Say("%s", report.OneLine(err))
 		return a.UI.Message
@@ -93,11 +94,17 @@ func (a *App) swap(lo *LoadOptions, verb string) (failed string) {
 		a.UI.Say("%s", report.OneLine(err))
 		return a.UI.Message
 	}
-	return a.swapModel(m, lo, name, verb)
+	runtime, _, err := CompressModel(m, lo)
+	if err != nil {
+		a.UI.Say("%s", report.OneLine(err))
+		return a.UI.Message
+	}
+	return a.swapModel(m, runtime, lo, name, verb)
 }
 
-// swapModel is swap on a model at hand; name is the file the messages name.
-func (a *App) swapModel(m *gltfload.Model, lo *LoadOptions, name, verb string) (failed string) {
+// swapModel is swap on a model at hand, playing its clips in runtime form
+// (nil: as loaded); name is the file the messages name.
+func (a *App) swapModel(m *gltfload.Model, runtime []*anim.RuntimeClip, lo *LoadOptions, name, verb string) (failed string) {
 	fail := func(err error) string {
 		msg := report.OneLine(err)
 		if !strings.Contains(msg, name) {
@@ -106,7 +113,7 @@ func (a *App) swapModel(m *gltfload.Model, lo *LoadOptions, name, verb string) (
 		a.UI.Say("%s", msg)
 		return msg
 	}
-	c, err := NewCharacter(m, lo)
+	c, err := NewCharacterRuntime(m, runtime, lo)
 	if err != nil {
 		return fail(err)
 	}
@@ -151,14 +158,14 @@ type compressed struct {
 // frame.
 func (a *App) StartCompression() {
 	m := a.Char.Model
-	if a.load.Compress == 0 || !a.load.CompressLater || m.Runtime != nil || len(m.Clips) == 0 || a.compressFor == m {
+	if a.load.Compress == 0 || !a.load.CompressLater || a.Char.Runtime != nil || len(m.Clips) == 0 || a.compressFor == m {
 		return
 	}
 	a.compressFor = m
 	done := make(chan compressed, 1)
 	tolerance := a.load.Compress / 100
 	go func() {
-		rt, reports, err := scene.CompressRuntime(m, tolerance, os.Stderr)
+		rt, reports, err := asset.CompressClips(m, tolerance, os.Stderr)
 		done <- compressed{model: m, runtime: rt, reports: reports, err: err}
 	}()
 	a.compressing = done
@@ -186,13 +193,11 @@ func (a *App) takeCompressed() {
 	for _, rep := range r.reports {
 		raw, packed = raw+rep.RawBytes, packed+rep.Bytes
 	}
-	r.model.Runtime = r.runtime
 	lo := *a.load
 	if a.Char.ClipMode && a.Char.Clip >= 0 {
 		lo.Clip = a.Char.ClipName()
 	}
-	if msg := a.swapModel(r.model, &lo, filepath.Base(lo.Model), "compressed clips of"); msg != "" {
-		r.model.Runtime = nil
+	if msg := a.swapModel(r.model, r.runtime, &lo, filepath.Base(lo.Model), "compressed clips of"); msg != "" {
 		return
 	}
 	a.UI.Say("playing the compressed clips: %d bytes, %d as loaded", packed, raw)

@@ -3,11 +3,11 @@ package scene
 import (
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
@@ -15,8 +15,11 @@ import (
 // and every per-frame buffer, sized once so that a frame allocates nothing.
 type Character struct {
 	Model *gltfload.Model
-	Ctl   *anim.Controller
-	Spec  *anim.Spec // what ctl was built from
+	// Runtime are the clips the controller plays, one per clip of Model in
+	// runtime form (asset.CompressClips); nil: Model's clips as loaded.
+	Runtime []*anim.RuntimeClip
+	Ctl     *anim.Controller
+	Spec    *anim.Spec // what ctl was built from
 	// ClipMode: the controller is the generated clip browser, whose
 	// base-layer states are the model's clips in order; otherwise it runs a
 	// blend-tree spec.
@@ -78,14 +81,14 @@ type Character struct {
 func ClipSpec(m *gltfload.Model, initial int, fade float32, loop anim.LoopMode) *anim.Spec {
 	ls := anim.LayerSpec{Name: "clips"}
 	for i := range m.Clips {
-		name := StateName(m, i)
+		name := asset.ClipName(m, i)
 		ls.States = append(ls.States, anim.StateSpec{Name: name, Tree: &anim.NodeSpec{Type: anim.NodeClip, Clip: anim.ClipRef{Index: i}, Loop: loop}})
 		ls.Transitions = append(ls.Transitions,
 			anim.TransitionSpec{From: "*", To: name, Type: anim.TransitionSmooth, Duration: fade, Ease: anim.EaseInOut},
 			anim.TransitionSpec{Name: "cut:" + name, From: "*", To: name, Type: anim.TransitionImmediate})
 	}
 	if initial >= 0 && initial < len(m.Clips) {
-		ls.Initial = StateName(m, initial)
+		ls.Initial = asset.ClipName(m, initial)
 	}
 	if len(ls.States) == 0 {
 		ls.States = []anim.StateSpec{{Name: "rest"}}
@@ -105,7 +108,7 @@ func addBlendState(spec *anim.Spec, m *gltfload.Model, fade float32) string {
 	for taken := true; taken; {
 		taken = false
 		for i := range m.Clips {
-			if StateName(m, i) == name {
+			if asset.ClipName(m, i) == name {
 				name += "+"
 				taken = true
 			}
@@ -125,58 +128,20 @@ func addBlendState(spec *anim.Spec, m *gltfload.Model, fade float32) string {
 }
 
 // blendParam is the parameter of clip i's weight in the blend state.
-func blendParam(m *gltfload.Model, i int) string { return "weight:" + StateName(m, i) }
+func blendParam(m *gltfload.Model, i int) string { return "weight:" + asset.ClipName(m, i) }
 
-// StateName is clip i's state in the clip browser: its name, made unique.
-func StateName(m *gltfload.Model, i int) string {
-	name := m.Clips[i].Name
-	if name == "" {
-		return "clip " + strconv.Itoa(i)
-	}
-	for j := 0; j < i; j++ {
-		if m.Clips[j].Name == name {
-			return name + " #" + strconv.Itoa(i)
-		}
-	}
-	return name
-}
-
-// FindClip resolves -clip (and the clips of -blend and -additive): a clip
-// name, the clip browser's name ("clip 2" for an unnamed clip), else an
-// index.
-func FindClip(m *gltfload.Model, spec string) (int, error) {
-	for i := range m.Clips {
-		if m.Clips[i].Name == spec {
-			return i, nil
-		}
-	}
-	for i := range m.Clips {
-		if StateName(m, i) == spec { // "clip 2" for an unnamed clip
-			return i, nil
-		}
-	}
-	i, err := strconv.Atoi(spec)
-	if err != nil || i < 0 || i >= len(m.Clips) {
-		names := ""
-		for k := range m.Clips {
-			if k > 0 {
-				names += ", "
-			}
-			names += fmt.Sprintf("%d:%q", k, StateName(m, k))
-		}
-		return -1, fmt.Errorf("no clip %q in %s (%d clips: %s)", spec, m.Name, len(m.Clips), names)
-	}
-	return i, nil
-}
-
-// NewCharacter builds the character for a model: with a nil spec, the
-// clip browser starting on clip (the first when clip is -1).
-func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*Character, error) {
+// NewCharacter builds the character for a model, playing its clips in
+// runtime form (nil: as loaded): with a nil spec, the clip browser
+// starting on clip (the first when clip is -1).
+func NewCharacter(m *gltfload.Model, runtime []*anim.RuntimeClip, spec *anim.Spec, clip int, fade float32) (*Character, error) {
 	if err := m.Skeleton.Validate(); err != nil {
 		return nil, err
 	}
 	n := m.Skeleton.NumJoints()
-	c := &Character{Model: m, Clip: -1, pose: anim.NewPose(&m.Skeleton), models: make([]float32, anim.PaletteFloats*n)}
+	if runtime != nil && len(runtime) != len(m.Clips) {
+		return nil, fmt.Errorf("%s: %d runtime clips for %d clips", m.Name, len(runtime), len(m.Clips))
+	}
+	c := &Character{Model: m, Runtime: runtime, Clip: -1, pose: anim.NewPose(&m.Skeleton), models: make([]float32, anim.PaletteFloats*n)}
 	c.MorphOverride = make([]float32, len(m.Skeleton.MorphRest))
 	for k := range c.MorphOverride {
 		c.MorphOverride[k] = float32(math.NaN())
@@ -241,12 +206,12 @@ func NewCharacter(m *gltfload.Model, spec *anim.Spec, clip int, fade float32) (*
 }
 
 // ClipName is the clip shown in clip mode, as the browser names it
-// (StateName: "clip 2" for an unnamed clip), "" under a blend tree.
+// (asset.ClipName: "clip 2" for an unnamed clip), "" under a blend tree.
 func (c *Character) ClipName() string {
 	if !c.ClipMode || c.Clip < 0 {
 		return ""
 	}
-	return StateName(c.Model, c.Clip)
+	return asset.ClipName(c.Model, c.Clip)
 }
 
 // Span is the timeline's length: the clip's in clip mode, the longest
@@ -361,12 +326,12 @@ func (c *Character) JointWorld(j int) mgl32.Mat4 {
 	return anim.ModelMat4(c.models, j)
 }
 
-// newController builds a controller of c's spec on its model's clips
-// (their runtime forms where the model holds them, compressed or not).
+// newController builds a controller of c's spec on its clips: Runtime
+// where it is set, else the model's clips as loaded.
 func (c *Character) newController() (*anim.Controller, error) {
 	m := c.Model
-	if len(m.Runtime) == len(m.Clips) && m.Runtime != nil {
-		return anim.NewControllerRuntime(c.Spec, &m.Skeleton, m.Runtime)
+	if c.Runtime != nil {
+		return anim.NewControllerRuntime(c.Spec, &m.Skeleton, c.Runtime)
 	}
 	return anim.NewController(c.Spec, &m.Skeleton, m.Clips)
 }
@@ -389,7 +354,7 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 		for i := range base.Children {
 			// By name, the clip browser's name ("clip 0" for an unnamed
 			// clip) or index, as -clip finds a clip.
-			k, err := FindClip(m, ws[i].Clip)
+			k, err := asset.FindClip(m, ws[i].Clip)
 			if err != nil {
 				return nil, fmt.Errorf("-blend %s: %w", blend, err)
 			}
@@ -404,7 +369,7 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 	if err != nil {
 		return nil, err
 	}
-	k, err := FindClip(m, name)
+	k, err := asset.FindClip(m, name)
 	if err != nil {
 		return nil, fmt.Errorf("-additive %s: %w", additive, err)
 	}
@@ -412,7 +377,7 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 	// outside the clip is a slip (frames for seconds, say). The end as
 	// -info prints it, to the millisecond, is in.
 	if d := m.Clips[k].Duration; ref < 0 || ref > d+0.0005 {
-		return nil, fmt.Errorf("-additive %s: reference time %g s is outside clip %q (0 to %.3f s)", additive, ref, StateName(m, k), d)
+		return nil, fmt.Errorf("-additive %s: reference time %g s is outside clip %q (0 to %.3f s)", additive, ref, asset.ClipName(m, k), d)
 	}
 	baseName := ""
 	if clip >= 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/skin"
@@ -52,15 +53,11 @@ func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) 
 	if first.ClipMode {
 		spec = ClipSpec(m, first.Clip, fade, anim.Loop)
 	}
-	clips := m.Runtime
-	if len(clips) != len(m.Clips) {
-		clips = make([]*anim.RuntimeClip, len(m.Clips))
-		for i := range m.Clips {
-			rc, err := anim.NewRuntimeClip(&m.Clips[i], &m.Skeleton)
-			if err != nil {
-				return nil, fmt.Errorf("clip %q: %w", StateName(m, i), err)
-			}
-			clips[i] = rc
+	clips := first.Runtime
+	if clips == nil {
+		var err error
+		if clips, err = asset.RuntimeClips(m); err != nil {
+			return nil, err
 		}
 	}
 	ctls := make([]*anim.Controller, n)

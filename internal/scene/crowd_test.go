@@ -30,7 +30,7 @@ func rigidTwoJoint(t *testing.T) (*gltfload.Model, *Character) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, nil, -1, 0)
+	c, err := NewCharacter(m, nil, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func TestDumpPoseTwoJoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, nil, -1, 0)
+	c, err := NewCharacter(m, nil, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestDumpPoseAllNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := NewCharacter(m, nil, -1, 0)
+	c, _ := NewCharacter(m, nil, nil, -1, 0)
 	var out bytes.Buffer
 	if err := c.DumpPose(&out, 0, true); err != nil {
 		t.Fatal(err)

@@ -147,7 +147,7 @@ func TestFramingFillsTheFrame(t *testing.T) {
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}
-			c, err := NewCharacter(m, nil, 0, 0)
+			c, err := NewCharacter(m, nil, nil, 0, 0)
 			if err != nil {
 				t.Fatalf("character: %v", err)
 			}

@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/asset"
 )
 
 // TestTrailAndGhosts: the motion trail of a joint is its position at every
@@ -15,11 +16,11 @@ import (
 func TestTrailAndGhosts(t *testing.T) {
 	walkOf := func() *Character {
 		m := character(t)
-		walk, err := FindClip(m, "Walk")
+		walk, err := asset.FindClip(m, "Walk")
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := NewCharacter(m, nil, walk, 0)
+		c, err := NewCharacter(m, nil, nil, walk, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

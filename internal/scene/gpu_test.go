@@ -20,7 +20,7 @@ func TestPartitionedSkinningMatchesUnsplit(t *testing.T) {
 	p := &m.Meshes[0].Primitives[0]
 	const at = 0.37
 	draw := func(skinning string, limit int, check func(v *View) error) *image.NRGBA {
-		c, err := NewCharacter(m, nil, -1, 0)
+		c, err := NewCharacter(m, nil, nil, -1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func absInt(x int) int {
 func TestPaletteLimitClamped(t *testing.T) {
 	m := character(t)
 	for _, asked := range []int{0, 12, 1 << 20} {
-		c, err := NewCharacter(m, nil, -1, 0)
+		c, err := NewCharacter(m, nil, nil, -1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -80,7 +80,7 @@ func BenchmarkMorphFrame(b *testing.B) {
 		for _, targets := range []int{0, 8} {
 			b.Run(fmt.Sprintf("%s/targets=%d", mode, targets), func(b *testing.B) {
 				m := morphGrid(targets)
-				c, err := NewCharacter(m, nil, 0, 0)
+				c, err := NewCharacter(m, nil, nil, 0, 0)
 				if err != nil {
 					b.Fatal(err)
 				}

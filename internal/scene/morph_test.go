@@ -90,7 +90,7 @@ func TestDumpPoseMorphTargets(t *testing.T) {
 	if got := m.Skeleton.MorphRest; len(got) != 4 || got[0] != 0.5 || got[1] != 0 || got[2] != 1 || got[3] != 0 {
 		t.Fatalf("rest weights %v, want mesh.weights (0.5, 0) for node 2, node.weights (1, 0) for node 3", got)
 	}
-	c, err := NewCharacter(m, nil, -1, 0)
+	c, err := NewCharacter(m, nil, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestMorphBadInput(t *testing.T) {
 		if lines := strings.Join(m.Report.Lines(0, 10), "\n"); !strings.Contains(lines, tc.want) {
 			t.Errorf("%s: report %q lacks %q", tc.name, lines, tc.want)
 		}
-		c, err := NewCharacter(m, nil, -1, 0)
+		c, err := NewCharacter(m, nil, nil, -1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
@@ -22,30 +23,30 @@ func TestImportClipsScaledCopy(t *testing.T) {
 		dst.Skeleton.Rest[j].Translation = dst.Skeleton.Rest[j].Translation.Mul(1.3)
 	}
 	before := len(dst.Clips)
-	unmatched, err := ImportClips(dst, src, nil)
+	unmatched, err := asset.ImportClips(dst, src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(unmatched) != 0 || len(dst.Clips) != 2*before {
 		t.Fatalf("unmatched %v, %d clips; want none unmatched and %d clips", unmatched, len(dst.Clips), 2*before)
 	}
-	walk, err := FindClip(dst, "Walk (character.glb)")
+	walk, err := asset.FindClip(dst, "Walk (character.glb)")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcWalk, err := FindClip(src, "Walk")
+	srcWalk, err := asset.FindClip(src, "Walk")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := NewCharacter(src, nil, srcWalk, 0)
+	a, err := NewCharacter(src, nil, nil, srcWalk, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewCharacter(dst, nil, walk, 0)
+	b, err := NewCharacter(dst, nil, nil, walk, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := topJoint(dst)
+	root := asset.TopJoint(dst)
 	moved := false
 	for _, tm := range []float32{0, 0.31, 0.77} {
 		a.Evaluate(tm)
@@ -71,47 +72,6 @@ func TestImportClipsScaledCopy(t *testing.T) {
 	}
 }
 
-// TestImportClipsErrors: a name map naming a missing joint, and a file
-// none of whose nodes matches, are one clear line each.
-func TestImportClipsErrors(t *testing.T) {
-	dst := character(t)
-	if _, err := ImportClips(dst, character(t), map[string]string{"nohere": "hips"}); err == nil || !strings.Contains(err.Error(), `character.glb has no node named "nohere"`) {
-		t.Errorf("map from a missing source joint: %v", err)
-	}
-	if _, err := ImportClips(dst, character(t), map[string]string{"hips": "tail"}); err == nil || !strings.Contains(err.Error(), `has no node named "tail" (mapped from "hips")`) {
-		t.Errorf("map to a missing target joint: %v", err)
-	}
-	// A name the source repeats, mapped onto itself, is no clash: its
-	// first joint drives the target, as without a map.
-	twice := character(t)
-	spine := slices.Index(twice.NodeNames, "spine")
-	twice.NodeNames[spine] = "hips"
-	if _, err := ImportClips(character(t), twice, map[string]string{"hips": "hips"}); err != nil {
-		t.Errorf("a repeated source name mapped onto itself: %v", err)
-	}
-	// spine mapped onto hips, which the source's own hips drives too.
-	if _, err := ImportClips(dst, character(t), map[string]string{"spine": "hips"}); err == nil || !strings.Contains(err.Error(), `"hips" and "spine" both drive`) {
-		t.Errorf("two source joints onto one target: %v", err)
-	}
-	other := character(t)
-	for n := range other.NodeNames {
-		other.NodeNames[n] = "x_" + other.NodeNames[n]
-	}
-	if _, err := ImportClips(dst, other, nil); err == nil || !strings.Contains(err.Error(), "none of its nodes has the name of a joint") {
-		t.Errorf("no matching joint: %v", err)
-	}
-	// The same file mapped back by a name map plays.
-	names := map[string]string{}
-	for _, n := range other.NodeNames {
-		if n != "x_" {
-			names[n] = strings.TrimPrefix(n, "x_")
-		}
-	}
-	if un, err := ImportClips(dst, other, names); err != nil || len(un) != 0 {
-		t.Errorf("mapped back: unmatched %v, %v", un, err)
-	}
-}
-
 // TestContactMarkers: foot contacts found on the built-in Walk (1 s): one
 // per foot per cycle, half a cycle apart; the right heel strikes at about
 // 0.5 s, where -dump-pose shows foot.R at the front of its swing (z 0.32)
@@ -123,11 +83,11 @@ func TestContactMarkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, spec, -1, 0)
+	c, err := NewCharacter(m, nil, spec, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	walk, _ := FindClip(m, "Walk")
+	walk, _ := asset.FindClip(m, "Walk")
 	ms := c.Ctl.Markers(walk)
 	if len(ms) != 2 {
 		t.Fatalf("markers %v, want one per foot", ms)
@@ -145,7 +105,7 @@ func TestContactMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec, _ = anim.ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "Walk"}, "contacts": {"joints": ["hoof"]}}`))
-	if _, err := NewCharacter(m, spec, -1, 0); err == nil || !strings.Contains(err.Error(), "hoof") {
+	if _, err := NewCharacter(m, nil, spec, -1, 0); err == nil || !strings.Contains(err.Error(), "hoof") {
 		t.Fatalf("an unknown contact joint: %v", err)
 	}
 }
@@ -155,7 +115,7 @@ func TestContactMarkers(t *testing.T) {
 // plays the original's Walk with its root where the original's is.
 func TestImportClipsCentimetreArmature(t *testing.T) {
 	src, dst := character(t), character(t)
-	root := topJoint(dst)
+	root := asset.TopJoint(dst)
 	p := dst.Skeleton.Parents[root]
 	if p < 0 {
 		t.Fatal("the root has no parent to scale")
@@ -169,35 +129,19 @@ func TestImportClipsCentimetreArmature(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ImportClips(dst, src, nil); err != nil {
+	if _, err := asset.ImportClips(dst, src, nil); err != nil {
 		t.Fatal(err)
 	}
-	walk, _ := FindClip(dst, "Walk (character.glb)")
-	srcWalk, _ := FindClip(src, "Walk")
-	a, _ := NewCharacter(src, nil, srcWalk, 0)
-	b, _ := NewCharacter(dst, nil, walk, 0)
+	walk, _ := asset.FindClip(dst, "Walk (character.glb)")
+	srcWalk, _ := asset.FindClip(src, "Walk")
+	a, _ := NewCharacter(src, nil, nil, srcWalk, 0)
+	b, _ := NewCharacter(dst, nil, nil, walk, 0)
 	for _, tm := range []float32{0.1, 0.6} {
 		a.Evaluate(tm)
 		b.Evaluate(tm)
 		pa, pb := a.JointWorld(root).Col(3).Vec3(), b.JointWorld(root).Col(3).Vec3()
 		if !pa.ApproxEqualThreshold(pb, 1e-4) {
 			t.Fatalf("t=%v: root at %v, the original's at %v", tm, pb, pa)
-		}
-	}
-}
-
-// TestImportClipsTwiceNamesApart: the same file imported twice gives its
-// clips names of their own, so each can be asked for.
-func TestImportClipsTwiceNamesApart(t *testing.T) {
-	dst := character(t)
-	for range 2 {
-		if _, err := ImportClips(dst, character(t), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, name := range []string{"Walk", "Walk (character.glb)", "Walk (character.glb) #2"} {
-		if _, err := FindClip(dst, name); err != nil {
-			t.Errorf("no clip %q: %v", name, err)
 		}
 	}
 }
@@ -210,18 +154,18 @@ func TestImportUnnamedClipsNamesApart(t *testing.T) {
 	dst.Clips = dst.Clips[:1]
 	dst.Clips[0].Name = ""
 	src.Clips[0].Name = ""
-	if _, err := ImportClips(dst, src, nil); err != nil {
+	if _, err := asset.ImportClips(dst, src, nil); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
 	for i := range dst.Clips {
-		name := StateName(dst, i)
+		name := asset.ClipName(dst, i)
 		if seen[name] {
 			t.Errorf("two clips shown as %q", name)
 		}
 		seen[name] = true
 	}
-	if _, err := NewCharacter(dst, nil, 0, 0); err != nil {
+	if _, err := NewCharacter(dst, nil, nil, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	// -blend names them as the browser shows them, or by index.
@@ -230,7 +174,7 @@ func TestImportUnnamedClipsNamesApart(t *testing.T) {
 		if err != nil {
 			t.Fatalf("-blend %s: %v", blend, err)
 		}
-		if _, err := NewCharacter(dst, spec, -1, 0); err != nil {
+		if _, err := NewCharacter(dst, nil, spec, -1, 0); err != nil {
 			t.Fatalf("-blend %s: %v", blend, err)
 		}
 	}
@@ -257,7 +201,7 @@ func TestQuickSpecRefusesReferenceOutsideClip(t *testing.T) {
 // clip browser's blend leaves the last one playing, not the rest pose.
 func TestLastClipOutOfTheBlendPlaysAlone(t *testing.T) {
 	m := character(t)
-	c, err := NewCharacter(m, nil, 0, 0) // Walk
+	c, err := NewCharacter(m, nil, nil, 0, 0) // Walk
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +224,7 @@ func TestSpecRootMotionJointNamesItsPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewCharacter(character(t), spec, -1, 0); err == nil || !strings.Contains(err.Error(), `rootMotion.joint`) || !strings.Contains(err.Error(), `"nojoint"`) {
+	if _, err := NewCharacter(character(t), nil, spec, -1, 0); err == nil || !strings.Contains(err.Error(), `rootMotion.joint`) || !strings.Contains(err.Error(), `"nojoint"`) {
 		t.Errorf("error %v; want it to name rootMotion.joint and the joint", err)
 	}
 }
@@ -314,11 +258,11 @@ func restChange(c *Character, j int) mgl32.Quat {
 // playing is a character playing m's clip of that name.
 func playing(t *testing.T, m *gltfload.Model, clip string) *Character {
 	t.Helper()
-	i, err := FindClip(m, clip)
+	i, err := asset.FindClip(m, clip)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, nil, i, 0)
+	c, err := NewCharacter(m, nil, nil, i, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +281,7 @@ func playing(t *testing.T, m *gltfload.Model, clip string) *Character {
 // B: from (0, 1.2, 0) to (0.36, 1.08, 0.6).
 func TestRetargetRigsByHand(t *testing.T) {
 	a, b := rig(t, false), rig(t, true)
-	unmatched, err := ImportClips(b, a, nil)
+	unmatched, err := asset.ImportClips(b, a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +362,7 @@ func checkRetargeted(t *testing.T, src *gltfload.Model, srcClip string, dst *glt
 // the acceptance measure everywhere, between keys included.
 func TestRetargetRigsMeasured(t *testing.T) {
 	a, b := rig(t, false), rig(t, true)
-	if _, err := ImportClips(b, a, nil); err != nil {
+	if _, err := asset.ImportClips(b, a, nil); err != nil {
 		t.Fatal(err)
 	}
 	t.Run("A onto B", func(t *testing.T) {
@@ -426,7 +370,7 @@ func TestRetargetRigsMeasured(t *testing.T) {
 	})
 	t.Run("B onto A", func(t *testing.T) {
 		back := rig(t, false)
-		if _, err := ImportClips(back, b, nil); err != nil {
+		if _, err := asset.ImportClips(back, b, nil); err != nil {
 			t.Fatal(err)
 		}
 		checkRetargeted(t, b, "walk", back, "walk (b.gltf)", rigHipHeightA/rigHipHeightB)
@@ -442,7 +386,7 @@ func TestRetargetOntoItself(t *testing.T) {
 	withWalk := func(b bool) *gltfload.Model {
 		m := rig(t, b)
 		if b {
-			if _, err := ImportClips(m, rig(t, false), nil); err != nil {
+			if _, err := asset.ImportClips(m, rig(t, false), nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -450,7 +394,7 @@ func TestRetargetOntoItself(t *testing.T) {
 	}
 	for _, b := range []bool{false, true} {
 		src, dst := withWalk(b), withWalk(b)
-		if _, err := ImportClips(dst, src, nil); err != nil {
+		if _, err := asset.ImportClips(dst, src, nil); err != nil {
 			t.Fatal(err)
 		}
 		own, again := playing(t, dst, "walk"), playing(t, dst, "walk ("+src.Name+")")

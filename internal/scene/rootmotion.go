@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/asset"
 )
 
 // Root motion in the viewer: the controller takes the root's travel and
@@ -33,7 +34,7 @@ func (c *Character) SetRootMotion(joint string, mode anim.RootMode) error {
 		c.Root = rootIdentity
 		return c.Ctl.SetRootMotion(-1, anim.RootOff)
 	}
-	j := topJoint(c.Model)
+	j := asset.TopJoint(c.Model)
 	if joint != "" {
 		if j = c.Model.Skeleton.JointIndex(joint); j < 0 {
 			return fmt.Errorf("root motion: %s has no joint %q", c.Model.Name, joint)

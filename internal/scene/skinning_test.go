@@ -34,7 +34,7 @@ func TestSkinningModesAgree(t *testing.T) {
 	}
 	for name, m := range testModels(t) {
 		t.Run(name, func(t *testing.T) {
-			c, err := NewCharacter(m, nil, -1, 0)
+			c, err := NewCharacter(m, nil, nil, -1, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

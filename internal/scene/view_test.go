@@ -3,6 +3,8 @@ package scene
 import (
 	"image"
 	"testing"
+
+	"github.com/skinview/skinview/internal/asset"
 )
 
 // TestViewDrawsOffscreen drives the frame step without a window: a view of
@@ -10,11 +12,11 @@ import (
 // for the same pose, and Update moves the picture on.
 func TestViewDrawsOffscreen(t *testing.T) {
 	m := character(t)
-	walk, err := FindClip(m, "Walk")
+	walk, err := asset.FindClip(m, "Walk")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, nil, walk, 0.3)
+	c, err := NewCharacter(m, nil, nil, walk, 0.3)
 	if err != nil {
 		t.Fatal(err)
 	}

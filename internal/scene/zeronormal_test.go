@@ -45,7 +45,7 @@ func TestZeroNormalIsLitFacingTheCamera(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, nil, 0, 0)
+	c, err := NewCharacter(m, nil, nil, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

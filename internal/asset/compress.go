@@ -1,4 +1,4 @@
-package scene
+package asset
 
 import (
 	"fmt"
@@ -16,23 +16,12 @@ import (
 var progressEvery = time.Second
 
 // CompressClips compresses every clip of m within tolerance model units
-// (anim.CompressClip), as many at once as there are cores, and sets
-// m.Runtime, so that every character and crowd of m plays the compressed
-// clips. A clip that takes longer than a second says how far it has got
-// on progress, about once a second.
-func CompressClips(m *gltfload.Model, tolerance float64, progress io.Writer) ([]anim.CompressReport, error) {
-	runtime, reports, err := CompressRuntime(m, tolerance, progress)
-	if err != nil {
-		return nil, err
-	}
-	m.Runtime = runtime
-	return reports, nil
-}
-
-// CompressRuntime is CompressClips without setting m.Runtime: it only
-// reads m (its clips and skeleton), so it may run beside a frame that
-// draws m, and the caller sets m.Runtime to its result when it likes.
-func CompressRuntime(m *gltfload.Model, tolerance float64, progress io.Writer) ([]*anim.RuntimeClip, []anim.CompressReport, error) {
+// (anim.CompressClip), as many at once as there are cores, into the
+// runtime clips a character plays (one per clip of m, in order) and a
+// report per clip. It only reads m (its clips and skeleton), so it may run
+// beside a frame that draws m. A clip that takes longer than a second
+// says how far it has got on progress (nil: nowhere), about once a second.
+func CompressClips(m *gltfload.Model, tolerance float64, progress io.Writer) ([]*anim.RuntimeClip, []anim.CompressReport, error) {
 	runtime := make([]*anim.RuntimeClip, len(m.Clips))
 	reports := make([]anim.CompressReport, len(m.Clips))
 	errs := make([]error, len(m.Clips))
@@ -51,16 +40,16 @@ func CompressRuntime(m *gltfload.Model, tolerance float64, progress io.Writer) (
 				if now := time.Now(); progress != nil && now.After(next) {
 					next = now.Add(progressEvery)
 					mu.Lock()
-					fmt.Fprintf(progress, "compressing %s clip %d/%d %q: %.0f%% (%.1f s)\n", m.Name, i+1, len(m.Clips), StateName(m, i), 100*done, now.Sub(start).Seconds())
+					fmt.Fprintf(progress, "compressing %s clip %d/%d %q: %.0f%% (%.1f s)\n", m.Name, i+1, len(m.Clips), ClipName(m, i), 100*done, now.Sub(start).Seconds())
 					mu.Unlock()
 				}
 			}}
 			rc, rep, err := anim.CompressClip(c, &m.Skeleton, opt)
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: clip %d %q: %w", m.Name, i, StateName(m, i), err)
+				errs[i] = fmt.Errorf("%s: clip %d %q: %w", m.Name, i, ClipName(m, i), err)
 				return
 			}
-			rep.Clip = StateName(m, i) // as the clip browser and -clip name it: "clip 0" when unnamed
+			rep.Clip = ClipName(m, i) // as the clip browser and -clip name it: "clip 0" when unnamed
 			runtime[i], reports[i] = rc, rep
 		}()
 	}
@@ -71,4 +60,18 @@ func CompressRuntime(m *gltfload.Model, tolerance float64, progress io.Writer) (
 		}
 	}
 	return runtime, reports, nil
+}
+
+// RuntimeClips are m's clips in runtime form as loaded, uncompressed: what
+// many controllers of one model (a crowd) share.
+func RuntimeClips(m *gltfload.Model) ([]*anim.RuntimeClip, error) {
+	clips := make([]*anim.RuntimeClip, len(m.Clips))
+	for i := range m.Clips {
+		rc, err := anim.NewRuntimeClip(&m.Clips[i], &m.Skeleton)
+		if err != nil {
+			return nil, fmt.Errorf("clip %q: %w", ClipName(m, i), err)
+		}
+		clips[i] = rc
+	}
+	return clips, nil
 }

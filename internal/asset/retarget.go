@@ -1,4 +1,4 @@
-package scene
+package asset
 
 import (
 	"fmt"
@@ -52,7 +52,7 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 		missing = append(missing, fmt.Sprintf("%s has no node named %s", m.Name, strings.Join(noDst, ", ")))
 	}
 	if missing != nil {
-		return nil, fmt.Errorf("scene: joint name map: %s", strings.Join(missing, "; "))
+		return nil, fmt.Errorf("asset: joint name map: %s", strings.Join(missing, "; "))
 	}
 	rm := &anim.RetargetMap{Joint: make([]int, src.Skeleton.NumJoints()), Root: -1, Scale: 1}
 	driven := make([]bool, m.Skeleton.NumJoints())
@@ -71,7 +71,7 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 		if driven[j] {
 			if _, mapped := names[own]; own != by[j] && (mapped || names[by[j]] != "") {
 				// One target joint takes one source joint's keys.
-				return nil, fmt.Errorf("scene: joint name map: %s's %q and %q both drive %s's %q", src.Name, by[j], own, m.Name, name)
+				return nil, fmt.Errorf("asset: joint name map: %s's %q and %q both drive %s's %q", src.Name, by[j], own, m.Name, name)
 			}
 			continue // a name the source repeats: its first joint drives it
 		}
@@ -92,7 +92,7 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 		}
 	}
 	if matched == 0 {
-		return nil, fmt.Errorf("scene: %s: none of its nodes has the name of a joint of %s; its clips cannot drive it (a joint name map, -joint-map, can pair other names)", src.Name, m.Name)
+		return nil, fmt.Errorf("asset: %s: none of its nodes has the name of a joint of %s; its clips cannot drive it (a joint name map, -joint-map, can pair other names)", src.Name, m.Name)
 	}
 	if root := movingRoot(m, src, rm.Joint); root >= 0 && driven[root] {
 		rm.Root = root
@@ -110,12 +110,12 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 	taken := map[string]bool{}
 	for i := range m.Clips {
 		// The names the clip browser shows: an unnamed clip is "clip i".
-		taken[StateName(m, i)] = true
+		taken[ClipName(m, i)] = true
 	}
 	for i := range src.Clips {
 		c, err := anim.Retarget(&src.Clips[i], &src.Skeleton, &m.Skeleton, rm)
 		if err != nil {
-			return nil, fmt.Errorf("scene: %s: %w", src.Name, err)
+			return nil, fmt.Errorf("asset: %s: %w", src.Name, err)
 		}
 		if c.Name == "" {
 			c.Name = fmt.Sprintf("clip %d", i)
@@ -149,12 +149,12 @@ func movingRoot(m, src *gltfload.Model, toTarget []int) int {
 	if best := shallowest(m, func(j int) bool { return moved[j] }); best >= 0 {
 		return best
 	}
-	return topJoint(m)
+	return TopJoint(m)
 }
 
-// topJoint is the joint of m's first skin nearest the skeleton's roots,
+// TopJoint is the joint of m's first skin nearest the skeleton's roots,
 // −1 without skins.
-func topJoint(m *gltfload.Model) int {
+func TopJoint(m *gltfload.Model) int {
 	return shallowest(m, func(int) bool { return true })
 }
 
