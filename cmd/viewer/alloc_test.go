@@ -81,7 +81,7 @@ func TestWholeFrameAllocatesNothing(t *testing.T) {
 			var allocs float64
 			withApp(t, tc.opt, func(a *app.App) error {
 				a.UI.HUD, a.UI.Skeleton, a.UI.Grid = true, true, true
-				a.Char.Selected = a.Char.Model.Skeleton.JointIndex("head") // the inspector open
+				a.UI.Joint = a.Char.Model.Skeleton.JointIndex("head") // the inspector open
 				var err error
 				frame := func() {
 					if e := a.Update(1.0 / 60); e != nil {

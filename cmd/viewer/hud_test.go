@@ -56,8 +56,8 @@ func TestWeightsViewFollowsPickedJoint(t *testing.T) {
 		sk := a.Char.Model.Skeleton
 		j := sk.JointIndex("forearm.L")
 		x, y, ok := a.View.Camera().Project(a.Char.Shown(a.Char.JointWorld(j).Col(3).Vec3()), a.View.W, a.View.H)
-		if !ok || !a.SelectJointAt(x, y) || a.Char.Selected != j {
-			t.Errorf("pick at forearm.L (%v, %v, %v): selected %d, want %d", x, y, ok, a.Char.Selected, j)
+		if !ok || !a.SelectJointAt(x, y) || a.UI.Joint != j {
+			t.Errorf("pick at forearm.L (%v, %v, %v): selected %d, want %d", x, y, ok, a.UI.Joint, j)
 			return nil
 		}
 		if a.View.WeightJoint != j {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/scene"
 )
@@ -36,7 +37,7 @@ func TestScreenshotDefaultCharacter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := scene.NewCharacter(m, nil, nil, clip, 0)
+			c, err := character.New(m, nil, nil, clip, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +68,7 @@ func TestScreenshotIsLitAndTextured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := scene.NewCharacter(m, nil, nil, -1, 0)
+	c, err := character.New(m, nil, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/app"
 	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/golden"
@@ -186,9 +187,9 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c *scene.Character
+	var c *character.Character
 	if tc.rest {
-		c, err = scene.NewCharacter(m, nil, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
+		c, err = character.New(m, nil, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
 	} else {
 		c, err = app.NewCharacter(m, opt.load())
 	}

@@ -622,7 +622,7 @@ func TestMorphPanelPinsWeights(t *testing.T) {
 		check("the clip", map[string]float32{"bulge": 1, "squash": 0, "lean": 0.5})
 		keys(t, a, "n,=,=")
 		check("squash pinned 0.1 higher", map[string]float32{"bulge": 1, "squash": 0.1, "lean": 0.5}, "squash")
-		if w := a.Char.MorphWeights(a.Char.MorphNode())[1]; w != 0.1 {
+		if w := a.Char.MorphWeights(a.Char.MorphNode(a.UI.MorphShown))[1]; w != 0.1 {
 			t.Errorf("the drawn pose has squash %v, want the pinned 0.1", w)
 		}
 		r, bar := a.UI.Morphs, a.UI.MorphBar

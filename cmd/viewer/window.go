@@ -13,8 +13,8 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/report"
-	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -70,7 +70,7 @@ func closeWindow(win *glfw.Window) {
 
 // newApp opens the app on c with the flags' settings (offscreen at w×h
 // when both are positive).
-func newApp(opt *options, c *scene.Character, w, h int) (*app.App, error) {
+func newApp(opt *options, c *character.Character, w, h int) (*app.App, error) {
 	return app.New(opt.app(), opt.load(), c, w, h)
 }
 
@@ -91,7 +91,7 @@ func runCorpus(w io.Writer, dir, out string, width, height int) error {
 
 // offscreen runs f with a hidden window's GL context and an app drawing
 // into a w×h target: -screenshot, -keys, -record, -sheet and -stats.
-func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app.App) error) error {
+func offscreen(opt *options, c *character.Character, w, h int, f func(a *app.App) error) error {
 	win, err := openWindow(64, 64, "viewer", false)
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app.App) er
 }
 
 // interactive runs the window until it is closed or Esc is pressed.
-func interactive(opt *options, c *scene.Character) error {
+func interactive(opt *options, c *character.Character) error {
 	win, err := openWindow(opt.width, opt.height, "viewer — "+c.Model.Name, true)
 	if err != nil {
 		return err

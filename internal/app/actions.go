@@ -28,11 +28,25 @@ func (a *App) Duration() float32                 { return a.Char.Duration() }
 func (a *App) FrameStep() float32                { return a.Char.FrameStep() }
 func (a *App) Keys() []float32                   { return a.Char.Keys() }
 func (a *App) BlendWeight(i int) (float32, bool) { return a.Char.BlendWeight(i) }
-func (a *App) NumMorph() int                     { return a.Char.NumMorph() }
-func (a *App) MorphWeight(i int) (float32, bool) { return a.Char.MorphWeight(i) }
-func (a *App) PinMorph(i int, w float32)         { a.Char.PinMorph(i, w) }
-func (a *App) ReleaseMorph(i int)                { a.Char.ReleaseMorph(i) }
-func (a *App) CycleMorph()                       { a.Char.CycleMorph() }
+
+// The morph panel shows the node a.UI.MorphShown picks; the weights are
+// the character's.
+func (a *App) morphNode() int                    { return a.Char.MorphNode(a.UI.MorphShown) }
+func (a *App) NumMorph() int                     { return a.Char.NumMorph(a.morphNode()) }
+func (a *App) MorphWeight(i int) (float32, bool) { return a.Char.MorphWeight(a.morphNode(), i) }
+func (a *App) PinMorph(i int, w float32)         { a.Char.PinMorph(a.morphNode(), i, w) }
+func (a *App) ReleaseMorph(i int)                { a.Char.ReleaseMorph(a.morphNode(), i) }
+
+// CycleMorph implements ui.Actions: the morph panel shows the next node
+// with morph targets, then none, then the first again.
+func (a *App) CycleMorph() {
+	if n := len(a.Char.MorphNodes()); n > 0 {
+		a.UI.MorphShown++
+		if a.UI.MorphShown >= n {
+			a.UI.MorphShown = -1
+		}
+	}
+}
 
 // ToggleFollow implements ui.Actions: the camera stays put, or follows
 // root motion again, catching up with where the character walked to.
@@ -146,7 +160,7 @@ func (a *App) SelectJointAt(x, y float32) bool {
 	if j < 0 {
 		return false
 	}
-	a.Char.Selected = j
+	a.UI.Joint = j
 	// The weights view shows the joint picked.
 	a.View.SetWeightJoint(j)
 	a.Snapshot.WeightJoint(a.Char, j)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
@@ -74,7 +75,7 @@ func ClampTime(t, duration float32) float32 {
 // -sheet) run the same frames.
 type App struct {
 	// Char is the character the keys drive.
-	Char *scene.Character
+	Char *character.Character
 	opt  *Options
 	load *LoadOptions
 	// View draws the character; UI is the key map's state; Scale the
@@ -110,7 +111,7 @@ type App struct {
 
 // New builds the view of c (offscreen at w×h when both are positive); lo
 // is how c was loaded, for Reload, ApplySpec and Open.
-func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, error) {
+func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App, error) {
 	v, err := scene.NewView(c, opt.viewOptions(), w, h)
 	if err != nil {
 		return nil, err
@@ -155,7 +156,7 @@ func New(opt *Options, lo *LoadOptions, c *scene.Character, w, h int) (*App, err
 	a.Snapshot.IssueErrors = c.Model.Report.Count(gltfload.Error) > 0
 	a.Steady = w > 0 && h > 0
 	if opt.Joint != "" {
-		a.Char.Selected = c.Model.Skeleton.JointIndex(opt.Joint) // the inspector starts on it
+		a.UI.Joint = c.Model.Skeleton.JointIndex(opt.Joint) // the inspector starts on it
 	}
 	if opt.Crowd > 1 && c.RootMotionOn() {
 		v.Destroy()
@@ -264,6 +265,7 @@ func (a *App) Draw() error {
 	v := a.View
 	v.Wire = a.UI.Wire
 	v.Bones = a.UI.Skeleton
+	v.Joint = a.UI.Joint
 	v.Onion = 0
 	if a.UI.Onion && a.Crowd == nil {
 		v.Onion = cmp.Or(max(a.opt.Onion, 0), 2)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
@@ -118,7 +119,7 @@ func corpusModel(file, rel, out string, width, height int) (row string, ok bool)
 	}
 	base := strings.NewReplacer("/", "_", "\\", "_", " ", "_").Replace(strings.TrimSuffix(rel, filepath.Ext(rel)))
 	for ci := range m.Clips {
-		c, err := scene.NewCharacter(m, nil, nil, ci, 0)
+		c, err := character.New(m, nil, nil, ci, 0)
 		if err != nil {
 			return cols + " FAIL: " + report.OneLine(err), false
 		}

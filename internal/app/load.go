@@ -9,8 +9,8 @@ import (
 	"github.com/skinview/skinview/assets"
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
-	"github.com/skinview/skinview/internal/scene"
 )
 
 // LoadOptions are the flags that pick a model's character: its clip or
@@ -99,7 +99,7 @@ func CompressModel(m *gltfload.Model, opt *LoadOptions) ([]*anim.RuntimeClip, []
 
 // NewCharacter builds the animation the flags ask for (NewCharacterRuntime)
 // on m's clips, compressed first when -compress asks for it now.
-func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error) {
+func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*character.Character, error) {
 	runtime, _, err := CompressModel(m, opt)
 	if err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error)
 // clips in runtime form (nil: as loaded): a spec file, a quick blend or
 // additive, the built-in character's own spec, or the clip browser; then
 // applies -param.
-func NewCharacterRuntime(m *gltfload.Model, runtime []*anim.RuntimeClip, opt *LoadOptions) (*scene.Character, error) {
+func NewCharacterRuntime(m *gltfload.Model, runtime []*anim.RuntimeClip, opt *LoadOptions) (*character.Character, error) {
 	clip := -1
 	if opt.Clip != "" {
 		i, err := asset.FindClip(m, opt.Clip)
@@ -132,7 +132,7 @@ func NewCharacterRuntime(m *gltfload.Model, runtime []*anim.RuntimeClip, opt *Lo
 		}
 	case opt.Blend != "" || opt.Additive != "":
 		var err error
-		if spec, err = scene.QuickSpec(m, opt.Blend, opt.Additive, clip); err != nil {
+		if spec, err = character.QuickSpec(m, opt.Blend, opt.Additive, clip); err != nil {
 			return nil, err
 		}
 	case (opt.Model == "" || opt.Model == "@character") && clip < 0:
@@ -141,7 +141,7 @@ func NewCharacterRuntime(m *gltfload.Model, runtime []*anim.RuntimeClip, opt *Lo
 			return nil, fmt.Errorf("built-in character spec: %w", err)
 		}
 	}
-	c, err := scene.NewCharacter(m, runtime, spec, clip, float32(opt.Fade))
+	c, err := character.New(m, runtime, spec, clip, float32(opt.Fade))
 	if err != nil {
 		if opt.Tree != "" && !strings.Contains(err.Error(), opt.Tree) {
 			// What the spec asks of this model names the file too.

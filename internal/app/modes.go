@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/export"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
@@ -318,7 +319,7 @@ func WritePNG(path string, img image.Image) error {
 
 // DumpPose writes the pose of c at time t as -dump-pose does, to the file
 // path or, for "-", to stdout; allNodes lists every node, not only joints.
-func DumpPose(path string, c *scene.Character, t float32, allNodes bool) error {
+func DumpPose(path string, c *character.Character, t float32, allNodes bool) error {
 	if path == "-" {
 		return c.DumpPose(os.Stdout, t, allNodes)
 	}

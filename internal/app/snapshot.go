@@ -8,9 +8,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
-	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -45,7 +45,7 @@ type Snapshot struct {
 
 // NewSnapshot lays out the HUD of c: parts is the view's draw-call count
 // and weightJoint the joint of the weights view (−1 for none).
-func NewSnapshot(c *scene.Character, parts, weightJoint int) *Snapshot {
+func NewSnapshot(c *character.Character, parts, weightJoint int) *Snapshot {
 	s := &Snapshot{morphFor: -1}
 	s.space, s.spaceParams = blendSpace(c)
 	s.ViewLabels[debugview.Partitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", parts)
@@ -60,7 +60,7 @@ func NewSnapshot(c *scene.Character, parts, weightJoint int) *Snapshot {
 }
 
 // WeightJoint names joint j (−1: none) of c in the weights view's label.
-func (s *Snapshot) WeightJoint(c *scene.Character, j int) {
+func (s *Snapshot) WeightJoint(c *character.Character, j int) {
 	s.ViewLabels[debugview.Weights] = "view: weights, no joint"
 	if j >= 0 {
 		name := cmp.Or(c.Model.Skeleton.Names[j], fmt.Sprintf("joint %d", j))
@@ -70,7 +70,7 @@ func (s *Snapshot) WeightJoint(c *scene.Character, j int) {
 
 // ui.Info is the HUD's picture of c under the key state st this frame, with
 // the frame statistics stats (Joints is filled here).
-func (s *Snapshot) Info(c *scene.Character, st *ui.State, stats ui.Stats) ui.Info {
+func (s *Snapshot) Info(c *character.Character, st *ui.State, stats ui.Stats) ui.Info {
 	status := c.Ctl.Status()
 	stats.Joints = c.Model.Skeleton.NumJoints()
 	in := ui.Info{
@@ -86,7 +86,7 @@ func (s *Snapshot) Info(c *scene.Character, st *ui.State, stats ui.Stats) ui.Inf
 	in.Time, in.Duration, in.Loop, in.FPS, in.Backward = tl.Time, tl.Duration, tl.Mode, c.FPS(), c.Ctl.Backward()
 	in.BindPose = c.BindPose
 	in.View = s.ViewLabels[st.View]
-	if j := c.Selected; j >= 0 {
+	if j := st.Joint; j >= 0 && j < c.Model.Skeleton.NumJoints() {
 		ji := &s.jointInfo
 		var local anim.Transform
 		var world mgl32.Vec3
@@ -134,7 +134,7 @@ func (s *Snapshot) Info(c *scene.Character, st *ui.State, stats ui.Stats) ui.Inf
 		s.fade = ui.Fade{From: status.From, To: status.State, Weight: status.Weight}
 		in.Fade = &s.fade
 	}
-	if n := c.MorphNode(); n >= 0 {
+	if n := c.MorphNode(st.MorphShown); n >= 0 {
 		if s.morphFor != n { // laid out when the node shown changes
 			s.morphFor = n
 			me := &c.Model.Meshes[c.Model.NodeMesh[n]]
@@ -146,7 +146,7 @@ func (s *Snapshot) Info(c *scene.Character, st *ui.State, stats ui.Stats) ui.Inf
 			}
 		}
 		for i := range s.morph.Rows {
-			s.morph.Rows[i].Weight, s.morph.Rows[i].Pinned = c.MorphWeight(i)
+			s.morph.Rows[i].Weight, s.morph.Rows[i].Pinned = c.MorphWeight(n, i)
 		}
 		in.Morph = &s.morph
 	}
@@ -164,7 +164,7 @@ func (s *Snapshot) Info(c *scene.Character, st *ui.State, stats ui.Stats) ui.Inf
 // blendSpace lays out the first 2D blend space of the spec for the HUD's
 // plot: its samples, and its triangles unless it is bilinear; params are
 // the indices of the parameters on its axes (−1 for a constant).
-func blendSpace(c *scene.Character) (sp *ui.Space2D, params [2]int) {
+func blendSpace(c *character.Character) (sp *ui.Space2D, params [2]int) {
 	params = [2]int{-1, -1}
 	if c.Spec == nil {
 		return nil, params

@@ -6,8 +6,8 @@ import (
 
 	"github.com/skinview/skinview/assets"
 	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
-	"github.com/skinview/skinview/internal/scene"
 )
 
 // CompressClips gives a character of the model the compressed clips,
@@ -32,7 +32,7 @@ func TestCompressClipsProgressAndUse(t *testing.T) {
 	if !strings.Contains(log.String(), want) || !strings.Contains(log.String(), "%") {
 		t.Errorf("progress:\n%s\nwant lines starting %q", log.String(), want)
 	}
-	c, err := scene.NewCharacter(m, runtime, nil, 0, 0)
+	c, err := character.New(m, runtime, nil, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"errors"
@@ -289,12 +289,13 @@ func (c *Character) timeline() {
 	}
 }
 
-// The morph panel: the morph targets of one node's mesh at a time, their
-// live weights, and weights pinned by hand (Character.MorphOverride).
+// The morph panel's operations: the morph targets of one node's mesh at a
+// time (the panel's choice of node is the UI's), their live weights, and
+// weights pinned by hand (Character.MorphOverride).
 
 // MorphNodes are the glTF nodes whose meshes have morph targets, in node
-// order; MorphShown indexes the one the panel shows (−1: none).
-func (c *Character) morphNodes() []int {
+// order. The slice is the character's.
+func (c *Character) MorphNodes() []int {
 	if c.morphList == nil {
 		c.morphList = []int{}
 		for n, k := range c.Model.NodeMorph {
@@ -306,64 +307,53 @@ func (c *Character) morphNodes() []int {
 	return c.morphList
 }
 
-// MorphNode is the node the morph panel shows, −1 for none.
-func (c *Character) MorphNode() int {
-	ns := c.morphNodes()
-	if c.MorphShown < 0 || c.MorphShown >= len(ns) {
+// MorphNode is MorphNodes()[k], −1 when k is out of range (none shown).
+func (c *Character) MorphNode(k int) int {
+	ns := c.MorphNodes()
+	if k < 0 || k >= len(ns) {
 		return -1
 	}
-	return ns[c.MorphShown]
+	return ns[k]
 }
 
-// CycleMorph shows the next node with morph targets, then none, then the
-// first again.
-func (c *Character) CycleMorph() {
-	if n := len(c.morphNodes()); n > 0 {
-		c.MorphShown++
-		if c.MorphShown >= n {
-			c.MorphShown = -1
-		}
+// NumMorph is the number of morph targets of glTF node n's mesh, 0 for
+// none (n < 0 included).
+func (c *Character) NumMorph(n int) int {
+	if n < 0 || c.Model.NodeMorph[n] < 0 {
+		return 0
 	}
+	return c.Model.Meshes[c.Model.NodeMesh[n]].Targets
 }
 
-// NumMorph is the number of targets of the node shown.
-func (c *Character) NumMorph() int {
-	if n := c.MorphNode(); n >= 0 {
-		return c.Model.Meshes[c.Model.NodeMesh[n]].Targets
-	}
-	return 0
-}
-
-// MorphWeight is target i's weight in the pose shown, and whether it is
-// pinned.
-func (c *Character) MorphWeight(i int) (w float32, pinned bool) {
-	n := c.MorphNode()
-	if n < 0 || i < 0 || i >= c.NumMorph() {
+// MorphWeight is target i of node n's weight in the pose shown, and
+// whether it is pinned.
+func (c *Character) MorphWeight(n, i int) (w float32, pinned bool) {
+	if i < 0 || i >= c.NumMorph(n) {
 		return 0, false
 	}
 	k := c.Model.NodeMorph[n] + i
 	return c.pose.W[k], c.MorphOverride[k] == c.MorphOverride[k]
 }
 
-// PinMorph holds target i of the node shown at weight w, whatever the
-// animation says, until ReleaseMorph.
-func (c *Character) PinMorph(i int, w float32) {
-	if n := c.MorphNode(); n >= 0 && i >= 0 && i < c.NumMorph() && w == w {
+// PinMorph holds target i of node n at weight w, whatever the animation
+// says, until ReleaseMorph.
+func (c *Character) PinMorph(n, i int, w float32) {
+	if i >= 0 && i < c.NumMorph(n) && w == w {
 		c.MorphOverride[c.Model.NodeMorph[n]+i] = w
 		c.pose.W[c.Model.NodeMorph[n]+i] = w
 	}
 }
 
-// ReleaseMorph gives target i of the node shown back to the animation;
-// i < 0 releases every pinned weight of every node.
-func (c *Character) ReleaseMorph(i int) {
+// ReleaseMorph gives target i of node n back to the animation; i < 0
+// releases every pinned weight of every node.
+func (c *Character) ReleaseMorph(n, i int) {
 	if i < 0 {
 		for k := range c.MorphOverride {
 			c.MorphOverride[k] = float32(math.NaN())
 		}
 		return
 	}
-	if n := c.MorphNode(); n >= 0 && i < c.NumMorph() {
+	if i < c.NumMorph(n) {
 		c.MorphOverride[c.Model.NodeMorph[n]+i] = float32(math.NaN())
 	}
 }

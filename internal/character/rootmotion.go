@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"fmt"
@@ -66,6 +66,15 @@ func (c *Character) anchorRoot() {
 	c.Root = c.Ctl.Extracted()
 	c.root.n, c.root.head = 0, 0
 	c.pushTrail()
+}
+
+// Advance is the frame step: the controller advances by dt seconds of
+// wall time (at the speed, direction and pause it was told), the
+// character takes the pose, and root motion carries it.
+func (c *Character) Advance(dt float32) {
+	c.Ctl.Update(dt)
+	c.PoseNow()
+	c.advanceRoot()
 }
 
 // advanceRoot adds the last update's root motion to the model transform

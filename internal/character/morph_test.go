@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"bytes"
@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
-// morphGLTF is twoJointGLTF with morph targets on its mesh: target 0
+// morphGLTF is assettest.TwoJointGLTF with morph targets on its mesh: target 0
 // ("stretch") moves vertex 1 by (1,0,0), target 1 ("lift", a sparse
 // accessor) moves every vertex by (0,0,1); mesh.weights (0.5, 0). The
 // skinned node 2 animates its weights linearly from (0,0) at 0 s to
@@ -20,7 +21,7 @@ import (
 // mesh rigidly at (5,0,0) with node.weights (1, 0).
 func morphGLTF(t *testing.T) []byte {
 	t.Helper()
-	bin := twoJointBin(t,
+	bin := assettest.TwoJointBin(t,
 		[]float32{0, 0, 0, 1, 0, 0, 0, 0, 0}, // target 0: 264..300
 		[]uint8{0, 1, 2, 0},                  // sparse indices: 300..304
 		[]float32{0, 0, 1, 0, 0, 1, 0, 0, 1}, // sparse values: 304..340
@@ -56,7 +57,7 @@ func morphGLTF(t *testing.T) []byte {
      "sparse": {"count": 3, "indices": {"bufferView": 7, "componentType": 5121}, "values": {"bufferView": 8}}},
     {"bufferView": 9, "componentType": 5126, "count": 4, "type": "SCALAR"}
   ]
-}`, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), twoJointViews, twoJointAccessors)
+}`, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), assettest.TwoJointViews, assettest.TwoJointAccessors)
 	return []byte(doc)
 }
 
@@ -90,7 +91,7 @@ func TestDumpPoseMorphTargets(t *testing.T) {
 	if got := m.Skeleton.MorphRest; len(got) != 4 || got[0] != 0.5 || got[1] != 0 || got[2] != 1 || got[3] != 0 {
 		t.Fatalf("rest weights %v, want mesh.weights (0.5, 0) for node 2, node.weights (1, 0) for node 3", got)
 	}
-	c, err := NewCharacter(m, nil, nil, -1, 0)
+	c, err := New(m, nil, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func TestMorphBadInput(t *testing.T) {
 		if lines := strings.Join(m.Report.Lines(0, 10), "\n"); !strings.Contains(lines, tc.want) {
 			t.Errorf("%s: report %q lacks %q", tc.name, lines, tc.want)
 		}
-		c, err := NewCharacter(m, nil, nil, -1, 0)
+		c, err := New(m, nil, nil, -1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

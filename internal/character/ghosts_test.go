@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/asset/assettest"
 )
 
 // TestTrailAndGhosts: the motion trail of a joint is its position at every
@@ -15,12 +16,12 @@ import (
 // the character's own clock or pose.
 func TestTrailAndGhosts(t *testing.T) {
 	walkOf := func() *Character {
-		m := character(t)
+		m := assettest.Character(t)
 		walk, err := asset.FindClip(m, "Walk")
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := NewCharacter(m, nil, nil, walk, 0)
+		c, err := New(m, nil, nil, walk, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +33,6 @@ func TestTrailAndGhosts(t *testing.T) {
 	if j < 0 {
 		t.Fatal("no hand.L")
 	}
-	c.Selected = j
 	c.Ctl.Update(0.37)
 	c.PoseNow()
 	before := c.JointWorld(j)
@@ -40,7 +40,7 @@ func TestTrailAndGhosts(t *testing.T) {
 		ref.Evaluate(tm)
 		return ref.JointWorld(j).Col(3).Vec3()
 	}
-	pts := c.Trail()
+	pts := c.Trail(j)
 	if len(pts) != 31 { // Walk: 1 s keyed at 30 fps, both ends
 		t.Fatalf("%d trail points, want 31", len(pts))
 	}
@@ -52,7 +52,7 @@ func TestTrailAndGhosts(t *testing.T) {
 	for _, frames := range []float32{-2, 1, 4} {
 		dt := frames / 30
 		c.poseShifted(dt)
-		if got, want := mgl32.Vec3(jointAt(c.ghost.models, j)), at(0.37+dt); !got.ApproxEqualThreshold(want, 1e-4) {
+		if got, want := mgl32.Vec3(JointAt(c.ghost.models, j)), at(0.37+dt); !got.ApproxEqualThreshold(want, 1e-4) {
 			t.Errorf("ghost %v frames away: %v, want %v", frames, got, want)
 		}
 	}
@@ -63,11 +63,10 @@ func TestTrailAndGhosts(t *testing.T) {
 	if after := c.JointWorld(j); after != before {
 		t.Errorf("the pose moved: %v, was %v", after, before)
 	}
-	if n := testing.AllocsPerRun(5, func() { c.Trail() }); n != 0 {
+	if n := testing.AllocsPerRun(5, func() { c.Trail(j) }); n != 0 {
 		t.Errorf("Trail allocates %v times", n)
 	}
-	c.Selected = -1
-	if c.Trail() != nil {
+	if c.Trail(-1) != nil {
 		t.Error("a trail without a selected joint")
 	}
 }

@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"fmt"
@@ -40,8 +40,6 @@ type Character struct {
 	// BindPose shows the skeleton's rest pose instead of the animation,
 	// whose clock goes on.
 	BindPose bool
-	// Selected is the skeleton joint the inspector shows, −1 for none.
-	Selected int
 	// reach is the distance from the root to the farthest joint in the
 	// rest pose, the scale of the inspector's axes.
 	reach float32
@@ -57,10 +55,8 @@ type Character struct {
 	// MorphOverride pins morph channels (Skeleton.MorphRest's order) at a
 	// weight whatever the animation says; NaN leaves a channel to it.
 	MorphOverride []float32
-	// MorphShown indexes the morph panel's node among those with morph
-	// targets (−1: none); morphList lists them, made once.
-	MorphShown int
-	morphList  []int
+	// morphList lists the nodes with morph targets, made once.
+	morphList []int
 	// Root is the model transform root motion has carried the character
 	// to (the identity with root motion off); root is its state.
 	Root anim.Transform
@@ -130,10 +126,10 @@ func addBlendState(spec *anim.Spec, m *gltfload.Model, fade float32) string {
 // blendParam is the parameter of clip i's weight in the blend state.
 func blendParam(m *gltfload.Model, i int) string { return "weight:" + asset.ClipName(m, i) }
 
-// NewCharacter builds the character for a model, playing its clips in
-// runtime form (nil: as loaded): with a nil spec, the clip browser
-// starting on clip (the first when clip is -1).
-func NewCharacter(m *gltfload.Model, runtime []*anim.RuntimeClip, spec *anim.Spec, clip int, fade float32) (*Character, error) {
+// New builds the character for a model, playing its clips in runtime form
+// (nil: as loaded): with a nil spec, the clip browser starting on clip
+// (the first when clip is -1).
+func New(m *gltfload.Model, runtime []*anim.RuntimeClip, spec *anim.Spec, clip int, fade float32) (*Character, error) {
 	if err := m.Skeleton.Validate(); err != nil {
 		return nil, err
 	}
@@ -168,7 +164,6 @@ func NewCharacter(m *gltfload.Model, runtime []*anim.RuntimeClip, spec *anim.Spe
 		}
 	}
 	c.timeline()
-	c.Selected = -1
 	c.inSkin = make([]bool, m.Skeleton.NumJoints())
 	for _, s := range m.Skins {
 		for _, j := range s.Joints {
@@ -336,6 +331,49 @@ func (c *Character) newController() (*anim.Controller, error) {
 	return anim.NewController(c.Spec, &m.Skeleton, m.Clips)
 }
 
+// SharedClips are the clips the character plays in runtime form, which
+// other controllers of its model may share (a crowd's): Runtime, or the
+// model's clips as loaded when Runtime is nil.
+func (c *Character) SharedClips() ([]*anim.RuntimeClip, error) {
+	if c.Runtime != nil {
+		return c.Runtime, nil
+	}
+	return asset.RuntimeClips(c.Model)
+}
+
+// CopyController is a controller of c's spec on c's clips with c's
+// parameter values, at its start: a shadow to play through (framing, say)
+// that leaves c's own as it was.
+func (c *Character) CopyController() (*anim.Controller, error) {
+	ctl, err := c.newController()
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range c.Ctl.Params() {
+		ctl.SetParamIndex(i, p.Value)
+	}
+	return ctl, nil
+}
+
+// UseController makes ctl, built on spec, the character's controller (a
+// crowd's first member, whose clips loop on its own clock). The clip
+// browser's blend of clips goes with the old one: each member of a crowd
+// plays its own clip.
+func (c *Character) UseController(ctl *anim.Controller, spec *anim.Spec) {
+	c.Ctl, c.Spec = ctl, spec
+	if c.ClipMode {
+		c.blendState, c.blendParams = "", nil
+	}
+}
+
+// InSkin reports whether joint j is a joint of any skin, which the
+// skeleton overlay draws: every joint when the model has no skin.
+func (c *Character) InSkin(j int) bool { return c.inSkin[j] }
+
+// Reach is the distance from the root to the farthest joint in the rest
+// pose, the scale of the inspector's axes.
+func (c *Character) Reach() float32 { return c.reach }
+
 // QuickSpec builds the spec of a weighted blend of clips (blend, as
 // anim.ParseClipWeights reads it: "Walk:0.7,Run:0.3") and an additive
 // layer over it (additive, as anim.ParseAdditive reads it), or over clip
@@ -396,4 +434,28 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 	tree.Base.Loop = anim.Once
 	tree.Source.Loop = anim.Once
 	return spec, nil
+}
+
+// JointBounds is the box of the joints' positions in the current pose,
+// widened to a tenth of its diagonal (at least 0.1) so that a single
+// joint or a straight chain still makes a box to frame; ok is false
+// without joints.
+func (c *Character) JointBounds() (lo, hi mgl32.Vec3, ok bool) {
+	n := c.Model.Skeleton.NumJoints()
+	for j := 0; j < n; j++ {
+		p := c.Shown(c.JointWorld(j).Col(3).Vec3())
+		if j == 0 {
+			lo, hi = p, p
+			continue
+		}
+		for i := 0; i < 3; i++ {
+			lo[i], hi[i] = min(lo[i], p[i]), max(hi[i], p[i])
+		}
+	}
+	if n == 0 {
+		return lo, hi, false
+	}
+	pad := max(hi.Sub(lo).Len()/10, 0.1)
+	d := mgl32.Vec3{pad, pad, pad}
+	return lo.Sub(d), hi.Add(d), true
 }

@@ -1,4 +1,4 @@
-package scene
+package character
 
 import (
 	"math"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
@@ -18,7 +19,7 @@ import (
 // the source's, the root's translation is the source's × 1.3, every other
 // translation is the copy's rest.
 func TestImportClipsScaledCopy(t *testing.T) {
-	src, dst := character(t), character(t)
+	src, dst := assettest.Character(t), assettest.Character(t)
 	for j := range dst.Skeleton.Rest {
 		dst.Skeleton.Rest[j].Translation = dst.Skeleton.Rest[j].Translation.Mul(1.3)
 	}
@@ -38,11 +39,11 @@ func TestImportClipsScaledCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := NewCharacter(src, nil, nil, srcWalk, 0)
+	a, err := New(src, nil, nil, srcWalk, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewCharacter(dst, nil, nil, walk, 0)
+	b, err := New(dst, nil, nil, walk, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,13 +78,13 @@ func TestImportClipsScaledCopy(t *testing.T) {
 // 0.5 s, where -dump-pose shows foot.R at the front of its swing (z 0.32)
 // reaching its low (height within 2 cm of the 0.08 m it keeps planted).
 func TestContactMarkers(t *testing.T) {
-	m := character(t)
+	m := assettest.Character(t)
 	spec, err := anim.ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "Walk"},
 	  "contacts": {"joints": ["foot.L", "foot.R"], "height": 0.02, "speed": 0.25}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, nil, spec, -1, 0)
+	c, err := New(m, nil, spec, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestContactMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec, _ = anim.ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "Walk"}, "contacts": {"joints": ["hoof"]}}`))
-	if _, err := NewCharacter(m, nil, spec, -1, 0); err == nil || !strings.Contains(err.Error(), "hoof") {
+	if _, err := New(m, nil, spec, -1, 0); err == nil || !strings.Contains(err.Error(), "hoof") {
 		t.Fatalf("an unknown contact joint: %v", err)
 	}
 }
@@ -114,7 +115,7 @@ func TestContactMarkers(t *testing.T) {
 // centimetres under a parent scaled 0.01 (the same pose in model space)
 // plays the original's Walk with its root where the original's is.
 func TestImportClipsCentimetreArmature(t *testing.T) {
-	src, dst := character(t), character(t)
+	src, dst := assettest.Character(t), assettest.Character(t)
 	root := asset.TopJoint(dst)
 	p := dst.Skeleton.Parents[root]
 	if p < 0 {
@@ -134,8 +135,8 @@ func TestImportClipsCentimetreArmature(t *testing.T) {
 	}
 	walk, _ := asset.FindClip(dst, "Walk (character.glb)")
 	srcWalk, _ := asset.FindClip(src, "Walk")
-	a, _ := NewCharacter(src, nil, nil, srcWalk, 0)
-	b, _ := NewCharacter(dst, nil, nil, walk, 0)
+	a, _ := New(src, nil, nil, srcWalk, 0)
+	b, _ := New(dst, nil, nil, walk, 0)
 	for _, tm := range []float32{0.1, 0.6} {
 		a.Evaluate(tm)
 		b.Evaluate(tm)
@@ -150,7 +151,7 @@ func TestImportClipsCentimetreArmature(t *testing.T) {
 // samples') on both sides were both "clip 0" in the clip browser, whose
 // weight parameters then clashed and no character could be built.
 func TestImportUnnamedClipsNamesApart(t *testing.T) {
-	dst, src := character(t), character(t)
+	dst, src := assettest.Character(t), assettest.Character(t)
 	dst.Clips = dst.Clips[:1]
 	dst.Clips[0].Name = ""
 	src.Clips[0].Name = ""
@@ -165,7 +166,7 @@ func TestImportUnnamedClipsNamesApart(t *testing.T) {
 		}
 		seen[name] = true
 	}
-	if _, err := NewCharacter(dst, nil, nil, 0, 0); err != nil {
+	if _, err := New(dst, nil, nil, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	// -blend names them as the browser shows them, or by index.
@@ -174,7 +175,7 @@ func TestImportUnnamedClipsNamesApart(t *testing.T) {
 		if err != nil {
 			t.Fatalf("-blend %s: %v", blend, err)
 		}
-		if _, err := NewCharacter(dst, nil, spec, -1, 0); err != nil {
+		if _, err := New(dst, nil, spec, -1, 0); err != nil {
 			t.Fatalf("-blend %s: %v", blend, err)
 		}
 	}
@@ -184,7 +185,7 @@ func TestImportUnnamedClipsNamesApart(t *testing.T) {
 // outside its clip (frames typed for seconds, say) is an error naming the
 // clip's span, not a pose clamped to its end.
 func TestQuickSpecRefusesReferenceOutsideClip(t *testing.T) {
-	m := character(t)
+	m := assettest.Character(t)
 	for _, add := range []string{"Idle:0.5@1", "Idle:0.5@3.0004"} { // the end as -info prints it
 		if _, err := QuickSpec(m, "", add, -1); err != nil {
 			t.Fatalf("-additive %s: %v", add, err)
@@ -200,8 +201,8 @@ func TestQuickSpecRefusesReferenceOutsideClip(t *testing.T) {
 // TestLastClipOutOfTheBlendPlaysAlone: taking every clip out of the
 // clip browser's blend leaves the last one playing, not the rest pose.
 func TestLastClipOutOfTheBlendPlaysAlone(t *testing.T) {
-	m := character(t)
-	c, err := NewCharacter(m, nil, nil, 0, 0) // Walk
+	m := assettest.Character(t)
+	c, err := New(m, nil, nil, 0, 0) // Walk
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func TestSpecRootMotionJointNamesItsPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewCharacter(character(t), nil, spec, -1, 0); err == nil || !strings.Contains(err.Error(), `rootMotion.joint`) || !strings.Contains(err.Error(), `"nojoint"`) {
+	if _, err := New(assettest.Character(t), nil, spec, -1, 0); err == nil || !strings.Contains(err.Error(), `rootMotion.joint`) || !strings.Contains(err.Error(), `"nojoint"`) {
 		t.Errorf("error %v; want it to name rootMotion.joint and the joint", err)
 	}
 }
@@ -262,7 +263,7 @@ func playing(t *testing.T, m *gltfload.Model, clip string) *Character {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, nil, nil, i, 0)
+	c, err := New(m, nil, nil, i, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
