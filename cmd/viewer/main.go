@@ -285,50 +285,22 @@ func run(opt *options) error {
 	if opt.validate {
 		return validate(os.Stdout, opt.model)
 	}
-	m, err := asset.Load(opt.model)
+	lo := opt.load()
+	l, err := app.Load(lo)
 	if err != nil {
 		return err
 	}
-	notes, err := app.ImportClips(m, opt.load())
-	if err != nil {
-		return err
-	}
-	for _, n := range notes {
+	for _, n := range l.Notes {
 		fmt.Fprintln(os.Stderr, "viewer:", n)
 	}
-	clips, reports, err := app.CompressModel(m, opt.load())
-	if err != nil {
-		return err
-	}
 	if opt.info {
-		if opt.json {
-			return report.WriteCompressionJSON(os.Stdout, reports)
-		}
-		report.WriteInfo(os.Stdout, m, opt.paletteLimit)
-		report.WriteCompression(os.Stdout, reports, opt.compress)
-		// The parameters -param sets, as the animation would run.
-		if c, err := app.NewCharacterRuntime(m, clips, opt.load()); err != nil {
-			fmt.Printf("animation: %v\n", report.OneLine(err))
-		} else {
-			report.WriteParams(os.Stdout, c.Ctl.Params())
-		}
-		for _, n := range notes {
-			fmt.Println(n)
-		}
-		return nil
+		return l.WriteInfo(os.Stdout, lo, opt.paletteLimit, opt.json)
 	}
-	c, err := app.NewCharacterRuntime(m, clips, opt.load())
+	c, err := l.Character(lo)
 	if err != nil {
 		return err
 	}
-	t := float32(opt.time)
-	if (c.ClipMode || t < 0) && !c.RootMotionOn() {
-		// With root motion on, a time past the end (or before the start)
-		// plays on over the loops, carrying the character.
-		// One clip: its local time, clamped. Under blends and trees every
-		// clip clamps (or loops) on its own, so the time is kept as given.
-		t = app.ClampTime(t, c.Span())
-	}
+	t := app.StartTime(c, opt.time)
 	switch {
 	case opt.dumpPose != "":
 		return app.DumpPose(opt.dumpPose, c, t, opt.allNodes)

@@ -120,19 +120,13 @@ func interactive(opt *options, c *character.Character) error {
 	}
 	defer func() { a.Destroy() }()
 	sx, _ := win.GetContentScale()
-	a.Scale = max(sx, 1)
-	a.View.W, a.View.H = fw, fh
-	if err := a.Reframe(); err != nil {
+	if err := a.StartWindow(fw, fh, sx); err != nil {
 		return err
 	}
 	script, err := ui.ParseKeys(opt.keys)
 	if err != nil {
 		return err
 	}
-	// A window opens with the floor under the model and a pointer to the
-	// keys.
-	a.UI.Grid = true
-	a.UI.Say("H: help")
 
 	win.SetKeyCallback(func(w *glfw.Window, key glfw.Key, _ int, action glfw.Action, mods glfw.ModifierKey) {
 		if action == glfw.Release {
@@ -147,7 +141,8 @@ func interactive(opt *options, c *character.Character) error {
 	// fb converts window coordinates to framebuffer pixels (HiDPI).
 	fb := func(w *glfw.Window, x, y float64) (float32, float32) {
 		ww, wh := w.GetSize()
-		return float32(x) * float32(a.View.W) / float32(max(ww, 1)), float32(y) * float32(a.View.H) / float32(max(wh, 1))
+		fw, fh := a.Size()
+		return float32(x) * float32(fw) / float32(max(ww, 1)), float32(y) * float32(fh) / float32(max(wh, 1))
 	}
 	win.SetMouseButtonCallback(func(w *glfw.Window, b glfw.MouseButton, action glfw.Action, mods glfw.ModifierKey) {
 		down := action == glfw.Press
@@ -169,19 +164,17 @@ func interactive(opt *options, c *character.Character) error {
 	win.SetCursorPosCallback(func(w *glfw.Window, x, y float64) {
 		dx, dy := float32(x-lastX), float32(y-lastY)
 		lastX, lastY = x, y
-		ww, wh := w.GetSize()
 		fx, fy := fb(w, x, y)
 		a.UI.Hover(fx, fy)
 		a.UI.Drag(fx, a)
 		switch {
 		case dragging:
-			a.View.Cam.Orbit(-dx*0.01, dy*0.01)
-		case panning && ww > 0:
-			// Window coordinates to framebuffer pixels (HiDPI).
-			a.View.Cam.Pan(dx*float32(a.View.W)/float32(ww), dy*float32(a.View.H)/float32(max(wh, 1)), a.View.H)
+			a.Orbit(-dx*0.01, dy*0.01)
+		case panning:
+			a.Pan(fb(w, float64(dx), float64(dy))) // window coordinates to framebuffer pixels (HiDPI)
 		}
 	})
-	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.View.Cam.Zoom(float32(dy)) })
+	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.Zoom(float32(dy)) })
 	win.SetDropCallback(func(_ *glfw.Window, names []string) { a.Drop(names) })
 
 	last := time.Now()
@@ -200,8 +193,8 @@ func interactive(opt *options, c *character.Character) error {
 		}
 		// The framebuffer may be larger than the window on HiDPI
 		// screens: the viewport follows the framebuffer.
-		a.View.W, a.View.H = win.GetFramebufferSize()
-		if a.View.W > 0 && a.View.H > 0 {
+		a.Resize(win.GetFramebufferSize())
+		if w, h := a.Size(); w > 0 && h > 0 {
 			if err := a.Draw(); err != nil {
 				return err
 			}

@@ -243,6 +243,31 @@ func (a *App) followRoot() {
 	a.followed = a.Char.Root.Translation
 }
 
+// StartWindow readies the app for the window: a framebuffer of w×h
+// pixels at the HiDPI content scale, the camera framing the clip, the
+// ground grid on and a pointer to the keys.
+func (a *App) StartWindow(w, h int, scale float32) error {
+	a.Scale = max(scale, 1)
+	a.Resize(w, h)
+	if err := a.Reframe(); err != nil {
+		return err
+	}
+	a.UI.Grid = true
+	a.UI.Say("H: help")
+	return nil
+}
+
+// Resize sets the size of the framebuffer the frames draw into, in pixels
+// (on HiDPI screens larger than the window); Size is it.
+func (a *App) Resize(w, h int)  { a.View.W, a.View.H = w, h }
+func (a *App) Size() (w, h int) { return a.View.W, a.View.H }
+
+// Orbit turns the camera about its target by dx, dy radians; Pan moves it
+// by dx, dy framebuffer pixels; Zoom moves it in by d wheel steps.
+func (a *App) Orbit(dx, dy float32) { a.View.Cam.Orbit(dx, dy) }
+func (a *App) Pan(dx, dy float32)   { a.View.Cam.Pan(dx, dy, a.View.H) }
+func (a *App) Zoom(d float32)       { a.View.Cam.Zoom(d) }
+
 // CountFrame counts a frame of the window's loop, dt seconds after the
 // one before, in the HUD's frame rate.
 func (a *App) CountFrame(dt float32) {

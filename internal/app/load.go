@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/report"
 )
 
 // LoadOptions are the flags that pick a model's character: its clip or
@@ -193,4 +195,73 @@ func firstNames(names []string, n int) []string {
 		return names
 	}
 	return append(names[:n:n], fmt.Sprintf("… %d more", len(names)-n))
+}
+
+// Loaded is a model prepared as LoadOptions ask: the clips of -clips files
+// retargeted onto it, and compressed when -compress asks for it now.
+type Loaded struct {
+	Model *gltfload.Model
+	// Runtime are the clips a character of Model plays (nil: as loaded);
+	// Reports say what compression made of each clip (nil without it).
+	Runtime []*anim.RuntimeClip
+	Reports []anim.CompressReport
+	// Notes say what each -clips file added, a line per file.
+	Notes []string
+}
+
+// Load reads lo.Model (a file or a built-in asset) and prepares it.
+func Load(lo *LoadOptions) (*Loaded, error) {
+	m, err := asset.Load(lo.Model)
+	if err != nil {
+		return nil, err
+	}
+	notes, err := ImportClips(m, lo)
+	if err != nil {
+		return nil, err
+	}
+	runtime, reports, err := CompressModel(m, lo)
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Model: m, Runtime: runtime, Reports: reports, Notes: notes}, nil
+}
+
+// Character builds the animation lo asks for on l's model and clips
+// (NewCharacterRuntime).
+func (l *Loaded) Character(lo *LoadOptions) (*character.Character, error) {
+	return NewCharacterRuntime(l.Model, l.Runtime, lo)
+}
+
+// WriteInfo writes what -info prints: the model (its draw calls split at
+// paletteLimit joints), the compression reports, the parameters -param
+// sets as the animation would run, and the notes; with asJSON (-json),
+// only the compression reports, a JSON line per clip.
+func (l *Loaded) WriteInfo(w io.Writer, lo *LoadOptions, paletteLimit int, asJSON bool) error {
+	if asJSON {
+		return report.WriteCompressionJSON(w, l.Reports)
+	}
+	report.WriteInfo(w, l.Model, paletteLimit)
+	report.WriteCompression(w, l.Reports, lo.Compress)
+	if c, err := l.Character(lo); err != nil {
+		fmt.Fprintf(w, "animation: %v\n", report.OneLine(err))
+	} else {
+		report.WriteParams(w, c.Ctl.Params())
+	}
+	for _, n := range l.Notes {
+		fmt.Fprintln(w, n)
+	}
+	return nil
+}
+
+// StartTime is the moment -time (t seconds) poses c at in -screenshot,
+// -dump-pose and the other offscreen modes: the clip browser's clip, or a
+// time before the start, is clamped to the clip (ClampTime); under blends
+// and trees every clip clamps (or loops) on its own, so the time is kept
+// as given; with root motion on, a time past the end (or before the
+// start) plays on over the loops, carrying the character.
+func StartTime(c *character.Character, t float64) float32 {
+	if (c.ClipMode || t < 0) && !c.RootMotionOn() {
+		return ClampTime(float32(t), c.Span())
+	}
+	return float32(t)
 }
