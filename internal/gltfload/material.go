@@ -65,7 +65,7 @@ func (l *loader) loadTextures() error {
 	return nil
 }
 
-// decodeTextures decodes the images of base colour textures, each image
+// decodeTextures decodes the images of the textures materials use, each image
 // once however many textures share it. A texture's image is its
 // EXT_texture_webp source when the file uses that extension, else its
 // source; KTX2 images (KHR_texture_basisu) are not decoded here, so such a
@@ -75,8 +75,10 @@ func (l *loader) loadTextures() error {
 func (l *loader) decodeTextures() error {
 	used := make([]bool, len(l.doc.Textures))
 	for _, m := range l.model.Materials {
-		if m.BaseColorTexture >= 0 {
-			used[m.BaseColorTexture] = true
+		for _, r := range []TextureRef{m.BaseColorTexture, m.MetallicRoughnessTexture, m.NormalTexture, m.OcclusionTexture, m.EmissiveTexture} {
+			if r.Texture >= 0 {
+				used[r.Texture] = true
+			}
 		}
 	}
 	l.pixelBudget = totalTexturePixels
@@ -226,42 +228,6 @@ func (l *loader) readImage(i int, budget *int64) (*image.NRGBA, error) {
 	dst := image.NewNRGBA(src.Bounds())
 	draw.Draw(dst, dst.Bounds(), src, src.Bounds().Min, draw.Src)
 	return dst, nil
-}
-
-func (l *loader) loadMaterials() error {
-	for mi, m := range l.doc.Materials {
-		where := fmt.Sprintf("materials[%d]", mi)
-		if m == nil {
-			return fmt.Errorf("%s: null", where)
-		}
-		mat := DefaultMaterial
-		mat.Name = m.Name
-		mat.DoubleSided = m.DoubleSided
-		if pbr := m.PBRMetallicRoughness; pbr != nil {
-			f := pbr.BaseColorFactorOrDefault()
-			if !finite32(f[:]...) {
-				return fmt.Errorf("%s.pbrMetallicRoughness.baseColorFactor: not finite in single precision", where)
-			}
-			for c := range 4 {
-				mat.BaseColor[c] = float32(f[c])
-			}
-			if bt := pbr.BaseColorTexture; bt != nil {
-				if bt.Index < 0 || bt.Index >= len(l.model.Textures) {
-					return fmt.Errorf("%s.pbrMetallicRoughness.baseColorTexture: textures[%d] does not exist (%d textures)", where, bt.Index, len(l.model.Textures))
-				}
-				if bt.TexCoord < 0 {
-					return fmt.Errorf("%s.pbrMetallicRoughness.baseColorTexture.texCoord: %d is negative", where, bt.TexCoord)
-				}
-				if bt.TexCoord != 0 {
-					l.issue("VIEWER_NOT_DRAWN", where+".pbrMetallicRoughness.baseColorTexture", "texCoord %d is drawn with TEXCOORD_0", bt.TexCoord)
-				}
-				mat.BaseColorTexture = bt.Index
-				mat.TexCoord = bt.TexCoord
-			}
-		}
-		l.model.Materials = append(l.model.Materials, mat)
-	}
-	return nil
 }
 
 // maxTexCoord is the largest texture coordinate set any texture of

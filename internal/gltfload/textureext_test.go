@@ -190,7 +190,7 @@ func TestWebPAndKTX2Textures(t *testing.T) {
 			if tc.code == "" && len(lines) > 0 {
 				t.Fatalf("want no report line above hints, got %q", lines)
 			}
-			if len(m.Materials) != 1 || m.Materials[0].BaseColorTexture != 0 {
+			if len(m.Materials) != 1 || m.Materials[0].BaseColorTexture.Texture != 0 {
 				t.Fatalf("want one material drawing textures[0], got %+v", m.Materials)
 			}
 			got := m.Textures[0]

@@ -204,7 +204,8 @@ func (l *loader) validateAnimations() {
 
 // validatePointerTarget checks a channel target extended by
 // KHR_animation_pointer: its path is "pointer", it names no node, and its
-// pointer is a JSON pointer. The viewer does not play such channels.
+// pointer is a JSON pointer. What such channels animate is read in
+// loadAnimations (pointerTargets).
 func (l *loader) validatePointerTarget(ai, ci int) {
 	anim := l.rawObject("animations", ai)
 	chans, _ := anim["channels"].([]any)
