@@ -110,11 +110,11 @@ fuzz:
 	$(GO) test ./internal/gltfload/codec -run '^$$' -fuzz '^FuzzMeshopt$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./internal/anim -run '^$$' -fuzz '^FuzzSample$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
-# Mutation testing of internal/anim, skin, gltfload, ui and scene with
-# gremlins (installed on first use): the kill ratio per package, and the
-# surviving mutants in mutate-out/survivors.txt. Long: about two seconds a
-# mutant per core, some 6000 mutants; JOBS and PKGS narrow it. Under Xvfb:
-# scene's tests draw.
+# Mutation testing of internal/anim, skin, gltfload, ui, asset, character
+# and scene with gremlins (installed on first use): the kill ratio per
+# package, and the surviving mutants in mutate-out/survivors.txt. Long:
+# about two seconds a mutant per core, some 6000 mutants; JOBS and PKGS
+# narrow it. Under Xvfb: scene's tests draw.
 mutate:
 	@$(XVFB) ./scripts/mutate.sh
 

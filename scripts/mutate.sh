@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mutation testing (make mutate): gremlins mutates internal/anim, skin,
-# gltfload, ui and scene one change at a time and runs each
+# gltfload, ui, asset, character and scene one change at a time and runs each
 # package's tests; a mutant the tests do not notice "lived". The kill
 # ratio is killed / (killed + lived); mutants no test reaches are counted
 # apart (not covered).
@@ -11,7 +11,7 @@
 # run side by side, each in its own copy of the module.
 #
 #   JOBS=16 make mutate          shards at once (default: the CPU count)
-#   PKGS="anim" make mutate      the packages (default: anim skin gltfload ui scene)
+#   PKGS="anim" make mutate      the packages (default: anim skin gltfload ui asset character scene)
 #   OUT=dir                      where logs, JSON and survivors go (mutate-out)
 #   MEM_GB=6                     address space each shard (and its tests) may use
 set -euo pipefail
@@ -27,7 +27,7 @@ if ! "$bin" --version 2>/dev/null | grep -q "${version#v}"; then
 	$GO install github.com/go-gremlins/gremlins/cmd/gremlins@$version
 fi
 jobs=${JOBS:-$(nproc)}
-pkgs=${PKGS:-anim skin gltfload ui scene}
+pkgs=${PKGS:-anim skin gltfload ui asset character scene}
 out=${OUT:-mutate-out}
 rm -rf "$out"
 mkdir -p "$out"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/skinview/skinview/internal/app"
 	"github.com/skinview/skinview/internal/scene"
 )
 
@@ -26,7 +27,7 @@ func TestFrameAnimationAllocatesNothing(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var allocs float64
-			withApp(t, tc.opt, func(a *app) error {
+			withApp(t, tc.opt, func(a *app.App) error {
 				var uerr error
 				allocs = testing.AllocsPerRun(50, func() {
 					if err := a.Update(1.0 / 60); err != nil {
@@ -52,15 +53,15 @@ func TestWholeFrameAllocatesNothing(t *testing.T) {
 	cases := []struct {
 		name string
 		opt  options
-		prep func(a *app) error
+		prep func(a *app.App) error
 	}{
-		{"spec", options{width: 800, height: 600}, func(a *app) error {
+		{"spec", options{width: 800, height: 600}, func(a *app.App) error {
 			if a.Info().Space == nil || len(a.Info().Params) == 0 {
 				return errors.New("the built-in character's HUD shows no blend space or parameters")
 			}
 			return nil
 		}},
-		{"clip browser", options{clip: "Walk", width: 800, height: 600, onion: 2}, func(a *app) error {
+		{"clip browser", options{clip: "Walk", width: 800, height: 600, onion: 2}, func(a *app.App) error {
 			if err := a.SetBlendWeight(3, 0.5); err != nil {
 				return err
 			}
@@ -69,7 +70,7 @@ func TestWholeFrameAllocatesNothing(t *testing.T) {
 			}
 			r := a.UI.Timeline
 			a.UI.Hover(r.X+r.W/2, r.Y+r.H/2)
-			if !a.InBlend() || len(a.Info().Clips) == 0 || !a.UI.Onion {
+			if !a.Char.InBlend() || len(a.Info().Clips) == 0 || !a.UI.Onion {
 				return errors.New("no blend, clip list or onion skin")
 			}
 			return nil
@@ -78,9 +79,9 @@ func TestWholeFrameAllocatesNothing(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var allocs float64
-			withApp(t, tc.opt, func(a *app) error {
+			withApp(t, tc.opt, func(a *app.App) error {
 				a.UI.HUD, a.UI.Skeleton, a.UI.Grid = true, true, true
-				a.Selected = a.Model.Skeleton.JointIndex("head") // the inspector open
+				a.UI.Joint = a.Char.Model.Skeleton.JointIndex("head") // the inspector open
 				var err error
 				frame := func() {
 					if e := a.Update(1.0 / 60); e != nil {

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/report"
-	"github.com/skinview/skinview/internal/session"
 )
 
 func TestCompressFlags(t *testing.T) {
@@ -34,18 +35,18 @@ func TestCompressFlags(t *testing.T) {
 // dumper poses clip of the built-in character, compressed at cm (0: not).
 func dumper(t *testing.T, clip int, cm float64) func(tm float64) [][16]float64 {
 	t.Helper()
-	m, err := session.LoadModel("@character")
+	m, err := asset.Load("@character")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := session.NewCharacter(m, &session.LoadOptions{Clip: fmt.Sprint(clip), Compress: cm, Fade: 0.3})
+	c, err := app.NewCharacter(m, &app.LoadOptions{Clip: fmt.Sprint(clip), Compress: cm, Fade: 0.3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Every joint's world matrix from -dump-pose's JSON at time tm.
 	return func(tm float64) [][16]float64 {
 		var out bytes.Buffer
-		if err := c.DumpPose(&out, session.ClampTime(float32(tm), c.Span()), false); err != nil {
+		if err := c.DumpPose(&out, app.ClampTime(float32(tm), c.Span()), false); err != nil {
 			t.Fatal(err)
 		}
 		var dump struct {
@@ -109,11 +110,11 @@ func TestCompressedDumpPoseWithinTolerance(t *testing.T) {
 
 // -info -compress -json prints one line per clip with the report's fields.
 func TestCompressInfoJSON(t *testing.T) {
-	m, err := session.LoadModel("@character")
+	m, err := asset.Load("@character")
 	if err != nil {
 		t.Fatal(err)
 	}
-	reports, err := session.CompressModel(m, &session.LoadOptions{Compress: 0.01})
+	_, reports, err := app.CompressModel(m, &app.LoadOptions{Compress: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,11 +152,11 @@ func TestCompressInfoJSON(t *testing.T) {
 // -info lists the parameters -param sets: the built-in character's look-at
 // target, with the range and default of its spec.
 func TestInfoListsParams(t *testing.T) {
-	m, err := session.LoadModel("@character")
+	m, err := asset.Load("@character")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := session.NewCharacter(m, &session.LoadOptions{})
+	c, err := app.NewCharacter(m, &app.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestInfoListsParams(t *testing.T) {
 		t.Errorf("params:\n%s", s)
 	}
 	// A value outside the range is refused, not clamped in silence.
-	if _, err := session.NewCharacter(m, &session.LoadOptions{Params: []session.Param{{Name: "speed", Value: 5}}}); err == nil || !strings.Contains(err.Error(), "-param speed=5: outside its range, 0 to 2") {
+	if _, err := app.NewCharacter(m, &app.LoadOptions{Params: []app.Param{{Name: "speed", Value: 5}}}); err == nil || !strings.Contains(err.Error(), "-param speed=5: outside its range, 0 to 2") {
 		t.Errorf("-param speed=5: %v", err)
 	}
 }
@@ -175,32 +176,32 @@ func TestInfoListsParams(t *testing.T) {
 // them; once it is done the compressed clips take over, on the clip and
 // at the time that played.
 func TestWindowCompressesInTheBackground(t *testing.T) {
-	withApp(t, options{clip: "Walk", compress: 0.5, compressLater: true}, func(a *app) error {
-		if a.Model.Runtime != nil {
+	withApp(t, options{clip: "Walk", compress: 0.5, compressLater: true}, func(a *app.App) error {
+		if a.Char.Runtime != nil {
 			return fmt.Errorf("the clips were compressed before the window's first frame")
 		}
-		if err := a.Update(session.FrameStep); err != nil {
+		if err := a.Update(app.FrameStep); err != nil {
 			return err
 		}
 		a.StartCompression()
 		deadline := time.Now().Add(2 * time.Minute)
-		for a.Model.Runtime == nil {
+		for a.Char.Runtime == nil {
 			if time.Now().After(deadline) {
 				return fmt.Errorf("the compressed clips did not arrive in 2 minutes")
 			}
-			if err := a.Update(session.FrameStep); err != nil {
+			if err := a.Update(app.FrameStep); err != nil {
 				return err
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		if got := a.ClipName(); got != "Walk" {
+		if got := a.Char.ClipName(); got != "Walk" {
 			return fmt.Errorf("after the swap the clip is %q, want Walk", got)
 		}
 		if tm := a.Time(); !(tm > 0) {
 			return fmt.Errorf("after the swap the time is %g: the clock started again", tm)
 		}
-		if len(a.Model.Runtime) != len(a.Model.Clips) || !a.Model.Runtime[0].Compressed() {
-			return fmt.Errorf("runtime clips %d of %d, first compressed: %v", len(a.Model.Runtime), len(a.Model.Clips), len(a.Model.Runtime) > 0 && a.Model.Runtime[0].Compressed())
+		if len(a.Char.Runtime) != len(a.Char.Model.Clips) || !a.Char.Runtime[0].Compressed() {
+			return fmt.Errorf("runtime clips %d of %d, first compressed: %v", len(a.Char.Runtime), len(a.Char.Model.Clips), len(a.Char.Runtime) > 0 && a.Char.Runtime[0].Compressed())
 		}
 		return nil
 	})

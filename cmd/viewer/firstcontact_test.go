@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/scene"
-	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -96,9 +97,9 @@ func TestFilesThatLackSomethingOpen(t *testing.T) {
 			modes := []struct {
 				name string
 				args []string
-				run  func(a *app, opt *options) error
+				run  func(a *app.App, opt *options) error
 			}{
-				{"screenshot", []string{"-hud", "-screenshot", filepath.Join(dir, "shot.png")}, func(a *app, opt *options) error {
+				{"screenshot", []string{"-hud", "-screenshot", filepath.Join(dir, "shot.png")}, func(a *app.App, opt *options) error {
 					img, err := a.Shoot(0.5, nil)
 					if err != nil {
 						return err
@@ -111,7 +112,7 @@ func TestFilesThatLackSomethingOpen(t *testing.T) {
 					}
 					return nil
 				}},
-				{"window_keys", []string{"-hud"}, func(a *app, opt *options) error {
+				{"window_keys", []string{"-hud"}, func(a *app.App, opt *options) error {
 					a.Stdout = io.Discard
 					evs, err := ui.ParseKeys(keyScript)
 					if err != nil {
@@ -119,11 +120,11 @@ func TestFilesThatLackSomethingOpen(t *testing.T) {
 					}
 					return a.RunKeys(evs)
 				}},
-				{"record", []string{"-record", filepath.Join(dir, "clip.gif"), "-frames", "4"}, func(a *app, opt *options) error {
+				{"record", []string{"-record", filepath.Join(dir, "clip.gif"), "-frames", "4"}, func(a *app.App, opt *options) error {
 					return a.Record(opt.record)
 				}},
-				{"stats", []string{"-stats"}, func(a *app, opt *options) error { return a.Stats(io.Discard, 0) }},
-				{"crowd", []string{"-crowd", "3", "-screenshot", filepath.Join(dir, "crowd.png")}, func(a *app, opt *options) error {
+				{"stats", []string{"-stats"}, func(a *app.App, opt *options) error { return a.Stats(io.Discard, 0) }},
+				{"crowd", []string{"-crowd", "3", "-screenshot", filepath.Join(dir, "crowd.png")}, func(a *app.App, opt *options) error {
 					_, err := a.Shoot(0.25, nil)
 					return err
 				}},
@@ -133,11 +134,11 @@ func TestFilesThatLackSomethingOpen(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", mode.name, err)
 				}
-				m, err := session.LoadModel(opt.model)
+				m, err := asset.Load(opt.model)
 				if err != nil {
 					t.Fatalf("%s: %v", mode.name, err)
 				}
-				c, err := session.NewCharacter(m, opt.load())
+				c, err := app.NewCharacter(m, opt.load())
 				if err != nil {
 					t.Fatalf("%s: %v", mode.name, err)
 				}

@@ -3,13 +3,15 @@ package main
 import (
 	"math"
 	"testing"
+
+	"github.com/skinview/skinview/internal/app"
 )
 
 // TestGroundGridFollowsRootMotion: G turns the ground grid on; the walker
 // carried 10 s by root motion, with the camera following, still stands on
 // it, and its lines stay on the crossings they were first laid on.
 func TestGroundGridFollowsRootMotion(t *testing.T) {
-	withApp(t, options{model: "@edge/root_walk.gltf", clip: "Walk", rootMotion: "xz"}, func(a *app) error {
+	withApp(t, options{model: "@edge/root_walk.gltf", clip: "Walk", rootMotion: "xz"}, func(a *app.App) error {
 		keys(t, a, "g")
 		if err := a.Draw(); err != nil {
 			return err
@@ -20,12 +22,12 @@ func TestGroundGridFollowsRootMotion(t *testing.T) {
 		}
 		x0, z0 := g.Segments[0], g.Segments[8] // a line along z, and one along x
 		step := g.Segments[12] - g.Segments[0]
-		start := a.Root.Translation
+		start := a.Char.Root.Translation
 		keys(t, a, "wait*300")
 		if err := a.Draw(); err != nil {
 			return err
 		}
-		g, p := a.View.Grid, a.Root.Translation
+		g, p := a.View.Grid, a.Char.Root.Translation
 		if d := math.Hypot(float64(p[0]-start[0]), float64(p[2]-start[2])); d < 4 {
 			t.Fatalf("the walker moved %.2f m in 10 s; the test wants it well off its first grid", d)
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skinview/skinview/internal/app"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/ui"
@@ -47,16 +48,16 @@ func TestHUDStates(t *testing.T) {
 // then a click on it) is the one the weights view (V) shows, in the
 // picture and in its label; before any pick it is -joint's.
 func TestWeightsViewFollowsPickedJoint(t *testing.T) {
-	withApp(t, options{clip: "Walk", joint: "forearm.R", width: 320, height: 240}, func(a *app) error {
+	withApp(t, options{clip: "Walk", joint: "forearm.R", width: 320, height: 240}, func(a *app.App) error {
 		keys(t, a, "k,v,v")
 		if a.UI.View != debugview.Weights {
 			t.Errorf("view %v after V V, want the weights view", a.UI.View)
 		}
-		sk := a.Character.Model.Skeleton
+		sk := a.Char.Model.Skeleton
 		j := sk.JointIndex("forearm.L")
-		x, y, ok := a.View.Camera().Project(a.Character.Shown(a.Character.JointWorld(j).Col(3).Vec3()), a.View.W, a.View.H)
-		if !ok || !a.SelectJointAt(x, y) || a.Selected != j {
-			t.Errorf("pick at forearm.L (%v, %v, %v): selected %d, want %d", x, y, ok, a.Selected, j)
+		x, y, ok := a.View.Camera().Project(a.Char.Shown(a.Char.JointWorld(j).Col(3).Vec3()), a.View.W, a.View.H)
+		if !ok || !a.SelectJointAt(x, y) || a.UI.Joint != j {
+			t.Errorf("pick at forearm.L (%v, %v, %v): selected %d, want %d", x, y, ok, a.UI.Joint, j)
 			return nil
 		}
 		if a.View.WeightJoint != j {

@@ -5,10 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltest"
 	"github.com/skinview/skinview/internal/scene"
-	"github.com/skinview/skinview/internal/session"
 )
 
 // TestSwitchModelsDoesNotLeak loads, renders and unloads models 100 times,
@@ -21,11 +22,11 @@ func TestSwitchModelsDoesNotLeak(t *testing.T) {
 	cycle := func(i int) error {
 		o := *opt
 		o.model = models[i%len(models)]
-		m, err := session.LoadModel(o.model)
+		m, err := asset.Load(o.model)
 		if err != nil {
 			return err
 		}
-		c, err := session.NewCharacter(m, o.load())
+		c, err := app.NewCharacter(m, o.load())
 		if err != nil {
 			return err
 		}
@@ -89,7 +90,7 @@ func TestReloadsDoNotLeak(t *testing.T) {
 	var before, after int
 	var heapBefore, heapAfter uint64
 	msg := ""
-	withApp(t, options{hud: true}, func(a *app) error {
+	withApp(t, options{hud: true}, func(a *app.App) error {
 		cycle := func() error {
 			a.Reload()
 			if err := a.Update(1.0 / 30); err != nil {

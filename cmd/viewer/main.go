@@ -13,14 +13,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
-	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -64,7 +63,7 @@ type options struct {
 	// kernels is -kernels: auto, portable, avx2 or avx512 (anim.SetKernels).
 	kernels string
 	// compressLater: the window opens before -compress runs, which then
-	// runs in the background (session.LoadOptions.CompressLater).
+	// runs in the background (app.LoadOptions.CompressLater).
 	compressLater bool
 	// Scripted and recorded output.
 	keys   string
@@ -90,8 +89,7 @@ type options struct {
 	json     bool
 	// rootMotion is -root-motion MODE[:JOINT].
 	rootMotion string
-	// eye, target, fov and bg are -eye, -target, -fov and -bg; camera and
-	// background what they set.
+	// -eye, -target, -fov and -bg, and the camera and background they set.
 	eye, target, bg string
 	fov             float64
 	camera          *render.Camera
@@ -105,19 +103,7 @@ func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 // paramList collects repeated -param NAME=VALUE flags.
-type paramList []session.Param
-
-func (p *paramList) String() string { return fmt.Sprint(*p) }
-
-func (p *paramList) Set(s string) error {
-	name, v, ok := strings.Cut(s, "=")
-	f, err := strconv.ParseFloat(v, 32)
-	if !ok || name == "" || err != nil || f != f {
-		return fmt.Errorf("want NAME=VALUE, like speed=0.5")
-	}
-	*p = append(*p, session.Param{Name: name, Value: float32(f)})
-	return nil
-}
+type paramList = app.ParamFlags
 
 func main() {
 	opt, err := parseFlags(os.Args[1:], os.Stderr)
@@ -129,7 +115,7 @@ func main() {
 		os.Exit(2)
 	}
 	if err := run(opt); err != nil {
-		fmt.Fprintln(os.Stderr, "viewer:", session.OneLine(err))
+		fmt.Fprintln(os.Stderr, "viewer:", report.OneLine(err))
 		os.Exit(1)
 	}
 }
@@ -280,57 +266,16 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		}
 	}
 	if opt.record != "" {
-		if _, err := session.RecordOutput(opt.record); err != nil {
+		if _, err := app.RecordOutput(opt.record); err != nil {
 			return nil, err
 		}
 	}
-	return opt, opt.placeCamera()
-}
-
-// placeCamera reads -eye, -target, -fov and -bg.
-func (o *options) placeCamera() error {
-	if o.bg != "" {
-		c, err := parseTriple(o.bg, 0, 255)
-		if err != nil || c != [3]float64{float64(int(c[0])), float64(int(c[1])), float64(int(c[2]))} {
-			return fmt.Errorf("-bg %q: want R,G,B, whole numbers from 0 to 255, like 255,255,255", o.bg)
-		}
-		o.background = color.NRGBA{uint8(c[0]), uint8(c[1]), uint8(c[2]), 255}
+	var err error
+	if opt.background, err = app.ParseBackground(opt.bg); err != nil {
+		return nil, err
 	}
-	if o.eye == "" && o.target == "" {
-		return nil
-	}
-	eye, err1 := parseTriple(o.eye, -1e30, 1e30)
-	target, err2 := parseTriple(o.target, -1e30, 1e30)
-	if err1 != nil || err2 != nil {
-		return fmt.Errorf("-eye %q -target %q: want both, each X,Y,Z, like -eye 0,1.5,4 -target 0,1,0", o.eye, o.target)
-	}
-	if !(o.fov > 0 && o.fov < 180) {
-		return fmt.Errorf("-fov %v: want vertical degrees between 0 and 180", o.fov)
-	}
-	v := func(c [3]float64) mgl32.Vec3 { return mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])} }
-	cam, ok := render.LookAt(v(eye), v(target), mgl32.DegToRad(float32(o.fov)))
-	if !ok {
-		return fmt.Errorf("-eye %s -target %s: the eye must be away from the target and not straight above or below it", o.eye, o.target)
-	}
-	o.camera = &cam
-	return nil
-}
-
-// parseTriple reads "X,Y,Z", each finite and within [lo, hi].
-func parseTriple(s string, lo, hi float64) ([3]float64, error) {
-	var c [3]float64
-	parts := strings.Split(s, ",")
-	if len(parts) != 3 {
-		return c, errors.New("want three numbers")
-	}
-	for i, p := range parts {
-		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || !(f >= lo && f <= hi) {
-			return c, errors.New("not a number in range")
-		}
-		c[i] = f
-	}
-	return c, nil
+	opt.camera, err = app.PlaceCamera(opt.eye, opt.target, opt.fov)
+	return opt, err
 }
 
 func run(opt *options) error {
@@ -344,53 +289,25 @@ func run(opt *options) error {
 	if opt.validate {
 		return validate(os.Stdout, opt.model)
 	}
-	m, err := session.LoadModel(opt.model)
+	lo := opt.load()
+	l, err := app.Load(lo)
 	if err != nil {
 		return err
 	}
-	notes, err := session.ImportClips(m, opt.load())
-	if err != nil {
-		return err
-	}
-	for _, n := range notes {
+	for _, n := range l.Notes {
 		fmt.Fprintln(os.Stderr, "viewer:", n)
 	}
-	reports, err := session.CompressModel(m, opt.load())
-	if err != nil {
-		return err
-	}
 	if opt.info {
-		if opt.json {
-			return report.WriteCompressionJSON(os.Stdout, reports)
-		}
-		report.WriteInfo(os.Stdout, m, opt.paletteLimit)
-		report.WriteCompression(os.Stdout, reports, opt.compress)
-		// The parameters -param sets, as the animation would run.
-		if c, err := session.NewCharacter(m, opt.load()); err != nil {
-			fmt.Printf("animation: %v\n", session.OneLine(err))
-		} else {
-			report.WriteParams(os.Stdout, c.Ctl.Params())
-		}
-		for _, n := range notes {
-			fmt.Println(n)
-		}
-		return nil
+		return l.WriteInfo(os.Stdout, lo, opt.paletteLimit, opt.json)
 	}
-	c, err := session.NewCharacter(m, opt.load())
+	c, err := l.Character(lo)
 	if err != nil {
 		return err
 	}
-	t := float32(opt.time)
-	if (c.ClipMode || t < 0) && !c.RootMotionOn() {
-		// With root motion on, a time past the end (or before the start)
-		// plays on over the loops, carrying the character.
-		// One clip: its local time, clamped. Under blends and trees every
-		// clip clamps (or loops) on its own, so the time is kept as given.
-		t = session.ClampTime(t, c.Span())
-	}
+	t := app.StartTime(c, opt.time)
 	switch {
 	case opt.dumpPose != "":
-		return session.DumpPose(opt.dumpPose, c, t, opt.allNodes)
+		return app.DumpPose(opt.dumpPose, c, t, opt.allNodes)
 	case opt.screenshot != "":
 		// One frame at time t (after the -keys script, if any); the HUD
 		// only with -hud.
@@ -398,41 +315,41 @@ func run(opt *options) error {
 		if err != nil {
 			return err
 		}
-		return offscreen(opt, c, opt.width, opt.height, func(a *app) error {
+		return offscreen(opt, c, opt.width, opt.height, func(a *app.App) error {
 			img, err := a.Shoot(t, evs)
 			if err != nil {
 				return err
 			}
-			return session.WritePNG(opt.screenshot, img)
+			return app.WritePNG(opt.screenshot, img)
 		})
 	case opt.stats:
-		return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Stats(os.Stdout, t) })
+		return offscreen(opt, c, opt.width, opt.height, func(a *app.App) error { return a.Stats(os.Stdout, t) })
 	case opt.record != "":
-		return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Record(opt.record) })
+		return offscreen(opt, c, opt.width, opt.height, func(a *app.App) error { return a.Record(opt.record) })
 	case opt.sheet != "":
-		return offscreen(opt, c, opt.width, opt.height, func(a *app) error { return a.Sheet(opt.sheet) })
+		return offscreen(opt, c, opt.width, opt.height, func(a *app.App) error { return a.Sheet(opt.sheet) })
 	default:
 		return interactive(opt, c)
 	}
 }
 
-// session is what of the flags a session runs with.
-func (o *options) session() *session.Options {
-	return &session.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
+// app is what of the flags the app runs with.
+func (o *options) app() *app.Options {
+	return &app.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
 		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, Crowd: o.crowd, Events: o.events, HUD: o.hud, Keys: o.keys != "",
 		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height, Camera: o.camera, Background: o.background}
 }
 
 // load is what of the flags picks and shapes the character.
-func (o *options) load() *session.LoadOptions {
-	return &session.LoadOptions{Model: o.model, Clip: o.clip, Tree: o.tree, Blend: o.blend, Additive: o.additive, Fade: o.fade,
+func (o *options) load() *app.LoadOptions {
+	return &app.LoadOptions{Model: o.model, Clip: o.clip, Tree: o.tree, Blend: o.blend, Additive: o.additive, Fade: o.fade,
 		RootMotion: o.rootMotion, Clips: o.clips, JointMap: o.jointMap, Compress: o.compress, CompressLater: o.compressLater, Params: o.params}
 }
 
 // validate prints the -validate report of the model at path, as JSON, and
 // returns an error when it has errors.
 func validate(w io.Writer, path string) error {
-	m, err := session.LoadModel(path)
+	m, err := asset.Load(path)
 	return report.WriteValidation(w, path, m, err)
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skinview/skinview/assets"
+	"github.com/skinview/skinview/internal/app"
 )
 
 // TestDroppedFiles follows what dropping files on the window does: a file
@@ -20,11 +21,11 @@ func TestDroppedFiles(t *testing.T) {
 	}
 	good := tempFile(t, "two_skins.gltf", data)
 	var afterBad, afterGood, message string
-	withApp(t, options{}, func(a *app) error {
+	withApp(t, options{}, func(a *app.App) error {
 		a.Open(bad)
-		afterBad, message = a.Model.Name, a.UI.Message
+		afterBad, message = a.Char.Model.Name, a.UI.Message
 		a.Open(good)
-		afterGood = a.Model.Name
+		afterGood = a.Char.Model.Name
 		return a.Draw()
 	})
 	if afterBad != "character.glb" {
@@ -48,7 +49,7 @@ func TestReloadKeepsTheScene(t *testing.T) {
 	write := func(path, text string) { writeFile(t, path, []byte(text)) }
 	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-4 }
 	t.Run("spec", func(t *testing.T) {
-		withApp(t, options{tree: spec}, func(a *app) error {
+		withApp(t, options{tree: spec}, func(a *app.App) error {
 			a.UI.Playing = false
 			a.Seek(0.5)
 			keys(t, a, "wait")
@@ -58,16 +59,16 @@ func TestReloadKeepsTheScene(t *testing.T) {
 			if !strings.Contains(a.UI.Message, "walk.json") || !strings.Contains(a.UI.Message, "Nope") {
 				t.Errorf("after a broken spec the message is %q; want the file and the unknown clip named", a.UI.Message)
 			}
-			if a.Ctl.ParamIndex("speed") < 0 || !near(a.Time(), 0.5) {
-				t.Errorf("the broken spec replaced the good one (speed %d, time %v)", a.Ctl.ParamIndex("speed"), a.Time())
+			if a.Char.Ctl.ParamIndex("speed") < 0 || !near(a.Time(), 0.5) {
+				t.Errorf("the broken spec replaced the good one (speed %d, time %v)", a.Char.Ctl.ParamIndex("speed"), a.Time())
 			}
 			write(spec, `{"params": [{"name": "speed", "max": 1}, {"name": "lean", "max": 1}],
 			  "tree": {"type": "blend1d", "param": "speed", "children": ["Walk", "Run"]}}`)
 			a.Reload()
-			if a.Ctl.ParamIndex("lean") < 0 {
+			if a.Char.Ctl.ParamIndex("lean") < 0 {
 				t.Errorf("the edited spec was not applied: parameters %v", a.Params())
 			}
-			if p := a.Params()[a.Ctl.ParamIndex("speed")]; !near(p.Value, 0.5) {
+			if p := a.Params()[a.Char.Ctl.ParamIndex("speed")]; !near(p.Value, 0.5) {
 				t.Errorf("speed is %v after the reload, want 0.5 kept", p.Value)
 			}
 			if !near(a.Time(), 0.5) || a.UI.Playing {
@@ -81,10 +82,10 @@ func TestReloadKeepsTheScene(t *testing.T) {
 		// speed to 0.5 reloads with it clamped (the first load refuses a
 		// value outside the range, a reload must not).
 		write(spec, `{"params": [{"name": "speed", "max": 1}], "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
-		withApp(t, options{tree: spec, params: paramList{{Name: "speed", Value: 0.8}}}, func(a *app) error {
+		withApp(t, options{tree: spec, params: paramList{{Name: "speed", Value: 0.8}}}, func(a *app.App) error {
 			write(spec, `{"params": [{"name": "speed", "max": 0.5}], "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
 			a.Reload()
-			if i := a.Ctl.ParamIndex("speed"); i < 0 || !near(a.Params()[i].Max, 0.5) || !strings.Contains(a.UI.Message, "reloaded") {
+			if i := a.Char.Ctl.ParamIndex("speed"); i < 0 || !near(a.Params()[i].Max, 0.5) || !strings.Contains(a.UI.Message, "reloaded") {
 				t.Errorf("after narrowing speed: parameters %v, message %q; want the edit applied", a.Params(), a.UI.Message)
 			}
 			return nil
@@ -93,17 +94,17 @@ func TestReloadKeepsTheScene(t *testing.T) {
 	t.Run("dropped spec", func(t *testing.T) {
 		write(spec, `{"params": [{"name": "speed", "max": 1, "default": 0.25}],
 		  "tree": {"type": "blend1d", "param": "speed", "children": ["Idle", "Walk"]}}`)
-		withApp(t, options{clip: "Wave"}, func(a *app) error {
+		withApp(t, options{clip: "Wave"}, func(a *app.App) error {
 			a.ApplySpec(spec)
-			if a.ClipMode || a.Ctl.ParamIndex("speed") < 0 || !strings.Contains(a.UI.Message, "walk.json") {
-				t.Errorf("after dropping a spec: clip mode %v, parameters %v, message %q", a.ClipMode, a.Params(), a.UI.Message)
+			if a.Char.ClipMode || a.Char.Ctl.ParamIndex("speed") < 0 || !strings.Contains(a.UI.Message, "walk.json") {
+				t.Errorf("after dropping a spec: clip mode %v, parameters %v, message %q", a.Char.ClipMode, a.Params(), a.UI.Message)
 			}
 			return nil
 		})
 	})
 	t.Run("model", func(t *testing.T) {
 		model := tempFile(t, "character.glb", assets.CharacterGLB)
-		withApp(t, options{model: model, clip: "Wave"}, func(a *app) error {
+		withApp(t, options{model: model, clip: "Wave"}, func(a *app.App) error {
 			if err := a.Request(3, true); err != nil { // Run
 				return err
 			}
@@ -112,13 +113,13 @@ func TestReloadKeepsTheScene(t *testing.T) {
 			a.Seek(0.4)
 			write(model, "not a model")
 			a.Reload()
-			if a.ClipName() != "Run" || !strings.Contains(a.UI.Message, "character.glb") {
-				t.Errorf("broken model: clip %q, message %q; want Run kept and the file named", a.ClipName(), a.UI.Message)
+			if a.Char.ClipName() != "Run" || !strings.Contains(a.UI.Message, "character.glb") {
+				t.Errorf("broken model: clip %q, message %q; want Run kept and the file named", a.Char.ClipName(), a.UI.Message)
 			}
 			writeFile(t, model, assets.CharacterGLB)
 			a.Reload()
-			if a.ClipName() != "Run" || !near(a.Time(), 0.4) {
-				t.Errorf("after the model's reload: clip %q at %v s; want Run at 0.4", a.ClipName(), a.Time())
+			if a.Char.ClipName() != "Run" || !near(a.Time(), 0.4) {
+				t.Errorf("after the model's reload: clip %q at %v s; want Run at 0.4", a.Char.ClipName(), a.Time())
 			}
 			return nil
 		})
@@ -129,15 +130,15 @@ func TestReloadKeepsTheScene(t *testing.T) {
 // spec edited on disk and reloads it, as the running viewer does.
 func TestWatchEditsReloads(t *testing.T) {
 	spec := tempFile(t, "edit.json", []byte(`{"tree": {"type": "clip", "clip": "Idle"}}`))
-	withApp(t, options{tree: spec}, func(a *app) error {
+	withApp(t, options{tree: spec}, func(a *app.App) error {
 		a.WatchEdits() // starts watching
 		writeFile(t, spec, []byte(`{"params": [{"name": "lean", "max": 1}], "tree": {"type": "clip", "clip": "Walk"}}`))
 		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if a.WatchEdits(); a.Ctl.ParamIndex("lean") >= 0 {
+			if a.WatchEdits(); a.Char.Ctl.ParamIndex("lean") >= 0 {
 				break
 			}
 		}
-		if a.Ctl.ParamIndex("lean") < 0 || !strings.Contains(a.UI.Message, "reloaded edit.json") {
+		if a.Char.Ctl.ParamIndex("lean") < 0 || !strings.Contains(a.UI.Message, "reloaded edit.json") {
 			t.Errorf("after an edit on disk: message %q, parameters %v; want the edited spec reloaded", a.UI.Message, a.Params())
 		}
 		return nil
@@ -153,21 +154,21 @@ func TestReloadRefusesAMissingClip(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := tempFile(t, "steps.gltf", data)
-	withApp(t, options{model: model, clip: "Step"}, func(a *app) error {
+	withApp(t, options{model: model, clip: "Step"}, func(a *app.App) error {
 		a.UI.Playing = false
 		a.Seek(0.25)
 		writeFile(t, model, []byte(strings.Replace(string(data), `"Step"`, `"Hop"`, 1)))
 		a.Reload()
-		if a.ClipName() != "Step" || math.Abs(float64(a.Time()-0.25)) > 1e-4 {
-			t.Errorf("after a reload without Step: clip %q at %v s; want Step kept at 0.25", a.ClipName(), a.Time())
+		if a.Char.ClipName() != "Step" || math.Abs(float64(a.Time()-0.25)) > 1e-4 {
+			t.Errorf("after a reload without Step: clip %q at %v s; want Step kept at 0.25", a.Char.ClipName(), a.Time())
 		}
 		if m := a.UI.Message; !strings.Contains(m, "steps.gltf") || !strings.Contains(m, `"Step"`) || strings.Contains(m, "\n") {
 			t.Errorf("after a reload without Step the message is %q; want one line naming steps.gltf and the clip", m)
 		}
 		writeFile(t, model, data)
 		a.Reload()
-		if a.ClipName() != "Step" || !strings.Contains(a.UI.Message, "reloaded") {
-			t.Errorf("with Step back: clip %q, message %q; want Step reloaded", a.ClipName(), a.UI.Message)
+		if a.Char.ClipName() != "Step" || !strings.Contains(a.UI.Message, "reloaded") {
+			t.Errorf("with Step back: clip %q, message %q; want Step reloaded", a.Char.ClipName(), a.UI.Message)
 		}
 		return nil
 	})
@@ -178,7 +179,7 @@ func TestReloadRefusesAMissingClip(t *testing.T) {
 // screen says the last good version is shown; a good save clears it.
 func TestBrokenReloadKeepsABanner(t *testing.T) {
 	spec := tempFile(t, "walk.json", []byte(`{"tree": {"type": "clip", "clip": "Walk"}}`))
-	withApp(t, options{tree: spec}, func(a *app) error {
+	withApp(t, options{tree: spec}, func(a *app.App) error {
 		writeFile(t, spec, []byte(`{"tree": {"type": "clip", "clip": "Nope"}}`))
 		a.Reload()
 		keys(t, a, "wait*150") // 5 s, past any message's time on screen
@@ -200,14 +201,14 @@ func TestBrokenReloadKeepsABanner(t *testing.T) {
 // TestBindPoseNoteGoesWithB: B's note that the bind pose is shown goes
 // when B turns it off, not seconds later.
 func TestBindPoseNoteGoesWithB(t *testing.T) {
-	withApp(t, options{clip: "Walk"}, func(a *app) error {
+	withApp(t, options{clip: "Walk"}, func(a *app.App) error {
 		keys(t, a, "b")
-		if !a.BindPose || !strings.Contains(a.UI.Message, "bind pose") {
-			t.Errorf("after B: bind pose %v, message %q; want the bind pose and its note", a.BindPose, a.UI.Message)
+		if !a.Char.BindPose || !strings.Contains(a.UI.Message, "bind pose") {
+			t.Errorf("after B: bind pose %v, message %q; want the bind pose and its note", a.Char.BindPose, a.UI.Message)
 		}
 		keys(t, a, "b")
-		if a.BindPose || a.UI.Message != "" {
-			t.Errorf("after B again: bind pose %v, message %q; want the animation and no note", a.BindPose, a.UI.Message)
+		if a.Char.BindPose || a.UI.Message != "" {
+			t.Errorf("after B again: bind pose %v, message %q; want the animation and no note", a.Char.BindPose, a.UI.Message)
 		}
 		return nil
 	})

@@ -5,13 +5,14 @@ import (
 	"image/color"
 	"testing"
 
+	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/scene"
-	"github.com/skinview/skinview/internal/session"
 )
 
 func TestScreenshotDefaultCharacter(t *testing.T) {
-	m, err := session.LoadModel("")
+	m, err := asset.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,11 +33,11 @@ func TestScreenshotDefaultCharacter(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			clip, err := scene.FindClip(m, tc.clip)
+			clip, err := asset.FindClip(m, tc.clip)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := scene.NewCharacter(m, nil, clip, 0)
+			c, err := character.New(m, nil, nil, clip, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,11 +64,11 @@ func TestScreenshotDefaultCharacter(t *testing.T) {
 // foundation promises: shading varies across the body (lit) and there are
 // more colours than one lit material could make (textured).
 func TestScreenshotIsLitAndTextured(t *testing.T) {
-	m, err := session.LoadModel("")
+	m, err := asset.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := scene.NewCharacter(m, nil, -1, 0)
+	c, err := character.New(m, nil, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

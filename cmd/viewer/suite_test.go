@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/scene"
-	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -180,16 +182,16 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	case "test:mirror":
 		m, err = gltfload.Decode(mirrorGLTF(t), nil, "mirror.gltf")
 	default:
-		m, err = session.LoadModel(opt.model)
+		m, err = asset.Load(opt.model)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c *scene.Character
+	var c *character.Character
 	if tc.rest {
-		c, err = scene.NewCharacter(m, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
+		c, err = character.New(m, nil, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
 	} else {
-		c, err = session.NewCharacter(m, opt.load())
+		c, err = app.NewCharacter(m, opt.load())
 	}
 	if err != nil {
 		t.Fatal(err)

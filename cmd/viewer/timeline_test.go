@@ -14,16 +14,17 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/scene"
-	"github.com/skinview/skinview/internal/session"
 	"github.com/skinview/skinview/internal/ui"
 )
 
 // withApp runs f on an offscreen app of opt.model (the built-in character
 // when empty) under opt.
-func withApp(t *testing.T, opt options, f func(a *app) error) {
+func withApp(t *testing.T, opt options, f func(a *app.App) error) {
 	t.Helper()
 	opt.view, opt.fade = debugview.Shaded, 0.3
 	if opt.width == 0 {
@@ -32,11 +33,11 @@ func withApp(t *testing.T, opt options, f func(a *app) error) {
 	if opt.skinning == "" {
 		opt.skinning = scene.SkinGPU
 	}
-	m, err := session.LoadModel(opt.model)
+	m, err := asset.Load(opt.model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := session.NewCharacter(m, opt.load())
+	c, err := app.NewCharacter(m, opt.load())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func withApp(t *testing.T, opt options, f func(a *app) error) {
 
 // keys replays a key script, one key per frame; it runs on the GL thread,
 // so it reports errors with t.Error (t.Fatal there would hang the test).
-func keys(t *testing.T, a *app, script string) {
+func keys(t *testing.T, a *app.App, script string) {
 	t.Helper()
 	evs, err := ui.ParseKeys(script)
 	if err != nil {
@@ -61,7 +62,7 @@ func keys(t *testing.T, a *app, script string) {
 	}
 	for _, ev := range evs {
 		a.UI.Handle(ev, a)
-		if err := a.Update(session.FrameStep); err != nil {
+		if err := a.Update(app.FrameStep); err != nil {
 			t.Error(err)
 			return
 		}
@@ -73,7 +74,7 @@ func keys(t *testing.T, a *app, script string) {
 // 1.2 s, all keyed at 30 fps).
 func TestTimelineShowsWhatPlays(t *testing.T) {
 	t.Run("-clip leaves nothing pending", func(t *testing.T) {
-		withApp(t, options{clip: "Idle"}, func(a *app) error {
+		withApp(t, options{clip: "Idle"}, func(a *app.App) error {
 			if in := a.Info(); in.Selected != in.Choice || in.Choice != "Idle" {
 				t.Errorf("-clip Idle: choice %q, selected %q; want Idle and nothing pending", in.Choice, in.Selected)
 			}
@@ -81,8 +82,8 @@ func TestTimelineShowsWhatPlays(t *testing.T) {
 		})
 	})
 	t.Run("a once-state's length, label and key marks under the spec", func(t *testing.T) {
-		withApp(t, options{}, func(a *app) error {
-			if err := a.Ctl.Request("jump"); err != nil {
+		withApp(t, options{}, func(a *app.App) error {
+			if err := a.Char.Ctl.Request("jump"); err != nil {
 				return err
 			}
 			keys(t, a, "wait")
@@ -100,18 +101,18 @@ func TestTimelineShowsWhatPlays(t *testing.T) {
 		})
 	})
 	t.Run("shift+enter cuts under the spec", func(t *testing.T) {
-		withApp(t, options{}, func(a *app) error {
+		withApp(t, options{}, func(a *app.App) error {
 			keys(t, a, "]")
 			want := a.Info().Selected
 			keys(t, a, "shift+enter")
-			if s := a.Ctl.Status(); s.State != want || s.From != "" {
+			if s := a.Char.Ctl.Status(); s.State != want || s.From != "" {
 				t.Errorf("after shift+enter on %q: %+v; want settled there at once", want, s)
 			}
 			return nil
 		})
 	})
 	t.Run("end, steps and frame numbers agree in a loop", func(t *testing.T) {
-		withApp(t, options{clip: "Run"}, func(a *app) error {
+		withApp(t, options{clip: "Run"}, func(a *app.App) error {
 			keys(t, a, "end")
 			if in := a.Info(); in.Time != 0.7 || in.Frame != 21 || in.Frames != 21 {
 				t.Errorf("end: %v s, frame %d/%d; want 0.7 s, frame 21/21", in.Time, in.Frame, in.Frames)
@@ -133,7 +134,7 @@ func TestTimelineShowsWhatPlays(t *testing.T) {
 // JSON line; a click at a fraction f of the timeline rectangle it reports
 // seeks to f × duration.
 func TestStateLineAndTimelineClick(t *testing.T) {
-	withApp(t, options{clip: "Wave"}, func(a *app) error {
+	withApp(t, options{clip: "Wave"}, func(a *app.App) error {
 		var out bytes.Buffer
 		a.Stdout = &out
 		if err := a.Draw(); err != nil { // lays the timeline out
@@ -214,7 +215,7 @@ func TestRecordCrowdMoves(t *testing.T) {
 func recordGIF(t *testing.T, opt options) *gif.GIF {
 	t.Helper()
 	out := t.TempDir() + "/rec.gif"
-	withApp(t, opt, func(a *app) error {
+	withApp(t, opt, func(a *app.App) error {
 		return a.Record(out)
 	})
 	f, err := os.Open(out)
@@ -233,9 +234,9 @@ func recordGIF(t *testing.T, opt options) *gif.GIF {
 // matrix is the identity (the generated character's inverse binds are its
 // rest pose's); I and O make a region that playback does not leave.
 func TestBindPoseAndLoopRegion(t *testing.T) {
-	withApp(t, options{clip: "Walk"}, func(a *app) error {
+	withApp(t, options{clip: "Walk"}, func(a *app.App) error {
 		keys(t, a, "b,wait")
-		for i, v := range a.Palettes[0] {
+		for i, v := range a.Char.Palettes[0] {
 			want := float32(0)
 			if c := i % 12; c == 0 || c == 5 || c == 10 {
 				want = 1
@@ -264,11 +265,11 @@ func TestBindPoseAndLoopRegion(t *testing.T) {
 // is drawn selects it; the HUD's inspector and S then name it and its
 // parent (the built-in character's head hangs from its neck).
 func TestJointInspector(t *testing.T) {
-	withApp(t, options{clip: "Walk", width: 400, height: 400}, func(a *app) error {
+	withApp(t, options{clip: "Walk", width: 400, height: 400}, func(a *app.App) error {
 		a.UI.Skeleton = true
 		keys(t, a, "space")
-		head := a.Model.Skeleton.JointIndex("head")
-		x, y, ok := a.View.Cam.Project(a.JointWorld(head).Col(3).Vec3(), a.View.W, a.View.H)
+		head := a.Char.Model.Skeleton.JointIndex("head")
+		x, y, ok := a.View.Cam.Project(a.Char.JointWorld(head).Col(3).Vec3(), a.View.W, a.View.H)
 		if !ok || head < 0 {
 			return fmt.Errorf("the head (joint %d) is not in view", head)
 		}
@@ -294,10 +295,10 @@ func TestJointInspector(t *testing.T) {
 // key and half a step past it, frame k; the last frame the clip's length in
 // steps.
 func TestHUDFrameNumber(t *testing.T) {
-	withApp(t, options{clip: "Walk"}, func(a *app) error {
+	withApp(t, options{clip: "Walk"}, func(a *app.App) error {
 		keys(t, a, "space")
 		var times []float32
-		for _, c := range a.Model.Clips {
+		for _, c := range a.Char.Model.Clips {
 			if c.Name == "Walk" {
 				times = c.Tracks[0].Times
 			}
@@ -340,7 +341,7 @@ type stateLine struct {
 }
 
 // readState presses S and parses the line it prints.
-func readState(t *testing.T, a *app) stateLine {
+func readState(t *testing.T, a *app.App) stateLine {
 	t.Helper()
 	var out bytes.Buffer
 	a.Stdout = &out
@@ -361,7 +362,7 @@ func readState(t *testing.T, a *app) stateLine {
 func TestQuickBlendLoops(t *testing.T) {
 	for _, opt := range []options{{blend: "Walk:0.7,Run:0.3"}, {additive: "Idle:0.5", clip: "Walk"}, {blend: "Walk:0.7,Run:0.3", crowd: 4}} {
 		opt.keys = "wait"
-		withApp(t, opt, func(a *app) error {
+		withApp(t, opt, func(a *app.App) error {
 			keys(t, a, "wait*36") // 1.2 s, a key script stepping 1/30 s
 			in := a.Info()
 			if in.Loop != anim.Loop || !(in.Time > 0.15 && in.Time < 0.25) {
@@ -374,7 +375,7 @@ func TestQuickBlendLoops(t *testing.T) {
 			return nil
 		})
 	}
-	withApp(t, options{blend: "Walk:0.7,Run:0.3"}, func(a *app) error {
+	withApp(t, options{blend: "Walk:0.7,Run:0.3"}, func(a *app.App) error {
 		if in := a.Info(); in.Loop != anim.Once {
 			t.Errorf("-blend posing frames: %s; want once, each clip held at its end", in.Loop)
 		}
@@ -388,18 +389,18 @@ func TestQuickBlendLoops(t *testing.T) {
 // its HUD (it indexed the blend's parameters in a controller without them).
 func TestClipBrowserStartsBlendedByParams(t *testing.T) {
 	opt := options{clip: "Walk", params: paramList{{Name: "weight:Walk", Value: 0.5}, {Name: "weight:Run", Value: 0.5}}}
-	withApp(t, opt, func(a *app) error {
+	withApp(t, opt, func(a *app.App) error {
 		keys(t, a, "wait")
 		var dump bytes.Buffer
-		if err := a.DumpPose(&dump, a.Time(), false); err != nil {
+		if err := a.Char.DumpPose(&dump, a.Time(), false); err != nil {
 			return err
 		}
 		if !strings.HasPrefix(dump.String(), `{"clip": null`) {
 			t.Errorf("the blend's pose dump begins %.30q; want clip null, as for -blend", dump.String())
 		}
-		w := a.ClipWeights()
+		w := a.Char.ClipWeights()
 		walk, run := -1, -1
-		for i, cl := range a.Model.Clips {
+		for i, cl := range a.Char.Model.Clips {
 			switch cl.Name {
 			case "Walk":
 				walk = i
@@ -407,12 +408,12 @@ func TestClipBrowserStartsBlendedByParams(t *testing.T) {
 				run = i
 			}
 		}
-		if !a.InBlend() || w[walk] != 0.5 || w[run] != 0.5 {
-			t.Errorf("-param weight:Walk=0.5 weight:Run=0.5: in blend %v, weights %v; want Walk and Run at 0.5", a.InBlend(), w)
+		if !a.Char.InBlend() || w[walk] != 0.5 || w[run] != 0.5 {
+			t.Errorf("-param weight:Walk=0.5 weight:Run=0.5: in blend %v, weights %v; want Walk and Run at 0.5", a.Char.InBlend(), w)
 		}
 		return nil
 	})
-	withApp(t, options{clip: "Walk", crowd: 4, hud: true}, func(a *app) error {
+	withApp(t, options{clip: "Walk", crowd: 4, hud: true}, func(a *app.App) error {
 		keys(t, a, "wait")
 		if in := a.Info(); in.Mode != "clip" {
 			t.Errorf("crowd's clip browser: mode %q", in.Mode)
@@ -427,7 +428,7 @@ func TestClipBrowserStartsBlendedByParams(t *testing.T) {
 func TestShotOfCompactHUDIsTheWholePicture(t *testing.T) {
 	var shots [2]*image.NRGBA
 	for i, hud := range []bool{false, true} {
-		withApp(t, options{clip: "Walk", width: 320, height: 240}, func(a *app) error {
+		withApp(t, options{clip: "Walk", width: 320, height: 240}, func(a *app.App) error {
 			a.ShotDir = t.TempDir()
 			a.UI.HUD = hud
 			path, err := a.RequestShot()
@@ -463,7 +464,7 @@ func imageToNRGBA(img image.Image) *image.NRGBA {
 // whatever -time said).
 func TestFramingKeepsTheClock(t *testing.T) {
 	for _, at := range []float64{0, 0.4} {
-		withApp(t, options{clip: "Walk", time: at}, func(a *app) error {
+		withApp(t, options{clip: "Walk", time: at}, func(a *app.App) error {
 			if err := a.Reframe(); err != nil {
 				return err
 			}
@@ -478,11 +479,11 @@ func TestFramingKeepsTheClock(t *testing.T) {
 	spec := tempFile(t, "intro.json", []byte(`{"initial": "jump",
 	  "states": [{"name": "jump", "tree": {"type": "clip", "clip": "Jump", "loop": "once"}}, {"name": "loco", "tree": "Walk"}],
 	  "transitions": [{"from": "jump", "to": "loco", "auto": true, "window": [0.85, 1], "duration": 0.2}]}`))
-	withApp(t, options{tree: spec}, func(a *app) error {
+	withApp(t, options{tree: spec}, func(a *app.App) error {
 		if err := a.Reframe(); err != nil {
 			return err
 		}
-		if st := a.Ctl.Status(); st.State != "jump" || st.From != "" || a.Time() != 0 {
+		if st := a.Char.Ctl.Status(); st.State != "jump" || st.From != "" || a.Time() != 0 {
 			t.Errorf("after framing: state %q (from %q) at %v; want jump at 0", st.State, st.From, a.Time())
 		}
 		return nil
@@ -494,7 +495,7 @@ func TestFramingKeepsTheClock(t *testing.T) {
 // the end), and Space plays it again from its start (it paused). Walk is
 // 1 s long; a key script steps 1/30 s.
 func TestOnceClipEnds(t *testing.T) {
-	withApp(t, options{clip: "Walk"}, func(a *app) error {
+	withApp(t, options{clip: "Walk"}, func(a *app.App) error {
 		keys(t, a, "l,wait*90,r,wait*15") // once, 3 s on, then 0.5 s back
 		if in := a.Info(); in.Loop != anim.Once || math.Abs(float64(in.Time)-0.5) > 0.05 {
 			t.Errorf("reversed after sitting at the end: %s at %.3f s; want once at 0.5 s", in.Loop, in.Time)
@@ -511,7 +512,7 @@ func TestOnceClipEnds(t *testing.T) {
 // as docs/usage.md says, reading the weights back from the state line. The
 // built-in character's clips are Walk, Wave, Idle, Run, … in that order.
 func TestClipListBlend(t *testing.T) {
-	withApp(t, options{clip: "Walk", width: 800, height: 600}, func(a *app) error {
+	withApp(t, options{clip: "Walk", width: 800, height: 600}, func(a *app.App) error {
 		if err := a.Draw(); err != nil {
 			return err
 		}
@@ -569,7 +570,7 @@ func TestClipListBlend(t *testing.T) {
 // the one shown: the partitions with their draw count, the weights with
 // their joint (-joint).
 func TestDebugViewsAreLabelled(t *testing.T) {
-	withApp(t, options{clip: "Walk", joint: "hand.L", paletteLimit: 12}, func(a *app) error {
+	withApp(t, options{clip: "Walk", joint: "hand.L", paletteLimit: 12}, func(a *app.App) error {
 		want := []string{"", "view: partitions, a colour per draw call (", "view: weights of hand.L ("}
 		for i, w := range want {
 			if i > 0 {
@@ -592,7 +593,7 @@ func TestDebugViewsAreLabelled(t *testing.T) {
 // state line: at 0.5 s of Breathe the clip gives bulge 1, squash 0 and
 // lean 0.5.
 func TestMorphPanelPinsWeights(t *testing.T) {
-	withApp(t, options{model: "@edge/morph_creature.gltf", clip: "Breathe", width: 800, height: 600}, func(a *app) error {
+	withApp(t, options{model: "@edge/morph_creature.gltf", clip: "Breathe", width: 800, height: 600}, func(a *app.App) error {
 		keys(t, a, "space")
 		a.Seek(0.5)
 		if err := a.Update(0); err != nil {
@@ -621,7 +622,7 @@ func TestMorphPanelPinsWeights(t *testing.T) {
 		check("the clip", map[string]float32{"bulge": 1, "squash": 0, "lean": 0.5})
 		keys(t, a, "n,=,=")
 		check("squash pinned 0.1 higher", map[string]float32{"bulge": 1, "squash": 0.1, "lean": 0.5}, "squash")
-		if w := a.MorphWeights(a.MorphNode())[1]; w != 0.1 {
+		if w := a.Char.MorphWeights(a.Char.MorphNode(a.UI.MorphShown))[1]; w != 0.1 {
 			t.Errorf("the drawn pose has squash %v, want the pinned 0.1", w)
 		}
 		r, bar := a.UI.Morphs, a.UI.MorphBar
@@ -674,7 +675,7 @@ func TestRecordFiresEvents(t *testing.T) {
 		{-1, "step_r step_l step_r step_l step_r step_l step_r"},
 	} {
 		var out bytes.Buffer
-		withApp(t, options{tree: spec, events: true, rate: tc.rate, to: 2, fps: 30}, func(a *app) error {
+		withApp(t, options{tree: spec, events: true, rate: tc.rate, to: 2, fps: 30}, func(a *app.App) error {
 			a.Stdout = &out
 			return a.Record(t.TempDir())
 		})
@@ -690,7 +691,7 @@ func TestRecordFiresEvents(t *testing.T) {
 // seeks and fire nothing.
 func TestFrameStepsFireEventsSeeksDoNot(t *testing.T) {
 	spec := tempFile(t, "events.json", []byte(eventSpec))
-	withApp(t, options{tree: spec, events: true, width: 800, height: 600}, func(a *app) error {
+	withApp(t, options{tree: spec, events: true, width: 800, height: 600}, func(a *app.App) error {
 		var out bytes.Buffer
 		a.Stdout = &out
 		if err := a.Draw(); err != nil {
@@ -734,11 +735,11 @@ func TestFrameStepsFireEventsSeeksDoNot(t *testing.T) {
 // TestRootMotionFollowKey: with root motion on, C stops the camera
 // following the walker and a second C resumes it from where it stands.
 func TestRootMotionFollowKey(t *testing.T) {
-	withApp(t, options{model: "@edge/root_walk.gltf", clip: "Walk", rootMotion: "xz", width: 320, height: 240}, func(a *app) error {
+	withApp(t, options{model: "@edge/root_walk.gltf", clip: "Walk", rootMotion: "xz", width: 320, height: 240}, func(a *app.App) error {
 		keys(t, a, "wait*15")
 		target := a.View.Cam.Target
-		if !a.Follow || target == a.View.Home.Target && a.Root.Translation.Len() == 0 {
-			t.Errorf("not following: follow %v, root %v", a.Follow, a.Root.Translation)
+		if !a.Follow || target == a.View.Home.Target && a.Char.Root.Translation.Len() == 0 {
+			t.Errorf("not following: follow %v, root %v", a.Follow, a.Char.Root.Translation)
 		}
 		keys(t, a, "c,wait*15")
 		if a.Follow || a.View.Cam.Target != target {

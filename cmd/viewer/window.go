@@ -12,8 +12,9 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
-	"github.com/skinview/skinview/internal/scene"
-	"github.com/skinview/skinview/internal/session"
+	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/character"
+	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/ui"
 )
 
@@ -34,7 +35,7 @@ func openWindow(w, h int, title string, visible bool) (win *glfw.Window, err err
 			if why == "" {
 				why = fmt.Sprint(p)
 			}
-			win, err = nil, fmt.Errorf("cannot open a window on display %q (%s); for headless use, run under xvfb-run -a", os.Getenv("DISPLAY"), session.OneLine(errors.New(why)))
+			win, err = nil, fmt.Errorf("cannot open a window on display %q (%s); for headless use, run under xvfb-run -a", os.Getenv("DISPLAY"), report.OneLine(errors.New(why)))
 		} else if why != "" {
 			fmt.Fprintln(os.Stderr, why)
 		}
@@ -67,19 +68,16 @@ func closeWindow(win *glfw.Window) {
 	glfw.Terminate()
 }
 
-// app is the session the window and the offscreen modes drive.
-type app = session.App
-
-// newApp opens a session on c with the flags' settings (offscreen at w×h
+// newApp opens the app on c with the flags' settings (offscreen at w×h
 // when both are positive).
-func newApp(opt *options, c *scene.Character, w, h int) (*app, error) {
-	return session.New(opt.session(), opt.load(), c, w, h)
+func newApp(opt *options, c *character.Character, w, h int) (*app.App, error) {
+	return app.New(opt.app(), opt.load(), c, w, h)
 }
 
-// runCorpus runs the corpus check (session.Corpus) in a hidden window's
+// runCorpus runs the corpus check (app.Corpus) in a hidden window's
 // GL context.
 func runCorpus(w io.Writer, dir, out string, width, height int) error {
-	files, err := session.CorpusFiles(dir)
+	files, err := app.CorpusFiles(dir)
 	if err != nil {
 		return err
 	}
@@ -88,12 +86,12 @@ func runCorpus(w io.Writer, dir, out string, width, height int) error {
 		return err
 	}
 	defer closeWindow(win)
-	return session.Corpus(w, dir, files, out, width, height)
+	return app.Corpus(w, dir, files, out, width, height)
 }
 
 // offscreen runs f with a hidden window's GL context and an app drawing
 // into a w×h target: -screenshot, -keys, -record, -sheet and -stats.
-func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app) error) error {
+func offscreen(opt *options, c *character.Character, w, h int, f func(a *app.App) error) error {
 	win, err := openWindow(64, 64, "viewer", false)
 	if err != nil {
 		return err
@@ -108,7 +106,7 @@ func offscreen(opt *options, c *scene.Character, w, h int, f func(a *app) error)
 }
 
 // interactive runs the window until it is closed or Esc is pressed.
-func interactive(opt *options, c *scene.Character) error {
+func interactive(opt *options, c *character.Character) error {
 	win, err := openWindow(opt.width, opt.height, "viewer — "+c.Model.Name, true)
 	if err != nil {
 		return err
@@ -122,19 +120,13 @@ func interactive(opt *options, c *scene.Character) error {
 	}
 	defer func() { a.Destroy() }()
 	sx, _ := win.GetContentScale()
-	a.Scale = max(sx, 1)
-	a.View.W, a.View.H = fw, fh
-	if err := a.Reframe(); err != nil {
+	if err := a.StartWindow(fw, fh, sx); err != nil {
 		return err
 	}
 	script, err := ui.ParseKeys(opt.keys)
 	if err != nil {
 		return err
 	}
-	// A window opens with the floor under the model and a pointer to the
-	// keys.
-	a.UI.Grid = true
-	a.UI.Say("H: help")
 
 	win.SetKeyCallback(func(w *glfw.Window, key glfw.Key, _ int, action glfw.Action, mods glfw.ModifierKey) {
 		if action == glfw.Release {
@@ -149,7 +141,8 @@ func interactive(opt *options, c *scene.Character) error {
 	// fb converts window coordinates to framebuffer pixels (HiDPI).
 	fb := func(w *glfw.Window, x, y float64) (float32, float32) {
 		ww, wh := w.GetSize()
-		return float32(x) * float32(a.View.W) / float32(max(ww, 1)), float32(y) * float32(a.View.H) / float32(max(wh, 1))
+		fw, fh := a.Size()
+		return float32(x) * float32(fw) / float32(max(ww, 1)), float32(y) * float32(fh) / float32(max(wh, 1))
 	}
 	win.SetMouseButtonCallback(func(w *glfw.Window, b glfw.MouseButton, action glfw.Action, mods glfw.ModifierKey) {
 		down := action == glfw.Press
@@ -171,19 +164,17 @@ func interactive(opt *options, c *scene.Character) error {
 	win.SetCursorPosCallback(func(w *glfw.Window, x, y float64) {
 		dx, dy := float32(x-lastX), float32(y-lastY)
 		lastX, lastY = x, y
-		ww, wh := w.GetSize()
 		fx, fy := fb(w, x, y)
 		a.UI.Hover(fx, fy)
 		a.UI.Drag(fx, a)
 		switch {
 		case dragging:
-			a.View.Cam.Orbit(-dx*0.01, dy*0.01)
-		case panning && ww > 0:
-			// Window coordinates to framebuffer pixels (HiDPI).
-			a.View.Cam.Pan(dx*float32(a.View.W)/float32(ww), dy*float32(a.View.H)/float32(max(wh, 1)), a.View.H)
+			a.Orbit(-dx*0.01, dy*0.01)
+		case panning:
+			a.Pan(fb(w, float64(dx), float64(dy))) // window coordinates to framebuffer pixels (HiDPI)
 		}
 	})
-	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.View.Cam.Zoom(float32(dy)) })
+	win.SetScrollCallback(func(_ *glfw.Window, _, dy float64) { a.Zoom(float32(dy)) })
 	win.SetDropCallback(func(_ *glfw.Window, names []string) { a.Drop(names) })
 
 	last := time.Now()
@@ -202,8 +193,8 @@ func interactive(opt *options, c *scene.Character) error {
 		}
 		// The framebuffer may be larger than the window on HiDPI
 		// screens: the viewport follows the framebuffer.
-		a.View.W, a.View.H = win.GetFramebufferSize()
-		if a.View.W > 0 && a.View.H > 0 {
+		a.Resize(win.GetFramebufferSize())
+		if w, h := a.Size(); w > 0 && h > 0 {
 			if err := a.Draw(); err != nil {
 				return err
 			}

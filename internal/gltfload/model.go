@@ -55,10 +55,6 @@ type Model struct {
 	// Report lists what is wrong with the file although it loaded, and
 	// what the loader did about it.
 	Report Report
-	// Runtime, when set, holds the runtime form of every clip (compressed,
-	// for instance), which characters then play instead of building one
-	// from Clips. The loader leaves it nil.
-	Runtime []*anim.RuntimeClip
 }
 
 // Instance is a node that draws a mesh.

@@ -333,3 +333,9 @@ func WriteCompressionJSON(w io.Writer, reports []anim.CompressReport) error {
 	}
 	return nil
 }
+
+// OneLine keeps a refusal on one readable line, whatever the source error
+// contains.
+func OneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/skin"
@@ -39,7 +40,7 @@ type member struct {
 // parameters, its own value of the first one. Member 0 is first: its
 // controller is the one the HUD shows. In the clip browser every member
 // loops its clip on its own clock.
-func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) (*Crowd, error) {
+func NewCrowd(m *gltfload.Model, fade float32, first *character.Character, s *GPU, n int) (*Crowd, error) {
 	if s.mode != SkinGPU {
 		return nil, fmt.Errorf("-crowd draws with -skinning gpu, not %s", s.mode)
 	}
@@ -50,18 +51,11 @@ func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) 
 	}
 	spec := first.Spec
 	if first.ClipMode {
-		spec = ClipSpec(m, first.Clip, fade, anim.Loop)
+		spec = character.ClipSpec(m, first.Clip, fade, anim.Loop)
 	}
-	clips := m.Runtime
-	if len(clips) != len(m.Clips) {
-		clips = make([]*anim.RuntimeClip, len(m.Clips))
-		for i := range m.Clips {
-			rc, err := anim.NewRuntimeClip(&m.Clips[i], &m.Skeleton)
-			if err != nil {
-				return nil, fmt.Errorf("clip %q: %w", StateName(m, i), err)
-			}
-			clips[i] = rc
-		}
+	clips, err := first.SharedClips()
+	if err != nil {
+		return nil, err
 	}
 	ctls := make([]*anim.Controller, n)
 	spacing := 1.3 * max(hi[0]-lo[0], hi[2]-lo[2], (hi[1]-lo[1])*0.4)
@@ -100,7 +94,6 @@ func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) 
 		cr.members = append(cr.members, mb)
 		cr.offsets = append(cr.offsets, float32(math.Mod(float64(i)*0.377, float64(max(first.Span(), 1e-3)))))
 	}
-	var err error
 	if cr.anim, err = anim.NewCrowd(&m.Skeleton, m.Skins, ctls); err != nil {
 		return nil, err
 	}
@@ -112,10 +105,7 @@ func NewCrowd(m *gltfload.Model, fade float32, first *Character, s *GPU, n int) 
 	}
 	// The HUD and the keys drive member 0. A crowd's clip browser has no
 	// blend of clips (each member plays its own clip).
-	first.Ctl, first.Spec = ctls[0], spec
-	if first.ClipMode {
-		first.blendState, first.blendParams = "", nil
-	}
+	first.UseController(ctls[0], spec)
 	return cr, nil
 }
 

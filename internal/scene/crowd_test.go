@@ -7,14 +7,16 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/asset/assettest"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
 // rigidTwoJoint is the two-joint file with its mesh hanging from the
 // tip without a skin, and a character of it.
-func rigidTwoJoint(t *testing.T) (*gltfload.Model, *Character) {
+func rigidTwoJoint(t *testing.T) (*gltfload.Model, *character.Character) {
 	t.Helper()
-	doc := string(twoJointGLTF(t))
+	doc := string(assettest.TwoJointGLTF(t))
 	for _, r := range [][2]string{
 		{`"scene": 0, "scenes": [{"nodes": [0, 2]}]`, `"scene": 0, "scenes": [{"nodes": [0]}]`},
 		{`{"name": "tip", "translation": [0, 1, 0]}`, `{"name": "tip", "translation": [0, 1, 0], "children": [2]}`},
@@ -30,7 +32,7 @@ func rigidTwoJoint(t *testing.T) (*gltfload.Model, *Character) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, nil, -1, 0)
+	c, err := character.New(m, nil, nil, -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +41,7 @@ func rigidTwoJoint(t *testing.T) (*gltfload.Model, *Character) {
 
 // withRigidCrowd runs f on the GL thread with a crowd of n members of
 // rigidTwoJoint, their clocks together, and the character it was made of.
-func withRigidCrowd(t *testing.T, n int, f func(cr *Crowd, c *Character)) {
+func withRigidCrowd(t *testing.T, n int, f func(cr *Crowd, c *character.Character)) {
 	m, c := rigidTwoJoint(t)
 	onGL(t, func() error {
 		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
@@ -65,7 +67,7 @@ func withRigidCrowd(t *testing.T, n int, f func(cr *Crowd, c *Character)) {
 // model matrix (the crowd keeps model matrices for it), moved to its
 // place: at 0.5 s the tip has turned 45° about +Z at (0, 2, 0).
 func TestCrowdPlacesRigidMeshes(t *testing.T) {
-	withRigidCrowd(t, 3, func(cr *Crowd, _ *Character) {
+	withRigidCrowd(t, 3, func(cr *Crowd, _ *character.Character) {
 		cr.PoseAt(0.5)
 		want := mgl32.Translate3D(0, 2, 0).Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(45)))
 		for i, mb := range cr.members {
@@ -81,7 +83,7 @@ func TestCrowdPlacesRigidMeshes(t *testing.T) {
 // TestCrowdBoundsFollowRigidMeshes: the crowd's box holds every member's
 // rigid mesh where its pose puts it, not where the single character's is.
 func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
-	withRigidCrowd(t, 2, func(cr *Crowd, c *Character) {
+	withRigidCrowd(t, 2, func(cr *Crowd, c *character.Character) {
 		c.Evaluate(0) // the single character stays upright
 		cr.PoseAt(0.5)
 		lo, hi, ok := cr.Bounds()

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/render"
 )
 
@@ -35,7 +36,7 @@ func partitionTint(i int) [4]float32 {
 
 // resolveJoint finds a skeleton joint by name or index for the weights
 // view; "" picks the joint with the most vertices of the first skin.
-func resolveJoint(c *Character, spec string) (int, error) {
+func resolveJoint(c *character.Character, spec string) (int, error) {
 	m := c.Model
 	if spec == "" {
 		if len(m.Skins) == 0 {
@@ -73,7 +74,7 @@ func resolveJoint(c *Character, spec string) (int, error) {
 
 // setDebugView prepares every draw item for the chosen view: partition
 // tints, and the local palette entry of the joint whose weights are shown.
-func (s *GPU) setDebugView(c *Character, joint int) {
+func (s *GPU) setDebugView(c *character.Character, joint int) {
 	for i := range s.items {
 		s.items[i].Tint = partitionTint(i)
 		s.items[i].WeightJoint = -1
@@ -101,36 +102,36 @@ func (s *GPU) setDebugView(c *Character, joint int) {
 
 // drawSkeleton overlays every skin's joints and bones, projected with the
 // view's camera, through the HUD: bones stay visible inside the mesh.
-func drawSkeleton(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
+// The axes of joint (−1: none), a tenth of the bones' reach long, mark it.
+func drawSkeleton(h *render.HUD, c *character.Character, joint int, cam render.Camera, w, ht int) {
 	project := func(j int) (float32, float32, bool) {
 		return cam.Project(c.Shown(c.JointWorld(j).Col(3).Vec3()), w, ht)
 	}
-	inSkin := c.inSkin
 	bone := color.NRGBA{255, 214, 64, 255}
-	for j, on := range inSkin {
-		if !on {
+	n := c.Model.Skeleton.NumJoints()
+	for j := range n {
+		if !c.InSkin(j) {
 			continue
 		}
 		x, y, ok := project(j)
 		if !ok {
 			continue
 		}
-		if p := c.Model.Skeleton.Parents[j]; p >= 0 && inSkin[p] {
+		if p := c.Model.Skeleton.Parents[j]; p >= 0 && c.InSkin(p) {
 			if px, py, ok := project(p); ok {
 				h.Line(px, py, x, y, 2, bone)
 			}
 		}
 	}
-	for j, on := range inSkin {
-		if on {
+	for j := range n {
+		if c.InSkin(j) {
 			if x, y, ok := project(j); ok {
 				h.Disc(x, y, 3.5, color.NRGBA{255, 90, 40, 255})
 			}
 		}
 	}
-	// The selected joint's axes, a tenth of the bones' reach long: X red,
-	// Y green, Z blue.
-	if j := c.Selected; j >= 0 && j < len(inSkin) {
+	// The joint's axes: X red, Y green, Z blue.
+	if j := joint; j >= 0 && j < n {
 		m := c.RootMatrix().Mul4(c.JointWorld(j))
 		o := m.Col(3).Vec3()
 		x0, y0, ok := cam.Project(o, w, ht)
@@ -141,7 +142,7 @@ func drawSkeleton(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
 		for k, col := range [3]color.NRGBA{{235, 60, 50, 255}, {70, 200, 80, 255}, {70, 120, 235, 255}} {
 			axis := m.Col(k).Vec3()
 			if l := axis.Len(); l > 0 {
-				axis = axis.Mul(c.reach / 10 / l)
+				axis = axis.Mul(c.Reach() / 10 / l)
 			}
 			if x1, y1, ok := cam.Project(o.Add(axis), w, ht); ok {
 				h.Line(x0, y0, x1, y1, 2, col)
@@ -154,8 +155,8 @@ func drawSkeleton(h *render.HUD, c *Character, cam render.Camera, w, ht int) {
 // within radius pixels, or −1.
 func (v *View) PickJoint(x, y, radius float32) int {
 	best, bestD := -1, radius*radius
-	for j, on := range v.c.inSkin {
-		if !on {
+	for j := range v.c.Model.Skeleton.NumJoints() {
+		if !v.c.InSkin(j) {
 			continue
 		}
 		px, py, ok := v.Camera().Project(v.c.Shown(v.c.JointWorld(j).Col(3).Vec3()), v.W, v.H)

@@ -8,6 +8,7 @@ import (
 	"image"
 	"testing"
 
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
@@ -147,7 +148,7 @@ func TestFramingFillsTheFrame(t *testing.T) {
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}
-			c, err := NewCharacter(m, nil, 0, 0)
+			c, err := character.New(m, nil, nil, 0, 0)
 			if err != nil {
 				t.Fatalf("character: %v", err)
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/skin"
@@ -68,7 +69,7 @@ var alphaModes = map[gltfload.AlphaMode]render.AlphaMode{
 
 // upload sends every drawn primitive of c to the renderer, partitioned so
 // that no draw uses more than limit joints (0: the renderer's capacity).
-func upload(r *render.Renderer, c *Character, mode string, limit int) (*GPU, error) {
+func upload(r *render.Renderer, c *character.Character, mode string, limit int) (*GPU, error) {
 	m := c.Model
 	if limit <= 0 || limit > r.MaxJoints() {
 		limit = r.MaxJoints()
@@ -243,7 +244,7 @@ func (s *GPU) add(r *render.Renderer, weights []float32, src drawSource, mat ren
 // Refresh brings the draw list to the character's current pose: rigid
 // node transforms, partition palettes gathered from the skin palette, and
 // CPU-skinned vertices.
-func (s *GPU) Refresh(r *render.Renderer, c *Character) error {
+func (s *GPU) Refresh(r *render.Renderer, c *character.Character) error {
 	for ii, inst := range c.Model.Instances {
 		if ii < len(s.rigid) && s.rigid[ii] != nil {
 			w := c.NodeWorld(inst.Node)
@@ -286,7 +287,7 @@ func (s *GPU) Refresh(r *render.Renderer, c *Character) error {
 
 // center is the middle of primitive f's box in the current pose, by
 // which the renderer sorts blended draws.
-func (s *GPU) center(c *Character, f *boundsOf) [3]float32 {
+func (s *GPU) center(c *character.Character, f *boundsOf) [3]float32 {
 	pal := f.rigid
 	if pal == nil {
 		pal = c.Palettes[c.Model.Instances[f.instance].Skin]
@@ -345,7 +346,7 @@ type boundsOf struct {
 	morphed []skin.Box
 }
 
-func (s *GPU) addBounds(c *Character, instance int, p *gltfload.Primitive, rigid []float32) error {
+func (s *GPU) addBounds(c *character.Character, instance int, p *gltfload.Primitive, rigid []float32) error {
 	inst := c.Model.Instances[instance]
 	groups := 1
 	if rigid == nil {
@@ -432,7 +433,7 @@ func (s *GPU) addBounds(c *Character, instance int, p *gltfload.Primitive, rigid
 // rest weights, give all nt morph targets of node n weight at the same
 // time (at a key, or between two keys that it interpolates), so that the
 // sum of every target is a shape the model takes. Found once per node.
-func (s *GPU) together(c *Character, n, nt int) bool {
+func (s *GPU) together(c *character.Character, n, nt int) bool {
 	m := c.Model
 	first := m.NodeMorph[n]
 	if first < 0 || nt < 2 {
@@ -531,7 +532,7 @@ func emptyBoxes(n int) []skin.Box {
 // weights, from each joint's box under its palette entry: conservative, and
 // cheap enough for every frame. (Dual-quaternion skinning ignores joint
 // scale; the box of the linear blend stays a good frame for it.)
-func (s *GPU) Bounds(c *Character) (mgl32.Vec3, mgl32.Vec3, bool) {
+func (s *GPU) Bounds(c *character.Character) (mgl32.Vec3, mgl32.Vec3, bool) {
 	return s.posedBounds(c.Model, func(k int) []float32 { return c.Palettes[k] }, nil, c.MorphWeights)
 }
 

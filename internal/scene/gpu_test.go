@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/skinview/skinview/internal/asset/assettest"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/skin"
 )
 
@@ -16,11 +18,11 @@ import (
 // be the picture of the CPU-skinned unsplit mesh. (render's own tests
 // check skin.vert against the CPU to 1e-5 per vertex.)
 func TestPartitionedSkinningMatchesUnsplit(t *testing.T) {
-	m := character(t)
+	m := assettest.Character(t)
 	p := &m.Meshes[0].Primitives[0]
 	const at = 0.37
 	draw := func(skinning string, limit int, check func(v *View) error) *image.NRGBA {
-		c, err := NewCharacter(m, nil, -1, 0)
+		c, err := character.New(m, nil, nil, -1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,9 +120,9 @@ func absInt(x int) int {
 // uniform block holds draws at the renderer's capacity, as none does; one
 // within it is kept.
 func TestPaletteLimitClamped(t *testing.T) {
-	m := character(t)
+	m := assettest.Character(t)
 	for _, asked := range []int{0, 12, 1 << 20} {
-		c, err := NewCharacter(m, nil, -1, 0)
+		c, err := character.New(m, nil, nil, -1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
@@ -80,7 +81,7 @@ func BenchmarkMorphFrame(b *testing.B) {
 		for _, targets := range []int{0, 8} {
 			b.Run(fmt.Sprintf("%s/targets=%d", mode, targets), func(b *testing.B) {
 				m := morphGrid(targets)
-				c, err := NewCharacter(m, nil, 0, 0)
+				c, err := character.New(m, nil, nil, 0, 0)
 				if err != nil {
 					b.Fatal(err)
 				}

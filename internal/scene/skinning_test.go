@@ -4,6 +4,8 @@ import (
 	"image"
 	"testing"
 
+	"github.com/skinview/skinview/internal/asset/assettest"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/golden"
 )
@@ -11,8 +13,8 @@ import (
 // testModels are the assets every skinning proof runs on.
 func testModels(t *testing.T) map[string]*gltfload.Model {
 	t.Helper()
-	def := character(t)
-	two, err := gltfload.Decode(twoJointGLTF(t), nil, "two-joint.gltf")
+	def := assettest.Character(t)
+	two, err := gltfload.Decode(assettest.TwoJointGLTF(t), nil, "two-joint.gltf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +36,7 @@ func TestSkinningModesAgree(t *testing.T) {
 	}
 	for name, m := range testModels(t) {
 		t.Run(name, func(t *testing.T) {
-			c, err := NewCharacter(m, nil, -1, 0)
+			c, err := character.New(m, nil, nil, -1, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/render"
 )
@@ -19,9 +20,11 @@ type View struct {
 	// trail is the root-motion trail drawn in the scene, its points
 	// rewritten each frame in place.
 	trail render.Path
-	c     *Character
+	c     *character.Character
 	Mode  debugview.Mode
-	Bones bool // draw the skeleton over the mesh, and the selected joint's axes and trail
+	Bones bool // draw the skeleton over the mesh, and Joint's axes and trail
+	// Joint is the skeleton joint the inspector shows, −1 for none.
+	Joint int
 	// Onion, when positive, overlays ghost skeletons Onion and 2·Onion
 	// frames before and after the pose shown.
 	Onion  int
@@ -84,12 +87,12 @@ type ViewOptions struct {
 // NewView uploads the character and frames it over its clip. With w and h
 // positive it draws offscreen into a w×h target. A GL context must be
 // current.
-func NewView(c *Character, opt ViewOptions, w, h int) (*View, error) {
+func NewView(c *character.Character, opt ViewOptions, w, h int) (*View, error) {
 	r, err := render.New()
 	if err != nil {
 		return nil, err
 	}
-	v := &View{R: r, W: w, H: h, c: c}
+	v := &View{R: r, W: w, H: h, c: c, Joint: -1}
 	if v.Scene, err = upload(r, c, opt.Skinning, opt.PaletteLimit); err != nil {
 		v.Destroy()
 		return nil, err
@@ -139,9 +142,7 @@ func (v *View) SetWeightJoint(j int) {
 // seconds of wall time (at the speed, direction and pause it was told)
 // and the new pose goes to the GPU.
 func (v *View) Update(dt float32) error {
-	v.c.Ctl.Update(dt)
-	v.c.PoseNow()
-	v.c.advanceRoot()
+	v.c.Advance(dt)
 	return v.Scene.Refresh(v.R, v.c)
 }
 
@@ -164,7 +165,7 @@ func (v *View) Draw() error {
 	cam := v.Camera()
 	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: cam, Clear: v.Clear, Items: items,
 		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid, Model: v.c.RootMatrix()}
-	if v.c.root.on {
+	if v.c.RootMotionOn() {
 		v.trail.Color = rootTrailColor
 		v.trail.Points = v.trail.Points[:0]
 		v.c.RootTrail(func(p mgl32.Vec3) { v.trail.Points = append(v.trail.Points, p[0], p[1], p[2]) })
@@ -182,8 +183,8 @@ func (v *View) Draw() error {
 			drawOnion(h, v.c, v.Onion, cam, v.W, v.H)
 		}
 		if v.Bones {
-			drawTrail(h, v.c, cam, v.W, v.H)
-			drawSkeleton(h, v.c, cam, v.W, v.H)
+			drawTrail(h, v.c, v.Joint, cam, v.W, v.H)
+			drawSkeleton(h, v.c, v.Joint, cam, v.W, v.H)
 		}
 		h.Flush(v.Target, v.W, v.H)
 	}
@@ -205,7 +206,7 @@ func (v *View) Overlay(scale float32) (*render.HUD, error) {
 
 // GroundGrid is a grid under the character's current box, with lines at a
 // round spacing (1, 2 or 5 × a power of ten), five to twelve across.
-func GroundGrid(s *GPU, c *Character) *render.Grid {
+func GroundGrid(s *GPU, c *character.Character) *render.Grid {
 	lo, hi, ok := s.Bounds(c)
 	if !ok {
 		return nil
@@ -233,7 +234,7 @@ func (v *View) Destroy() {
 
 // FrameClip frames the character over its whole clip so that no pose
 // leaves the view and the camera holds still while it plays.
-func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render.Camera, mgl32.Vec3, mgl32.Vec3, error) {
+func FrameClip(r *render.Renderer, s *GPU, c *character.Character, aspect float32) (render.Camera, mgl32.Vec3, mgl32.Vec3, error) {
 	var lo, hi mgl32.Vec3
 	found := false
 	if !c.RootMotionOn() {
@@ -242,10 +243,7 @@ func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render
 		// so that the one shown stays as it was (the window reframes once
 		// it opens, after -time was applied, and a spec's first state may
 		// be a once state that framing would otherwise play out).
-		if shadow, err := c.newController(); err == nil {
-			for i, p := range c.Ctl.Params() {
-				shadow.SetParamIndex(i, p.Value)
-			}
+		if shadow, err := c.CopyController(); err == nil {
 			shown := c.Ctl
 			c.Ctl = shadow
 			defer func() {
@@ -266,7 +264,7 @@ func FrameClip(r *render.Renderer, s *GPU, c *Character, aspect float32) (render
 		if !ok {
 			// Nothing drawn (an animation-only file): frame its nodes,
 			// which the skeleton overlay shows.
-			mn, mx, ok = c.jointBounds()
+			mn, mx, ok = c.JointBounds()
 		}
 		if !ok {
 			continue
@@ -296,9 +294,9 @@ func (v *View) Camera() render.Camera {
 // KeepInView widens the framing when the current pose leaves the box the
 // camera was framed on (a state machine or layer can reach poses no clip
 // sample showed), unless the user has moved the camera or it was placed.
-func (v *View) KeepInView(c *Character) {
+func (v *View) KeepInView(c *character.Character) {
 	lo, hi, ok := v.Scene.Bounds(c)
-	if !ok || v.Cam != v.Home || v.Items != nil || c.root.on || v.Placed {
+	if !ok || v.Cam != v.Home || v.Items != nil || c.RootMotionOn() || v.Placed {
 		return // a character root motion carries is followed instead
 	}
 	grown := false
@@ -318,7 +316,7 @@ func (v *View) KeepInView(c *Character) {
 
 // RenderImage draws the character at clip time t into a w×h image. A GL
 // context must be current.
-func RenderImage(c *Character, opt ViewOptions, t float32, w, h int) (*image.NRGBA, error) {
+func RenderImage(c *character.Character, opt ViewOptions, t float32, w, h int) (*image.NRGBA, error) {
 	v, err := NewView(c, opt, w, h)
 	if err != nil {
 		return nil, err
@@ -331,28 +329,4 @@ func RenderImage(c *Character, opt ViewOptions, t float32, w, h int) (*image.NRG
 		return nil, err
 	}
 	return v.Target.ReadImage(), nil
-}
-
-// jointBounds is the box of the joints' positions in the current pose,
-// widened to a tenth of its diagonal (at least 0.1) so that a single
-// joint or a straight chain still makes a box to frame; ok is false
-// without joints.
-func (c *Character) jointBounds() (lo, hi mgl32.Vec3, ok bool) {
-	n := c.Model.Skeleton.NumJoints()
-	for j := 0; j < n; j++ {
-		p := c.Shown(c.JointWorld(j).Col(3).Vec3())
-		if j == 0 {
-			lo, hi = p, p
-			continue
-		}
-		for i := 0; i < 3; i++ {
-			lo[i], hi[i] = min(lo[i], p[i]), max(hi[i], p[i])
-		}
-	}
-	if n == 0 {
-		return lo, hi, false
-	}
-	pad := max(hi.Sub(lo).Len()/10, 0.1)
-	d := mgl32.Vec3{pad, pad, pad}
-	return lo.Sub(d), hi.Add(d), true
 }

@@ -3,18 +3,22 @@ package scene
 import (
 	"image"
 	"testing"
+
+	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/asset/assettest"
+	"github.com/skinview/skinview/internal/character"
 )
 
 // TestViewDrawsOffscreen drives the frame step without a window: a view of
 // the built-in character draws into an offscreen target, twice the same
 // for the same pose, and Update moves the picture on.
 func TestViewDrawsOffscreen(t *testing.T) {
-	m := character(t)
-	walk, err := FindClip(m, "Walk")
+	m := assettest.Character(t)
+	walk, err := asset.FindClip(m, "Walk")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, nil, walk, 0.3)
+	c, err := character.New(m, nil, nil, walk, 0.3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"testing"
 
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
@@ -45,7 +46,7 @@ func TestZeroNormalIsLitFacingTheCamera(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCharacter(m, nil, 0, 0)
+	c, err := character.New(m, nil, nil, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

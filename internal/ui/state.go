@@ -81,6 +81,12 @@ type State struct {
 	CustomRate float32
 	Selected   int // choice [ and ] point at
 	Param      int // parameter Tab points at
+	// Joint is the skeleton joint the inspector shows (a click picks
+	// it), −1 for none.
+	Joint int
+	// MorphShown indexes the node the morph panel shows among the nodes
+	// with morph targets, −1 for none; M steps it (Actions.CycleMorph).
+	MorphShown int
 	Help       bool
 	HUD        bool
 	Skeleton   bool
@@ -136,7 +142,7 @@ type State struct {
 
 // NewState starts playing at authored speed, looping, HUD on.
 func NewState() State {
-	return State{Loop: anim.Loop, Playing: true, RateStep: 4, HUD: true, weighing: -1, hover: -1, pinning: -1}
+	return State{Loop: anim.Loop, Playing: true, RateStep: 4, HUD: true, Joint: -1, weighing: -1, hover: -1, pinning: -1}
 }
 
 // Rate is the user's signed playback rate (, . R and -rate), whichever way

@@ -1,0 +1,395 @@
+package app
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/character"
+	"github.com/skinview/skinview/internal/debugview"
+	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/render"
+	"github.com/skinview/skinview/internal/report"
+	"github.com/skinview/skinview/internal/scene"
+	"github.com/skinview/skinview/internal/ui"
+)
+
+// Options are the settings of an app (the viewer's flags that shape it).
+type Options struct {
+	// Skinning, PaletteLimit, Joint, View and Skeleton are the view's
+	// (scene.ViewOptions).
+	Skinning     string
+	PaletteLimit int
+	Joint        string
+	View         debugview.Mode
+	Skeleton     bool
+	// Time is where the clock starts; Onion the onion skin's frame step
+	// (0: off); Rate the playback speed, RateSet whether one was given
+	// (0 holds the pose); Fade the cross-fade of the clip browser.
+	Time    float64
+	Onion   int
+	Rate    float64
+	RateSet bool
+	Fade    float64
+	// Crowd is -crowd N; Events prints fired markers; HUD draws the HUD
+	// in offscreen output.
+	Crowd  int
+	Events bool
+	HUD    bool
+	// Keys says a key script plays the clock (-keys).
+	Keys bool
+	// From, To, FPS and Frames shape -record and -sheet (To < 0: the
+	// clip's end; FPS 0: the clip's frame rate); Width and Height are the
+	// size of each frame.
+	From, To      float64
+	FPS, Frames   int
+	Width, Height int
+	// Camera, when set, places the camera (-eye, -target, -fov) instead
+	// of framing the model; Background is the clear colour (-bg; zero:
+	// scene.Background).
+	Camera     *render.Camera
+	Background color.NRGBA
+}
+
+// viewOptions are the settings a view draws with.
+func (o *Options) viewOptions() scene.ViewOptions {
+	return scene.ViewOptions{Skinning: o.Skinning, PaletteLimit: o.PaletteLimit, Joint: o.Joint, View: o.View, Skeleton: o.Skeleton,
+		Camera: o.Camera, Clear: o.Background}
+}
+
+// ClampTime keeps a requested time inside [0, duration]: -screenshot and
+// -dump-pose show one moment of the clip and never loop.
+func ClampTime(t, duration float32) float32 {
+	if t < 0 || t != t {
+		return 0
+	}
+	if t > duration {
+		return duration
+	}
+	return t
+}
+
+// App is the viewer as a user drives it: a character, its view, and the
+// key map's state. The window and the offscreen modes (-keys, -record,
+// -sheet) run the same frames.
+type App struct {
+	// Char is the character the keys drive.
+	Char *character.Character
+	opt  *Options
+	load *LoadOptions
+	// View draws the character; UI is the key map's state; Scale the
+	// HiDPI content scale of the HUD; Snapshot makes the HUD's Info each
+	// frame.
+	View     *scene.View
+	UI       ui.State
+	Scale    float32
+	Snapshot *Snapshot
+	// Timing is the HUD's frame statistics, smoothed.
+	Timing struct{ FPS, AnimMs, DrawMs float32 }
+	// ShotDir is where S-key screenshots go; Stdout where the state line
+	// and events print.
+	ShotDir string
+	Stdout  io.Writer
+	// shotPath, when set, asks the next frame to save itself there.
+	shotPath string
+	// Steady leaves wall-clock timings out of the HUD, so that offscreen
+	// output (and its goldens) is the same on every run.
+	Steady bool
+	// Crowd, with -crowd N, animates and draws N characters.
+	Crowd *scene.Crowd
+	// Follow keeps the camera on a character root motion carries (C);
+	// followed is where its root was when the camera last moved.
+	Follow   bool
+	followed mgl32.Vec3
+	edits    edits
+	// compressing delivers the clips StartCompression compresses in the
+	// background; nil when none are on the way.
+	compressing chan compressed
+	compressFor *gltfload.Model // the model StartCompression last started on
+}
+
+// New builds the view of c (offscreen at w×h when both are positive); lo
+// is how c was loaded, for Reload, ApplySpec and Open.
+func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App, error) {
+	v, err := scene.NewView(c, opt.viewOptions(), w, h)
+	if err != nil {
+		return nil, err
+	}
+	if n := paletteLimitNote(opt.PaletteLimit, v.Scene.Limit()); n != "" {
+		fmt.Fprintln(os.Stderr, "viewer:", n)
+	}
+	a := &App{Char: c, Stdout: os.Stdout, opt: opt, load: lo, View: v, UI: ui.NewState(), Scale: 1, ShotDir: "screenshots"}
+	// Where the clock plays (the window, a key script, -record with -rate
+	// or -events), a quick blend loops as the clip browser's clip does,
+	// until L says otherwise; modes that pose given times hold each clip
+	// of it at its end.
+	plays := !(w > 0 && h > 0) || opt.Keys || opt.RateSet || opt.Events
+	quickLoops := c.OneClock && plays
+	if c.ClipMode || quickLoops {
+		c.Ctl.SetLoopMode(a.UI.Loop)
+	}
+	if c.ClipMode {
+		a.UI.Selected = max(c.Clip, 0) // [ ] start from the clip shown
+	}
+	if opt.Time != 0 {
+		c.Seek(float32(opt.Time))
+	}
+	if c.RootMotionOn() {
+		c.Seek(c.Time()) // framing played the clip: start where the clip stands
+	}
+	a.UI.HUD = true
+	a.UI.View, a.UI.Skeleton = opt.View, opt.Skeleton
+	if len(c.Model.Instances) == 0 {
+		a.UI.Skeleton = true // nothing else shows an animation-only file
+	}
+	a.UI.Onion = opt.Onion > 0
+	a.Follow = true
+	if opt.Rate != 0 {
+		a.UI.CustomRate, a.UI.Reverse = float32(math.Abs(opt.Rate)), opt.Rate < 0
+	}
+	if opt.RateSet && opt.Rate == 0 {
+		a.UI.Playing = false // -rate 0 holds the pose
+	}
+	a.Snapshot = NewSnapshot(c, v.Scene.Parts, v.WeightJoint)
+	a.Snapshot.Issues, a.Snapshot.IssueLines = report.IssueSummary(&c.Model.Report)
+	a.Snapshot.IssueErrors = c.Model.Report.Count(gltfload.Error) > 0
+	a.Steady = w > 0 && h > 0
+	if opt.Joint != "" {
+		a.UI.Joint = c.Model.Skeleton.JointIndex(opt.Joint) // the inspector starts on it
+	}
+	if opt.Crowd > 1 && c.RootMotionOn() {
+		v.Destroy()
+		return nil, errors.New("-crowd and root motion together: a crowd's members do not travel; drop one")
+	}
+	if opt.Crowd > 1 {
+		if a.Crowd, err = scene.NewCrowd(c.Model, float32(opt.Fade), c, v.Scene, opt.Crowd); err != nil {
+			v.Destroy()
+			return nil, err
+		}
+		if quickLoops {
+			a.Crowd.SetLoopMode(a.UI.Loop)
+		}
+		a.Crowd.Start()
+		if lo, hi, ok := a.Crowd.Bounds(); ok && !v.Placed {
+			v.BoxLo, v.BoxHi = lo, hi
+			v.Home = render.FrameBounds(lo, hi, float32(max(w, 1))/float32(max(h, 1)))
+			v.Cam = v.Home
+		}
+		v.Items = a.Crowd.Items
+		v.Stats.Vertices *= opt.Crowd
+	}
+	return a, nil
+}
+
+// Destroy frees the view, the crowd and the file watch.
+func (a *App) Destroy() {
+	if a.edits.files != nil {
+		a.edits.files.Close()
+	}
+	if a.Crowd != nil {
+		a.Crowd.Close()
+	}
+	a.View.Destroy()
+}
+
+// FrameStep is the wall time between the frames of a key script: 1/30 s.
+const FrameStep = float32(1.0 / 30)
+
+// Update advances the animation by dt seconds of wall time as the key
+// state says and poses the character.
+func (a *App) Update(dt float32) error {
+	if a.compressing != nil {
+		a.takeCompressed()
+	}
+	start := time.Now()
+	a.UI.Tick(dt)
+	// The keys' transport goes to the character's clock, which owns the
+	// time; paused, a cross-fade still plays out.
+	if a.Crowd != nil {
+		a.Crowd.Update(dt, a.UI.Rate(), !a.UI.Playing)
+		a.Timing.AnimMs = smooth(a.Timing.AnimMs, float32(time.Since(start).Seconds()*1000))
+		return nil
+	}
+	a.Char.Ctl.SetSpeed(a.UI.ClockRate())
+	a.Char.Ctl.SetPaused(!a.UI.Playing)
+	if err := a.View.Update(dt); err != nil {
+		return err
+	}
+	a.printEvents(a.Char.Ctl.Events())
+	if a.UI.LoopOut > a.UI.LoopIn {
+		a.UI.InLoop(a)
+		a.Char.PoseNow() // the seek's pose, this frame
+		if err := a.View.Scene.Refresh(a.View.R, a.Char); err != nil {
+			return err
+		}
+	}
+	a.followRoot()
+	a.Timing.AnimMs = smooth(a.Timing.AnimMs, float32(time.Since(start).Seconds()*1000))
+	return nil
+}
+
+// followRoot moves the camera and its home with a character root motion
+// carries, while C has it follow. It runs where the character is posed
+// (Update, poseAt), never in Draw, so a frame follows once.
+func (a *App) followRoot() {
+	if !a.Char.RootMotionOn() || !a.Follow {
+		return
+	}
+	if d := a.Char.Root.Translation.Sub(a.followed); d != (mgl32.Vec3{}) {
+		a.View.Cam.Target = a.View.Cam.Target.Add(d)
+		a.View.Home.Target = a.View.Home.Target.Add(d)
+	}
+	a.followed = a.Char.Root.Translation
+}
+
+// StartWindow readies the app for the window: a framebuffer of w×h
+// pixels at the HiDPI content scale, the camera framing the clip, the
+// ground grid on and a pointer to the keys.
+func (a *App) StartWindow(w, h int, scale float32) error {
+	a.Scale = max(scale, 1)
+	a.Resize(w, h)
+	if err := a.Reframe(); err != nil {
+		return err
+	}
+	a.UI.Grid = true
+	a.UI.Say("H: help")
+	return nil
+}
+
+// Resize sets the size of the framebuffer the frames draw into, in pixels
+// (on HiDPI screens larger than the window); Size is it.
+func (a *App) Resize(w, h int)  { a.View.W, a.View.H = w, h }
+func (a *App) Size() (w, h int) { return a.View.W, a.View.H }
+
+// Orbit turns the camera about its target by dx, dy radians; Pan moves it
+// by dx, dy framebuffer pixels; Zoom moves it in by d wheel steps.
+func (a *App) Orbit(dx, dy float32) { a.View.Cam.Orbit(dx, dy) }
+func (a *App) Pan(dx, dy float32)   { a.View.Cam.Pan(dx, dy, a.View.H) }
+func (a *App) Zoom(d float32)       { a.View.Cam.Zoom(d) }
+
+// CountFrame counts a frame of the window's loop, dt seconds after the
+// one before, in the HUD's frame rate.
+func (a *App) CountFrame(dt float32) {
+	if dt > 0 {
+		a.Timing.FPS = smooth(a.Timing.FPS, 1/dt)
+	}
+}
+
+func smooth(old, now float32) float32 {
+	if old == 0 {
+		return now
+	}
+	return old*0.9 + now*0.1
+}
+
+// Draw renders the frame: the scene with the key state's view options,
+// the screenshot if one was asked for, then the HUD.
+func (a *App) Draw() error {
+	start := time.Now()
+	v := a.View
+	v.Wire = a.UI.Wire
+	v.Bones = a.UI.Skeleton
+	v.Joint = a.UI.Joint
+	v.Onion = 0
+	if a.UI.Onion && a.Crowd == nil {
+		v.Onion = cmp.Or(max(a.opt.Onion, 0), 2)
+	}
+	switch {
+	case !a.UI.Grid:
+		v.Grid = nil
+	case v.Grid == nil:
+		// Laid out once when turned on, its lines fixed on the ground
+		// from then on, and no allocation per frame.
+		v.Grid = scene.GroundGrid(v.Scene, a.Char)
+	}
+	v.Mode = a.UI.View
+	// The one-line HUD of a small framebuffer covers its top: the picture
+	// goes below it. In a small window the full HUD's panels cover the
+	// left: the picture goes right of them (offscreen images keep the
+	// whole frame, as -screenshot has always drawn it).
+	v.TopInset, v.LeftInset = 0, 0
+	if a.UI.HUD && a.shotPath == "" { // a P screenshot has no HUD: the whole picture
+		h, err := v.Overlay(a.Scale)
+		if err != nil {
+			return err
+		}
+		v.TopInset = ui.CompactBar(h.LineHeight(), v.W) / float32(max(v.H, 1))
+		if v.Target == nil {
+			v.LeftInset = ui.PanelInset(h.LineHeight(), v.W)
+		}
+	}
+	v.KeepInView(a.Char)
+	if v.Grid != nil {
+		// The ground goes on under the camera wherever it looks: root
+		// motion walks off any fixed patch.
+		v.Grid.Follow(v.Cam.Target[0], v.Cam.Target[2])
+	}
+	if err := v.Draw(); err != nil {
+		return err
+	}
+	if a.shotPath != "" {
+		path := a.shotPath
+		a.shotPath = ""
+		if err := WritePNG(path, a.ReadPixels()); err != nil {
+			a.UI.Say("screenshot failed: %v", err)
+		}
+	}
+	if a.UI.HUD || a.UI.Help || a.UI.Message != "" || a.UI.Banner != "" {
+		h, err := v.Overlay(a.Scale)
+		if err != nil {
+			return err
+		}
+		info := a.Info()
+		ui.Draw(h, &a.UI, &info, v.W, v.H)
+		h.Flush(v.Target, v.W, v.H)
+	}
+	a.Timing.DrawMs = smooth(a.Timing.DrawMs, float32(time.Since(start).Seconds()*1000))
+	return nil
+}
+
+// ReadPixels reads what the view drew, without the HUD.
+func (a *App) ReadPixels() *image.NRGBA {
+	if a.View.Target != nil {
+		return a.View.Target.ReadImage()
+	}
+	img, _ := render.ReadFramebuffer(a.View.W, a.View.H)
+	return img
+}
+
+// Info is the HUD's snapshot of the viewer.
+func (a *App) Info() ui.Info {
+	return a.Snapshot.Info(a.Char, &a.UI, ui.Stats{Timed: !a.Steady, FPS: a.Timing.FPS, AnimMs: a.Timing.AnimMs, RenderMs: a.Timing.DrawMs,
+		DrawCalls: a.View.R.DrawCalls, Parts: a.View.Scene.Parts, Vertices: a.View.Stats.Vertices})
+}
+
+// RunKeys replays a key script offscreen, one key per 1/30 s frame.
+func (a *App) RunKeys(evs []ui.Event) error {
+	for _, ev := range evs {
+		a.UI.Handle(ev, a)
+		if err := a.Update(FrameStep); err != nil {
+			return err
+		}
+		if err := a.Draw(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// paletteLimitNote is the line that says a -palette-limit of asked joints
+// was lowered to used, the most this driver's uniform block holds; ""
+// where it was not.
+func paletteLimitNote(asked, used int) string {
+	if asked <= used {
+		return ""
+	}
+	return fmt.Sprintf("-palette-limit %d is more joints than this driver's uniform block holds; draw calls use at most %d", asked, used)
+}

@@ -1,0 +1,81 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"strconv"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/render"
+)
+
+// ParamFlags collects repeated -param NAME=VALUE flags: a flag.Value.
+type ParamFlags []Param
+
+func (p *ParamFlags) String() string { return fmt.Sprint(*p) }
+
+// Set adds one NAME=VALUE.
+func (p *ParamFlags) Set(s string) error {
+	name, v, ok := strings.Cut(s, "=")
+	f, err := strconv.ParseFloat(v, 32)
+	if !ok || name == "" || err != nil || f != f {
+		return fmt.Errorf("want NAME=VALUE, like speed=0.5")
+	}
+	*p = append(*p, Param{Name: name, Value: float32(f)})
+	return nil
+}
+
+// ParseBackground reads -bg, "R,G,B" in sRGB 0–255; "" is the zero colour
+// (scene.Background).
+func ParseBackground(s string) (color.NRGBA, error) {
+	if s == "" {
+		return color.NRGBA{}, nil
+	}
+	c, err := parseTriple(s, 0, 255)
+	if err != nil || c != [3]float64{float64(int(c[0])), float64(int(c[1])), float64(int(c[2]))} {
+		return color.NRGBA{}, fmt.Errorf("-bg %q: want R,G,B, whole numbers from 0 to 255, like 255,255,255", s)
+	}
+	return color.NRGBA{uint8(c[0]), uint8(c[1]), uint8(c[2]), 255}, nil
+}
+
+// PlaceCamera reads -eye and -target ("X,Y,Z" each, both or neither) and
+// -fov (vertical degrees): the camera they place, or nil for neither.
+func PlaceCamera(eye, target string, fovDeg float64) (*render.Camera, error) {
+	if eye == "" && target == "" {
+		return nil, nil
+	}
+	e, err1 := parseTriple(eye, -1e30, 1e30)
+	t, err2 := parseTriple(target, -1e30, 1e30)
+	if err1 != nil || err2 != nil {
+		return nil, fmt.Errorf("-eye %q -target %q: want both, each X,Y,Z, like -eye 0,1.5,4 -target 0,1,0", eye, target)
+	}
+	if !(fovDeg > 0 && fovDeg < 180) {
+		return nil, fmt.Errorf("-fov %v: want vertical degrees between 0 and 180", fovDeg)
+	}
+	v := func(c [3]float64) mgl32.Vec3 { return mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])} }
+	cam, ok := render.LookAt(v(e), v(t), mgl32.DegToRad(float32(fovDeg)))
+	if !ok {
+		return nil, fmt.Errorf("-eye %s -target %s: the eye must be away from the target and not straight above or below it", eye, target)
+	}
+	return &cam, nil
+}
+
+// parseTriple reads "X,Y,Z", each finite and within [lo, hi].
+func parseTriple(s string, lo, hi float64) ([3]float64, error) {
+	var c [3]float64
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return c, errors.New("want three numbers")
+	}
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(f >= lo && f <= hi) {
+			return c, errors.New("not a number in range")
+		}
+		c[i] = f
+	}
+	return c, nil
+}

@@ -1,0 +1,4 @@
+package asset
+
+// ProgressEvery lets the tests make CompressClips report progress at once.
+var ProgressEvery = &progressEvery
