@@ -162,11 +162,11 @@ func BenchmarkPoseOp(b *testing.B) {
 		{"nlerp", func() { BlendSoA(out, poses[0], poses[1], 0.3, true) }},
 		{"masked-lerp", func() { MaskedBlendSoA(out, poses[0], poses[1], 0.7, mask, false) }},
 		{"average-4", func() {
-			accumStart(out, poses[0], 1)
+			AverageStart(out, poses[0], 1)
 			for i, w := range []float32{2, 3, 4} {
-				accumAdd(out, poses[i+1], w)
+				AverageAdd(out, poses[i+1], w)
 			}
-			accumFinish(out, 10)
+			AverageFinish(out, 10)
 		}},
 		{"difference", func() { DifferenceSoA(out, poses[1], poses[0]) }},
 		{"add-full", func() { AddSoA(out, poses[2], diff, 1, nil) }},

@@ -85,7 +85,7 @@ func TestClipClockStopsHoldAtTheirEnds(t *testing.T) {
 	step := func(c *ClipClock, rate, dt float32) {
 		c.Rate = rate
 		c.Advance(dt)
-		c.rewind()
+		c.Rewind()
 	}
 	once := NewClipClock(1, Once)
 	step(&once, 1, 3)

@@ -71,7 +71,7 @@ type Controller struct {
 	// models holds model matrices for post-processing, in
 	// ModelPaletteJob.Models' layout.
 	models []float32
-	// dirty marks the joints modelsBelow recomputes, one per joint.
+	// dirty marks the joints ModelsBelow recomputes, one per joint.
 	dirty []bool
 	// stateNames are the requestable states, qualified by layer above the
 	// base ("gesture/wave"); States returns it.
@@ -157,11 +157,7 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 	n := sk.NumJoints()
 	c := &Controller{sk: sk, models: make([]float32, PaletteFloats*n), dirty: make([]bool, n), speed: 1}
 	c.ctx.dir = 1
-	c.ctx.rest = NewPose(sk)
-	c.ctx.rest.restFrom(sk.Rest)
-	for _, p := range tsPaths { // what clips without those keys hold
-		c.ctx.rest.held[p] = tagStripes(p, c.ctx.rest.stripes(p))
-	}
+	c.ctx.rest = NewRestPose(sk)
 	for _, p := range spec.Params {
 		v := min(max(p.Default, p.Min), p.Max)
 		c.params = append(c.params, Param{Name: p.Name, Value: v, Min: p.Min, Max: p.Max, Default: v})
@@ -203,7 +199,7 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 		for i := range c.post {
 			op.apart[i] = true
 			for j, read := range op.need {
-				if read && (j == c.post[i].root || isDescendant(sk, j, c.post[i].root)) {
+				if read && (j == c.post[i].root || sk.IsDescendant(j, c.post[i].root)) {
 					op.apart[i] = false
 					break
 				}
@@ -252,7 +248,7 @@ func (c *Controller) SetParam(name string, v float32) error {
 		for k, p := range c.params {
 			names[k] = p.Name
 		}
-		return fmt.Errorf("anim: unknown parameter %q (parameters: %s)", name, listNames(names, len(names)))
+		return fmt.Errorf("anim: unknown parameter %q (parameters: %s)", name, ListNames(names, len(names)))
 	}
 	if v != v {
 		return fmt.Errorf("anim: parameter %q set to NaN", name)
@@ -304,7 +300,7 @@ func (c *Controller) Request(name string) error {
 	if qualified && c.machineIndex(layer) < 0 {
 		return fmt.Errorf("anim: request %q: unknown layer %q", name, layer)
 	}
-	return fmt.Errorf("anim: request %q: no such state or transition (states: %s)", name, listNames(c.stateNames, 32))
+	return fmt.Errorf("anim: request %q: no such state or transition (states: %s)", name, ListNames(c.stateNames, 32))
 }
 
 func (c *Controller) machineIndex(name string) int {
@@ -351,6 +347,13 @@ func (c *Controller) Update(dt float32) {
 		c.firing = n.index
 		Crossings(c.markers[n.index], n.clock.Duration, n.clock.Mode, n.clock.Loops, n.e0, n.adv, c.fire)
 	}
+}
+
+// Event is a marker fired by an Update: its clip (an index into the
+// controller's clips) and the marker.
+type Event struct {
+	Clip int
+	Marker
 }
 
 // Events are the markers the last Update passed on the clip the timeline
@@ -482,7 +485,7 @@ func (c *Controller) Cut(name string) error {
 	m := &c.machines[mi]
 	si := m.stateIndex(state)
 	if si < 0 {
-		return fmt.Errorf("anim: cut to %q: layer %q has no such state (states: %s)", name, m.name, listNames(c.stateNames, 32))
+		return fmt.Errorf("anim: cut to %q: layer %q has no such state (states: %s)", name, m.name, ListNames(c.stateNames, 32))
 	}
 	m.cut(&c.ctx, si)
 	return nil
@@ -557,10 +560,10 @@ func (c *Controller) Evaluate(out *SoAPose) {
 	if rest {
 		out.CopyFrom(x.rest)
 	}
-	c.motion, c.extracted = identityMotion, identityMotion
+	c.motion, c.extracted = IdentityTransform, IdentityTransform
 	if rm := x.rm; rm != nil {
 		c.motion = out.Motion
-		c.extracted = rm.takeOut(out)
+		c.extracted = rm.TakeOut(out)
 	}
 	c.postProcess(out)
 }
@@ -606,9 +609,9 @@ func (c *Controller) postProcess(out *SoAPose) {
 		}
 		switch {
 		case changed < 0:
-			modelsOf(c.sk.Parents, out, c.models, op.need)
+			ModelsOf(c.sk.Parents, out, c.models, op.need)
 		case !op.apart[changed]:
-			modelsBelow(c.sk.Parents, out, c.models, c.post[changed].root, c.dirty, op.need)
+			ModelsBelow(c.sk.Parents, out, c.models, c.post[changed].root, c.dirty, op.need)
 		}
 		target := mgl32.Vec3{op.target[0].get(x), op.target[1].get(x), op.target[2].get(x)}
 		switch op.typ {

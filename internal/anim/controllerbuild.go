@@ -82,7 +82,7 @@ func (b *builder) clip(ref ClipRef, at string) (rc *RuntimeClip, index int, err 
 			for k := range b.rclips {
 				names[k] = b.clipName(k)
 			}
-			return nil, -1, specErrorf(at, "unknown clip %q (clips: %s)", ref.Name, listNames(names, 24))
+			return nil, -1, specErrorf(at, "unknown clip %q (clips: %s)", ref.Name, ListNames(names, 24))
 		}
 	} else if i < 0 || i >= len(b.rclips) {
 		return nil, -1, specErrorf(at, "clip index %d out of range; the model has %d clips", i, len(b.rclips))
@@ -104,7 +104,7 @@ func (b *builder) events() error {
 	c.markers = make([][]Marker, len(b.rclips))
 	for i, rc := range b.rclips {
 		if rc != nil {
-			c.markers[i] = slices.Clone(rc.markers)
+			c.markers[i] = slices.Clone(rc.Markers())
 		}
 	}
 	for i, ev := range b.spec.Events {
@@ -117,11 +117,11 @@ func (b *builder) events() error {
 		switch {
 		case m.Name == "":
 			return specErrorf(at, "event without a name")
-		case !(m.Time >= 0 && m.Time <= rc.duration):
-			return specErrorf(at, "event %q at %v s is outside clip %q (0 to %v s)", m.Name, m.Time, rc.name, rc.duration)
+		case !(m.Time >= 0 && m.Time <= rc.Duration()):
+			return specErrorf(at, "event %q at %v s is outside clip %q (0 to %v s)", m.Name, m.Time, rc.Name(), rc.Duration())
 		}
 		c.markers[idx] = append(c.markers[idx], m)
-		sortMarkers(c.markers[idx])
+		SortMarkers(c.markers[idx])
 	}
 	if cs := b.spec.Contacts; cs != nil {
 		switch {
@@ -132,14 +132,15 @@ func (b *builder) events() error {
 		}
 		joints := make([]int, len(cs.Joints))
 		for i, name := range cs.Joints {
-			if joints[i] = b.sk.JointIndex(name); joints[i] < 0 {
-				return wrapAt(indexPath("contacts.joints", i), unknownJoint(b.sk, name))
+			var err error
+			if joints[i], err = b.sk.FindJoint(name); err != nil {
+				return wrapAt(indexPath("contacts.joints", i), err)
 			}
 		}
 		for i, rc := range b.rclips {
-			if rc != nil && rc.duration > 0 {
-				c.markers[i] = append(c.markers[i], contacts(rc, b.sk, joints, cs.Joints, cs.Height, cs.Speed)...)
-				sortMarkers(c.markers[i])
+			if rc != nil && rc.Duration() > 0 {
+				c.markers[i] = append(c.markers[i], Contacts(rc, b.sk, joints, cs.Joints, cs.Height, cs.Speed)...)
+				SortMarkers(c.markers[i])
 			}
 		}
 	}
@@ -151,7 +152,7 @@ func (b *builder) events() error {
 			}
 			k := slices.IndexFunc(c.markers[cn.index], func(m Marker) bool { return m.Name == s.marker })
 			if k < 0 {
-				return specErrorf(joinPath(s.at, "syncMarker"), "children[%d]: clip %q has no marker %q", i, b.rclips[cn.index].name, s.marker)
+				return specErrorf(joinPath(s.at, "syncMarker"), "children[%d]: clip %q has no marker %q", i, b.rclips[cn.index].Name(), s.marker)
 			}
 			if span := cn.span(); span > 0 {
 				cn.syncShift = c.markers[cn.index][k].Time / span
@@ -186,7 +187,7 @@ func (b *builder) firstFrame(src *NodeSpec, srcAt, refAt string) (*SoAPose, erro
 }
 
 // presubtract makes tree, the source of an additive layer or node, sample
-// its clip's difference against ref (differenceClip) where it is one clip,
+// its clip's difference against ref (DifferenceClip) where it is one clip,
 // and reports whether it does: the caller then takes no difference each
 // frame.
 func presubtract(tree node, ref *SoAPose) bool {
@@ -194,7 +195,7 @@ func presubtract(tree node, ref *SoAPose) bool {
 	if !ok {
 		return false
 	}
-	d := cn.job.Clip.differenceClip(ref)
+	d := cn.job.Clip.DifferenceClip(ref)
 	if d == nil {
 		return false
 	}
@@ -208,10 +209,10 @@ func (b *builder) mask(m *MaskSpec, at string) ([]float32, error) {
 	}
 	// Capacity for the padding, zero there: the layers run their last
 	// block in lanes (lanesEnd).
-	w := make([]float32, b.sk.NumJoints(), soaPadded(b.sk.NumJoints()))
+	w := NewMask(b.sk)
 	for i, j := range m.Joints {
-		if b.sk.JointIndex(j) < 0 {
-			return nil, specErrorf(indexPath(joinPath(at, "joints"), i), "%v", unknownJoint(b.sk, j))
+		if _, err := b.sk.FindJoint(j); err != nil {
+			return nil, specErrorf(indexPath(joinPath(at, "joints"), i), "%v", err)
 		}
 		if err := SubtreeMask(b.sk, j, m.Falloff, w); err != nil {
 			return nil, wrapAt(at, err)
@@ -442,8 +443,9 @@ func (b *builder) layered(ns *NodeSpec, at string) (node, int, error) {
 func (b *builder) post(ps *PostSpec, at string) error {
 	joints := make([]int, len(ps.Joints))
 	for i, name := range ps.Joints {
-		if joints[i] = b.sk.JointIndex(name); joints[i] < 0 {
-			return specErrorf(indexPath(joinPath(at, "joints"), i), "%v", unknownJoint(b.sk, name))
+		var err error
+		if joints[i], err = b.sk.FindJoint(name); err != nil {
+			return specErrorf(indexPath(joinPath(at, "joints"), i), "%v", err)
 		}
 	}
 	op := postOp{typ: ps.Type, weight: b.optInput(ps.Weight, 1)}
@@ -473,7 +475,7 @@ func (b *builder) post(ps *PostSpec, at string) error {
 	op.root = joints[0] // IK's Start, the look-at chain's first
 	reads := joints
 	if ps.Type == PostTwoBoneIK {
-		r := op.ik.readsModelOf()
+		r := op.ik.ReadsModelOf()
 		reads = r[:]
 	}
 	op.need = make([]bool, b.sk.NumJoints())

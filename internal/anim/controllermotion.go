@@ -1,22 +1,15 @@
 package anim
 
-import "fmt"
-
 // Root motion as a Controller runs it: the joint and mode it takes motion
 // from, and what it took out of the last pose.
 
 // SetRootMotion turns root motion on for joint j (mode RootOff turns it
 // off). The motion of the next Update on is taken out of the pose.
 func (c *Controller) SetRootMotion(j int, mode RootMode) error {
-	if mode == RootOff {
-		c.ctx.rm = nil
-		return nil
+	rm, err := NewRootMotion(c.sk, j, mode)
+	if err != nil {
+		return err
 	}
-	if j < 0 || j >= c.sk.NumJoints() {
-		return fmt.Errorf("anim: root motion joint %d of %d", j, c.sk.NumJoints())
-	}
-	rm := &rootMotion{joint: j, mode: mode, parent: c.sk.RestModel(c.sk.Parents[j])}
-	rm.parentIn = rm.parent.Inv()
 	c.ctx.rm = rm
 	return nil
 }
@@ -26,7 +19,7 @@ func (c *Controller) RootMotion() (int, RootMode) {
 	if c.ctx.rm == nil {
 		return -1, RootOff
 	}
-	return c.ctx.rm.joint, c.ctx.rm.mode
+	return c.ctx.rm.Joint(), c.ctx.rm.Mode()
 }
 
 // Motion is the root motion of the last Evaluate's pose: how far the

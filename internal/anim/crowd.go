@@ -244,10 +244,3 @@ func (c *Crowd) evaluate(i int, s *crowdScratch) {
 		pj.Run()
 	}
 }
-
-// restFrom sets every joint to rest[i].
-func (p *SoAPose) restFrom(rest []Transform) {
-	for i := range rest {
-		p.Set(i, rest[i])
-	}
-}

@@ -46,7 +46,7 @@ func TestCrossingsMatchASimulatedClock(t *testing.T) {
 		for k := range 1 + rng.Intn(4) {
 			ms = append(ms, Marker{Time: d * (0.05 + 0.9*rng.Float32()), Name: fmt.Sprintf("m%d", k)})
 		}
-		sortMarkers(ms)
+		SortMarkers(ms)
 		mode := []LoopMode{Loop, Once, PingPong, Repeat}[trial%4]
 		loops := 1 + rng.Intn(3)
 		e0 := d * (4*rng.Float32() - 1)
@@ -85,6 +85,28 @@ func TestCrossingsEnds(t *testing.T) {
 	got = nil
 	if n := testing.AllocsPerRun(10, func() { Crossings(ms, 1, PingPong, 0, 0.2, 3.1, func(Marker) {}) }); n != 0 {
 		t.Errorf("Crossings allocates %v times", n)
+	}
+}
+
+// TestClipMarkerErrors: a clip marker outside the clip, or without a
+// name, is an error naming the clip and the marker's index (among the
+// markers sorted by time), not a spec path.
+func TestClipMarkerErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		markers []Marker
+		want    string
+	}{
+		{"late", []Marker{{0.5, "a"}, {2.5, "late"}}, `anim: clip "A": markers[1]: marker "late" at 2.5 s is outside the clip (0 to 2 s)`},
+		{"negative", []Marker{{-1, "early"}}, `anim: clip "A": markers[0]: marker "early" at -1 s is outside the clip (0 to 2 s)`},
+		{"unnamed", []Marker{{1, "a"}, {0.5, ""}}, `anim: clip "A": markers[0]: marker without a name`},
+	} {
+		clip := rampClip("A", 2, 0, 0, 1)
+		clip.Markers = tc.markers
+		_, err := NewRuntimeClip(&clip, chain(2))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.want)
+		}
 	}
 }
 

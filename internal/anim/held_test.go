@@ -38,7 +38,7 @@ func TestHeldTags(t *testing.T) {
 		if rc.held[Translation] != restT || rc.held[Scale] != restS || rc.held[Rotation] != (heldTag{}) {
 			t.Errorf("%s: held tags are not the rest pose's", c.Name)
 		}
-		d := rc.differenceClip(rest)
+		d := rc.DifferenceClip(rest)
 		if d == nil {
 			t.Fatalf("%s: no difference clip", c.Name)
 		}
@@ -135,7 +135,7 @@ func TestHeldStripesAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rcs = append(rcs, rc, rc.differenceClip(rest))
+		rcs = append(rcs, rc, rc.DifferenceClip(rest))
 	}
 	mask := make([]float32, n, soaPadded(n))
 	for i := range mask {

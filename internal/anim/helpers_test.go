@@ -290,11 +290,11 @@ func soaAverage(out []Transform, poses [][]Transform, weights []float32) bool {
 		soaLerp(out, poses[active[0]], poses[active[1]], weights[active[1]]/total)
 	default:
 		acc := NewSoAPose(len(out))
-		accumStart(acc, toSoA(poses[active[0]]), weights[active[0]])
+		AverageStart(acc, toSoA(poses[active[0]]), weights[active[0]])
 		for _, i := range active[1:] {
-			accumAdd(acc, toSoA(poses[i]), weights[i])
+			AverageAdd(acc, toSoA(poses[i]), weights[i])
 		}
-		accumFinish(acc, total)
+		AverageFinish(acc, total)
 		copy(out, fromSoA(acc))
 	}
 	return true

@@ -59,7 +59,7 @@ type mstate struct {
 	name string
 	tree node     // nil for an empty state
 	ref  *SoAPose // additive layers: the reference pose
-	// diffed says tree samples a difference clip (differenceClip) built
+	// diffed says tree samples a difference clip (DifferenceClip) built
 	// against ref: its pose is the difference already.
 	diffed bool
 }
@@ -172,7 +172,7 @@ func (m *machine) start(x *evalContext, ti int) {
 	blends := tr.typ != TransitionImmediate && tr.duration > 0
 	if blends && (m.active >= 0 || tr.to == m.cur || tr.typ == TransitionFrozen) {
 		m.snapF = m.evalInto(x, m.snap)
-		m.snap.Motion = identityMotion // a held pose travels no further
+		m.snap.Motion = IdentityTransform // a held pose travels no further
 		m.from = fromSnapshot
 	} else {
 		m.from = m.cur

@@ -78,6 +78,20 @@ func NewPose(sk *Skeleton) *SoAPose {
 	return p
 }
 
+// NewRestPose returns a new pose of sk at its rest pose (NewPose, then
+// FromRest), its translation and scale stripes tagged as holding those
+// values, as a clip without such keys tags the stripes it holds: a blend
+// over the pose, or a clip sampled into a copy of it, keeps them without
+// arithmetic or copying.
+func NewRestPose(sk *Skeleton) *SoAPose {
+	p := NewPose(sk)
+	p.FromRest(sk)
+	for _, path := range tsPaths {
+		p.held[path] = tagStripes(path, p.stripes(path))
+	}
+	return p
+}
+
 // FromRest sets p to sk's rest pose: every joint's rest transform and
 // every morph channel's rest weight.
 func (p *SoAPose) FromRest(sk *Skeleton) {

@@ -35,7 +35,7 @@ type evalContext struct {
 	layers int
 	// rm is the root-motion set-up, nil when off; shifted is set while
 	// EvaluateShifted poses other times, whose motion nobody reads.
-	rm      *rootMotion
+	rm      *RootMotion
 	shifted bool
 }
 
@@ -134,7 +134,7 @@ func (n *clipNode) update(x *evalContext, dt float32) {
 		// Only a clock that moves wraps: one paused on its end (a seek to
 		// it) keeps showing the end.
 		n.clock.Advance(dt)
-		n.clock.rewind()
+		n.clock.Rewind()
 	}
 	n.nt = n.normalized()
 	if n.wraps() && n.clock.Duration > 0 {
@@ -155,9 +155,9 @@ func (n *clipNode) eval(x *evalContext, out *SoAPose) {
 	n.job.Output = out
 	n.job.Run()
 	n.samples++
-	out.Motion = identityMotion
+	out.Motion = IdentityTransform
 	if x.rm != nil && !x.shifted {
-		out.Motion = x.rm.clipMotion(n)
+		out.Motion = x.rm.ClipMotion(n.job.Clip, n.clock, n.e0, n.adv)
 	}
 }
 
@@ -435,18 +435,18 @@ func (n *blendNode) eval(x *evalContext, out *SoAPose) {
 		x.pop()
 	default:
 		n.children[first].eval(x, out)
-		accumStart(out, out, n.w[first])
+		AverageStart(out, out, n.w[first])
 		total := n.w[first]
 		tmp := x.push()
 		for i := first + 1; i < len(n.children); i++ {
 			if w := n.w[i]; w > 0 {
 				n.children[i].eval(x, tmp)
-				accumAdd(out, tmp, w)
+				AverageAdd(out, tmp, w)
 				total += w
 			}
 		}
 		x.pop()
-		accumFinish(out, total)
+		AverageFinish(out, total)
 	}
 }
 

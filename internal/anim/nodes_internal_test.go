@@ -201,19 +201,19 @@ func TestBlendNodeByHand(t *testing.T) {
 func TestClockEdges(t *testing.T) {
 	c := ClipClock{Duration: 1, Rate: 1, Mode: Loop, Elapsed: 0.5}
 	c.Advance(0.5)
-	c.rewind()
+	c.Rewind()
 	if c.Elapsed != 0 || c.Local() != 0 {
 		t.Fatalf("loop moved onto its end: elapsed %v local %v, want the next loop's start", c.Elapsed, c.Local())
 	}
 	c = ClipClock{Duration: 1, Rate: 1, Mode: PingPong, Elapsed: 1.5}
 	c.Advance(0.5)
-	c.rewind()
+	c.Rewind()
 	if c.Elapsed != 0 || c.Local() != 0 {
 		t.Fatalf("ping-pong moved onto its period: elapsed %v local %v, want 0", c.Elapsed, c.Local())
 	}
 	c = ClipClock{Duration: 0, Rate: 1, Mode: Loop}
 	c.Advance(0.25)
-	c.rewind()
+	c.Rewind()
 	if c.Local() != 0 || math.IsNaN(float64(c.Elapsed)) {
 		t.Fatalf("a zero-length loop: elapsed %v local %v, want local 0", c.Elapsed, c.Local())
 	}

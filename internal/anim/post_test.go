@@ -130,7 +130,7 @@ func TestModelsBelow(t *testing.T) {
 	for i := range every {
 		every[i] = true
 	}
-	modelsBelow(sk.Parents, pose, models, chest, make([]bool, n), every)
+	ModelsBelow(sk.Parents, pose, models, chest, make([]bool, n), every)
 
 	want := make([]mgl32.Mat4, n)
 	(&refLocalToModelJob{Skeleton: sk, Input: local, Output: want}).Run()
@@ -156,7 +156,7 @@ func TestModelsBelow(t *testing.T) {
 	for j := hand; j >= 0; j = sk.Parents[j] {
 		arm[j] = true
 	}
-	modelsBelow(sk.Parents, pose, models, chest, make([]bool, n), arm)
+	ModelsBelow(sk.Parents, pose, models, chest, make([]bool, n), arm)
 	(&refLocalToModelJob{Skeleton: sk, Input: local, Output: want}).Run()
 	for j := hand; j >= 0; j = sk.Parents[j] {
 		if got := ModelMat4(models, j); !got.ApproxEqualThreshold(want[j], 1e-5) {

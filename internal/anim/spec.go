@@ -619,3 +619,12 @@ type ContactSpec struct {
 	Joints        []string
 	Height, Speed float32
 }
+
+// RootMotionSpec turns root motion on for a spec: Joint names the root
+// joint ("" for the top joint of the skeleton's first skin, which the
+// caller, knowing the skins, resolves and passes to
+// Controller.SetRootMotion).
+type RootMotionSpec struct {
+	Joint string
+	Mode  RootMode
+}

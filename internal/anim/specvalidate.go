@@ -51,7 +51,7 @@ type validator struct {
 
 func (v *validator) input(in Input, at string) error {
 	if in.Param != "" && !v.params[in.Param] {
-		return specErrorf(at, "unknown parameter %q (parameters: %s)", in.Param, listNames(paramNames(v.spec.Params), 24))
+		return specErrorf(at, "unknown parameter %q (parameters: %s)", in.Param, ListNames(paramNames(v.spec.Params), 24))
 	}
 	if in.Param == "" && !finite(in.Value) {
 		return specErrorf(at, "value %v is not finite", in.Value)
