@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/golden"
@@ -187,7 +187,7 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	}
 	var c *scene.Character
 	if tc.rest {
-		c, err = scene.NewCharacter(m, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
+		c, err = scene.NewCharacter(m, &graph.Spec{Layers: []graph.LayerSpec{{States: []graph.StateSpec{{Name: "rest"}}}}}, -1, 0)
 	} else {
 		c, err = session.NewCharacter(m, opt.load())
 	}

@@ -214,7 +214,7 @@ func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w 
 			// 1 (by its tag) has no mirror to find: its local matrices, T·R
 			// with R from any quaternion, have det ≥ 0, and so have their
 			// products, which unit columns put at +1.
-			if !(unit && pose.holdsIdentity(Scale)) && m[0]*(m[5]*m[10]-m[9]*m[6])+m[4]*(m[9]*m[2]-m[1]*m[10])+m[8]*(m[1]*m[6]-m[5]*m[2]) < 0 {
+			if !(unit && pose.HoldsIdentity(Scale)) && m[0]*(m[5]*m[10]-m[9]*m[6])+m[4]*(m[9]*m[2]-m[1]*m[10])+m[8]*(m[1]*m[6]-m[5]*m[2]) < 0 {
 				i0, i1, i2 = -i0, -i1, -i2
 			}
 			ax, ay, az = (m[0]*r.x+m[4]*r.y+m[8]*r.z)*i0, (m[1]*r.x+m[5]*r.y+m[9]*r.z)*i1, (m[2]*r.x+m[6]*r.y+m[10]*r.z)*i2

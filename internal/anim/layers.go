@@ -7,7 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Pose operations of the blend trees, on SoA poses. Each writes into a pose
+// Pose operations of blend trees, on SoA poses. Each writes into a pose
 // the caller owns and allocates nothing. Unless a function says otherwise,
 // out may be any of its inputs: each joint is read before it is written.
 // Poses of different lengths are a programmer error and panic.
@@ -312,7 +312,7 @@ func heldIdentity(out, base, diff *SoAPose) uint8 {
 
 // heldIdentityAt is heldIdentity for one path.
 func (out *SoAPose) heldIdentityAt(p Path, base, diff *SoAPose) uint8 {
-	if out == diff || !diff.holdsIdentity(p) {
+	if out == diff || !diff.HoldsIdentity(p) {
 		out.held[p] = heldTag{}
 		return 0
 	}

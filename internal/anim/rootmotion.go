@@ -12,14 +12,14 @@ import (
 // pose and handed to the character's model transform, so that a walk
 // walks instead of snapping back at every loop.
 //
-// Every clip player computes, for each Update, the motion its own clip
-// made over the clip time the update moved it, loop wraps, reversal and
-// ping-pong turns included, as a rigid transform relative to where the
-// root stood before (Motion). Poses carry it like a joint, so blends,
-// averages, masks and cross-fades blend the motions of their inputs (an
-// additive layer adds none). Evaluate then takes the motion's part out of
-// the root joint (SoAPose.Motion holds the frame's motion) and
-// Controller.Motion returns it for the character to accumulate.
+// A RootMotion set-up computes, for each clip a frame plays, the motion
+// the clip made over the clip time the frame moved it, loop wraps,
+// reversal and ping-pong turns included, as a rigid transform relative to
+// where the root stood before (ClipMotion). Poses carry it like a joint
+// (SoAPose.Motion), so blends, averages, masks and cross-fades blend the
+// motions of their inputs (an additive layer adds none). TakeOut then
+// takes the motion's part out of the blended pose's root joint, and the
+// character accumulates the frame's motion with Then.
 
 // RootMode says what root motion takes out of the root joint.
 type RootMode uint8
@@ -319,7 +319,7 @@ func (rm *RootMotion) TakeOut(out *SoAPose) Transform {
 }
 
 // Then composes motion b after a (b in the frame a ends in): the way a
-// character's model transform accumulates Controller.Motion.
+// character's model transform accumulates the motion of each frame.
 func Then(a, b Transform) Transform { return then(a, b) }
 
 // sameTransform is *a == *b, its fields compared in line: comparing the

@@ -232,3 +232,14 @@ func hermite(dst, k0, k1 []float32, dt, u float32) {
 		dst[c] = h00*k0[n+c] + h10*dt*k0[2*n+c] + h01*k1[n+c] + h11*dt*k1[c]
 	}
 }
+
+// clamp01 is x within [0, 1]; NaN gives 0.
+func clamp01(x float32) float32 {
+	if !(x > 0) {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/skinview/skinview/assets"
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/scene"
 )
@@ -129,14 +130,14 @@ func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error)
 		}
 		clip = i
 	}
-	var spec *anim.Spec
+	var spec *graph.Spec
 	switch {
 	case opt.Tree != "":
 		data, err := os.ReadFile(opt.Tree)
 		if err != nil {
 			return nil, err
 		}
-		if spec, err = anim.ParseSpec(data); err != nil {
+		if spec, err = graph.ParseSpec(data); err != nil {
 			return nil, fmt.Errorf("%s: %w", opt.Tree, err)
 		}
 	case opt.Blend != "" || opt.Additive != "":
@@ -146,7 +147,7 @@ func NewCharacter(m *gltfload.Model, opt *LoadOptions) (*scene.Character, error)
 		}
 	case (opt.Model == "" || opt.Model == "@character") && clip < 0:
 		var err error
-		if spec, err = anim.ParseSpec(assets.CharacterSpec); err != nil {
+		if spec, err = graph.ParseSpec(assets.CharacterSpec); err != nil {
 			return nil, fmt.Errorf("built-in character spec: %w", err)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
@@ -237,7 +238,7 @@ func (a *App) Step(t float32, forward bool) {
 
 // printEvents writes fired markers as JSON lines when -events asks for
 // them: the marker's clip time, its clip and its name.
-func (a *App) printEvents(evs []anim.Event) {
+func (a *App) printEvents(evs []graph.Event) {
 	if !a.opt.Events {
 		return
 	}

@@ -1,4 +1,4 @@
-package anim
+package graph
 
 // Backward reports whether the time of the clip the base layer shows
 // (Timeline) runs backwards as the clock plays, paused or not: a negative

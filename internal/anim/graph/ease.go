@@ -1,6 +1,8 @@
-package anim
+package graph
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // EaseShape selects the formula an Ease evaluates.
 type EaseShape uint8

@@ -1,4 +1,4 @@
-package anim
+package graph
 
 import (
 	"math"
