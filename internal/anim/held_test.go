@@ -2,6 +2,7 @@ package anim
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -206,4 +207,39 @@ func TestHeldStripesAgree(t *testing.T) {
 		}
 	}
 	restoreKernels()
+}
+
+// TestRestPoseClaims: NewRestPose holds the skeleton's rest pose and
+// claims its translation and scale stripes as a clip without such keys
+// does (scale as the identity, translation not); CheckHeld finds a claim
+// that a write behind the tags' back broke, and names its path.
+func TestRestPoseClaims(t *testing.T) {
+	sk := humanoid()
+	rest := NewRestPose(sk)
+	for j := range sk.Rest {
+		if rest.At(j) != sk.Rest[j] {
+			t.Fatalf("joint %d: %v, want the rest transform %v", j, rest.At(j), sk.Rest[j])
+		}
+	}
+	clip := humanoidClips(sk)[0] // rotation keys only
+	rc, err := NewRuntimeClip(&clip, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := NewPose(sk)
+	job := rc.NewSampleJob(false, out)
+	job.Run()
+	if !out.HeldAs(rest, Translation) || !out.HeldAs(rest, Scale) || out.HeldAs(rest, Rotation) {
+		t.Error("a clip without translation or scale keys does not claim the rest pose's stripes there, or claims its rotations")
+	}
+	if !rest.HoldsIdentity(Scale) || rest.HoldsIdentity(Translation) {
+		t.Error("the rest pose's scales are not claimed as the identity, or its translations are")
+	}
+	if err := rest.CheckHeld(); err != nil {
+		t.Fatalf("the rest pose: %v", err)
+	}
+	rest.ty[3]++ // not through Set, which drops the claim
+	if err := rest.CheckHeld(); err == nil || !strings.Contains(err.Error(), "translation") {
+		t.Errorf("a broken translation claim: %v", err)
+	}
 }
