@@ -154,3 +154,13 @@ func TestSkeletonBounds(t *testing.T) {
 		t.Fatal("a skin naming joint 3 of 3 was accepted")
 	}
 }
+
+// TestClamp01: inside [0, 1] a value is itself, outside it the nearer
+// end, and NaN 0.
+func TestClamp01(t *testing.T) {
+	for _, c := range []struct{ x, want float32 }{{-1, 0}, {0, 0}, {0.5, 0.5}, {1, 1}, {2, 1}, {float32(math.NaN()), 0}} {
+		if got := Clamp01(c.x); got != c.want {
+			t.Errorf("Clamp01(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}

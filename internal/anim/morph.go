@@ -160,7 +160,7 @@ func sampleMorphTrack(tr *MorphTrack, t float32, cur *int32, dst []float32) {
 		*cur = int32(k)
 	}
 	dt := ts[k+1] - ts[k]
-	u := clamp01((t - ts[k]) / dt)
+	u := Clamp01((t - ts[k]) / dt)
 	v0, v1 := tr.Values[k*per:(k+1)*per], tr.Values[(k+1)*per:(k+2)*per]
 	switch tr.Interp {
 	case Step:

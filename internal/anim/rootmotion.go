@@ -283,7 +283,7 @@ func (c *RuntimeClip) jointAt(j int, t float32) (mgl32.Vec3, mgl32.Quat, mgl32.V
 			for i := range nc {
 				ka[i], kb[i] = g[groupLanes*(2+i)], g[groupLanes*(2+nc+i)]
 			}
-			a, b, u = ka[:nc], kb[:nc], clamp01((t-g[0])*g[groupLanes])
+			a, b, u = ka[:nc], kb[:nc], Clamp01((t-g[0])*g[groupLanes])
 		} else {
 			k, uk := bracket(c.keys, tr, stride, t, &cur)
 			r := c.keys[int(tr.off)+k*stride:]

@@ -277,19 +277,6 @@ func morphClips() []anim.Clip {
 	}
 }
 
-func wantW(t *testing.T, what string, got []float32, want ...float32) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d weights %v, want %v", what, len(got), got, want)
-	}
-	for k := range want {
-		if !approxEqual(got[k], want[k], 1e-6) {
-			t.Errorf("%s: weights %v, want %v", what, got, want)
-			return
-		}
-	}
-}
-
 // modelMats is the model matrices of pose by the jobs' local-to-model
 // (ModelPaletteJob without a skin), which anim's tests hold to the
 // definition.

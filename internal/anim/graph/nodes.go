@@ -255,7 +255,7 @@ func (n *blendNode) weigh(x *evalContext) {
 	w := n.w
 	switch n.kind {
 	case NodeLerp:
-		v := clamp01(n.weight.get(x))
+		v := anim.Clamp01(n.weight.get(x))
 		w[0], w[1] = 1-v, v
 	case NodeBlend1D:
 		p := n.param.get(x)
