@@ -56,6 +56,7 @@ test: setup
 	@# in the middle of minimizing an input and fail it (context deadline).
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 60000x -fuzzminimizetime 200x ./internal/gltfload
 	$(GO) test -run '^$$' -fuzz '^FuzzSample$$' -fuzztime 150000x -fuzzminimizetime 200x ./internal/anim
+	$(GO) test -run '^$$' -fuzz '^FuzzWebPTexture$$' -fuzztime 20000x -fuzzminimizetime 200x ./internal/gltfload
 	$(GO) test -run '^$$' -fuzz '^FuzzDraco$$' -fuzztime 30000x -fuzzminimizetime 200x ./internal/gltfload/codec
 	$(GO) test -run '^$$' -fuzz '^FuzzMeshopt$$' -fuzztime 30000x -fuzzminimizetime 200x ./internal/gltfload/codec
 
@@ -104,6 +105,9 @@ crosscheck: build
 FUZZTIME ?= 2m
 fuzz:
 	$(GO) test ./internal/gltfload -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./internal/gltfload -run '^$$' -fuzz '^FuzzWebPTexture$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./internal/gltfload/codec -run '^$$' -fuzz '^FuzzDraco$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./internal/gltfload/codec -run '^$$' -fuzz '^FuzzMeshopt$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./internal/anim -run '^$$' -fuzz '^FuzzSample$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 # Mutation testing of internal/anim, anim/graph, skin, gltfload, ui and

@@ -27,6 +27,8 @@ func edgeCases() []edgeCase {
 		{"cubic_step.gltf", edgeCubicStep},
 		{"morph_creature.gltf", edgeMorphCreature},
 		{"root_walk.gltf", edgeRootWalk},
+		{"alpha_blend.gltf", edgeAlphaBlend},
+		{"alpha_mask.gltf", edgeAlphaMask},
 	}
 }
 

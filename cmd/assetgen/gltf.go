@@ -83,9 +83,11 @@ type gltfPBR struct {
 }
 
 type gltfMaterial struct {
-	Name        string  `json:"name"`
-	PBR         gltfPBR `json:"pbrMetallicRoughness"`
-	DoubleSided bool    `json:"doubleSided,omitempty"`
+	Name        string   `json:"name"`
+	PBR         gltfPBR  `json:"pbrMetallicRoughness"`
+	AlphaMode   string   `json:"alphaMode,omitempty"`
+	AlphaCutoff *float64 `json:"alphaCutoff,omitempty"`
+	DoubleSided bool     `json:"doubleSided,omitempty"`
 }
 
 type gltfTexture struct {

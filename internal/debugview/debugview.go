@@ -13,11 +13,14 @@ const (
 	// Weights paints each vertex's weight on one joint, blue (none)
 	// through green to red (all).
 	Weights
+	// BaseColor is the unlit base colour: factor × texture × vertex
+	// colour with the alpha mode applied, sRGB-encoded.
+	BaseColor
 	// Count counts the modes.
 	Count
 )
 
-var names = [Count]string{"shaded", "partitions", "weights"}
+var names = [Count]string{"shaded", "partitions", "weights", "basecolor"}
 
 func (m Mode) String() string {
 	if m >= 0 && m < Count {

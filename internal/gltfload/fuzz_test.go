@@ -137,8 +137,13 @@ func checkModel(t *testing.T, m *Model) {
 		}
 	}
 	for _, mat := range m.Materials {
-		if mat.BaseColorTexture >= len(m.Textures) || !finiteFloats(mat.BaseColor[:]...) {
-			t.Fatalf("material %+v: texture out of range or colour not finite", mat)
+		for _, r := range []TextureRef{mat.BaseColorTexture, mat.MetallicRoughnessTexture, mat.NormalTexture, mat.OcclusionTexture, mat.EmissiveTexture} {
+			if r.Texture >= len(m.Textures) || r.Texture >= len(m.Samplers) {
+				t.Fatalf("material %+v: texture out of range", mat)
+			}
+		}
+		if !finiteFloats(mat.BaseColor[:]...) || !finiteFloats(mat.Emissive[:]...) || !finiteFloats(mat.Metallic, mat.Roughness, mat.AlphaCutoff) {
+			t.Fatalf("material %+v: a factor not finite", mat)
 		}
 	}
 	if len(m.Report.Issues) > maxIssues {

@@ -257,9 +257,13 @@ func (l *loader) decode(data []byte) (*Model, error) {
 	}
 	for i, ext := range doc.ExtensionsRequired {
 		switch ext {
-		case "KHR_mesh_quantization", extDraco, extMeshopt:
-		case "KHR_texture_basisu":
-			return nil, fmt.Errorf("extensionsRequired[%d]: %s is not supported", i, ext)
+		case "KHR_mesh_quantization", extDraco, extMeshopt, extWebP, "KHR_animation_pointer":
+			// KHR_animation_pointer: node and morph weight pointers play;
+			// loadAnimations reports each other pointer once.
+		case extBasisu:
+			// KTX2 images are not decoded: their textures draw a fallback
+			// source where there is one, else their materials' factors,
+			// and decodeTextures says which.
 		default:
 			l.issue("UNSUPPORTED_EXTENSION", fmt.Sprintf("extensionsRequired[%d]", i), "%s is not supported; the model is shown without it", ext)
 		}

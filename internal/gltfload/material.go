@@ -7,9 +7,20 @@ import (
 	"fmt"
 	"image"
 	"image/draw"
-	_ "image/jpeg" // glTF images are PNG or JPEG
+	_ "image/jpeg" // glTF images are PNG or JPEG, and WebP with EXT_texture_webp
 	_ "image/png"
+	"slices"
+	"strconv"
 	"strings"
+
+	_ "golang.org/x/image/webp"
+)
+
+// The texture extensions whose images a texture may name instead of its
+// source.
+const (
+	extWebP   = "EXT_texture_webp"
+	extBasisu = "KHR_texture_basisu"
 )
 
 const (
@@ -54,40 +65,96 @@ func (l *loader) loadTextures() error {
 	return nil
 }
 
-// decodeTextures decodes the images of base colour textures, each image
-// once however many textures share it.
+// decodeTextures decodes the images of the textures materials use, each image
+// once however many textures share it. A texture's image is its
+// EXT_texture_webp source when the file uses that extension, else its
+// source; KTX2 images (KHR_texture_basisu) are not decoded here, so such a
+// texture draws its PNG or JPEG fallback source, or none: those are named
+// together in one report line and their materials drawn from their
+// factors.
 func (l *loader) decodeTextures() error {
 	used := make([]bool, len(l.doc.Textures))
 	for _, m := range l.model.Materials {
-		if m.BaseColorTexture >= 0 {
-			used[m.BaseColorTexture] = true
+		for _, r := range []TextureRef{m.BaseColorTexture, m.MetallicRoughnessTexture, m.NormalTexture, m.OcclusionTexture, m.EmissiveTexture} {
+			if r.Texture >= 0 {
+				used[r.Texture] = true
+			}
 		}
 	}
 	l.pixelBudget = totalTexturePixels
+	var ktx2Only []string
 	for ti, t := range l.doc.Textures {
 		if !used[ti] {
 			continue
 		}
-		if t.Source == nil {
-			l.issue("VIEWER_NOT_DRAWN", fmt.Sprintf("textures[%d]", ti), "no source image supported here; drawn untextured")
-			continue
-		}
-		si := *t.Source
-		if l.images == nil {
-			l.images = map[int]imageResult{}
-		}
-		r, ok := l.images[si]
-		if !ok {
-			img, err := l.readImage(si, &l.pixelBudget)
-			r = imageResult{img, err}
-			l.images[si] = r
-			if err != nil {
-				l.issue(imageCode(err), fmt.Sprintf("images[%d]", si), "%v; drawn untextured", err)
+		webp := l.extensionSource(ti, extWebP)
+		if webp >= 0 {
+			then := "drawn untextured"
+			if t.Source != nil {
+				then = fmt.Sprintf("textures[%d] draws its fallback images[%d]", ti, *t.Source)
+			}
+			if img, ok := l.decodeImage(webp, then); ok {
+				l.model.Textures[ti] = img
+				continue
 			}
 		}
-		l.model.Textures[ti] = r.img
+		if t.Source == nil {
+			if webp < 0 && l.extensionSource(ti, extBasisu) >= 0 {
+				ktx2Only = append(ktx2Only, strconv.Itoa(ti))
+			} else if webp < 0 {
+				l.issue("VIEWER_NOT_DRAWN", fmt.Sprintf("textures[%d]", ti), "no source image supported here; drawn untextured")
+			}
+			continue
+		}
+		l.model.Textures[ti], _ = l.decodeImage(*t.Source, "drawn untextured")
+	}
+	if len(ktx2Only) > 0 {
+		what := "textures " + strings.Join(ktx2Only, ", ") + " have"
+		if len(ktx2Only) == 1 {
+			what = "texture " + ktx2Only[0] + " has"
+		}
+		l.issue("VIEWER_NOT_DRAWN", "textures", "%s only a KTX2 image (KHR_texture_basisu), which is not decoded here; drawn from the material's factors", what)
 	}
 	return nil
+}
+
+// decodeImage decodes image si once however many textures share it,
+// reporting an image that cannot be read (then ok is false) with what the
+// viewer does instead.
+func (l *loader) decodeImage(si int, then string) (img *image.NRGBA, ok bool) {
+	if l.images == nil {
+		l.images = map[int]imageResult{}
+	}
+	r, done := l.images[si]
+	if !done {
+		img, err := l.readImage(si, &l.pixelBudget)
+		r = imageResult{img, err}
+		l.images[si] = r
+		if err != nil {
+			l.issue(imageCode(err), fmt.Sprintf("images[%d]", si), "%v; %s", err, then)
+		}
+	}
+	return r.img, r.err == nil
+}
+
+// extensionSource is the source of texture ti's extension ext (one of
+// extWebP, extBasisu) when the file lists ext in extensionsUsed and the
+// source names an image, else -1.
+func (l *loader) extensionSource(ti int, ext string) int {
+	if !slices.Contains(l.doc.ExtensionsUsed, ext) {
+		return -1
+	}
+	exts, _ := l.rawObject("textures", ti)["extensions"].(map[string]any)
+	e, _ := exts[ext].(map[string]any)
+	n, ok := e["source"].(json.Number)
+	if !ok {
+		return -1
+	}
+	v, err := n.Int64()
+	if err != nil || v < 0 || v >= int64(len(l.doc.Images)) || l.doc.Images[v] == nil {
+		return -1
+	}
+	return int(v)
 }
 
 // readImage decodes image i, charging its pixels to budget. Its errors
@@ -125,6 +192,9 @@ func (l *loader) readImage(i int, budget *int64) (*image.NRGBA, error) {
 	if got := imageType(data); declared != "" && got != "" && declared != got {
 		l.issue("IMAGE_MIME_TYPE_INVALID", where+".mimeType", "%s declared, the data is %s", declared, got)
 	}
+	if imageType(data) == "image/ktx2" {
+		return nil, withCode("VIEWER_NOT_DRAWN", errors.New("a KTX2 image (KHR_texture_basisu) is not decoded here"))
+	}
 	if err := jpegMarkers(data); err != nil {
 		return nil, err
 	}
@@ -158,42 +228,6 @@ func (l *loader) readImage(i int, budget *int64) (*image.NRGBA, error) {
 	dst := image.NewNRGBA(src.Bounds())
 	draw.Draw(dst, dst.Bounds(), src, src.Bounds().Min, draw.Src)
 	return dst, nil
-}
-
-func (l *loader) loadMaterials() error {
-	for mi, m := range l.doc.Materials {
-		where := fmt.Sprintf("materials[%d]", mi)
-		if m == nil {
-			return fmt.Errorf("%s: null", where)
-		}
-		mat := DefaultMaterial
-		mat.Name = m.Name
-		mat.DoubleSided = m.DoubleSided
-		if pbr := m.PBRMetallicRoughness; pbr != nil {
-			f := pbr.BaseColorFactorOrDefault()
-			if !finite32(f[:]...) {
-				return fmt.Errorf("%s.pbrMetallicRoughness.baseColorFactor: not finite in single precision", where)
-			}
-			for c := range 4 {
-				mat.BaseColor[c] = float32(f[c])
-			}
-			if bt := pbr.BaseColorTexture; bt != nil {
-				if bt.Index < 0 || bt.Index >= len(l.model.Textures) {
-					return fmt.Errorf("%s.pbrMetallicRoughness.baseColorTexture: textures[%d] does not exist (%d textures)", where, bt.Index, len(l.model.Textures))
-				}
-				if bt.TexCoord < 0 {
-					return fmt.Errorf("%s.pbrMetallicRoughness.baseColorTexture.texCoord: %d is negative", where, bt.TexCoord)
-				}
-				if bt.TexCoord != 0 {
-					l.issue("VIEWER_NOT_DRAWN", where+".pbrMetallicRoughness.baseColorTexture", "texCoord %d is drawn with TEXCOORD_0", bt.TexCoord)
-				}
-				mat.BaseColorTexture = bt.Index
-				mat.TexCoord = bt.TexCoord
-			}
-		}
-		l.model.Materials = append(l.model.Materials, mat)
-	}
-	return nil
 }
 
 // maxTexCoord is the largest texture coordinate set any texture of

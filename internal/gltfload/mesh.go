@@ -153,7 +153,8 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 		l.checkNormals(where, nacc, firstCheck(l, "normals", nacc, 0, prim.Normals))
 	}
 	if prim.Material >= 0 {
-		if tc := l.model.Materials[prim.Material].TexCoord; tc >= 0 {
+		if mat := l.model.Materials[prim.Material]; mat.BaseColorTexture.Texture >= 0 {
+			tc := mat.BaseColorTexture.TexCoord
 			if _, ok := p.Attributes[fmt.Sprintf("TEXCOORD_%d", tc)]; !ok {
 				return prim, fmt.Errorf("%s: materials[%d] samples TEXCOORD_%d, which the primitive does not have", where, prim.Material, tc)
 			}

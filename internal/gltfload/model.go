@@ -2,6 +2,7 @@ package gltfload
 
 import (
 	"image"
+	"math"
 
 	"github.com/skinview/skinview/internal/anim"
 )
@@ -33,10 +34,11 @@ type Model struct {
 	// Materials has one entry per glTF material.
 	Materials []Material
 	// Textures has one entry per glTF texture: the decoded image of those
-	// a material uses as its base colour, nil for the others and where
-	// the image could not be read (a warning says why). Textures sharing
-	// an image share the *image.NRGBA.
+	// a material uses, nil for the others and where the image could not
+	// be read (a report line says why). Textures sharing an image share
+	// the *image.NRGBA. Samplers[t] is texture t's sampler.
 	Textures []*image.NRGBA
+	Samplers []Sampler
 	// Instances are the nodes of the shown scene that draw a mesh.
 	Instances []Instance
 	// NodeMorph[n] is the first morph channel of glTF node n in the
@@ -129,21 +131,110 @@ type MorphTarget struct {
 // NumVertices is the vertex count.
 func (p *Primitive) NumVertices() int { return len(p.Positions) / 3 }
 
-// Material is the subset of glTF PBR the viewer shades with.
+// Material is a glTF 2.0 metallic-roughness material (glTF 2.0 §3.9 and
+// Appendix B) with the extensions the viewer reads:
+// KHR_materials_emissive_strength (folded into Emissive),
+// KHR_materials_unlit and KHR_texture_transform (in each TextureRef).
+// Factors are linear; a texture absent or not decoded leaves its factor
+// alone (glTF's defaults where the file gives none).
 type Material struct {
 	Name string
-	// BaseColor is the linear RGBA base colour factor.
-	BaseColor [4]float32
-	// BaseColorTexture indexes Model.Textures, or -1.
-	BaseColorTexture int
-	// TexCoord is the TEXCOORD_n set the base colour texture samples, or
-	// -1 without a texture.
-	TexCoord    int
+	// BaseColor is the linear RGBA base colour factor; BaseColorTexture's
+	// texels are sRGB-encoded.
+	BaseColor        [4]float32
+	BaseColorTexture TextureRef
+	// Metallic and Roughness are the factors; MetallicRoughnessTexture
+	// holds roughness in G and metalness in B, linear.
+	Metallic, Roughness      float32
+	MetallicRoughnessTexture TextureRef
+	// NormalTexture is a tangent-space normal map; NormalScale scales its
+	// X and Y.
+	NormalTexture TextureRef
+	NormalScale   float32
+	// OcclusionTexture holds ambient occlusion in R; OcclusionStrength
+	// blends it in (0: none, 1: all).
+	OcclusionTexture  TextureRef
+	OcclusionStrength float32
+	// Emissive is the linear emissive factor times
+	// KHR_materials_emissive_strength; EmissiveTexture's texels are sRGB.
+	Emissive        [3]float32
+	EmissiveTexture TextureRef
+	// AlphaMode and AlphaCutoff (MASK only) say how alpha draws.
+	AlphaMode   AlphaMode
+	AlphaCutoff float32
 	DoubleSided bool
+	// Unlit is KHR_materials_unlit: base colour only, no lighting.
+	Unlit bool
 }
 
+// AlphaMode is a material's alpha mode (glTF 2.0 §3.9.4).
+type AlphaMode uint8
+
+const (
+	AlphaOpaque AlphaMode = iota // alpha ignored
+	AlphaMask                    // cut where alpha < AlphaCutoff
+	AlphaBlend                   // blended over what is behind
+)
+
+func (a AlphaMode) String() string {
+	switch a {
+	case AlphaMask:
+		return "MASK"
+	case AlphaBlend:
+		return "BLEND"
+	}
+	return "OPAQUE"
+}
+
+// TextureRef is a material's use of a texture (glTF's textureInfo).
+type TextureRef struct {
+	// Texture indexes Model.Textures, or -1 for none.
+	Texture int
+	// TexCoord is the TEXCOORD_n set sampled (KHR_texture_transform's
+	// texCoord where it gives one).
+	TexCoord int
+	// Offset, Rotation (radians, counter-clockwise in UV space) and Scale
+	// are KHR_texture_transform's; zero, zero and one without it.
+	Offset   [2]float32
+	Rotation float32
+	Scale    [2]float32
+}
+
+// NoTexture is a TextureRef that samples nothing.
+var NoTexture = TextureRef{Texture: -1, Scale: [2]float32{1, 1}}
+
+// UVMatrix is the 3×3 matrix, column-major, that KHR_texture_transform
+// applies to a texture coordinate (u, v, 1): translation × rotation ×
+// scale, with the extension's rotation matrix
+// [cos sin; −sin cos] (a rotation of UVs, whose V axis points down).
+func (t TextureRef) UVMatrix() [9]float32 {
+	c, s := float32(math.Cos(float64(t.Rotation))), float32(math.Sin(float64(t.Rotation)))
+	sx, sy := t.Scale[0], t.Scale[1]
+	return [9]float32{
+		c * sx, -s * sx, 0,
+		s * sy, c * sy, 0,
+		t.Offset[0], t.Offset[1], 1,
+	}
+}
+
+// Sampler is a texture's filtering and wrapping, as glTF's sampler gives
+// them (OpenGL enum values; 0 for a filter the file leaves to the
+// viewer).
+type Sampler struct {
+	MagFilter, MinFilter int
+	WrapS, WrapT         int
+}
+
+// DefaultSampler is glTF's sampler for a texture without one: filters
+// left to the viewer, REPEAT both ways.
+var DefaultSampler = Sampler{WrapS: 10497, WrapT: 10497}
+
 // DefaultMaterial is what glTF prescribes for primitives without one.
-var DefaultMaterial = Material{Name: "default", BaseColor: [4]float32{1, 1, 1, 1}, BaseColorTexture: -1, TexCoord: -1}
+var DefaultMaterial = Material{
+	Name: "default", BaseColor: [4]float32{1, 1, 1, 1}, Metallic: 1, Roughness: 1,
+	BaseColorTexture: NoTexture, MetallicRoughnessTexture: NoTexture, NormalTexture: NoTexture, NormalScale: 1,
+	OcclusionTexture: NoTexture, OcclusionStrength: 1, EmissiveTexture: NoTexture, AlphaCutoff: 0.5,
+}
 
 // Morph writes the primitive's shape under morph weights (one per target)
 // into pos and, when nrm is not nil, nrm: the base positions and normals

@@ -204,7 +204,8 @@ func (l *loader) validateAnimations() {
 
 // validatePointerTarget checks a channel target extended by
 // KHR_animation_pointer: its path is "pointer", it names no node, and its
-// pointer is a JSON pointer. The viewer does not play such channels.
+// pointer is a JSON pointer. What such channels animate is read in
+// loadAnimations (pointerTargets).
 func (l *loader) validatePointerTarget(ai, ci int) {
 	anim := l.rawObject("animations", ai)
 	chans, _ := anim["channels"].([]any)
@@ -292,9 +293,18 @@ func (l *loader) validateImages() {
 			mime, _ = dataURIType(im.URI)
 		} else if strings.HasSuffix(strings.ToLower(im.URI), ".webp") {
 			mime = "image/webp"
+		} else if strings.HasSuffix(strings.ToLower(im.URI), ".ktx2") {
+			mime = "image/ktx2"
 		}
-		if mime == "image/webp" && !slices.Contains(l.doc.ExtensionsUsed, "EXT_texture_webp") {
+		if mime == "image/webp" && !slices.Contains(l.doc.ExtensionsUsed, extWebP) {
 			l.issue("IMAGE_NON_ENABLED_MIME_TYPE", where, "a WebP image without EXT_texture_webp in extensionsUsed; not read")
+			continue
+		}
+		if mime == "image/ktx2" {
+			// KTX2 is not decoded here (see decodeTextures).
+			if !slices.Contains(l.doc.ExtensionsUsed, extBasisu) {
+				l.issue("IMAGE_NON_ENABLED_MIME_TYPE", where, "a KTX2 image without KHR_texture_basisu in extensionsUsed; not read")
+			}
 			continue
 		}
 		if _, done := l.images[i]; done {
@@ -357,6 +367,10 @@ func imageType(data []byte) string {
 		return "image/png"
 	case bytes.HasPrefix(data, []byte{0xFF, 0xD8, 0xFF}):
 		return "image/jpeg"
+	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP":
+		return "image/webp"
+	case bytes.HasPrefix(data, []byte("\xABKTX 20\xBB\r\n\x1A\n")):
+		return "image/ktx2"
 	}
 	return ""
 }

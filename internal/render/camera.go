@@ -98,6 +98,21 @@ func FrameBounds(min, max mgl32.Vec3, aspect float32) Camera {
 	return c
 }
 
+// LookAt is the camera at eye looking at target with a vertical field of
+// view of fovY radians, its clip planes at a hundredth and a hundred times
+// their distance. Ok is false where eye and target coincide or eye is
+// straight above or below target (the orbit camera keeps Y up and has no
+// yaw there).
+func LookAt(eye, target mgl32.Vec3, fovY float32) (c Camera, ok bool) {
+	d := eye.Sub(target)
+	dist := d.Len()
+	if !(dist > 0) || math.IsInf(float64(dist), 0) || math.Abs(float64(d[1]/dist)) > 0.9999 || !(fovY > 0 && fovY < math.Pi) {
+		return Camera{}, false
+	}
+	return Camera{Target: target, Distance: dist, Yaw: float32(math.Atan2(float64(d[0]), float64(d[2]))),
+		Pitch: float32(math.Asin(float64(d[1] / dist))), FovY: fovY, Near: dist / 100, Far: dist * 100}, true
+}
+
 func sign(bit int) float32 {
 	if bit != 0 {
 		return 1

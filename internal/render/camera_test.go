@@ -177,3 +177,34 @@ func TestProjectLeftInset(t *testing.T) {
 		}
 	}
 }
+
+// LookAt puts the eye where it is asked and looks as mgl32.LookAtV does.
+func TestLookAt(t *testing.T) {
+	for _, c := range []struct{ eye, target mgl32.Vec3 }{
+		{mgl32.Vec3{0.2, 0.9, 2.87}, mgl32.Vec3{0.2, 0.18, 0}},
+		{mgl32.Vec3{-3, 1, -4}, mgl32.Vec3{1, 2, 3}},
+		{mgl32.Vec3{5, -2, 0}, mgl32.Vec3{}},
+	} {
+		cam, ok := LookAt(c.eye, c.target, mgl32.DegToRad(45))
+		if !ok {
+			t.Fatalf("LookAt(%v, %v) refused", c.eye, c.target)
+		}
+		if d := cam.Eye().Sub(c.eye).Len(); d > 1e-5*c.eye.Sub(c.target).Len() {
+			t.Errorf("eye %v, want %v", cam.Eye(), c.eye)
+		}
+		want := mgl32.LookAtV(c.eye, c.target, mgl32.Vec3{0, 1, 0})
+		got := cam.View()
+		for i := range got {
+			if math.Abs(float64(got[i]-want[i])) > 1e-5*float64(1+c.eye.Len()) {
+				t.Errorf("view %v, want %v", got, want)
+				break
+			}
+		}
+	}
+	if _, ok := LookAt(mgl32.Vec3{0, 3, 0}, mgl32.Vec3{}, 1); ok {
+		t.Error("an eye straight above the target was taken")
+	}
+	if _, ok := LookAt(mgl32.Vec3{1, 1, 1}, mgl32.Vec3{1, 1, 1}, 1); ok {
+		t.Error("an eye on the target was taken")
+	}
+}

@@ -147,6 +147,9 @@ type pipeline struct {
 	uTint         int32
 	uSelJoint     int32
 	uModel        int32
+	uUVTransform  int32
+	uAlphaMode    int32
+	uAlphaCutoff  int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
@@ -165,6 +168,9 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uTint = p.uniform("uTint")
 	pl.uSelJoint = p.uniform("uSelJoint")
 	pl.uModel = p.uniform("uModel")
+	pl.uUVTransform = p.uniform("uUVTransform")
+	pl.uAlphaMode = p.uniform("uAlphaMode")
+	pl.uAlphaCutoff = p.uniform("uAlphaCutoff")
 	if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err

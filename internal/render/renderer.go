@@ -55,9 +55,39 @@ type MeshData struct {
 
 // Material is how a mesh is shaded.
 type Material struct {
-	BaseColor   [4]float32 // linear RGBA
-	Texture     TextureID
+	BaseColor [4]float32 // linear RGBA
+	Texture   TextureID
+	// UV transforms the texture's coordinates (u, v, 1), a 3×3 matrix in
+	// column-major order (KHR_texture_transform); all zeros is the
+	// identity.
+	UV [9]float32
+	// Alpha is the alpha mode; AlphaCutoff is where Mask cuts.
+	Alpha       AlphaMode
+	AlphaCutoff float32
 	DoubleSided bool
+}
+
+// AlphaMode is how a material's alpha draws (glTF 2.0 §3.9.4).
+type AlphaMode uint8
+
+const (
+	// Opaque ignores alpha.
+	Opaque AlphaMode = iota
+	// Mask discards fragments whose alpha is below AlphaCutoff and draws
+	// the rest opaque.
+	Mask
+	// Blend draws over what is behind, after every opaque and masked
+	// draw, without writing depth.
+	Blend
+)
+
+// Sampler is a texture's filters and wrap modes, with glTF's values
+// (which are OpenGL's): MagFilter 9728 NEAREST or 9729 LINEAR; MinFilter
+// those or 9984–9987, the mipmapped ones; WrapS and WrapT 10497 REPEAT,
+// 33071 CLAMP_TO_EDGE or 33648 MIRRORED_REPEAT. A zero filter is left to
+// the renderer (linear, mipmapped), a zero wrap mode is REPEAT.
+type Sampler struct {
+	MagFilter, MinFilter, WrapS, WrapT int
 }
 
 // DrawItem is one draw call.
@@ -75,6 +105,9 @@ type DrawItem struct {
 	// Morph holds the weights of the mesh's morph targets, one per
 	// target, or nil to draw the mesh unmorphed.
 	Morph []float32
+	// Center is a world-space point of the draw (its bounds' centre),
+	// by which blended draws are sorted back to front.
+	Center [3]float32
 }
 
 // Skinning is a vertex-skinning method.
@@ -140,6 +173,8 @@ type Renderer struct {
 		light, eye mgl32.Vec3
 	}
 	lbs, dq     pipeline
+	blendOrder  []int      // the blended items of the frame being drawn
+	uv          [9]float32 // the UV transform handed to GL by pointer
 	lines       *lines
 	ubo         uint32
 	uboSize     int
@@ -200,7 +235,7 @@ func New() (*Renderer, error) {
 	gl.GenBuffers(1, &r.ubo)
 	gl.GenBuffers(1, &r.morphUBO)
 	r.noMorphB, r.noMorph = newNoMorph()
-	r.white = uploadTexture(image.NewNRGBA(image.Rect(0, 0, 1, 1)), true)
+	r.white = uploadTexture(image.NewNRGBA(image.Rect(0, 0, 1, 1)), true, Sampler{})
 	return r, nil
 }
 
@@ -324,13 +359,14 @@ func (r *Renderer) UpdateVertices(id MeshID, positions, normals []float32) error
 	return nil
 }
 
-// AddTexture uploads an sRGB-encoded image with mipmaps.
-func (r *Renderer) AddTexture(img *image.NRGBA) TextureID {
-	r.textures = append(r.textures, uploadTexture(img, false))
+// AddTexture uploads an sRGB-encoded image with mipmaps, sampled as s
+// says.
+func (r *Renderer) AddTexture(img *image.NRGBA, s Sampler) TextureID {
+	r.textures = append(r.textures, uploadTexture(img, false, s))
 	return TextureID(len(r.textures) - 1)
 }
 
-func uploadTexture(img *image.NRGBA, white bool) uint32 {
+func uploadTexture(img *image.NRGBA, white bool, s Sampler) uint32 {
 	var tex uint32
 	gl.GenTextures(1, &tex)
 	gl.BindTexture(gl.TEXTURE_2D, tex)
@@ -348,10 +384,19 @@ func uploadTexture(img *image.NRGBA, white bool) uint32 {
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
 	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.SRGB8_ALPHA8, int32(b.Dx()), int32(b.Dy()), 0, gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(pix))
 	gl.GenerateMipmap(gl.TEXTURE_2D)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.REPEAT)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.REPEAT)
+	pick := func(v int, fallback int32, valid ...int) int32 {
+		for _, ok := range valid {
+			if v == ok {
+				return int32(v)
+			}
+		}
+		return fallback
+	}
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, pick(s.MinFilter, gl.LINEAR_MIPMAP_LINEAR,
+		gl.NEAREST, gl.LINEAR, gl.NEAREST_MIPMAP_NEAREST, gl.LINEAR_MIPMAP_NEAREST, gl.NEAREST_MIPMAP_LINEAR, gl.LINEAR_MIPMAP_LINEAR))
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, pick(s.MagFilter, gl.LINEAR, gl.NEAREST, gl.LINEAR))
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, pick(s.WrapS, gl.REPEAT, gl.REPEAT, gl.CLAMP_TO_EDGE, gl.MIRRORED_REPEAT))
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, pick(s.WrapT, gl.REPEAT, gl.REPEAT, gl.CLAMP_TO_EDGE, gl.MIRRORED_REPEAT))
 	return tex
 }
 
@@ -399,40 +444,99 @@ func (r *Renderer) Draw(f *Frame) error {
 	gl.Uniform1i(pl.uView, int32(f.View))
 	gl.ActiveTexture(gl.TEXTURE0)
 	r.DrawCalls = 0
-	for i, it := range f.Items {
-		if it.Mesh < 0 || int(it.Mesh) >= len(r.meshes) || !r.meshes[it.Mesh].live {
-			return fmt.Errorf("render: draw item %d names mesh %d, which is not uploaded", i, it.Mesh)
+	// Opaque and masked draws first, in order; then the blended ones,
+	// farthest first, over them without writing depth.
+	r.blendOrder = r.blendOrder[:0]
+	for i := range f.Items {
+		if f.Items[i].Material.Alpha == Blend {
+			r.blendOrder = append(r.blendOrder, i)
+			continue
 		}
-		m := r.meshes[it.Mesh]
-		if it.Material.DoubleSided {
-			gl.Disable(gl.CULL_FACE)
-		} else {
-			gl.Enable(gl.CULL_FACE)
-			gl.CullFace(gl.BACK)
+		if err := r.drawItem(pl, f, i); err != nil {
+			return err
 		}
-		tex := r.white
-		if t := it.Material.Texture; t >= 0 && int(t) < len(r.textures) {
-			tex = r.textures[t]
+	}
+	if len(r.blendOrder) > 0 {
+		r.sortBlended(f)
+		gl.Enable(gl.BLEND)
+		// The destination keeps its alpha: read-back pictures stay opaque.
+		gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
+		gl.DepthMask(false)
+		for _, i := range r.blendOrder {
+			if err := r.drawItem(pl, f, i); err != nil {
+				gl.DepthMask(true)
+				gl.Disable(gl.BLEND)
+				return err
+			}
 		}
-		gl.BindTexture(gl.TEXTURE_2D, tex)
-		c := it.Material.BaseColor
-		gl.Uniform4f(pl.uBaseColor, c[0], c[1], c[2], c[3])
-		gl.Uniform4f(pl.uTint, it.Tint[0], it.Tint[1], it.Tint[2], it.Tint[3])
-		gl.Uniform1i(pl.uSelJoint, int32(it.WeightJoint))
-		gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
-		r.bindMorph(i, &m)
-		r.setMissingAttributes(&m)
-		gl.BindVertexArray(m.vao)
-		if m.count > 0 {
-			gl.DrawElementsWithOffset(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0)
-			r.DrawCalls++
-		}
+		gl.DepthMask(true)
+		gl.Disable(gl.BLEND)
 	}
 	gl.BindVertexArray(0)
 	if f.Trail != nil {
 		r.lines.drawVertices((*[16]float32)(&u.vp), f.Trail.Points, f.Trail.Color, gl.LINE_STRIP)
 	}
 	return nil
+}
+
+// drawItem issues frame f's item i with its material.
+func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
+	it := &f.Items[i]
+	if it.Mesh < 0 || int(it.Mesh) >= len(r.meshes) || !r.meshes[it.Mesh].live {
+		return fmt.Errorf("render: draw item %d names mesh %d, which is not uploaded", i, it.Mesh)
+	}
+	m := &r.meshes[it.Mesh]
+	mat := &it.Material
+	if mat.DoubleSided {
+		gl.Disable(gl.CULL_FACE)
+	} else {
+		gl.Enable(gl.CULL_FACE)
+		gl.CullFace(gl.BACK)
+	}
+	tex := r.white
+	if t := mat.Texture; t >= 0 && int(t) < len(r.textures) {
+		tex = r.textures[t]
+	}
+	gl.BindTexture(gl.TEXTURE_2D, tex)
+	c := mat.BaseColor
+	gl.Uniform4f(pl.uBaseColor, c[0], c[1], c[2], c[3])
+	r.uv = mat.UV
+	if r.uv == ([9]float32{}) {
+		r.uv = [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}
+	}
+	gl.UniformMatrix3fv(pl.uUVTransform, 1, false, &r.uv[0])
+	gl.Uniform1i(pl.uAlphaMode, int32(mat.Alpha))
+	gl.Uniform1f(pl.uAlphaCutoff, mat.AlphaCutoff)
+	gl.Uniform4f(pl.uTint, it.Tint[0], it.Tint[1], it.Tint[2], it.Tint[3])
+	gl.Uniform1i(pl.uSelJoint, int32(it.WeightJoint))
+	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
+	r.bindMorph(i, m)
+	r.setMissingAttributes(m)
+	gl.BindVertexArray(m.vao)
+	if m.count > 0 {
+		gl.DrawElementsWithOffset(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0)
+		r.DrawCalls++
+	}
+	return nil
+}
+
+// sortBlended orders blendOrder farthest first by the distance from the
+// eye to each item's Center along the view direction; items at the same
+// depth keep their order. An insertion sort: the list is short and
+// mostly sorted from the frame before, and it allocates nothing.
+func (r *Renderer) sortBlended(f *Frame) {
+	eye := f.Camera.Eye()
+	fwd := f.Camera.Target.Sub(eye)
+	depth := func(i int) float32 {
+		c := f.Items[i].Center
+		return mgl32.Vec3{c[0], c[1], c[2]}.Sub(eye).Dot(fwd)
+	}
+	o := r.blendOrder
+	for k := 1; k < len(o); k++ {
+		for j := k; j > 0 && depth(o[j]) > depth(o[j-1]); j-- {
+			o[j], o[j-1] = o[j-1], o[j]
+		}
+	}
 }
 
 // setMissingAttributes gives the attributes a mesh lacks their defaults.

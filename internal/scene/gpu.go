@@ -57,6 +57,13 @@ type drawSource struct {
 	// into pos/nrm for a rigid draw, into mpos/mnrm before skinning.
 	morphCPU   bool
 	mpos, mnrm []float32
+	// frame indexes GPU.frames: the bounds of the drawn primitive.
+	frame int
+}
+
+// alphaModes maps glTF's alpha modes to the renderer's.
+var alphaModes = map[gltfload.AlphaMode]render.AlphaMode{
+	gltfload.AlphaOpaque: render.Opaque, gltfload.AlphaMask: render.Mask, gltfload.AlphaBlend: render.Blend,
 }
 
 // upload sends every drawn primitive of c to the renderer, partitioned so
@@ -71,7 +78,8 @@ func upload(r *render.Renderer, c *Character, mode string, limit int) (*GPU, err
 	for i, img := range m.Textures {
 		textures[i] = render.NoTexture
 		if img != nil {
-			textures[i] = r.AddTexture(img)
+			s := m.Samplers[i]
+			textures[i] = r.AddTexture(img, render.Sampler{MagFilter: s.MagFilter, MinFilter: s.MinFilter, WrapS: s.WrapS, WrapT: s.WrapT})
 		}
 	}
 	for ii, inst := range m.Instances {
@@ -90,9 +98,11 @@ func upload(r *render.Renderer, c *Character, mode string, limit int) (*GPU, err
 			if p.Material >= 0 {
 				mat = m.Materials[p.Material]
 			}
-			rm := render.Material{BaseColor: mat.BaseColor, Texture: render.NoTexture, DoubleSided: mat.DoubleSided}
-			if mat.BaseColorTexture >= 0 {
-				rm.Texture = textures[mat.BaseColorTexture]
+			rm := render.Material{BaseColor: mat.BaseColor, Texture: render.NoTexture, DoubleSided: mat.DoubleSided,
+				Alpha: alphaModes[mat.AlphaMode], AlphaCutoff: mat.AlphaCutoff}
+			if mat.BaseColorTexture.Texture >= 0 {
+				rm.Texture = textures[mat.BaseColorTexture.Texture]
+				rm.UV = mat.BaseColorTexture.UVMatrix()
 			}
 			skinned := inst.Skin >= 0 && p.Joints != nil
 			if !skinned && rigid == nil {
@@ -220,6 +230,7 @@ func (s *GPU) add(r *render.Renderer, weights []float32, src drawSource, mat ren
 	if err != nil {
 		return err
 	}
+	src.frame = len(s.frames) - 1 // add follows the primitive's addBounds
 	it := render.DrawItem{Mesh: id, Material: mat, Palette: drawn}
 	if len(d.Targets) > 0 {
 		it.Morph = weights // read when the item is drawn
@@ -266,8 +277,29 @@ func (s *GPU) Refresh(r *render.Renderer, c *Character) error {
 		if d.dq != nil {
 			skin.WriteDualQuats(d.dq, d.palette)
 		}
+		if s.items[i].Material.Alpha == render.Blend {
+			s.items[i].Center = s.center(c, &s.frames[d.frame])
+		}
 	}
 	return nil
+}
+
+// center is the middle of primitive f's box in the current pose, by
+// which the renderer sorts blended draws.
+func (s *GPU) center(c *Character, f *boundsOf) [3]float32 {
+	pal := f.rigid
+	if pal == nil {
+		pal = c.Palettes[c.Model.Instances[f.instance].Skin]
+	}
+	box := f.still
+	if lo, hi, ok := skin.PosedBounds(f.boxes, pal); ok {
+		box.Add(lo[0], lo[1], lo[2])
+		box.Add(hi[0], hi[1], hi[2])
+	}
+	if box.Empty() {
+		return [3]float32{}
+	}
+	return [3]float32{(box.Min[0] + box.Max[0]) / 2, (box.Min[1] + box.Max[1]) / 2, (box.Min[2] + box.Max[2]) / 2}
 }
 
 // method is the vertex shader the scene's palettes are laid out for.

@@ -50,6 +50,7 @@ func NewSnapshot(c *scene.Character, parts, weightJoint int) *Snapshot {
 	s := &Snapshot{morphFor: -1}
 	s.space, s.spaceParams = blendSpace(c)
 	s.ViewLabels[debugview.Partitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", parts)
+	s.ViewLabels[debugview.BaseColor] = "view: base colour, unlit"
 	s.WeightJoint(c, weightJoint)
 	s.missing = Missing(c.Model, c.ClipMode)
 	if c.ClipMode {

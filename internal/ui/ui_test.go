@@ -287,7 +287,7 @@ func TestKeys(t *testing.T) {
 			}
 			return ""
 		}},
-		{"toggles", "h,k,w,g,u,v,v,v,f", func(s *State, f *fakeViewer) string {
+		{"toggles", "h,k,w,g,u,v,v,v,v,f", func(s *State, f *fakeViewer) string {
 			if !s.Help || !s.Skeleton || !s.Wire || !s.Grid || s.HUD || s.View != debugview.Shaded || f.framed != 1 {
 				return "toggles wrong"
 			}

@@ -1,0 +1,85 @@
+package gltfload
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Channels whose targets are KHR_animation_pointer JSON pointers play as
+// the ordinary channels they name: node translation, rotation, scale and
+// weights, and a mesh's weights on every node that instances the mesh.
+
+// pointerPair is the skinned document with a morph target and three
+// channels (a rotation, a translation and morph weights) given once as
+// ordinary targets and once as pointers, the weights through the mesh.
+func pointerPair(t *testing.T) (plain, pointer jdoc) {
+	plain, pointer = skinnedDoc(t), skinnedDoc(t)
+	for _, d := range []jdoc{plain, pointer} {
+		d.raw(t, "meshes/0/primitives/0/targets", `[{"POSITION": 1}]`)
+		d.add(t, "animations/0/samplers", `{"input": 7, "output": 7}`)
+	}
+	plain.add(t, "animations/0/channels", `{"sampler": 2, "target": {"node": 0, "path": "weights"}}`)
+	pointer.raw(t, "animations/0/channels", `[
+	  {"sampler": 0, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/nodes/1/rotation"}}}},
+	  {"sampler": 1, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/nodes/2/translation"}}}},
+	  {"sampler": 2, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/meshes/0/weights"}}}}]`)
+	pointer.raw(t, "extensionsUsed", `["KHR_animation_pointer"]`)
+	return plain, pointer
+}
+
+func TestPointerChannelsPlayAsOrdinaryOnes(t *testing.T) {
+	plain, pointer := pointerPair(t)
+	a, err := Decode(plain.bytes(t), nil, "plain.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Decode(pointer.bytes(t), nil, "pointer.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Clips) != 1 || len(b.Clips) != 1 {
+		t.Fatalf("%d and %d clips, want one each", len(a.Clips), len(b.Clips))
+	}
+	ca, cb := a.Clips[0], b.Clips[0]
+	if len(ca.Tracks) != 2 || len(ca.Morph) != 1 {
+		t.Fatalf("the plain file has %d tracks and %d morph tracks, want 2 and 1", len(ca.Tracks), len(ca.Morph))
+	}
+	if !reflect.DeepEqual(ca.Tracks, cb.Tracks) || !reflect.DeepEqual(ca.Morph, cb.Morph) || ca.Duration != cb.Duration {
+		t.Fatalf("pointer clip differs:\n plain   %+v %+v\n pointer %+v %+v", ca.Tracks, ca.Morph, cb.Tracks, cb.Morph)
+	}
+	if lines := b.Report.Lines(Info, 0); len(lines) != 0 {
+		t.Fatalf("want no report line above hints, got %q", lines)
+	}
+}
+
+// A mesh's weights animate every node that instances it; a pointer the
+// viewer does not play is named once, however many channels use it.
+func TestPointerMeshWeightsAndUnplayedPointers(t *testing.T) {
+	_, d := pointerPair(t)
+	d.add(t, "nodes", `{"mesh": 0, "skin": 0}`)
+	d.raw(t, "scenes/0/nodes", `[0, 1, 3]`)
+	for range 2 {
+		d.add(t, "animations/0/channels", `{"sampler": 2, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/alphaCutoff"}}}}`)
+	}
+	m, err := Decode(d.bytes(t), nil, "pointer.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Clips[0]
+	if len(c.Morph) != 2 || c.Morph[0].Channel == c.Morph[1].Channel {
+		t.Fatalf("want the mesh's weights on two nodes' morph channels, got %+v", c.Morph)
+	}
+	if c.Morph[0].Channel != m.NodeMorph[0] || c.Morph[1].Channel != m.NodeMorph[3] {
+		t.Fatalf("morph channels %d, %d; want nodes 0 and 3's: %d, %d", c.Morph[0].Channel, c.Morph[1].Channel, m.NodeMorph[0], m.NodeMorph[3])
+	}
+	var named []string
+	for _, i := range m.Report.Issues {
+		if strings.Contains(i.Message, "/materials/0/alphaCutoff") {
+			named = append(named, i.Message)
+		}
+	}
+	if len(named) != 1 || !strings.Contains(named[0], "channels[3], animations[0].channels[4]") {
+		t.Fatalf("want one line naming the pointer and both channels, got %q", named)
+	}
+}
