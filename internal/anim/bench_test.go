@@ -1,7 +1,6 @@
 package anim
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -65,21 +64,6 @@ func BenchmarkSampleToPalette(b *testing.B) {
 
 const benchJoints = 64
 
-// benchTreeRig is benchRig's 64-joint skeleton with named joints and five
-// copies of its clip, c0…c4, so that trees can blend distinct players.
-func benchTreeRig() (*Skeleton, []Clip) {
-	sk, clip, _ := benchRig(benchJoints)
-	for i := range sk.Names {
-		sk.Names[i] = fmt.Sprintf("j%d", i)
-	}
-	clips := make([]Clip, 5)
-	for i := range clips {
-		clips[i] = *clip
-		clips[i].Name = fmt.Sprintf("c%d", i)
-	}
-	return sk, clips
-}
-
 // reportPerJoint adds the ns/joint metric the project compares.
 func reportPerJoint(b *testing.B, joints int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(joints), "ns/joint")
@@ -87,10 +71,11 @@ func reportPerJoint(b *testing.B, joints int) {
 
 // BenchmarkPoseOp measures the pose operations alone on 64 joints.
 func BenchmarkPoseOp(b *testing.B) {
-	sk, clips := benchTreeRig()
+	sk, clip, _ := benchRig(benchJoints)
+	sk.Names[1] = "j1" // the masked subtree's root
 	poses := make([]*SoAPose, 4)
 	for i := range poses {
-		poses[i] = toSoA(samplePose(sk, &clips[0], 0.1+0.2*float32(i)))
+		poses[i] = toSoA(samplePose(sk, clip, 0.1+0.2*float32(i)))
 	}
 	out := NewSoAPose(benchJoints)
 	diff := NewSoAPose(benchJoints)
