@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/anim"
 )
 

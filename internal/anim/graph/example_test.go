@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/anim/graph"
 )

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/anim"
 )
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/anim"
 )
 
