@@ -50,7 +50,7 @@ test: setup
 	@# the SIMD kernels (AVX2/AVX-512 picked at run time) against the
 	@# portable ones, the workload's checksums, and every viewer test on
 	@# them. (On other architectures this run repeats the portable one.)
-	GOEXPERIMENT=simd $(GO) vet ./internal/anim
+	GOEXPERIMENT=simd $(GO) vet ./internal/anim/...
 	GOEXPERIMENT=simd $(XVFB) $(GO) test -count=1 ./...
 	@# The fuzzers briefly, by execution count: a time limit can end a run
 	@# in the middle of minimizing an input and fail it (context deadline).
@@ -68,7 +68,7 @@ bench:
 	@for exp in default simd; do \
 		x=$$exp; [ $$x = default ] && x=; out=$$(mktemp); \
 		echo "== Blend2Palette-100 and Crowd-1000, GOEXPERIMENT=$$exp"; \
-		GOEXPERIMENT=$$x $(GO) test -run '^$$' -bench 'Blend2Palette100$$|Crowd1000' -benchmem -count 5 ./internal/anim/ | tee $$out | grep -E '^(Benchmark|cpu)'; \
+		GOEXPERIMENT=$$x $(GO) test -run '^$$' -bench 'Blend2Palette100$$|Crowd1000' -benchmem -count 5 ./internal/anim/... | tee $$out | grep -E '^(Benchmark|cpu)'; \
 		echo "-- median of 5 (GOEXPERIMENT=$$exp):"; \
 		awk '/^Benchmark/ { v = ""; a = "?"; for (i = 3; i <= NF; i++) { if ($$i == "ns/joint" || $$i == "ms/frame") { v = $$(i-1); u = $$i } if ($$i == "allocs/op") a = $$(i-1) } if (v != "") print $$1, v, u, a }' $$out | \
 			sort -k1,1 -k2,2g | \
@@ -110,11 +110,12 @@ fuzz:
 	$(GO) test ./internal/gltfload/codec -run '^$$' -fuzz '^FuzzMeshopt$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./internal/anim -run '^$$' -fuzz '^FuzzSample$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
-# Mutation testing of internal/anim, skin, gltfload, ui, asset, character
-# and scene with gremlins (installed on first use): the kill ratio per
-# package, and the surviving mutants in mutate-out/survivors.txt. Long:
-# about two seconds a mutant per core, some 6000 mutants; JOBS and PKGS
-# narrow it. Under Xvfb: scene's tests draw.
+# Mutation testing of internal/anim, anim/graph, skin, gltfload, ui,
+# asset, character and scene with gremlins (installed on first use): the
+# kill ratio per package, and the surviving mutants in
+# mutate-out/survivors.txt. Long: about two seconds a mutant per core,
+# some 6000 mutants; JOBS and PKGS narrow it. Under Xvfb: scene's tests
+# draw.
 mutate:
 	@$(XVFB) ./scripts/mutate.sh
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Mutation testing (make mutate): gremlins mutates internal/anim, skin,
-# gltfload, ui, asset, character and scene one change at a time and runs each
-# package's tests; a mutant the tests do not notice "lived". The kill
-# ratio is killed / (killed + lived); mutants no test reaches are counted
-# apart (not covered).
+# Mutation testing (make mutate): gremlins mutates internal/anim,
+# anim/graph, skin, gltfload, ui, asset, character and scene one change at
+# a time and runs each package's tests; a mutant the tests do not notice
+# "lived". The kill ratio is killed / (killed + lived); mutants no test
+# reaches are counted apart (not covered).
 #
 # gremlins v0.6.0 with --workers above 1 reports mutants killed that a
 # single worker (and a hand-applied change) shows alive, so each gremlins
@@ -11,7 +11,7 @@
 # run side by side, each in its own copy of the module.
 #
 #   JOBS=16 make mutate          shards at once (default: the CPU count)
-#   PKGS="anim" make mutate      the packages (default: anim skin gltfload ui asset character scene)
+#   PKGS="anim" make mutate      the packages (default: anim anim/graph skin gltfload ui asset character scene)
 #   OUT=dir                      where logs, JSON and survivors go (mutate-out)
 #   MEM_GB=6                     address space each shard (and its tests) may use
 set -euo pipefail
@@ -27,17 +27,24 @@ if ! "$bin" --version 2>/dev/null | grep -q "${version#v}"; then
 	$GO install github.com/go-gremlins/gremlins/cmd/gremlins@$version
 fi
 jobs=${JOBS:-$(nproc)}
-pkgs=${PKGS:-anim skin gltfload ui asset character scene}
+pkgs=${PKGS:-anim anim/graph skin gltfload ui asset character scene}
 out=${OUT:-mutate-out}
 rm -rf "$out"
 mkdir -p "$out"
 
 # One line per shard: package, shard number, then the -E patterns that
-# leave out every file of the package not dealt to it.
+# leave out every file of the package not dealt to it, and the files of
+# the packages below it that run on their own (gremlins walks the folder).
 for p in $pkgs; do
 	mapfile -t files < <(cd "internal/$p" && ls -- *.go | grep -v '_test\.go$')
+	below=""
+	for q in $pkgs; do
+		if [[ $q == "$p"/* ]]; then
+			below+=" -E (^|/)${q#"$p"/}/"
+		fi
+	done
 	for ((s = 0; s < jobs && s < ${#files[@]}; s++)); do
-		line="$p $s"
+		line="$p $s$below"
 		for i in "${!files[@]}"; do
 			if ((i % jobs != s)); then
 				line+=" -E (^|/)${files[$i]//./[.]}\$"
@@ -49,13 +56,14 @@ done >"$out/shards"
 
 run_shard() {
 	local p=$1 s=$2
+	local name=${p//\//-} # anim/graph's files are anim-graph-*
 	shift 2
 	# A mutated size or loop bound can make a test allocate without end;
 	# capped, it dies (and counts as killed) instead of swapping the
 	# machine to a halt.
 	ulimit -v $((${MEM_GB:-6} << 20))
 	GOFLAGS=-count=1 "$bin" unleash --workers 1 --timeout-coefficient 40 "$@" \
-		-o "$out/$p-$s.json" "./internal/$p" >"$out/$p-$s.log" 2>&1 || true
+		-o "$out/$name-$s.json" "./internal/$p" >"$out/$name-$s.log" 2>&1 || true
 	echo "  $p shard $s done"
 }
 export -f run_shard
@@ -69,13 +77,14 @@ printf '%-10s %8s %8s %8s %12s %10s\n' package killed lived "timed out" "not cov
 : >"$out/survivors.txt"
 for p in $pkgs; do
 	k=0 l=0 nc=0 to=0
-	for j in "$out/$p"-*.json; do
+	name=${p//\//-}
+	for j in "$out/$name"-[0-9]*.json; do
 		[ -f "$j" ] || continue
 		k=$((k + $(num mutants_killed "$j")))
 		l=$((l + $(num mutants_lived "$j")))
 		nc=$((nc + $(num mutants_not_covered "$j")))
 	done
-	for g in "$out/$p"-*.log; do
+	for g in "$out/$name"-[0-9]*.log; do
 		to=$((to + $(tr '\r' '\n' <"$g" | grep -c 'TIMED OUT' || true)))
 		tr '\r' '\n' <"$g" | grep 'LIVED' | sed "s|.* at |internal/$p/|" >>"$out/survivors.txt" || true
 	done

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/app"
 	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/character"
@@ -189,7 +189,7 @@ func renderShot(t *testing.T, tc shot) *image.NRGBA {
 	}
 	var c *character.Character
 	if tc.rest {
-		c, err = character.New(m, nil, &anim.Spec{Layers: []anim.LayerSpec{{States: []anim.StateSpec{{Name: "rest"}}}}}, -1, 0)
+		c, err = character.New(m, nil, &graph.Spec{Layers: []graph.LayerSpec{{States: []graph.StateSpec{{Name: "rest"}}}}}, -1, 0)
 	} else {
 		c, err = app.NewCharacter(m, opt.load())
 	}

@@ -127,3 +127,40 @@ func TestSlerpTakesShortestArc(t *testing.T) {
 		}
 	}
 }
+
+// TestSoAPadding: stripes are whole blocks of 8 lanes, an empty pose none.
+func TestSoAPadding(t *testing.T) {
+	for n, want := range map[int]int{0: 0, 1: 8, 7: 8, 8: 8, 9: 16, 19: 24, 100: 104} {
+		if got := soaPadded(n); got != want {
+			t.Errorf("soaPadded(%d) = %d, want %d", n, got, want)
+		}
+	}
+	if p := NewSoAPose(0); p.Len() != 0 || len(p.tx) != 0 {
+		t.Fatalf("empty pose: %d joints, stripes of %d", p.Len(), len(p.tx))
+	}
+}
+
+// TestSkeletonBounds: a joint cannot be its own parent, a skin cannot name
+// the joint one past the last.
+func TestSkeletonBounds(t *testing.T) {
+	sk := chain(3)
+	sk.Parents[1] = 1
+	if err := sk.Validate(); err == nil {
+		t.Fatal("a joint that is its own parent was accepted")
+	}
+	sk = chain(3)
+	skin := Skin{Name: "s", Joints: []int{0, 3}, InverseBind: make([]mgl32.Mat4, 2)}
+	if err := skin.Validate(sk); err == nil {
+		t.Fatal("a skin naming joint 3 of 3 was accepted")
+	}
+}
+
+// TestClamp01: inside [0, 1] a value is itself, outside it the nearer
+// end, and NaN 0.
+func TestClamp01(t *testing.T) {
+	for _, c := range []struct{ x, want float32 }{{-1, 0}, {0, 0}, {0.5, 0.5}, {1, 1}, {2, 1}, {float32(math.NaN()), 0}} {
+		if got := Clamp01(c.x); got != c.want {
+			t.Errorf("Clamp01(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package anim
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -408,18 +407,6 @@ func BenchmarkBlend2Palette100Stages(b *testing.B) {
 	}
 }
 
-// b2pSpec is the workload written as a spec: the two clips in a blend1d
-// at 0.4, nlerp or slerp for keys and blend alike.
-func b2pSpec(tb testing.TB, nlerp bool) *Spec {
-	src := `{"params": [{"name": "w", "max": 1, "default": 0.4}],
-	  "tree": {"type": "blend1d", "param": "w", "children": ["A", "B"], "nlerp": ` + fmt.Sprint(nlerp) + `}}`
-	spec, err := ParseSpec([]byte(src))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return spec
-}
-
 // b2pRuntimeClips builds the workload's clips once for many controllers.
 func b2pRuntimeClips(tb testing.TB, sk *Skeleton) []*RuntimeClip {
 	var rcs []*RuntimeClip
@@ -433,148 +420,11 @@ func b2pRuntimeClips(tb testing.TB, sk *Skeleton) []*RuntimeClip {
 	return rcs
 }
 
-// b2pController is the workload through the engine users run: a
-// controller built from b2pSpec, updated by one step per evaluation, its
-// pose turned into the palette by ModelPaletteJob.
-type b2pController struct {
-	c    *Controller
-	pose *SoAPose
-	mp   ModelPaletteJob
-}
-
-func newB2PController(tb testing.TB, sk *Skeleton, skin *Skin, rcs []*RuntimeClip, nlerp bool) *b2pController {
-	c, err := NewControllerRuntime(b2pSpec(tb, nlerp), sk, rcs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	n := sk.NumJoints()
-	g := &b2pController{c: c, pose: NewSoAPose(n)}
-	g.mp = ModelPaletteJob{Skeleton: sk, Skin: skin, Input: g.pose, Models: make([]float32, PaletteFloats*n), Output: make([]float32, PaletteFloats*n)}
-	return g
-}
-
-func (g *b2pController) eval() {
-	g.c.Update(b2pStep)
-	g.c.Evaluate(g.pose)
-	g.mp.Run()
-}
-
-// TestBlend2Palette100Spec runs the workload as a spec through a
-// controller for 30 evaluations and compares with the workload file's
-// checksums.
-func TestBlend2Palette100Spec(t *testing.T) {
-	sk, skin := b2pSkeleton(), b2pSkin()
-	rcs := b2pRuntimeClips(t, sk)
-	for _, want := range b2pWant {
-		g := newB2PController(t, sk, skin, rcs, want.nlerp)
-		for range 30 {
-			g.eval()
-		}
-		sum, last := b2pChecksum(g.mp.Output)
-		if math.Abs(sum-want.sum) > 1e-3 || !vecApprox(last, want.last, 1e-3) {
-			t.Errorf("%s: checksum %.4f, palette[99] %v; want %.4f, %v", want.name, sum, last, want.sum, want.last)
-		}
-	}
-}
-
-// BenchmarkBlend2Palette100Spec is the workload written as a spec
-// (b2pSpec) through NewController, Update, Evaluate and ModelPaletteJob:
-// the path every viewer mode runs.
-func BenchmarkBlend2Palette100Spec(b *testing.B) {
-	sk, skin := b2pSkeleton(), b2pSkin()
-	rcs := b2pRuntimeClips(b, sk)
-	for _, mode := range b2pWant {
-		b.Run(mode.name, func(b *testing.B) {
-			g := newB2PController(b, sk, skin, rcs, mode.nlerp)
-			b.ReportAllocs()
-			for b.Loop() {
-				g.eval()
-			}
-			reportNsPerJoint(b)
-		})
-	}
-}
-
-// BenchmarkSpecVsBest measures what BenchmarkBlend2Palette100Spec's
-// acceptance compares, the spec's nlerp path over the workload's best
-// path, alternating in one process (vsBest).
-func BenchmarkSpecVsBest(b *testing.B) {
-	sk := b2pSkeleton()
-	g := newB2PController(b, sk, b2pSkin(), b2pRuntimeClips(b, sk), true)
-	vsBest(b, g.eval, b2pJoints, "spec-ns/joint")
-}
-
-// crowd1000 is the workload's Crowd-1000 through controllers: 1000
-// controllers of b2pSpec sharing one copy of the runtime clips, character i
-// starting at i·2 ms.
-func crowd1000(tb testing.TB, nlerp bool) *Crowd {
-	sk := b2pSkeleton()
-	return crowdOf(tb, sk, b2pRuntimeClips(tb, sk), nlerp)
-}
-
-// crowdOf is crowd1000 over the runtime clips rcs of skeleton sk.
-func crowdOf(tb testing.TB, sk *Skeleton, rcs []*RuntimeClip, nlerp bool) *Crowd {
-	skin := b2pSkin()
-	spec := b2pSpec(tb, nlerp)
-	ctls := make([]*Controller, 1000)
-	for i := range ctls {
-		c, err := NewControllerRuntime(spec, sk, rcs)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		c.SetTime(float32(i) * 0.002)
-		ctls[i] = c
-	}
-	c, err := NewCrowd(sk, []Skin{*skin}, ctls)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return c
-}
-
-// BenchmarkCrowd1000 is one frame of the workload's Crowd-1000 (nlerp) on
-// one and on two worker goroutines, in ms per frame.
-func BenchmarkCrowd1000(b *testing.B) {
-	benchCrowd(b, func() *Crowd { return crowd1000(b, true) })
-}
-
-// benchCrowd times one frame of the crowds mk builds on one and on two
-// worker goroutines, in ms per frame.
-func benchCrowd(b *testing.B, mk func() *Crowd) {
-	for _, threads := range []int{1, 2} {
-		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			c := mk()
-			defer c.Close()
-			c.Evaluate(b2pStep, threads) // start the workers
-			b.ReportAllocs()
-			for b.Loop() {
-				c.Evaluate(b2pStep, threads)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/frame")
-		})
-	}
-}
-
-// BenchmarkCrowd1000Compressed is BenchmarkCrowd1000 with the clips
-// compressed at 0.01 cm: 1,000 characters sharing two clips of 102 KB
-// each instead of 317 KB.
-func BenchmarkCrowd1000Compressed(b *testing.B) {
-	sk, clips := b2pSkeleton(), b2pClips()
-	var rcs []*RuntimeClip
-	for i := range clips {
-		rc, _, err := CompressClip(&clips[i], sk, CompressOptions{Tolerance: 1e-4})
-		if err != nil {
-			b.Fatal(err)
-		}
-		rcs = append(rcs, rc)
-	}
-	benchCrowd(b, func() *Crowd { return crowdOf(b, sk, rcs, true) })
-}
-
 // TestBlend2Palette100BetweenKeys runs the workload (slerp) half a frame
 // off its keys — keys every 1/30 s, times k/60 + 1/120 — so that every
-// evaluation interpolates, on every kernel path and through a controller,
-// and compares each palette with the reference jobs' at the same time.
+// evaluation interpolates, on every kernel path, and compares each
+// palette with the reference jobs' at the same time (the graph's test of
+// the same name runs it through a controller).
 func TestBlend2Palette100BetweenKeys(t *testing.T) {
 	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
 	const offset = 1.0 / 120
@@ -592,9 +442,6 @@ func TestBlend2Palette100BetweenKeys(t *testing.T) {
 		f.t = offset
 		paths = append(paths, path{p, func() { setKernelPath(p); f.eval() }, f.mp.Output})
 	}
-	g := newB2PController(t, sk, skin, b2pRuntimeClips(t, sk), false)
-	g.c.SetTime(offset)
-	paths = append(paths, path{"spec", g.eval, g.mp.Output})
 	defer kernelPaths()
 	for frame := range 45 {
 		ref.eval()

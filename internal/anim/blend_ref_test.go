@@ -235,11 +235,11 @@ func TestAverageAgainstDefinition(t *testing.T) {
 			total += float64(weights[i])
 		}
 		acc := NewSoAPose(n)
-		accumStart(acc, poses[0], weights[0])
+		AverageStart(acc, poses[0], weights[0])
 		for i := 1; i < k; i++ {
-			accumAdd(acc, poses[i], weights[i])
+			AverageAdd(acc, poses[i], weights[i])
 		}
-		accumFinish(acc, float32(total))
+		AverageFinish(acc, float32(total))
 		want := make([]joint64, n)
 		for j := range want {
 			var sum q64

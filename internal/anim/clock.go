@@ -57,12 +57,12 @@ func NewClipClock(duration float32, mode LoopMode) ClipClock {
 // Advance moves the clock by dt seconds of global time.
 func (c *ClipClock) Advance(dt float32) { c.Elapsed += dt * c.Rate }
 
-// rewind takes whole cycles off a looping or ping-ponging clock's Elapsed,
+// Rewind takes whole cycles off a looping or ping-ponging clock's Elapsed,
 // which changes no Local time, so that Local needs no division while the
 // clock stays inside its first cycle (and float32 keeps its precision). A
 // clock that stops (Once, Repeat) is held at its ends: played on past
 // one, it keeps no time there to play back through before it moves again.
-func (c *ClipClock) rewind() {
+func (c *ClipClock) Rewind() {
 	period := c.Duration
 	switch c.Mode {
 	case Loop:
@@ -126,6 +126,14 @@ func (c *ClipClock) localSlow() float32 {
 		}
 		return float32(posMod(t, d))
 	}
+}
+
+// Returning reports whether a PingPong clock is on its way back: Elapsed
+// in the second half, [Duration, 2·Duration), of its cycle. False in the
+// other modes and for no duration.
+func (c *ClipClock) Returning() bool {
+	d := float64(c.Duration)
+	return c.Mode == PingPong && d > 0 && posMod(float64(c.Elapsed), 2*d) >= d
 }
 
 // Finished reports whether a clock that stops (Once, Repeat) has reached

@@ -85,7 +85,7 @@ func TestClipClockStopsHoldAtTheirEnds(t *testing.T) {
 	step := func(c *ClipClock, rate, dt float32) {
 		c.Rate = rate
 		c.Advance(dt)
-		c.rewind()
+		c.Rewind()
 	}
 	once := NewClipClock(1, Once)
 	step(&once, 1, 3)
@@ -104,5 +104,47 @@ func TestClipClockStopsHoldAtTheirEnds(t *testing.T) {
 		if got := tc.c.Local(); math.Abs(float64(got-tc.want)) > 1e-6 {
 			t.Errorf("%s: local %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestClockEdges: a loop clock that moves onto its end starts the next
+// loop; one of no length stays at 0; a clip lasts until its latest key.
+func TestClockEdges(t *testing.T) {
+	c := ClipClock{Duration: 1, Rate: 1, Mode: Loop, Elapsed: 0.5}
+	c.Advance(0.5)
+	c.Rewind()
+	if c.Elapsed != 0 || c.Local() != 0 {
+		t.Fatalf("loop moved onto its end: elapsed %v local %v, want the next loop's start", c.Elapsed, c.Local())
+	}
+	c = ClipClock{Duration: 1, Rate: 1, Mode: PingPong, Elapsed: 1.5}
+	c.Advance(0.5)
+	c.Rewind()
+	if c.Elapsed != 0 || c.Local() != 0 {
+		t.Fatalf("ping-pong moved onto its period: elapsed %v local %v, want 0", c.Elapsed, c.Local())
+	}
+	c = ClipClock{Duration: 0, Rate: 1, Mode: Loop}
+	c.Advance(0.25)
+	c.Rewind()
+	if c.Local() != 0 || math.IsNaN(float64(c.Elapsed)) {
+		t.Fatalf("a zero-length loop: elapsed %v local %v, want local 0", c.Elapsed, c.Local())
+	}
+	for _, f := range []struct {
+		mode          LoopMode
+		rate, elapsed float32
+		finished      bool
+	}{
+		{Once, 1, 1, true}, {Once, 1, 0.5, false}, {Once, 0, 1, true}, // paused on the end
+		{Once, -1, 0, true}, {Once, -1, 0.5, false},
+		{Repeat, 1, 2, true}, {Repeat, 1, 1.5, false}, {Repeat, 0, 2, true},
+		{Repeat, -1, 0, true}, {Repeat, -1, 0.5, false}, {Loop, 1, 7, false},
+	} {
+		c := ClipClock{Duration: 1, Rate: f.rate, Mode: f.mode, Loops: 2, Elapsed: f.elapsed}
+		if c.Finished() != f.finished {
+			t.Errorf("%v ×2 at rate %v, %v s: finished %v, want %v", f.mode, f.rate, f.elapsed, c.Finished(), f.finished)
+		}
+	}
+	clip := Clip{Tracks: []Track{{Times: []float32{0, 1.5}}, {}, {Times: []float32{0.5, 2.5}}, {Times: []float32{1}}}}
+	if d := clip.ComputeDuration(); d != 2.5 {
+		t.Fatalf("duration %v, want 2.5, the latest key", d)
 	}
 }

@@ -1,6 +1,7 @@
 package anim
 
 import (
+	"fmt"
 	"math"
 	"sort"
 )
@@ -44,11 +45,16 @@ func fillGaps(down []bool, gap int) {
 	}
 }
 
-// contacts finds the contact markers of clip rc for joints: the clip is
-// sampled at contactRate; a contact starts where a joint goes from not
-// down to down (a clip is taken to loop, so a contact under way at its
-// start began at 0 only if it was not down at the end).
-func contacts(rc *RuntimeClip, sk *Skeleton, joints []int, names []string, height, speed float32) []Marker {
+// Contacts finds the contact markers of clip rc, of skeleton sk, for
+// joints: a marker "NAME:down", names[i] naming joints[i], where a joint
+// comes down, its height above its lowest point in the clip under height
+// and its vertical speed under speed (model units and units per second).
+// The clip is sampled at contactRate; a contact starts where a joint goes
+// from not down to down (a clip is taken to loop, so a contact under way
+// at its start began at 0 only if it was not down at the end). The
+// markers come joint by joint, each joint's in time order (SortMarkers
+// orders them all); the slice and its scratch are allocated here.
+func Contacts(rc *RuntimeClip, sk *Skeleton, joints []int, names []string, height, speed float32) []Marker {
 	n := max(int(rc.duration*contactRate), 1)
 	pose := NewPose(sk)
 	models := make([]float32, PaletteFloats*sk.NumJoints())
@@ -94,13 +100,6 @@ func contacts(rc *RuntimeClip, sk *Skeleton, joints []int, names []string, heigh
 		}
 	}
 	return out
-}
-
-// Event is a marker fired by an Update: its clip (an index into the
-// controller's clips) and the marker.
-type Event struct {
-	Clip int
-	Marker
 }
 
 // Crossings calls fire for every marker (sorted by time) that a clip clock
@@ -206,21 +205,22 @@ func (c *crossing) pass(ms []Marker, i, step int, at func(Marker) (float64, bool
 	}
 }
 
-// checkMarkers validates markers against a clip's duration.
-func checkMarkers(ms []Marker, clip string, duration float32, at string) error {
+// checkMarkers validates a clip's markers, sorted by time, against its
+// duration: the error names the clip and the marker's index.
+func checkMarkers(ms []Marker, clip string, duration float32) error {
 	for i, m := range ms {
 		if !(m.Time >= 0 && m.Time <= duration) {
-			return specErrorf(indexPath(at, i), "marker %q at %v s is outside clip %q (0 to %v s)", m.Name, m.Time, clip, duration)
+			return fmt.Errorf("anim: clip %q: markers[%d]: marker %q at %v s is outside the clip (0 to %v s)", clip, i, m.Name, m.Time, duration)
 		}
 		if m.Name == "" {
-			return specErrorf(indexPath(at, i), "marker without a name")
+			return fmt.Errorf("anim: clip %q: markers[%d]: marker without a name", clip, i)
 		}
 	}
 	return nil
 }
 
-// sortMarkers orders markers by time, stably.
-func sortMarkers(ms []Marker) {
+// SortMarkers orders markers by time, stably, in place.
+func SortMarkers(ms []Marker) {
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Time < ms[j].Time })
 }
 

@@ -111,7 +111,7 @@ func TestCrossingsAtTheEnds(t *testing.T) {
 			ms = append(ms, Marker{Time: d * (0.05 + 0.9*rng.Float32()), Name: fmt.Sprintf("m%d", k)})
 		}
 		ms = append(ms, Marker{d, "end"})
-		sortMarkers(ms)
+		SortMarkers(ms)
 		mode := []LoopMode{Loop, Once, PingPong, Repeat}[trial%4]
 		loops := 1 + rng.Intn(3)
 		e0 := d * (4*rng.Float32() - 1)

@@ -613,27 +613,6 @@ func TestFastJobsValidate(t *testing.T) {
 		"nil clip":     func() error { _, err := NewRuntimeClip(nil, sk); return err },
 		"nil skeleton": func() error { _, err := NewRuntimeClip(&clip, nil); return err },
 		"invalid clip": func() error { _, err := NewRuntimeClip(&bad, sk); return err },
-		"crowd skin": func() error {
-			_, err := NewCrowd(sk, []Skin{{Joints: []int{5}, InverseBind: make([]mgl32.Mat4, 1)}}, nil)
-			return err
-		},
-		"crowd controller": func() error { _, err := NewCrowd(sk, nil, []*Controller{nil}); return err },
-		"crowd skeleton": func() error {
-			c, err := NewController(&Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "rest"}}}}}, chain(2), nil)
-			if err != nil {
-				return nil // must not happen: reported as accepted
-			}
-			_, err = NewCrowd(sk, nil, []*Controller{c})
-			return err
-		},
-		"crowd controller twice": func() error {
-			c, err := NewController(&Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "rest"}}}}}, sk, nil)
-			if err != nil {
-				return nil // must not happen: reported as accepted
-			}
-			_, err = NewCrowd(sk, nil, []*Controller{c, c})
-			return err
-		},
 	} {
 		if f() == nil {
 			t.Errorf("%s: accepted", name)
@@ -641,126 +620,14 @@ func TestFastJobsValidate(t *testing.T) {
 	}
 }
 
-// TestCrowdMatchesJobs evaluates characters whose controllers average
-// three clips with weights of their own (one, two, three and no weighted
-// clips, a negative one), at different times, on 1, 2 and 3 workers, and
-// compares every palette, of two skins, with the reference jobs
-// (refSampleJob, refWeightedAveragePose, refLocalToModelJob, refPaletteJob)
-// at the same clip times.
-func TestCrowdMatchesJobs(t *testing.T) {
-	sk := humanoid()
-	clips := humanoidClips(sk)
-	n := sk.NumJoints()
-	skins := []Skin{{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}, {Joints: []int{3, 1}, InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Translate3D(1, 2, 3)}}}
-	for i := range n {
-		skins[0].Joints[i] = i
-		skins[0].InverseBind[i] = mgl32.Translate3D(0, -float32(i)*0.1, 0)
-	}
-	spec, err := ParseSpec([]byte(`{"params": [{"name": "a", "min": -1, "max": 2}, {"name": "b", "min": -1, "max": 2}, {"name": "c", "min": -1, "max": 2}],
-	  "tree": {"type": "average", "children": ["` + clips[0].Name + `", "` + clips[1].Name + `", "` + clips[2].Name + `"], "weights": ["a", "b", "c"]}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	weights := [][]float32{{1, 0, 0}, {0, 2, 0}, {0.6, 0.4, 0}, {0, 0.3, 0.7}, {0.2, 0.3, 0.5}, {0, 0, 0}, {-1, 0, 1}}
-	const chars = 41
-	var results [][]float32
-	// The last run keeps no model matrices: its palettes must not change.
-	for run, workers := range []int{1, 2, 3, 2} {
-		keep := run < 3
-		var ctls []*Controller
-		for i := range chars {
-			ctl, err := NewController(spec, sk, clips)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for j, w := range weights[i%len(weights)] {
-				ctl.SetParamIndex(j, w)
-			}
-			ctl.SetTime(float32(i) * 0.37)
-			ctls = append(ctls, ctl)
-		}
-		c, err := NewCrowd(sk, skins, ctls)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if keep {
-			c.KeepModels()
-		}
-		for range 5 {
-			c.Evaluate(0.05, workers)
-		}
-		var all []float32
-		size := PaletteFloats * (n + 2 + n)
-		for i := range chars {
-			all = append(all, c.Palette(i, 0)...)
-			all = append(all, c.Palette(i, 1)...)
-			if keep {
-				all = append(all, c.Models(i)...)
-			} else if c.Models(i) != nil {
-				t.Fatalf("Models(%d) without KeepModels is %d floats; want nil", i, len(c.Models(i)))
-			} else {
-				all = append(all, results[0][i*size+PaletteFloats*(n+2):(i+1)*size]...)
-			}
-		}
-		c.Close()
-		results = append(results, all)
-	}
-	for w := 1; w < len(results); w++ {
-		for k := range results[0] {
-			if results[w][k] != results[0][k] {
-				t.Fatalf("%d workers: float %d = %v, 1 worker %v", w+1, k, results[w][k], results[0][k])
-			}
-		}
-	}
-	// The reference: the same clip times through the reference jobs.
-	poses := make([][]Transform, len(clips))
-	pose, models := make([]Transform, n), make([]mgl32.Mat4, n)
-	want := make([]float32, PaletteFloats*(n+2+n)) // two palettes, then the model matrices
-	for i := range chars {
-		for j := range clips {
-			tm := float32(posMod(float64(float32(i)*0.37), float64(clips[j].Duration)))
-			for range 5 {
-				tm = float32(posMod(float64(tm+0.05), float64(clips[j].Duration)))
-			}
-			poses[j] = samplePose(sk, &clips[j], tm)
-		}
-		ws := append([]float32(nil), weights[i%len(weights)]...)
-		for j := range ws {
-			ws[j] = max(ws[j], 0)
-		}
-		if !refWeightedAveragePose(pose, poses, ws) {
-			copy(pose, sk.Rest)
-		}
-		(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
-		(&refPaletteJob{Skin: &skins[0], Models: models, Output: want[:PaletteFloats*n]}).Run()
-		(&refPaletteJob{Skin: &skins[1], Models: models, Output: want[PaletteFloats*n : PaletteFloats*(n+2)]}).Run()
-		for j := range models {
-			WritePaletteEntry(want[PaletteFloats*(n+2+j):], &models[j])
-		}
-		got := results[0][i*len(want) : (i+1)*len(want)]
-		for k := range want {
-			if !approxEqual(got[k], want[k], 1e-4) {
-				t.Fatalf("character %d (weights %v): float %d of the palettes and models = %v, want %v", i, weights[i%len(weights)], k, got[k], want[k])
-			}
-		}
-	}
-}
-
 // TestFastPipelineAllocatesNothing checks every per-frame call of the fast
-// pipeline, the crowd on one and two workers included.
+// pipeline (the graph's TestCrowdAllocatesNothing checks the crowd).
 func TestFastPipelineAllocatesNothing(t *testing.T) {
 	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
 	for _, nlerp := range []bool{false, true} {
 		f := newB2PFast(t, sk, skin, clips, nlerp)
 		if a := testing.AllocsPerRun(100, f.eval); a != 0 {
 			t.Errorf("nlerp=%v: sample, blend and model-palette allocate %v times per frame", nlerp, a)
-		}
-	}
-	c := crowd1000(t, true)
-	defer c.Close()
-	for _, workers := range []int{1, 2} {
-		if a := testing.AllocsPerRun(3, func() { c.Evaluate(b2pStep, workers) }); a != 0 {
-			t.Errorf("crowd on %d workers allocates %v times per frame", workers, a)
 		}
 	}
 }

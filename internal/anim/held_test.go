@@ -2,6 +2,7 @@ package anim
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -11,10 +12,8 @@ import (
 // stripes do not hold, bit for bit.
 func checkClaims(t *testing.T, what string, p *SoAPose) {
 	t.Helper()
-	for _, path := range tsPaths {
-		if h := p.held[path]; h != (heldTag{}) && tagStripes(path, p.stripes(path)) != h {
-			t.Errorf("%s: claims held %v stripes it does not hold", what, path)
-		}
+	if err := p.CheckHeld(); err != nil {
+		t.Errorf("%s: %v", what, err)
 	}
 }
 
@@ -38,7 +37,7 @@ func TestHeldTags(t *testing.T) {
 		if rc.held[Translation] != restT || rc.held[Scale] != restS || rc.held[Rotation] != (heldTag{}) {
 			t.Errorf("%s: held tags are not the rest pose's", c.Name)
 		}
-		d := rc.differenceClip(rest)
+		d := rc.DifferenceClip(rest)
 		if d == nil {
 			t.Fatalf("%s: no difference clip", c.Name)
 		}
@@ -135,7 +134,7 @@ func TestHeldStripesAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rcs = append(rcs, rc, rc.differenceClip(rest))
+		rcs = append(rcs, rc, rc.DifferenceClip(rest))
 	}
 	mask := make([]float32, n, soaPadded(n))
 	for i := range mask {
@@ -210,95 +209,37 @@ func TestHeldStripesAgree(t *testing.T) {
 	restoreKernels()
 }
 
-// TestHeldCharacterClaims runs the character spec's layers (a blend, an
-// additive and a masked layer, transitions) for 400 frames: every claim
-// on its output, scratch and layer poses holds after each frame, and the
-// output claims the rest pose's translations, which none of its clips
-// keys.
-func TestHeldCharacterClaims(t *testing.T) {
-	c, sk := characterController(t)
-	if err := c.SetParam("speed", 0.5); err != nil {
-		t.Fatal(err)
-	}
-	out := NewPose(sk)
-	for i := range 400 {
-		if i%120 == 0 {
-			_ = c.Request("greet")
-		}
-		c.Update(1.0 / 60)
-		c.Evaluate(out)
-		checkClaims(t, "output", out)
-		for _, s := range c.ctx.stack {
-			checkClaims(t, "scratch or layer", s)
+// TestRestPoseClaims: NewRestPose holds the skeleton's rest pose and
+// claims its translation and scale stripes as a clip without such keys
+// does (scale as the identity, translation not); CheckHeld finds a claim
+// that a write behind the tags' back broke, and names its path.
+func TestRestPoseClaims(t *testing.T) {
+	sk := humanoid()
+	rest := NewRestPose(sk)
+	for j := range sk.Rest {
+		if rest.At(j) != sk.Rest[j] {
+			t.Fatalf("joint %d: %v, want the rest transform %v", j, rest.At(j), sk.Rest[j])
 		}
 	}
-	if out.held[Translation] != c.ctx.rest.held[Translation] || out.held[Translation] == (heldTag{}) {
-		t.Error("the output does not claim the rest pose's translations")
-	}
-}
-
-// TestCrowdLayersMatchControllers runs the character spec's controllers
-// (three layers, post-processing) in a crowd on two workers, each
-// character with its own parameters and clock, and the same set-up alone,
-// frame by frame: the palettes agree bit for bit. The crowd lends each
-// character its worker's layer poses, which keep another character's
-// held stripes (SoAPose.held) from the character before.
-func TestCrowdLayersMatchControllers(t *testing.T) {
-	const chars = 13
-	params := []map[string]float32{
-		{"speed": 0.5, "look_weight": 1, "ik_weight": 1},
-		{"speed": 1, "sway": 0, "gesture": 0.5},
-		{"speed": 0, "sway": 1, "look_weight": 0.4},
-		{"speed": 0.2, "gesture": 0},
-	}
-	spec, sk := characterSpec(t), humanoid()
-	clips := humanoidClips(sk)
-	set := func() []*Controller {
-		var ctls []*Controller
-		for i := range chars {
-			c := build(t, spec, sk, clips)
-			for name, v := range params[i%len(params)] {
-				if err := c.SetParam(name, v); err != nil {
-					t.Fatal(err)
-				}
-			}
-			c.SetTime(float32(i) * 0.23)
-			ctls = append(ctls, c)
-		}
-		return ctls
-	}
-	ctls, alone := set(), set()
-	n := sk.NumJoints()
-	skin := Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
-	for i := range n {
-		skin.Joints[i], skin.InverseBind[i] = i, mgl32.Translate3D(0, -0.1*float32(i), 0)
-	}
-	crowd, err := NewCrowd(sk, []Skin{skin}, ctls)
+	clip := humanoidClips(sk)[0] // rotation keys only
+	rc, err := NewRuntimeClip(&clip, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer crowd.Close()
-	pose := NewPose(sk)
-	mp := ModelPaletteJob{Skeleton: sk, Skin: &skin, Input: pose, Models: make([]float32, PaletteFloats*n), Output: make([]float32, PaletteFloats*n)}
-	for frame := range 90 {
-		if frame%30 == 0 {
-			for i := range chars {
-				if i%3 == 0 {
-					_ = ctls[i].Request("greet")
-					_ = alone[i].Request("greet")
-				}
-			}
-		}
-		crowd.Evaluate(1.0/60, 2)
-		for i, c := range alone {
-			c.Update(1.0 / 60)
-			c.Evaluate(pose)
-			mp.Run()
-			for k, want := range mp.Output {
-				if got := crowd.Palette(i, 0)[k]; got != want {
-					t.Fatalf("frame %d, character %d: palette float %d is %v in the crowd, %v alone", frame, i, k, got, want)
-				}
-			}
-		}
+	out := NewPose(sk)
+	job := rc.NewSampleJob(false, out)
+	job.Run()
+	if !out.HeldAs(rest, Translation) || !out.HeldAs(rest, Scale) || out.HeldAs(rest, Rotation) {
+		t.Error("a clip without translation or scale keys does not claim the rest pose's stripes there, or claims its rotations")
+	}
+	if !rest.HoldsIdentity(Scale) || rest.HoldsIdentity(Translation) {
+		t.Error("the rest pose's scales are not claimed as the identity, or its translations are")
+	}
+	if err := rest.CheckHeld(); err != nil {
+		t.Fatalf("the rest pose: %v", err)
+	}
+	rest.ty[3]++ // not through Set, which drops the claim
+	if err := rest.CheckHeld(); err == nil || !strings.Contains(err.Error(), "translation") {
+		t.Errorf("a broken translation claim: %v", err)
 	}
 }

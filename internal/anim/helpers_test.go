@@ -86,14 +86,6 @@ func turnClip(name string, d float32, joint int, deg0, deg1 float64) Clip {
 	return c
 }
 
-// scaleClip scales joint uniformly from s0 to s1 over d seconds.
-func scaleClip(name string, d float32, joint int, s0, s1 float32) Clip {
-	return Clip{Name: name, Duration: d, Tracks: []Track{{
-		Joint: joint, Path: Scale, Interp: Linear,
-		Times: []float32{0, d}, Values: []float32{s0, s0, s0, s1, s1, s1},
-	}}}
-}
-
 // merge joins the tracks of several clips into one named clip.
 func merge(name string, clips ...Clip) Clip {
 	out := Clip{Name: name}
@@ -166,54 +158,6 @@ func humanoidClips(sk *Skeleton) []Clip {
 	walk := swing("Walk", 1, []string{"thigh.L", "thigh.R", "upper_arm.L", "upper_arm.R"}, mgl32.Vec3{1, 0, 0}, 0.5, []float64{0, math.Pi, math.Pi, 0})
 	wave := swing("Wave", 2, []string{"upper_arm.R", "forearm.R"}, mgl32.Vec3{0, 0, 1}, 1.2, []float64{0.3, 0})
 	return []Clip{idle, walk, wave}
-}
-
-// characterController builds testdata/character.json's controller on the
-// humanoid with its clips, or fails the test.
-func characterController(tb testing.TB) (*Controller, *Skeleton) {
-	tb.Helper()
-	sk := humanoid()
-	return build(tb, characterSpec(tb), sk, humanoidClips(sk)), sk
-}
-
-// characterSpec parses testdata/character.json, or fails the test.
-func characterSpec(tb testing.TB) *Spec {
-	tb.Helper()
-	data, err := os.ReadFile("testdata/character.json")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	spec, err := ParseSpec(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return spec
-}
-
-// build makes a controller or fails the test.
-func build(t testing.TB, spec *Spec, sk *Skeleton, clips []Clip) *Controller {
-	t.Helper()
-	c, err := NewController(spec, sk, clips)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// treeSpec wraps a single tree in a spec with the given parameters.
-func treeSpec(tree NodeSpec, params ...ParamSpec) *Spec {
-	return &Spec{Params: params, Layers: []LayerSpec{{States: []StateSpec{{Name: "s", Tree: &tree}}}}, form: formTree}
-}
-
-func clipNodeSpec(name string) NodeSpec { return NodeSpec{Type: NodeClip, Clip: ClipNamed(name)} }
-
-func inPtr(in Input) *Input { return &in }
-
-// evalPose evaluates the controller into a fresh pose.
-func evalPose(c *Controller) []Transform {
-	out := NewSoAPose(c.NumJoints())
-	c.Evaluate(out)
-	return fromSoA(out)
 }
 
 // samplePose samples one clip alone at time t, the independent reference
@@ -290,11 +234,11 @@ func soaAverage(out []Transform, poses [][]Transform, weights []float32) bool {
 		soaLerp(out, poses[active[0]], poses[active[1]], weights[active[1]]/total)
 	default:
 		acc := NewSoAPose(len(out))
-		accumStart(acc, toSoA(poses[active[0]]), weights[active[0]])
+		AverageStart(acc, toSoA(poses[active[0]]), weights[active[0]])
 		for _, i := range active[1:] {
-			accumAdd(acc, toSoA(poses[i]), weights[i])
+			AverageAdd(acc, toSoA(poses[i]), weights[i])
 		}
-		accumFinish(acc, total)
+		AverageFinish(acc, total)
 		copy(out, fromSoA(acc))
 	}
 	return true

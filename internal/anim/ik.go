@@ -42,7 +42,7 @@ type TwoBoneIKJob struct {
 	// Models are the model matrices of Pose before the job, in
 	// ModelPaletteJob.Models' row layout (PaletteFloats per joint); read
 	// only. The job reads those of Start, Mid and End's parent and of
-	// their ancestors (readsModelOf), not End's own: End's position is
+	// their ancestors (ReadsModelOf), not End's own: End's position is
 	// its parent's matrix applied to its translation in Pose.
 	Models []float32
 	// Pose is the local pose, Len() = joint count; Start and Mid rotations
@@ -66,29 +66,19 @@ func (j *TwoBoneIKJob) Validate() error {
 			return fmt.Errorf("anim: two-bone IK joint %d out of range [0, %d)", jt, n)
 		}
 	}
-	if !isDescendant(j.Skeleton, j.Mid, j.Start) {
+	if !j.Skeleton.IsDescendant(j.Mid, j.Start) {
 		return fmt.Errorf("anim: two-bone IK middle joint %q does not descend from start joint %q", j.Skeleton.Names[j.Mid], j.Skeleton.Names[j.Start])
 	}
-	if !isDescendant(j.Skeleton, j.End, j.Mid) {
+	if !j.Skeleton.IsDescendant(j.End, j.Mid) {
 		return fmt.Errorf("anim: two-bone IK end joint %q does not descend from middle joint %q", j.Skeleton.Names[j.End], j.Skeleton.Names[j.Mid])
 	}
 	return nil
 }
 
-// readsModelOf is the joints whose model matrices Run reads, ancestors
-// aside: Start, Mid and End's parent.
-func (j *TwoBoneIKJob) readsModelOf() [3]int {
+// ReadsModelOf is the joints whose model matrices Run reads, ancestors
+// aside: Start, Mid and End's parent. Skeleton must be set.
+func (j *TwoBoneIKJob) ReadsModelOf() [3]int {
 	return [3]int{j.Start, j.Mid, j.Skeleton.Parents[j.End]}
-}
-
-// isDescendant reports whether joint d lies strictly below joint a.
-func isDescendant(sk *Skeleton, d, a int) bool {
-	for p := sk.Parents[d]; p >= 0; p = sk.Parents[p] {
-		if p == a {
-			return true
-		}
-	}
-	return false
 }
 
 // Run solves the chain. The solution is analytic, in three steps on model
@@ -224,7 +214,7 @@ func turnJoint(sk *Skeleton, models []float32, pose *SoAPose, jt int, r quat, w 
 			// 1 (by its tag) has no mirror to find: its local matrices, T·R
 			// with R from any quaternion, have det ≥ 0, and so have their
 			// products, which unit columns put at +1.
-			if !(unit && pose.holdsIdentity(Scale)) && m[0]*(m[5]*m[10]-m[9]*m[6])+m[4]*(m[9]*m[2]-m[1]*m[10])+m[8]*(m[1]*m[6]-m[5]*m[2]) < 0 {
+			if !(unit && pose.HoldsIdentity(Scale)) && m[0]*(m[5]*m[10]-m[9]*m[6])+m[4]*(m[9]*m[2]-m[1]*m[10])+m[8]*(m[1]*m[6]-m[5]*m[2]) < 0 {
 				i0, i1, i2 = -i0, -i1, -i2
 			}
 			ax, ay, az = (m[0]*r.x+m[4]*r.y+m[8]*r.z)*i0, (m[1]*r.x+m[5]*r.y+m[9]*r.z)*i1, (m[2]*r.x+m[6]*r.y+m[10]*r.z)*i2

@@ -1,7 +1,7 @@
 package anim
 
 // KernelPath names the kernels the fast pipeline (SampleSoAJob, BlendSoA,
-// ModelPaletteJob, the masked and additive layers, Crowd) runs on this
+// ModelPaletteJob, the masked and additive layers) runs on this
 // machine and build: "portable", or, in a GOEXPERIMENT=simd build on
 // amd64, the widest level any kernel runs at ("avx2" or "avx512"),
 // followed by the level each kernel runs at (see SetKernels).

@@ -285,7 +285,7 @@ func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, still uint8,
 		for j0 := 0; j0 < n; j0 += groupLanes {
 			for l := range min(groupLanes, n-j0) {
 				g := (*[7*groupLanes + 1]float32)(s[8*j0+l:])
-				u := clamp01((t - g[0]) * g[8])
+				u := Clamp01((t - g[0]) * g[8])
 				ox[j0+l] = g[16] + (g[40]-g[16])*u
 				oy[j0+l] = g[24] + (g[48]-g[24])*u
 				oz[j0+l] = g[32] + (g[56]-g[32])*u
@@ -300,7 +300,7 @@ func interpolateGeneric(ca []float32, n int, t float32, nlerp bool, still uint8,
 	for j0 := 0; j0 < n; j0 += groupLanes {
 		for l := range min(groupLanes, n-j0) {
 			g := (*[9*groupLanes + 1]float32)(s[10*j0+l:])
-			u := clamp01((t - g[0]) * g[8])
+			u := Clamp01((t - g[0]) * g[8])
 			ax, ay, az, aw, bx, by, bz, bw := g[16], g[24], g[32], g[40], g[48], g[56], g[64], g[72]
 			var x, y, z, w float32
 			if nlerp {

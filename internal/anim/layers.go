@@ -7,7 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Pose operations of the blend trees, on SoA poses. Each writes into a pose
+// Pose operations of blend trees, on SoA poses. Each writes into a pose
 // the caller owns and allocates nothing. Unless a function says otherwise,
 // out may be any of its inputs: each joint is read before it is written.
 // Poses of different lengths are a programmer error and panic.
@@ -145,14 +145,16 @@ func maskedJoints(out, a, b *SoAPose, w float32, mask []float32, nlerp bool, fro
 }
 
 // The flat weighted average of GEA §12.10.1, for three or more poses, in
-// three steps: accumStart scales the first pose into an accumulator,
-// accumAdd adds each further one, accumFinish divides by the total weight
-// and normalizes rotations. Rotations are summed each flipped into the
-// hemisphere of the running sum (q and −q are one rotation). Between the
-// steps acc holds weighted sums, not a pose; it must not be any of the
-// poses added later.
+// three steps: AverageStart scales the first pose into an accumulator,
+// AverageAdd adds each further one, AverageFinish divides by the total
+// weight and normalizes rotations. Rotations are summed each flipped into
+// the hemisphere of the running sum (q and −q are one rotation). Between
+// the steps acc holds weighted sums, not a pose; it must not be any of the
+// poses added later. Every pose has acc's length; nothing is allocated.
 
-func accumStart(acc, p *SoAPose, w float32) {
+// AverageStart starts a weighted average in acc with pose p, weight w
+// (acc may be p).
+func AverageStart(acc, p *SoAPose, w float32) {
 	acc.held = [3]heldTag{}
 	checkLen("average", acc, p, p)
 	n := acc.n
@@ -167,7 +169,8 @@ func accumStart(acc, p *SoAPose, w float32) {
 	acc.Motion = Transform{Translation: p.Motion.Translation.Mul(w), Rotation: p.Motion.Rotation.Scale(w)}
 }
 
-func accumAdd(acc, p *SoAPose, w float32) {
+// AverageAdd adds pose p, weight w, to the average in acc.
+func AverageAdd(acc, p *SoAPose, w float32) {
 	checkLen("average", acc, p, p)
 	n := acc.n
 	for i := range n {
@@ -197,7 +200,9 @@ func accumAdd(acc, p *SoAPose, w float32) {
 	acc.Motion.Rotation = acc.Motion.Rotation.Add(q.Scale(w))
 }
 
-func accumFinish(acc *SoAPose, total float32) {
+// AverageFinish makes acc the average pose: the sums over total, the sum
+// of the weights (> 0), rotations normalized.
+func AverageFinish(acc *SoAPose, total float32) {
 	inv := 1 / total
 	for i := range acc.n {
 		acc.tx[i], acc.ty[i], acc.tz[i] = acc.tx[i]*inv, acc.ty[i]*inv, acc.tz[i]*inv
@@ -307,7 +312,7 @@ func heldIdentity(out, base, diff *SoAPose) uint8 {
 
 // heldIdentityAt is heldIdentity for one path.
 func (out *SoAPose) heldIdentityAt(p Path, base, diff *SoAPose) uint8 {
-	if out == diff || !diff.holdsIdentity(p) {
+	if out == diff || !diff.HoldsIdentity(p) {
 		out.held[p] = heldTag{}
 		return 0
 	}

@@ -265,7 +265,7 @@ func sameMasks8(p, q *SoAPose, from int, m *laneMasks) bool {
 //go:noinline
 func identityMasks8(p *SoAPose, from int, m *laneMasks) bool {
 	lanes, found := len(p.buf)/10, uint8(0)
-	ts := p.holdsIdentity(Translation) && p.holdsIdentity(Scale)
+	ts := p.HoldsIdentity(Translation) && p.HoldsIdentity(Scale)
 	for k := range m {
 		i := from + k*soaLanes
 		if i >= lanes {

@@ -78,7 +78,7 @@ func (j *LookAtJob) Validate() error {
 		if jt < 0 || jt >= n {
 			return fmt.Errorf("anim: look-at chain joint %d is %d, out of range [0, %d)", k, jt, n)
 		}
-		if k > 0 && !isDescendant(j.Skeleton, jt, j.Chain[k-1]) {
+		if k > 0 && !j.Skeleton.IsDescendant(jt, j.Chain[k-1]) {
 			return fmt.Errorf("anim: look-at chain joint %q does not descend from %q", j.Skeleton.Names[jt], j.Skeleton.Names[j.Chain[k-1]])
 		}
 		if j.Shares != nil && !(j.Shares[k] >= 0) {

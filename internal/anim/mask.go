@@ -5,6 +5,14 @@ import (
 	"strings"
 )
 
+// NewMask returns a per-joint weight mask for sk, every weight 0, of
+// length sk.NumJoints() and with zeros in its capacity up to the pose's
+// padding, so that MaskedBlendSoA and AddSoA run its last block in
+// vector lanes. The mask is the caller's.
+func NewMask(sk *Skeleton) []float32 {
+	return make([]float32, sk.NumJoints(), soaPadded(sk.NumJoints()))
+}
+
 // SubtreeMask adds the subtree of the joint named root to a per-joint weight
 // mask: root and every descendant get weight 1, except that with falloff
 // k > 0 the first k joints down each chain ramp in, the joint at depth d
@@ -23,9 +31,9 @@ func SubtreeMask(sk *Skeleton, root string, falloff int, dst []float32) error {
 	if len(dst) != sk.NumJoints() {
 		return fmt.Errorf("anim: mask has %d weights for %d joints", len(dst), sk.NumJoints())
 	}
-	r := sk.JointIndex(root)
-	if r < 0 {
-		return fmt.Errorf("anim: mask root: %w", unknownJoint(sk, root))
+	r, err := sk.FindJoint(root)
+	if err != nil {
+		return fmt.Errorf("anim: mask root: %w", err)
 	}
 	if falloff < 0 {
 		return fmt.Errorf("anim: mask falloff %d for joint %q is negative", falloff, root)
@@ -54,14 +62,9 @@ func SubtreeMask(sk *Skeleton, root string, falloff int, dst []float32) error {
 	return nil
 }
 
-// unknownJoint is the error for a joint name the skeleton does not have; it
-// lists a few names so a typo is easy to spot.
-func unknownJoint(sk *Skeleton, name string) error {
-	return fmt.Errorf("unknown joint %q (joints: %s)", name, listNames(sk.Names, 24))
-}
-
-// listNames joins at most limit names for an error message.
-func listNames(names []string, limit int) string {
+// ListNames joins at most limit names, each quoted, for an error message:
+// `"a", "b", … 3 more`; "none" for no names.
+func ListNames(names []string, limit int) string {
 	if len(names) == 0 {
 		return "none"
 	}

@@ -78,6 +78,20 @@ func NewPose(sk *Skeleton) *SoAPose {
 	return p
 }
 
+// NewRestPose returns a new pose of sk at its rest pose (NewPose, then
+// FromRest), its translation and scale stripes tagged as holding those
+// values, as a clip without such keys tags the stripes it holds: a blend
+// over the pose, or a clip sampled into a copy of it, keeps them without
+// arithmetic or copying.
+func NewRestPose(sk *Skeleton) *SoAPose {
+	p := NewPose(sk)
+	p.FromRest(sk)
+	for _, path := range tsPaths {
+		p.held[path] = tagStripes(path, p.stripes(path))
+	}
+	return p
+}
+
 // FromRest sets p to sk's rest pose: every joint's rest transform and
 // every morph channel's rest weight.
 func (p *SoAPose) FromRest(sk *Skeleton) {
@@ -146,7 +160,7 @@ func sampleMorphTrack(tr *MorphTrack, t float32, cur *int32, dst []float32) {
 		*cur = int32(k)
 	}
 	dt := ts[k+1] - ts[k]
-	u := clamp01((t - ts[k]) / dt)
+	u := Clamp01((t - ts[k]) / dt)
 	v0, v1 := tr.Values[k*per:(k+1)*per], tr.Values[(k+1)*per:(k+2)*per]
 	switch tr.Interp {
 	case Step:

@@ -80,22 +80,6 @@ func TestMorphWeightsSampleAndBlend(t *testing.T) {
 	wantW(t, "the same masked to joint 0", out.W, 0.25, 0.75, 0.8)
 }
 
-func TestMorphWeightsThroughTheController(t *testing.T) {
-	sk := morphSkeleton()
-	avg := NodeSpec{Type: NodeAverage, Children: []NodeSpec{clipNodeSpec("M"), clipNodeSpec("N"), clipNodeSpec("C")},
-		Weights: []Input{Const(1), Const(1), Const(2)}}
-	c := build(t, treeSpec(avg), sk, morphClips())
-	c.Update(0.25)
-	out := NewPose(sk)
-	c.Evaluate(out)
-	// (M + N + 2·C)/4 with M = (0.25, 0.75, 0.5), N = (0.1, 0.2, 0.2),
-	// C = (0.15625, 0.5, 0.5).
-	wantW(t, "average", out.W, 0.165625, 0.4875, 0.425)
-	if n := testing.AllocsPerRun(10, func() { c.Update(0.01); c.Evaluate(out) }); n != 0 {
-		t.Errorf("a frame with morph weights allocates %v times", n)
-	}
-}
-
 func TestMorphErrors(t *testing.T) {
 	sk := morphSkeleton()
 	bad := Clip{Name: "X", Morph: []MorphTrack{{Channel: 2, Count: 2, Interp: Linear, Times: []float32{0}, Values: []float32{0, 0}}}}

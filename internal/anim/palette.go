@@ -330,14 +330,16 @@ func skinPaletteGeneric(joints []int, models, ibs, pal []float32) {
 	}
 }
 
-// modelsBelow recomputes, from the local pose in, the model matrices of
+// ModelsBelow recomputes, from the local pose in, the model matrices of
 // joint from and of every joint below it that need marks, keeping the
 // others: after a post-processing step turned from (and perhaps joints
 // below it), the next step reads current matrices without a pass over the
 // whole skeleton. need must mark a joint's ancestors with it, so that
 // every matrix a recomputed one is built on is current; it may end at the
-// last joint it marks. dirty is scratch, one per joint.
-func modelsBelow(parents []int, in *SoAPose, models []float32, from int, dirty, need []bool) {
+// last joint it marks. parents is the skeleton's; models holds
+// PaletteFloats per joint, ModelPaletteJob.Models' layout; dirty is
+// scratch, one per joint. It allocates nothing.
+func ModelsBelow(parents []int, in *SoAPose, models []float32, from int, dirty, need []bool) {
 	for i := from; i < len(need); i++ {
 		p := parents[i]
 		dirty[i] = i == from || (p >= from && dirty[p])
@@ -347,14 +349,17 @@ func modelsBelow(parents []int, in *SoAPose, models []float32, from int, dirty, 
 	}
 }
 
-// modelsOf computes, from the local pose in, the model matrices of the
+// ModelsOf computes, from the local pose in, the model matrices of the
 // joints up to the last one need marks: what the post-processing steps
 // read, without a pass over the whole skeleton. It runs the palette
 // kernel over them, which builds local matrices eight joints at a time
 // and keeps a chain's rows in registers, and computes them all, marked or
 // not: on the humanoid's look-at and IK, nine joints, every one of them
 // marked, that is faster than modelAt on each (docs/performance.md).
-func modelsOf(parents []int, in *SoAPose, models []float32, need []bool) {
+// parents is the skeleton's and len(need) ≤ len(parents); models holds
+// PaletteFloats per joint, ModelPaletteJob.Models' layout. It allocates
+// nothing.
+func ModelsOf(parents []int, in *SoAPose, models []float32, need []bool) {
 	modelPalette(parents[:len(need)], in, models, nil, nil)
 }
 

@@ -12,14 +12,14 @@ import (
 // pose and handed to the character's model transform, so that a walk
 // walks instead of snapping back at every loop.
 //
-// Every clip player computes, for each Update, the motion its own clip
-// made over the clip time the update moved it, loop wraps, reversal and
-// ping-pong turns included, as a rigid transform relative to where the
-// root stood before (Motion). Poses carry it like a joint, so blends,
-// averages, masks and cross-fades blend the motions of their inputs (an
-// additive layer adds none). Evaluate then takes the motion's part out of
-// the root joint (SoAPose.Motion holds the frame's motion) and
-// Controller.Motion returns it for the character to accumulate.
+// A RootMotion set-up computes, for each clip a frame plays, the motion
+// the clip made over the clip time the frame moved it, loop wraps,
+// reversal and ping-pong turns included, as a rigid transform relative to
+// where the root stood before (ClipMotion). Poses carry it like a joint
+// (SoAPose.Motion), so blends, averages, masks and cross-fades blend the
+// motions of their inputs (an additive layer adds none). TakeOut then
+// takes the motion's part out of the blended pose's root joint, and the
+// character accumulates the frame's motion with Then.
 
 // RootMode says what root motion takes out of the root joint.
 type RootMode uint8
@@ -55,26 +55,40 @@ func ParseRootMode(s string) (RootMode, error) {
 	return RootOff, fmt.Errorf("root motion %q: want xz (horizontal travel and turn) or all", s)
 }
 
-// RootMotionSpec turns root motion on for a spec: Joint names the root
-// joint ("" for the top joint of the skeleton's first skin, which the
-// caller, knowing the skins, resolves and passes to
-// Controller.SetRootMotion).
-type RootMotionSpec struct {
-	Joint string
-	Mode  RootMode
-}
-
-// rootMotion is a controller's root-motion set-up: the root joint, its
-// parent's model matrix at rest (taken to stay put) and its inverse.
-type rootMotion struct {
+// RootMotion is one character's root-motion set-up: the root joint, what
+// is taken from it, and its parent's model matrix at rest (taken to stay
+// put). It is immutable once made; its methods allocate nothing and may
+// run on many goroutines at once.
+type RootMotion struct {
 	joint            int
 	mode             RootMode
 	parent, parentIn mgl32.Mat4
 }
 
+// NewRootMotion returns the set-up taking mode's part of joint j of sk
+// (mode RootOff returns nil: no root motion). It fails for a joint outside
+// sk.
+func NewRootMotion(sk *Skeleton, j int, mode RootMode) (*RootMotion, error) {
+	if mode == RootOff {
+		return nil, nil
+	}
+	if j < 0 || j >= sk.NumJoints() {
+		return nil, fmt.Errorf("anim: root motion joint %d of %d", j, sk.NumJoints())
+	}
+	rm := &RootMotion{joint: j, mode: mode, parent: sk.RestModel(sk.Parents[j])}
+	rm.parentIn = rm.parent.Inv()
+	return rm, nil
+}
+
+// Joint is the root joint.
+func (rm *RootMotion) Joint() int { return rm.joint }
+
+// Mode is what is taken from the root joint (RootXZ or RootAll).
+func (rm *RootMotion) Mode() RootMode { return rm.mode }
+
 // extract splits a root transform (model space) into the part root motion
 // takes (travel and turn) and what stays.
-func (rm *rootMotion) extract(world mgl32.Mat4) (pos mgl32.Vec3, rot mgl32.Quat) {
+func (rm *RootMotion) extract(world mgl32.Mat4) (pos mgl32.Vec3, rot mgl32.Quat) {
 	t := DecomposeMat4(world)
 	if rm.mode == RootAll {
 		return t.Translation, t.Rotation
@@ -91,7 +105,7 @@ func (rm *rootMotion) extract(world mgl32.Mat4) (pos mgl32.Vec3, rot mgl32.Quat)
 }
 
 // rootAt is the extracted part of clip rc's root at clip time t.
-func (rm *rootMotion) rootAt(rc *RuntimeClip, t float32) (mgl32.Vec3, mgl32.Quat) {
+func (rm *RootMotion) rootAt(rc *RuntimeClip, t float32) (mgl32.Vec3, mgl32.Quat) {
 	p, q, s := rc.jointAt(rm.joint, t)
 	local := Transform{Translation: p, Rotation: q, Scale: s}.Mat4()
 	return rm.extract(rm.parent.Mul4(local))
@@ -99,7 +113,7 @@ func (rm *rootMotion) rootAt(rc *RuntimeClip, t float32) (mgl32.Vec3, mgl32.Quat
 
 // between is the motion from clip time t0 to t1 of one cycle: the root's
 // extracted transform at t1 seen from the one at t0.
-func (rm *rootMotion) between(rc *RuntimeClip, t0, t1 float32) Transform {
+func (rm *RootMotion) between(rc *RuntimeClip, t0, t1 float32) Transform {
 	p0, q0 := rm.rootAt(rc, t0)
 	p1, q1 := rm.rootAt(rc, t1)
 	in := q0.Inverse()
@@ -114,18 +128,19 @@ func then(a, b Transform) Transform {
 // identityMotion is no motion.
 var identityMotion = Transform{Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}
 
-// clipMotion is the motion clip player n made in its last update: its
-// clock from elapsed e0 by adv, split where the clip wraps or turns so that
-// each piece lies inside one cycle.
-func (rm *rootMotion) clipMotion(n *clipNode) Transform {
+// ClipMotion is the motion clip rc made while a clock of clock's
+// duration, mode and loops moved from elapsed time e0 by adv (signed,
+// ClipClock.Elapsed units; clock.Elapsed itself is not read): the root's
+// travel and turn in the frame it started in, split where the clip wraps
+// or turns so that each piece lies inside one cycle. Identity for no
+// advance or no duration.
+func (rm *RootMotion) ClipMotion(rc *RuntimeClip, clock ClipClock, e0, adv float32) Transform {
 	m := identityMotion
-	rc := n.job.Clip
-	d := float64(n.clock.Duration)
-	if n.adv == 0 || !(d > 0) {
+	d := float64(clock.Duration)
+	if adv == 0 || !(d > 0) {
 		return m
 	}
-	e, end := float64(n.e0), float64(n.e0)+float64(n.adv)
-	clock := n.clock
+	e, end := float64(e0), float64(e0)+float64(adv)
 	local := func(e float64) float32 { clock.Elapsed = float32(e); return clock.Local() }
 	forward := end > e
 	// Whole cycles at once: a loop repeats the motion of one cycle from
@@ -268,7 +283,7 @@ func (c *RuntimeClip) jointAt(j int, t float32) (mgl32.Vec3, mgl32.Quat, mgl32.V
 			for i := range nc {
 				ka[i], kb[i] = g[groupLanes*(2+i)], g[groupLanes*(2+nc+i)]
 			}
-			a, b, u = ka[:nc], kb[:nc], clamp01((t-g[0])*g[groupLanes])
+			a, b, u = ka[:nc], kb[:nc], Clamp01((t-g[0])*g[groupLanes])
 		} else {
 			k, uk := bracket(c.keys, tr, stride, t, &cur)
 			r := c.keys[int(tr.off)+k*stride:]
@@ -287,11 +302,12 @@ func (c *RuntimeClip) jointAt(j int, t float32) (mgl32.Vec3, mgl32.Quat, mgl32.V
 		mgl32.Vec3{out[2][0], out[2][1], out[2][2]}
 }
 
-// takeOut removes the root motion's part from the pose's root joint: the
+// TakeOut removes the root motion's part from the pose's root joint: the
 // root's model transform P·L becomes E⁻¹·P·L, E its extracted part, so
 // that the root keeps its height and sway but not its travel or turn.
-// It returns the part taken out.
-func (rm *rootMotion) takeOut(out *SoAPose) Transform {
+// It returns the part taken out. out must be a pose of the set-up's
+// skeleton.
+func (rm *RootMotion) TakeOut(out *SoAPose) Transform {
 	root := out.At(rm.joint)
 	world := rm.parent.Mul4(root.Mat4())
 	p, q := rm.extract(world)
@@ -303,7 +319,7 @@ func (rm *rootMotion) takeOut(out *SoAPose) Transform {
 }
 
 // Then composes motion b after a (b in the frame a ends in): the way a
-// character's model transform accumulates Controller.Motion.
+// character's model transform accumulates the motion of each frame.
 func Then(a, b Transform) Transform { return then(a, b) }
 
 // sameTransform is *a == *b, its fields compared in line: comparing the

@@ -124,8 +124,8 @@ func NewRuntimeClip(c *Clip, sk *Skeleton) (*RuntimeClip, error) {
 		rc.morph = append(rc.morph, tr)
 	}
 	rc.markers = slices.Clone(c.Markers)
-	sortMarkers(rc.markers)
-	if err := checkMarkers(rc.markers, c.Name, rc.duration, "markers"); err != nil {
+	SortMarkers(rc.markers)
+	if err := checkMarkers(rc.markers, c.Name, rc.duration); err != nil {
 		return nil, err
 	}
 	var src [3][]int // track index per path and joint, −1 for none
@@ -299,6 +299,10 @@ func restComponents(t *Transform, p Path) (v [4]float32) {
 // Name is the source clip's name.
 func (c *RuntimeClip) Name() string { return c.name }
 
+// Markers are the clip's markers, sorted by time; shared with the clip,
+// not to be modified.
+func (c *RuntimeClip) Markers() []Marker { return c.markers }
+
 // Duration is the clip's length in seconds.
 func (c *RuntimeClip) Duration() float32 { return c.duration }
 
@@ -312,7 +316,7 @@ func (c *RuntimeClip) NumCursors() int {
 	return 3*c.numJoints + len(c.morph)
 }
 
-// differenceClip is c with every key replaced by its additive difference
+// DifferenceClip is c with every key replaced by its additive difference
 // against the pose ref, as DifferenceSoA takes it (translation v − r,
 // rotation r⁻¹ ⊗ q, scale v / r per component, morph weight w − r): sampled
 // at any time it gives, up to rounding, DifferenceSoA of c's sample there
@@ -331,7 +335,7 @@ func (c *RuntimeClip) NumCursors() int {
 // reference whose morph weights are not this clip's. A clip is built once
 // per reference pose and kept with c: the controllers of a crowd, which
 // share c, share it too.
-func (c *RuntimeClip) differenceClip(ref *SoAPose) *RuntimeClip {
+func (c *RuntimeClip) DifferenceClip(ref *SoAPose) *RuntimeClip {
 	if c.pk != nil || c.diffs == nil || ref.Len() != c.numJoints || len(ref.W) != len(c.morphRest) {
 		return nil
 	}
@@ -356,7 +360,7 @@ func (c *RuntimeClip) differenceClip(ref *SoAPose) *RuntimeClip {
 	return d
 }
 
-// buildDifference builds differenceClip's clip.
+// buildDifference builds DifferenceClip's clip.
 func (c *RuntimeClip) buildDifference(ref *SoAPose) *RuntimeClip {
 	d := *c
 	d.diffs = nil // a difference clip has no differences of its own

@@ -178,7 +178,7 @@ func bracket(keys []float32, tr laneTrack, stride int, t float32, cur *int32) (i
 		*cur = int32(k)
 	}
 	r := keys[off+k*stride:]
-	return k, clamp01((t - r[0]) * r[1])
+	return k, Clamp01((t - r[0]) * r[1])
 }
 
 // sampleOther samples STEP and CUBICSPLINE tracks of nc components.
@@ -210,7 +210,7 @@ func sampleOther(keys []float32, tr laneTrack, nc int, t float32, cur *int32, v 
 	// u by division, not by the stored inverse span: a rotation whose
 	// spline passes near zero is normalized from tiny values, where one
 	// ulp of u shows.
-	u := clamp01((t - r0[0]) / dt)
+	u := Clamp01((t - r0[0]) / dt)
 	hermite(v[:nc], r0[recHead:], r1[recHead:], dt, u)
 	if nc == 4 {
 		v[0], v[1], v[2], v[3] = normQ(v[0], v[1], v[2], v[3])
@@ -231,4 +231,16 @@ func hermite(dst, k0, k1 []float32, dt, u float32) {
 	for c := range dst {
 		dst[c] = h00*k0[n+c] + h10*dt*k0[2*n+c] + h01*k1[n+c] + h11*dt*k1[c]
 	}
+}
+
+// Clamp01 is x within [0, 1]; NaN gives 0 (a weight or a blend factor
+// from any input).
+func Clamp01(x float32) float32 {
+	if !(x > 0) {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
 }

@@ -246,7 +246,7 @@ func lerp3x8(s, o []float32, pad int, tv archsimd.Float32x8) {
 }
 
 // pairU8 is u = clamp((t − t0)·inv, 0, 1) of the group g (t0 then inv),
-// 0 where it is NaN (an infinite time on a constant pair), as clamp01.
+// 0 where it is NaN (an infinite time on a constant pair), as Clamp01.
 func pairU8(g []float32, tv archsimd.Float32x8) archsimd.Float32x8 {
 	zero := archsimd.Float32x8{} // VPXOR; Broadcast(0) is a legacy-SSE XORPS
 	u := tv.Sub(load8(g[:], 0)).Mul(load8(g[:], 8))

@@ -237,7 +237,7 @@ func TestDifferenceClipMatchesDifferenceSoA(t *testing.T) {
 		ref   *SoAPose
 		exact []int // joints that must be the identity exactly
 	}{{"first frame", sample(rc, 0, false), []int{3, 4}}, {"another pose", other, nil}} {
-		d := rc.differenceClip(tc.ref)
+		d := rc.DifferenceClip(tc.ref)
 		if d == nil {
 			t.Fatalf("%s: no difference clip", tc.name)
 		}
@@ -246,16 +246,16 @@ func TestDifferenceClipMatchesDifferenceSoA(t *testing.T) {
 		// DifferenceSoA.
 		cubic := clip
 		cubic.Tracks = append(slices.Clone(clip.Tracks), track(2, Rotation, CubicSpline))
-		if rcc, err := NewRuntimeClip(&cubic, sk); err != nil || rcc.differenceClip(tc.ref) != nil {
+		if rcc, err := NewRuntimeClip(&cubic, sk); err != nil || rcc.DifferenceClip(tc.ref) != nil {
 			t.Fatalf("%s: a difference clip of a CUBICSPLINE rotation (%v)", tc.name, err)
 		}
-		if rc.differenceClip(NewSoAPose(n)) != nil {
+		if rc.DifferenceClip(NewSoAPose(n)) != nil {
 			t.Fatalf("%s: a difference clip against a pose without morph weights", tc.name)
 		}
 		// Kept with the clip: controllers sharing it share its differences.
 		same := NewPose(sk)
 		same.CopyFrom(tc.ref)
-		if rc.differenceClip(same) != d {
+		if rc.DifferenceClip(same) != d {
 			t.Fatalf("%s: a second difference clip for an equal reference", tc.name)
 		}
 		for _, nlerp := range []bool{false, true} {

@@ -63,6 +63,27 @@ func (s *Skeleton) JointIndex(name string) int {
 	return -1
 }
 
+// IsDescendant reports whether joint d lies strictly below joint a; both
+// index the skeleton.
+func (s *Skeleton) IsDescendant(d, a int) bool {
+	for p := s.Parents[d]; p >= 0; p = s.Parents[p] {
+		if p == a {
+			return true
+		}
+	}
+	return false
+}
+
+// FindJoint returns the first joint named name, or an error naming it
+// and listing the skeleton's joints (the first two dozen) for one it does
+// not have.
+func (s *Skeleton) FindJoint(name string) (int, error) {
+	if j := s.JointIndex(name); j >= 0 {
+		return j, nil
+	}
+	return -1, fmt.Errorf("unknown joint %q (joints: %s)", name, ListNames(s.Names, 24))
+}
+
 // Skin binds a mesh to a subset of a skeleton's joints: palette entry i is
 // the model matrix of joint Joints[i] times InverseBind[i].
 type Skin struct {

@@ -88,11 +88,32 @@ func (p *SoAPose) stripes(path Path) []float32 {
 	return p.buf[firstStripe[path]*pad : (firstStripe[path]+path.Components())*pad]
 }
 
-// holdsIdentity reports whether p's path stripes hold the identity's
-// component in every lane, by p's tag.
-func (p *SoAPose) holdsIdentity(path Path) bool {
+// HoldsIdentity reports whether p claims, by its tag, that its path
+// stripes hold the identity's component in every lane (0 for translation,
+// 1 for scale): a claim the jobs take as a shortcut. False where p claims
+// nothing.
+func (p *SoAPose) HoldsIdentity(path Path) bool {
 	t := p.held[path]
 	return t != (heldTag{}) && t.Value().identity
+}
+
+// HeldAs reports whether p and q both claim, by their tags, that their
+// path stripes hold the same held values (RuntimeClip's held stripes, the
+// rest pose's).
+func (p *SoAPose) HeldAs(q *SoAPose, path Path) bool {
+	return p.held[path] != (heldTag{}) && p.held[path] == q.held[path]
+}
+
+// CheckHeld returns an error naming the first path whose stripes p claims
+// by tag to hold but does not, bit for bit; nil where every claim holds.
+// A check for tests and debugging: it allocates.
+func (p *SoAPose) CheckHeld() error {
+	for _, path := range tsPaths {
+		if h := p.held[path]; h != (heldTag{}) && tagStripes(path, p.stripes(path)) != h {
+			return fmt.Errorf("anim: pose claims held %v stripes it does not hold", path)
+		}
+	}
+	return nil
 }
 
 // keepHeld makes p's path stripes hold src's, copying them only where p

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -21,7 +22,7 @@ var _ ui.Actions = (*App)(nil)
 func (a *App) Choices() []string                 { return a.Char.Choices() }
 func (a *App) Request(i int, instant bool) error { return a.Char.Request(i, instant) }
 func (a *App) RequestIndex(i int) error          { return a.Char.RequestIndex(i) }
-func (a *App) Params() []anim.Param              { return a.Char.Params() }
+func (a *App) Params() []graph.Param             { return a.Char.Params() }
 func (a *App) SetParam(i int, v float32)         { a.Char.SetParam(i, v) }
 func (a *App) Time() float32                     { return a.Char.Time() }
 func (a *App) Duration() float32                 { return a.Char.Duration() }
@@ -118,7 +119,7 @@ func (a *App) Step(t float32, forward bool) {
 
 // printEvents writes fired markers as JSON lines when -events asks for
 // them: the marker's clip time, its clip and its name.
-func (a *App) printEvents(evs []anim.Event) {
+func (a *App) printEvents(evs []graph.Event) {
 	if !a.opt.Events {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skinview/skinview/assets"
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
@@ -122,14 +123,14 @@ func NewCharacterRuntime(m *gltfload.Model, runtime []*anim.RuntimeClip, opt *Lo
 		}
 		clip = i
 	}
-	var spec *anim.Spec
+	var spec *graph.Spec
 	switch {
 	case opt.Tree != "":
 		data, err := os.ReadFile(opt.Tree)
 		if err != nil {
 			return nil, err
 		}
-		if spec, err = anim.ParseSpec(data); err != nil {
+		if spec, err = graph.ParseSpec(data); err != nil {
 			return nil, fmt.Errorf("%s: %w", opt.Tree, err)
 		}
 	case opt.Blend != "" || opt.Additive != "":
@@ -139,7 +140,7 @@ func NewCharacterRuntime(m *gltfload.Model, runtime []*anim.RuntimeClip, opt *Lo
 		}
 	case (opt.Model == "" || opt.Model == "@character") && clip < 0:
 		var err error
-		if spec, err = anim.ParseSpec(assets.CharacterSpec); err != nil {
+		if spec, err = graph.ParseSpec(assets.CharacterSpec); err != nil {
 			return nil, fmt.Errorf("built-in character spec: %w", err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
@@ -170,13 +171,13 @@ func blendSpace(c *character.Character) (sp *ui.Space2D, params [2]int) {
 	if c.Spec == nil {
 		return nil, params
 	}
-	var found *anim.NodeSpec
-	var walk func(n *anim.NodeSpec)
-	walk = func(n *anim.NodeSpec) {
+	var found *graph.NodeSpec
+	var walk func(n *graph.NodeSpec)
+	walk = func(n *graph.NodeSpec) {
 		if n == nil || found != nil {
 			return
 		}
-		if n.Type == anim.NodeBlend2D {
+		if n.Type == graph.NodeBlend2D {
 			found = n
 			return
 		}
@@ -202,8 +203,8 @@ func blendSpace(c *character.Character) (sp *ui.Space2D, params [2]int) {
 	for _, p := range found.Points {
 		sp.Points = append(sp.Points, [2]float32{p[0], p[1]})
 	}
-	if sp.Rect = anim.Bilinear(found.Points, found.Mode); !sp.Rect {
-		if tris, err := anim.Triangulate(found.Points); err == nil {
+	if sp.Rect = graph.Bilinear(found.Points, found.Mode); !sp.Rect {
+		if tris, err := graph.Triangulate(found.Points); err == nil {
 			sp.Triangles = tris
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 )
 
 // What a user asks of a character from the keys and mouse (the methods of
@@ -54,7 +55,7 @@ func (c *Character) RequestIndex(i int) error {
 // Params are the control parameters of a spec; SetParam changes parameter
 // i. The clip browser has none: its blend weights are the clip panel's
 // (BlendWeight).
-func (c *Character) Params() []anim.Param {
+func (c *Character) Params() []graph.Param {
 	if c.ClipMode {
 		return nil
 	}

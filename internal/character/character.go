@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/gltfload"
 )
@@ -18,8 +19,8 @@ type Character struct {
 	// Runtime are the clips the controller plays, one per clip of Model in
 	// runtime form (asset.CompressClips); nil: Model's clips as loaded.
 	Runtime []*anim.RuntimeClip
-	Ctl     *anim.Controller
-	Spec    *anim.Spec // what ctl was built from
+	Ctl     *graph.Controller
+	Spec    *graph.Spec // what ctl was built from
 	// ClipMode: the controller is the generated clip browser, whose
 	// base-layer states are the model's clips in order; otherwise it runs a
 	// blend-tree spec.
@@ -74,29 +75,29 @@ type Character struct {
 // name) or by a cut (requested as "cut:NAME"). The window's clips play once
 // so that a time past the end holds the last frame and the timeline loops
 // them; a crowd's loop on their own clocks.
-func ClipSpec(m *gltfload.Model, initial int, fade float32, loop anim.LoopMode) *anim.Spec {
-	ls := anim.LayerSpec{Name: "clips"}
+func ClipSpec(m *gltfload.Model, initial int, fade float32, loop anim.LoopMode) *graph.Spec {
+	ls := graph.LayerSpec{Name: "clips"}
 	for i := range m.Clips {
 		name := asset.ClipName(m, i)
-		ls.States = append(ls.States, anim.StateSpec{Name: name, Tree: &anim.NodeSpec{Type: anim.NodeClip, Clip: anim.ClipRef{Index: i}, Loop: loop}})
+		ls.States = append(ls.States, graph.StateSpec{Name: name, Tree: &graph.NodeSpec{Type: graph.NodeClip, Clip: graph.ClipRef{Index: i}, Loop: loop}})
 		ls.Transitions = append(ls.Transitions,
-			anim.TransitionSpec{From: "*", To: name, Type: anim.TransitionSmooth, Duration: fade, Ease: anim.EaseInOut},
-			anim.TransitionSpec{Name: "cut:" + name, From: "*", To: name, Type: anim.TransitionImmediate})
+			graph.TransitionSpec{From: "*", To: name, Type: graph.TransitionSmooth, Duration: fade, Ease: graph.EaseInOut},
+			graph.TransitionSpec{Name: "cut:" + name, From: "*", To: name, Type: graph.TransitionImmediate})
 	}
 	if initial >= 0 && initial < len(m.Clips) {
 		ls.Initial = asset.ClipName(m, initial)
 	}
 	if len(ls.States) == 0 {
-		ls.States = []anim.StateSpec{{Name: "rest"}}
+		ls.States = []graph.StateSpec{{Name: "rest"}}
 	}
-	return &anim.Spec{Layers: []anim.LayerSpec{ls}}
+	return &graph.Spec{Layers: []graph.LayerSpec{ls}}
 }
 
 // addBlendState gives the clip browser's spec its blend state: every clip,
 // looping, mixed by a weight parameter each (0 to 1, none at first), which
 // a cross-fade of fade seconds reaches from any clip at the clip's phase.
 // It returns the state's name: "blend", made unique among the clips'.
-func addBlendState(spec *anim.Spec, m *gltfload.Model, fade float32) string {
+func addBlendState(spec *graph.Spec, m *gltfload.Model, fade float32) string {
 	if len(m.Clips) == 0 {
 		return ""
 	}
@@ -110,16 +111,16 @@ func addBlendState(spec *anim.Spec, m *gltfload.Model, fade float32) string {
 			}
 		}
 	}
-	tree := &anim.NodeSpec{Type: anim.NodeAverage}
+	tree := &graph.NodeSpec{Type: graph.NodeAverage}
 	for i := range m.Clips {
-		tree.Children = append(tree.Children, anim.NodeSpec{Type: anim.NodeClip, Clip: anim.ClipRef{Index: i}, Loop: anim.Once})
-		tree.Weights = append(tree.Weights, anim.Bind(blendParam(m, i)))
-		spec.Params = append(spec.Params, anim.ParamSpec{Name: blendParam(m, i), Max: 1})
+		tree.Children = append(tree.Children, graph.NodeSpec{Type: graph.NodeClip, Clip: graph.ClipRef{Index: i}, Loop: anim.Once})
+		tree.Weights = append(tree.Weights, graph.Bind(blendParam(m, i)))
+		spec.Params = append(spec.Params, graph.ParamSpec{Name: blendParam(m, i), Max: 1})
 	}
 	ls := &spec.Layers[0]
-	ls.States = append(ls.States, anim.StateSpec{Name: name, Tree: tree})
+	ls.States = append(ls.States, graph.StateSpec{Name: name, Tree: tree})
 	ls.Transitions = append(ls.Transitions,
-		anim.TransitionSpec{From: "*", To: name, Type: anim.TransitionSmooth, Duration: fade, Ease: anim.EaseInOut, MatchPhase: true})
+		graph.TransitionSpec{From: "*", To: name, Type: graph.TransitionSmooth, Duration: fade, Ease: graph.EaseInOut, MatchPhase: true})
 	return name
 }
 
@@ -129,7 +130,7 @@ func blendParam(m *gltfload.Model, i int) string { return "weight:" + asset.Clip
 // New builds the character for a model, playing its clips in runtime form
 // (nil: as loaded): with a nil spec, the clip browser starting on clip
 // (the first when clip is -1).
-func New(m *gltfload.Model, runtime []*anim.RuntimeClip, spec *anim.Spec, clip int, fade float32) (*Character, error) {
+func New(m *gltfload.Model, runtime []*anim.RuntimeClip, spec *graph.Spec, clip int, fade float32) (*Character, error) {
 	if err := m.Skeleton.Validate(); err != nil {
 		return nil, err
 	}
@@ -323,12 +324,12 @@ func (c *Character) JointWorld(j int) mgl32.Mat4 {
 
 // newController builds a controller of c's spec on its clips: Runtime
 // where it is set, else the model's clips as loaded.
-func (c *Character) newController() (*anim.Controller, error) {
+func (c *Character) newController() (*graph.Controller, error) {
 	m := c.Model
 	if c.Runtime != nil {
-		return anim.NewControllerRuntime(c.Spec, &m.Skeleton, c.Runtime)
+		return graph.NewControllerRuntime(c.Spec, &m.Skeleton, c.Runtime)
 	}
-	return anim.NewController(c.Spec, &m.Skeleton, m.Clips)
+	return graph.NewController(c.Spec, &m.Skeleton, m.Clips)
 }
 
 // SharedClips are the clips the character plays in runtime form, which
@@ -344,7 +345,7 @@ func (c *Character) SharedClips() ([]*anim.RuntimeClip, error) {
 // CopyController is a controller of c's spec on c's clips with c's
 // parameter values, at its start: a shadow to play through (framing, say)
 // that leaves c's own as it was.
-func (c *Character) CopyController() (*anim.Controller, error) {
+func (c *Character) CopyController() (*graph.Controller, error) {
 	ctl, err := c.newController()
 	if err != nil {
 		return nil, err
@@ -359,7 +360,7 @@ func (c *Character) CopyController() (*anim.Controller, error) {
 // crowd's first member, whose clips loop on its own clock). The clip
 // browser's blend of clips goes with the old one: each member of a crowd
 // plays its own clip.
-func (c *Character) UseController(ctl *anim.Controller, spec *anim.Spec) {
+func (c *Character) UseController(ctl *graph.Controller, spec *graph.Spec) {
 	c.Ctl, c.Spec = ctl, spec
 	if c.ClipMode {
 		c.blendState, c.blendParams = "", nil
@@ -375,19 +376,19 @@ func (c *Character) InSkin(j int) bool { return c.inSkin[j] }
 func (c *Character) Reach() float32 { return c.reach }
 
 // QuickSpec builds the spec of a weighted blend of clips (blend, as
-// anim.ParseClipWeights reads it: "Walk:0.7,Run:0.3") and an additive
-// layer over it (additive, as anim.ParseAdditive reads it), or over clip
+// graph.ParseClipWeights reads it: "Walk:0.7,Run:0.3") and an additive
+// layer over it (additive, as graph.ParseAdditive reads it), or over clip
 // (or the first clip) when blend is "". Clips play once, as the clip
 // browser's states do; the app then sets the loop mode the timeline
 // shows (Character.OneClock), as it does for -clip.
-func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec, error) {
-	var base *anim.NodeSpec
+func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*graph.Spec, error) {
+	var base *graph.NodeSpec
 	if blend != "" {
-		ws, err := anim.ParseClipWeights(blend)
+		ws, err := graph.ParseClipWeights(blend)
 		if err != nil {
 			return nil, err
 		}
-		spec := anim.BlendSpec(ws)
+		spec := graph.BlendSpec(ws)
 		base = spec.Layers[0].States[0].Tree
 		for i := range base.Children {
 			// By name, the clip browser's name ("clip 0" for an unnamed
@@ -396,14 +397,14 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 			if err != nil {
 				return nil, fmt.Errorf("-blend %s: %w", blend, err)
 			}
-			base.Children[i].Clip = anim.ClipRef{Index: k}
+			base.Children[i].Clip = graph.ClipRef{Index: k}
 			base.Children[i].Loop = anim.Once
 		}
 		if additive == "" {
 			return spec, nil
 		}
 	}
-	name, w, ref, err := anim.ParseAdditive(additive)
+	name, w, ref, err := graph.ParseAdditive(additive)
 	if err != nil {
 		return nil, err
 	}
@@ -423,13 +424,13 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*anim.Spec,
 	} else if len(m.Clips) > 0 {
 		baseName = m.Clips[0].Name
 	}
-	spec := anim.AdditiveSpec(baseName, name, w, ref)
+	spec := graph.AdditiveSpec(baseName, name, w, ref)
 	tree := spec.Layers[0].States[0].Tree
-	tree.Source.Clip, tree.Reference.Clip = anim.ClipRef{Index: k}, anim.ClipRef{Index: k}
+	tree.Source.Clip, tree.Reference.Clip = graph.ClipRef{Index: k}, graph.ClipRef{Index: k}
 	if base != nil {
 		tree.Base = base
 	} else if clip >= 0 || len(m.Clips) > 0 {
-		tree.Base.Clip = anim.ClipRef{Index: max(clip, 0)}
+		tree.Base.Clip = graph.ClipRef{Index: max(clip, 0)}
 	}
 	tree.Base.Loop = anim.Once
 	tree.Source.Loop = anim.Once

@@ -6,7 +6,7 @@ import (
 
 // Ghost poses, of onion skins and motion trails: poses at other times than the one shown,
 // evaluated by the character's own controller with every clip clock moved
-// (anim.Controller.EvaluateShifted), so they show what the blend, fade and
+// (graph.Controller.EvaluateShifted), so they show what the blend, fade and
 // parameters of now would give there. They leave the controller as it was
 // and allocate nothing after the first use.
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/gltfload"
@@ -79,7 +79,7 @@ func TestImportClipsScaledCopy(t *testing.T) {
 // reaching its low (height within 2 cm of the 0.08 m it keeps planted).
 func TestContactMarkers(t *testing.T) {
 	m := assettest.Character(t)
-	spec, err := anim.ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "Walk"},
+	spec, err := graph.ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "Walk"},
 	  "contacts": {"joints": ["foot.L", "foot.R"], "height": 0.02, "speed": 0.25}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -102,10 +102,10 @@ func TestContactMarkers(t *testing.T) {
 	if !okL || !okR || r < 0.4 || r > 0.55 || math.Abs(math.Abs(float64(l-r))-0.5) > 0.05 {
 		t.Fatalf("contacts %v: want foot.R:down near 0.5 s and foot.L:down half a cycle away", ms)
 	}
-	if _, err := anim.ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "Walk"}, "contacts": {"joints": ["hoof"]}}`)); err != nil {
+	if _, err := graph.ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "Walk"}, "contacts": {"joints": ["hoof"]}}`)); err != nil {
 		t.Fatal(err)
 	}
-	spec, _ = anim.ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "Walk"}, "contacts": {"joints": ["hoof"]}}`))
+	spec, _ = graph.ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "Walk"}, "contacts": {"joints": ["hoof"]}}`))
 	if _, err := New(m, nil, spec, -1, 0); err == nil || !strings.Contains(err.Error(), "hoof") {
 		t.Fatalf("an unknown contact joint: %v", err)
 	}
@@ -221,7 +221,7 @@ func TestLastClipOutOfTheBlendPlaysAlone(t *testing.T) {
 // A spec's root motion joint that the model lacks is named with its path,
 // as every other spec error is.
 func TestSpecRootMotionJointNamesItsPath(t *testing.T) {
-	spec, err := anim.ParseSpec([]byte(`{"tree": "Walk", "rootMotion": {"joint": "nojoint", "mode": "xz"}}`))
+	spec, err := graph.ParseSpec([]byte(`{"tree": "Walk", "rootMotion": {"joint": "nojoint", "mode": "xz"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // Root motion in the viewer: the controller takes the root's travel and
-// turn out of the pose (anim.Controller.SetRootMotion); the character
+// turn out of the pose (graph.Controller.SetRootMotion); the character
 // accumulates them into its model transform, Root, which moves the drawn
 // character, its overlays, and the trail of where it has been.
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/skin"
 )
@@ -286,7 +287,7 @@ func writePartitionPlan(w io.Writer, m *gltfload.Model, limit int) {
 
 // WriteParams lists the parameters -param sets, with their ranges and
 // defaults (-info).
-func WriteParams(w io.Writer, ps []anim.Param) {
+func WriteParams(w io.Writer, ps []graph.Param) {
 	for _, p := range ps {
 		fmt.Fprintf(w, "param %s: %g to %g, default %g\n", p.Name, p.Min, p.Max, p.Default)
 	}

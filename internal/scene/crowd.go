@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
@@ -15,11 +16,11 @@ import (
 )
 
 // Crowd is -Crowd N: N copies of the character on a grid, each with its
-// own controller, time offset and parameters, animated by anim.Crowd on
+// own controller, time offset and parameters, animated by graph.Crowd on
 // all cores and drawn from the one uploaded set of meshes with their own
 // palettes.
 type Crowd struct {
-	anim    *anim.Crowd
+	anim    *graph.Crowd
 	model   *gltfload.Model
 	members []member
 	Items   []render.DrawItem // every member's draw items, for one Draw
@@ -57,11 +58,11 @@ func NewCrowd(m *gltfload.Model, fade float32, first *character.Character, s *GP
 	if err != nil {
 		return nil, err
 	}
-	ctls := make([]*anim.Controller, n)
+	ctls := make([]*graph.Controller, n)
 	spacing := 1.3 * max(hi[0]-lo[0], hi[2]-lo[2], (hi[1]-lo[1])*0.4)
 	cols := int(math.Ceil(math.Sqrt(float64(n))))
 	for i := range n {
-		ctl, err := anim.NewControllerRuntime(spec, &m.Skeleton, clips)
+		ctl, err := graph.NewControllerRuntime(spec, &m.Skeleton, clips)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +95,7 @@ func NewCrowd(m *gltfload.Model, fade float32, first *character.Character, s *GP
 		cr.members = append(cr.members, mb)
 		cr.offsets = append(cr.offsets, float32(math.Mod(float64(i)*0.377, float64(max(first.Span(), 1e-3)))))
 	}
-	if cr.anim, err = anim.NewCrowd(&m.Skeleton, m.Skins, ctls); err != nil {
+	if cr.anim, err = graph.NewCrowd(&m.Skeleton, m.Skins, ctls); err != nil {
 		return nil, err
 	}
 	for k := range s.draws {

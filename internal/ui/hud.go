@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 )
 
 // Painter draws 2D overlays in framebuffer pixels, origin top-left;
@@ -52,8 +53,8 @@ type Info struct {
 	Clips       []ClipRow     // the clip browser's list (nil under a spec), one row per choice
 	Morph       *MorphPanel   // the morph targets of one mesh, or nil
 	Fade        *Fade         // a cross-fade in progress, or nil
-	Params      []anim.Param
-	Status      anim.Status
+	Params      []graph.Param
+	Status      graph.Status
 	HasStates   bool // the spec has a state machine worth showing
 	Space       *Space2D
 	Stats       Stats
@@ -632,7 +633,7 @@ func drawJoint(p Painter, l *line, j *JointInfo, x, y float32) float32 {
 }
 
 // drawSlider is one parameter: name, bar, value; the selected one lit.
-func drawSlider(p Painter, l *line, prm anim.Param, selected bool, x, y, w float32) {
+func drawSlider(p Painter, l *line, prm graph.Param, selected bool, x, y, w float32) {
 	lh := p.LineHeight()
 	l.reset()
 	col := textDim

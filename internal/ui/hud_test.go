@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 )
 
 // recorder is a Painter that keeps the text it was asked to draw (and
@@ -144,8 +145,8 @@ func TestMorphNamesElideInTheMiddle(t *testing.T) {
 func TestHoverTagOnTop(t *testing.T) {
 	s := NewState()
 	in := &Info{Model: "m", Mode: "blend tree", Choice: "Walk", Duration: 2, FPS: 30, HasStates: true,
-		Params: []anim.Param{{Name: "speed", Max: 1}, {Name: "aim_x", Min: -1, Max: 1}},
-		Status: anim.Status{State: "Walk"}}
+		Params: []graph.Param{{Name: "speed", Max: 1}, {Name: "aim_x", Min: -1, Max: 1}},
+		Status: graph.Status{State: "Walk"}}
 	Draw(&recorder{}, &s, in, 1280, 720)
 	s.Hover(s.Timeline.X+s.Timeline.W/2, s.Timeline.Y+s.Timeline.H/2)
 	r := &recorder{}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/debugview"
 )
 
@@ -19,7 +20,7 @@ type Actions interface {
 	// RequestIndex asks the state machine for its state i (number keys).
 	RequestIndex(i int) error
 	// Params lists the control parameters; SetParam changes one.
-	Params() []anim.Param
+	Params() []graph.Param
 	SetParam(i int, v float32)
 	// Time is the timeline's time and Duration its length, in seconds, as
 	// the character's clock reports them; FrameStep is one frame.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/debugview"
 )
 
@@ -15,7 +16,7 @@ type fakeViewer struct {
 	choices   []string
 	requested []string
 	indexed   []int
-	params    []anim.Param
+	params    []graph.Param
 	shots     int
 	framed    int
 	// t and loop stand for the character's clock.
@@ -85,7 +86,7 @@ func (f *fakeViewer) ReleaseMorph(i int) {
 }
 func (f *fakeViewer) CycleMorph()               { f.cycled++ }
 func (f *fakeViewer) ToggleFollow()             { f.follows++ }
-func (f *fakeViewer) Params() []anim.Param      { return f.params }
+func (f *fakeViewer) Params() []graph.Param     { return f.params }
 func (f *fakeViewer) SetParam(i int, v float32) { f.params[i].Value = v }
 func (f *fakeViewer) Duration() float32         { return 2 }
 func (f *fakeViewer) Time() float32             { return f.t }
@@ -116,7 +117,7 @@ func (f *fakeViewer) FrameModel() { f.framed++ }
 func newFake() *fakeViewer {
 	return &fakeViewer{
 		choices: []string{"Idle", "Walk", "Run"},
-		params:  []anim.Param{{Name: "speed", Value: 0.5, Max: 1, Default: 0.25}, {Name: "aim_x", Value: 0, Min: -1, Max: 1}},
+		params:  []graph.Param{{Name: "speed", Value: 0.5, Max: 1, Default: 0.25}, {Name: "aim_x", Value: 0, Min: -1, Max: 1}},
 	}
 }
 
@@ -336,8 +337,8 @@ func TestHUDShowsTheState(t *testing.T) {
 	s.Param = 1
 	s.Help = true
 	in := &Info{Model: "fox.glb", Mode: "clip", Choice: "Walk", Time: 0.5, Duration: 2, Frame: 15,
-		Params:    []anim.Param{{Name: "speed", Max: 1}, {Name: "aim_x", Min: -1, Max: 1}},
-		Status:    anim.Status{State: "Walk", From: "Idle", Weight: 0.4, Layers: []anim.LayerStatus{{Name: "base", State: "Walk", From: "Idle", Weight: 0.4}}},
+		Params:    []graph.Param{{Name: "speed", Max: 1}, {Name: "aim_x", Min: -1, Max: 1}},
+		Status:    graph.Status{State: "Walk", From: "Idle", Weight: 0.4, Layers: []graph.LayerStatus{{Name: "base", State: "Walk", From: "Idle", Weight: 0.4}}},
 		HasStates: true}
 	r := &recorder{}
 	Draw(r, &s, in, 800, 600)

@@ -1,8 +1,10 @@
-package anim
+package graph
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // machine is the runtime form of a LayerSpec: an action state machine
@@ -46,7 +48,7 @@ type machine struct {
 	// pending is a requested transition waiting for its window, or -1.
 	pending int
 	// snap is the snapshot pose and snapF its fraction.
-	snap  *SoAPose
+	snap  *anim.SoAPose
 	snapF float32
 }
 
@@ -57,9 +59,9 @@ const (
 
 type mstate struct {
 	name string
-	tree node     // nil for an empty state
-	ref  *SoAPose // additive layers: the reference pose
-	// diffed says tree samples a difference clip (differenceClip) built
+	tree node          // nil for an empty state
+	ref  *anim.SoAPose // additive layers: the reference pose
+	// diffed says tree samples a difference clip (DifferenceClip) built
 	// against ref: its pose is the difference already.
 	diffed bool
 }
@@ -172,7 +174,7 @@ func (m *machine) start(x *evalContext, ti int) {
 	blends := tr.typ != TransitionImmediate && tr.duration > 0
 	if blends && (m.active >= 0 || tr.to == m.cur || tr.typ == TransitionFrozen) {
 		m.snapF = m.evalInto(x, m.snap)
-		m.snap.Motion = identityMotion // a held pose travels no further
+		m.snap.Motion = anim.IdentityTransform // a held pose travels no further
 		m.from = fromSnapshot
 	} else {
 		m.from = m.cur
@@ -223,7 +225,7 @@ func (m *machine) fraction(s int) float32 {
 
 // evalState writes state s's pose (or the snapshot) into out; in an
 // additive layer, its difference against the state's reference.
-func (m *machine) evalState(x *evalContext, s int, out *SoAPose) {
+func (m *machine) evalState(x *evalContext, s int, out *anim.SoAPose) {
 	if s == fromSnapshot {
 		out.CopyFrom(m.snap)
 		return
@@ -231,7 +233,7 @@ func (m *machine) evalState(x *evalContext, s int, out *SoAPose) {
 	st := &m.states[s]
 	st.tree.eval(x, out)
 	if m.mode == LayerAdditive && !st.diffed {
-		DifferenceSoA(out, out, st.ref)
+		anim.DifferenceSoA(out, out, st.ref)
 	}
 }
 
@@ -241,7 +243,7 @@ func (m *machine) evalState(x *evalContext, s int, out *SoAPose) {
 // two poses with fractions fA and fB at progress α the fraction is
 // (1−α)·fA + α·fB and the poses are lerped by α·fB over it, which keeps the
 // layer's contribution continuous when a blend interrupts another.
-func (m *machine) evalInto(x *evalContext, out *SoAPose) float32 {
+func (m *machine) evalInto(x *evalContext, out *anim.SoAPose) float32 {
 	fB := m.fraction(m.cur)
 	if m.from == noState {
 		if fB > 0 {
@@ -265,7 +267,7 @@ func (m *machine) evalInto(x *evalContext, out *SoAPose) float32 {
 		m.evalState(x, m.from, out)
 		tmp := x.push()
 		m.evalState(x, m.cur, tmp)
-		BlendSoA(out, out, tmp, u, false)
+		anim.BlendSoA(out, out, tmp, u, false)
 		x.pop()
 	}
 	return f

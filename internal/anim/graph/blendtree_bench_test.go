@@ -1,4 +1,4 @@
-package anim
+package graph
 
 import (
 	"fmt"
@@ -8,18 +8,53 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
+
+// benchRig is a chain-and-branches skeleton of n joints with a looping
+// clip animating every joint's rotation and translation over 31 keys.
+func benchRig(n int) (*anim.Skeleton, *anim.Clip, *anim.Skin) {
+	sk := &anim.Skeleton{Names: make([]string, n), Parents: make([]int, n), Rest: make([]anim.Transform, n)}
+	clip := &anim.Clip{Name: "bench", Duration: 1}
+	skin := &anim.Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
+	for j := 0; j < n; j++ {
+		if j == 0 {
+			sk.Parents[j] = -1
+		} else {
+			sk.Parents[j] = (j - 1) / 2
+		}
+		sk.Rest[j] = anim.IdentityTransform
+		sk.Rest[j].Translation = mgl32.Vec3{0, 0.1, 0}
+		skin.Joints[j] = j
+		skin.InverseBind[j] = mgl32.Translate3D(0, -0.1*float32(j), 0)
+		times := make([]float32, 31)
+		rot := make([]float32, 31*4)
+		tr := make([]float32, 31*3)
+		for k := range times {
+			times[k] = float32(k) / 30
+			a := 0.5 * math.Sin(2*math.Pi*float64(k)/30+float64(j))
+			q := mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 0, 1})
+			rot[k*4], rot[k*4+1], rot[k*4+2], rot[k*4+3] = q.V[0], q.V[1], q.V[2], q.W
+			tr[k*3+1] = 0.1 + 0.01*float32(a)
+		}
+		clip.Tracks = append(clip.Tracks,
+			anim.Track{Joint: j, Path: anim.Rotation, Interp: anim.Linear, Times: times, Values: rot},
+			anim.Track{Joint: j, Path: anim.Translation, Interp: anim.Linear, Times: times, Values: tr})
+	}
+	return sk, clip, skin
+}
 
 const benchJoints = 64
 
 // benchTreeRig is benchRig's 64-joint skeleton with named joints and five
 // copies of its clip, c0…c4, so that trees can blend distinct players.
-func benchTreeRig() (*Skeleton, []Clip) {
+func benchTreeRig() (*anim.Skeleton, []anim.Clip) {
 	sk, clip, _ := benchRig(benchJoints)
 	for i := range sk.Names {
 		sk.Names[i] = fmt.Sprintf("j%d", i)
 	}
-	clips := make([]Clip, 5)
+	clips := make([]anim.Clip, 5)
 	for i := range clips {
 		clips[i] = *clip
 		clips[i].Name = fmt.Sprintf("c%d", i)
@@ -42,7 +77,7 @@ type nodeCase struct {
 
 // benchFrames times Update + Evaluate of c at 60 frames a second.
 func benchFrames(b *testing.B, c *Controller) {
-	pose := NewSoAPose(benchJoints)
+	pose := anim.NewSoAPose(benchJoints)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -84,7 +119,7 @@ func nodeCases() []nodeCase {
 var nodeParams = []ParamSpec{{Name: "p", Max: 3, Default: 0.5}, {Name: "q", Max: 1, Default: 0.3}}
 
 // newNodeController builds a node case's controller on the bench rig.
-func newNodeController(tb testing.TB, tc nodeCase, sk *Skeleton, clips []Clip) *Controller {
+func newNodeController(tb testing.TB, tc nodeCase, sk *anim.Skeleton, clips []anim.Clip) *Controller {
 	c := build(tb, treeSpec(tc.tree, nodeParams...), sk, clips)
 	if tc.name == "crossfade" {
 		_ = c.SetParam("q", 1) // start a fade that never ends
@@ -109,7 +144,7 @@ func TestNodeAllocatesNothing(t *testing.T) {
 	sk, clips := benchTreeRig()
 	for _, tc := range nodeCases() {
 		c := newNodeController(t, tc, sk, clips)
-		pose := NewSoAPose(benchJoints)
+		pose := anim.NewSoAPose(benchJoints)
 		if a := testing.AllocsPerRun(50, func() {
 			c.Update(1.0 / 60)
 			c.Evaluate(pose)
@@ -140,80 +175,6 @@ func BenchmarkTransition(b *testing.B) {
 	}
 }
 
-// BenchmarkPoseOp measures the pose operations alone on 64 joints.
-func BenchmarkPoseOp(b *testing.B) {
-	sk, clips := benchTreeRig()
-	poses := make([]*SoAPose, 4)
-	for i := range poses {
-		poses[i] = toSoA(samplePose(sk, &clips[0], 0.1+0.2*float32(i)))
-	}
-	out := NewSoAPose(benchJoints)
-	diff := NewSoAPose(benchJoints)
-	DifferenceSoA(diff, poses[1], poses[0])
-	mask := make([]float32, benchJoints)
-	if err := SubtreeMask(sk, "j1", 2, mask); err != nil {
-		b.Fatal(err)
-	}
-	cases := []struct {
-		name string
-		run  func()
-	}{
-		{"lerp", func() { BlendSoA(out, poses[0], poses[1], 0.3, false) }},
-		{"nlerp", func() { BlendSoA(out, poses[0], poses[1], 0.3, true) }},
-		{"masked-lerp", func() { MaskedBlendSoA(out, poses[0], poses[1], 0.7, mask, false) }},
-		{"average-4", func() {
-			accumStart(out, poses[0], 1)
-			for i, w := range []float32{2, 3, 4} {
-				accumAdd(out, poses[i+1], w)
-			}
-			accumFinish(out, 10)
-		}},
-		{"difference", func() { DifferenceSoA(out, poses[1], poses[0]) }},
-		{"add-full", func() { AddSoA(out, poses[2], diff, 1, nil) }},
-		{"add-half", func() { AddSoA(out, poses[2], diff, 0.5, nil) }},
-	}
-	for _, tc := range cases {
-		b.Run(tc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				tc.run()
-			}
-			reportPerJoint(b, benchJoints)
-		})
-	}
-}
-
-// BenchmarkPostProcess measures IK and look-at on the humanoid, model
-// matrices included (the controller recomputes them for each step), and
-// the look-at with a limit, which finds the chain's rest direction.
-func BenchmarkPostProcess(b *testing.B) {
-	sk := humanoid()
-	pose := NewSoAPose(sk.NumJoints())
-	rest := toSoA(sk.Rest)
-	models := make([]float32, PaletteFloats*sk.NumJoints())
-	l2m := ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}
-	ik := TwoBoneIKJob{Skeleton: sk, Start: sk.JointIndex("upper_arm.L"), Mid: sk.JointIndex("forearm.L"), End: sk.JointIndex("hand.L"),
-		Target: mgl32.Vec3{0.3, 1.2, 0.3}, Pole: mgl32.Vec3{0, 0, -1}, Weight: 1, Models: models, Pose: pose}
-	look := LookAtJob{Skeleton: sk, Chain: []int{sk.JointIndex("neck"), sk.JointIndex("head")}, Forward: mgl32.Vec3{0, 0, 1},
-		Offset: mgl32.Vec3{0, 0.08, 0.1}, Target: mgl32.Vec3{0.5, 1.8, 1}, Weight: 1, Models: models, Pose: pose}
-	limited := look
-	limited.Limit = 100 * math.Pi / 180 // the built-in character's
-	for _, tc := range []struct {
-		name string
-		run  func()
-	}{{"two-bone-ik", ik.Run}, {"look-at", look.Run}, {"look-at-limit", limited.Run}} {
-		b.Run(tc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				pose.CopyFrom(rest)
-				l2m.Run()
-				tc.run()
-			}
-			reportPerJoint(b, sk.NumJoints())
-		})
-	}
-}
-
 // characterFrame sets up testdata/character.json on the humanoid with
 // every layer busy: locomotion mid-blend, the sway, the gesture wave (asked
 // for every 120 frames), look-at and IK, through to the palette of a skin of
@@ -226,12 +187,12 @@ func characterFrame(tb testing.TB) (frame func(), joints int) {
 		}
 	}
 	n := sk.NumJoints()
-	pose := NewSoAPose(n)
-	skin := &Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
+	pose := anim.NewSoAPose(n)
+	skin := &anim.Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
 	for i := range n {
 		skin.Joints[i], skin.InverseBind[i] = i, mgl32.Ident4()
 	}
-	mp := ModelPaletteJob{Skeleton: sk, Skin: skin, Input: pose, Models: make([]float32, PaletteFloats*n), Output: make([]float32, PaletteFloats*n)}
+	mp := anim.ModelPaletteJob{Skeleton: sk, Skin: skin, Input: pose, Models: make([]float32, anim.PaletteFloats*n), Output: make([]float32, anim.PaletteFloats*n)}
 	i := 0
 	return func() {
 		if i%120 == 0 {

@@ -1,9 +1,11 @@
-package anim
+package graph
 
 import (
 	"errors"
 	"os"
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // FuzzParseSpec feeds arbitrary bytes to the spec reader and, when they
@@ -35,7 +37,7 @@ func FuzzParseSpec(f *testing.F) {
 			}
 			return
 		}
-		pose := NewSoAPose(sk.NumJoints())
+		pose := anim.NewSoAPose(sk.NumJoints())
 		for i, name := range c.States() {
 			_ = c.Request(name)
 			for _, p := range c.Params() {

@@ -1,4 +1,4 @@
-package anim
+package graph
 
 import (
 	"math"
@@ -224,10 +224,5 @@ func TestSnapWeights(t *testing.T) {
 	snapWeights(w)
 	if w[0] != 0 || w[1] != 0 {
 		t.Fatalf("all-small weights snapped to %v, want zeros", w)
-	}
-	for _, c := range []struct{ x, want float32 }{{-1, 0}, {0, 0}, {0.5, 0.5}, {1, 1}, {2, 1}, {float32(math.NaN()), 0}} {
-		if got := clamp01(c.x); got != c.want {
-			t.Errorf("clamp01(%v) = %v, want %v", c.x, got, c.want)
-		}
 	}
 }

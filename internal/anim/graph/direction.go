@@ -1,4 +1,4 @@
-package anim
+package graph
 
 // Backward reports whether the time of the clip the base layer shows
 // (Timeline) runs backwards as the clock plays, paused or not: a negative
@@ -14,9 +14,5 @@ func (c *Controller) Backward() bool {
 	}
 	n := tree.timeline()
 	back := (n.authored < 0) != (c.speed < 0)
-	if d := float64(n.clock.Duration); n.clock.Mode == PingPong && d > 0 {
-		// Elapsed in [D, 2D) of each 2D cycle is the way back.
-		back = back != (posMod(float64(n.clock.Elapsed), 2*d) >= d)
-	}
-	return back
+	return back != n.clock.Returning()
 }

@@ -1,4 +1,4 @@
-package anim
+package graph
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // triangle holds three point indices in counter-clockwise order.
@@ -176,7 +178,7 @@ func triangleWeights(pts []mgl32.Vec2, tris []triangle, p mgl32.Vec2, w []float3
 			ab := b.Sub(a)
 			tt := float32(0)
 			if l2 := ab.Dot(ab); l2 > 0 {
-				tt = clamp01(p.Sub(a).Dot(ab) / l2)
+				tt = anim.Clamp01(p.Sub(a).Dot(ab) / l2)
 			}
 			d := a.Add(ab.Mul(tt)).Sub(p)
 			if d2 := d.Dot(d); d2 < best {
@@ -209,8 +211,8 @@ func barycentric(a, b, c, p mgl32.Vec2) (float32, float32, float32, bool) {
 // rectangle.
 func rectWeights(lo, hi mgl32.Vec2, corner [4]int, p mgl32.Vec2, w []float32) {
 	clear(w)
-	u := clamp01((p[0] - lo[0]) / (hi[0] - lo[0]))
-	v := clamp01((p[1] - lo[1]) / (hi[1] - lo[1]))
+	u := anim.Clamp01((p[0] - lo[0]) / (hi[0] - lo[0]))
+	v := anim.Clamp01((p[1] - lo[1]) / (hi[1] - lo[1]))
 	w[corner[0]] = (1 - u) * (1 - v)
 	w[corner[1]] = u * (1 - v)
 	w[corner[2]] = (1 - u) * v

@@ -1,9 +1,11 @@
-package anim
+package graph
 
 import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 func TestParams(t *testing.T) {
@@ -119,7 +121,7 @@ func TestUpdateEvaluateAllocatesNothing(t *testing.T) {
 	}
 	sk := humanoid()
 	c := build(t, spec, sk, humanoidClips(sk))
-	pose := NewSoAPose(sk.NumJoints())
+	pose := anim.NewSoAPose(sk.NumJoints())
 	requests := []string{"walk", "add/off", "wave", "all", "add/on", "walk", "all"}
 	frame := 0
 	allocs := testing.AllocsPerRun(500, func() {
@@ -190,7 +192,7 @@ func TestTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(1), []Clip{rampClip("Ramp", 2, 0, 0, 4), constClip("Hold", 2, 0, 10, 0, 0)})
+	c := build(t, spec, chain(1), []anim.Clip{rampClip("Ramp", 2, 0, 0, 4), constClip("Hold", 2, 0, 10, 0, 0)})
 	x := func() float32 { return evalPose(c)[0].Translation[0] }
 	timeline := func(want, wantD float32) {
 		t.Helper()
@@ -211,7 +213,7 @@ func TestTransport(t *testing.T) {
 	}
 	c.Update(0.5) // 0.5 − 1 wraps to 1.5 in a loop
 	timeline(1.5, 2)
-	c.SetLoopMode(Once)
+	c.SetLoopMode(anim.Once)
 	timeline(1.5, 2) // the picture stays where it is
 	c.Update(1)      // 1.5 − 2 stops at the start
 	timeline(0, 2)
@@ -220,7 +222,7 @@ func TestTransport(t *testing.T) {
 	timeline(1.75, 2)
 	c.Update(1) // once: holds the end
 	timeline(2, 2)
-	c.SetLoopMode(PingPong)
+	c.SetLoopMode(anim.PingPong)
 	c.SetTime(1.5)
 	c.Update(1) // bounces off the end: 2 − 0.5
 	timeline(1.5, 2)
@@ -264,7 +266,7 @@ func TestTimelineCutAndOnceUnderSync(t *testing.T) {
 	// (B plays once), its cycle is its own 2 s.
 	c.Update(0.5)
 	tl := c.Timeline()
-	if tl.Clip != 0 || tl.Duration != 2 || !approxEqual(tl.Time, 0.5, 1e-6) || tl.Mode != Loop {
+	if tl.Clip != 0 || tl.Duration != 2 || !approxEqual(tl.Time, 0.5, 1e-6) || tl.Mode != anim.Loop {
 		t.Fatalf("timeline %+v, want clip 0 (A) at 0.5 of 2 s, looping", tl)
 	}
 	// B plays once at its own speed: 0.5 s in, not A's phase 0.25.
@@ -282,7 +284,7 @@ func TestTimelineCutAndOnceUnderSync(t *testing.T) {
 	if s := c.Status(); s.State != "b" || s.From != "" {
 		t.Fatalf("status %+v after the cut, want settled in b", s)
 	}
-	if tl := c.Timeline(); tl.Clip != 1 || tl.Time != 0 || tl.Mode != Once {
+	if tl := c.Timeline(); tl.Clip != 1 || tl.Time != 0 || tl.Mode != anim.Once {
 		t.Fatalf("timeline %+v after the cut, want B (1) at 0, once", tl)
 	}
 	if err := c.Cut("nope"); err == nil {
@@ -301,13 +303,13 @@ func TestEvaluateShifted(t *testing.T) {
 	// averaged; the clocks stand at A 0.3, B 0.6 and are paused.
 	spec := treeSpec(NodeSpec{Type: NodeLerp, Weight: inPtr(Const(0.5)), Children: []NodeSpec{
 		clipNodeSpec("A"),
-		{Type: NodeClip, Clip: ClipNamed("B"), Loop: Once, Rate: inPtr(Const(2))},
+		{Type: NodeClip, Clip: ClipNamed("B"), Loop: anim.Once, Rate: inPtr(Const(2))},
 	}})
 	c := build(t, spec, chain(2), nodeClips())
 	c.Update(0.3)
 	c.SetPaused(true)
 	c.Update(0.1)
-	out := NewSoAPose(2)
+	out := anim.NewSoAPose(2)
 	cases := []struct {
 		dt, want float32
 	}{

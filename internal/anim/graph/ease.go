@@ -1,6 +1,8 @@
-package anim
+package graph
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // EaseShape selects the formula an Ease evaluates.
 type EaseShape uint8
@@ -93,15 +95,4 @@ func ParseEase(name string) (Ease, error) {
 		return EaseS, nil
 	}
 	return Ease{}, fmt.Errorf("anim: unknown ease %q (want linear, ease-in, ease-out, ease-in-out, s-curve or [p1, p2])", name)
-}
-
-// clamp01 is x within [0, 1]; NaN gives 0.
-func clamp01(x float32) float32 {
-	if !(x > 0) {
-		return 0
-	}
-	if x > 1 {
-		return 1
-	}
-	return x
 }

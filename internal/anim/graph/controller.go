@@ -1,4 +1,4 @@
-package anim
+package graph
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // Param is a control parameter's declaration and current value.
@@ -63,7 +65,7 @@ type LayerStatus struct {
 // buffer, all sized by NewController. Update and Evaluate allocate
 // nothing. A Controller is not safe for concurrent use.
 type Controller struct {
-	sk       *Skeleton
+	sk       *anim.Skeleton
 	params   []Param
 	ctx      evalContext
 	machines []machine
@@ -71,7 +73,7 @@ type Controller struct {
 	// models holds model matrices for post-processing, in
 	// ModelPaletteJob.Models' layout.
 	models []float32
-	// dirty marks the joints modelsBelow recomputes, one per joint.
+	// dirty marks the joints ModelsBelow recomputes, one per joint.
 	dirty []bool
 	// stateNames are the requestable states, qualified by layer above the
 	// base ("gesture/wave"); States returns it.
@@ -85,24 +87,24 @@ type Controller struct {
 	speed  float32
 	paused bool
 	// clocks saves the players' clocks while EvaluateShifted moves them.
-	clocks []ClipClock
+	clocks []anim.ClipClock
 	// markers are each clip's markers, the clip's own and the spec's,
 	// sorted; events are those the last Update (or StepEvents) fired,
 	// firing the clip they fire on and fire the callback that adds one.
-	markers [][]Marker
+	markers [][]anim.Marker
 	events  []Event
 	firing  int
-	fire    func(Marker)
+	fire    func(anim.Marker)
 	// motion is the root motion of the last Evaluate, extracted the part
 	// of its root that root motion took out.
-	motion, extracted Transform
+	motion, extracted anim.Transform
 }
 
 // postOp is one post-processing step with its resolved inputs.
 type postOp struct {
 	typ    PostType
-	ik     TwoBoneIKJob
-	look   LookAtJob
+	ik     anim.TwoBoneIKJob
+	look   anim.LookAtJob
 	target [3]input
 	pole   [3]input
 	weight input
@@ -125,14 +127,14 @@ type postOp struct {
 // allocated here. Errors are *SpecError naming the spec path, except for an
 // invalid skeleton. The controller keeps sk (it reads it every frame); it
 // must not change afterwards.
-func NewController(spec *Spec, sk *Skeleton, clips []Clip) (*Controller, error) {
+func NewController(spec *Spec, sk *anim.Skeleton, clips []anim.Clip) (*Controller, error) {
 	return newController(spec, sk, clips, nil)
 }
 
 // NewControllerRuntime is NewController over runtime clips built for sk
 // (NewRuntimeClip), which many controllers may share: a crowd keeps one
 // copy of its keys.
-func NewControllerRuntime(spec *Spec, sk *Skeleton, clips []*RuntimeClip) (*Controller, error) {
+func NewControllerRuntime(spec *Spec, sk *anim.Skeleton, clips []*anim.RuntimeClip) (*Controller, error) {
 	for i, c := range clips {
 		if c == nil || c.NumJoints() != sk.NumJoints() {
 			return nil, fmt.Errorf("anim: runtime clip %d is not built for a skeleton of %d joints", i, sk.NumJoints())
@@ -141,7 +143,10 @@ func NewControllerRuntime(spec *Spec, sk *Skeleton, clips []*RuntimeClip) (*Cont
 	return newController(spec, sk, nil, clips)
 }
 
-func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip) (*Controller, error) {
+// errNilSkeleton is the error for a controller or crowd of no skeleton.
+var errNilSkeleton = errors.New("anim: nil skeleton")
+
+func newController(spec *Spec, sk *anim.Skeleton, clips []anim.Clip, rclips []*anim.RuntimeClip) (*Controller, error) {
 	if spec == nil {
 		return nil, errors.New("anim: nil spec")
 	}
@@ -155,13 +160,9 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 		return nil, err
 	}
 	n := sk.NumJoints()
-	c := &Controller{sk: sk, models: make([]float32, PaletteFloats*n), dirty: make([]bool, n), speed: 1}
+	c := &Controller{sk: sk, models: make([]float32, anim.PaletteFloats*n), dirty: make([]bool, n), speed: 1}
 	c.ctx.dir = 1
-	c.ctx.rest = NewPose(sk)
-	c.ctx.rest.restFrom(sk.Rest)
-	for _, p := range tsPaths { // what clips without those keys hold
-		c.ctx.rest.held[p] = tagStripes(p, c.ctx.rest.stripes(p))
-	}
+	c.ctx.rest = anim.NewRestPose(sk)
 	for _, p := range spec.Params {
 		v := min(max(p.Default, p.Min), p.Max)
 		c.params = append(c.params, Param{Name: p.Name, Value: v, Min: p.Min, Max: p.Max, Default: v})
@@ -169,7 +170,7 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 	}
 	b := &builder{spec: spec, sk: sk, clips: clips, rclips: rclips, c: c}
 	if rclips == nil {
-		b.rclips = make([]*RuntimeClip, len(clips))
+		b.rclips = make([]*anim.RuntimeClip, len(clips))
 	}
 	depth := 0
 	for li := range spec.Layers {
@@ -203,24 +204,24 @@ func newController(spec *Spec, sk *Skeleton, clips []Clip, rclips []*RuntimeClip
 		for i := range c.post {
 			op.apart[i] = true
 			for j, read := range op.need {
-				if read && (j == c.post[i].root || isDescendant(sk, j, c.post[i].root)) {
+				if read && (j == c.post[i].root || sk.IsDescendant(j, c.post[i].root)) {
 					op.apart[i] = false
 					break
 				}
 			}
 		}
 	}
-	c.ctx.stack, c.ctx.layers = make([]*SoAPose, depth+len(c.machines)), depth
+	c.ctx.stack, c.ctx.layers = make([]*anim.SoAPose, depth+len(c.machines)), depth
 	for i := range c.ctx.stack {
-		c.ctx.stack[i] = NewPose(sk)
+		c.ctx.stack[i] = anim.NewPose(sk)
 	}
 	c.status = make([]LayerStatus, len(c.machines))
-	c.clocks = make([]ClipClock, len(c.players))
+	c.clocks = make([]anim.ClipClock, len(c.players))
 	if err := b.events(); err != nil {
 		return nil, err
 	}
 	for i := range c.machines {
-		c.machines[i].snap = NewPose(sk)
+		c.machines[i].snap = anim.NewPose(sk)
 		c.machines[i].reset(&c.ctx)
 	}
 	return c, nil
@@ -252,7 +253,7 @@ func (c *Controller) SetParam(name string, v float32) error {
 		for k, p := range c.params {
 			names[k] = p.Name
 		}
-		return fmt.Errorf("anim: unknown parameter %q (parameters: %s)", name, listNames(names, len(names)))
+		return fmt.Errorf("anim: unknown parameter %q (parameters: %s)", name, anim.ListNames(names, len(names)))
 	}
 	if v != v {
 		return fmt.Errorf("anim: parameter %q set to NaN", name)
@@ -304,7 +305,7 @@ func (c *Controller) Request(name string) error {
 	if qualified && c.machineIndex(layer) < 0 {
 		return fmt.Errorf("anim: request %q: unknown layer %q", name, layer)
 	}
-	return fmt.Errorf("anim: request %q: no such state or transition (states: %s)", name, listNames(c.stateNames, 32))
+	return fmt.Errorf("anim: request %q: no such state or transition (states: %s)", name, anim.ListNames(c.stateNames, 32))
 }
 
 func (c *Controller) machineIndex(name string) int {
@@ -349,8 +350,15 @@ func (c *Controller) Update(dt float32) {
 	c.events = c.events[:0]
 	if n := c.timelineNode(); n != nil && n.adv != 0 {
 		c.firing = n.index
-		Crossings(c.markers[n.index], n.clock.Duration, n.clock.Mode, n.clock.Loops, n.e0, n.adv, c.fire)
+		anim.Crossings(c.markers[n.index], n.clock.Duration, n.clock.Mode, n.clock.Loops, n.e0, n.adv, c.fire)
 	}
+}
+
+// Event is a marker fired by an Update: its clip (an index into the
+// controller's clips) and the marker.
+type Event struct {
+	Clip int
+	anim.Marker
 }
 
 // Events are the markers the last Update passed on the clip the timeline
@@ -360,7 +368,7 @@ func (c *Controller) Events() []Event { return c.events }
 
 // Markers are clip i's markers, sorted by time: the clip's own and the
 // spec's events on it. The slice is the controller's.
-func (c *Controller) Markers(i int) []Marker {
+func (c *Controller) Markers(i int) []anim.Marker {
 	if i < 0 || i >= len(c.markers) {
 		return nil
 	}
@@ -379,17 +387,17 @@ func (c *Controller) StepEvents(from, to float32, forward bool) []Event {
 	a := to - from
 	d := n.clock.Duration
 	switch {
-	case n.clock.Mode == Loop && forward && a < 0:
+	case n.clock.Mode == anim.Loop && forward && a < 0:
 		a += d
-	case n.clock.Mode == Loop && !forward && a > 0:
+	case n.clock.Mode == anim.Loop && !forward && a > 0:
 		a -= d
 	}
 	mode := n.clock.Mode
-	if mode != Loop {
-		mode = Once // a step moves in clip time, not around a ping-pong
+	if mode != anim.Loop {
+		mode = anim.Once // a step moves in clip time, not around a ping-pong
 	}
 	c.firing = n.index
-	Crossings(c.markers[n.index], d, mode, 1, from, a, c.fire)
+	anim.Crossings(c.markers[n.index], d, mode, 1, from, a, c.fire)
 	return c.events
 }
 
@@ -428,7 +436,7 @@ func (c *Controller) Paused() bool { return c.paused }
 // SetLoopMode makes every clip player loop, play once or ping-pong (mode)
 // at its ends, whatever the spec said, keeping each clip at the time it
 // shows now.
-func (c *Controller) SetLoopMode(mode LoopMode) {
+func (c *Controller) SetLoopMode(mode anim.LoopMode) {
 	for _, p := range c.players {
 		p.clock.Elapsed = p.clock.Local()
 		p.clock.Mode = mode
@@ -448,7 +456,7 @@ type Timeline struct {
 	// with, −1 for an empty state (Time and Duration are then 0).
 	Clip int
 	// Mode is what the clip does at its ends.
-	Mode LoopMode
+	Mode anim.LoopMode
 }
 
 // Timeline reports what the base layer shows now.
@@ -482,7 +490,7 @@ func (c *Controller) Cut(name string) error {
 	m := &c.machines[mi]
 	si := m.stateIndex(state)
 	if si < 0 {
-		return fmt.Errorf("anim: cut to %q: layer %q has no such state (states: %s)", name, m.name, listNames(c.stateNames, 32))
+		return fmt.Errorf("anim: cut to %q: layer %q has no such state (states: %s)", name, m.name, anim.ListNames(c.stateNames, 32))
 	}
 	m.cut(&c.ctx, si)
 	return nil
@@ -515,7 +523,7 @@ func (c *Controller) Reset() {
 // post-processing (IK, look-at) applied. Model matrices are not part of the
 // output: run a ModelPaletteJob over out afterwards, which is the "global
 // pose recomputed after IK" of GEA §12.9. It allocates nothing.
-func (c *Controller) Evaluate(out *SoAPose) {
+func (c *Controller) Evaluate(out *anim.SoAPose) {
 	if out.Len() != c.sk.NumJoints() {
 		panic(fmt.Sprintf("anim: Evaluate output has %d joints, skeleton %d", out.Len(), c.sk.NumJoints()))
 	}
@@ -536,7 +544,7 @@ func (c *Controller) Evaluate(out *SoAPose) {
 			case f <= 0:
 				out.CopyFrom(x.rest)
 			case f < 1:
-				BlendSoA(out, x.rest, out, f, false)
+				anim.BlendSoA(out, x.rest, out, f, false)
 			}
 			rest = false
 			continue
@@ -548,19 +556,19 @@ func (c *Controller) Evaluate(out *SoAPose) {
 		buf := x.stack[x.layers+i]
 		if f := m.evalInto(x, buf); f > 0 {
 			if m.mode == LayerAdditive {
-				AddSoA(out, out, buf, w*f, m.mask)
+				anim.AddSoA(out, out, buf, w*f, m.mask)
 			} else {
-				MaskedBlendSoA(out, out, buf, w*f, m.mask, false)
+				anim.MaskedBlendSoA(out, out, buf, w*f, m.mask, false)
 			}
 		}
 	}
 	if rest {
 		out.CopyFrom(x.rest)
 	}
-	c.motion, c.extracted = identityMotion, identityMotion
+	c.motion, c.extracted = anim.IdentityTransform, anim.IdentityTransform
 	if rm := x.rm; rm != nil {
 		c.motion = out.Motion
-		c.extracted = rm.takeOut(out)
+		c.extracted = rm.TakeOut(out)
 	}
 	c.postProcess(out)
 }
@@ -572,7 +580,7 @@ func (c *Controller) Evaluate(out *SoAPose) {
 // of an onion skin and the points of a motion trail. Clips under a synced
 // blend move at their own rates rather than on the shared phase. The
 // controller is left exactly as it was. It allocates nothing.
-func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
+func (c *Controller) EvaluateShifted(dt float32, out *anim.SoAPose) {
 	for i, p := range c.players {
 		c.clocks[i] = p.clock
 		p.clock.Elapsed += dt * p.authored
@@ -595,7 +603,7 @@ func (c *Controller) EvaluateShifted(dt float32, out *SoAPose) {
 // (every joint a step turns descends from it, as Validate checks) are
 // computed again where a later step reads them: not at all where it reads
 // none (postOp.apart), as a look-at's head and an arm's IK.
-func (c *Controller) postProcess(out *SoAPose) {
+func (c *Controller) postProcess(out *anim.SoAPose) {
 	x := &c.ctx
 	changed := -1 // the step that ran last; -1 before any
 	for i := range c.post {
@@ -606,9 +614,9 @@ func (c *Controller) postProcess(out *SoAPose) {
 		}
 		switch {
 		case changed < 0:
-			modelsOf(c.sk.Parents, out, c.models, op.need)
+			anim.ModelsOf(c.sk.Parents, out, c.models, op.need)
 		case !op.apart[changed]:
-			modelsBelow(c.sk.Parents, out, c.models, c.post[changed].root, c.dirty, op.need)
+			anim.ModelsBelow(c.sk.Parents, out, c.models, c.post[changed].root, c.dirty, op.need)
 		}
 		target := mgl32.Vec3{op.target[0].get(x), op.target[1].get(x), op.target[2].get(x)}
 		switch op.typ {

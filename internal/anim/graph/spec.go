@@ -1,4 +1,4 @@
-package anim
+package graph
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // A Spec is the editable description of an animation controller: named
@@ -200,7 +202,7 @@ type NodeSpec struct {
 	// holds); nil is 1.
 	Rate *Input
 	// Loop is what a NodeClip does at the end of its clip.
-	Loop LoopMode
+	Loop anim.LoopMode
 	// Loops is the play count of a NodeClip in Repeat mode; 0 means 1.
 	Loops int
 	// Offset is a NodeClip's start time in seconds, clip-local.
@@ -503,13 +505,13 @@ type ClipWeight struct {
 // the parameter "blend" (default 0, the first clip). Clips are referenced
 // by index, so unnamed or duplicate names are fine. With no clips the single
 // state is empty and the controller holds the rest pose.
-func DefaultSpec(clips []Clip) *Spec {
+func DefaultSpec(clips []anim.Clip) *Spec {
 	st := StateSpec{Name: "default"}
 	var params []ParamSpec
 	if len(clips) > 0 {
 		tree := &NodeSpec{Type: NodeBlend1D, Param: Bind("blend")}
 		for i := range clips {
-			tree.Children = append(tree.Children, NodeSpec{Type: NodeClip, Clip: ClipRef{Index: i}, Loop: Loop})
+			tree.Children = append(tree.Children, NodeSpec{Type: NodeClip, Clip: ClipRef{Index: i}, Loop: anim.Loop})
 		}
 		st.Tree = tree
 		params = []ParamSpec{{Name: "blend", Min: 0, Max: float32(len(clips) - 1)}}
@@ -524,7 +526,7 @@ func DefaultSpec(clips []Clip) *Spec {
 func BlendSpec(weights []ClipWeight) *Spec {
 	tree := &NodeSpec{Type: NodeAverage}
 	for _, cw := range weights {
-		tree.Children = append(tree.Children, NodeSpec{Type: NodeClip, Clip: ClipNamed(cw.Clip), Loop: Loop})
+		tree.Children = append(tree.Children, NodeSpec{Type: NodeClip, Clip: ClipNamed(cw.Clip), Loop: anim.Loop})
 		tree.Weights = append(tree.Weights, Const(cw.Weight))
 	}
 	return &Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "default", Tree: tree}}}}, form: formTree}
@@ -537,8 +539,8 @@ func BlendSpec(weights []ClipWeight) *Spec {
 func AdditiveSpec(base, additive string, weight, refTime float32) *Spec {
 	tree := &NodeSpec{
 		Type:      NodeAdditive,
-		Base:      &NodeSpec{Type: NodeClip, Clip: ClipNamed(base), Loop: Loop},
-		Source:    &NodeSpec{Type: NodeClip, Clip: ClipNamed(additive), Loop: Loop},
+		Base:      &NodeSpec{Type: NodeClip, Clip: ClipNamed(base), Loop: anim.Loop},
+		Source:    &NodeSpec{Type: NodeClip, Clip: ClipNamed(additive), Loop: anim.Loop},
 		Reference: &PoseRef{Clip: ClipNamed(additive), Time: refTime},
 		Weight:    &Input{Param: "additive"},
 	}
@@ -618,4 +620,23 @@ type EventSpec struct {
 type ContactSpec struct {
 	Joints        []string
 	Height, Speed float32
+}
+
+// RootMotionSpec turns root motion on for a spec: Joint names the root
+// joint ("" for the top joint of the skeleton's first skin, which the
+// caller, knowing the skins, resolves and passes to
+// Controller.SetRootMotion).
+type RootMotionSpec struct {
+	Joint string
+	Mode  anim.RootMode
+}
+
+// enumName is the String of the package's byte-sized enums: the value's
+// entry in names, or typeName(n) for a value past the table, so that a
+// corrupt value still prints as something to debug.
+func enumName[E ~uint8](v E, names []string, typeName string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typeName, uint8(v))
 }

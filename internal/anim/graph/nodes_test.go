@@ -1,10 +1,12 @@
-package anim
+package graph
 
 import (
 	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // The node tests drive one tree through a controller on a small skeleton
@@ -21,8 +23,8 @@ import (
 //	R  joint 1 turns about Z by 90°·t (1 s)
 //	S  joint 1 scales by 1 + 3t (1 s)
 //	K  joint 1 scale 2 (1 s)
-func nodeClips() []Clip {
-	return []Clip{
+func nodeClips() []anim.Clip {
+	return []anim.Clip{
 		rampClip("A", 2, 0, 0, 2),
 		rampClip("B", 1, 0, 10, 20),
 		constClip("C", 1, 0, 100, 0, 0),
@@ -46,9 +48,9 @@ func TestClipNode(t *testing.T) {
 		{"rate 2", NodeSpec{Type: NodeClip, Clip: ClipNamed("A"), Rate: inPtr(Const(2))}, []float32{0.5}, 1},
 		{"offset starts later", NodeSpec{Type: NodeClip, Clip: ClipNamed("A"), Offset: 0.25}, nil, 0.25},
 		{"loop wraps", clipNodeSpec("A"), []float32{1, 1, 0.5}, 0.5},
-		{"once holds the end", NodeSpec{Type: NodeClip, Clip: ClipNamed("A"), Loop: Once}, []float32{3}, 2},
-		{"ping-pong comes back", NodeSpec{Type: NodeClip, Clip: ClipNamed("A"), Loop: PingPong}, []float32{2.5}, 1.5},
-		{"repeat twice then holds", NodeSpec{Type: NodeClip, Clip: ClipNamed("A"), Loop: Repeat, Loops: 2}, []float32{4.5}, 2},
+		{"once holds the end", NodeSpec{Type: NodeClip, Clip: ClipNamed("A"), Loop: anim.Once}, []float32{3}, 2},
+		{"ping-pong comes back", NodeSpec{Type: NodeClip, Clip: ClipNamed("A"), Loop: anim.PingPong}, []float32{2.5}, 1.5},
+		{"repeat twice then holds", NodeSpec{Type: NodeClip, Clip: ClipNamed("A"), Loop: anim.Repeat, Loops: 2}, []float32{4.5}, 2},
 		{"clip by index", NodeSpec{Type: NodeClip, Clip: ClipRef{Index: 1}}, []float32{0.5}, 15},
 		{"rate from a parameter", NodeSpec{Type: NodeClip, Clip: ClipNamed("A"), Rate: inPtr(Bind("r"))}, []float32{0.5}, 0.25},
 	}
@@ -75,7 +77,7 @@ func TestLerpNode(t *testing.T) {
 		name  string
 		w     float32
 		want  float32
-		exact []Transform
+		exact []anim.Transform
 	}{
 		{"weight 0 is the first child exactly", 0, 0.5, samplePose(sk, &clips[0], 0.5)},
 		{"weight 1 is the second child exactly", 1, 15, samplePose(sk, &clips[1], 0.5)},
@@ -162,7 +164,7 @@ func TestBlend2DNode(t *testing.T) {
 	// Clips P0…P4 hold joint 0 at (10·x, 10·y) of their blend-space point,
 	// so any barycentric or bilinear blend puts the joint at 10·param:
 	// both blends reproduce linear functions exactly.
-	var clips []Clip
+	var clips []anim.Clip
 	mk := func(pts ...mgl32.Vec2) []NodeSpec {
 		clips = clips[:0]
 		var ch []NodeSpec
@@ -351,7 +353,7 @@ func ptr(n NodeSpec) *NodeSpec { return &n }
 
 func TestMaskNode(t *testing.T) {
 	sk := chain(3)
-	clips := []Clip{
+	clips := []anim.Clip{
 		merge("zero", constClip("", 1, 0, 0, 0, 0), constClip("", 1, 1, 0, 0, 0), constClip("", 1, 2, 0, 0, 0)),
 		merge("ten", constClip("", 1, 0, 10, 0, 0), constClip("", 1, 1, 10, 0, 0), constClip("", 1, 2, 10, 0, 0)),
 	}
@@ -406,7 +408,7 @@ func TestLayerNode(t *testing.T) {
 func TestPhaseSync(t *testing.T) {
 	sk := chain(2)
 	// Walk (1 s) x = 10t; Run (2 s) x = 100 + 20t.
-	clips := []Clip{rampClip("Walk", 1, 0, 0, 10), rampClip("Run", 2, 0, 100, 140)}
+	clips := []anim.Clip{rampClip("Walk", 1, 0, 0, 10), rampClip("Run", 2, 0, 100, 140)}
 	mk := func(sync bool) *Controller {
 		tree := NodeSpec{Type: NodeBlend1D, Param: Const(0.5), Sync: sync, Children: []NodeSpec{clipNodeSpec("Walk"), clipNodeSpec("Run")}}
 		return build(t, treeSpec(tree), sk, clips)

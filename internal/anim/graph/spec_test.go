@@ -1,4 +1,4 @@
-package anim
+package graph
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 func TestParseSpecErrors(t *testing.T) {
@@ -61,7 +63,7 @@ func TestParseSpecErrors(t *testing.T) {
 }
 
 func TestNewControllerErrors(t *testing.T) {
-	clips := append(nodeClips(), Clip{Name: "Bad", Duration: 1, Tracks: []Track{{Joint: 7, Path: Translation, Times: []float32{0}, Values: []float32{0, 0, 0}}}})
+	clips := append(nodeClips(), anim.Clip{Name: "Bad", Duration: 1, Tracks: []anim.Track{{Joint: 7, Path: anim.Translation, Times: []float32{0}, Values: []float32{0, 0, 0}}}})
 	cases := []struct {
 		name, json, want string
 	}{
@@ -116,8 +118,8 @@ func TestCharacterSpec(t *testing.T) {
 		t.Fatalf("Params() = %s", got)
 	}
 
-	soa := NewSoAPose(sk.NumJoints())
-	pose := make([]Transform, sk.NumJoints())
+	soa := anim.NewSoAPose(sk.NumJoints())
+	pose := make([]anim.Transform, sk.NumJoints())
 	step := func(frames int) {
 		for i := 0; i < frames; i++ {
 			c.Update(1.0 / 60)
@@ -166,8 +168,7 @@ func TestCharacterSpec(t *testing.T) {
 		must(c.SetParam(name, v))
 	}
 	step(1)
-	models := make([]mgl32.Mat4, sk.NumJoints())
-	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	models := modelMats(sk, pose)
 	head := sk.JointIndex("head")
 	eye := models[head].Mul4x1(mgl32.Vec4{0, 0.08, 0.1, 1}).Vec3()
 	fwd := models[head].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()

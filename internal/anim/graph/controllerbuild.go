@@ -1,4 +1,4 @@
-package anim
+package graph
 
 import (
 	"errors"
@@ -8,16 +8,18 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // builder resolves a spec against a skeleton and clips.
 type builder struct {
 	spec *Spec
-	sk   *Skeleton
+	sk   *anim.Skeleton
 	// clips are the source clips, nil when the runtime clips were given.
-	clips []Clip
+	clips []anim.Clip
 	// rclips are the runtime clips, built from clips when first used.
-	rclips []*RuntimeClip
+	rclips []*anim.RuntimeClip
 	c      *Controller
 	// nlerp is set while building below a node whose spec asks for Nlerp:
 	// its clips sample their rotation keys with Nlerp too.
@@ -67,7 +69,7 @@ func (b *builder) clipName(i int) string {
 
 // clip resolves a clip reference and builds, once, its runtime clip; index
 // is its place in the controller's clips.
-func (b *builder) clip(ref ClipRef, at string) (rc *RuntimeClip, index int, err error) {
+func (b *builder) clip(ref ClipRef, at string) (rc *anim.RuntimeClip, index int, err error) {
 	i := ref.Index
 	if ref.Name != "" {
 		i = -1
@@ -82,13 +84,13 @@ func (b *builder) clip(ref ClipRef, at string) (rc *RuntimeClip, index int, err 
 			for k := range b.rclips {
 				names[k] = b.clipName(k)
 			}
-			return nil, -1, specErrorf(at, "unknown clip %q (clips: %s)", ref.Name, listNames(names, 24))
+			return nil, -1, specErrorf(at, "unknown clip %q (clips: %s)", ref.Name, anim.ListNames(names, 24))
 		}
 	} else if i < 0 || i >= len(b.rclips) {
 		return nil, -1, specErrorf(at, "clip index %d out of range; the model has %d clips", i, len(b.rclips))
 	}
 	if b.rclips[i] == nil {
-		rc, err := NewRuntimeClip(&b.clips[i], b.sk)
+		rc, err := anim.NewRuntimeClip(&b.clips[i], b.sk)
 		if err != nil {
 			return nil, -1, wrapAt(at, err)
 		}
@@ -101,10 +103,10 @@ func (b *builder) clip(ref ClipRef, at string) (rc *RuntimeClip, index int, err 
 // spec's events, which must fall inside their clip.
 func (b *builder) events() error {
 	c := b.c
-	c.markers = make([][]Marker, len(b.rclips))
+	c.markers = make([][]anim.Marker, len(b.rclips))
 	for i, rc := range b.rclips {
 		if rc != nil {
-			c.markers[i] = slices.Clone(rc.markers)
+			c.markers[i] = slices.Clone(rc.Markers())
 		}
 	}
 	for i, ev := range b.spec.Events {
@@ -113,15 +115,15 @@ func (b *builder) events() error {
 		if err != nil {
 			return err
 		}
-		m := Marker{Time: ev.Time, Name: ev.Name}
+		m := anim.Marker{Time: ev.Time, Name: ev.Name}
 		switch {
 		case m.Name == "":
 			return specErrorf(at, "event without a name")
-		case !(m.Time >= 0 && m.Time <= rc.duration):
-			return specErrorf(at, "event %q at %v s is outside clip %q (0 to %v s)", m.Name, m.Time, rc.name, rc.duration)
+		case !(m.Time >= 0 && m.Time <= rc.Duration()):
+			return specErrorf(at, "event %q at %v s is outside clip %q (0 to %v s)", m.Name, m.Time, rc.Name(), rc.Duration())
 		}
 		c.markers[idx] = append(c.markers[idx], m)
-		sortMarkers(c.markers[idx])
+		anim.SortMarkers(c.markers[idx])
 	}
 	if cs := b.spec.Contacts; cs != nil {
 		switch {
@@ -132,14 +134,15 @@ func (b *builder) events() error {
 		}
 		joints := make([]int, len(cs.Joints))
 		for i, name := range cs.Joints {
-			if joints[i] = b.sk.JointIndex(name); joints[i] < 0 {
-				return wrapAt(indexPath("contacts.joints", i), unknownJoint(b.sk, name))
+			var err error
+			if joints[i], err = b.sk.FindJoint(name); err != nil {
+				return wrapAt(indexPath("contacts.joints", i), err)
 			}
 		}
 		for i, rc := range b.rclips {
-			if rc != nil && rc.duration > 0 {
-				c.markers[i] = append(c.markers[i], contacts(rc, b.sk, joints, cs.Joints, cs.Height, cs.Speed)...)
-				sortMarkers(c.markers[i])
+			if rc != nil && rc.Duration() > 0 {
+				c.markers[i] = append(c.markers[i], anim.Contacts(rc, b.sk, joints, cs.Joints, cs.Height, cs.Speed)...)
+				anim.SortMarkers(c.markers[i])
 			}
 		}
 	}
@@ -149,9 +152,9 @@ func (b *builder) events() error {
 			if !ok {
 				continue // only clip children have markers to align
 			}
-			k := slices.IndexFunc(c.markers[cn.index], func(m Marker) bool { return m.Name == s.marker })
+			k := slices.IndexFunc(c.markers[cn.index], func(m anim.Marker) bool { return m.Name == s.marker })
 			if k < 0 {
-				return specErrorf(joinPath(s.at, "syncMarker"), "children[%d]: clip %q has no marker %q", i, b.rclips[cn.index].name, s.marker)
+				return specErrorf(joinPath(s.at, "syncMarker"), "children[%d]: clip %q has no marker %q", i, b.rclips[cn.index].Name(), s.marker)
 			}
 			if span := cn.span(); span > 0 {
 				cn.syncShift = c.markers[cn.index][k].Time / span
@@ -159,17 +162,17 @@ func (b *builder) events() error {
 		}
 	}
 	c.events = make([]Event, 0, 64)
-	c.fire = func(m Marker) { c.events = append(c.events, Event{Clip: c.firing, Marker: m}) }
+	c.fire = func(m anim.Marker) { c.events = append(c.events, Event{Clip: c.firing, Marker: m}) }
 	return nil
 }
 
 // pose samples a PoseRef into a new buffer.
-func (b *builder) pose(ref *PoseRef, at string) (*SoAPose, error) {
+func (b *builder) pose(ref *PoseRef, at string) (*anim.SoAPose, error) {
 	clip, _, err := b.clip(ref.Clip, at)
 	if err != nil {
 		return nil, err
 	}
-	out := NewPose(b.sk)
+	out := anim.NewPose(b.sk)
 	job := clip.NewSampleJob(false, out)
 	job.Time = ref.Time
 	job.Run()
@@ -178,7 +181,7 @@ func (b *builder) pose(ref *PoseRef, at string) (*SoAPose, error) {
 
 // firstFrame is the reference of an additive source given none: the
 // source's own pose at time 0, which needs the source to be one clip.
-func (b *builder) firstFrame(src *NodeSpec, srcAt, refAt string) (*SoAPose, error) {
+func (b *builder) firstFrame(src *NodeSpec, srcAt, refAt string) (*anim.SoAPose, error) {
 	if src.Type != NodeClip {
 		return nil, specErrorf(refAt, "missing: %s is a %s node, not a clip, so there is no first frame to default to", srcAt, src.Type)
 	}
@@ -186,15 +189,15 @@ func (b *builder) firstFrame(src *NodeSpec, srcAt, refAt string) (*SoAPose, erro
 }
 
 // presubtract makes tree, the source of an additive layer or node, sample
-// its clip's difference against ref (differenceClip) where it is one clip,
+// its clip's difference against ref (DifferenceClip) where it is one clip,
 // and reports whether it does: the caller then takes no difference each
 // frame.
-func presubtract(tree node, ref *SoAPose) bool {
+func presubtract(tree node, ref *anim.SoAPose) bool {
 	cn, ok := tree.(*clipNode)
 	if !ok {
 		return false
 	}
-	d := cn.job.Clip.differenceClip(ref)
+	d := cn.job.Clip.DifferenceClip(ref)
 	if d == nil {
 		return false
 	}
@@ -208,12 +211,12 @@ func (b *builder) mask(m *MaskSpec, at string) ([]float32, error) {
 	}
 	// Capacity for the padding, zero there: the layers run their last
 	// block in lanes (lanesEnd).
-	w := make([]float32, b.sk.NumJoints(), soaPadded(b.sk.NumJoints()))
+	w := anim.NewMask(b.sk)
 	for i, j := range m.Joints {
-		if b.sk.JointIndex(j) < 0 {
-			return nil, specErrorf(indexPath(joinPath(at, "joints"), i), "%v", unknownJoint(b.sk, j))
+		if _, err := b.sk.FindJoint(j); err != nil {
+			return nil, specErrorf(indexPath(joinPath(at, "joints"), i), "%v", err)
 		}
-		if err := SubtreeMask(b.sk, j, m.Falloff, w); err != nil {
+		if err := anim.SubtreeMask(b.sk, j, m.Falloff, w); err != nil {
 			return nil, wrapAt(at, err)
 		}
 	}
@@ -230,7 +233,7 @@ func (b *builder) machine(li int) (need int, err error) {
 	if m.mask, err = b.mask(ls.Mask, joinPath(at, "mask")); err != nil {
 		return 0, err
 	}
-	var layerRef *SoAPose
+	var layerRef *anim.SoAPose
 	if ls.Reference != nil && ls.Mode == LayerAdditive {
 		if layerRef, err = b.pose(ls.Reference, joinPath(at, "reference")); err != nil {
 			return 0, err
@@ -316,7 +319,7 @@ func (b *builder) node(ns *NodeSpec, at string) (node, int, error) {
 		n := &clipNode{
 			index:  index,
 			job:    clip.NewSampleJob(b.nlerp, nil),
-			clock:  ClipClock{Duration: clip.Duration(), Rate: 1, Mode: ns.Loop, Loops: loops},
+			clock:  anim.ClipClock{Duration: clip.Duration(), Rate: 1, Mode: ns.Loop, Loops: loops},
 			rate:   b.optInput(ns.Rate, 1),
 			offset: ns.Offset,
 		}
@@ -442,8 +445,9 @@ func (b *builder) layered(ns *NodeSpec, at string) (node, int, error) {
 func (b *builder) post(ps *PostSpec, at string) error {
 	joints := make([]int, len(ps.Joints))
 	for i, name := range ps.Joints {
-		if joints[i] = b.sk.JointIndex(name); joints[i] < 0 {
-			return specErrorf(indexPath(joinPath(at, "joints"), i), "%v", unknownJoint(b.sk, name))
+		var err error
+		if joints[i], err = b.sk.FindJoint(name); err != nil {
+			return specErrorf(indexPath(joinPath(at, "joints"), i), "%v", err)
 		}
 	}
 	op := postOp{typ: ps.Type, weight: b.optInput(ps.Weight, 1)}
@@ -451,10 +455,10 @@ func (b *builder) post(ps *PostSpec, at string) error {
 		op.target[i] = b.input(ps.Target[i])
 		op.pole[i] = b.input(ps.Pole[i])
 	}
-	scratch := NewPose(b.sk)
+	scratch := anim.NewPose(b.sk)
 	switch ps.Type {
 	case PostTwoBoneIK:
-		op.ik = TwoBoneIKJob{Skeleton: b.sk, Start: joints[0], Mid: joints[1], End: joints[2], Models: b.c.models, Pose: scratch}
+		op.ik = anim.TwoBoneIKJob{Skeleton: b.sk, Start: joints[0], Mid: joints[1], End: joints[2], Models: b.c.models, Pose: scratch}
 		if err := op.ik.Validate(); err != nil {
 			return wrapAt(joinPath(at, "joints"), err)
 		}
@@ -464,7 +468,7 @@ func (b *builder) post(ps *PostSpec, at string) error {
 		if fwd == (mgl32.Vec3{}) {
 			fwd = mgl32.Vec3{0, 0, 1}
 		}
-		op.look = LookAtJob{Skeleton: b.sk, Chain: joints, Shares: ps.Shares, Forward: fwd, Offset: ps.Offset, Limit: ps.Limit * math.Pi / 180, Models: b.c.models, Pose: scratch}
+		op.look = anim.LookAtJob{Skeleton: b.sk, Chain: joints, Shares: ps.Shares, Forward: fwd, Offset: ps.Offset, Limit: ps.Limit * math.Pi / 180, Models: b.c.models, Pose: scratch}
 		if err := op.look.Validate(); err != nil {
 			return wrapAt(joinPath(at, "joints"), err)
 		}
@@ -473,7 +477,7 @@ func (b *builder) post(ps *PostSpec, at string) error {
 	op.root = joints[0] // IK's Start, the look-at chain's first
 	reads := joints
 	if ps.Type == PostTwoBoneIK {
-		r := op.ik.readsModelOf()
+		r := op.ik.ReadsModelOf()
 		reads = r[:]
 	}
 	op.need = make([]bool, b.sk.NumJoints())

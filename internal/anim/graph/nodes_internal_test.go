@@ -1,4 +1,4 @@
-package anim
+package graph
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // TestWindowHitEdges: a transition window is met when the time swept
@@ -38,14 +40,14 @@ func TestWindowHitEdges(t *testing.T) {
 // (unwrapped for looping clocks) and its sync cycle, worked out by hand.
 func TestClipNodeClock(t *testing.T) {
 	x := &evalContext{dir: 1}
-	node := func(d, rate float32, mode LoopMode, loops int) *clipNode {
-		n := &clipNode{clock: ClipClock{Duration: d, Rate: 1, Mode: mode, Loops: loops}, rate: input{param: -1, value: rate}}
+	node := func(d, rate float32, mode anim.LoopMode, loops int) *clipNode {
+		n := &clipNode{clock: anim.ClipClock{Duration: d, Rate: 1, Mode: mode, Loops: loops}, rate: input{param: -1, value: rate}}
 		n.reset(x)
 		return n
 	}
 	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-6 }
 
-	n := node(2, 1, Loop, 1)
+	n := node(2, 1, anim.Loop, 1)
 	n.update(x, 0.5)
 	if !near(n.nt, 0.25) || !near(n.nd, 0.25) {
 		t.Fatalf("loop 2 s after 0.5 s: nt %v nd %v, want 0.25 0.25", n.nt, n.nd)
@@ -55,14 +57,14 @@ func TestClipNodeClock(t *testing.T) {
 		t.Fatalf("loop 2 s after 2.25 s: nt %v nd %v, want 0.125 and the unwrapped 0.875", n.nt, n.nd)
 	}
 
-	n = node(2, 1, Once, 1)
+	n = node(2, 1, anim.Once, 1)
 	n.update(x, 0.5)
 	n.update(x, 5) // clamps at the end
 	if !near(n.nt, 1) || !near(n.nd, 0.75) {
 		t.Fatalf("once 2 s after 5.5 s: nt %v nd %v, want 1 and 0.75", n.nt, n.nd)
 	}
 
-	n = node(1, 1, Repeat, 2)
+	n = node(1, 1, anim.Repeat, 2)
 	n.update(x, 0.5)
 	n.update(x, 1) // 1.5 s: second loop, still wrapping
 	if !near(n.nt, 0.5) || !near(n.nd, 1) {
@@ -74,14 +76,14 @@ func TestClipNodeClock(t *testing.T) {
 	}
 
 	// Paused on the end of a loop (a seek there): it keeps showing the end.
-	n = node(2, 1, Loop, 1)
+	n = node(2, 1, anim.Loop, 1)
 	n.clock.Elapsed = 2
 	n.update(&evalContext{dir: 0}, 0.1)
 	if !near(n.nt, 1) {
 		t.Fatalf("paused on the end: nt %v, want 1", n.nt)
 	}
 
-	n = node(0, 1, Loop, 1)
+	n = node(0, 1, anim.Loop, 1)
 	n.update(x, 0.5)
 	if n.nt != 0 || n.nd != 0 || n.cycle() != 0 {
 		t.Fatalf("zero-length clip: nt %v nd %v cycle %v, want 0 0 0", n.nt, n.nd, n.cycle())
@@ -89,13 +91,13 @@ func TestClipNodeClock(t *testing.T) {
 
 	for _, c := range []struct {
 		d, rate float32
-		mode    LoopMode
+		mode    anim.LoopMode
 		want    float32
 	}{
-		{2, 2, Loop, 1},         // 2 s at double speed
-		{3, -0.5, PingPong, 12}, // there and back, 6 s, at half speed backwards
-		{2, 1, Once, 0},         // not on the sync clock
-		{2, 0, Loop, 0},         // stopped
+		{2, 2, anim.Loop, 1},         // 2 s at double speed
+		{3, -0.5, anim.PingPong, 12}, // there and back, 6 s, at half speed backwards
+		{2, 1, anim.Once, 0},         // not on the sync clock
+		{2, 0, anim.Loop, 0},         // stopped
 	} {
 		if got := node(c.d, c.rate, c.mode, 1).cycle(); !near(got, c.want) {
 			t.Errorf("cycle of %v s at rate %v, %v: %v, want %v", c.d, c.rate, c.mode, got, c.want)
@@ -103,22 +105,10 @@ func TestClipNodeClock(t *testing.T) {
 	}
 
 	// Backwards, phase p runs from the end: 0.25 of a 2 s loop is 1.5 s.
-	n = node(2, -1, Loop, 1)
+	n = node(2, -1, anim.Loop, 1)
 	n.setPhase(0.25)
 	if !near(n.clock.Local(), 1.5) || !near(n.nt, 0.75) {
 		t.Fatalf("backwards phase 0.25: local %v nt %v, want 1.5 and 0.75", n.clock.Local(), n.nt)
-	}
-}
-
-// A falloff of 0 is a hard mask: allowed, every joint of the subtree 1.
-func TestSubtreeMaskNoFalloff(t *testing.T) {
-	sk := chain(4)
-	m := make([]float32, 4)
-	if err := SubtreeMask(sk, sk.Names[1], 0, m); err != nil {
-		t.Fatal(err)
-	}
-	if m[0] != 0 || m[1] != 1 || m[2] != 1 || m[3] != 1 {
-		t.Fatalf("mask %v, want [0 1 1 1]", m)
 	}
 }
 
@@ -128,15 +118,15 @@ func twoClips(t *testing.T, kind NodeType, d0, d1 float32) (*blendNode, [2]*clip
 	t.Helper()
 	sk := chain(2)
 	var cs [2]*clipNode
-	for i, c := range []Clip{constClip("A", d0, 1, 0, 0, 0), constClip("B", d1, 1, 4, 0, 0)} {
-		rc, err := NewRuntimeClip(&c, sk)
+	for i, c := range []anim.Clip{constClip("A", d0, 1, 0, 0, 0), constClip("B", d1, 1, 4, 0, 0)} {
+		rc, err := anim.NewRuntimeClip(&c, sk)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cs[i] = &clipNode{job: SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen())},
-			clock: ClipClock{Duration: c.Duration, Rate: 1, Mode: Loop, Loops: 1}, rate: input{param: -1, value: 1}}
+		cs[i] = &clipNode{job: anim.SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen())},
+			clock: anim.ClipClock{Duration: c.Duration, Rate: 1, Mode: anim.Loop, Loops: 1}, rate: input{param: -1, value: 1}}
 	}
-	x := &evalContext{dir: 1, rest: NewSoAPose(2), stack: []*SoAPose{NewSoAPose(2), NewSoAPose(2)}}
+	x := &evalContext{dir: 1, rest: anim.NewSoAPose(2), stack: []*anim.SoAPose{anim.NewSoAPose(2), anim.NewSoAPose(2)}}
 	n := &blendNode{kind: kind, children: []node{cs[0], cs[1]}, w: make([]float32, 2), param: input{param: -1}, weight: input{param: -1}}
 	return n, cs, x
 }
@@ -149,10 +139,10 @@ func TestBlendNodeByHand(t *testing.T) {
 	n, _, x := twoClips(t, NodeLerp, 1, 1)
 	n.weight.value = 0.25
 	n.reset(x)
-	out := NewSoAPose(2)
+	out := anim.NewSoAPose(2)
 	n.eval(x, out)
-	if !near(out.tx[1], 1) { // 0.75·0 + 0.25·4
-		t.Fatalf("lerp at 0.25: x = %v, want 1", out.tx[1])
+	if !near(out.At(1).Translation[0], 1) { // 0.75·0 + 0.25·4
+		t.Fatalf("lerp at 0.25: x = %v, want 1", out.At(1).Translation[0])
 	}
 
 	// Synchronized, durations 1 and 2, weights 0.75 and 0.25: the cycle is
@@ -173,7 +163,7 @@ func TestBlendNodeByHand(t *testing.T) {
 		t.Fatalf("after one cycle: phase %v, clips at %v and %v; want 0", n.phase, cs[0].clock.Local(), cs[1].clock.Local())
 	}
 	for _, c := range cs {
-		c.clock.Mode = Once // off the sync clock: no cycle, no phase
+		c.clock.Mode = anim.Once // off the sync clock: no cycle, no phase
 	}
 	n.update(x, 0.5)
 	if n.nd != 0 || n.phase != 0 {
@@ -193,75 +183,6 @@ func TestBlendNodeByHand(t *testing.T) {
 	n.update(x, 0.25)
 	if !near(n.u, 0.25) {
 		t.Fatalf("cross-fade towards 0.5: progress %v after 0.25 s of 1 s, want 0.25", n.u)
-	}
-}
-
-// TestClockEdges: a loop clock that moves onto its end starts the next
-// loop; one of no length stays at 0; a clip lasts until its latest key.
-func TestClockEdges(t *testing.T) {
-	c := ClipClock{Duration: 1, Rate: 1, Mode: Loop, Elapsed: 0.5}
-	c.Advance(0.5)
-	c.rewind()
-	if c.Elapsed != 0 || c.Local() != 0 {
-		t.Fatalf("loop moved onto its end: elapsed %v local %v, want the next loop's start", c.Elapsed, c.Local())
-	}
-	c = ClipClock{Duration: 1, Rate: 1, Mode: PingPong, Elapsed: 1.5}
-	c.Advance(0.5)
-	c.rewind()
-	if c.Elapsed != 0 || c.Local() != 0 {
-		t.Fatalf("ping-pong moved onto its period: elapsed %v local %v, want 0", c.Elapsed, c.Local())
-	}
-	c = ClipClock{Duration: 0, Rate: 1, Mode: Loop}
-	c.Advance(0.25)
-	c.rewind()
-	if c.Local() != 0 || math.IsNaN(float64(c.Elapsed)) {
-		t.Fatalf("a zero-length loop: elapsed %v local %v, want local 0", c.Elapsed, c.Local())
-	}
-	for _, f := range []struct {
-		mode          LoopMode
-		rate, elapsed float32
-		finished      bool
-	}{
-		{Once, 1, 1, true}, {Once, 1, 0.5, false}, {Once, 0, 1, true}, // paused on the end
-		{Once, -1, 0, true}, {Once, -1, 0.5, false},
-		{Repeat, 1, 2, true}, {Repeat, 1, 1.5, false}, {Repeat, 0, 2, true},
-		{Repeat, -1, 0, true}, {Repeat, -1, 0.5, false}, {Loop, 1, 7, false},
-	} {
-		c := ClipClock{Duration: 1, Rate: f.rate, Mode: f.mode, Loops: 2, Elapsed: f.elapsed}
-		if c.Finished() != f.finished {
-			t.Errorf("%v ×2 at rate %v, %v s: finished %v, want %v", f.mode, f.rate, f.elapsed, c.Finished(), f.finished)
-		}
-	}
-	clip := Clip{Tracks: []Track{{Times: []float32{0, 1.5}}, {}, {Times: []float32{0.5, 2.5}}, {Times: []float32{1}}}}
-	if d := clip.ComputeDuration(); d != 2.5 {
-		t.Fatalf("duration %v, want 2.5, the latest key", d)
-	}
-}
-
-// TestSoAPadding: stripes are whole blocks of 8 lanes, an empty pose none.
-func TestSoAPadding(t *testing.T) {
-	for n, want := range map[int]int{0: 0, 1: 8, 7: 8, 8: 8, 9: 16, 19: 24, 100: 104} {
-		if got := soaPadded(n); got != want {
-			t.Errorf("soaPadded(%d) = %d, want %d", n, got, want)
-		}
-	}
-	if p := NewSoAPose(0); p.Len() != 0 || len(p.tx) != 0 {
-		t.Fatalf("empty pose: %d joints, stripes of %d", p.Len(), len(p.tx))
-	}
-}
-
-// TestSkeletonBounds: a joint cannot be its own parent, a skin cannot name
-// the joint one past the last.
-func TestSkeletonBounds(t *testing.T) {
-	sk := chain(3)
-	sk.Parents[1] = 1
-	if err := sk.Validate(); err == nil {
-		t.Fatal("a joint that is its own parent was accepted")
-	}
-	sk = chain(3)
-	skin := Skin{Name: "s", Joints: []int{0, 3}, InverseBind: make([]mgl32.Mat4, 2)}
-	if err := skin.Validate(sk); err == nil {
-		t.Fatal("a skin naming joint 3 of 3 was accepted")
 	}
 }
 

@@ -1,8 +1,10 @@
-package anim
+package graph
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // machineClips, on joint 0 of a two-joint chain:
@@ -11,8 +13,8 @@ import (
 //	B  x = 100 + 100t   (1 s, loops)
 //	C  x = 1000         (1 s)
 //	W  x = 2000 + 1000t (1 s, played once)
-func machineClips() []Clip {
-	return []Clip{
+func machineClips() []anim.Clip {
+	return []anim.Clip{
 		rampClip("A", 1, 0, 0, 10),
 		rampClip("B", 1, 0, 100, 200),
 		constClip("C", 1, 0, 1000, 0, 0),
@@ -291,7 +293,7 @@ func TestMatchPhaseAndReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(2), []Clip{rampClip("Walk", 1, 0, 0, 10), rampClip("Run", 2, 0, 100, 140)})
+	c := build(t, spec, chain(2), []anim.Clip{rampClip("Walk", 1, 0, 0, 10), rampClip("Run", 2, 0, 100, 140)})
 	c.Update(0.25)
 	if err := c.Request("run"); err != nil {
 		t.Fatal(err)

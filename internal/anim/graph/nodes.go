@@ -1,9 +1,11 @@
-package anim
+package graph
 
 import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // The runtime form of blend trees. A tree is built once from a NodeSpec by
@@ -21,7 +23,7 @@ type evalContext struct {
 	// backwards, 0 paused (Controller.SetSpeed, Controller.SetPaused).
 	dir float32
 	// rest is the skeleton's rest pose.
-	rest *SoAPose
+	rest *anim.SoAPose
 	// stack holds scratch poses of the joint count: first as many as the
 	// deepest nesting any tree needs, computed at build time, then one
 	// per layer from index layers, the layer's pose where it is not
@@ -30,18 +32,18 @@ type evalContext struct {
 	// clips leave there (SoAPose.held) from frame to frame, so that
 	// sampling copies none of them again; in the stack, a crowd's worker
 	// lends its own for every character, as it does the scratch poses.
-	stack  []*SoAPose
+	stack  []*anim.SoAPose
 	top    int
 	layers int
 	// rm is the root-motion set-up, nil when off; shifted is set while
 	// EvaluateShifted poses other times, whose motion nobody reads.
-	rm      *rootMotion
+	rm      *anim.RootMotion
 	shifted bool
 }
 
 // push takes a scratch pose off the stack; pop gives it back. A node pushes
 // for its second child onwards and pops before returning.
-func (x *evalContext) push() *SoAPose {
+func (x *evalContext) push() *anim.SoAPose {
 	b := x.stack[x.top]
 	x.top++
 	return b
@@ -71,7 +73,7 @@ type node interface {
 	update(x *evalContext, dt float32)
 	// eval writes the node's local pose into out, borrowing scratch poses
 	// from x's stack.
-	eval(x *evalContext, out *SoAPose)
+	eval(x *evalContext, out *anim.SoAPose)
 	// cycle is the node's loop length in seconds at its current rate, the
 	// quantity phase sync averages; 0 when it has none.
 	cycle() float32
@@ -91,8 +93,8 @@ type node interface {
 type clipNode struct {
 	// index is the clip's place in the controller's clips.
 	index int
-	job   SampleSoAJob
-	clock ClipClock
+	job   anim.SampleSoAJob
+	clock anim.ClipClock
 	rate  input
 	// authored is the rate input's value at the last update, before the
 	// controller's direction is applied.
@@ -134,7 +136,7 @@ func (n *clipNode) update(x *evalContext, dt float32) {
 		// Only a clock that moves wraps: one paused on its end (a seek to
 		// it) keeps showing the end.
 		n.clock.Advance(dt)
-		n.clock.rewind()
+		n.clock.Rewind()
 	}
 	n.nt = n.normalized()
 	if n.wraps() && n.clock.Duration > 0 {
@@ -147,31 +149,31 @@ func (n *clipNode) update(x *evalContext, dt float32) {
 // wraps is whether the clock's normalized time jumps from 1 back to 0:
 // looping clocks, and repeating ones until their last loop ends.
 func (n *clipNode) wraps() bool {
-	return n.clock.Mode == Loop || (n.clock.Mode == Repeat && !n.clock.Finished())
+	return n.clock.Mode == anim.Loop || (n.clock.Mode == anim.Repeat && !n.clock.Finished())
 }
 
-func (n *clipNode) eval(x *evalContext, out *SoAPose) {
+func (n *clipNode) eval(x *evalContext, out *anim.SoAPose) {
 	n.job.Time = n.clock.Local()
 	n.job.Output = out
 	n.job.Run()
 	n.samples++
-	out.Motion = identityMotion
+	out.Motion = anim.IdentityTransform
 	if x.rm != nil && !x.shifted {
-		out.Motion = x.rm.clipMotion(n)
+		out.Motion = x.rm.ClipMotion(n.job.Clip, n.clock, n.e0, n.adv)
 	}
 }
 
 // span is the clip time one normalized cycle covers: a ping-pong cycle
 // plays the clip twice.
 func (n *clipNode) span() float32 {
-	if n.clock.Mode == PingPong {
+	if n.clock.Mode == anim.PingPong {
 		return 2 * n.clock.Duration
 	}
 	return n.clock.Duration
 }
 
 func (n *clipNode) cycle() float32 {
-	if n.clock.Mode == Once {
+	if n.clock.Mode == anim.Once {
 		return 0 // not on the sync clock: it plays once on its own
 	}
 	r := n.authored
@@ -185,7 +187,7 @@ func (n *clipNode) cycle() float32 {
 }
 
 func (n *clipNode) setPhase(p float32) {
-	if n.clock.Mode == Once {
+	if n.clock.Mode == anim.Once {
 		return
 	}
 	if n.authored < 0 {
@@ -254,7 +256,7 @@ func (n *blendNode) weigh(x *evalContext) {
 	w := n.w
 	switch n.kind {
 	case NodeLerp:
-		v := clamp01(n.weight.get(x))
+		v := anim.Clamp01(n.weight.get(x))
 		w[0], w[1] = 1-v, v
 	case NodeBlend1D:
 		p := n.param.get(x)
@@ -376,7 +378,7 @@ func (n *blendNode) update(x *evalContext, dt float32) {
 func setAdvance(n node, nd float32) {
 	switch n := n.(type) {
 	case *clipNode:
-		if n.clock.Mode == Once {
+		if n.clock.Mode == anim.Once {
 			if nd == 0 {
 				n.adv = 0
 			}
@@ -408,7 +410,7 @@ func (n *blendNode) track() {
 	n.nt, n.nd, n.wraps = n.children[n.heavy].progress()
 }
 
-func (n *blendNode) eval(x *evalContext, out *SoAPose) {
+func (n *blendNode) eval(x *evalContext, out *anim.SoAPose) {
 	n.weigh(x)
 	first, second, active := -1, -1, 0
 	for i, w := range n.w {
@@ -431,22 +433,22 @@ func (n *blendNode) eval(x *evalContext, out *SoAPose) {
 		n.children[first].eval(x, out)
 		tmp := x.push()
 		n.children[second].eval(x, tmp)
-		BlendSoA(out, out, tmp, n.w[second]/(n.w[first]+n.w[second]), n.nlerp)
+		anim.BlendSoA(out, out, tmp, n.w[second]/(n.w[first]+n.w[second]), n.nlerp)
 		x.pop()
 	default:
 		n.children[first].eval(x, out)
-		accumStart(out, out, n.w[first])
+		anim.AverageStart(out, out, n.w[first])
 		total := n.w[first]
 		tmp := x.push()
 		for i := first + 1; i < len(n.children); i++ {
 			if w := n.w[i]; w > 0 {
 				n.children[i].eval(x, tmp)
-				accumAdd(out, tmp, w)
+				anim.AverageAdd(out, tmp, w)
 				total += w
 			}
 		}
 		x.pop()
-		accumFinish(out, total)
+		anim.AverageFinish(out, total)
 	}
 }
 
@@ -516,8 +518,8 @@ type overlay struct {
 	n      node
 	mode   LayerMode
 	weight input
-	mask   []float32 // per joint, nil for every joint
-	ref    *SoAPose  // the additive reference pose, nil for override
+	mask   []float32     // per joint, nil for every joint
+	ref    *anim.SoAPose // the additive reference pose, nil for override
 	// diffed says n samples a difference clip built against ref
 	// (presubtract): its pose is the difference already.
 	diffed bool
@@ -544,7 +546,7 @@ func (n *layerNode) update(x *evalContext, dt float32) {
 	}
 }
 
-func (n *layerNode) eval(x *evalContext, out *SoAPose) {
+func (n *layerNode) eval(x *evalContext, out *anim.SoAPose) {
 	n.base.eval(x, out)
 	for i := range n.layers {
 		l := &n.layers[i]
@@ -561,15 +563,15 @@ func (n *layerNode) eval(x *evalContext, out *SoAPose) {
 
 // apply combines the layer's pose p (overwritten for additive layers),
 // weighted w, into out.
-func (l *overlay) apply(out, p *SoAPose, w float32) {
+func (l *overlay) apply(out, p *anim.SoAPose, w float32) {
 	if l.mode == LayerAdditive {
 		if !l.diffed {
-			DifferenceSoA(p, p, l.ref)
+			anim.DifferenceSoA(p, p, l.ref)
 		}
-		AddSoA(out, out, p, w, l.mask)
+		anim.AddSoA(out, out, p, w, l.mask)
 		return
 	}
-	MaskedBlendSoA(out, out, p, w, l.mask, l.nlerp)
+	anim.MaskedBlendSoA(out, out, p, w, l.mask, l.nlerp)
 }
 
 func (n *layerNode) cycle() float32 { return n.base.cycle() }

@@ -1,10 +1,12 @@
-package anim
+package graph
 
 import (
 	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // Crowd evaluates many characters that share a skeleton and its skins,
@@ -17,8 +19,8 @@ import (
 // with a given worker count Evaluate allocates nothing. A Crowd is not safe
 // for concurrent use; Close stops its workers.
 type Crowd struct {
-	sk    *Skeleton
-	skins []Skin
+	sk    *anim.Skeleton
+	skins []anim.Skin
 	ctls  []*Controller
 	// models holds PaletteFloats·joints floats per character once
 	// KeepModels is called (nil before: each worker computes them in its
@@ -42,15 +44,15 @@ type Crowd struct {
 
 // crowdScratch is one worker's buffers, sized once.
 type crowdScratch struct {
-	pose *SoAPose
+	pose *anim.SoAPose
 	// stack stands in for each controller's scratch poses while the
 	// worker evaluates it (as deep as the deepest controller's): the
 	// poses a blend tree fills and reads within a frame then stay in the
 	// worker's cache, not one set per character.
-	stack  []*SoAPose
+	stack  []*anim.SoAPose
 	models []float32 // the character's model matrices, unless kept
-	mp     ModelPaletteJob
-	pjs    []PaletteJob // the second and later skins', kept as mp is
+	mp     anim.ModelPaletteJob
+	pjs    []anim.PaletteJob // the second and later skins', kept as mp is
 }
 
 // crowdChunk is the number of characters a worker takes at a time: enough
@@ -61,7 +63,7 @@ const crowdChunk = 8
 // controller must be built for sk; every skin must index sk. The crowd
 // keeps the controllers: change their parameters and requests between
 // frames through Controller.
-func NewCrowd(sk *Skeleton, skins []Skin, ctls []*Controller) (*Crowd, error) {
+func NewCrowd(sk *anim.Skeleton, skins []anim.Skin, ctls []*Controller) (*Crowd, error) {
 	if sk == nil {
 		return nil, errNilSkeleton
 	}
@@ -87,21 +89,21 @@ func NewCrowd(sk *Skeleton, skins []Skin, ctls []*Controller) (*Crowd, error) {
 	n := len(ctls)
 	c := &Crowd{sk: sk, skins: skins, ctls: ctls, weights: make([]float32, n*len(sk.MorphRest))}
 	for i := range skins {
-		c.pals = append(c.pals, make([]float32, n*PaletteFloats*len(skins[i].Joints)))
+		c.pals = append(c.pals, make([]float32, n*anim.PaletteFloats*len(skins[i].Joints)))
 	}
 	c.scratch = []*crowdScratch{c.newScratch()}
 	return c, nil
 }
 
 func (c *Crowd) newScratch() *crowdScratch {
-	s := &crowdScratch{pose: NewPose(c.sk), models: make([]float32, PaletteFloats*c.sk.NumJoints())}
-	s.mp = ModelPaletteJob{Skeleton: c.sk, Input: s.pose}
+	s := &crowdScratch{pose: anim.NewPose(c.sk), models: make([]float32, anim.PaletteFloats*c.sk.NumJoints())}
+	s.mp = anim.ModelPaletteJob{Skeleton: c.sk, Input: s.pose}
 	if len(c.skins) > 1 {
-		s.pjs = make([]PaletteJob, len(c.skins)-1)
+		s.pjs = make([]anim.PaletteJob, len(c.skins)-1)
 	}
 	for _, ctl := range c.ctls {
 		for len(s.stack) < len(ctl.ctx.stack) {
-			s.stack = append(s.stack, NewPose(c.sk))
+			s.stack = append(s.stack, anim.NewPose(c.sk))
 		}
 	}
 	return s
@@ -113,7 +115,7 @@ func (c *Crowd) newScratch() *crowdScratch {
 // touches. Call it before the first Evaluate.
 func (c *Crowd) KeepModels() {
 	if c.models == nil {
-		c.models = make([]float32, len(c.ctls)*PaletteFloats*c.sk.NumJoints())
+		c.models = make([]float32, len(c.ctls)*anim.PaletteFloats*c.sk.NumJoints())
 	}
 }
 
@@ -131,7 +133,7 @@ func (c *Crowd) Models(i int) []float32 {
 	if c.models == nil {
 		return nil
 	}
-	size := PaletteFloats * c.sk.NumJoints()
+	size := anim.PaletteFloats * c.sk.NumJoints()
 	return c.models[i*size : (i+1)*size : (i+1)*size]
 }
 
@@ -147,7 +149,7 @@ func (c *Crowd) Weights(i int) []float32 {
 // PaletteFloats floats per skin joint in ModelPaletteJob.Output's layout.
 // The slice belongs to the crowd and is rewritten by the next Evaluate.
 func (c *Crowd) Palette(i, s int) []float32 {
-	size := PaletteFloats * len(c.skins[s].Joints)
+	size := anim.PaletteFloats * len(c.skins[s].Joints)
 	return c.pals[s][i*size : (i+1)*size : (i+1)*size]
 }
 
@@ -242,12 +244,5 @@ func (c *Crowd) evaluate(i int, s *crowdScratch) {
 		pj := &s.pjs[k-1]
 		pj.Skin, pj.Models, pj.Output = &c.skins[k], s.mp.Models, c.Palette(i, k)
 		pj.Run()
-	}
-}
-
-// restFrom sets every joint to rest[i].
-func (p *SoAPose) restFrom(rest []Transform) {
-	for i := range rest {
-		p.Set(i, rest[i])
 	}
 }

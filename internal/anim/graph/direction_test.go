@@ -1,6 +1,8 @@
-package anim
+package graph
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestBackward: the way the timeline's time runs. A (2 s) in
 // ping-pong goes forwards for its first 2 s of play and back for the next

@@ -1,10 +1,12 @@
-package anim
+package graph
 
 import (
 	"fmt"
 	"math"
 	"path"
 	"strings"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // Validate checks what can be checked without a skeleton or clips: shapes,
@@ -51,7 +53,7 @@ type validator struct {
 
 func (v *validator) input(in Input, at string) error {
 	if in.Param != "" && !v.params[in.Param] {
-		return specErrorf(at, "unknown parameter %q (parameters: %s)", in.Param, listNames(paramNames(v.spec.Params), 24))
+		return specErrorf(at, "unknown parameter %q (parameters: %s)", in.Param, anim.ListNames(paramNames(v.spec.Params), 24))
 	}
 	if in.Param == "" && !finite(in.Value) {
 		return specErrorf(at, "value %v is not finite", in.Value)
@@ -204,7 +206,7 @@ func (v *validator) node(n *NodeSpec, at string) error {
 	}
 	switch n.Type {
 	case NodeClip:
-		if n.Loop > Repeat {
+		if n.Loop > anim.Repeat {
 			return specErrorf(joinPath(at, "loop"), "unknown loop mode %d", n.Loop)
 		}
 		if n.Loops < 0 {

@@ -1,29 +1,31 @@
-package anim
+package graph
 
 import (
 	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // rootClip moves joint 0 from p0 to p1 and turns it about Y from 0 to
 // yaw degrees over 1 s.
-func rootClip(p0, p1 mgl32.Vec3, yaw float64) Clip {
+func rootClip(p0, p1 mgl32.Vec3, yaw float64) anim.Clip {
 	q := mgl32.QuatRotate(float32(yaw*math.Pi/180), mgl32.Vec3{0, 1, 0})
-	return Clip{Name: "R", Duration: 1, Tracks: []Track{
-		{Joint: 0, Path: Translation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{p0[0], p0[1], p0[2], p1[0], p1[1], p1[2]}},
-		{Joint: 0, Path: Rotation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, q.V[0], q.V[1], q.V[2], q.W}},
+	return anim.Clip{Name: "R", Duration: 1, Tracks: []anim.Track{
+		{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{p0[0], p0[1], p0[2], p1[0], p1[1], p1[2]}},
+		{Joint: 0, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, q.V[0], q.V[1], q.V[2], q.W}},
 	}}
 }
 
 // play runs frames of 1/30 s at speed and composes their root motion
 // onto w, checking that the root keeps only its height and that no frame
 // jumps by more than step.
-func play(t *testing.T, c *Controller, w Transform, frames int, speed float32, step float32) Transform {
+func play(t *testing.T, c *Controller, w anim.Transform, frames int, speed float32, step float32) anim.Transform {
 	t.Helper()
 	c.SetSpeed(speed)
-	out := NewSoAPose(c.NumJoints())
+	out := anim.NewSoAPose(c.NumJoints())
 	for f := range frames {
 		c.Update(1.0 / 30)
 		c.Evaluate(out)
@@ -31,7 +33,7 @@ func play(t *testing.T, c *Controller, w Transform, frames int, speed float32, s
 		if l := m.Translation.Len(); l > step*1.001 {
 			t.Fatalf("frame %d moved %v, more than a frame's %v", f, l, step)
 		}
-		w = then(w, m)
+		w = anim.Then(w, m)
 		if r := out.At(0); math.Abs(float64(r.Translation[0])) > 1e-5 || math.Abs(float64(r.Translation[2])) > 1e-5 || math.Abs(float64(r.Translation[1]-1)) > 1e-5 {
 			t.Fatalf("frame %d: the root kept %v; want only its height 1", f, r.Translation)
 		}
@@ -43,11 +45,11 @@ func play(t *testing.T, c *Controller, w Transform, frames int, speed float32, s
 // 5 m in 2.5 s, every frame 2/30 m, the wraps included, and walks back
 // the same way reversed.
 func TestRootMotionWalks(t *testing.T) {
-	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
-	if err := c.SetRootMotion(0, RootXZ); err != nil {
+	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	if err := c.SetRootMotion(0, anim.RootXZ); err != nil {
 		t.Fatal(err)
 	}
-	w := play(t, c, identityMotion, 75, 1, 2.0/30)
+	w := play(t, c, anim.IdentityTransform, 75, 1, 2.0/30)
 	if !nearVec(w.Translation, mgl32.Vec3{0, 0, 5}, 1e-3) {
 		t.Fatalf("after 2.5 s: %v, want (0, 0, 5)", w.Translation)
 	}
@@ -61,17 +63,17 @@ func TestRootMotionWalks(t *testing.T) {
 // about Y, twice: (1,0,0), then (1,0,0) turned by 90° (to (0,0,−1)), so
 // the character ends at (1, 0, −1) facing 180° round.
 func TestRootMotionTurns(t *testing.T) {
-	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{1, 1, 0}, 90)})
-	if err := c.SetRootMotion(0, RootXZ); err != nil {
+	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{1, 1, 0}, 90)})
+	if err := c.SetRootMotion(0, anim.RootXZ); err != nil {
 		t.Fatal(err)
 	}
-	w := identityMotion
+	w := anim.IdentityTransform
 	c.SetSpeed(1)
-	out := NewSoAPose(c.NumJoints())
+	out := anim.NewSoAPose(c.NumJoints())
 	for range 60 {
 		c.Update(1.0 / 30)
 		c.Evaluate(out)
-		w = then(w, c.Motion())
+		w = anim.Then(w, c.Motion())
 	}
 	if !nearVec(w.Translation, mgl32.Vec3{1, 0, -1}, 1e-4) {
 		t.Fatalf("after two loops: %v, want about (1, 0, -1)", w.Translation)
@@ -98,9 +100,9 @@ func nearVec(a, b mgl32.Vec3, eps float32) bool {
 // TestRootMotionAllocatesNothing: a frame with root motion on, across a
 // loop's wrap, allocates nothing.
 func TestRootMotionAllocatesNothing(t *testing.T) {
-	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 30)})
-	c.SetRootMotion(0, RootXZ)
-	out := NewSoAPose(c.NumJoints())
+	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 30)})
+	c.SetRootMotion(0, anim.RootXZ)
+	out := anim.NewSoAPose(c.NumJoints())
 	if n := testing.AllocsPerRun(100, func() { c.Update(0.07); c.Evaluate(out) }); n != 0 {
 		t.Fatalf("a frame allocates %v times", n)
 	}
@@ -108,13 +110,13 @@ func TestRootMotionAllocatesNothing(t *testing.T) {
 
 // travel plays frames of dt and returns how far root motion carried the
 // character.
-func travel(c *Controller, frames int, dt float32) Transform {
-	w := identityMotion
-	out := NewPose(c.sk)
+func travel(c *Controller, frames int, dt float32) anim.Transform {
+	w := anim.IdentityTransform
+	out := anim.NewPose(c.sk)
 	for range frames {
 		c.Update(dt)
 		c.Evaluate(out)
-		w = then(w, c.Motion())
+		w = anim.Then(w, c.Motion())
 	}
 	return w
 }
@@ -127,8 +129,8 @@ func TestRootMotionSyncedBlend(t *testing.T) {
 	b.Duration = 2
 	b.Tracks[0].Times, b.Tracks[1].Times = []float32{0, 2}, []float32{0, 2}
 	spec := treeSpec(NodeSpec{Type: NodeLerp, Weight: inPtr(Const(0.5)), Sync: true, Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("B")}})
-	c := build(t, spec, chain(2), []Clip{a, b})
-	c.SetRootMotion(0, RootXZ)
+	c := build(t, spec, chain(2), []anim.Clip{a, b})
+	c.SetRootMotion(0, anim.RootXZ)
 	if w := travel(c, 90, 1.0/30); !nearVec(w.Translation, mgl32.Vec3{0, 0, 5}, 1e-3) {
 		t.Fatalf("two synced cycles travelled %v, want (0, 0, 5)", w.Translation)
 	}
@@ -137,9 +139,9 @@ func TestRootMotionSyncedBlend(t *testing.T) {
 // TestRootMotionRepeatBackwards: a clip that repeats twice, played back
 // from 0.1 s for 2 s, goes back 0.1 s (0.2 m) and then holds its start.
 func TestRootMotionRepeatBackwards(t *testing.T) {
-	spec := treeSpec(NodeSpec{Type: NodeClip, Clip: ClipNamed("R"), Loop: Repeat, Loops: 2})
-	c := build(t, spec, chain(2), []Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
-	c.SetRootMotion(0, RootXZ)
+	spec := treeSpec(NodeSpec{Type: NodeClip, Clip: ClipNamed("R"), Loop: anim.Repeat, Loops: 2})
+	c := build(t, spec, chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	c.SetRootMotion(0, anim.RootXZ)
 	c.SetTime(0.1)
 	c.SetSpeed(-1)
 	if w := travel(c, 60, 1.0/30); !nearVec(w.Translation, mgl32.Vec3{0, 0, -0.2}, 1e-4) {
@@ -150,8 +152,8 @@ func TestRootMotionRepeatBackwards(t *testing.T) {
 // TestRootMotionLongUpdate: one update of 100 s of a 1 s loop travelling
 // 2 m goes 200 m.
 func TestRootMotionLongUpdate(t *testing.T) {
-	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
-	c.SetRootMotion(0, RootXZ)
+	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	c.SetRootMotion(0, anim.RootXZ)
 	c.SetTime(0.3)
 	if w := travel(c, 1, 100); !nearVec(w.Translation, mgl32.Vec3{0, 0, 200}, 1e-2) {
 		t.Fatalf("travelled %v, want (0, 0, 200)", w.Translation)
@@ -161,9 +163,9 @@ func TestRootMotionLongUpdate(t *testing.T) {
 // TestShiftedEvaluationKeepsMotion: an onion skin's evaluation leaves the
 // motion and the extracted root of the last Evaluate alone.
 func TestShiftedEvaluationKeepsMotion(t *testing.T) {
-	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
-	c.SetRootMotion(0, RootXZ)
-	out := NewPose(c.sk)
+	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	c.SetRootMotion(0, anim.RootXZ)
+	out := anim.NewPose(c.sk)
 	c.Update(0.1)
 	c.Evaluate(out)
 	m, e := c.Motion(), c.Extracted()

@@ -1,4 +1,4 @@
-package anim
+package graph
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // ParseSpec reads a spec from JSON (the format is documented in docs/spec.md)
@@ -75,7 +77,7 @@ func ParseSpec(data []byte) (*Spec, error) {
 	if o.has("rootMotion") {
 		ro := o.child(o.m["rootMotion"], "rootMotion", "root motion", "joint", "mode")
 		if !ro.failed() {
-			mode, err := ParseRootMode(cmp.Or(ro.str("mode"), "xz"))
+			mode, err := anim.ParseRootMode(cmp.Or(ro.str("mode"), "xz"))
 			if err != nil {
 				ro.fail("mode", "%v", err)
 			}
@@ -604,13 +606,13 @@ func parseNode(raw json.RawMessage, at string, parent *object) NodeSpec {
 		n.Offset = o.num("offset", 0)
 		switch m := o.str("loop"); m {
 		case "", "loop":
-			n.Loop = Loop
+			n.Loop = anim.Loop
 		case "once":
-			n.Loop = Once
+			n.Loop = anim.Once
 		case "pingpong", "ping-pong":
-			n.Loop = PingPong
+			n.Loop = anim.PingPong
 		case "repeat":
-			n.Loop = Repeat
+			n.Loop = anim.Repeat
 		default:
 			o.fail("loop", "unknown loop mode %q (want loop, once, pingpong or repeat)", m)
 		}

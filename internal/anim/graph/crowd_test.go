@@ -1,0 +1,180 @@
+package graph
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+)
+
+// TestCrowdValidate breaks one argument of NewCrowd at a time.
+func TestCrowdValidate(t *testing.T) {
+	sk := chain(4)
+	for name, f := range map[string]func() error{
+		"crowd skin": func() error {
+			_, err := NewCrowd(sk, []anim.Skin{{Joints: []int{5}, InverseBind: make([]mgl32.Mat4, 1)}}, nil)
+			return err
+		},
+		"crowd controller": func() error { _, err := NewCrowd(sk, nil, []*Controller{nil}); return err },
+		"crowd skeleton": func() error {
+			c, err := NewController(&Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "rest"}}}}}, chain(2), nil)
+			if err != nil {
+				return nil // must not happen: reported as accepted
+			}
+			_, err = NewCrowd(sk, nil, []*Controller{c})
+			return err
+		},
+		"crowd controller twice": func() error {
+			c, err := NewController(&Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "rest"}}}}}, sk, nil)
+			if err != nil {
+				return nil // must not happen: reported as accepted
+			}
+			_, err = NewCrowd(sk, nil, []*Controller{c, c})
+			return err
+		},
+	} {
+		if f() == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestCrowdMatchesJobs evaluates characters whose controllers average
+// three clips with weights of their own (one, two, three and no weighted
+// clips, a negative one), at different times, on 1, 2 and 3 workers, and
+// compares every palette, of two skins, with the jobs run one character
+// at a time (SampleSoAJob, BlendSoA and the weighted average,
+// ModelPaletteJob) at the same clip times.
+func TestCrowdMatchesJobs(t *testing.T) {
+	sk := humanoid()
+	clips := humanoidClips(sk)
+	n := sk.NumJoints()
+	skins := []anim.Skin{{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}, {Joints: []int{3, 1}, InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Translate3D(1, 2, 3)}}}
+	for i := range n {
+		skins[0].Joints[i] = i
+		skins[0].InverseBind[i] = mgl32.Translate3D(0, -float32(i)*0.1, 0)
+	}
+	spec, err := ParseSpec([]byte(`{"params": [{"name": "a", "min": -1, "max": 2}, {"name": "b", "min": -1, "max": 2}, {"name": "c", "min": -1, "max": 2}],
+	  "tree": {"type": "average", "children": ["` + clips[0].Name + `", "` + clips[1].Name + `", "` + clips[2].Name + `"], "weights": ["a", "b", "c"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := [][]float32{{1, 0, 0}, {0, 2, 0}, {0.6, 0.4, 0}, {0, 0.3, 0.7}, {0.2, 0.3, 0.5}, {0, 0, 0}, {-1, 0, 1}}
+	const chars = 41
+	var results [][]float32
+	// The last run keeps no model matrices: its palettes must not change.
+	for run, workers := range []int{1, 2, 3, 2} {
+		keep := run < 3
+		var ctls []*Controller
+		for i := range chars {
+			ctl, err := NewController(spec, sk, clips)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, w := range weights[i%len(weights)] {
+				ctl.SetParamIndex(j, w)
+			}
+			ctl.SetTime(float32(i) * 0.37)
+			ctls = append(ctls, ctl)
+		}
+		c, err := NewCrowd(sk, skins, ctls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if keep {
+			c.KeepModels()
+		}
+		for range 5 {
+			c.Evaluate(0.05, workers)
+		}
+		var all []float32
+		size := anim.PaletteFloats * (n + 2 + n)
+		for i := range chars {
+			all = append(all, c.Palette(i, 0)...)
+			all = append(all, c.Palette(i, 1)...)
+			if keep {
+				all = append(all, c.Models(i)...)
+			} else if c.Models(i) != nil {
+				t.Fatalf("Models(%d) without KeepModels is %d floats; want nil", i, len(c.Models(i)))
+			} else {
+				all = append(all, results[0][i*size+anim.PaletteFloats*(n+2):(i+1)*size]...)
+			}
+		}
+		c.Close()
+		results = append(results, all)
+	}
+	for w := 1; w < len(results); w++ {
+		for k := range results[0] {
+			if results[w][k] != results[0][k] {
+				t.Fatalf("%d workers: float %d = %v, 1 worker %v", w+1, k, results[w][k], results[0][k])
+			}
+		}
+	}
+	// The reference: the same clip times through the jobs one character at
+	// a time (anim's tests hold the jobs to the definitions): the clips of
+	// positive weight sampled and averaged (one alone as it is, two by a
+	// blend, more by the weighted average, none the rest pose), then the
+	// model matrices and the two palettes.
+	poses := make([]*anim.SoAPose, len(clips))
+	for j := range clips {
+		poses[j] = anim.NewPose(sk)
+	}
+	pose := anim.NewPose(sk)
+	mp := anim.ModelPaletteJob{Skeleton: sk, Input: pose, Models: make([]float32, anim.PaletteFloats*n)}
+	want := make([]float32, anim.PaletteFloats*(n+2+n)) // two palettes, then the model matrices
+	for i := range chars {
+		var live []int
+		var total float32
+		for j := range clips {
+			tm := float32(math.Mod(float64(float32(i)*0.37), float64(clips[j].Duration)))
+			for range 5 {
+				tm = float32(math.Mod(float64(tm+0.05), float64(clips[j].Duration)))
+			}
+			poses[j].FromTransforms(samplePose(sk, &clips[j], tm))
+			if w := weights[i%len(weights)][j]; w > 0 {
+				live = append(live, j)
+				total += w
+			}
+		}
+		w := func(k int) float32 { return weights[i%len(weights)][live[k]] }
+		switch len(live) {
+		case 0:
+			pose.FromRest(sk)
+		case 1:
+			pose.CopyFrom(poses[live[0]])
+		case 2:
+			anim.BlendSoA(pose, poses[live[0]], poses[live[1]], w(1)/total, false)
+		default:
+			anim.AverageStart(pose, poses[live[0]], w(0))
+			for k := 1; k < len(live); k++ {
+				anim.AverageAdd(pose, poses[live[k]], w(k))
+			}
+			anim.AverageFinish(pose, total)
+		}
+		for k, skin := range skins {
+			mp.Skin, mp.Output = &skin, want[anim.PaletteFloats*n*k:anim.PaletteFloats*(n*k+len(skin.Joints))]
+			mp.Run()
+		}
+		copy(want[anim.PaletteFloats*(n+2):], mp.Models)
+		got := results[0][i*len(want) : (i+1)*len(want)]
+		for k := range want {
+			if !approxEqual(got[k], want[k], 1e-4) {
+				t.Fatalf("character %d (weights %v): float %d of the palettes and models = %v, want %v", i, weights[i%len(weights)], k, got[k], want[k])
+			}
+		}
+	}
+}
+
+// TestCrowdAllocatesNothing checks a frame of the crowd on one and two
+// workers (anim's TestFastPipelineAllocatesNothing checks the jobs).
+func TestCrowdAllocatesNothing(t *testing.T) {
+	c := crowd1000(t, true)
+	defer c.Close()
+	for _, workers := range []int{1, 2} {
+		if a := testing.AllocsPerRun(3, func() { c.Evaluate(b2pStep, workers) }); a != 0 {
+			t.Errorf("crowd on %d workers allocates %v times per frame", workers, a)
+		}
+	}
+}

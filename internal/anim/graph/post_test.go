@@ -1,0 +1,116 @@
+package graph
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+)
+
+// TestPostProcessScaleTagIsAShortcut: the character's look-at and IK turn
+// a pose that holds every scale at 1 by its tag (turnJoint skips its
+// mirror test there) to the same bits as the same pose without the tag,
+// over a few seconds of the character's frames.
+func TestPostProcessScaleTagIsAShortcut(t *testing.T) {
+	c, sk := characterController(t)
+	for name, v := range map[string]float32{"speed": 0.5, "look_x": 0.7, "ik_weight": 1, "look_weight": 1} {
+		if err := c.SetParam(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := sk.NumJoints()
+	tagged, plain := anim.NewSoAPose(n), anim.NewSoAPose(n)
+	for frame := range 180 {
+		if frame%60 == 0 {
+			_ = c.Request("greet")
+		}
+		c.Update(1.0 / 60)
+		// The pose before the post-processing, which then runs on it
+		// and on its copy.
+		c.SetParam("look_weight", 0)
+		c.SetParam("ik_weight", 0)
+		c.Evaluate(tagged)
+		c.SetParam("look_weight", 1)
+		c.SetParam("ik_weight", 1)
+		if !tagged.HoldsIdentity(anim.Scale) {
+			t.Fatalf("frame %d: the character's pose does not hold its scales by tag", frame)
+		}
+		for j := range n {
+			plain.Set(j, tagged.At(j))
+		}
+		if plain.HoldsIdentity(anim.Scale) {
+			t.Fatal("Set kept the scale tag")
+		}
+		arm, head := tagged.At(sk.JointIndex("upper_arm.L")), tagged.At(sk.JointIndex("head"))
+		c.postProcess(tagged)
+		c.postProcess(plain)
+		if tagged.At(sk.JointIndex("upper_arm.L")) == arm || tagged.At(sk.JointIndex("head")) == head {
+			t.Fatalf("frame %d: the IK or the look-at left its joint alone", frame)
+		}
+		for j := range n {
+			if a, b := tagged.At(j), plain.At(j); a != b {
+				t.Fatalf("frame %d, joint %s: %v with the tag, %v without", frame, sk.Names[j], a, b)
+			}
+		}
+	}
+}
+
+// c3 is a constant model-space point or direction as a spec's inputs.
+func c3(v mgl32.Vec3) [3]Input { return [3]Input{Const(v[0]), Const(v[1]), Const(v[2])} }
+
+// postedModels evaluates spec on the humanoid's Idle at 0.1 s, post
+// steps included, and returns the model matrices of the pose (modelMats).
+func postedModels(t *testing.T, spec *Spec, sk *anim.Skeleton) []mgl32.Mat4 {
+	t.Helper()
+	c := build(t, spec, sk, humanoidClips(sk))
+	soa := anim.NewSoAPose(sk.NumJoints())
+	c.Update(0.1)
+	c.Evaluate(soa)
+	pose := make([]anim.Transform, sk.NumJoints())
+	soa.ToTransforms(pose)
+	models := modelMats(sk, pose)
+	return models
+}
+
+// TestPostStepsSeeEachOther: a look-at that turns the spine and then an
+// arm IK below it. The IK must read the model matrices the look-at left,
+// or the hand lands where the unturned arm would have put it.
+func TestPostStepsSeeEachOther(t *testing.T) {
+	sk := humanoid()
+	look := mgl32.Vec3{1.5, 1.2, 0.5}   // far to the side: the spine turns a lot
+	reach := mgl32.Vec3{0.35, 1.2, 0.2} // 0.43 from the turned shoulder, 0.54 at most
+	spec := treeSpec(clipNodeSpec("Idle"))
+	spec.Post = []PostSpec{
+		{Type: PostLookAt, Joints: []string{"spine", "head"}, Shares: []float32{1, 0}, Forward: mgl32.Vec3{0, 0, 1}, Target: c3(look)},
+		{Type: PostTwoBoneIK, Joints: []string{"upper_arm.L", "forearm.L", "hand.L"}, Pole: c3(mgl32.Vec3{0, -0.3, -1}), Target: c3(reach)},
+	}
+	models := postedModels(t, spec, sk)
+	fwd := models[sk.JointIndex("head")].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
+	eye := models[sk.JointIndex("head")].Col(3).Vec3()
+	if d := fwd.Dot(look.Sub(eye).Normalize()); d < 1-1e-4 {
+		t.Errorf("head forward·direction to target = %v, want 1", d)
+	}
+	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !vecApprox(hand, reach, 1e-3) {
+		t.Errorf("left hand at %v, want %v", hand, reach)
+	}
+}
+
+// TestPostStepOnATurnedChain: two IK steps on one arm. The second reads
+// the upper arm's matrix, which the first turned (its Start): unless it
+// is computed again, the second solves from the old arm and the hand
+// misses its target.
+func TestPostStepOnATurnedChain(t *testing.T) {
+	sk := humanoid()
+	first, second := mgl32.Vec3{0.45, 1.1, 0.25}, mgl32.Vec3{0.3, 1.35, 0.3}
+	arm := []string{"upper_arm.L", "forearm.L", "hand.L"}
+	spec := treeSpec(clipNodeSpec("Idle"))
+	spec.Post = []PostSpec{
+		{Type: PostTwoBoneIK, Joints: arm, Pole: c3(mgl32.Vec3{0, -0.3, -1}), Target: c3(first)},
+		{Type: PostTwoBoneIK, Joints: arm, Pole: c3(mgl32.Vec3{0, 0, -1}), Target: c3(second)},
+	}
+	models := postedModels(t, spec, sk)
+	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !vecApprox(hand, second, 1e-3) {
+		t.Errorf("left hand at %v, want %v", hand, second)
+	}
+}
