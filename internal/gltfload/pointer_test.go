@@ -60,7 +60,7 @@ func TestPointerMeshWeightsAndUnplayedPointers(t *testing.T) {
 	d.add(t, "nodes", `{"mesh": 0, "skin": 0}`)
 	d.raw(t, "scenes/0/nodes", `[0, 1, 3]`)
 	for range 2 {
-		d.add(t, "animations/0/channels", `{"sampler": 2, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/alphaCutoff"}}}}`)
+		d.add(t, "animations/0/channels", `{"sampler": 2, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/cameras/0/perspective/yfov"}}}}`)
 	}
 	m, err := Decode(d.bytes(t), nil, "pointer.gltf")
 	if err != nil {
@@ -75,7 +75,7 @@ func TestPointerMeshWeightsAndUnplayedPointers(t *testing.T) {
 	}
 	var named []string
 	for _, i := range m.Report.Issues {
-		if strings.Contains(i.Message, "/materials/0/alphaCutoff") {
+		if strings.Contains(i.Message, "/cameras/0/perspective/yfov") {
 			named = append(named, i.Message)
 		}
 	}
