@@ -18,7 +18,19 @@ uniform vec3 uEye;            // camera position, for the rim term
 uniform mat3 uUVTransform;    // KHR_texture_transform of the base colour texture
 uniform int uAlphaMode;       // 0 OPAQUE, 1 MASK, 2 BLEND
 uniform float uAlphaCutoff;   // MASK's cutoff
-uniform int uView;            // 0 shaded, 1 partitions (flat uTint), 2 weights of the selected joint, 3 base colour
+// The material maps: metallic-roughness (G roughness, B metalness),
+// normal, occlusion (R), emissive (sRGB); their KHR_texture_transform and
+// whether the material has each.
+uniform sampler2D uMaps[4];
+uniform mat3 uMapUV[4];
+uniform int uHasMap[4];
+uniform vec2 uMetalRough;      // metallic and roughness factors
+uniform vec2 uNormalOcclusion; // normal scale, occlusion strength
+uniform vec3 uEmissive;        // linear emissive factor
+// 0 shaded, 1 partitions (flat uTint), 2 weights of the selected joint,
+// 3 base colour; the inputs of glTF's material model: 4 shading normal,
+// 5 metallic, 6 roughness, 7 occlusion, 8 emissive, 9 alpha.
+uniform int uView;
 uniform vec4 uTint;           // the draw's partition colour
 
 out vec4 fragColor;
@@ -27,6 +39,41 @@ out vec4 fragColor;
 // 61966-2-1).
 vec3 srgb(vec3 c) {
     return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
+}
+
+// mapAt samples material map k at the fragment's transformed coordinates.
+vec4 mapAt(int k) {
+    vec2 uv = (uMapUV[k] * vec3(vUV, 1.0)).xy;
+    if (k == 0) return texture(uMaps[0], uv);
+    if (k == 1) return texture(uMaps[1], uv);
+    if (k == 2) return texture(uMaps[2], uv);
+    return texture(uMaps[3], uv);
+}
+
+// shadingNormal is n perturbed by the normal map, in a tangent frame from
+// the screen-space derivatives of position and texture coordinates:
+// tangent along increasing u, bitangent n × tangent (glTF's convention).
+vec3 shadingNormal(vec3 n) {
+    if (uHasMap[1] == 0) {
+        return n;
+    }
+    vec2 uv = (uMapUV[1] * vec3(vUV, 1.0)).xy;
+    vec3 dpx = dFdx(vWorld), dpy = dFdy(vWorld);
+    vec2 dux = dFdx(uv), duy = dFdy(uv);
+    float det = dux.x * duy.y - duy.x * dux.y;
+    if (abs(det) < 1e-12) {
+        return n;
+    }
+    vec3 t = (duy.y * dpx - dux.y * dpy) / det;
+    t = t - n * dot(n, t);
+    if (dot(t, t) < 1e-24) {
+        return n;
+    }
+    t = normalize(t);
+    vec3 b = cross(n, t);
+    vec3 m = mapAt(1).xyz * 2.0 - 1.0;
+    m.xy *= uNormalOcclusion.x;
+    return normalize(mat3(t, b, n) * m);
 }
 
 void main() {
@@ -48,6 +95,29 @@ void main() {
     float alpha = uAlphaMode == 2 ? base.a : 1.0;
     if (uView == 3) {
         fragColor = vec4(srgb(clamp(base.rgb, 0.0, 1.0)), alpha);
+        return;
+    }
+    if (uView >= 4) {
+        // The inputs as glTF-Sample-Viewer's debug channels show them:
+        // data as stored, colours sRGB-encoded, opaque.
+        vec3 c;
+        vec4 mr = uHasMap[0] != 0 ? mapAt(0) : vec4(1.0);
+        if (uView == 4) {
+            c = shadingNormal(n) * 0.5 + 0.5;
+        } else if (uView == 5) {
+            c = vec3(uMetalRough.x * mr.b);
+        } else if (uView == 6) {
+            c = vec3(uMetalRough.y * mr.g);
+        } else if (uView == 7) {
+            float ao = uHasMap[2] != 0 ? mapAt(2).r : 1.0;
+            c = vec3(1.0 + uNormalOcclusion.y * (ao - 1.0));
+        } else if (uView == 8) {
+            vec3 e = uHasMap[3] != 0 ? mapAt(3).rgb : vec3(1.0);
+            c = srgb(clamp(uEmissive * e, 0.0, 1.0));
+        } else {
+            c = vec3(uAlphaMode == 0 ? 1.0 : base.a);
+        }
+        fragColor = vec4(clamp(c, 0.0, 1.0), 1.0);
         return;
     }
     if (uView == 1) {

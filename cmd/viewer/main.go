@@ -135,7 +135,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.skinning, "skinning", scene.SkinGPU, "skinning method: `gpu` (linear blend in skin.vert), cpu (the same, computed in Go) or dq (dual quaternions in skin_dq.vert, for comparison)")
 	fs.IntVar(&opt.paletteLimit, "palette-limit", 0, "joints per draw call, `K` (0: as many as the driver's uniform block holds); larger skins are split into bone partitions")
 	fs.BoolVar(&opt.stats, "stats", false, "render 120 frames offscreen from -time on and print frame statistics (draw calls, partitions, palette bytes per frame, CPU ms for animation and rendering), then exit")
-	fs.StringVar(&opt.viewName, "view", "shaded", "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), basecolor (unlit base colour, alpha mode applied), skeleton (bones over the mesh, -joint in the inspector)")
+	fs.StringVar(&opt.viewName, "view", "shaded", "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), basecolor (unlit base colour, alpha mode applied), normal, metallic, roughness, occlusion, emissive, alpha (one input of the material), skeleton (bones over the mesh, -joint in the inspector)")
 	fs.StringVar(&opt.joint, "joint", "", "joint `name or index` whose weights -view weights shows (default: the one with the most vertices)")
 	fs.StringVar(&opt.tree, "tree", "", "blend-tree / state-machine spec `file` (JSON; see docs/spec.md)")
 	fs.Var(&opt.params, "param", "set a control parameter, `NAME=VALUE` (repeatable)")
@@ -241,7 +241,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		err string
 	}{
 		{opt.skinning != scene.SkinGPU && opt.skinning != scene.SkinCPU && opt.skinning != scene.SkinDQ, fmt.Sprintf("-skinning %q: want gpu, cpu or dq", opt.skinning)},
-		{!knownView, fmt.Sprintf("-view %q: want shaded, partitions, weights, basecolor or skeleton", opt.viewName)},
+		{!knownView, fmt.Sprintf("-view %q: want shaded, partitions, weights, basecolor, normal, metallic, roughness, occlusion, emissive, alpha or skeleton", opt.viewName)},
 		{opt.onion < 0, fmt.Sprintf("-onion %d: want frames apart, 1 or more (0: off)", opt.onion)},
 		{!(opt.compress >= 0) || math.IsInf(opt.compress, 0), fmt.Sprintf("-compress %v: want a worst error in centimetres, more than 0 (e.g. 0.01)", opt.compress)},
 		{opt.json && (!opt.info || opt.compress == 0), "-json: only with -info -compress CM"},
