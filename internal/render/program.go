@@ -150,11 +150,13 @@ type pipeline struct {
 	uUVTransform  int32
 	uAlphaMode    int32
 	uAlphaCutoff  int32
-	// The material maps (texture units mapUnits),
-	// their transforms and presence, and the factors besides base colour.
+	// The material maps (texture units mapUnits), their transforms and
+	// presence, the factors besides base colour, the lighting and the
+	// split-sum table.
 	uMaps, uMapUV, uHasMap        int32
 	uMetalRough, uNormalOcclusion int32
 	uEmissive                     int32
+	uLighting, uDFG               int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
@@ -182,6 +184,8 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uMetalRough = p.uniform("uMetalRough")
 	pl.uNormalOcclusion = p.uniform("uNormalOcclusion")
 	pl.uEmissive = p.uniform("uEmissive")
+	pl.uLighting = p.uniform("uLighting")
+	pl.uDFG = p.uniform("uDFG")
 	if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err

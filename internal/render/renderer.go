@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"sync"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -86,8 +87,11 @@ type Map struct {
 }
 
 // mapUnits are the texture units of the material maps (0 is the base
-// colour texture, 1 the morph displacements).
+// colour texture, 1 the morph displacements); dfgUnit holds the split-sum
+// table.
 var mapUnits = [4]int32{2, 3, 4, 5}
+
+const dfgUnit = 6
 
 // MapOf is a Map of texture id (NoTexture: none) with transform uv.
 func MapOf(id TextureID, uv [9]float32) Map { return Map{Tex: id + 1, UV: uv} }
@@ -180,7 +184,25 @@ type Frame struct {
 	// Model moves every item (not the grid): a rigid transform, the
 	// identity when zero.
 	Model mgl32.Mat4
+	// Lighting is how Shaded lights: the viewer's own look, or the
+	// reference renderer's stage, for comparisons.
+	Lighting Lighting
 }
+
+// Lighting is a lighting of the shaded view.
+type Lighting int
+
+const (
+	// OwnLighting is the viewer's key light and hemisphere on the base
+	// colour.
+	OwnLighting Lighting = iota
+	// ReferenceStage lights glTF's metallic-roughness materials as the
+	// reference renderer's lit frames are (three.js r187's
+	// MeshStandardMaterial under HemisphereLight(0xffffff, 0x444444,
+	// 1.5) and DirectionalLight(0xffffff, 2.0) at (1, 2, 3), no
+	// environment, no tone mapping): a verification mode, not a look.
+	ReferenceStage
+)
 
 type gpuMesh struct {
 	vao, vbo, ebo uint32
@@ -211,6 +233,7 @@ type Renderer struct {
 	uv          [9]float32 // the UV transform handed to GL by pointer
 	mapUV       [4][9]float32
 	hasMap      [4]int32
+	dfg         uint32 // the split-sum table (dfgTable)
 	lines       *lines
 	ubo         uint32
 	uboSize     int
@@ -272,6 +295,7 @@ func New() (*Renderer, error) {
 	gl.GenBuffers(1, &r.morphUBO)
 	r.noMorphB, r.noMorph = newNoMorph()
 	r.white = uploadTexture(image.NewNRGBA(image.Rect(0, 0, 1, 1)), true, Sampler{}, true)
+	r.dfg = uploadDFG()
 	return r, nil
 }
 
@@ -395,6 +419,28 @@ func (r *Renderer) UpdateVertices(id MeshID, positions, normals []float32) error
 	return nil
 }
 
+// dfgData is the split-sum table, computed once per process.
+var (
+	dfgOnce sync.Once
+	dfgData []float32
+)
+
+// uploadDFG uploads the split-sum table as a linearly filtered RG float
+// texture clamped at its edges.
+func uploadDFG() uint32 {
+	dfgOnce.Do(func() { dfgData = dfgTable(1024) })
+	data := dfgData
+	var tex uint32
+	gl.GenTextures(1, &tex)
+	gl.BindTexture(gl.TEXTURE_2D, tex)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RG32F, dfgSize, dfgSize, 0, gl.RG, gl.FLOAT, gl.Ptr(data))
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
+	return tex
+}
+
 // AddTexture uploads an image with mipmaps, sampled as s says: colour
 // (srgb: its texels are sRGB-encoded and read back linear) or data (read
 // as stored).
@@ -483,6 +529,10 @@ func (r *Renderer) Draw(f *Frame) error {
 	gl.Uniform3fv(pl.uEye, 1, &u.eye[0])
 	gl.Uniform1i(pl.uBaseTex, 0)
 	gl.Uniform1iv(pl.uMaps, int32(len(mapUnits)), &mapUnits[0])
+	gl.Uniform1i(pl.uLighting, int32(f.Lighting))
+	gl.Uniform1i(pl.uDFG, dfgUnit)
+	gl.ActiveTexture(gl.TEXTURE0 + dfgUnit)
+	gl.BindTexture(gl.TEXTURE_2D, r.dfg)
 	gl.Uniform1i(pl.uView, int32(f.View))
 	gl.ActiveTexture(gl.TEXTURE0)
 	r.DrawCalls = 0
@@ -688,6 +738,7 @@ func (r *Renderer) Destroy() {
 	r.Clear()
 	if r.white != 0 {
 		gl.DeleteTextures(1, &r.white)
+		gl.DeleteTextures(1, &r.dfg)
 	}
 	if r.ubo != 0 {
 		gl.DeleteBuffers(1, &r.ubo)
