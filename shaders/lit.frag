@@ -7,6 +7,7 @@
 
 in vec3 vNormal;
 in vec2 vUV;
+in vec2 vUV1;
 in vec3 vWorld;
 in vec4 vColor;
 in float vSel;
@@ -29,6 +30,7 @@ uniform vec2 uNormalOcclusion; // normal scale, occlusion strength
 uniform vec3 uEmissive;        // linear emissive factor
 uniform int uLighting;         // 0 the viewer's look, 1 the reference stage (-lighting three)
 uniform sampler2D uDFG;        // split-sum (A, B): roughness along x, n·v along y
+uniform int uSets[5];          // coordinate set (0, 1) of the base colour texture, then of each map
 // 0 shaded, 1 partitions (flat uTint), 2 weights of the selected joint,
 // 3 base colour; the inputs of glTF's material model: 4 shading normal,
 // 5 metallic, 6 roughness, 7 occlusion, 8 emissive, 9 alpha.
@@ -45,7 +47,7 @@ vec3 srgb(vec3 c) {
 
 // mapAt samples material map k at the fragment's transformed coordinates.
 vec4 mapAt(int k) {
-    vec2 uv = (uMapUV[k] * vec3(vUV, 1.0)).xy;
+    vec2 uv = (uMapUV[k] * vec3(uSets[k + 1] == 1 ? vUV1 : vUV, 1.0)).xy;
     if (k == 0) return texture(uMaps[0], uv);
     if (k == 1) return texture(uMaps[1], uv);
     if (k == 2) return texture(uMaps[2], uv);
@@ -59,7 +61,7 @@ vec3 shadingNormal(vec3 n) {
     if (uHasMap[1] == 0) {
         return n;
     }
-    vec2 uv = (uMapUV[1] * vec3(vUV, 1.0)).xy;
+    vec2 uv = (uMapUV[1] * vec3(uSets[2] == 1 ? vUV1 : vUV, 1.0)).xy;
     vec3 dpx = dFdx(vWorld), dpy = dFdy(vWorld);
     vec2 dux = dFdx(uv), duy = dFdy(uv);
     float det = dux.x * duy.y - duy.x * dux.y;
@@ -144,7 +146,7 @@ void main() {
             n = -n;
         }
     }
-    vec4 base = uBaseColor * vColor * texture(uBaseTex, (uUVTransform * vec3(vUV, 1.0)).xy);
+    vec4 base = uBaseColor * vColor * texture(uBaseTex, (uUVTransform * vec3(uSets[0] == 1 ? vUV1 : vUV, 1.0)).xy);
     if (uAlphaMode == 1 && base.a < uAlphaCutoff) {
         discard;
     }

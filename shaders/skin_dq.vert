@@ -10,6 +10,7 @@ layout(location = 2) in vec2 aUV;
 layout(location = 3) in uvec4 aJoints;
 layout(location = 4) in vec4 aWeights;
 layout(location = 5) in vec4 aColor;
+layout(location = 6) in vec2 aUV1;    // TEXCOORD_1, (0, 0) when absent
 
 // Each joint is a unit dual quaternion as two vec4: the real part (x y z w)
 // then the dual part, with dual = 0.5 * translation * real.
@@ -25,6 +26,7 @@ uniform int uSelJoint;    // palette entry shown by the weights view, -1 for non
 
 out vec3 vNormal;
 out vec2 vUV;
+out vec2 vUV1;
 out vec3 vWorld;
 out vec4 vColor;
 out float vSel;           // this vertex's weight on uSelJoint
@@ -63,6 +65,7 @@ void main() {
 
     vNormal = n;
     vUV = aUV;
+    vUV1 = aUV1;
     vColor = aColor;
     vSel = dot(aWeights, vec4(equal(aJoints, uvec4(uint(uSelJoint)))));
     vWorld = world;

@@ -46,9 +46,6 @@ func (l *loader) loadMaterials() error {
 				if mat.BaseColorTexture, err = l.textureRef(pw+".baseColorTexture", bt.Index, bt.TexCoord, rp["baseColorTexture"]); err != nil {
 					return err
 				}
-				if tc := mat.BaseColorTexture.TexCoord; tc != 0 {
-					l.issue("VIEWER_NOT_DRAWN", pw+".baseColorTexture", "texCoord %d is drawn with TEXCOORD_0", tc)
-				}
 			}
 			if mt := pbr.MetallicRoughnessTexture; mt != nil {
 				if mat.MetallicRoughnessTexture, err = l.textureRef(pw+".metallicRoughnessTexture", mt.Index, mt.TexCoord, rp["metallicRoughnessTexture"]); err != nil {
@@ -105,6 +102,16 @@ func (l *loader) loadMaterials() error {
 // textureRef checks a material's textureInfo at where (index, texCoord,
 // and its JSON for KHR_texture_transform) and returns what it samples.
 func (l *loader) textureRef(where string, index, texCoord int, rawInfo any) (TextureRef, error) {
+	ref, err := l.textureInfo(where, index, texCoord, rawInfo)
+	if err == nil && ref.TexCoord > 1 {
+		l.issue("VIEWER_NOT_DRAWN", where, "texCoord %d: drawn with TEXCOORD_0 (the viewer draws TEXCOORD_0 and TEXCOORD_1)", ref.TexCoord)
+		ref.TexCoord = 0
+	}
+	return ref, err
+}
+
+// textureInfo is textureRef's reading of the textureInfo.
+func (l *loader) textureInfo(where string, index, texCoord int, rawInfo any) (TextureRef, error) {
 	if index < 0 || index >= len(l.model.Textures) {
 		return NoTexture, fmt.Errorf("%s: textures[%d] does not exist (%d textures)", where, index, len(l.model.Textures))
 	}
@@ -121,6 +128,7 @@ func (l *loader) textureRef(where string, index, texCoord int, rawInfo any) (Tex
 	if _, set := tt["texCoord"]; set {
 		ref.TexCoord = jsonInt(tt["texCoord"])
 	}
+
 	pair := func(key string, into *[2]float32) {
 		arr, _ := tt[key].([]any)
 		if len(arr) != 2 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -103,5 +104,25 @@ func TestUVMatrixOfTheExtensionsExample(t *testing.T) {
 	}
 	if id := NoTexture.UVMatrix(); id != [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1} {
 		t.Errorf("no transform: %v, want the identity", id)
+	}
+}
+
+// TEXCOORD_1 is read and drawn; a texture on a later set is drawn with
+// TEXCOORD_0, and the report says so.
+func TestSecondCoordinateSetAndLater(t *testing.T) {
+	m, err := Decode(materialDoc(t, `{"emissiveTexture": {"index": 0, "texCoord": 1}, "occlusionTexture": {"index": 0, "texCoord": 2}}`, `{"source": 0}`, `{}`, ``), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Meshes[0].Primitives[0]
+	if want := []float32{0, 0, 1, 0, 0, 1}; !slices.Equal(p.UV1, want) {
+		t.Fatalf("UV1 %v, want %v", p.UV1, want)
+	}
+	mat := m.Materials[0]
+	if mat.EmissiveTexture.TexCoord != 1 || mat.OcclusionTexture.TexCoord != 0 {
+		t.Fatalf("emissive on set %d, occlusion on %d; want 1 and 0", mat.EmissiveTexture.TexCoord, mat.OcclusionTexture.TexCoord)
+	}
+	if !issueAt(m, "VIEWER_NOT_DRAWN", "/materials/0/occlusionTexture") {
+		t.Fatalf("no line on the occlusion texture's TEXCOORD_2: %q", m.Report.Lines(Hint, 0))
 	}
 }

@@ -144,6 +144,9 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 	if prim.UV0, err = attr(gltf.TEXCOORD_0); err != nil {
 		return prim, err
 	}
+	if prim.UV1, err = attr(gltf.TEXCOORD_1); err != nil {
+		return prim, err
+	}
 	if acc, ok := p.Attributes[gltf.COLOR_0]; ok {
 		if prim.Colors, err = l.colors(where, acc); err != nil {
 			return prim, err
@@ -589,6 +592,9 @@ func (p *Primitive) WithFlatNormals() Primitive {
 	if p.UV0 != nil {
 		q.UV0 = make([]float32, 0, m*2)
 	}
+	if p.UV1 != nil {
+		q.UV1 = make([]float32, 0, m*2)
+	}
 	if p.Colors != nil {
 		q.Colors = make([]float32, 0, m*4)
 	}
@@ -601,6 +607,9 @@ func (p *Primitive) WithFlatNormals() Primitive {
 		q.Positions = append(q.Positions, p.Positions[i*3:i*3+3]...)
 		if p.UV0 != nil {
 			q.UV0 = append(q.UV0, p.UV0[i*2:i*2+2]...)
+		}
+		if p.UV1 != nil {
+			q.UV1 = append(q.UV1, p.UV1[i*2:i*2+2]...)
 		}
 		if p.Colors != nil {
 			q.Colors = append(q.Colors, p.Colors[i*4:i*4+4]...)

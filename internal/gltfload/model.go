@@ -93,8 +93,9 @@ type Primitive struct {
 	// Normals, xyz per vertex, unit length. Computed (flat) when the file
 	// has none, in which case vertices are unshared per triangle.
 	Normals []float32
-	// UV0 is TEXCOORD_0, uv per vertex, or nil.
-	UV0 []float32
+	// UV0 and UV1 are TEXCOORD_0 and TEXCOORD_1, uv per vertex, or nil;
+	// later sets are not drawn.
+	UV0, UV1 []float32
 	// Colors is COLOR_0 as linear RGBA per vertex (alpha 1 where the file
 	// has RGB), or nil. It multiplies the base colour.
 	Colors []float32

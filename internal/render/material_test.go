@@ -124,6 +124,41 @@ func TestTextureTransformAndSampler(t *testing.T) {
 	checkPixels(t, img, 0, map[image.Point]color.NRGBA{{18, 20}: red, {28, 20}: green, {36, 20}: red, {44, 20}: green})
 }
 
+// A texture on TEXCOORD_1 reads the second set: here the first mirrored
+// left to right, so the quarters swap sides.
+func TestSecondCoordinateSet(t *testing.T) {
+	var got *image.NRGBA
+	gltest.Do(t, func() error {
+		r, err := New()
+		if err != nil {
+			return err
+		}
+		defer r.Destroy()
+		tg, err := NewTarget(64, 64, 1)
+		if err != nil {
+			return err
+		}
+		defer tg.Destroy()
+		tex := r.AddTexture(fourTexels(), nearestClamp, true)
+		d := quad(0)
+		d.UV1 = []float32{1, 0, 1, 1, 0, 0, 0, 1}
+		id, err := r.AddMesh(d)
+		if err != nil {
+			return err
+		}
+		f := &Frame{Target: tg, Width: 64, Height: 64, View: debugview.BaseColor,
+			Camera: Camera{Distance: 2, FovY: mgl32.DegToRad(90), Near: 0.1, Far: 10},
+			Items:  []DrawItem{{Mesh: id, Material: Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: tex, Set: 1}, Palette: identityRows, WeightJoint: -1}}}
+		if err := r.Draw(f); err != nil {
+			return err
+		}
+		got = tg.ReadImage()
+		return nil
+	})
+	checkPixels(t, got, 0, map[image.Point]color.NRGBA{
+		{20, 20}: {0, 255, 0, 255}, {44, 20}: {255, 0, 0, 255}, {20, 44}: {255, 255, 255, 255}, {44, 44}: {0, 0, 255, 255}})
+}
+
 func TestAlphaModes(t *testing.T) {
 	// A texture opaque on its left half, clear on its right.
 	half := image.NewNRGBA(image.Rect(0, 0, 2, 1))

@@ -157,6 +157,7 @@ type pipeline struct {
 	uMetalRough, uNormalOcclusion int32
 	uEmissive                     int32
 	uLighting, uDFG               int32
+	uSets                         int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
@@ -186,6 +187,7 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uEmissive = p.uniform("uEmissive")
 	pl.uLighting = p.uniform("uLighting")
 	pl.uDFG = p.uniform("uDFG")
+	pl.uSets = p.uniform("uSets")
 	if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err

@@ -40,7 +40,8 @@ const NoTexture TextureID = -1
 type MeshData struct {
 	Positions []float32 // xyz per vertex, bind space
 	Normals   []float32 // xyz per vertex
-	UV        []float32 // uv per vertex, or nil
+	UV        []float32 // TEXCOORD_0, uv per vertex, or nil
+	UV1       []float32 // TEXCOORD_1, or nil
 	Colors    []float32 // linear RGBA per vertex multiplying the base colour, or nil
 	// Joints and Weights: four per vertex, indices into the palette drawn
 	// with. Nil for a rigid mesh, which is drawn with palette entry 0.
@@ -60,8 +61,10 @@ type Material struct {
 	Texture   TextureID
 	// UV transforms the texture's coordinates (u, v, 1), a 3×3 matrix in
 	// column-major order (KHR_texture_transform); all zeros is the
-	// identity.
-	UV [9]float32
+	// identity. Set is the coordinate set it reads: 0 TEXCOORD_0, 1
+	// TEXCOORD_1.
+	UV  [9]float32
+	Set int
 	// Alpha is the alpha mode; AlphaCutoff is where Mask cuts.
 	Alpha       AlphaMode
 	AlphaCutoff float32
@@ -84,6 +87,7 @@ type Material struct {
 type Map struct {
 	Tex TextureID
 	UV  [9]float32
+	Set int // 0 TEXCOORD_0, 1 TEXCOORD_1
 }
 
 // mapUnits are the texture units of the material maps (0 is the base
@@ -210,7 +214,7 @@ type gpuMesh struct {
 	vertices      int32
 	posOff        int // byte offsets of positions and normals in vbo
 	nrmOff        int
-	hasUV         bool
+	hasUV, hasUV1 bool
 	hasColor      bool
 	skinned       bool
 	live          bool
@@ -233,7 +237,8 @@ type Renderer struct {
 	uv          [9]float32 // the UV transform handed to GL by pointer
 	mapUV       [4][9]float32
 	hasMap      [4]int32
-	dfg         uint32 // the split-sum table (dfgTable)
+	sets        [5]int32 // the coordinate set of the base colour texture and each map
+	dfg         uint32   // the split-sum table (dfgTable)
 	lines       *lines
 	ubo         uint32
 	uboSize     int
@@ -305,7 +310,7 @@ func (r *Renderer) MaxJoints() int { return r.maxJoints }
 // AddMesh uploads a mesh and returns its handle.
 func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 	n := len(d.Positions) / 3
-	if len(d.Normals) != n*3 || (d.UV != nil && len(d.UV) != n*2) || (d.Colors != nil && len(d.Colors) != n*4) ||
+	if len(d.Normals) != n*3 || (d.UV != nil && len(d.UV) != n*2) || (d.UV1 != nil && len(d.UV1) != n*2) || (d.Colors != nil && len(d.Colors) != n*4) ||
 		(d.Joints == nil) != (d.Weights == nil) || (d.Joints != nil && (len(d.Joints) != n*4 || len(d.Weights) != n*4)) {
 		return -1, fmt.Errorf("render: mesh arrays disagree on the vertex count (%d positions)", n)
 	}
@@ -324,7 +329,7 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 	gl.BindVertexArray(m.vao)
 	// One buffer, attributes one after another: simpler than interleaving
 	// and just as fast for a viewer's vertex counts.
-	size := n * (12 + 12 + 8 + 8 + 16 + 16)
+	size := n * (12 + 12 + 8 + 8 + 8 + 16 + 16)
 	gl.GenBuffers(1, &m.vbo)
 	gl.BindBuffer(gl.ARRAY_BUFFER, m.vbo)
 	usage := uint32(gl.STATIC_DRAW)
@@ -356,6 +361,14 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 		m.hasUV = true
 	} else {
 		gl.DisableVertexAttribArray(2)
+	}
+	if d.UV1 != nil && n > 0 {
+		uv := put(gl.Ptr(d.UV1), n*8)
+		gl.EnableVertexAttribArray(6)
+		gl.VertexAttribPointerWithOffset(6, 2, gl.FLOAT, false, 0, uintptr(uv))
+		m.hasUV1 = true
+	} else {
+		gl.DisableVertexAttribArray(6)
 	}
 	if d.Colors != nil && n > 0 {
 		col := put(gl.Ptr(d.Colors), n*16)
@@ -610,7 +623,10 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 			r.mapUV[k] = [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}
 		}
 		r.hasMap[k] = has
+		r.sets[k+1] = int32(mp.Set)
 	}
+	r.sets[0] = int32(mat.Set)
+	gl.Uniform1iv(pl.uSets, int32(len(r.sets)), &r.sets[0])
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.UniformMatrix3fv(pl.uMapUV, int32(len(r.mapUV)), false, &r.mapUV[0][0])
 	gl.Uniform1iv(pl.uHasMap, int32(len(r.hasMap)), &r.hasMap[0])
@@ -657,6 +673,9 @@ func (r *Renderer) sortBlended(f *Frame) {
 func (r *Renderer) setMissingAttributes(m *gpuMesh) {
 	if !m.hasUV {
 		gl.VertexAttrib2f(2, 0, 0)
+	}
+	if !m.hasUV1 {
+		gl.VertexAttrib2f(6, 0, 0)
 	}
 	if !m.hasColor {
 		gl.VertexAttrib4f(5, 1, 1, 1, 1)

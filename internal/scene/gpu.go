@@ -114,7 +114,7 @@ func (t gpuTextures) material(mat *gltfload.Material) render.Material {
 		Metallic: mat.Metallic, Roughness: mat.Roughness, NormalScale: mat.NormalScale,
 		OcclusionStrength: mat.OcclusionStrength, Emissive: mat.Emissive}
 	if ref := mat.BaseColorTexture; ref.Texture >= 0 {
-		rm.Texture, rm.UV = t.colour[ref.Texture], ref.UVMatrix()
+		rm.Texture, rm.UV, rm.Set = t.colour[ref.Texture], ref.UVMatrix(), ref.TexCoord
 	}
 	for k, ref := range [4]gltfload.TextureRef{mat.MetallicRoughnessTexture, mat.NormalTexture, mat.OcclusionTexture, mat.EmissiveTexture} {
 		if ref.Texture < 0 {
@@ -125,6 +125,7 @@ func (t gpuTextures) material(mat *gltfload.Material) render.Material {
 			ids = t.colour
 		}
 		rm.Maps[k] = render.MapOf(ids[ref.Texture], ref.UVMatrix())
+		rm.Maps[k].Set = ref.TexCoord
 	}
 	return rm
 }
@@ -243,6 +244,9 @@ func partitionPrimitive(p *gltfload.Primitive, plan *skin.Plan, part *skin.Parti
 		if p.UV0 != nil {
 			q.UV0 = append(q.UV0, p.UV0[src*2:src*2+2]...)
 		}
+		if p.UV1 != nil {
+			q.UV1 = append(q.UV1, p.UV1[src*2:src*2+2]...)
+		}
 		if p.Colors != nil {
 			q.Colors = append(q.Colors, p.Colors[src*4:src*4+4]...)
 		}
@@ -273,7 +277,7 @@ func (s *GPU) add(r *render.Renderer, weights []float32, src drawSource, mat ren
 		src.dq = make([]float32, len(src.palette)/anim.PaletteFloats*skin.DualQuatFloats)
 		drawn = src.dq
 	}
-	d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, Colors: p.Colors, Indices: p.Indices, Dynamic: src.cpu || src.morphCPU}
+	d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, UV1: p.UV1, Colors: p.Colors, Indices: p.Indices, Dynamic: src.cpu || src.morphCPU}
 	if src.gpu {
 		d.Joints, d.Weights = p.Joints, p.Weights
 	}
