@@ -231,12 +231,9 @@ func BenchmarkCharacterVsBest(b *testing.B) {
 // workload evaluations, which goes first taking turns. On a machine whose
 // speed drifts (a shared virtual machine), two separate benchmarks can run
 // in different weather, and a ratio of them can be off by a third;
-// alternating cancels it. Each slice is timed once: keeping the faster of
-// two 1 ms tries of each, as this did before, read the character's ratio
-// 2 % low (six runs of both ways interleaved on a 2-vCPU AMD EPYC: 2.60 to
-// 2.81 against 2.67 to 2.85), its slices varying more than the workload's. It
-// reports run's median ns/joint (under unit), the workload's, and the
-// median of the iterations' ratios.
+// alternating cancels it. Each slice is timed once, not the faster of two
+// tries (docs/performance.md has why). It reports run's median ns/joint
+// (under unit), the workload's, and the median of the iterations' ratios.
 func vsBest(b *testing.B, run func(), joints int, unit string) {
 	best := newB2PFast(b, b2pSkeleton(), b2pSkin(), b2pClips(), true)
 	slice := func(run func(), joints int) float64 {
