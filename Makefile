@@ -4,7 +4,7 @@ BIN     := bin/viewer
 XVFB    := xvfb-run -a -s "-screen 0 1280x1024x24"
 CORPUS  ?= ../shared/gltf-corpus
 
-.PHONY: all setup build run test bench golden lint assets corpus crosscheck crosscheck-blend clean fuzz mutate
+.PHONY: all setup build run test bench golden lint assets corpus crosscheck crosscheck-blend clean fuzz mutate oracle
 
 all: build
 
@@ -100,6 +100,15 @@ corpus: setup build
 # independent Python implementation of the glTF specification.
 crosscheck: build
 	./tools/gltfref/run_all.sh $(CORPUS)/valid
+
+# The base colour view against the reference renderer (three.js in headless
+# Chromium, ../shared/imgoracle) on every corpus model and edge asset, at the
+# reference's camera: silhouette IoU >= 0.98, mean CIE76 colour difference
+# <= 3 (tools/oracle/compare.sh; tools/oracle/known.txt lists where the
+# reference is wrong).
+oracle: setup build
+	@./scripts/setup.sh oracle
+	./tools/oracle/compare.sh $(CORPUS)/valid assets/edge
 
 # Longer fuzzing runs: FUZZTIME per target (default 2m).
 FUZZTIME ?= 2m

@@ -8,6 +8,11 @@ set -euo pipefail
 pkgs=(libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
       libxi-dev libxxf86vm-dev xvfb xauth libgl1-mesa-dri
       libdraco-dev libmeshoptimizer-dev)
+# "setup.sh oracle": also what the reference renderer (make oracle) runs
+# on, headless Chromium and Node.
+if [ "${1:-}" = oracle ]; then
+	pkgs+=(chromium-headless-shell nodejs npm)
+fi
 
 # The loader's decoders need these headers; without them the build stops
 # in cgo with a longer message, so name the package here first.

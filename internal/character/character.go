@@ -312,6 +312,11 @@ func (c *Character) MorphWeights(n int) []float32 {
 	return c.pose.W[k : k+c.Model.Meshes[c.Model.NodeMesh[n]].Targets]
 }
 
+// Channels are the current pose's float channels: every node's morph
+// weights (Model.NodeMorph) then the animated material factors
+// (Model.MaterialChannels). The slice is the character's.
+func (c *Character) Channels() []float32 { return c.pose.W }
+
 // NodeWorld is the global transform of glTF node n in the current pose.
 func (c *Character) NodeWorld(n int) mgl32.Mat4 {
 	return c.JointWorld(c.Model.JointOfNode[n])

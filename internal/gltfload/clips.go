@@ -4,11 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/qmuntal/gltf"
 
@@ -38,9 +35,10 @@ func (l *loader) loadAnimations() error {
 			if ch.Sampler < 0 || ch.Sampler >= len(a.Samplers) || a.Samplers[ch.Sampler] == nil {
 				return fmt.Errorf("%s.sampler: samplers[%d] does not exist (%d samplers in this animation)", cw, ch.Sampler, len(a.Samplers))
 			}
-			nodes, tpath := l.pointerTargets(ai, ci, unplayed)
+			pt := l.pointerTarget(ai, ci, unplayed)
+			nodes, tpath := pt.nodes, pt.path
 			switch {
-			case nodes != nil:
+			case tpath == pathMaterial || nodes != nil:
 			case tpath == "pointer":
 				continue // reported once, with every channel of that pointer
 			case ch.Target.Node == nil:
@@ -49,13 +47,18 @@ func (l *loader) loadAnimations() error {
 			default:
 				nodes, tpath = []int{*ch.Target.Node}, ch.Target.Path
 			}
-			node := nodes[0]
-			if node < 0 || node >= len(l.doc.Nodes) {
+			node := -1
+			if nodes != nil {
+				node = nodes[0]
+			}
+			if tpath != pathMaterial && (node < 0 || node >= len(l.doc.Nodes)) {
 				return fmt.Errorf("%s.target.node: nodes[%d] does not exist (%d nodes)", cw, node, len(l.doc.Nodes))
 			}
 			var path anim.Path
 			rule := moveRule
 			switch tpath {
+			case pathMaterial:
+				rule = pt.rule
 			case gltf.TRSTranslation:
 				path = anim.Translation
 			case gltf.TRSRotation:
@@ -151,6 +154,10 @@ func (l *loader) loadAnimations() error {
 				}
 				continue
 			}
+			if tpath == pathMaterial {
+				clip.Morph = append(clip.Morph, anim.MorphTrack{Channel: pt.channel, Count: pt.count, Interp: interp, Times: times, Values: vals})
+				continue
+			}
 			if path == anim.Rotation {
 				l.normalizeRotations(ow, firstCheck(l, "rotations", s.Output, int(use), vals), interp == anim.CubicSpline)
 			}
@@ -168,61 +175,6 @@ func (l *loader) loadAnimations() error {
 		l.model.Clips = append(l.model.Clips, clip)
 	}
 	return nil
-}
-
-// pointerTargets resolves the KHR_animation_pointer target of channel ci
-// of animation ai. A pointer to a node's translation, rotation, scale or
-// weights is that node's ordinary channel; one to a mesh's weights
-// animates every node that instances the mesh (in node order). For
-// those, nodes lists the nodes animated and path says what of them. For
-// any other pointer, nodes is nil, path is "pointer" and the channel's
-// place is added to unplayed under the pointer. A channel without the
-// extension returns (nil, "").
-func (l *loader) pointerTargets(ai, ci int, unplayed map[string][]string) (nodes []int, path gltf.TRSProperty) {
-	a := l.rawObject("animations", ai)
-	chans, _ := a["channels"].([]any)
-	ch, _ := chans[ci].(map[string]any)
-	target, _ := ch["target"].(map[string]any)
-	exts, _ := target["extensions"].(map[string]any)
-	ext, ok := exts["KHR_animation_pointer"].(map[string]any)
-	if !ok || target["node"] != nil {
-		return nil, ""
-	}
-	p, _ := ext["pointer"].(string)
-	parts := strings.Split(p, "/")
-	if len(parts) == 4 && parts[0] == "" {
-		i, err := strconv.Atoi(parts[2])
-		prop := gltf.TRSProperty(parts[3])
-		switch {
-		case err != nil || i < 0 || strconv.Itoa(i) != parts[2]:
-		case parts[1] == "nodes" && i < len(l.doc.Nodes) && (prop == gltf.TRSTranslation || prop == gltf.TRSRotation || prop == gltf.TRSScale || prop == gltf.TRSWeights):
-			return []int{i}, prop
-		case parts[1] == "meshes" && prop == gltf.TRSWeights && i < len(l.doc.Meshes):
-			for n, nd := range l.doc.Nodes {
-				if nd != nil && nd.Mesh != nil && *nd.Mesh == i {
-					nodes = append(nodes, n)
-				}
-			}
-			if nodes != nil {
-				return nodes, prop
-			}
-		}
-	}
-	unplayed[p] = append(unplayed[p], fmt.Sprintf("animations[%d].channels[%d]", ai, ci))
-	return nil, "pointer"
-}
-
-// reportUnplayed says once per pointer which KHR_animation_pointer
-// targets the viewer does not play, and in which channels.
-func (l *loader) reportUnplayed(unplayed map[string][]string) {
-	for _, p := range slices.Sorted(maps.Keys(unplayed)) {
-		chans := unplayed[p]
-		more := ""
-		if len(chans) > 3 {
-			chans, more = chans[:3], fmt.Sprintf(" and %d more", len(unplayed[p])-3)
-		}
-		l.issue("VIEWER_NOT_DRAWN", chans[0]+".target.extensions.KHR_animation_pointer.pointer", "%q is not played here (%s%s); ignored", p, strings.Join(chans, ", "), more)
-	}
 }
 
 // keyTimes reads and checks a sampler input once per accessor; tracks

@@ -48,6 +48,12 @@ type Model struct {
 	NodeMorph []int
 	// NodeMesh[n] is glTF node n's mesh, -1 for none.
 	NodeMesh []int
+	// MaterialChannels are the material factors KHR_animation_pointer
+	// channels animate, each Count pose channels from Channel, after the
+	// morph channels (Skeleton.MorphRest holds the material's own value;
+	// MorphJoint the root joint): clips sample, blend and play them as
+	// they do morph weights.
+	MaterialChannels []MaterialChannel
 	// Compression has one entry per compression extension the file uses
 	// (KHR_draco_mesh_compression, EXT_meshopt_compression), in the order
 	// decoded; nil for an uncompressed file.
@@ -162,6 +168,25 @@ type Material struct {
 	// Unlit is KHR_materials_unlit: base colour only, no lighting.
 	Unlit bool
 }
+
+// MaterialChannel is one animated material property: Count pose
+// channels from Channel.
+type MaterialChannel struct {
+	Material       int
+	Property       MaterialProperty
+	Channel, Count int
+}
+
+// MaterialProperty is a material factor a clip can animate.
+type MaterialProperty uint8
+
+const (
+	BaseColorFactor   MaterialProperty = iota // Material.BaseColor, 4 channels
+	AlphaCutoff                               // Material.AlphaCutoff, 1
+	BaseColorOffset                           // BaseColorTexture.Offset, 2
+	BaseColorScale                            // BaseColorTexture.Scale, 2
+	BaseColorRotation                         // BaseColorTexture.Rotation, 1
+)
 
 // AlphaMode is a material's alpha mode (glTF 2.0 §3.9.4).
 type AlphaMode uint8

@@ -60,7 +60,7 @@ func TestPointerMeshWeightsAndUnplayedPointers(t *testing.T) {
 	d.add(t, "nodes", `{"mesh": 0, "skin": 0}`)
 	d.raw(t, "scenes/0/nodes", `[0, 1, 3]`)
 	for range 2 {
-		d.add(t, "animations/0/channels", `{"sampler": 2, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/alphaCutoff"}}}}`)
+		d.add(t, "animations/0/channels", `{"sampler": 2, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/cameras/0/perspective/yfov"}}}}`)
 	}
 	m, err := Decode(d.bytes(t), nil, "pointer.gltf")
 	if err != nil {
@@ -73,7 +73,7 @@ func TestPointerMeshWeightsAndUnplayedPointers(t *testing.T) {
 	if c.Morph[0].Channel != m.NodeMorph[0] || c.Morph[1].Channel != m.NodeMorph[3] {
 		t.Fatalf("morph channels %d, %d; want nodes 0 and 3's: %d, %d", c.Morph[0].Channel, c.Morph[1].Channel, m.NodeMorph[0], m.NodeMorph[3])
 	}
-	named := messagesWith(m, "/materials/0/alphaCutoff")
+	named := messagesWith(m, "/cameras/0/perspective/yfov")
 	if len(named) != 1 || !strings.Contains(named[0], "channels[3], animations[0].channels[4]") {
 		t.Fatalf("want one line naming the pointer and both channels, got %q", named)
 	}

@@ -41,6 +41,10 @@ type GPU struct {
 	Dup    int // vertices duplicated by partitioning
 	frames []boundsOf
 	sets   map[int]bool // per glTF node with morph targets: together's answer
+	// matChannels and materials are the model's animated material
+	// factors and its materials, which Refresh applies to the draws.
+	matChannels []gltfload.MaterialChannel
+	materials   []gltfload.Material
 }
 
 // drawSource is what one draw item shows and how its data is refreshed.
@@ -60,6 +64,9 @@ type drawSource struct {
 	mpos, mnrm []float32
 	// frame indexes GPU.frames: the bounds of the drawn primitive.
 	frame int
+	// animated says the primitive's material has animated factors
+	// (gltfload.Model.MaterialChannels).
+	animated bool
 }
 
 // alphaModes maps glTF's alpha modes to the renderer's.
@@ -74,7 +81,7 @@ func upload(r *render.Renderer, c *character.Character, mode string, limit int) 
 	if limit <= 0 || limit > r.MaxJoints() {
 		limit = r.MaxJoints()
 	}
-	s := &GPU{mode: mode, limit: limit}
+	s := &GPU{mode: mode, limit: limit, matChannels: m.MaterialChannels, materials: m.Materials}
 	textures := make([]render.TextureID, len(m.Textures))
 	for i, img := range m.Textures {
 		textures[i] = render.NoTexture
@@ -232,6 +239,9 @@ func (s *GPU) add(r *render.Renderer, weights []float32, src drawSource, mat ren
 		return err
 	}
 	src.frame = len(s.frames) - 1 // add follows the primitive's addBounds
+	for _, mc := range s.matChannels {
+		src.animated = src.animated || mc.Material == src.prim.Material
+	}
 	it := render.DrawItem{Mesh: id, Material: mat, Palette: drawn}
 	if len(d.Targets) > 0 {
 		it.Morph = weights // read when the item is drawn
@@ -278,11 +288,41 @@ func (s *GPU) Refresh(r *render.Renderer, c *character.Character) error {
 		if d.dq != nil {
 			skin.WriteDualQuats(d.dq, d.palette)
 		}
+		if d.animated {
+			s.animateMaterial(&s.items[i].Material, d.prim.Material, c.Channels())
+		}
 		if s.items[i].Material.Alpha == render.Blend {
 			s.items[i].Center = s.center(c, &s.frames[d.frame])
 		}
 	}
 	return nil
+}
+
+// animateMaterial sets the factors of glTF material mi that clips animate
+// on rm, from the pose's channels w.
+func (s *GPU) animateMaterial(rm *render.Material, mi int, w []float32) {
+	tex, uv := s.materials[mi].BaseColorTexture, false
+	for _, mc := range s.matChannels {
+		if mc.Material != mi {
+			continue
+		}
+		v := w[mc.Channel : mc.Channel+mc.Count]
+		switch mc.Property {
+		case gltfload.BaseColorFactor:
+			copy(rm.BaseColor[:], v)
+		case gltfload.AlphaCutoff:
+			rm.AlphaCutoff = v[0]
+		case gltfload.BaseColorOffset:
+			tex.Offset, uv = [2]float32{v[0], v[1]}, true
+		case gltfload.BaseColorScale:
+			tex.Scale, uv = [2]float32{v[0], v[1]}, true
+		case gltfload.BaseColorRotation:
+			tex.Rotation, uv = v[0], true
+		}
+	}
+	if uv && tex.Texture >= 0 {
+		rm.UV = tex.UVMatrix()
+	}
 }
 
 // center is the middle of primitive f's box in the current pose, by

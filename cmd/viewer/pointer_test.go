@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
+)
+
+// pointerQuadGLTF is a 2×2 quad facing +Z whose material's base colour
+// factor a KHR_animation_pointer channel takes from red at 0 s to blue at
+// 1 s, linearly.
+func pointerQuadGLTF(t *testing.T) []byte {
+	t.Helper()
+	var bin bytes.Buffer
+	for _, v := range []any{
+		[]float32{-1, 1, 0, -1, -1, 0, 1, 1, 0, 1, -1, 0}, // 0: positions, 48 bytes
+		[]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1},     // 48: normals
+		[]uint16{0, 1, 2, 2, 1, 3},                        // 96: indices, 12 bytes
+		[]float32{0, 1},                                   // 108: key times
+		[]float32{1, 0, 0, 1, 0, 0, 1, 1},                 // 116: base colour keys
+	} {
+		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fmt.Appendf(nil, `{"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_animation_pointer"],
+	  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
+	  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 96, "byteStride": 12}, {"buffer": 0, "byteOffset": 96, "byteLength": 12},
+	    {"buffer": 0, "byteOffset": 108, "byteLength": 40}],
+	  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-1, -1, 0], "max": [1, 1, 0]},
+	    {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"},
+	    {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"},
+	    {"bufferView": 2, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+	    {"bufferView": 2, "byteOffset": 8, "componentType": 5126, "count": 2, "type": "VEC4"}],
+	  "materials": [{"pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1]}}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2, "material": 0}]}],
+	  "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0,
+	  "animations": [{"samplers": [{"input": 3, "output": 4}], "channels": [{"sampler": 0,
+	    "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/pbrMetallicRoughness/baseColorFactor"}}}}]}]}`,
+		bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()))
+}
+
+// An animated base colour factor shows in -view basecolor at every time:
+// red at 0 s; at 0.5 s the factor is (0.5, 0, 0.5) in linear terms, sRGB
+// 1.055·0.5^(1/2.4) − 0.055 = 0.7354 → 188; blue at 1 s.
+func TestPointerAnimatesBaseColorFactor(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "quad.gltf")
+	if err := os.WriteFile(file, pointerQuadGLTF(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt, err := parseFlags([]string{"-size", "64x64", "-view", "basecolor", "-eye", "0,0,3", "-target", "0,0,0", "-bg", "0,0,0", file}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := asset.Load(opt.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.MaterialChannels) != 1 {
+		t.Fatalf("%d animated material properties, want 1 (the base colour factor); report %q", len(m.MaterialChannels), m.Report.Lines(0, 0))
+	}
+	c, err := app.NewCharacter(m, opt.load())
+	if err != nil {
+		t.Fatal(err)
+	}
+	onGL(t, func() error {
+		a, err := newApp(opt, c, opt.width, opt.height)
+		if err != nil {
+			return err
+		}
+		defer a.Destroy()
+		for _, k := range []struct {
+			t    float32
+			want color.NRGBA
+		}{{0, color.NRGBA{255, 0, 0, 255}}, {0.5, color.NRGBA{188, 0, 188, 255}}, {1, color.NRGBA{0, 0, 255, 255}}} {
+			img, err := a.Shoot(k.t, nil)
+			if err != nil {
+				return err
+			}
+			got := img.NRGBAAt(32, 32)
+			if absDiff(got.R, k.want.R) > 1 || absDiff(got.G, k.want.G) > 1 || absDiff(got.B, k.want.B) > 1 {
+				t.Errorf("at %v s the quad is %v, want %v", k.t, got, k.want)
+			}
+		}
+		return nil
+	})
+}

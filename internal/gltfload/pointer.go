@@ -1,0 +1,138 @@
+package gltfload
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/qmuntal/gltf"
+)
+
+// KHR_animation_pointer: a channel's target is a JSON pointer into the
+// document. Pointers to what the viewer draws play through the engine
+// like ordinary channels; the others are reported once each.
+
+// pathMaterial marks a pointer target that is a material factor.
+const pathMaterial gltf.TRSProperty = "material"
+
+// pointerTarget is what one channel's pointer animates: nodes' path
+// (translation, rotation, scale, weights), or for path pathMaterial count
+// pose channels from channel, read with rule; path "pointer" is a pointer
+// not played.
+type pointerTarget struct {
+	nodes          []int
+	path           gltf.TRSProperty
+	channel, count int
+	rule           accessorRule
+}
+
+// materialPointers are the material properties a pointer may animate,
+// below /materials/M/: what each is and how its keys read.
+var materialPointers = map[string]struct {
+	prop  MaterialProperty
+	count int
+	rule  accessorRule
+}{
+	"pbrMetallicRoughness/baseColorFactor": {BaseColorFactor, 4, accessorRule{types: []gltf.AccessorType{gltf.AccessorVec4}, comps: cF}},
+	"alphaCutoff":                          {AlphaCutoff, 1, accessorRule{types: []gltf.AccessorType{gltf.AccessorScalar}, comps: cF}},
+	"pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset":   {BaseColorOffset, 2, accessorRule{types: []gltf.AccessorType{gltf.AccessorVec2}, comps: cF}},
+	"pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/scale":    {BaseColorScale, 2, accessorRule{types: []gltf.AccessorType{gltf.AccessorVec2}, comps: cF}},
+	"pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/rotation": {BaseColorRotation, 1, accessorRule{types: []gltf.AccessorType{gltf.AccessorScalar}, comps: cF}},
+}
+
+// pointerTarget resolves the KHR_animation_pointer target of channel ci
+// of animation ai. A pointer to a node's translation, rotation, scale or
+// weights is that node's ordinary channel; one to a mesh's weights
+// animates every node that instances the mesh (in node order); one to a
+// material factor of materialPointers gets pose channels of its own (see
+// Model.MaterialChannels). Any other pointer gives path "pointer" and its
+// channel is added to unplayed under the pointer. A channel without the
+// extension gives the zero pointerTarget.
+func (l *loader) pointerTarget(ai, ci int, unplayed map[string][]string) pointerTarget {
+	a := l.rawObject("animations", ai)
+	chans, _ := a["channels"].([]any)
+	ch, _ := chans[ci].(map[string]any)
+	target, _ := ch["target"].(map[string]any)
+	exts, _ := target["extensions"].(map[string]any)
+	ext, ok := exts["KHR_animation_pointer"].(map[string]any)
+	if !ok || target["node"] != nil {
+		return pointerTarget{}
+	}
+	p, _ := ext["pointer"].(string)
+	parts := strings.SplitN(p, "/", 4)
+	if len(parts) == 4 && parts[0] == "" {
+		i, err := strconv.Atoi(parts[2])
+		prop := gltf.TRSProperty(parts[3])
+		switch {
+		case err != nil || i < 0 || strconv.Itoa(i) != parts[2]:
+		case parts[1] == "nodes" && i < len(l.doc.Nodes) && (prop == gltf.TRSTranslation || prop == gltf.TRSRotation || prop == gltf.TRSScale || prop == gltf.TRSWeights):
+			return pointerTarget{nodes: []int{i}, path: prop}
+		case parts[1] == "meshes" && prop == gltf.TRSWeights && i < len(l.doc.Meshes):
+			var nodes []int
+			for n, nd := range l.doc.Nodes {
+				if nd != nil && nd.Mesh != nil && *nd.Mesh == i {
+					nodes = append(nodes, n)
+				}
+			}
+			if nodes != nil {
+				return pointerTarget{nodes: nodes, path: prop}
+			}
+		case parts[1] == "materials" && i < len(l.model.Materials) && len(l.model.Skeleton.Parents) > 0:
+			if mp, ok := materialPointers[parts[3]]; ok {
+				return pointerTarget{path: pathMaterial, channel: l.materialChannel(i, mp.prop, mp.count), count: mp.count, rule: mp.rule}
+			}
+		}
+	}
+	unplayed[p] = append(unplayed[p], fmt.Sprintf("animations[%d].channels[%d]", ai, ci))
+	return pointerTarget{path: "pointer"}
+}
+
+// materialChannel is the first pose channel of material m's property
+// prop, count channels long, added after the morph channels the first
+// time a pointer animates it, at rest at the material's own value.
+func (l *loader) materialChannel(m int, prop MaterialProperty, count int) int {
+	for _, mc := range l.model.MaterialChannels {
+		if mc.Material == m && mc.Property == prop {
+			return mc.Channel
+		}
+	}
+	sk := &l.model.Skeleton
+	mc := MaterialChannel{Material: m, Property: prop, Channel: len(sk.MorphRest), Count: count}
+	mat := &l.model.Materials[m]
+	var rest []float32
+	switch prop {
+	case BaseColorFactor:
+		rest = mat.BaseColor[:]
+	case AlphaCutoff:
+		rest = []float32{mat.AlphaCutoff}
+	case BaseColorOffset:
+		rest = mat.BaseColorTexture.Offset[:]
+	case BaseColorScale:
+		rest = mat.BaseColorTexture.Scale[:]
+	case BaseColorRotation:
+		rest = []float32{mat.BaseColorTexture.Rotation}
+	}
+	for _, v := range rest {
+		// The root joint carries them: a joint mask keeps them with the
+		// whole body.
+		sk.MorphRest = append(sk.MorphRest, v)
+		sk.MorphJoint = append(sk.MorphJoint, 0)
+	}
+	l.model.MaterialChannels = append(l.model.MaterialChannels, mc)
+	return mc.Channel
+}
+
+// reportUnplayed says once per pointer which KHR_animation_pointer
+// targets the viewer does not play, and in which channels.
+func (l *loader) reportUnplayed(unplayed map[string][]string) {
+	for _, p := range slices.Sorted(maps.Keys(unplayed)) {
+		chans := unplayed[p]
+		more := ""
+		if len(chans) > 3 {
+			chans, more = chans[:3], fmt.Sprintf(" and %d more", len(unplayed[p])-3)
+		}
+		l.issue("VIEWER_NOT_DRAWN", chans[0]+".target.extensions.KHR_animation_pointer.pointer", "%q is not played here (%s%s); ignored", p, strings.Join(chans, ", "), more)
+	}
+}
