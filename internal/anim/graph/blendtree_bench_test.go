@@ -14,7 +14,7 @@ import (
 
 const benchJoints = 64
 
-// benchTreeRig is benchRig's 64-joint skeleton with named joints and five
+// benchTreeRig is animtest.BenchRig's 64-joint skeleton with named joints and five
 // copies of its clip, c0…c4, so that trees can blend distinct players.
 func benchTreeRig() (*anim.Skeleton, []anim.Clip) {
 	sk, clip, _ := animtest.BenchRig(benchJoints)
