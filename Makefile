@@ -101,14 +101,16 @@ corpus: setup build
 crosscheck: build
 	./tools/gltfref/run_all.sh $(CORPUS)/valid
 
-# The base colour view against the reference renderer (three.js in headless
-# Chromium, ../shared/imgoracle) on every corpus model and edge asset, at the
-# reference's camera: silhouette IoU >= 0.98, mean CIE76 colour difference
-# <= 3 (tools/oracle/compare.sh; tools/oracle/known.txt lists where the
-# reference is wrong).
+# The base colour view and -lighting three against the reference renderer
+# (three.js in headless Chromium, ../shared/imgoracle) on every corpus model
+# and edge asset, at the reference's camera: silhouette IoU >= 0.98, mean
+# CIE76 colour difference <= 3 (base colour) and <= 6 (lit)
+# (tools/oracle/compare.sh; tools/oracle/known.txt lists where the reference
+# is wrong).
 oracle: setup build
 	@./scripts/setup.sh oracle
 	./tools/oracle/compare.sh $(CORPUS)/valid assets/edge
+	MODE=lit ./tools/oracle/compare.sh $(CORPUS)/valid assets/edge
 
 # Longer fuzzing runs: FUZZTIME per target (default 2m).
 FUZZTIME ?= 2m

@@ -11,7 +11,10 @@ pkgs=(libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
 # "setup.sh oracle": also what the reference renderer (make oracle) runs
 # on, headless Chromium and Node.
 if [ "${1:-}" = oracle ]; then
-	pkgs+=(chromium-headless-shell nodejs npm)
+	pkgs+=(chromium-headless-shell)
+	# Node may come from elsewhere than Debian; take Debian's only when
+	# there is none.
+	command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi
 
 # The loader's decoders need these headers; without them the build stops

@@ -18,7 +18,21 @@ uniform vec3 uEye;            // camera position, for the rim term
 uniform mat3 uUVTransform;    // KHR_texture_transform of the base colour texture
 uniform int uAlphaMode;       // 0 OPAQUE, 1 MASK, 2 BLEND
 uniform float uAlphaCutoff;   // MASK's cutoff
-uniform int uView;            // 0 shaded, 1 partitions (flat uTint), 2 weights of the selected joint, 3 base colour
+// The material maps: metallic-roughness (G roughness, B metalness),
+// normal, occlusion (R), emissive (sRGB); their KHR_texture_transform and
+// whether the material has each.
+uniform sampler2D uMaps[4];
+uniform mat3 uMapUV[4];
+uniform int uHasMap[4];
+uniform vec2 uMetalRough;      // metallic and roughness factors
+uniform vec2 uNormalOcclusion; // normal scale, occlusion strength
+uniform vec3 uEmissive;        // linear emissive factor
+uniform int uLighting;         // 0 the viewer's look, 1 the reference stage (-lighting three)
+uniform sampler2D uDFG;        // split-sum (A, B): roughness along x, n·v along y
+// 0 shaded, 1 partitions (flat uTint), 2 weights of the selected joint,
+// 3 base colour; the inputs of glTF's material model: 4 shading normal,
+// 5 metallic, 6 roughness, 7 occlusion, 8 emissive, 9 alpha.
+uniform int uView;
 uniform vec4 uTint;           // the draw's partition colour
 
 out vec4 fragColor;
@@ -27,6 +41,95 @@ out vec4 fragColor;
 // 61966-2-1).
 vec3 srgb(vec3 c) {
     return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
+}
+
+// mapAt samples material map k at the fragment's transformed coordinates.
+vec4 mapAt(int k) {
+    vec2 uv = (uMapUV[k] * vec3(vUV, 1.0)).xy;
+    if (k == 0) return texture(uMaps[0], uv);
+    if (k == 1) return texture(uMaps[1], uv);
+    if (k == 2) return texture(uMaps[2], uv);
+    return texture(uMaps[3], uv);
+}
+
+// shadingNormal is n perturbed by the normal map, in a tangent frame from
+// the screen-space derivatives of position and texture coordinates:
+// tangent along increasing u, bitangent n × tangent (glTF's convention).
+vec3 shadingNormal(vec3 n) {
+    if (uHasMap[1] == 0) {
+        return n;
+    }
+    vec2 uv = (uMapUV[1] * vec3(vUV, 1.0)).xy;
+    vec3 dpx = dFdx(vWorld), dpy = dFdy(vWorld);
+    vec2 dux = dFdx(uv), duy = dFdy(uv);
+    float det = dux.x * duy.y - duy.x * dux.y;
+    if (abs(det) < 1e-12) {
+        return n;
+    }
+    vec3 t = (duy.y * dpx - dux.y * dpy) / det;
+    t = t - n * dot(n, t);
+    if (dot(t, t) < 1e-24) {
+        return n;
+    }
+    t = normalize(t);
+    vec3 b = cross(n, t);
+    vec3 m = mapAt(1).xyz * 2.0 - 1.0;
+    m.xy *= uNormalOcclusion.x;
+    return normalize(mat3(t, b, n) * m);
+}
+
+const float PI = 3.14159265358979;
+
+// schlick is Schlick's Fresnel term with the spherical-Gaussian power of
+// Karis (2013), as the reference renderer evaluates it.
+vec3 schlick(vec3 f0, float f90, float vh) {
+    float f = exp2((-5.55473 * vh - 6.98316) * vh);
+    return f0 * (1.0 - f) + f90 * f;
+}
+
+// referenceStage lights glTF's metallic-roughness material as three.js
+// r187's MeshStandardMaterial is lit by HemisphereLight(0xffffff,
+// 0x444444, 1.5) and DirectionalLight(0xffffff, 2.0) from (1, 2, 3)
+// towards the origin, without environment or tone mapping: GGX specular
+// (height-correlated Smith visibility) with multiple-scattering
+// compensation from the split-sum table, Lambert diffuse weighted by
+// (1 − F) of a dielectric, the hemisphere's irradiance as diffuse only,
+// less the energy the lobe reflects, occlusion on it, and emission. n is
+// the shading normal, v the direction to the eye.
+vec3 referenceStage(vec3 base, vec3 ng, vec3 v) {
+    vec4 mr = uHasMap[0] != 0 ? mapAt(0) : vec4(1.0);
+    float metal = uMetalRough.x * mr.b;
+    vec3 dn = max(abs(dFdx(ng)), abs(dFdy(ng)));
+    float rough = min(max(uMetalRough.y * mr.g, 0.045) + max(max(dn.x, dn.y), dn.z), 1.0);
+    vec3 n = shadingNormal(ng);
+    vec3 diffuse = base * (1.0 - metal);
+    vec3 f0 = mix(vec3(0.04), base, metal);
+    float nv = clamp(dot(n, v), 0.0, 1.0);
+    vec2 dfg = texture(uDFG, vec2(rough, nv)).rg;
+    vec3 compensation = 1.0 + f0 * (1.0 / (dfg.x + dfg.y) - 1.0);
+
+    vec3 l = normalize(vec3(1.0, 2.0, 3.0));
+    vec3 irradiance = clamp(dot(n, l), 0.0, 1.0) * vec3(2.0);
+    vec3 h = normalize(l + v);
+    float nl = clamp(dot(n, l), 0.0, 1.0), nh = clamp(dot(n, h), 0.0, 1.0), vh = clamp(dot(v, h), 0.0, 1.0);
+    float a2 = pow(max(rough, 0.045), 4.0);
+    float vis = 0.5 / max(nl * sqrt(a2 + (1.0 - a2) * nv * nv) + nv * sqrt(a2 + (1.0 - a2) * nl * nl), 1e-6);
+    float d = a2 / (PI * pow(nh * nh * (a2 - 1.0) + 1.0, 2.0));
+    vec3 lit = irradiance * schlick(f0, 1.0, vh) * (vis * d) * compensation;
+    lit += irradiance * diffuse / PI * (1.0 - schlick(vec3(0.04), 1.0, vh));
+
+    // The hemisphere: white above, 0x444444 (sRGB, 0.0578 linear) below.
+    vec3 sky = vec3(1.5), ground = vec3(1.5 * 0.05781);
+    vec3 hemi = mix(ground, sky, 0.5 * n.y + 0.5);
+    float single = 0.04 * dfg.x + dfg.y;
+    float ems = 1.0 - (dfg.x + dfg.y);
+    float favg = 0.04 + 0.96 / 21.0;
+    float multi = single * favg / (1.0 - ems * favg) * ems;
+    vec3 indirect = hemi * diffuse / PI * (1.0 - single - multi);
+    float ao = uHasMap[2] != 0 ? mapAt(2).r : 1.0;
+    lit += indirect * (1.0 + uNormalOcclusion.y * (ao - 1.0));
+    lit += uEmissive * (uHasMap[3] != 0 ? mapAt(3).rgb : vec3(1.0));
+    return lit;
 }
 
 void main() {
@@ -50,6 +153,29 @@ void main() {
         fragColor = vec4(srgb(clamp(base.rgb, 0.0, 1.0)), alpha);
         return;
     }
+    if (uView >= 4) {
+        // The inputs as glTF-Sample-Viewer's debug channels show them:
+        // data as stored, colours sRGB-encoded, opaque.
+        vec3 c;
+        vec4 mr = uHasMap[0] != 0 ? mapAt(0) : vec4(1.0);
+        if (uView == 4) {
+            c = shadingNormal(n) * 0.5 + 0.5;
+        } else if (uView == 5) {
+            c = vec3(uMetalRough.x * mr.b);
+        } else if (uView == 6) {
+            c = vec3(uMetalRough.y * mr.g);
+        } else if (uView == 7) {
+            float ao = uHasMap[2] != 0 ? mapAt(2).r : 1.0;
+            c = vec3(1.0 + uNormalOcclusion.y * (ao - 1.0));
+        } else if (uView == 8) {
+            vec3 e = uHasMap[3] != 0 ? mapAt(3).rgb : vec3(1.0);
+            c = srgb(clamp(uEmissive * e, 0.0, 1.0));
+        } else {
+            c = vec3(uAlphaMode == 0 ? 1.0 : base.a);
+        }
+        fragColor = vec4(clamp(c, 0.0, 1.0), 1.0);
+        return;
+    }
     if (uView == 1) {
         base = uTint;
     } else if (uView == 2) {
@@ -57,6 +183,10 @@ void main() {
         float w = clamp(vSel, 0.0, 1.0);
         base = vec4(mix(mix(vec3(0.02, 0.05, 0.6), vec3(0.05, 0.7, 0.05), clamp(w * 2.0, 0.0, 1.0)),
                         vec3(0.9, 0.05, 0.02), clamp(w * 2.0 - 1.0, 0.0, 1.0)), 1.0);
+    }
+    if (uLighting == 1 && uView == 0) {
+        fragColor = vec4(srgb(clamp(referenceStage(base.rgb, n, v), 0.0, 1.0)), alpha);
+        return;
     }
     float key = max(dot(n, -uLightDir), 0.0);
     vec3 sky = vec3(0.42, 0.45, 0.52);

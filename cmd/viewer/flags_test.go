@@ -13,6 +13,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/debugview"
+	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -44,11 +45,13 @@ func TestParseFlags(t *testing.T) {
 		// The eye 3 units in front of and 4 above (1, 1, 0): distance 5,
 		// pitch asin(4/5), yaw 0; clip planes at 5/100 and 500.
 		{"placed camera", "-eye 1,5,3 -target 1,1,0 -fov 45 -bg 255,0,255", func(o *options) bool {
-			c := o.camera
+			c := o.stage.Camera
 			return c != nil && c.Distance == 5 && c.Yaw == 0 && math.Abs(float64(c.Pitch)-math.Asin(0.8)) < 1e-6 &&
 				c.Target == mgl32.Vec3{1, 1, 0} && math.Abs(float64(c.FovY)-math.Pi/4) < 1e-6 && c.Near == 0.05 && c.Far == 500 &&
-				o.background == color.NRGBA{255, 0, 255, 255}
+				o.stage.Background == color.NRGBA{255, 0, 255, 255}
 		}, ""},
+		{"reference lighting", "-lighting three", func(o *options) bool { return o.stage.Lighting == render.ReferenceStage }, ""},
+		{"bad lighting", "-lighting studio", nil, `-lighting "studio": want default or three`},
 		{"eye without target", "-eye 0,1,2", nil, "want both, each X,Y,Z"},
 		{"eye above the target", "-eye 0,3,0 -target 0,0,0", nil, "not straight above or below"},
 		{"bad fov", "-eye 0,1,2 -target 0,1,0 -fov 180", nil, "-fov 180"},

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"os"
@@ -17,7 +16,6 @@ import (
 	"github.com/skinview/skinview/internal/app"
 	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/debugview"
-	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
@@ -89,11 +87,10 @@ type options struct {
 	json     bool
 	// rootMotion is -root-motion MODE[:JOINT].
 	rootMotion string
-	// -eye, -target, -fov and -bg, and the camera and background they set.
-	eye, target, bg string
-	fov             float64
-	camera          *render.Camera
-	background      color.NRGBA
+	// -eye, -target, -fov, -bg, -lighting, and the stage they set.
+	eye, target, bg, lighting string
+	fov                       float64
+	stage                     app.Stage
 }
 
 // stringList collects a repeated flag.
@@ -135,7 +132,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.skinning, "skinning", scene.SkinGPU, "skinning method: `gpu` (linear blend in skin.vert), cpu (the same, computed in Go) or dq (dual quaternions in skin_dq.vert, for comparison)")
 	fs.IntVar(&opt.paletteLimit, "palette-limit", 0, "joints per draw call, `K` (0: as many as the driver's uniform block holds); larger skins are split into bone partitions")
 	fs.BoolVar(&opt.stats, "stats", false, "render 120 frames offscreen from -time on and print frame statistics (draw calls, partitions, palette bytes per frame, CPU ms for animation and rendering), then exit")
-	fs.StringVar(&opt.viewName, "view", "shaded", "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), basecolor (unlit base colour, alpha mode applied), skeleton (bones over the mesh, -joint in the inspector)")
+	fs.StringVar(&opt.viewName, "view", "shaded", "debug `view`: shaded, partitions (a colour per draw call), weights (of -joint), basecolor (unlit base colour, alpha mode applied), normal, metallic, roughness, occlusion, emissive, alpha (one input of the material), skeleton (bones over the mesh, -joint in the inspector)")
 	fs.StringVar(&opt.joint, "joint", "", "joint `name or index` whose weights -view weights shows (default: the one with the most vertices)")
 	fs.StringVar(&opt.tree, "tree", "", "blend-tree / state-machine spec `file` (JSON; see docs/spec.md)")
 	fs.Var(&opt.params, "param", "set a control parameter, `NAME=VALUE` (repeatable)")
@@ -162,6 +159,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.eye, "eye", "", "place the camera at `X,Y,Z` (world units of the file) for -screenshot, -record, -sheet and the window's start, looking at -target")
 	fs.StringVar(&opt.target, "target", "", "the `X,Y,Z` the -eye camera looks at")
 	fs.Float64Var(&opt.fov, "fov", 40, "vertical field of view of the -eye camera, `degrees`")
+	fs.StringVar(&opt.lighting, "lighting", "default", "`stage` of the shaded view: default, or three (three.js r187's MeshStandardMaterial under its HemisphereLight(0xffffff, 0x444444, 1.5) and DirectionalLight(0xffffff, 2.0) at 1,2,3, no environment or tone mapping: a verification mode, not a look)")
 	fs.StringVar(&opt.bg, "bg", "", "background colour, `R,G,B` in sRGB 0–255 (default 46,50,58)")
 	fs.StringVar(&opt.kernels, "kernels", "auto", "animation `kernels`: auto (each timed at start-up, the fastest kept), portable, avx2 or avx512 (every kernel at that level: the same bits on every run)")
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
@@ -241,7 +239,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		err string
 	}{
 		{opt.skinning != scene.SkinGPU && opt.skinning != scene.SkinCPU && opt.skinning != scene.SkinDQ, fmt.Sprintf("-skinning %q: want gpu, cpu or dq", opt.skinning)},
-		{!knownView, fmt.Sprintf("-view %q: want shaded, partitions, weights, basecolor or skeleton", opt.viewName)},
+		{!knownView, fmt.Sprintf("-view %q: want shaded, partitions, weights, basecolor, normal, metallic, roughness, occlusion, emissive, alpha or skeleton", opt.viewName)},
 		{opt.onion < 0, fmt.Sprintf("-onion %d: want frames apart, 1 or more (0: off)", opt.onion)},
 		{!(opt.compress >= 0) || math.IsInf(opt.compress, 0), fmt.Sprintf("-compress %v: want a worst error in centimetres, more than 0 (e.g. 0.01)", opt.compress)},
 		{opt.json && (!opt.info || opt.compress == 0), "-json: only with -info -compress CM"},
@@ -271,10 +269,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		}
 	}
 	var err error
-	if opt.background, err = app.ParseBackground(opt.bg); err != nil {
-		return nil, err
-	}
-	opt.camera, err = app.PlaceCamera(opt.eye, opt.target, opt.fov)
+	opt.stage, err = app.ParseStage(opt.eye, opt.target, opt.fov, opt.bg, opt.lighting)
 	return opt, err
 }
 
@@ -337,7 +332,7 @@ func run(opt *options) error {
 func (o *options) app() *app.Options {
 	return &app.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
 		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, Crowd: o.crowd, Events: o.events, HUD: o.hud, Keys: o.keys != "",
-		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height, Camera: o.camera, Background: o.background}
+		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height, Stage: o.stage}
 }
 
 // load is what of the flags picks and shapes the character.

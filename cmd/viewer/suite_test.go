@@ -12,6 +12,7 @@ import (
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/golden"
+	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -112,6 +113,13 @@ func suite() []shot {
 		{name: "mirrored_joint", model: "test:mirror", rest: true},
 		// The Step clip between its keys: held at the key before.
 		{name: "edge_step", model: "@edge/cubic_step.gltf", opt: options{clip: "Step"}, time: 0.7},
+		// glTF's alpha modes (blended panes drawn farthest first, cut-out
+		// cards), the base colour view, and the reference renderer's
+		// stage: each matched three.js r187's picture (make oracle) when
+		// approved.
+		{name: "alpha_blend", model: "@edge/alpha_blend.gltf", time: 1.48},
+		{name: "alpha_mask_basecolor", model: "@edge/alpha_mask.gltf", opt: options{view: debugview.BaseColor}, time: 0.74},
+		{name: "lighting_three", opt: options{clip: "Walk", stage: app.Stage{Lighting: render.ReferenceStage}}, time: 0.25},
 		// Morph targets driven by a clip beside a joint: at 0.5 s of
 		// Breathe the middle swells (bulge 1), the top leans right as a
 		// shape (lean 0.5) and the middle joint bends 20°. The CPU and a

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	"io"
 	"math"
 	"os"
@@ -52,17 +51,14 @@ type Options struct {
 	From, To      float64
 	FPS, Frames   int
 	Width, Height int
-	// Camera, when set, places the camera (-eye, -target, -fov) instead
-	// of framing the model; Background is the clear colour (-bg; zero:
-	// scene.Background).
-	Camera     *render.Camera
-	Background color.NRGBA
+	// Stage is where the camera stands, the background and the lighting.
+	Stage Stage
 }
 
 // viewOptions are the settings a view draws with.
 func (o *Options) viewOptions() scene.ViewOptions {
 	return scene.ViewOptions{Skinning: o.Skinning, PaletteLimit: o.PaletteLimit, Joint: o.Joint, View: o.View, Skeleton: o.Skeleton,
-		Camera: o.Camera, Clear: o.Background}
+		Camera: o.Stage.Camera, Clear: o.Stage.Background, Lighting: o.Stage.Lighting}
 }
 
 // ClampTime keeps a requested time inside [0, duration]: -screenshot and

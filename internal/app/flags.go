@@ -28,6 +28,33 @@ func (p *ParamFlags) Set(s string) error {
 	return nil
 }
 
+// Stage is what -eye, -target, -fov, -bg and -lighting set: a placed
+// camera instead of the framing (nil: framed), the background (zero:
+// scene.Background) and the lighting of the shaded view.
+type Stage struct {
+	Camera     *render.Camera
+	Background color.NRGBA
+	Lighting   render.Lighting
+}
+
+// ParseStage reads -eye, -target, -fov, -bg and -lighting.
+func ParseStage(eye, target string, fovDeg float64, bg, lighting string) (Stage, error) {
+	var s Stage
+	var err error
+	if s.Background, err = ParseBackground(bg); err != nil {
+		return s, err
+	}
+	switch lighting {
+	case "", "default":
+	case "three":
+		s.Lighting = render.ReferenceStage
+	default:
+		return s, fmt.Errorf("-lighting %q: want default or three", lighting)
+	}
+	s.Camera, err = PlaceCamera(eye, target, fovDeg)
+	return s, err
+}
+
 // ParseBackground reads -bg, "R,G,B" in sRGB 0–255; "" is the zero colour
 // (scene.Background).
 func ParseBackground(s string) (color.NRGBA, error) {

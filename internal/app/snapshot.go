@@ -51,6 +51,12 @@ func NewSnapshot(c *character.Character, parts, weightJoint int) *Snapshot {
 	s.space, s.spaceParams = blendSpace(c)
 	s.ViewLabels[debugview.Partitions] = fmt.Sprintf("view: partitions, a colour per draw call (%d)", parts)
 	s.ViewLabels[debugview.BaseColor] = "view: base colour, unlit"
+	s.ViewLabels[debugview.Normal] = "view: shading normal, (n+1)/2"
+	s.ViewLabels[debugview.Metallic] = "view: metallic"
+	s.ViewLabels[debugview.Roughness] = "view: roughness"
+	s.ViewLabels[debugview.Occlusion] = "view: occlusion"
+	s.ViewLabels[debugview.Emissive] = "view: emissive"
+	s.ViewLabels[debugview.Alpha] = "view: alpha"
 	s.WeightJoint(c, weightJoint)
 	s.missing = Missing(c.Model, c.ClipMode)
 	if c.ClipMode {

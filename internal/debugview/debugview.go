@@ -16,11 +16,22 @@ const (
 	// BaseColor is the unlit base colour: factor × texture × vertex
 	// colour with the alpha mode applied, sRGB-encoded.
 	BaseColor
+	// Normal, Metallic, Roughness, Occlusion, Emissive and Alpha show one
+	// input of glTF's material model each: the shading normal (normal
+	// map applied) as (n+1)/2, the metalness and roughness (factor ×
+	// texture), the occlusion applied (1 + strength·(texel − 1)), the
+	// emissive colour (sRGB-encoded) and alpha (1 for OPAQUE).
+	Normal
+	Metallic
+	Roughness
+	Occlusion
+	Emissive
+	Alpha
 	// Count counts the modes.
 	Count
 )
 
-var names = [Count]string{"shaded", "partitions", "weights", "basecolor"}
+var names = [Count]string{"shaded", "partitions", "weights", "basecolor", "normal", "metallic", "roughness", "occlusion", "emissive", "alpha"}
 
 func (m Mode) String() string {
 	if m >= 0 && m < Count {

@@ -47,7 +47,7 @@ func drawQuads(t *testing.T, zs []float32, mats []Material, images []*image.NRGB
 		}
 		defer tg.Destroy()
 		for i, img := range images {
-			r.AddTexture(img, samplers[i])
+			r.AddTexture(img, samplers[i], true)
 		}
 		f := &Frame{Target: tg, Width: 64, Height: 64, View: debugview.BaseColor,
 			Camera: Camera{Distance: 2, FovY: mgl32.DegToRad(90), Near: 0.1, Far: 10}}

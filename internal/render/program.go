@@ -150,6 +150,13 @@ type pipeline struct {
 	uUVTransform  int32
 	uAlphaMode    int32
 	uAlphaCutoff  int32
+	// The material maps (texture units mapUnits), their transforms and
+	// presence, the factors besides base colour, the lighting and the
+	// split-sum table.
+	uMaps, uMapUV, uHasMap        int32
+	uMetalRough, uNormalOcclusion int32
+	uEmissive                     int32
+	uLighting, uDFG               int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
@@ -171,6 +178,14 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uUVTransform = p.uniform("uUVTransform")
 	pl.uAlphaMode = p.uniform("uAlphaMode")
 	pl.uAlphaCutoff = p.uniform("uAlphaCutoff")
+	pl.uMaps = p.uniform("uMaps")
+	pl.uMapUV = p.uniform("uMapUV")
+	pl.uHasMap = p.uniform("uHasMap")
+	pl.uMetalRough = p.uniform("uMetalRough")
+	pl.uNormalOcclusion = p.uniform("uNormalOcclusion")
+	pl.uEmissive = p.uniform("uEmissive")
+	pl.uLighting = p.uniform("uLighting")
+	pl.uDFG = p.uniform("uDFG")
 	if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err

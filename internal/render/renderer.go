@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"sync"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -65,7 +66,44 @@ type Material struct {
 	Alpha       AlphaMode
 	AlphaCutoff float32
 	DoubleSided bool
+	// The other inputs of glTF's metallic-roughness model, which the
+	// debug views show: factors, and Maps (indexed by MetallicRoughnessMap
+	// and the others; a zero Map samples nothing). Metallic-roughness,
+	// normal and occlusion textures are linear data (AddTexture's srgb
+	// false); emissive ones sRGB.
+	Metallic, Roughness float32
+	NormalScale         float32
+	OcclusionStrength   float32
+	Emissive            [3]float32 // linear
+	Maps                [4]Map
 }
+
+// Map is a material texture: the texture (ID+1, so that the zero Map is
+// none) and its KHR_texture_transform, a 3×3 column-major matrix on (u, v,
+// 1), all zeros for the identity.
+type Map struct {
+	Tex TextureID
+	UV  [9]float32
+}
+
+// mapUnits are the texture units of the material maps (0 is the base
+// colour texture, 1 the morph displacements); dfgUnit holds the split-sum
+// table.
+var mapUnits = [4]int32{2, 3, 4, 5}
+
+const dfgUnit = 6
+
+// MapOf is a Map of texture id (NoTexture: none) with transform uv.
+func MapOf(id TextureID, uv [9]float32) Map { return Map{Tex: id + 1, UV: uv} }
+
+// The material maps besides the base colour texture, by Material.Maps
+// index.
+const (
+	MetallicRoughnessMap = iota // roughness in G, metalness in B
+	NormalMap                   // tangent-space normals
+	OcclusionMap                // ambient occlusion in R
+	EmissiveMap                 // emitted colour, sRGB
+)
 
 // AlphaMode is how a material's alpha draws (glTF 2.0 §3.9.4).
 type AlphaMode uint8
@@ -146,7 +184,25 @@ type Frame struct {
 	// Model moves every item (not the grid): a rigid transform, the
 	// identity when zero.
 	Model mgl32.Mat4
+	// Lighting is how Shaded lights: the viewer's own look, or the
+	// reference renderer's stage, for comparisons.
+	Lighting Lighting
 }
+
+// Lighting is a lighting of the shaded view.
+type Lighting int
+
+const (
+	// OwnLighting is the viewer's key light and hemisphere on the base
+	// colour.
+	OwnLighting Lighting = iota
+	// ReferenceStage lights glTF's metallic-roughness materials as the
+	// reference renderer's lit frames are (three.js r187's
+	// MeshStandardMaterial under HemisphereLight(0xffffff, 0x444444,
+	// 1.5) and DirectionalLight(0xffffff, 2.0) at (1, 2, 3), no
+	// environment, no tone mapping): a verification mode, not a look.
+	ReferenceStage
+)
 
 type gpuMesh struct {
 	vao, vbo, ebo uint32
@@ -175,6 +231,9 @@ type Renderer struct {
 	lbs, dq     pipeline
 	blendOrder  []int      // the blended items of the frame being drawn
 	uv          [9]float32 // the UV transform handed to GL by pointer
+	mapUV       [4][9]float32
+	hasMap      [4]int32
+	dfg         uint32 // the split-sum table (dfgTable)
 	lines       *lines
 	ubo         uint32
 	uboSize     int
@@ -235,7 +294,8 @@ func New() (*Renderer, error) {
 	gl.GenBuffers(1, &r.ubo)
 	gl.GenBuffers(1, &r.morphUBO)
 	r.noMorphB, r.noMorph = newNoMorph()
-	r.white = uploadTexture(image.NewNRGBA(image.Rect(0, 0, 1, 1)), true, Sampler{})
+	r.white = uploadTexture(image.NewNRGBA(image.Rect(0, 0, 1, 1)), true, Sampler{}, true)
+	r.dfg = uploadDFG()
 	return r, nil
 }
 
@@ -359,14 +419,37 @@ func (r *Renderer) UpdateVertices(id MeshID, positions, normals []float32) error
 	return nil
 }
 
-// AddTexture uploads an sRGB-encoded image with mipmaps, sampled as s
-// says.
-func (r *Renderer) AddTexture(img *image.NRGBA, s Sampler) TextureID {
-	r.textures = append(r.textures, uploadTexture(img, false, s))
+// dfgData is the split-sum table, computed once per process.
+var (
+	dfgOnce sync.Once
+	dfgData []float32
+)
+
+// uploadDFG uploads the split-sum table as a linearly filtered RG float
+// texture clamped at its edges.
+func uploadDFG() uint32 {
+	dfgOnce.Do(func() { dfgData = dfgTable(1024) })
+	data := dfgData
+	var tex uint32
+	gl.GenTextures(1, &tex)
+	gl.BindTexture(gl.TEXTURE_2D, tex)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RG32F, dfgSize, dfgSize, 0, gl.RG, gl.FLOAT, gl.Ptr(data))
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
+	return tex
+}
+
+// AddTexture uploads an image with mipmaps, sampled as s says: colour
+// (srgb: its texels are sRGB-encoded and read back linear) or data (read
+// as stored).
+func (r *Renderer) AddTexture(img *image.NRGBA, s Sampler, srgb bool) TextureID {
+	r.textures = append(r.textures, uploadTexture(img, false, s, srgb))
 	return TextureID(len(r.textures) - 1)
 }
 
-func uploadTexture(img *image.NRGBA, white bool, s Sampler) uint32 {
+func uploadTexture(img *image.NRGBA, white bool, s Sampler, srgb bool) uint32 {
 	var tex uint32
 	gl.GenTextures(1, &tex)
 	gl.BindTexture(gl.TEXTURE_2D, tex)
@@ -382,7 +465,11 @@ func uploadTexture(img *image.NRGBA, white bool, s Sampler) uint32 {
 		pix = c.Pix
 	}
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
-	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.SRGB8_ALPHA8, int32(b.Dx()), int32(b.Dy()), 0, gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(pix))
+	format := int32(gl.RGBA8)
+	if srgb {
+		format = gl.SRGB8_ALPHA8
+	}
+	gl.TexImage2D(gl.TEXTURE_2D, 0, format, int32(b.Dx()), int32(b.Dy()), 0, gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(pix))
 	gl.GenerateMipmap(gl.TEXTURE_2D)
 	pick := func(v int, fallback int32, valid ...int) int32 {
 		for _, ok := range valid {
@@ -441,6 +528,11 @@ func (r *Renderer) Draw(f *Frame) error {
 	u.eye = f.Camera.Eye()
 	gl.Uniform3fv(pl.uEye, 1, &u.eye[0])
 	gl.Uniform1i(pl.uBaseTex, 0)
+	gl.Uniform1iv(pl.uMaps, int32(len(mapUnits)), &mapUnits[0])
+	gl.Uniform1i(pl.uLighting, int32(f.Lighting))
+	gl.Uniform1i(pl.uDFG, dfgUnit)
+	gl.ActiveTexture(gl.TEXTURE0 + dfgUnit)
+	gl.BindTexture(gl.TEXTURE_2D, r.dfg)
 	gl.Uniform1i(pl.uView, int32(f.View))
 	gl.ActiveTexture(gl.TEXTURE0)
 	r.DrawCalls = 0
@@ -505,6 +597,26 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 		r.uv = [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}
 	}
 	gl.UniformMatrix3fv(pl.uUVTransform, 1, false, &r.uv[0])
+	for k := range mat.Maps {
+		mp := &mat.Maps[k]
+		tex, has := r.white, int32(0)
+		if t := mp.Tex - 1; t >= 0 && int(t) < len(r.textures) {
+			tex, has = r.textures[t], 1
+		}
+		gl.ActiveTexture(gl.TEXTURE0 + uint32(mapUnits[k]))
+		gl.BindTexture(gl.TEXTURE_2D, tex)
+		r.mapUV[k] = mp.UV
+		if r.mapUV[k] == ([9]float32{}) {
+			r.mapUV[k] = [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}
+		}
+		r.hasMap[k] = has
+	}
+	gl.ActiveTexture(gl.TEXTURE0)
+	gl.UniformMatrix3fv(pl.uMapUV, int32(len(r.mapUV)), false, &r.mapUV[0][0])
+	gl.Uniform1iv(pl.uHasMap, int32(len(r.hasMap)), &r.hasMap[0])
+	gl.Uniform2f(pl.uMetalRough, mat.Metallic, mat.Roughness)
+	gl.Uniform2f(pl.uNormalOcclusion, mat.NormalScale, mat.OcclusionStrength)
+	gl.Uniform3f(pl.uEmissive, mat.Emissive[0], mat.Emissive[1], mat.Emissive[2])
 	gl.Uniform1i(pl.uAlphaMode, int32(mat.Alpha))
 	gl.Uniform1f(pl.uAlphaCutoff, mat.AlphaCutoff)
 	gl.Uniform4f(pl.uTint, it.Tint[0], it.Tint[1], it.Tint[2], it.Tint[3])
@@ -626,6 +738,7 @@ func (r *Renderer) Destroy() {
 	r.Clear()
 	if r.white != 0 {
 		gl.DeleteTextures(1, &r.white)
+		gl.DeleteTextures(1, &r.dfg)
 	}
 	if r.ubo != 0 {
 		gl.DeleteBuffers(1, &r.ubo)

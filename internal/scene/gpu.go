@@ -69,6 +69,66 @@ type drawSource struct {
 	animated bool
 }
 
+// gpuTextures are a model's textures on the GPU: as colour (sRGB) and as
+// data (linear), each uploaded only where a material uses it so.
+type gpuTextures struct{ colour, data []render.TextureID }
+
+// uploadTextures uploads every decoded texture of m in the colour spaces
+// its materials read it in.
+func uploadTextures(r *render.Renderer, m *gltfload.Model) gpuTextures {
+	t := gpuTextures{make([]render.TextureID, len(m.Textures)), make([]render.TextureID, len(m.Textures))}
+	colour, data := make([]bool, len(m.Textures)), make([]bool, len(m.Textures))
+	for _, mat := range m.Materials {
+		for _, ref := range []gltfload.TextureRef{mat.BaseColorTexture, mat.EmissiveTexture} {
+			if ref.Texture >= 0 {
+				colour[ref.Texture] = true
+			}
+		}
+		for _, ref := range []gltfload.TextureRef{mat.MetallicRoughnessTexture, mat.NormalTexture, mat.OcclusionTexture} {
+			if ref.Texture >= 0 {
+				data[ref.Texture] = true
+			}
+		}
+	}
+	for i, img := range m.Textures {
+		t.colour[i], t.data[i] = render.NoTexture, render.NoTexture
+		if img == nil {
+			continue
+		}
+		s := m.Samplers[i]
+		rs := render.Sampler{MagFilter: s.MagFilter, MinFilter: s.MinFilter, WrapS: s.WrapS, WrapT: s.WrapT}
+		if colour[i] {
+			t.colour[i] = r.AddTexture(img, rs, true)
+		}
+		if data[i] {
+			t.data[i] = r.AddTexture(img, rs, false)
+		}
+	}
+	return t
+}
+
+// material is how the renderer draws glTF material mat.
+func (t gpuTextures) material(mat *gltfload.Material) render.Material {
+	rm := render.Material{BaseColor: mat.BaseColor, Texture: render.NoTexture, DoubleSided: mat.DoubleSided,
+		Alpha: alphaModes[mat.AlphaMode], AlphaCutoff: mat.AlphaCutoff,
+		Metallic: mat.Metallic, Roughness: mat.Roughness, NormalScale: mat.NormalScale,
+		OcclusionStrength: mat.OcclusionStrength, Emissive: mat.Emissive}
+	if ref := mat.BaseColorTexture; ref.Texture >= 0 {
+		rm.Texture, rm.UV = t.colour[ref.Texture], ref.UVMatrix()
+	}
+	for k, ref := range [4]gltfload.TextureRef{mat.MetallicRoughnessTexture, mat.NormalTexture, mat.OcclusionTexture, mat.EmissiveTexture} {
+		if ref.Texture < 0 {
+			continue
+		}
+		ids := t.data
+		if k == render.EmissiveMap {
+			ids = t.colour
+		}
+		rm.Maps[k] = render.MapOf(ids[ref.Texture], ref.UVMatrix())
+	}
+	return rm
+}
+
 // alphaModes maps glTF's alpha modes to the renderer's.
 var alphaModes = map[gltfload.AlphaMode]render.AlphaMode{
 	gltfload.AlphaOpaque: render.Opaque, gltfload.AlphaMask: render.Mask, gltfload.AlphaBlend: render.Blend,
@@ -82,14 +142,7 @@ func upload(r *render.Renderer, c *character.Character, mode string, limit int) 
 		limit = r.MaxJoints()
 	}
 	s := &GPU{mode: mode, limit: limit, matChannels: m.MaterialChannels, materials: m.Materials}
-	textures := make([]render.TextureID, len(m.Textures))
-	for i, img := range m.Textures {
-		textures[i] = render.NoTexture
-		if img != nil {
-			s := m.Samplers[i]
-			textures[i] = r.AddTexture(img, render.Sampler{MagFilter: s.MagFilter, MinFilter: s.MinFilter, WrapS: s.WrapS, WrapT: s.WrapT})
-		}
-	}
+	tex := uploadTextures(r, m)
 	for ii, inst := range m.Instances {
 		var rigid []float32
 		weights := c.MorphWeights(inst.Node)
@@ -106,12 +159,7 @@ func upload(r *render.Renderer, c *character.Character, mode string, limit int) 
 			if p.Material >= 0 {
 				mat = m.Materials[p.Material]
 			}
-			rm := render.Material{BaseColor: mat.BaseColor, Texture: render.NoTexture, DoubleSided: mat.DoubleSided,
-				Alpha: alphaModes[mat.AlphaMode], AlphaCutoff: mat.AlphaCutoff}
-			if mat.BaseColorTexture.Texture >= 0 {
-				rm.Texture = textures[mat.BaseColorTexture.Texture]
-				rm.UV = mat.BaseColorTexture.UVMatrix()
-			}
+			rm := tex.material(&mat)
 			skinned := inst.Skin >= 0 && p.Joints != nil
 			if !skinned && rigid == nil {
 				rigid = make([]float32, anim.PaletteFloats)

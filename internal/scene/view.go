@@ -37,6 +37,8 @@ type View struct {
 	Placed bool
 	// Clear is the background colour.
 	Clear color.NRGBA
+	// Lighting is how the shaded view lights.
+	Lighting render.Lighting
 	// TopInset is the share of the height a HUD bar covers at the top,
 	// which the picture keeps clear (render.Camera.TopInset).
 	TopInset float32
@@ -82,6 +84,8 @@ type ViewOptions struct {
 	Camera *render.Camera
 	// Clear is the background colour; zero is Background.
 	Clear color.NRGBA
+	// Lighting is how the shaded view lights (-lighting).
+	Lighting render.Lighting
 }
 
 // NewView uploads the character and frames it over its clip. With w and h
@@ -112,7 +116,7 @@ func NewView(c *character.Character, opt ViewOptions, w, h int) (*View, error) {
 		v.Cam, v.Placed = *opt.Camera, true
 	}
 	v.Home = v.Cam
-	v.Clear = opt.Clear
+	v.Clear, v.Lighting = opt.Clear, opt.Lighting
 	if v.Clear == (color.NRGBA{}) {
 		v.Clear = Background
 	}
@@ -163,7 +167,7 @@ func (v *View) Draw() error {
 		items = v.Items
 	}
 	cam := v.Camera()
-	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: cam, Clear: v.Clear, Items: items,
+	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: cam, Clear: v.Clear, Items: items, Lighting: v.Lighting,
 		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid, Model: v.c.RootMatrix()}
 	if v.c.RootMotionOn() {
 		v.trail.Color = rootTrailColor

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -287,7 +288,7 @@ func TestKeys(t *testing.T) {
 			}
 			return ""
 		}},
-		{"toggles", "h,k,w,g,u,v,v,v,v,f", func(s *State, f *fakeViewer) string {
+		{"toggles", fmt.Sprintf("h,k,w,g,u,v*%d,f", debugview.Count), func(s *State, f *fakeViewer) string {
 			if !s.Help || !s.Skeleton || !s.Wire || !s.Grid || s.HUD || s.View != debugview.Shaded || f.framed != 1 {
 				return "toggles wrong"
 			}

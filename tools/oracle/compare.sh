@@ -18,7 +18,15 @@ DIRS=("$@")
 [ ${#DIRS[@]} -eq 0 ] && DIRS=("$ROOT/../shared/gltf-corpus/valid")
 WORK="$(mktemp -d /tmp/oracle_cmp.XXXXXX)"
 SIZE=320 BG=255,0,255 FOV=45
-MIN_IOU=${MIN_IOU:-0.98} MAX_DE=${MAX_DE:-3}
+# MODE=lit compares -lighting three with the reference's lit frame
+# (mean ΔE at most 6); the default, the base colour views (IoU at least
+# 0.98, mean ΔE at most 3).
+MODE=${MODE:-basecolor}
+if [ "$MODE" = lit ]; then
+	VIEW=(-lighting three); MIN_IOU=${MIN_IOU:-0.98} MAX_DE=${MAX_DE:-6}
+else
+	VIEW=(-view basecolor); MIN_IOU=${MIN_IOU:-0.98} MAX_DE=${MAX_DE:-3}
+fi
 
 if [ -z "${ORACLE:-}" ]; then
 	ORACLE="$WORK/imgoracle"
@@ -41,13 +49,13 @@ while IFS= read -r model; do
 	t="$(python3 -c "print(round(0.37*float('${dur:-0}'), 4))")"
 	clip=0; [ -z "$dur" ] && clip=-1
 	ref="$WORK/ref.png" out="$WORK/out.png"
-	cam="$(cd "$ORACLE" && node render.mjs --model "$model" --out "$ref" --clip $clip --time "$t" --w $SIZE --h $SIZE --fov $FOV --mode basecolor --bg $BG --aa 1 2>&1 | grep '"camera"' | tail -1)"
+	cam="$(cd "$ORACLE" && node render.mjs --model "$model" --out "$ref" --clip $clip --time "$t" --w $SIZE --h $SIZE --fov $FOV --mode "$MODE" --bg $BG --aa 1 2>&1 | grep '"camera"' | tail -1)"
 	if [ -z "$cam" ]; then
 		printf '%-44s reference renderer failed\n' "$name"; fail=$((fail+1)); FAILED+=("$name"); continue
 	fi
 	eye="$(echo "$cam" | python3 -c 'import json,sys; c=json.load(sys.stdin)["camera"]; print(",".join(repr(v) for v in c["eye"]))')"
 	target="$(echo "$cam" | python3 -c 'import json,sys; c=json.load(sys.stdin)["camera"]; print(",".join(repr(v) for v in c["target"]))')"
-	if ! xvfb-run -a "$VIEWER" -screenshot "$out" -size ${SIZE}x$SIZE -time "$t" -view basecolor -eye "$eye" -target "$target" -fov $FOV -bg $BG "$model" >"$WORK/viewer.log" 2>&1; then
+	if ! xvfb-run -a "$VIEWER" -screenshot "$out" -size ${SIZE}x$SIZE -time "$t" "${VIEW[@]}" -eye "$eye" -target "$target" -fov $FOV -bg $BG "$model" >"$WORK/viewer.log" 2>&1; then
 		printf '%-44s viewer failed: %s\n' "$name" "$(tail -1 "$WORK/viewer.log")"; fail=$((fail+1)); FAILED+=("$name"); continue
 	fi
 	res="$("$WORK/imgcompare" "$out" $BG "$ref" $BG)"

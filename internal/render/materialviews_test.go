@@ -1,0 +1,100 @@
+package render
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/debugview"
+	"github.com/skinview/skinview/internal/gltest"
+)
+
+// The material views, on the quad of drawQuads (facing +Z, u to the right,
+// v down): each expected byte worked out by hand from glTF's definitions.
+
+// texel is a 1×1 image.
+func texel(c color.NRGBA) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, 1, 1))
+	img.SetNRGBA(0, 0, c)
+	return img
+}
+
+// viewQuad draws mat on the quad in view, its maps' textures uploaded from
+// imgs (colour ones, the emissive, as sRGB), and returns the middle pixel.
+func viewQuad(t *testing.T, view debugview.Mode, mat Material, imgs map[int]*image.NRGBA) color.NRGBA {
+	t.Helper()
+	var got color.NRGBA
+	gltest.Do(t, func() error {
+		r, err := New()
+		if err != nil {
+			return err
+		}
+		defer r.Destroy()
+		tg, err := NewTarget(64, 64, 1)
+		if err != nil {
+			return err
+		}
+		defer tg.Destroy()
+		for k, img := range imgs {
+			id := r.AddTexture(img, Sampler{MagFilter: 9728, MinFilter: 9728}, k == EmissiveMap)
+			mat.Maps[k] = MapOf(id, [9]float32{})
+		}
+		id, err := r.AddMesh(quad(0))
+		if err != nil {
+			return err
+		}
+		f := &Frame{Target: tg, Width: 64, Height: 64, View: view,
+			Camera: Camera{Distance: 2, FovY: mgl32.DegToRad(90), Near: 0.1, Far: 10},
+			Items:  []DrawItem{{Mesh: id, Material: mat, Palette: identityRows, WeightJoint: -1}}}
+		if err := r.Draw(f); err != nil {
+			return err
+		}
+		got = tg.ReadImage().NRGBAAt(32, 32)
+		return nil
+	})
+	return got
+}
+
+func TestMaterialViews(t *testing.T) {
+	plain := Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: NoTexture, Metallic: 1, Roughness: 0.5, NormalScale: 1, OcclusionStrength: 1}
+	with := func(f func(*Material)) Material { m := plain; f(&m); return m }
+	for _, c := range []struct {
+		name string
+		view debugview.Mode
+		mat  Material
+		imgs map[int]*image.NRGBA
+		want color.NRGBA
+		tol  uint8
+	}{
+		// No normal map: the quad's normal +Z, (0, 0, 1)/2 + 0.5.
+		{"normal", debugview.Normal, plain, nil, color.NRGBA{128, 128, 255, 255}, 1},
+		// A texel (218, 128, 218) is (0.7098, 0.0039, 0.7098) in tangent
+		// space, tangent +X (u), bitangent n × t = +Y, so the normal is
+		// (0.7071, 0.0039, 0.7071): encoded 218, 128, 218.
+		{"normal map along u", debugview.Normal, plain, map[int]*image.NRGBA{NormalMap: texel(color.NRGBA{218, 128, 218, 255})}, color.NRGBA{218, 128, 218, 255}, 2},
+		// (128, 218, 218) leans towards +Y: the bitangent points up the
+		// image, against v.
+		{"normal map along the bitangent", debugview.Normal, plain, map[int]*image.NRGBA{NormalMap: texel(color.NRGBA{128, 218, 218, 255})}, color.NRGBA{128, 218, 218, 255}, 2},
+		// Scale 0.5 halves x and y before normalizing: (0.3549, 0.0020,
+		// 0.7098)/0.7937 = (0.4472, 0.0025, 0.8943): 185, 128, 242.
+		{"normal scale", debugview.Normal, with(func(m *Material) { m.NormalScale = 0.5 }), map[int]*image.NRGBA{NormalMap: texel(color.NRGBA{218, 128, 218, 255})}, color.NRGBA{185, 128, 242, 255}, 2},
+		// Metalness is B: 1 × 50/255; roughness G: 0.5 × 200/255 = 0.392.
+		{"metallic", debugview.Metallic, plain, map[int]*image.NRGBA{MetallicRoughnessMap: texel(color.NRGBA{0, 200, 50, 255})}, color.NRGBA{50, 50, 50, 255}, 1},
+		{"roughness", debugview.Roughness, plain, map[int]*image.NRGBA{MetallicRoughnessMap: texel(color.NRGBA{0, 200, 50, 255})}, color.NRGBA{100, 100, 100, 255}, 1},
+		{"roughness factor alone", debugview.Roughness, plain, nil, color.NRGBA{128, 128, 128, 255}, 1},
+		// 1 + 0.5·(64/255 − 1) = 0.6255.
+		{"occlusion", debugview.Occlusion, with(func(m *Material) { m.OcclusionStrength = 0.5 }), map[int]*image.NRGBA{OcclusionMap: texel(color.NRGBA{64, 255, 255, 255})}, color.NRGBA{160, 160, 160, 255}, 1},
+		// Factor (1, 0.5, 0) × white: sRGB(0.5) = 187.5.
+		{"emissive", debugview.Emissive, with(func(m *Material) { m.Emissive = [3]float32{1, 0.5, 0} }), map[int]*image.NRGBA{EmissiveMap: texel(color.NRGBA{255, 255, 255, 255})}, color.NRGBA{255, 188, 0, 255}, 1},
+		{"alpha blended", debugview.Alpha, with(func(m *Material) { m.BaseColor[3], m.Alpha = 0.5, Blend }), nil, color.NRGBA{128, 128, 128, 255}, 1},
+		{"alpha of an opaque material", debugview.Alpha, with(func(m *Material) { m.BaseColor[3] = 0.5 }), nil, color.NRGBA{255, 255, 255, 255}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := viewQuad(t, c.view, c.mat, c.imgs); !near(got, c.want, int(c.tol)) {
+				t.Errorf("%v, want %v (±%d)", got, c.want, c.tol)
+			}
+		})
+	}
+}
