@@ -1,34 +1,33 @@
-package anim
+package anim_test
 
 import (
 	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 const eps = 1e-5
 
-func approxEqual(a, b, epsilon float32) bool {
-	return float32(math.Abs(float64(a-b))) <= epsilon
-}
-
 func matApprox(t *testing.T, name string, got, want mgl32.Mat4) {
 	t.Helper()
 	for i := range got {
-		if !approxEqual(got[i], want[i], eps) {
+		if !animtest.ApproxEqual(got[i], want[i], eps) {
 			t.Fatalf("%s: element %d = %v, want %v\ngot  %v\nwant %v", name, i, got[i], want[i], got, want)
 		}
 	}
 }
 
 // twoJointArm is a shoulder at the origin and an elbow one unit along +X.
-func twoJointArm() *Skeleton {
-	return &Skeleton{
+func twoJointArm() *anim.Skeleton {
+	return &anim.Skeleton{
 		Names:   []string{"shoulder", "elbow"},
 		Parents: []int{-1, 0},
-		Rest: []Transform{
-			IdentityTransform,
+		Rest: []anim.Transform{
+			anim.IdentityTransform,
 			{Translation: mgl32.Vec3{1, 0, 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}},
 		},
 	}
@@ -36,15 +35,15 @@ func twoJointArm() *Skeleton {
 
 func TestLocalToModelArmRotated90(t *testing.T) {
 	sk := twoJointArm()
-	pose := append([]Transform(nil), sk.Rest...)
+	pose := append([]anim.Transform(nil), sk.Rest...)
 	// Shoulder turns 90° about +Z: the elbow, one unit along +X, swings to +Y.
 	pose[0].Rotation = mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 0, 1})
-	job := ModelPaletteJob{Skeleton: sk, Input: toSoA(pose), Models: make([]float32, 2*PaletteFloats)}
+	job := anim.ModelPaletteJob{Skeleton: sk, Input: toSoA(pose), Models: make([]float32, 2*anim.PaletteFloats)}
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	job.Run()
-	out := []mgl32.Mat4{ModelMat4(job.Models, 0), ModelMat4(job.Models, 1)}
+	out := []mgl32.Mat4{anim.ModelMat4(job.Models, 0), anim.ModelMat4(job.Models, 1)}
 	// By hand: Rz(90°) maps x→y, y→−x; columns are the images of the axes.
 	wantShoulder := mgl32.Mat4{
 		0, 1, 0, 0,
@@ -65,17 +64,17 @@ func TestPaletteOfBindPoseIsIdentity(t *testing.T) {
 	models := make([]mgl32.Mat4, 2)
 	(&refLocalToModelJob{Skeleton: sk, Input: sk.Rest, Output: models}).Run()
 	// The inverse bind matrices of a skin bound in this pose.
-	skin := &Skin{Joints: []int{0, 1}, InverseBind: []mgl32.Mat4{models[0].Inv(), models[1].Inv()}}
-	pal := make([]float32, 2*PaletteFloats)
-	job := ModelPaletteJob{Skeleton: sk, Skin: skin, Input: toSoA(sk.Rest), Models: make([]float32, 2*PaletteFloats), Output: pal}
+	skin := &anim.Skin{Joints: []int{0, 1}, InverseBind: []mgl32.Mat4{models[0].Inv(), models[1].Inv()}}
+	pal := make([]float32, 2*anim.PaletteFloats)
+	job := anim.ModelPaletteJob{Skeleton: sk, Skin: skin, Input: toSoA(sk.Rest), Models: make([]float32, 2*anim.PaletteFloats), Output: pal}
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	job.Run()
 	identityRows := []float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
 	for i, v := range pal {
-		if !approxEqual(v, identityRows[i%PaletteFloats], eps) {
-			t.Fatalf("palette[%d] = %v, want %v (identity rows)", i, v, identityRows[i%PaletteFloats])
+		if !animtest.ApproxEqual(v, identityRows[i%anim.PaletteFloats], eps) {
+			t.Fatalf("palette[%d] = %v, want %v (identity rows)", i, v, identityRows[i%anim.PaletteFloats])
 		}
 	}
 }
@@ -90,7 +89,7 @@ func TestPaletteRowLayout(t *testing.T) {
 		}
 	}
 	dst := make([]float32, 12)
-	WritePaletteEntry(dst, &m)
+	anim.WritePaletteEntry(dst, &m)
 	want := []float32{0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23}
 	for i := range want {
 		if dst[i] != want[i] {
@@ -100,14 +99,14 @@ func TestPaletteRowLayout(t *testing.T) {
 }
 
 func TestTransformMat4MatchesProduct(t *testing.T) {
-	tr := Transform{
+	tr := anim.Transform{
 		Translation: mgl32.Vec3{1, 2, 3},
 		Rotation:    mgl32.QuatRotate(1.1, mgl32.Vec3{1, 2, 3}.Normalize()),
 		Scale:       mgl32.Vec3{2, 0.5, 3},
 	}
 	want := mgl32.Translate3D(1, 2, 3).Mul4(tr.Rotation.Mat4()).Mul4(mgl32.Scale3D(2, 0.5, 3))
 	matApprox(t, "T·R·S", tr.Mat4(), want)
-	back := DecomposeMat4(tr.Mat4())
+	back := anim.DecomposeMat4(tr.Mat4())
 	matApprox(t, "decompose round trip", back.Mat4(), want)
 }
 
@@ -117,11 +116,11 @@ func TestSlerpTakesShortestArc(t *testing.T) {
 	negB := mgl32.Quat{W: -b.W, V: b.V.Mul(-1)} // same rotation, dot(a, -b) < 0
 	want := mgl32.QuatRotate(mgl32.DegToRad(30), mgl32.Vec3{0, 0, 1})
 	for name, q := range map[string]mgl32.Quat{"b": b, "-b": negB} {
-		got := Slerp(a, q, 0.5)
+		got := anim.Slerp(a, q, 0.5)
 		if !got.OrientationEqualThreshold(want, 1e-5) {
 			t.Errorf("Slerp(a, %s, 0.5) = %v, want 30° about Z %v", name, got, want)
 		}
-		got = Nlerp(a, q, 0.5)
+		got = anim.Nlerp(a, q, 0.5)
 		if !got.OrientationEqualThreshold(want, 1e-5) {
 			t.Errorf("Nlerp(a, %s, 0.5) = %v, want %v", name, got, want)
 		}
@@ -131,25 +130,25 @@ func TestSlerpTakesShortestArc(t *testing.T) {
 // TestSoAPadding: stripes are whole blocks of 8 lanes, an empty pose none.
 func TestSoAPadding(t *testing.T) {
 	for n, want := range map[int]int{0: 0, 1: 8, 7: 8, 8: 8, 9: 16, 19: 24, 100: 104} {
-		if got := soaPadded(n); got != want {
+		if got := anim.SoaPadded(n); got != want {
 			t.Errorf("soaPadded(%d) = %d, want %d", n, got, want)
 		}
 	}
-	if p := NewSoAPose(0); p.Len() != 0 || len(p.tx) != 0 {
-		t.Fatalf("empty pose: %d joints, stripes of %d", p.Len(), len(p.tx))
+	if p := anim.NewSoAPose(0); p.Len() != 0 || len(p.FieldTx()) != 0 {
+		t.Fatalf("empty pose: %d joints, stripes of %d", p.Len(), len(p.FieldTx()))
 	}
 }
 
 // TestSkeletonBounds: a joint cannot be its own parent, a skin cannot name
 // the joint one past the last.
 func TestSkeletonBounds(t *testing.T) {
-	sk := chain(3)
+	sk := animtest.Chain(3)
 	sk.Parents[1] = 1
 	if err := sk.Validate(); err == nil {
 		t.Fatal("a joint that is its own parent was accepted")
 	}
-	sk = chain(3)
-	skin := Skin{Name: "s", Joints: []int{0, 3}, InverseBind: make([]mgl32.Mat4, 2)}
+	sk = animtest.Chain(3)
+	skin := anim.Skin{Name: "s", Joints: []int{0, 3}, InverseBind: make([]mgl32.Mat4, 2)}
 	if err := skin.Validate(sk); err == nil {
 		t.Fatal("a skin naming joint 3 of 3 was accepted")
 	}
@@ -159,7 +158,7 @@ func TestSkeletonBounds(t *testing.T) {
 // end, and NaN 0.
 func TestClamp01(t *testing.T) {
 	for _, c := range []struct{ x, want float32 }{{-1, 0}, {0, 0}, {0.5, 0.5}, {1, 1}, {2, 1}, {float32(math.NaN()), 0}} {
-		if got := Clamp01(c.x); got != c.want {
+		if got := anim.Clamp01(c.x); got != c.want {
 			t.Errorf("Clamp01(%v) = %v, want %v", c.x, got, c.want)
 		}
 	}

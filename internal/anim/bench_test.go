@@ -1,53 +1,23 @@
-package anim
+package anim_test
 
 import (
 	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
-)
 
-// benchRig is a chain-and-branches skeleton of n joints with a looping
-// clip animating every joint's rotation and translation over 31 keys.
-func benchRig(n int) (*Skeleton, *Clip, *Skin) {
-	sk := &Skeleton{Names: make([]string, n), Parents: make([]int, n), Rest: make([]Transform, n)}
-	clip := &Clip{Name: "bench", Duration: 1}
-	skin := &Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
-	for j := 0; j < n; j++ {
-		if j == 0 {
-			sk.Parents[j] = -1
-		} else {
-			sk.Parents[j] = (j - 1) / 2
-		}
-		sk.Rest[j] = IdentityTransform
-		sk.Rest[j].Translation = mgl32.Vec3{0, 0.1, 0}
-		skin.Joints[j] = j
-		skin.InverseBind[j] = mgl32.Translate3D(0, -0.1*float32(j), 0)
-		times := make([]float32, 31)
-		rot := make([]float32, 31*4)
-		tr := make([]float32, 31*3)
-		for k := range times {
-			times[k] = float32(k) / 30
-			a := 0.5 * math.Sin(2*math.Pi*float64(k)/30+float64(j))
-			q := mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 0, 1})
-			rot[k*4], rot[k*4+1], rot[k*4+2], rot[k*4+3] = q.V[0], q.V[1], q.V[2], q.W
-			tr[k*3+1] = 0.1 + 0.01*float32(a)
-		}
-		clip.Tracks = append(clip.Tracks,
-			Track{Joint: j, Path: Rotation, Interp: Linear, Times: times, Values: rot},
-			Track{Joint: j, Path: Translation, Interp: Linear, Times: times, Values: tr})
-	}
-	return sk, clip, skin
-}
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
+)
 
 // BenchmarkSampleToPalette measures one character's frame on the CPU:
 // sample → local-to-model → palette, reported per joint.
 func BenchmarkSampleToPalette(b *testing.B) {
 	const joints = 64
-	sk, clip, skin := benchRig(joints)
-	pose := make([]Transform, joints)
+	sk, clip, skin := animtest.BenchRig(joints)
+	pose := make([]anim.Transform, joints)
 	models := make([]mgl32.Mat4, joints)
-	pal := make([]float32, joints*PaletteFloats)
+	pal := make([]float32, joints*anim.PaletteFloats)
 	sj := refSampleJob{Clip: clip, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: pose}
 	l2m := refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}
 	pj := refPaletteJob{Skin: skin, Models: models, Output: pal}
@@ -71,36 +41,36 @@ func reportPerJoint(b *testing.B, joints int) {
 
 // BenchmarkPoseOp measures the pose operations alone on 64 joints.
 func BenchmarkPoseOp(b *testing.B) {
-	sk, clip, _ := benchRig(benchJoints)
+	sk, clip, _ := animtest.BenchRig(benchJoints)
 	sk.Names[1] = "j1" // the masked subtree's root
-	poses := make([]*SoAPose, 4)
+	poses := make([]*anim.SoAPose, 4)
 	for i := range poses {
 		poses[i] = toSoA(samplePose(sk, clip, 0.1+0.2*float32(i)))
 	}
-	out := NewSoAPose(benchJoints)
-	diff := NewSoAPose(benchJoints)
-	DifferenceSoA(diff, poses[1], poses[0])
+	out := anim.NewSoAPose(benchJoints)
+	diff := anim.NewSoAPose(benchJoints)
+	anim.DifferenceSoA(diff, poses[1], poses[0])
 	mask := make([]float32, benchJoints)
-	if err := SubtreeMask(sk, "j1", 2, mask); err != nil {
+	if err := anim.SubtreeMask(sk, "j1", 2, mask); err != nil {
 		b.Fatal(err)
 	}
 	cases := []struct {
 		name string
 		run  func()
 	}{
-		{"lerp", func() { BlendSoA(out, poses[0], poses[1], 0.3, false) }},
-		{"nlerp", func() { BlendSoA(out, poses[0], poses[1], 0.3, true) }},
-		{"masked-lerp", func() { MaskedBlendSoA(out, poses[0], poses[1], 0.7, mask, false) }},
+		{"lerp", func() { anim.BlendSoA(out, poses[0], poses[1], 0.3, false) }},
+		{"nlerp", func() { anim.BlendSoA(out, poses[0], poses[1], 0.3, true) }},
+		{"masked-lerp", func() { anim.MaskedBlendSoA(out, poses[0], poses[1], 0.7, mask, false) }},
 		{"average-4", func() {
-			AverageStart(out, poses[0], 1)
+			anim.AverageStart(out, poses[0], 1)
 			for i, w := range []float32{2, 3, 4} {
-				AverageAdd(out, poses[i+1], w)
+				anim.AverageAdd(out, poses[i+1], w)
 			}
-			AverageFinish(out, 10)
+			anim.AverageFinish(out, 10)
 		}},
-		{"difference", func() { DifferenceSoA(out, poses[1], poses[0]) }},
-		{"add-full", func() { AddSoA(out, poses[2], diff, 1, nil) }},
-		{"add-half", func() { AddSoA(out, poses[2], diff, 0.5, nil) }},
+		{"difference", func() { anim.DifferenceSoA(out, poses[1], poses[0]) }},
+		{"add-full", func() { anim.AddSoA(out, poses[2], diff, 1, nil) }},
+		{"add-half", func() { anim.AddSoA(out, poses[2], diff, 0.5, nil) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
@@ -117,14 +87,14 @@ func BenchmarkPoseOp(b *testing.B) {
 // matrices included (the controller recomputes them for each step), and
 // the look-at with a limit, which finds the chain's rest direction.
 func BenchmarkPostProcess(b *testing.B) {
-	sk := humanoid()
-	pose := NewSoAPose(sk.NumJoints())
+	sk := animtest.Humanoid()
+	pose := anim.NewSoAPose(sk.NumJoints())
 	rest := toSoA(sk.Rest)
-	models := make([]float32, PaletteFloats*sk.NumJoints())
-	l2m := ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}
-	ik := TwoBoneIKJob{Skeleton: sk, Start: sk.JointIndex("upper_arm.L"), Mid: sk.JointIndex("forearm.L"), End: sk.JointIndex("hand.L"),
+	models := make([]float32, anim.PaletteFloats*sk.NumJoints())
+	l2m := anim.ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}
+	ik := anim.TwoBoneIKJob{Skeleton: sk, Start: sk.JointIndex("upper_arm.L"), Mid: sk.JointIndex("forearm.L"), End: sk.JointIndex("hand.L"),
 		Target: mgl32.Vec3{0.3, 1.2, 0.3}, Pole: mgl32.Vec3{0, 0, -1}, Weight: 1, Models: models, Pose: pose}
-	look := LookAtJob{Skeleton: sk, Chain: []int{sk.JointIndex("neck"), sk.JointIndex("head")}, Forward: mgl32.Vec3{0, 0, 1},
+	look := anim.LookAtJob{Skeleton: sk, Chain: []int{sk.JointIndex("neck"), sk.JointIndex("head")}, Forward: mgl32.Vec3{0, 0, 1},
 		Offset: mgl32.Vec3{0, 0.08, 0.1}, Target: mgl32.Vec3{0.5, 1.8, 1}, Weight: 1, Models: models, Pose: pose}
 	limited := look
 	limited.Limit = 100 * math.Pi / 180 // the built-in character's

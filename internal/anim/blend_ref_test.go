@@ -1,9 +1,11 @@
-package anim
+package anim_test
 
 import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // The pose operations of blend.go and layers.go on random poses against
@@ -59,8 +61,8 @@ type joint64 struct {
 	q    q64
 }
 
-func randPose(rng *rand.Rand, n int) (*SoAPose, []joint64) {
-	p := NewSoAPose(n)
+func randPose(rng *rand.Rand, n int) (*anim.SoAPose, []joint64) {
+	p := anim.NewSoAPose(n)
 	js := make([]joint64, n)
 	for i := range js {
 		j := &js[i]
@@ -69,26 +71,26 @@ func randPose(rng *rand.Rand, n int) (*SoAPose, []joint64) {
 			j.s[c] = 0.5 + rng.Float64()*1.5
 		}
 		j.q = q64{rng.Float64() - 0.5, rng.Float64() - 0.5, rng.Float64() - 0.5, rng.Float64() - 0.5}.unit()
-		p.tx[i], p.ty[i], p.tz[i] = float32(j.t[0]), float32(j.t[1]), float32(j.t[2])
-		p.sx[i], p.sy[i], p.sz[i] = float32(j.s[0]), float32(j.s[1]), float32(j.s[2])
-		p.qx[i], p.qy[i], p.qz[i], p.qw[i] = float32(j.q[0]), float32(j.q[1]), float32(j.q[2]), float32(j.q[3])
+		p.FieldTx()[i], p.FieldTy()[i], p.FieldTz()[i] = float32(j.t[0]), float32(j.t[1]), float32(j.t[2])
+		p.FieldSx()[i], p.FieldSy()[i], p.FieldSz()[i] = float32(j.s[0]), float32(j.s[1]), float32(j.s[2])
+		p.FieldQx()[i], p.FieldQy()[i], p.FieldQz()[i], p.FieldQw()[i] = float32(j.q[0]), float32(j.q[1]), float32(j.q[2]), float32(j.q[3])
 		// Read back the float32 values, so the reference starts where the engine does.
-		j.t = [3]float64{float64(p.tx[i]), float64(p.ty[i]), float64(p.tz[i])}
-		j.s = [3]float64{float64(p.sx[i]), float64(p.sy[i]), float64(p.sz[i])}
-		j.q = q64{float64(p.qx[i]), float64(p.qy[i]), float64(p.qz[i]), float64(p.qw[i])}
+		j.t = [3]float64{float64(p.FieldTx()[i]), float64(p.FieldTy()[i]), float64(p.FieldTz()[i])}
+		j.s = [3]float64{float64(p.FieldSx()[i]), float64(p.FieldSy()[i]), float64(p.FieldSz()[i])}
+		j.q = q64{float64(p.FieldQx()[i]), float64(p.FieldQy()[i]), float64(p.FieldQz()[i]), float64(p.FieldQw()[i])}
 	}
 	return p, js
 }
 
 // checkPose compares joint i of p with want: translations and scales to
 // tol relative to their size, rotations as rotations (q ~ −q) to tol.
-func checkPose(t *testing.T, what string, p *SoAPose, want []joint64, tol float64) {
+func checkPose(t *testing.T, what string, p *anim.SoAPose, want []joint64, tol float64) {
 	t.Helper()
 	for i, w := range want {
 		got := joint64{
-			t: [3]float64{float64(p.tx[i]), float64(p.ty[i]), float64(p.tz[i])},
-			s: [3]float64{float64(p.sx[i]), float64(p.sy[i]), float64(p.sz[i])},
-			q: q64{float64(p.qx[i]), float64(p.qy[i]), float64(p.qz[i]), float64(p.qw[i])},
+			t: [3]float64{float64(p.FieldTx()[i]), float64(p.FieldTy()[i]), float64(p.FieldTz()[i])},
+			s: [3]float64{float64(p.FieldSx()[i]), float64(p.FieldSy()[i]), float64(p.FieldSz()[i])},
+			q: q64{float64(p.FieldQx()[i]), float64(p.FieldQy()[i]), float64(p.FieldQz()[i]), float64(p.FieldQw()[i])},
 		}
 		gq := got.q.near(w.q)
 		for c := range 3 {
@@ -125,7 +127,7 @@ func blend64(a, b joint64, u float64, nlerp bool) joint64 {
 // that would change a joint (NaN, 5, −3) in odd ones, which must change
 // no padding lane.
 func paddedMask(n, round int) []float32 {
-	m := make([]float32, soaPadded(n))
+	m := make([]float32, anim.SoaPadded(n))
 	if round%2 == 1 {
 		for i := n; i < len(m); i++ {
 			m[i] = [...]float32{float32(math.NaN()), 5, -3}[i%3]
@@ -135,16 +137,16 @@ func paddedMask(n, round int) []float32 {
 }
 
 // checkPadding fails unless p's padding lanes hold the identity.
-func checkPadding(t *testing.T, name string, p *SoAPose) {
+func checkPadding(t *testing.T, name string, p *anim.SoAPose) {
 	t.Helper()
-	pad := len(p.tx)
+	pad := len(p.FieldTx())
 	for s := range 10 {
 		id := float32(0)
 		if s >= 6 { // qw, sx, sy, sz
 			id = 1
 		}
-		for j := p.n; j < pad; j++ {
-			if v := p.buf[s*pad+j]; v != id {
+		for j := p.FieldN(); j < pad; j++ {
+			if v := p.FieldBuf()[s*pad+j]; v != id {
 				t.Fatalf("%s: padding lane %d of stripe %d holds %v", name, j, s, v)
 			}
 		}
@@ -154,10 +156,10 @@ func checkPadding(t *testing.T, name string, p *SoAPose) {
 // TestBlendsAgainstDefinitions runs on every kernel path.
 func TestBlendsAgainstDefinitions(t *testing.T) {
 	for _, path := range kernelPaths() {
-		setKernelPath(path)
+		anim.SetKernelPath(path)
 		t.Run(path, testBlendsAgainstDefinitions)
 	}
-	restoreKernels()
+	anim.RestoreKernels()
 }
 
 func testBlendsAgainstDefinitions(t *testing.T) {
@@ -180,18 +182,18 @@ func testBlendsAgainstDefinitions(t *testing.T) {
 			}
 		}
 		mask[0], mask[1], mask[2] = 0, 1, 1.5 // none, all, over: 1.5·w may pass 1
-		b.copyJoint(9, a)                     // a joint both poses hold alike
+		b.CopyJoint(9, a)                     // a joint both poses hold alike
 		jb[9] = ja[9]
 		for _, nlerp := range []bool{false, true} {
-			out := NewSoAPose(n)
-			BlendSoA(out, a, b, w, nlerp)
+			out := anim.NewSoAPose(n)
+			anim.BlendSoA(out, a, b, w, nlerp)
 			want := make([]joint64, n)
 			for i := range want {
 				want[i] = blend64(ja[i], jb[i], float64(w), nlerp)
 			}
 			checkPose(t, "BlendSoA", out, want, 2e-5)
 
-			MaskedBlendSoA(out, a, b, w, mask, nlerp)
+			anim.MaskedBlendSoA(out, a, b, w, mask, nlerp)
 			for i := range want {
 				switch wi := float64(w) * float64(mask[i]); {
 				case wi <= 0:
@@ -205,12 +207,12 @@ func testBlendsAgainstDefinitions(t *testing.T) {
 			checkPose(t, "MaskedBlendSoA", out, want, 2e-5)
 			checkPadding(t, "MaskedBlendSoA", out)
 			// In place, into either input.
-			ac, bc := NewSoAPose(n), NewSoAPose(n)
+			ac, bc := anim.NewSoAPose(n), anim.NewSoAPose(n)
 			ac.CopyFrom(a)
 			bc.CopyFrom(b)
-			MaskedBlendSoA(ac, ac, b, w, mask, nlerp)
+			anim.MaskedBlendSoA(ac, ac, b, w, mask, nlerp)
 			checkPose(t, "MaskedBlendSoA into a", ac, want, 2e-5)
-			MaskedBlendSoA(bc, a, bc, w, mask, nlerp)
+			anim.MaskedBlendSoA(bc, a, bc, w, mask, nlerp)
 			checkPose(t, "MaskedBlendSoA into b", bc, want, 2e-5)
 		}
 		if t.Failed() {
@@ -225,7 +227,7 @@ func TestAverageAgainstDefinition(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	const n = 11
 	for k := 3; k <= 5; k++ {
-		poses := make([]*SoAPose, k)
+		poses := make([]*anim.SoAPose, k)
 		js := make([][]joint64, k)
 		weights := make([]float32, k)
 		var total float64
@@ -234,12 +236,12 @@ func TestAverageAgainstDefinition(t *testing.T) {
 			weights[i] = float32(0.2 + rng.Float64())
 			total += float64(weights[i])
 		}
-		acc := NewSoAPose(n)
-		AverageStart(acc, poses[0], weights[0])
+		acc := anim.NewSoAPose(n)
+		anim.AverageStart(acc, poses[0], weights[0])
 		for i := 1; i < k; i++ {
-			AverageAdd(acc, poses[i], weights[i])
+			anim.AverageAdd(acc, poses[i], weights[i])
 		}
-		AverageFinish(acc, float32(total))
+		anim.AverageFinish(acc, float32(total))
 		want := make([]joint64, n)
 		for j := range want {
 			var sum q64
@@ -267,12 +269,12 @@ func TestAverageAgainstDefinition(t *testing.T) {
 // some, or none (most clips keep scale), and one that is the identity.
 func TestAdditiveAgainstDefinition(t *testing.T) {
 	for _, path := range kernelPaths() {
-		setKernelPath(path)
+		anim.SetKernelPath(path)
 		for _, scaled := range []string{"every", "some", "none"} {
 			t.Run(path+"/scale "+scaled, func(t *testing.T) { testAdditiveAgainstDefinition(t, scaled) })
 		}
 	}
-	restoreKernels()
+	anim.RestoreKernels()
 }
 
 func testAdditiveAgainstDefinition(t *testing.T, scaled string) {
@@ -283,14 +285,14 @@ func testAdditiveAgainstDefinition(t *testing.T, scaled string) {
 	base, jb := randPose(rng, n)
 	for i := range n {
 		if scaled == "none" || (scaled == "some" && i%3 == 0) {
-			src.sx[i], src.sy[i], src.sz[i] = ref.sx[i], ref.sy[i], ref.sz[i]
+			src.FieldSx()[i], src.FieldSy()[i], src.FieldSz()[i] = ref.FieldSx()[i], ref.FieldSy()[i], ref.FieldSz()[i]
 			js[i].s = jr[i].s
 		}
 	}
-	src.copyJoint(4, ref) // no difference at all: the identity
+	src.CopyJoint(4, ref) // no difference at all: the identity
 	js[4] = jr[4]
-	diff := NewSoAPose(n)
-	DifferenceSoA(diff, src, ref)
+	diff := anim.NewSoAPose(n)
+	anim.DifferenceSoA(diff, src, ref)
 	wantD := make([]joint64, n)
 	for i := range wantD {
 		for c := range 3 {
@@ -305,13 +307,13 @@ func testAdditiveAgainstDefinition(t *testing.T, scaled string) {
 		mask[i] = float32(rng.Float64())
 	}
 	mask[0], mask[1] = 0, 1
-	zero := NewSoAPose(n)
-	AddSoA(zero, base, diff, 0, nil)
+	zero := anim.NewSoAPose(n)
+	anim.AddSoA(zero, base, diff, 0, nil)
 	checkPose(t, "AddSoA weight 0", zero, jb, 0)
 	for _, w := range []float32{1, 0.37, 1.6} {
 		for _, m := range [][]float32{nil, mask} {
-			out := NewSoAPose(n)
-			AddSoA(out, base, diff, w, m)
+			out := anim.NewSoAPose(n)
+			anim.AddSoA(out, base, diff, w, m)
 			want := make([]joint64, n)
 			for i := range want {
 				wi := float64(w)

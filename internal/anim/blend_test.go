@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 import (
 	"fmt"
@@ -6,19 +6,22 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 func TestLerpPose(t *testing.T) {
-	a := Transform{Translation: mgl32.Vec3{0, 2, 4}, Rotation: rotZ(10), Scale: mgl32.Vec3{1, 1, 1}}
-	b := Transform{Translation: mgl32.Vec3{4, 2, 0}, Rotation: rotZ(50), Scale: mgl32.Vec3{3, 1, 2}}
+	a := anim.Transform{Translation: mgl32.Vec3{0, 2, 4}, Rotation: animtest.RotZ(10), Scale: mgl32.Vec3{1, 1, 1}}
+	b := anim.Transform{Translation: mgl32.Vec3{4, 2, 0}, Rotation: animtest.RotZ(50), Scale: mgl32.Vec3{3, 1, 2}}
 	negB := b
 	negB.Rotation = mgl32.Quat{W: -b.Rotation.W, V: b.Rotation.V.Mul(-1)} // same rotation, far hemisphere
 	cases := []struct {
 		name    string
-		b       Transform
+		b       anim.Transform
 		w       float32
 		nlerp   bool
-		want    Transform
+		want    anim.Transform
 		bitwise bool // the result must be an input exactly
 	}{
 		{"weight 0 is a exactly", b, 0, false, a, true},
@@ -26,21 +29,21 @@ func TestLerpPose(t *testing.T) {
 		{"below 0 clamps to a", b, -0.5, false, a, true},
 		{"above 1 clamps to b", b, 1.5, false, b, true},
 		// Midway: (0+4)/2, (4+0)/2; 10° and 50° meet at 30°; scale (1+3)/2, (1+2)/2.
-		{"slerp midway", b, 0.5, false, Transform{mgl32.Vec3{2, 2, 2}, rotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
+		{"slerp midway", b, 0.5, false, anim.Transform{mgl32.Vec3{2, 2, 2}, animtest.RotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
 		// A quarter: 10° + 40°/4 = 20°.
-		{"slerp quarter", b, 0.25, false, Transform{mgl32.Vec3{1, 2, 3}, rotZ(20), mgl32.Vec3{1.5, 1, 1.25}}, false},
-		{"slerp shortest arc from −q", negB, 0.5, false, Transform{mgl32.Vec3{2, 2, 2}, rotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
+		{"slerp quarter", b, 0.25, false, anim.Transform{mgl32.Vec3{1, 2, 3}, animtest.RotZ(20), mgl32.Vec3{1.5, 1, 1.25}}, false},
+		{"slerp shortest arc from −q", negB, 0.5, false, anim.Transform{mgl32.Vec3{2, 2, 2}, animtest.RotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
 		// Nlerp is exact at the midpoint of a symmetric arc.
-		{"nlerp midway", b, 0.5, true, Transform{mgl32.Vec3{2, 2, 2}, rotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
-		{"nlerp shortest arc from −q", negB, 0.5, true, Transform{mgl32.Vec3{2, 2, 2}, rotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
+		{"nlerp midway", b, 0.5, true, anim.Transform{mgl32.Vec3{2, 2, 2}, animtest.RotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
+		{"nlerp shortest arc from −q", negB, 0.5, true, anim.Transform{mgl32.Vec3{2, 2, 2}, animtest.RotZ(30), mgl32.Vec3{2, 1, 1.5}}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := make([]Transform, 1)
+			out := make([]anim.Transform, 1)
 			if tc.nlerp {
-				soaNlerp(out, []Transform{a}, []Transform{tc.b}, tc.w)
+				soaNlerp(out, []anim.Transform{a}, []anim.Transform{tc.b}, tc.w)
 			} else {
-				soaLerp(out, []Transform{a}, []Transform{tc.b}, tc.w)
+				soaLerp(out, []anim.Transform{a}, []anim.Transform{tc.b}, tc.w)
 			}
 			got := out[0]
 			if tc.bitwise {
@@ -49,7 +52,7 @@ func TestLerpPose(t *testing.T) {
 				}
 				return
 			}
-			if !vecApprox(got.Translation, tc.want.Translation, eps) || !quatApprox(got.Rotation, tc.want.Rotation, eps) || !vecApprox(got.Scale, tc.want.Scale, eps) {
+			if !animtest.VecApprox(got.Translation, tc.want.Translation, eps) || !animtest.QuatApprox(got.Rotation, tc.want.Rotation, eps) || !animtest.VecApprox(got.Scale, tc.want.Scale, eps) {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}
 		})
@@ -57,8 +60,8 @@ func TestLerpPose(t *testing.T) {
 }
 
 func TestLerpPoseInPlace(t *testing.T) {
-	a := []Transform{tr(0, 0, 0), tr(2, 0, 0)}
-	b := []Transform{tr(4, 0, 0), tr(6, 0, 0)}
+	a := []anim.Transform{animtest.Tr(0, 0, 0), animtest.Tr(2, 0, 0)}
+	b := []anim.Transform{animtest.Tr(4, 0, 0), animtest.Tr(6, 0, 0)}
 	soaLerp(a, a, b, 0.5) // out aliases a
 	if a[0].Translation[0] != 2 || a[1].Translation[0] != 4 {
 		t.Fatalf("in-place lerp gave x = %v, %v; want 2, 4", a[0].Translation[0], a[1].Translation[0])
@@ -66,8 +69,8 @@ func TestLerpPoseInPlace(t *testing.T) {
 }
 
 func TestMaskedLerpPose(t *testing.T) {
-	a := []Transform{tr(0, 0, 0), tr(0, 0, 0), tr(0, 0, 0)}
-	b := []Transform{tr(8, 0, 0), tr(8, 0, 0), tr(8, 0, 0)}
+	a := []anim.Transform{animtest.Tr(0, 0, 0), animtest.Tr(0, 0, 0), animtest.Tr(0, 0, 0)}
+	b := []anim.Transform{animtest.Tr(8, 0, 0), animtest.Tr(8, 0, 0), animtest.Tr(8, 0, 0)}
 	cases := []struct {
 		name string
 		w    float32
@@ -81,10 +84,10 @@ func TestMaskedLerpPose(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := make([]Transform, 3)
+			out := make([]anim.Transform, 3)
 			soaMaskedLerp(out, a, b, tc.w, tc.mask, false)
 			for i := range out {
-				if !approxEqual(out[i].Translation[0], tc.want[i], eps) {
+				if !animtest.ApproxEqual(out[i].Translation[0], tc.want[i], eps) {
 					t.Fatalf("joint %d x = %v, want %v", i, out[i].Translation[0], tc.want[i])
 				}
 			}
@@ -93,15 +96,15 @@ func TestMaskedLerpPose(t *testing.T) {
 }
 
 func TestWeightedAveragePose(t *testing.T) {
-	p0 := []Transform{{mgl32.Vec3{0, 0, 0}, rotZ(0), mgl32.Vec3{1, 1, 1}}}
-	p1 := []Transform{{mgl32.Vec3{10, 0, 0}, rotZ(90), mgl32.Vec3{2, 2, 2}}}
-	p2 := []Transform{{mgl32.Vec3{100, 0, 0}, rotZ(90), mgl32.Vec3{3, 3, 3}}}
+	p0 := []anim.Transform{{mgl32.Vec3{0, 0, 0}, animtest.RotZ(0), mgl32.Vec3{1, 1, 1}}}
+	p1 := []anim.Transform{{mgl32.Vec3{10, 0, 0}, animtest.RotZ(90), mgl32.Vec3{2, 2, 2}}}
+	p2 := []anim.Transform{{mgl32.Vec3{100, 0, 0}, animtest.RotZ(90), mgl32.Vec3{3, 3, 3}}}
 	// Three poses, weights 1:1:2 → normalized ¼, ¼, ½.
 	// Translation (0 + 10 + 200)/4 = 52.5; scale (1 + 2 + 6)/4 = 2.25.
 	// Rotation: normalize(¼·q0° + ¾·q90°); both about Z, so the half angle
 	// is atan2(¾·sin 45°, ¼ + ¾·cos 45°).
 	half := math.Atan2(0.75*math.Sin(math.Pi/4), 0.25+0.75*math.Cos(math.Pi/4))
-	threeWay := rotZ(2 * half * 180 / math.Pi)
+	threeWay := animtest.RotZ(2 * half * 180 / math.Pi)
 	cases := []struct {
 		name    string
 		weights []float32
@@ -109,26 +112,26 @@ func TestWeightedAveragePose(t *testing.T) {
 		wantR   mgl32.Quat
 		wantS   float32
 	}{
-		{"one weight is that pose", []float32{0, 3, 0}, 10, rotZ(90), 2},
-		{"two weights slerp", []float32{1, 1, 0}, 5, rotZ(45), 1.5},
-		{"weights are normalized", []float32{2, 2, 0}, 5, rotZ(45), 1.5},
+		{"one weight is that pose", []float32{0, 3, 0}, 10, animtest.RotZ(90), 2},
+		{"two weights slerp", []float32{1, 1, 0}, 5, animtest.RotZ(45), 1.5},
+		{"weights are normalized", []float32{2, 2, 0}, 5, animtest.RotZ(45), 1.5},
 		{"three weights average", []float32{1, 1, 2}, 52.5, threeWay, 2.25},
-		{"negative weights are ignored", []float32{1, -5, 1}, 50, rotZ(45), 2},
+		{"negative weights are ignored", []float32{1, -5, 1}, 50, animtest.RotZ(45), 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := make([]Transform, 1)
-			if !soaAverage(out, [][]Transform{p0, p1, p2}, tc.weights) {
+			out := make([]anim.Transform, 1)
+			if !soaAverage(out, [][]anim.Transform{p0, p1, p2}, tc.weights) {
 				t.Fatal("reported no weight")
 			}
 			g := out[0]
-			if !approxEqual(g.Translation[0], tc.wantT, 1e-4) || !quatApprox(g.Rotation, tc.wantR, eps) || !approxEqual(g.Scale[0], tc.wantS, eps) {
+			if !animtest.ApproxEqual(g.Translation[0], tc.wantT, 1e-4) || !animtest.QuatApprox(g.Rotation, tc.wantR, eps) || !animtest.ApproxEqual(g.Scale[0], tc.wantS, eps) {
 				t.Fatalf("got %v; want x %v, rotation %v, scale %v", g, tc.wantT, tc.wantR, tc.wantS)
 			}
 		})
 	}
-	out := []Transform{tr(7, 7, 7)}
-	if soaAverage(out, [][]Transform{p0}, []float32{0}) || out[0] != tr(7, 7, 7) {
+	out := []anim.Transform{animtest.Tr(7, 7, 7)}
+	if soaAverage(out, [][]anim.Transform{p0}, []float32{0}) || out[0] != animtest.Tr(7, 7, 7) {
 		t.Fatal("all-zero weights must report false and leave out alone")
 	}
 }
@@ -136,55 +139,55 @@ func TestWeightedAveragePose(t *testing.T) {
 func TestWeightedAverageHemisphere(t *testing.T) {
 	// Three copies of the same rotation, one negated: the average must be
 	// that rotation, not a cancellation towards zero.
-	q := rotZ(40)
+	q := animtest.RotZ(40)
 	neg := mgl32.Quat{W: -q.W, V: q.V.Mul(-1)}
-	poses := [][]Transform{
+	poses := [][]anim.Transform{
 		{{Rotation: q, Scale: mgl32.Vec3{1, 1, 1}}},
 		{{Rotation: neg, Scale: mgl32.Vec3{1, 1, 1}}},
 		{{Rotation: q, Scale: mgl32.Vec3{1, 1, 1}}},
 	}
-	out := make([]Transform, 1)
+	out := make([]anim.Transform, 1)
 	soaAverage(out, poses, []float32{1, 1, 1})
-	if !quatApprox(out[0].Rotation, q, eps) {
+	if !animtest.QuatApprox(out[0].Rotation, q, eps) {
 		t.Fatalf("got %v, want %v", out[0].Rotation, q)
 	}
 }
 
 func TestAdditive(t *testing.T) {
-	ref := Transform{Translation: mgl32.Vec3{1, 0, 0}, Rotation: rotZ(30), Scale: mgl32.Vec3{2, 1, 1}}
-	src := Transform{Translation: mgl32.Vec3{3, 1, 0}, Rotation: rotZ(90), Scale: mgl32.Vec3{8, 1, 0.5}}
-	base := Transform{Translation: mgl32.Vec3{0, 0, 5}, Rotation: rotZ(-10), Scale: mgl32.Vec3{1, 3, 1}}
-	diff := make([]Transform, 1)
-	soaDifference(diff, []Transform{src}, []Transform{ref})
+	ref := anim.Transform{Translation: mgl32.Vec3{1, 0, 0}, Rotation: animtest.RotZ(30), Scale: mgl32.Vec3{2, 1, 1}}
+	src := anim.Transform{Translation: mgl32.Vec3{3, 1, 0}, Rotation: animtest.RotZ(90), Scale: mgl32.Vec3{8, 1, 0.5}}
+	base := anim.Transform{Translation: mgl32.Vec3{0, 0, 5}, Rotation: animtest.RotZ(-10), Scale: mgl32.Vec3{1, 3, 1}}
+	diff := make([]anim.Transform, 1)
+	soaDifference(diff, []anim.Transform{src}, []anim.Transform{ref})
 	// By hand: D = (3−1, 1−0, 0−0); rotation 30⁻¹·90 = 60° about Z;
 	// scale (8/2, 1/1, 0.5/1).
-	wantD := Transform{mgl32.Vec3{2, 1, 0}, rotZ(60), mgl32.Vec3{4, 1, 0.5}}
-	if !vecApprox(diff[0].Translation, wantD.Translation, eps) || !quatApprox(diff[0].Rotation, wantD.Rotation, eps) || !vecApprox(diff[0].Scale, wantD.Scale, eps) {
+	wantD := anim.Transform{mgl32.Vec3{2, 1, 0}, animtest.RotZ(60), mgl32.Vec3{4, 1, 0.5}}
+	if !animtest.VecApprox(diff[0].Translation, wantD.Translation, eps) || !animtest.QuatApprox(diff[0].Rotation, wantD.Rotation, eps) || !animtest.VecApprox(diff[0].Scale, wantD.Scale, eps) {
 		t.Fatalf("difference %v, want %v", diff[0], wantD)
 	}
 	cases := []struct {
 		name string
-		base Transform
+		base anim.Transform
 		w    float32
 		mask []float32
-		want Transform
+		want anim.Transform
 	}{
 		{"weight 0 is base", base, 0, nil, base},
 		{"onto its own reference gives the source", ref, 1, nil, src},
 		// base + D: (0+2, 0+1, 5); −10° + 60° = 50°; (1·4, 3·1, 1·0.5).
-		{"full weight", base, 1, nil, Transform{mgl32.Vec3{2, 1, 5}, rotZ(50), mgl32.Vec3{4, 3, 0.5}}},
+		{"full weight", base, 1, nil, anim.Transform{mgl32.Vec3{2, 1, 5}, animtest.RotZ(50), mgl32.Vec3{4, 3, 0.5}}},
 		// Half: translation + D/2 = (1, 0.5, 5); −10° + 30° = 20°;
 		// scale · D^½ = (1·2, 3·1, 1·√½).
-		{"half weight", base, 0.5, nil, Transform{mgl32.Vec3{1, 0.5, 5}, rotZ(20), mgl32.Vec3{2, 3, float32(math.Sqrt(0.5))}}},
-		{"mask scales the weight", base, 1, []float32{0.5}, Transform{mgl32.Vec3{1, 0.5, 5}, rotZ(20), mgl32.Vec3{2, 3, float32(math.Sqrt(0.5))}}},
+		{"half weight", base, 0.5, nil, anim.Transform{mgl32.Vec3{1, 0.5, 5}, animtest.RotZ(20), mgl32.Vec3{2, 3, float32(math.Sqrt(0.5))}}},
+		{"mask scales the weight", base, 1, []float32{0.5}, anim.Transform{mgl32.Vec3{1, 0.5, 5}, animtest.RotZ(20), mgl32.Vec3{2, 3, float32(math.Sqrt(0.5))}}},
 		{"mask 0 is base", base, 1, []float32{0}, base},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out := make([]Transform, 1)
-			soaAdd(out, []Transform{tc.base}, diff, tc.w, tc.mask)
+			out := make([]anim.Transform, 1)
+			soaAdd(out, []anim.Transform{tc.base}, diff, tc.w, tc.mask)
 			g := out[0]
-			if !vecApprox(g.Translation, tc.want.Translation, eps) || !quatApprox(g.Rotation, tc.want.Rotation, eps) || !vecApprox(g.Scale, tc.want.Scale, eps) {
+			if !animtest.VecApprox(g.Translation, tc.want.Translation, eps) || !animtest.QuatApprox(g.Rotation, tc.want.Rotation, eps) || !animtest.VecApprox(g.Scale, tc.want.Scale, eps) {
 				t.Fatalf("got %v, want %v", g, tc.want)
 			}
 		})
@@ -192,7 +195,7 @@ func TestAdditive(t *testing.T) {
 }
 
 func TestSubtreeMask(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	cases := []struct {
 		name    string
 		roots   []string
@@ -211,21 +214,21 @@ func TestSubtreeMask(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := make([]float32, sk.NumJoints())
 			for _, r := range tc.roots {
-				if err := SubtreeMask(sk, r, tc.falloff, w); err != nil {
+				if err := anim.SubtreeMask(sk, r, tc.falloff, w); err != nil {
 					t.Fatal(err)
 				}
 			}
 			for i, name := range sk.Names {
-				if !approxEqual(w[i], tc.want[name], 1e-6) {
+				if !animtest.ApproxEqual(w[i], tc.want[name], 1e-6) {
 					t.Errorf("%s = %v, want %v", name, w[i], tc.want[name])
 				}
 			}
 		})
 	}
-	if err := SubtreeMask(sk, "tail", 0, make([]float32, sk.NumJoints())); err == nil {
+	if err := anim.SubtreeMask(sk, "tail", 0, make([]float32, sk.NumJoints())); err == nil {
 		t.Error("unknown root accepted")
 	}
-	if err := SubtreeMask(sk, "head", 0, make([]float32, 3)); err == nil {
+	if err := anim.SubtreeMask(sk, "head", 0, make([]float32, 3)); err == nil {
 		t.Error("short mask accepted")
 	}
 }
@@ -238,25 +241,25 @@ func TestSubtreeMask(t *testing.T) {
 func TestAdditiveOrder(t *testing.T) {
 	x, y, z := mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 0, 1}
 	deg := func(d float64) float32 { return float32(d * math.Pi / 180) }
-	ref := Transform{Rotation: mgl32.QuatRotate(deg(40), x), Scale: mgl32.Vec3{1, 1, 1}}
-	src := Transform{Rotation: mgl32.QuatRotate(deg(70), y), Scale: mgl32.Vec3{1, 1, 1}}
-	base := Transform{Rotation: mgl32.QuatRotate(deg(-25), z), Scale: mgl32.Vec3{1, 1, 1}}
-	diff := make([]Transform, 1)
-	soaDifference(diff, []Transform{src}, []Transform{ref})
+	ref := anim.Transform{Rotation: mgl32.QuatRotate(deg(40), x), Scale: mgl32.Vec3{1, 1, 1}}
+	src := anim.Transform{Rotation: mgl32.QuatRotate(deg(70), y), Scale: mgl32.Vec3{1, 1, 1}}
+	base := anim.Transform{Rotation: mgl32.QuatRotate(deg(-25), z), Scale: mgl32.Vec3{1, 1, 1}}
+	diff := make([]anim.Transform, 1)
+	soaDifference(diff, []anim.Transform{src}, []anim.Transform{ref})
 	wantD := ref.Rotation.Conjugate().Mul(src.Rotation)
-	if !quatApprox(diff[0].Rotation, wantD, 2e-6) {
+	if !animtest.QuatApprox(diff[0].Rotation, wantD, 2e-6) {
 		t.Fatalf("difference %v, want ref⁻¹·src %v", diff[0].Rotation, wantD)
 	}
-	out := make([]Transform, 1)
-	soaAdd(out, []Transform{base}, diff, 1, nil)
-	if want := base.Rotation.Mul(wantD); !quatApprox(out[0].Rotation, want, 2e-6) {
+	out := make([]anim.Transform, 1)
+	soaAdd(out, []anim.Transform{base}, diff, 1, nil)
+	if want := base.Rotation.Mul(wantD); !animtest.QuatApprox(out[0].Rotation, want, 2e-6) {
 		t.Fatalf("full weight %v, want base·D %v", out[0].Rotation, want)
 	}
 	// Half weight: half of D's angle about D's axis, then base·that.
 	angle := 2 * math.Acos(float64(wantD.W))
 	half := mgl32.QuatRotate(float32(angle/2), wantD.V.Normalize())
-	soaAdd(out, []Transform{base}, diff, 0.5, nil)
-	if want := base.Rotation.Mul(half); !quatApprox(out[0].Rotation, want, 2e-6) {
+	soaAdd(out, []anim.Transform{base}, diff, 0.5, nil)
+	if want := base.Rotation.Mul(half); !animtest.QuatApprox(out[0].Rotation, want, 2e-6) {
 		t.Fatalf("half weight %v, want base·D^½ %v", out[0].Rotation, want)
 	}
 }
@@ -269,9 +272,9 @@ func TestAdditiveOrder(t *testing.T) {
 // normalization through the joint would show in its bits. Every kernel
 // path the machine runs is checked, whichever calibration picked.
 func TestAlikeJointsPassExactly(t *testing.T) {
-	defer restoreKernels()
+	defer anim.RestoreKernels()
 	for _, path := range kernelPaths() {
-		setKernelPath(path)
+		anim.SetKernelPath(path)
 		t.Run(path, alikeJointsPassExactly)
 	}
 }
@@ -282,17 +285,17 @@ func alikeJointsPassExactly(t *testing.T) {
 	// that every block's test of which joints are alike counts.
 	const n = 21
 	alike := map[int]bool{0: true, 7: true, 9: true, 15: true, 16: true, 20: true}
-	joint := Transform{Translation: mgl32.Vec3{0.5, -0, 2}, Rotation: mgl32.Quat{W: 0.9, V: mgl32.Vec3{0.1, 0.2, 0.37}}, Scale: mgl32.Vec3{1, 2, 0.5}}
-	a, b, out := NewSoAPose(n), NewSoAPose(n), NewSoAPose(n)
+	joint := anim.Transform{Translation: mgl32.Vec3{0.5, -0, 2}, Rotation: mgl32.Quat{W: 0.9, V: mgl32.Vec3{0.1, 0.2, 0.37}}, Scale: mgl32.Vec3{1, 2, 0.5}}
+	a, b, out := anim.NewSoAPose(n), anim.NewSoAPose(n), anim.NewSoAPose(n)
 	for i := range n {
 		a.Set(i, joint)
 		if alike[i] {
 			b.Set(i, joint)
 		} else {
-			b.Set(i, Transform{Translation: mgl32.Vec3{1, float32(i), 1}, Rotation: rotZ(float64(10 + i)), Scale: mgl32.Vec3{1, 1, 1}})
+			b.Set(i, anim.Transform{Translation: mgl32.Vec3{1, float32(i), 1}, Rotation: animtest.RotZ(float64(10 + i)), Scale: mgl32.Vec3{1, 1, 1}})
 		}
 	}
-	same := func(name string, p *SoAPose) {
+	same := func(name string, p *anim.SoAPose) {
 		t.Helper()
 		for i := range n {
 			if alike[i] && p.At(i) != joint {
@@ -305,31 +308,31 @@ func alikeJointsPassExactly(t *testing.T) {
 		mask[i] = 1
 	}
 	for _, nlerp := range []bool{false, true} {
-		BlendSoA(out, a, b, 0.3, nlerp)
+		anim.BlendSoA(out, a, b, 0.3, nlerp)
 		if !nlerp { // nlerp normalizes every joint, alike or not
 			same("slerp blend", out)
 		}
-		MaskedBlendSoA(out, a, b, 0.3, mask, nlerp)
+		anim.MaskedBlendSoA(out, a, b, 0.3, mask, nlerp)
 		same("masked blend", out)
 	}
-	diff := NewSoAPose(n)
-	DifferenceSoA(diff, b, a)
+	diff := anim.NewSoAPose(n)
+	anim.DifferenceSoA(diff, b, a)
 	for i := range n {
-		if got := diff.At(i); alike[i] != (got == IdentityTransform) {
+		if got := diff.At(i); alike[i] != (got == anim.IdentityTransform) {
 			t.Errorf("difference at joint %d: %v; alike %v", i, got, alike[i])
 		}
 	}
 	for _, w := range []float32{0.5, 1, 1.7} {
-		AddSoA(out, a, diff, w, nil)
+		anim.AddSoA(out, a, diff, w, nil)
 		same(fmt.Sprintf("add at %g", w), out)
 	}
 }
 
 // A falloff of 0 is a hard mask: allowed, every joint of the subtree 1.
 func TestSubtreeMaskNoFalloff(t *testing.T) {
-	sk := chain(4)
+	sk := animtest.Chain(4)
 	m := make([]float32, 4)
-	if err := SubtreeMask(sk, sk.Names[1], 0, m); err != nil {
+	if err := anim.SubtreeMask(sk, sk.Names[1], 0, m); err != nil {
 		t.Fatal(err)
 	}
 	if m[0] != 0 || m[1] != 1 || m[2] != 1 || m[3] != 1 {

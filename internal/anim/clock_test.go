@@ -1,39 +1,42 @@
-package anim
+package anim_test
 
 import (
 	"math"
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 func TestClipClock(t *testing.T) {
 	cases := []struct {
 		name    string
-		mode    LoopMode
+		mode    anim.LoopMode
 		loops   int
 		rate    float32
 		advance float32
 		want    float32
 	}{
-		{"loop wraps", Loop, 0, 1, 2.5, 0.5},
-		{"loop backwards wraps to the end", Loop, 0, -1, 0.5, 1.5},
-		{"once holds the end", Once, 0, 1, 7, 2},
-		{"once backwards holds the start", Once, 0, -1, 1, 0},
-		{"half rate", Loop, 0, 0.5, 3, 1.5},
-		{"ping-pong forward leg", PingPong, 0, 1, 1.5, 1.5},
-		{"ping-pong backward leg", PingPong, 0, 1, 2.5, 1.5},
-		{"ping-pong second cycle", PingPong, 0, 1, 4.25, 0.25},
-		{"repeat inside the loops", Repeat, 3, 1, 5, 1},
-		{"repeat after N loops holds the end", Repeat, 3, 1, 6.5, 2},
-		{"double rate", Once, 0, 2, 0.75, 1.5},
+		{"loop wraps", anim.Loop, 0, 1, 2.5, 0.5},
+		{"loop backwards wraps to the end", anim.Loop, 0, -1, 0.5, 1.5},
+		{"once holds the end", anim.Once, 0, 1, 7, 2},
+		{"once backwards holds the start", anim.Once, 0, -1, 1, 0},
+		{"half rate", anim.Loop, 0, 0.5, 3, 1.5},
+		{"ping-pong forward leg", anim.PingPong, 0, 1, 1.5, 1.5},
+		{"ping-pong backward leg", anim.PingPong, 0, 1, 2.5, 1.5},
+		{"ping-pong second cycle", anim.PingPong, 0, 1, 4.25, 0.25},
+		{"repeat inside the loops", anim.Repeat, 3, 1, 5, 1},
+		{"repeat after N loops holds the end", anim.Repeat, 3, 1, 6.5, 2},
+		{"double rate", anim.Once, 0, 2, 0.75, 1.5},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := ClipClock{Duration: 2, Rate: tc.rate, Mode: tc.mode, Loops: tc.loops}
+			c := anim.ClipClock{Duration: 2, Rate: tc.rate, Mode: tc.mode, Loops: tc.loops}
 			// Several small steps must agree with the closed form.
 			for i := 0; i < 4; i++ {
 				c.Advance(tc.advance / 4)
 			}
-			if got := c.Local(); !approxEqual(got, tc.want, 1e-5) {
+			if got := c.Local(); !animtest.ApproxEqual(got, tc.want, 1e-5) {
 				t.Fatalf("Local() = %v, want %v", got, tc.want)
 			}
 		})
@@ -49,18 +52,18 @@ func TestClipClockFinished(t *testing.T) {
 	}
 	cases := []struct {
 		name  string
-		clock ClipClock
+		clock anim.ClipClock
 		steps []step
 	}{
-		{"once", NewClipClock(1, Once), []step{
+		{"once", anim.NewClipClock(1, anim.Once), []step{
 			{0.5, false, "finished halfway"},
 			{0.6, true, "not finished past the end"},
 		}},
-		{"repeat x2", ClipClock{Duration: 1, Rate: 1, Mode: Repeat, Loops: 2}, []step{
+		{"repeat x2", anim.ClipClock{Duration: 1, Rate: 1, Mode: anim.Repeat, Loops: 2}, []step{
 			{1.5, false, "repeat x2 finished after 1.5 loops"},
 			{0.5, true, "repeat x2 not finished after 2 loops"},
 		}},
-		{"loop", NewClipClock(1, Loop), []step{
+		{"loop", anim.NewClipClock(1, anim.Loop), []step{
 			{100, false, "a looping clock never finishes"},
 		}},
 	}
@@ -82,23 +85,23 @@ func TestClipClockFinished(t *testing.T) {
 // through the time it overshot (a once-clip that sat at its end for 3 s
 // stood still for 3 s after R reversed it).
 func TestClipClockStopsHoldAtTheirEnds(t *testing.T) {
-	step := func(c *ClipClock, rate, dt float32) {
+	step := func(c *anim.ClipClock, rate, dt float32) {
 		c.Rate = rate
 		c.Advance(dt)
 		c.Rewind()
 	}
-	once := NewClipClock(1, Once)
+	once := anim.NewClipClock(1, anim.Once)
 	step(&once, 1, 3)
 	step(&once, -1, 0.25)
-	rep := ClipClock{Duration: 1, Rate: 1, Mode: Repeat, Loops: 2}
+	rep := anim.ClipClock{Duration: 1, Rate: 1, Mode: anim.Repeat, Loops: 2}
 	step(&rep, 1, 5)
 	step(&rep, -1, 0.25)
-	back := NewClipClock(1, Once)
+	back := anim.NewClipClock(1, anim.Once)
 	step(&back, -1, 2)
 	step(&back, 1, 0.25)
 	for _, tc := range []struct {
 		name string
-		c    ClipClock
+		c    anim.ClipClock
 		want float32
 	}{{"once, back from past the end", once, 0.75}, {"repeat ×2, back from past the end", rep, 0.75}, {"once, on from before the start", back, 0.25}} {
 		if got := tc.c.Local(); math.Abs(float64(got-tc.want)) > 1e-6 {
@@ -110,40 +113,40 @@ func TestClipClockStopsHoldAtTheirEnds(t *testing.T) {
 // TestClockEdges: a loop clock that moves onto its end starts the next
 // loop; one of no length stays at 0; a clip lasts until its latest key.
 func TestClockEdges(t *testing.T) {
-	c := ClipClock{Duration: 1, Rate: 1, Mode: Loop, Elapsed: 0.5}
+	c := anim.ClipClock{Duration: 1, Rate: 1, Mode: anim.Loop, Elapsed: 0.5}
 	c.Advance(0.5)
 	c.Rewind()
 	if c.Elapsed != 0 || c.Local() != 0 {
 		t.Fatalf("loop moved onto its end: elapsed %v local %v, want the next loop's start", c.Elapsed, c.Local())
 	}
-	c = ClipClock{Duration: 1, Rate: 1, Mode: PingPong, Elapsed: 1.5}
+	c = anim.ClipClock{Duration: 1, Rate: 1, Mode: anim.PingPong, Elapsed: 1.5}
 	c.Advance(0.5)
 	c.Rewind()
 	if c.Elapsed != 0 || c.Local() != 0 {
 		t.Fatalf("ping-pong moved onto its period: elapsed %v local %v, want 0", c.Elapsed, c.Local())
 	}
-	c = ClipClock{Duration: 0, Rate: 1, Mode: Loop}
+	c = anim.ClipClock{Duration: 0, Rate: 1, Mode: anim.Loop}
 	c.Advance(0.25)
 	c.Rewind()
 	if c.Local() != 0 || math.IsNaN(float64(c.Elapsed)) {
 		t.Fatalf("a zero-length loop: elapsed %v local %v, want local 0", c.Elapsed, c.Local())
 	}
 	for _, f := range []struct {
-		mode          LoopMode
+		mode          anim.LoopMode
 		rate, elapsed float32
 		finished      bool
 	}{
-		{Once, 1, 1, true}, {Once, 1, 0.5, false}, {Once, 0, 1, true}, // paused on the end
-		{Once, -1, 0, true}, {Once, -1, 0.5, false},
-		{Repeat, 1, 2, true}, {Repeat, 1, 1.5, false}, {Repeat, 0, 2, true},
-		{Repeat, -1, 0, true}, {Repeat, -1, 0.5, false}, {Loop, 1, 7, false},
+		{anim.Once, 1, 1, true}, {anim.Once, 1, 0.5, false}, {anim.Once, 0, 1, true}, // paused on the end
+		{anim.Once, -1, 0, true}, {anim.Once, -1, 0.5, false},
+		{anim.Repeat, 1, 2, true}, {anim.Repeat, 1, 1.5, false}, {anim.Repeat, 0, 2, true},
+		{anim.Repeat, -1, 0, true}, {anim.Repeat, -1, 0.5, false}, {anim.Loop, 1, 7, false},
 	} {
-		c := ClipClock{Duration: 1, Rate: f.rate, Mode: f.mode, Loops: 2, Elapsed: f.elapsed}
+		c := anim.ClipClock{Duration: 1, Rate: f.rate, Mode: f.mode, Loops: 2, Elapsed: f.elapsed}
 		if c.Finished() != f.finished {
 			t.Errorf("%v ×2 at rate %v, %v s: finished %v, want %v", f.mode, f.rate, f.elapsed, c.Finished(), f.finished)
 		}
 	}
-	clip := Clip{Tracks: []Track{{Times: []float32{0, 1.5}}, {}, {Times: []float32{0.5, 2.5}}, {Times: []float32{1}}}}
+	clip := anim.Clip{Tracks: []anim.Track{{Times: []float32{0, 1.5}}, {}, {Times: []float32{0.5, 2.5}}, {Times: []float32{1}}}}
 	if d := clip.ComputeDuration(); d != 2.5 {
 		t.Fatalf("duration %v, want 2.5, the latest key", d)
 	}

@@ -1,18 +1,23 @@
-package anim
+package anim_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
+)
 
 // BenchmarkBlend2Palette100Compressed is the workload of
 // BLEND2PALETTE-100.md with its clips compressed at 0.01 cm beside the
 // same clips uncompressed, on every kernel path, ns per joint and bytes
 // per clip.
 func BenchmarkBlend2Palette100Compressed(b *testing.B) {
-	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
-	raw := b2pRuntimeClips(b, sk)
-	var packed []*RuntimeClip
+	sk, skin, clips := animtest.B2PSkeleton(), animtest.B2PSkin(), animtest.B2PClips()
+	raw := animtest.B2PRuntimeClips(b, sk)
+	var packed []*anim.RuntimeClip
 	bytes := 0
 	for i := range clips {
-		rc, rep, err := CompressClip(&clips[i], sk, CompressOptions{Tolerance: 1e-4})
+		rc, rep, err := anim.CompressClip(&clips[i], sk, anim.CompressOptions{Tolerance: 1e-4})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -20,21 +25,21 @@ func BenchmarkBlend2Palette100Compressed(b *testing.B) {
 		bytes += rep.Bytes
 	}
 	for _, path := range kernelPaths() {
-		for _, mode := range b2pWant {
+		for _, mode := range animtest.B2PWant {
 			for _, form := range []struct {
 				name  string
-				clips []*RuntimeClip
+				clips []*anim.RuntimeClip
 				bytes int
-			}{{"raw", raw, rawBytes(&clips[0]) + rawBytes(&clips[1])}, {"compressed", packed, bytes}} {
-				b.Run(path+"/"+form.name+"/"+mode.name, func(b *testing.B) {
-					setKernelPath(path)
-					defer restoreKernels()
-					f := newB2PFastRuntime(b, sk, skin, form.clips, mode.nlerp)
+			}{{"raw", raw, anim.RawBytes(&clips[0]) + anim.RawBytes(&clips[1])}, {"compressed", packed, bytes}} {
+				b.Run(path+"/"+form.name+"/"+mode.Name, func(b *testing.B) {
+					anim.SetKernelPath(path)
+					defer anim.RestoreKernels()
+					f := animtest.NewB2PFastRuntime(b, sk, skin, form.clips, mode.Nlerp)
 					b.ReportAllocs()
 					for b.Loop() {
-						f.eval()
+						f.Eval()
 					}
-					reportNsPerJoint(b)
+					animtest.ReportNsPerJoint(b)
 					b.ReportMetric(float64(form.bytes)/2, "bytes/clip")
 				})
 			}
@@ -46,32 +51,32 @@ func BenchmarkBlend2Palette100Compressed(b *testing.B) {
 // and compressed at 0.01 cm, with nlerp: advancing 1/60 s per sample (every
 // track crosses a key every other sample) and 1/6000 s (almost never).
 func BenchmarkSampleCompressed(b *testing.B) {
-	sk, clips := b2pSkeleton(), b2pClips()
-	raw := b2pRuntimeClips(b, sk)[0]
-	packed, _, err := CompressClip(&clips[0], sk, CompressOptions{Tolerance: 1e-4})
+	sk, clips := animtest.B2PSkeleton(), animtest.B2PClips()
+	raw := animtest.B2PRuntimeClips(b, sk)[0]
+	packed, _, err := anim.CompressClip(&clips[0], sk, anim.CompressOptions{Tolerance: 1e-4})
 	if err != nil {
 		b.Fatal(err)
 	}
-	setKernelPath("portable")
+	anim.SetKernelPath("portable")
 	defer kernelPaths()
 	for _, step := range []struct {
 		name string
 		dt   float32
 	}{{"crossing", 1.0 / 60}, {"within", 1.0 / 6000}} {
-		for _, c := range []*RuntimeClip{raw, packed} {
+		for _, c := range []*anim.RuntimeClip{raw, packed} {
 			name := "raw"
 			if c.Compressed() {
 				name = "compressed"
 			}
 			b.Run(name+"/"+step.name, func(b *testing.B) {
-				job := SampleSoAJob{Clip: c, Nlerp: true, Cursors: make([]int32, c.NumCursors()), Cache: make([]float32, c.CacheLen()), Output: NewSoAPose(b2pJoints)}
+				job := anim.SampleSoAJob{Clip: c, Nlerp: true, Cursors: make([]int32, c.NumCursors()), Cache: make([]float32, c.CacheLen()), Output: anim.NewSoAPose(animtest.B2PJoints)}
 				for b.Loop() {
 					if job.Time += step.dt; job.Time >= 2 {
 						job.Time -= 2
 					}
 					job.Run()
 				}
-				reportNsPerJoint(b)
+				animtest.ReportNsPerJoint(b)
 			})
 		}
 	}

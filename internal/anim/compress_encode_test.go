@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 import (
 	"math"
@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // TestCompressedKeyTimesDecode reads the times of every track that keys
@@ -17,45 +20,45 @@ import (
 // (keyTime, which finds a mask's k-th set bit a word at a time), and the
 // clips must hold tracks of both forms.
 func TestCompressedKeyTimesDecode(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	var masks, indices int
 	for _, tol := range []float64{1e-4, 1e-3, 1e-2} {
-		for _, c := range []Clip{mocapClip(sk, 4), humanoidClips(sk)[1]} {
-			rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+		for _, c := range []anim.Clip{mocapClip(sk, 4), animtest.HumanoidClips(sk)[1]} {
+			rc, _, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: tol})
 			if err != nil {
 				t.Fatal(err)
 			}
-			pk := rc.pk
-			for p := range pk.tracks {
-				for j := range pk.tracks[p] {
-					tr := &pk.tracks[p][j]
-					if tr.n < 2 || tr.every {
+			pk := rc.FieldPk()
+			for p := range pk.FieldTracks() {
+				for j := range pk.FieldTracks()[p] {
+					tr := &pk.FieldTracks()[p][j]
+					if tr.FieldN() < 2 || tr.FieldEvery() {
 						continue
 					}
 					var want []float32
-					at := int(tr.toff) * 8
-					if tr.mask {
+					at := int(tr.FieldToff()) * 8
+					if tr.FieldMask() {
 						masks++
-						for i := range pk.times {
-							if readBits(pk.data, at+i, 1) == 1 {
-								want = append(want, pk.times[i])
+						for i := range pk.FieldTimes() {
+							if anim.ReadBits(pk.FieldData(), at+i, 1) == 1 {
+								want = append(want, pk.FieldTimes()[i])
 							}
 						}
 					} else {
 						indices++
-						for k := range int(tr.n) {
-							want = append(want, pk.times[readBits(pk.data, at+k*int(pk.timeBits), pk.timeBits)])
+						for k := range int(tr.FieldN()) {
+							want = append(want, pk.FieldTimes()[anim.ReadBits(pk.FieldData(), at+k*int(pk.FieldTimeBits()), pk.FieldTimeBits())])
 						}
 					}
 					var got []float32
-					for k := range int(tr.n) {
-						got = append(got, pk.keyTime(tr, k))
+					for k := range int(tr.FieldN()) {
+						got = append(got, pk.KeyTime(tr, k))
 					}
 					if !slices.Equal(got, want) || !slices.IsSorted(want) {
-						t.Fatalf("%s at %g: path %d joint %d (mask %v): key times %v; the bytes hold %v", c.Name, tol, p, j, tr.mask, got, want)
+						t.Fatalf("%s at %g: path %d joint %d (mask %v): key times %v; the bytes hold %v", c.Name, tol, p, j, tr.FieldMask(), got, want)
 					}
-					if tr.mask && len(pk.times) >= int(tr.n)*int(pk.timeBits) {
-						t.Errorf("%s at %g: path %d joint %d: a mask of %d bits where %d indices take %d", c.Name, tol, p, j, len(pk.times), tr.n, int(tr.n)*int(pk.timeBits))
+					if tr.FieldMask() && len(pk.FieldTimes()) >= int(tr.FieldN())*int(pk.FieldTimeBits()) {
+						t.Errorf("%s at %g: path %d joint %d: a mask of %d bits where %d indices take %d", c.Name, tol, p, j, len(pk.FieldTimes()), tr.FieldN(), int(tr.FieldN())*int(pk.FieldTimeBits()))
 					}
 				}
 			}
@@ -72,11 +75,11 @@ func TestCompressedKeyTimesDecode(t *testing.T) {
 // about one axis (minimums of exactly 0, written a bit each) and on one
 // that turns about tilted axes.
 func TestCompressedRangesDecode(t *testing.T) {
-	sk := humanoid()
-	about := func(axis mgl32.Vec3) Clip {
-		c := Clip{Name: "About", Duration: 1}
+	sk := animtest.Humanoid()
+	about := func(axis mgl32.Vec3) anim.Clip {
+		c := anim.Clip{Name: "About", Duration: 1}
 		for j := range sk.NumJoints() {
-			tr := Track{Joint: j, Path: Rotation, Interp: Linear}
+			tr := anim.Track{Joint: j, Path: anim.Rotation, Interp: anim.Linear}
 			for k := 0; k <= 30; k++ {
 				q := mgl32.QuatRotate(float32(0.6*math.Sin(2*math.Pi*float64(k)/30+float64(j))), axis)
 				tr.Times = append(tr.Times, float32(k)/30)
@@ -87,44 +90,44 @@ func TestCompressedRangesDecode(t *testing.T) {
 		return c
 	}
 	zeros := 0
-	for _, c := range []Clip{about(mgl32.Vec3{1, 0, 0}), mocapClip(sk, 1)} {
-		rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: 1e-4})
+	for _, c := range []anim.Clip{about(mgl32.Vec3{1, 0, 0}), mocapClip(sk, 1)} {
+		rc, _, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: 1e-4})
 		if err != nil {
 			t.Fatal(err)
 		}
-		pk := rc.pk
-		for p := range pk.tracks {
-			for j, tr := range pk.tracks[p] {
-				if tr.n < 2 || tr.bits == 32 {
+		pk := rc.FieldPk()
+		for p := range pk.FieldTracks() {
+			for j, tr := range pk.FieldTracks()[p] {
+				if tr.FieldN() < 2 || tr.FieldBits() == 32 {
 					continue
 				}
-				if tr.zero {
+				if tr.FieldZero() {
 					zeros++
 				}
-				at, m := int(tr.off)*8, tr.rbits
+				at, m := int(tr.FieldOff())*8, tr.FieldRbits()
 				read := func() float32 {
-					if tr.zero {
-						flag := readBits(pk.data, at, 1)
+					if tr.FieldZero() {
+						flag := anim.ReadBits(pk.FieldData(), at, 1)
 						at++
 						if flag == 0 {
 							return 0
 						}
 					}
-					v := math.Float32frombits(readBits(pk.data, at, 9+m) << (23 - m))
+					v := math.Float32frombits(anim.ReadBits(pk.FieldData(), at, 9+m) << (23 - m))
 					at += 9 + int(m)
 					return v
 				}
 				for c := range 3 {
-					if v := read(); math.Float32bits(v) != math.Float32bits(tr.lo[c]) {
-						t.Fatalf("path %d joint %d: minimum %d reads %v; the engine has %v", p, j, c, v, tr.lo[c])
+					if v := read(); math.Float32bits(v) != math.Float32bits(tr.FieldLo()[c]) {
+						t.Fatalf("path %d joint %d: minimum %d reads %v; the engine has %v", p, j, c, v, tr.FieldLo()[c])
 					}
 				}
 				for c := range 3 {
-					if tr.cbits[c] == 0 {
+					if tr.FieldCbits()[c] == 0 {
 						continue
 					}
-					if v := read(); math.Float32bits(v) != math.Float32bits(tr.step[c]) {
-						t.Fatalf("path %d joint %d: step %d reads %v; the engine has %v", p, j, c, v, tr.step[c])
+					if v := read(); math.Float32bits(v) != math.Float32bits(tr.FieldStep()[c]) {
+						t.Fatalf("path %d joint %d: step %d reads %v; the engine has %v", p, j, c, v, tr.FieldStep()[c])
 					}
 				}
 			}
@@ -143,7 +146,7 @@ func TestCutMantissaToward(t *testing.T) {
 		v := float32(rng.NormFloat64() * math.Pow(10, rng.Float64()*8-4))
 		m := uint8(rng.IntN(24))
 		for _, up := range []bool{false, true} {
-			r := cutMantissaToward(v, m, up)
+			r := anim.CutMantissaToward(v, m, up)
 			if low := math.Float32bits(r) & (1<<(23-uint32(m)) - 1); m < 23 && low != 0 {
 				t.Fatalf("cut(%g, %d) = %g keeps more than %d mantissa bits", v, m, r, m)
 			}
@@ -161,18 +164,18 @@ func TestCutMantissaToward(t *testing.T) {
 // no exact ranges either: they may spend a sixteenth of the budget, as a
 // constant's value does, on shorter minimums and steps.
 func TestCompressExactKeysCutTheirRanges(t *testing.T) {
-	sk := chain(3)
+	sk := animtest.Chain(3)
 	q := mgl32.QuatRotate(0.5, mgl32.Vec3{1, 0, 0})
-	c := Clip{Name: "Nod", Duration: 2, Tracks: []Track{{Joint: 0, Path: Rotation, Interp: Linear,
+	c := anim.Clip{Name: "Nod", Duration: 2, Tracks: []anim.Track{{Joint: 0, Path: anim.Rotation, Interp: anim.Linear,
 		Times: []float32{0, 1, 2}, Values: []float32{0, 0, 0, 1, q.V[0], q.V[1], q.V[2], q.W, 0, 0, 0, 1}}}}
 	const tol = 1e-4
-	rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	rc, _, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: tol})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := rc.pk.tracks[Rotation][0]
-	if tr.n != 3 || tr.bits >= 32 || tr.rbits >= 23 {
-		t.Errorf("nod: %d keys at %v bits, ranges with %d mantissa bits; want 3 coded keys and cut ranges", tr.n, tr.cbits, tr.rbits)
+	tr := rc.FieldPk().FieldTracks()[anim.Rotation][0]
+	if tr.FieldN() != 3 || tr.FieldBits() >= 32 || tr.FieldRbits() >= 23 {
+		t.Errorf("nod: %d keys at %v bits, ranges with %d mantissa bits; want 3 coded keys and cut ranges", tr.FieldN(), tr.FieldCbits(), tr.FieldRbits())
 	}
 	if e := compressedError(t, sk, &c, rc, keyTimes(&c)); e > tol {
 		t.Errorf("error %g m, over the tolerance %g", e, tol)
@@ -183,20 +186,20 @@ func TestCompressExactKeysCutTheirRanges(t *testing.T) {
 // that is shorter than four floats, within the tolerance; the sign of a
 // key given with w < 0 does not matter.
 func TestCompressConstantRotationKeepsXYZ(t *testing.T) {
-	sk := chain(3)
+	sk := animtest.Chain(3)
 	q := mgl32.QuatRotate(2, mgl32.Vec3{0.3, 1, 0.2}.Normalize())
-	c := Clip{Name: "Pose", Duration: 1, Tracks: []Track{
-		{Joint: 0, Path: Rotation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{q.V[0], q.V[1], q.V[2], q.W, q.V[0], q.V[1], q.V[2], q.W}},
-		{Joint: 1, Path: Rotation, Interp: Linear, Times: []float32{0}, Values: []float32{-q.V[0], -q.V[1], -q.V[2], -q.W}},
+	c := anim.Clip{Name: "Pose", Duration: 1, Tracks: []anim.Track{
+		{Joint: 0, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{q.V[0], q.V[1], q.V[2], q.W, q.V[0], q.V[1], q.V[2], q.W}},
+		{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0}, Values: []float32{-q.V[0], -q.V[1], -q.V[2], -q.W}},
 	}}
 	const tol = 1e-4
-	rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	rc, _, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: tol})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for j := range 2 {
-		if tr := rc.pk.tracks[Rotation][j]; tr.n != 1 || !tr.xyz {
-			t.Errorf("joint %d: %d keys, x, y, z alone %v; want one value as x, y, z", j, tr.n, tr.xyz)
+		if tr := rc.FieldPk().FieldTracks()[anim.Rotation][j]; tr.FieldN() != 1 || !tr.FieldXyz() {
+			t.Errorf("joint %d: %d keys, x, y, z alone %v; want one value as x, y, z", j, tr.FieldN(), tr.FieldXyz())
 		}
 	}
 	if e := compressedError(t, sk, &c, rc, []float32{0, 0.3, 1}); e > tol {
@@ -207,10 +210,10 @@ func TestCompressConstantRotationKeepsXYZ(t *testing.T) {
 // Progress only goes forward, from 0 to 1, through every packing tried
 // (four for a clip with splines).
 func TestCompressProgressGoesForward(t *testing.T) {
-	sk := humanoid()
-	for _, c := range []Clip{mocapClip(sk, 1), cubicClip(mocapClip(sk, 1))} {
+	sk := animtest.Humanoid()
+	for _, c := range []anim.Clip{mocapClip(sk, 1), cubicClip(mocapClip(sk, 1))} {
 		var got []float64
-		if _, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: 1e-4, Progress: func(f float64) { got = append(got, f) }}); err != nil {
+		if _, _, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: 1e-4, Progress: func(f float64) { got = append(got, f) }}); err != nil {
 			t.Fatal(err)
 		}
 		if len(got) < 3 || got[len(got)-1] != 1 {
@@ -264,7 +267,7 @@ func TestGridTimes(t *testing.T) {
 		{"frames 1, 25, 50 at 24 Hz", frames(24, 1, 25, 50), 0, 0, 0},
 		{"frames 1, 25, 50 at 24 Hz, hint 1/24 s", frames(24, 1, 25, 50), 1.0 / 24, 1.0 / 24, 50},
 	} {
-		got, step, _, points := gridTimes(c.times, c.hint)
+		got, step, _, points := anim.GridTimes(c.times, c.hint)
 		if c.step == 0 {
 			if step != 0 || !slices.Equal(got, c.times) {
 				t.Errorf("%s: step %v; want no grid, the times as they are", c.name, step)
@@ -286,12 +289,12 @@ func TestGridTimes(t *testing.T) {
 		}
 	}
 	// Whole seconds need no mantissa bits.
-	if got, step, mant, _ := gridTimes([]float32{0, 1, 2, 3}, 0); step != 1 || mant != 0 || !slices.Equal(got, []float32{0, 1, 2, 3}) {
+	if got, step, mant, _ := anim.GridTimes([]float32{0, 1, 2, 3}, 0); step != 1 || mant != 0 || !slices.Equal(got, []float32{0, 1, 2, 3}) {
 		t.Errorf("0, 1, 2, 3 s: %v, step %v, %d mantissa bits; want them as they are, step 1, none", got, step, mant)
 	}
 	off := slices.Clone(baked)
 	off[30] += 0.01 / 30
-	if got, step, _, _ := gridTimes(off, 0); step != 0 || !slices.Equal(got, off) {
+	if got, step, _, _ := anim.GridTimes(off, 0); step != 0 || !slices.Equal(got, off) {
 		t.Errorf("a time a hundredth of a frame off the grid: step %v; want the table kept", step)
 	}
 }
@@ -301,7 +304,7 @@ func TestGridTimes(t *testing.T) {
 // 84 = 1010100 after six zeros.
 func TestExpGolombBits(t *testing.T) {
 	for n, want := range map[int]int{0: 1, 1: 3, 2: 3, 3: 5, 6: 5, 7: 7, 83: 13, 254: 15, 255: 17} {
-		if got := expGolombBits(n); got != want {
+		if got := anim.ExpGolombBits(n); got != want {
 			t.Errorf("expGolombBits(%d) = %d; want %d", n, got, want)
 		}
 	}
@@ -312,18 +315,18 @@ func TestExpGolombBits(t *testing.T) {
 // tolerance, even where normalizing the cut values would land back on the
 // key exactly.
 func TestCompressConstantHalfTurn(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	c := mocapClip(sk, 2)
 	arm := sk.JointIndex("upper_arm.L")
 	h := float32(math.Sqrt2 / 2)
 	for i := range c.Tracks {
-		if tr := &c.Tracks[i]; tr.Joint == arm && tr.Path == Rotation {
+		if tr := &c.Tracks[i]; tr.Joint == arm && tr.Path == anim.Rotation {
 			tr.Times = []float32{0}
 			tr.Values = []float32{h, 0, h, 0}
 		}
 	}
 	for _, tol := range []float64{1e-3, 1e-4} {
-		rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+		rc, rep, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: tol})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -340,10 +343,10 @@ func TestCompressConstantHalfTurn(t *testing.T) {
 // resolves 4 µs): rebuilding them evenly would move its keys further than
 // a fast joint allows, so its table stays as it is, and the clip packs.
 func TestCompressLongClip(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	c := mocapClip(sk, 40)
 	const tol = 1e-5
-	rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	rc, rep, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: tol})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,26 +362,26 @@ func TestCompressLongClip(t *testing.T) {
 // left them float32. It stays within the tolerance at the keys and
 // between them, played backwards, which decodes the pairs afresh.
 func TestCompressRebuildsTheLargestComponent(t *testing.T) {
-	sk := chain(3)
-	c := Clip{Name: "Swing", Duration: 2}
-	turn := Track{Joint: 0, Path: Rotation, Interp: Linear}
+	sk := animtest.Chain(3)
+	c := anim.Clip{Name: "Swing", Duration: 2}
+	turn := anim.Track{Joint: 0, Path: anim.Rotation, Interp: anim.Linear}
 	for k := 0; k <= 60; k++ {
 		tm := float32(k) / 30
 		a := (180 + 20*math.Sin(math.Pi*float64(tm))) * math.Pi / 180 / 2
 		turn.Times = append(turn.Times, tm)
 		turn.Values = append(turn.Values, 0, 0, float32(math.Sin(a)), float32(math.Cos(a)))
 	}
-	c.Tracks = []Track{turn}
+	c.Tracks = []anim.Track{turn}
 	const tol = 1e-4
-	rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	rc, rep, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: tol})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// w spans cos 80° to −cos 80° (0.35); a 2 m reach at 1e-4 m wants it
 	// to about 5e-5: 13 bits. Rebuilding w coded z over ±1 at 22.
-	tr := rc.pk.tracks[Rotation][0]
-	if tr.n < 2 || tr.bits >= 32 || tr.drop != 2 || tr.keyBits() > 16 {
-		t.Fatalf("swing track: %d keys at %v bits rebuilding component %d; want coded keys of 16 bits or fewer, rebuilding z (2)", tr.n, tr.cbits, tr.drop)
+	tr := rc.FieldPk().FieldTracks()[anim.Rotation][0]
+	if tr.FieldN() < 2 || tr.FieldBits() >= 32 || tr.FieldDrop() != 2 || tr.KeyBits() > 16 {
+		t.Fatalf("swing track: %d keys at %v bits rebuilding component %d; want coded keys of 16 bits or fewer, rebuilding z (2)", tr.FieldN(), tr.FieldCbits(), tr.FieldDrop())
 	}
 	times := keyTimes(&c)
 	for i := len(times) - 1; i > 0; i-- { // halfway between keys, backwards
@@ -396,12 +399,12 @@ func TestCompressRebuildsTheLargestComponent(t *testing.T) {
 func TestModels64(t *testing.T) {
 	rng := mrand.New(mrand.NewSource(3))
 	const n = 6
-	sk := chain(n)
+	sk := animtest.Chain(n)
 	pose, js := randPose(rng, n)
-	got := make([]float64, PaletteFloats*n)
-	models64(sk.Parents, pose, got)
-	engine := make([]float32, PaletteFloats*n)
-	(&ModelPaletteJob{Skeleton: sk, Input: pose, Models: engine}).Run()
+	got := make([]float64, anim.PaletteFloats*n)
+	anim.Models64(sk.Parents, pose, got)
+	engine := make([]float32, anim.PaletteFloats*n)
+	(&anim.ModelPaletteJob{Skeleton: sk, Input: pose, Models: engine}).Run()
 	rotate := func(q q64, v [3]float64) [3]float64 {
 		r := q.mul(q64{v[0], v[1], v[2], 0}).mul(q.conj())
 		return [3]float64{r[0], r[1], r[2]}
@@ -416,8 +419,8 @@ func TestModels64(t *testing.T) {
 					want[c] += js[a].t[c]
 				}
 			}
-			m := got[j*PaletteFloats:]
-			e := engine[j*PaletteFloats:]
+			m := got[j*anim.PaletteFloats:]
+			e := engine[j*anim.PaletteFloats:]
 			for r := range 3 {
 				v := m[r*4]*p[0] + m[r*4+1]*p[1] + m[r*4+2]*p[2] + m[r*4+3]
 				ve := float64(e[r*4])*p[0] + float64(e[r*4+1])*p[1] + float64(e[r*4+2])*p[2] + float64(e[r*4+3])

@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 import (
 	"math"
@@ -8,16 +8,19 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // mocapClip is a dense, smooth clip: every joint of sk turning about a
 // tilted axis by a few sines, and the root moving, keyed at 60 Hz for d
 // seconds, like motion capture.
-func mocapClip(sk *Skeleton, d float32) Clip {
-	c := Clip{Name: "Mocap", Duration: d}
+func mocapClip(sk *anim.Skeleton, d float32) anim.Clip {
+	c := anim.Clip{Name: "Mocap", Duration: d}
 	keys := int(d * 60)
 	for j := range sk.NumJoints() {
-		r := Track{Joint: j, Path: Rotation, Interp: Linear}
+		r := anim.Track{Joint: j, Path: anim.Rotation, Interp: anim.Linear}
 		axis := mgl32.Vec3{0.3, 1, float32(j%3) * 0.2}.Normalize()
 		for k := 0; k <= keys; k++ {
 			t := float64(k) / 60
@@ -28,7 +31,7 @@ func mocapClip(sk *Skeleton, d float32) Clip {
 		}
 		c.Tracks = append(c.Tracks, r)
 	}
-	root := Track{Joint: 0, Path: Translation, Interp: Linear}
+	root := anim.Track{Joint: 0, Path: anim.Translation, Interp: anim.Linear}
 	for k := 0; k <= keys; k++ {
 		t := float64(k) / 60
 		root.Times = append(root.Times, float32(t))
@@ -41,12 +44,12 @@ func mocapClip(sk *Skeleton, d float32) Clip {
 // cubicClip turns every LINEAR track of c into a CUBICSPLINE one through
 // the same keys, with Catmull-Rom tangents (the slope between the keys on
 // either side), as an exporter of smooth curves writes them.
-func cubicClip(c Clip) Clip {
-	out := Clip{Name: c.Name + " cubic", Duration: c.Duration}
+func cubicClip(c anim.Clip) anim.Clip {
+	out := anim.Clip{Name: c.Name + " cubic", Duration: c.Duration}
 	for _, tr := range c.Tracks {
 		nc := tr.Path.Components()
 		n := len(tr.Times)
-		ct := Track{Joint: tr.Joint, Path: tr.Path, Interp: CubicSpline, Times: tr.Times}
+		ct := anim.Track{Joint: tr.Joint, Path: tr.Path, Interp: anim.CubicSpline, Times: tr.Times}
 		for k := range n {
 			lo, hi := max(k-1, 0), min(k+1, n-1)
 			var tan [4]float32
@@ -93,11 +96,11 @@ func virtualError(a, b []float32) float64 {
 // compressedError samples src with the reference sampler and rc with
 // SampleSoAJob at times, computes both hierarchies with the reference
 // local-to-model and returns the worst virtual-vertex error.
-func compressedError(t *testing.T, sk *Skeleton, src *Clip, rc *RuntimeClip, times []float32) float64 {
+func compressedError(t *testing.T, sk *anim.Skeleton, src *anim.Clip, rc *anim.RuntimeClip, times []float32) float64 {
 	t.Helper()
 	n := sk.NumJoints()
-	ref := refSampleJob{Clip: src, Rest: sk.Rest, Cursors: make([]int, len(src.Tracks)), Output: make([]Transform, n)}
-	out := NewPose(sk)
+	ref := refSampleJob{Clip: src, Rest: sk.Rest, Cursors: make([]int, len(src.Tracks)), Output: make([]anim.Transform, n)}
+	out := anim.NewPose(sk)
 	job := rc.NewSampleJob(false, out)
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
@@ -107,9 +110,9 @@ func compressedError(t *testing.T, sk *Skeleton, src *Clip, rc *RuntimeClip, tim
 		ref.Time, job.Time = tm, tm
 		ref.Run()
 		job.Run()
-		a, b := refModelRows(sk, ref.Output), refModelRows(sk, fromSoA(out))
+		a, b := refModelRows(sk, ref.Output), refModelRows(sk, animtest.FromSoA(out))
 		for j := range n {
-			worst = max(worst, virtualError(a[j*PaletteFloats:], b[j*PaletteFloats:]))
+			worst = max(worst, virtualError(a[j*anim.PaletteFloats:], b[j*anim.PaletteFloats:]))
 		}
 	}
 	return worst
@@ -117,26 +120,26 @@ func compressedError(t *testing.T, sk *Skeleton, src *Clip, rc *RuntimeClip, tim
 
 // nlerpError is the worst virtual-vertex error between two runtime clips
 // sampled with nlerp at times, through the reference local-to-model.
-func nlerpError(sk *Skeleton, a, b *RuntimeClip, times []float32) float64 {
+func nlerpError(sk *anim.Skeleton, a, b *anim.RuntimeClip, times []float32) float64 {
 	worst := 0.0
 	for _, tm := range times {
 		pa, pb := sampleRuntimeNlerp(a, tm, sk), sampleRuntimeNlerp(b, tm, sk)
-		ma, mb := refModelRows(sk, fromSoA(pa)), refModelRows(sk, fromSoA(pb))
+		ma, mb := refModelRows(sk, animtest.FromSoA(pa)), refModelRows(sk, animtest.FromSoA(pb))
 		for j := range sk.NumJoints() {
-			worst = max(worst, virtualError(ma[j*PaletteFloats:], mb[j*PaletteFloats:]))
+			worst = max(worst, virtualError(ma[j*anim.PaletteFloats:], mb[j*anim.PaletteFloats:]))
 		}
 	}
 	return worst
 }
 
-func sampleRuntimeNlerp(rc *RuntimeClip, t float32, sk *Skeleton) *SoAPose {
-	job := SampleSoAJob{Clip: rc, Time: t, Nlerp: true, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewPose(sk)}
+func sampleRuntimeNlerp(rc *anim.RuntimeClip, t float32, sk *anim.Skeleton) *anim.SoAPose {
+	job := anim.SampleSoAJob{Clip: rc, Time: t, Nlerp: true, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewPose(sk)}
 	job.Run()
 	return job.Output
 }
 
 // keyTimes are every key time of c and the times half-way between.
-func keyTimes(c *Clip) []float32 {
+func keyTimes(c *anim.Clip) []float32 {
 	var ts []float32
 	for _, tr := range c.Tracks {
 		for k, t := range tr.Times {
@@ -151,16 +154,16 @@ func keyTimes(c *Clip) []float32 {
 }
 
 func TestCompressBoundsVirtualVertexError(t *testing.T) {
-	b2p := b2pClips()
-	hum := humanoid()
+	b2p := animtest.B2PClips()
+	hum := animtest.Humanoid()
 	cases := []struct {
 		name     string
-		sk       *Skeleton
-		clip     Clip
+		sk       *anim.Skeleton
+		clip     anim.Clip
 		minRatio float64
 	}{
-		{"noise", b2pSkeleton(), b2p[0], 1.5},
-		{"humanoid walk", hum, humanoidClips(hum)[1], 3},
+		{"noise", animtest.B2PSkeleton(), b2p[0], 1.5},
+		{"humanoid walk", hum, animtest.HumanoidClips(hum)[1], 3},
 		{"mocap", hum, mocapClip(hum, 4), 3},
 		// Splines become LINEAR keys, thinned out; kept as splines they
 		// would take 40 bytes a key.
@@ -169,7 +172,7 @@ func TestCompressBoundsVirtualVertexError(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range cases {
 		for _, tol := range []float64{1e-4, 1e-3} {
-			rc, rep, err := CompressClip(&c.clip, c.sk, CompressOptions{Tolerance: tol})
+			rc, rep, err := anim.CompressClip(&c.clip, c.sk, anim.CompressOptions{Tolerance: tol})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,7 +186,7 @@ func TestCompressBoundsVirtualVertexError(t *testing.T) {
 			atKeys := compressedError(t, c.sk, &c.clip, rc, keyTimes(&c.clip))
 			// Players that nlerp compare with the uncompressed clip
 			// nlerped.
-			raw, err := NewRuntimeClip(&c.clip, c.sk)
+			raw, err := anim.NewRuntimeClip(&c.clip, c.sk)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -218,12 +221,12 @@ func TestCompressBoundsVirtualVertexError(t *testing.T) {
 // it gets has tracks outside the frames, few enough that sampling tests
 // them alone while the frames hold the time.
 func TestCompressedLooseTracks(t *testing.T) {
-	sk, clips := b2pSkeleton(), b2pClips()
+	sk, clips := animtest.B2PSkeleton(), animtest.B2PClips()
 	c := clips[0] // random keys: every track keeps every key
 	c.Tracks = slices.Clone(c.Tracks)
 	for i := range c.Tracks {
 		tr := &c.Tracks[i]
-		if tr.Path != Translation || (tr.Joint != 10 && tr.Joint != 57) {
+		if tr.Path != anim.Translation || (tr.Joint != 10 && tr.Joint != 57) {
 			continue
 		}
 		// Every third key: outside the frames.
@@ -234,15 +237,15 @@ func TestCompressedLooseTracks(t *testing.T) {
 		}
 		tr.Times, tr.Values = times, values
 	}
-	rc, rep, err := CompressClip(&c, sk, CompressOptions{Tolerance: 1e-4})
+	rc, rep, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: 1e-4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Kept || rc.pk == nil {
+	if rep.Kept || rc.FieldPk() == nil {
 		t.Fatal("the clip was kept uncompressed")
 	}
-	if l := rc.pk.loose[Translation]; len(l) != 2 || len(rc.pk.frame) == 0 {
-		t.Fatalf("translation tracks of keys outside the frames %v, %d in them: the test needs joints 10 and 57 alone outside", l, len(rc.pk.frame))
+	if l := rc.FieldPk().FieldLoose()[anim.Translation]; len(l) != 2 || len(rc.FieldPk().FieldFrame()) == 0 {
+		t.Fatalf("translation tracks of keys outside the frames %v, %d in them: the test needs joints 10 and 57 alone outside", l, len(rc.FieldPk().FieldFrame()))
 	}
 	var times []float32
 	for k := range 150 { // playback, crossing every key
@@ -259,77 +262,77 @@ func TestCompressedLooseTracks(t *testing.T) {
 
 // halfTurned turns every rotation key of c half a turn about z (from the
 // left), so that its tracks rebuild z rather than w (dropComponent).
-func halfTurned(c Clip) Clip {
+func halfTurned(c anim.Clip) anim.Clip {
 	c.Name += " half-turned"
 	c.Tracks = slices.Clone(c.Tracks)
 	for i := range c.Tracks {
 		tr := &c.Tracks[i]
-		if tr.Path != Rotation {
+		if tr.Path != anim.Rotation {
 			continue
 		}
 		tr.Values = slices.Clone(tr.Values)
 		for k := 0; k < len(tr.Values); k += 4 {
 			v := tr.Values[k : k+4]
-			v[0], v[1], v[2], v[3] = qmul(0, 0, 1, 0, v[0], v[1], v[2], v[3])
+			v[0], v[1], v[2], v[3] = anim.Qmul(0, 0, 1, 0, v[0], v[1], v[2], v[3])
 		}
 	}
 	return c
 }
 
 func TestCompressDropsConstantTracks(t *testing.T) {
-	sk := chain(3)
+	sk := animtest.Chain(3)
 	// Every track at rest: an empty time table (its form, a list, in 2
 	// bits and a count of 0 in 1) and the bit per joint and path (9 bits):
 	// 12 bits in 2 bytes.
-	rest := merge("Rest", constClip("a", 1, 1, 1, 0, 0), turnClip("b", 1, 2, 0, 0))
+	rest := animtest.Merge("Rest", animtest.ConstClip("a", 1, 1, 1, 0, 0), animtest.TurnClip("b", 1, 2, 0, 0))
 	// One constant translation away from rest, (1, 0.5, 0): those 12 bits,
 	// 8 of descriptor (kind in 2, mantissa bits, x-y-z flag) and three
 	// floats that need no mantissa bits, 9 bits each (sign and exponent):
 	// 47 bits in 6 bytes.
-	moved := constClip("Moved", 1, 1, 1, 0.5, 0)
+	moved := animtest.ConstClip("Moved", 1, 1, 1, 0.5, 0)
 	// A STEP track is kept as it is: its two times and values (32 bytes)
 	// and a descriptor (4), after the 2 bytes of an empty clip.
-	step := Clip{Name: "Step", Tracks: []Track{{Joint: 1, Path: Scale, Interp: Step, Times: []float32{0, 0.5}, Values: []float32{1, 1, 1, 2, 2, 2}}}}
+	step := anim.Clip{Name: "Step", Tracks: []anim.Track{{Joint: 1, Path: anim.Scale, Interp: anim.Step, Times: []float32{0, 0.5}, Values: []float32{1, 1, 1, 2, 2, 2}}}}
 	for _, c := range []struct {
-		clip Clip
+		clip anim.Clip
 		want int
 	}{{rest, 2}, {moved, 6}, {step, 2 + 32 + 4}} {
-		rc, rep, err := CompressClip(&c.clip, sk, CompressOptions{Tolerance: 1e-4})
+		rc, rep, err := anim.CompressClip(&c.clip, sk, anim.CompressOptions{Tolerance: 1e-4})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.Bytes != c.want || rep.MaxError != 0 {
 			t.Errorf("%s: %d bytes, error %g; want %d bytes, no error", c.clip.Name, rep.Bytes, rep.MaxError, c.want)
 		}
-		got := fromSoA(sampleRuntime(rc, 0.5, sk))
+		got := animtest.FromSoA(sampleRuntime(rc, 0.5, sk))
 		want := samplePose(sk, &c.clip, 0.5)
-		if !posesEqual(got, want) {
+		if !animtest.PosesEqual(got, want) {
 			t.Errorf("%s: %v; want %v", c.clip.Name, got, want)
 		}
 	}
 }
 
 // sampleRuntime samples rc at t with a fresh job.
-func sampleRuntime(rc *RuntimeClip, t float32, sk *Skeleton) *SoAPose {
-	job := SampleSoAJob{Clip: rc, Time: t, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewPose(sk)}
+func sampleRuntime(rc *anim.RuntimeClip, t float32, sk *anim.Skeleton) *anim.SoAPose {
+	job := anim.SampleSoAJob{Clip: rc, Time: t, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewPose(sk)}
 	job.Run()
 	return job.Output
 }
 
 func TestCompressKeepsStepAndMorphAndBoundsCubic(t *testing.T) {
-	sk := chain(3)
+	sk := animtest.Chain(3)
 	sk.MorphRest, sk.MorphJoint = []float32{0, 0.5}, []int{1, 1}
-	clip := merge("Mixed", mocapClip(sk, 1))
+	clip := animtest.Merge("Mixed", mocapClip(sk, 1))
 	clip.Tracks = append(clip.Tracks,
-		Track{Joint: 1, Path: Scale, Interp: Step, Times: []float32{0, 0.5}, Values: []float32{1, 1, 1, 2, 2, 2}},
-		Track{Joint: 2, Path: Translation, Interp: CubicSpline, Times: []float32{0, 1},
+		anim.Track{Joint: 1, Path: anim.Scale, Interp: anim.Step, Times: []float32{0, 0.5}, Values: []float32{1, 1, 1, 2, 2, 2}},
+		anim.Track{Joint: 2, Path: anim.Translation, Interp: anim.CubicSpline, Times: []float32{0, 1},
 			Values: []float32{0, 0, 0, 1, 0, 0, 3, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0}})
-	clip.Morph = []MorphTrack{{Channel: 0, Count: 2, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 1, 1, 0}}}
-	raw, err := NewRuntimeClip(&clip, sk)
+	clip.Morph = []anim.MorphTrack{{Channel: 0, Count: 2, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0, 1, 1, 0}}}
+	raw, err := anim.NewRuntimeClip(&clip, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: 1e-4})
+	rc, _, err := anim.CompressClip(&clip, sk, anim.CompressOptions{Tolerance: 1e-4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,10 +357,10 @@ func TestCompressKeepsStepAndMorphAndBoundsCubic(t *testing.T) {
 }
 
 func TestCompressRefusesBadTolerance(t *testing.T) {
-	sk := chain(2)
-	clip := rampClip("Ramp", 1, 1, 0, 1)
+	sk := animtest.Chain(2)
+	clip := animtest.RampClip("Ramp", 1, 1, 0, 1)
 	for _, tol := range []float64{0, -1, math.NaN(), math.Inf(1)} {
-		_, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: tol})
+		_, _, err := anim.CompressClip(&clip, sk, anim.CompressOptions{Tolerance: tol})
 		if err == nil || !strings.Contains(err.Error(), "tolerance") {
 			t.Errorf("tolerance %v: error %v; want one naming the tolerance", tol, err)
 		}
@@ -369,10 +372,10 @@ func TestCompressRefusesBadTolerance(t *testing.T) {
 // micrometre (a microradian) on y and nothing on z, codes x with many
 // bits and y and z with none, within the tolerance.
 func TestCompressGivesQuietComponentsFewerBits(t *testing.T) {
-	sk := chain(3)
-	c := Clip{Name: "Slide", Duration: 2}
-	move := Track{Joint: 0, Path: Translation, Interp: Linear}
-	turn := Track{Joint: 0, Path: Rotation, Interp: Linear}
+	sk := animtest.Chain(3)
+	c := anim.Clip{Name: "Slide", Duration: 2}
+	move := anim.Track{Joint: 0, Path: anim.Translation, Interp: anim.Linear}
+	turn := anim.Track{Joint: 0, Path: anim.Rotation, Interp: anim.Linear}
 	for k := 0; k <= 60; k++ {
 		tm := float32(k) / 30
 		s := math.Sin(math.Pi * float64(tm))
@@ -384,18 +387,18 @@ func TestCompressGivesQuietComponentsFewerBits(t *testing.T) {
 		turn.Times = append(turn.Times, tm)
 		turn.Values = append(turn.Values, q.V[0], q.V[1], q.V[2], q.W)
 	}
-	c.Tracks = []Track{move, turn}
+	c.Tracks = []anim.Track{move, turn}
 	const tol = 1e-4
-	rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: tol})
+	rc, _, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: tol})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []Path{Translation, Rotation} {
-		tr := rc.pk.tracks[p][0]
-		if tr.n < 2 || tr.bits >= 32 {
-			t.Fatalf("%v track: %d keys at %d bits; want coded keys", p, tr.n, tr.bits)
+	for _, p := range []anim.Path{anim.Translation, anim.Rotation} {
+		tr := rc.FieldPk().FieldTracks()[p][0]
+		if tr.FieldN() < 2 || tr.FieldBits() >= 32 {
+			t.Fatalf("%v track: %d keys at %d bits; want coded keys", p, tr.FieldN(), tr.FieldBits())
 		}
-		if cb := tr.cbits; cb[0] < 6 || cb[1] != 0 || cb[2] != 0 {
+		if cb := tr.FieldCbits(); cb[0] < 6 || cb[1] != 0 || cb[2] != 0 {
 			t.Errorf("%v track codes x, y, z at %v bits; want x at 6 or more, y and z at 0", p, cb)
 		}
 	}

@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // arrivals is the reference for Crossings with markers anywhere in [0, d],
@@ -14,7 +16,7 @@ import (
 // (or holds), computes that local time from the mode's definition, and
 // fires each marker the path arrives at: one a piece reaches, not the one
 // it leaves; where a Loop or Repeat clock wraps, the end the time jumps to.
-func arrivals(ms []Marker, d float32, mode LoopMode, loops int, e0, a float32) []string {
+func arrivals(ms []anim.Marker, d float32, mode anim.LoopMode, loops int, e0, a float32) []string {
 	D := float64(d)
 	start, end := float64(e0), float64(e0)+float64(a)
 	n := float64(max(loops, 1))
@@ -22,9 +24,9 @@ func arrivals(ms []Marker, d float32, mode LoopMode, loops int, e0, a float32) [
 	local := func(e float64, k float64) float64 {
 		var u float64
 		switch mode {
-		case Once:
+		case anim.Once:
 			u = min(max(e, 0), D)
-		case Repeat:
+		case anim.Repeat:
 			switch {
 			case e <= 0:
 				u = 0
@@ -33,7 +35,7 @@ func arrivals(ms []Marker, d float32, mode LoopMode, loops int, e0, a float32) [
 			default:
 				u = e - min(max(k, 0), n-1)*D
 			}
-		case PingPong:
+		case anim.PingPong:
 			if math.Mod(math.Abs(k), 2) == 1 {
 				u = (k+1)*D - e
 			} else {
@@ -106,19 +108,19 @@ func TestCrossingsAtTheEnds(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	for trial := range 2000 {
 		d := 0.5 + 2*rng.Float32()
-		ms := []Marker{{0, "start"}}
+		ms := []anim.Marker{{0, "start"}}
 		for k := range rng.Intn(3) {
-			ms = append(ms, Marker{Time: d * (0.05 + 0.9*rng.Float32()), Name: fmt.Sprintf("m%d", k)})
+			ms = append(ms, anim.Marker{Time: d * (0.05 + 0.9*rng.Float32()), Name: fmt.Sprintf("m%d", k)})
 		}
-		ms = append(ms, Marker{d, "end"})
-		SortMarkers(ms)
-		mode := []LoopMode{Loop, Once, PingPong, Repeat}[trial%4]
+		ms = append(ms, anim.Marker{d, "end"})
+		anim.SortMarkers(ms)
+		mode := []anim.LoopMode{anim.Loop, anim.Once, anim.PingPong, anim.Repeat}[trial%4]
 		loops := 1 + rng.Intn(3)
 		e0 := d * (4*rng.Float32() - 1)
 		switch mode {
-		case Once:
+		case anim.Once:
 			e0 = d * rng.Float32()
-		case Repeat:
+		case anim.Repeat:
 			e0 = d * float32(loops) * rng.Float32()
 		}
 		if trial%3 == 0 {
@@ -126,7 +128,7 @@ func TestCrossingsAtTheEnds(t *testing.T) {
 		}
 		a := d * (6*rng.Float32() - 3)
 		var got []string
-		Crossings(ms, d, mode, loops, e0, a, func(m Marker) { got = append(got, m.Name) })
+		anim.Crossings(ms, d, mode, loops, e0, a, func(m anim.Marker) { got = append(got, m.Name) })
 		if want := arrivals(ms, d, mode, loops, e0, a); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: %v clock (loops %d) of %v s, markers %v, from %v by %v: fired %v, want %v", trial, mode, loops, d, ms, e0, a, got, want)
 		}
@@ -136,23 +138,23 @@ func TestCrossingsAtTheEnds(t *testing.T) {
 // TestArrivalsByHand checks the reference itself on paths worked out by
 // hand (d = 1, markers at 0, 0.5 and 1).
 func TestArrivalsByHand(t *testing.T) {
-	ms := []Marker{{0, "s"}, {0.5, "m"}, {1, "e"}}
+	ms := []anim.Marker{{0, "s"}, {0.5, "m"}, {1, "e"}}
 	for _, c := range []struct {
-		mode   LoopMode
+		mode   anim.LoopMode
 		loops  int
 		e0, a  float32
 		expect []string
 	}{
-		{Loop, 1, 0.75, 0.5, []string{"e", "s"}},                   // forward across the wrap
-		{Loop, 1, 0.25, -0.5, []string{"s", "e"}},                  // backward across it
-		{Loop, 1, 0.25, 2, []string{"m", "e", "s", "m", "e", "s"}}, // two wraps, ends at 2.25
-		{PingPong, 1, 0.75, 0.5, []string{"e"}},                    // the turn fires once
-		{PingPong, 1, 1.25, 1, []string{"m", "s"}},                 // back down to 0 at 2, up to 0.25
-		{PingPong, 1, 0.25, -0.5, []string{"s"}},                   // backward through 0: 0.25 → 0 → 0.25
-		{Once, 1, 0.25, 5, []string{"m", "e"}},                     // held at the end
-		{Once, 1, 1, -2, []string{"m", "s"}},                       // leaving the end fires nothing there
-		{Repeat, 2, 0.25, 5, []string{"m", "e", "s", "m", "e"}},    // wraps once, holds after 2
-		{Repeat, 2, 2, -1.25, []string{"m", "s", "e"}},             // from the held end back to 0.75
+		{anim.Loop, 1, 0.75, 0.5, []string{"e", "s"}},                   // forward across the wrap
+		{anim.Loop, 1, 0.25, -0.5, []string{"s", "e"}},                  // backward across it
+		{anim.Loop, 1, 0.25, 2, []string{"m", "e", "s", "m", "e", "s"}}, // two wraps, ends at 2.25
+		{anim.PingPong, 1, 0.75, 0.5, []string{"e"}},                    // the turn fires once
+		{anim.PingPong, 1, 1.25, 1, []string{"m", "s"}},                 // back down to 0 at 2, up to 0.25
+		{anim.PingPong, 1, 0.25, -0.5, []string{"s"}},                   // backward through 0: 0.25 → 0 → 0.25
+		{anim.Once, 1, 0.25, 5, []string{"m", "e"}},                     // held at the end
+		{anim.Once, 1, 1, -2, []string{"m", "s"}},                       // leaving the end fires nothing there
+		{anim.Repeat, 2, 0.25, 5, []string{"m", "e", "s", "m", "e"}},    // wraps once, holds after 2
+		{anim.Repeat, 2, 2, -1.25, []string{"m", "s", "e"}},             // from the held end back to 0.75
 	} {
 		if got := arrivals(ms, 1, c.mode, c.loops, c.e0, c.a); !slices.Equal(got, c.expect) {
 			t.Errorf("%v (loops %d) from %v by %v: reference fires %v, by hand %v", c.mode, c.loops, c.e0, c.a, got, c.expect)

@@ -1,17 +1,20 @@
-package anim
+package anim_test
 
 import (
 	"fmt"
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // simulate is the reference for Crossings: it moves a ClipClock in small
 // steps and fires a marker each time the clip-local time passes it while
 // the time moves continuously (a wrap jumps, passing nothing).
-func simulate(markers []Marker, d float32, mode LoopMode, loops int, e0, a float32) []string {
-	clock := ClipClock{Duration: d, Mode: mode, Loops: loops, Rate: 1, Elapsed: e0}
+func simulate(markers []anim.Marker, d float32, mode anim.LoopMode, loops int, e0, a float32) []string {
+	clock := anim.ClipClock{Duration: d, Mode: mode, Loops: loops, Rate: 1, Elapsed: e0}
 	const steps = 100000
 	var out []string
 	prev := clock.Local()
@@ -40,20 +43,20 @@ func TestCrossingsMatchASimulatedClock(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	for trial := range 300 {
 		d := 0.5 + 2*rng.Float32()
-		var ms []Marker
+		var ms []anim.Marker
 		for k := range 1 + rng.Intn(4) {
-			ms = append(ms, Marker{Time: d * (0.05 + 0.9*rng.Float32()), Name: fmt.Sprintf("m%d", k)})
+			ms = append(ms, anim.Marker{Time: d * (0.05 + 0.9*rng.Float32()), Name: fmt.Sprintf("m%d", k)})
 		}
-		SortMarkers(ms)
-		mode := []LoopMode{Loop, Once, PingPong, Repeat}[trial%4]
+		anim.SortMarkers(ms)
+		mode := []anim.LoopMode{anim.Loop, anim.Once, anim.PingPong, anim.Repeat}[trial%4]
 		loops := 1 + rng.Intn(3)
 		e0 := d * (4*rng.Float32() - 1)
-		if mode == Once || mode == Repeat {
+		if mode == anim.Once || mode == anim.Repeat {
 			e0 = d * 2 * rng.Float32()
 		}
 		a := d * (6*rng.Float32() - 3)
 		var got []string
-		Crossings(ms, d, mode, loops, e0, a, func(m Marker) { got = append(got, m.Name) })
+		anim.Crossings(ms, d, mode, loops, e0, a, func(m anim.Marker) { got = append(got, m.Name) })
 		if want := simulate(ms, d, mode, loops, e0, a); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: %v clock of %v s, markers %v, from %v by %v: fired %v, want %v", trial, mode, d, ms, e0, a, got, want)
 		}
@@ -61,27 +64,27 @@ func TestCrossingsMatchASimulatedClock(t *testing.T) {
 }
 
 func TestCrossingsEnds(t *testing.T) {
-	ms := []Marker{{0, "start"}, {0.5, "mid"}, {1, "end"}}
+	ms := []anim.Marker{{0, "start"}, {0.5, "mid"}, {1, "end"}}
 	var got []string
-	fire := func(m Marker) { got = append(got, m.Name) }
+	fire := func(m anim.Marker) { got = append(got, m.Name) }
 	// Looping forward across the wrap: the clip's end, then the next
 	// cycle's start, both at elapsed 1.
-	Crossings(ms, 1, Loop, 0, 0.75, 0.5, fire)
+	anim.Crossings(ms, 1, anim.Loop, 0, 0.75, 0.5, fire)
 	if want := []string{"end", "start"}; !slices.Equal(got, want) {
 		t.Errorf("across the wrap: %v, want %v", got, want)
 	}
 	got = nil
-	Crossings(ms, 1, Loop, 0, 0.6, 0, fire)
+	anim.Crossings(ms, 1, anim.Loop, 0, 0.6, 0, fire)
 	if got != nil {
 		t.Errorf("no advance fired %v", got)
 	}
 	// Once, backwards from the end to before the start.
-	Crossings(ms, 1, Once, 0, 1, -2, fire)
+	anim.Crossings(ms, 1, anim.Once, 0, 1, -2, fire)
 	if want := []string{"mid", "start"}; !slices.Equal(got, want) {
 		t.Errorf("once backwards: %v, want %v", got, want)
 	}
 	got = nil
-	if n := testing.AllocsPerRun(10, func() { Crossings(ms, 1, PingPong, 0, 0.2, 3.1, func(Marker) {}) }); n != 0 {
+	if n := testing.AllocsPerRun(10, func() { anim.Crossings(ms, 1, anim.PingPong, 0, 0.2, 3.1, func(anim.Marker) {}) }); n != 0 {
 		t.Errorf("Crossings allocates %v times", n)
 	}
 }
@@ -92,16 +95,16 @@ func TestCrossingsEnds(t *testing.T) {
 func TestClipMarkerErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		markers []Marker
+		markers []anim.Marker
 		want    string
 	}{
-		{"late", []Marker{{0.5, "a"}, {2.5, "late"}}, `anim: clip "A": markers[1]: marker "late" at 2.5 s is outside the clip (0 to 2 s)`},
-		{"negative", []Marker{{-1, "early"}}, `anim: clip "A": markers[0]: marker "early" at -1 s is outside the clip (0 to 2 s)`},
-		{"unnamed", []Marker{{1, "a"}, {0.5, ""}}, `anim: clip "A": markers[0]: marker without a name`},
+		{"late", []anim.Marker{{0.5, "a"}, {2.5, "late"}}, `anim: clip "A": markers[1]: marker "late" at 2.5 s is outside the clip (0 to 2 s)`},
+		{"negative", []anim.Marker{{-1, "early"}}, `anim: clip "A": markers[0]: marker "early" at -1 s is outside the clip (0 to 2 s)`},
+		{"unnamed", []anim.Marker{{1, "a"}, {0.5, ""}}, `anim: clip "A": markers[0]: marker without a name`},
 	} {
-		clip := rampClip("A", 2, 0, 0, 1)
+		clip := animtest.RampClip("A", 2, 0, 0, 1)
 		clip.Markers = tc.markers
-		_, err := NewRuntimeClip(&clip, chain(2))
+		_, err := anim.NewRuntimeClip(&clip, animtest.Chain(2))
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.want)
 		}

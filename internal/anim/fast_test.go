@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 import (
 	"math"
@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // Tests of the fast pipeline (RuntimeClip, SampleSoAJob, BlendSoA,
@@ -23,8 +26,8 @@ func randQuat(r *rand.Rand) mgl32.Quat {
 	}
 }
 
-func randTransform(r *rand.Rand) Transform {
-	return Transform{
+func randTransform(r *rand.Rand) anim.Transform {
+	return anim.Transform{
 		Translation: mgl32.Vec3{r.Float32()*2 - 1, r.Float32()*2 - 1, r.Float32()*2 - 1},
 		Rotation:    randQuat(r),
 		Scale:       mgl32.Vec3{0.5 + r.Float32(), 0.5 + r.Float32(), 0.5 + r.Float32()},
@@ -32,8 +35,8 @@ func randTransform(r *rand.Rand) Transform {
 }
 
 // randTransforms is n random transforms (randTransform).
-func randTransforms(r *rand.Rand, n int) []Transform {
-	pose := make([]Transform, n)
+func randTransforms(r *rand.Rand, n int) []anim.Transform {
+	pose := make([]anim.Transform, n)
 	for i := range pose {
 		pose[i] = randTransform(r)
 	}
@@ -41,9 +44,9 @@ func randTransforms(r *rand.Rand, n int) []Transform {
 }
 
 // transformApprox compares two transforms, rotations up to sign.
-func transformApprox(a, b Transform, epsilon float32) bool {
-	return vecApprox(a.Translation, b.Translation, epsilon) && vecApprox(a.Scale, b.Scale, epsilon) &&
-		quatApprox(a.Rotation, b.Rotation, epsilon)
+func transformApprox(a, b anim.Transform, epsilon float32) bool {
+	return animtest.VecApprox(a.Translation, b.Translation, epsilon) && animtest.VecApprox(a.Scale, b.Scale, epsilon) &&
+		animtest.QuatApprox(a.Rotation, b.Rotation, epsilon)
 }
 
 // mixedClip animates a 4-joint chain with every kind of track: LINEAR
@@ -51,33 +54,33 @@ func transformApprox(a, b Transform, epsilon float32) bool {
 // hemisphere alignment matters) and scale on their own timelines, STEP and
 // CUBICSPLINE tracks, a one-key track, a track overridden by a later one,
 // and joint 3 with no track at all (rest pose).
-func mixedClip() (*Skeleton, Clip) {
-	sk := chain(4)
-	sk.Rest[3].Rotation = rotZ(30)
+func mixedClip() (*anim.Skeleton, anim.Clip) {
+	sk := animtest.Chain(4)
+	sk.Rest[3].Rotation = animtest.RotZ(30)
 	sk.Rest[3].Scale = mgl32.Vec3{2, 2, 2}
-	rot := Track{Joint: 1, Path: Rotation, Interp: Linear, Times: []float32{0, 0.4, 1.1, 2}}
-	for _, q := range []mgl32.Quat{rotZ(0), rotZ(170).Scale(-1), rotZ(-40), mgl32.QuatRotate(1, mgl32.Vec3{0.6, 0.8, 0})} {
+	rot := anim.Track{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 0.4, 1.1, 2}}
+	for _, q := range []mgl32.Quat{animtest.RotZ(0), animtest.RotZ(170).Scale(-1), animtest.RotZ(-40), mgl32.QuatRotate(1, mgl32.Vec3{0.6, 0.8, 0})} {
 		rot.Values = append(rot.Values, q.V[0], q.V[1], q.V[2], q.W)
 	}
-	cubicRot := Track{Joint: 2, Path: Rotation, Interp: CubicSpline, Times: []float32{0.5, 1.5}}
-	q0, q1 := rotZ(10), rotZ(80)
+	cubicRot := anim.Track{Joint: 2, Path: anim.Rotation, Interp: anim.CubicSpline, Times: []float32{0.5, 1.5}}
+	q0, q1 := animtest.RotZ(10), animtest.RotZ(80)
 	cubicRot.Values = []float32{
 		0, 0, 0, 0, q0.V[0], q0.V[1], q0.V[2], q0.W, 0, 0, 0.3, 0.1,
 		0, 0, 0.2, 0, q1.V[0], q1.V[1], q1.V[2], q1.W, 0, 0, 0, 0,
 	}
-	c := Clip{Name: "mixed", Duration: 2, Tracks: []Track{
-		{Joint: 0, Path: Translation, Interp: Linear, Times: []float32{0, 1, 2}, Values: []float32{9, 9, 9, 9, 9, 9, 9, 9, 9}},
-		{Joint: 0, Path: Translation, Interp: Linear, Times: []float32{0.25, 0.5, 1.75}, Values: []float32{0, 0, 0, 1, 2, 3, -1, 0.5, 2}},
-		{Joint: 0, Path: Scale, Interp: Step, Times: []float32{0, 0.6, 1.2}, Values: []float32{1, 1, 1, 2, 2, 2, 0.5, 1, 3}},
+	c := anim.Clip{Name: "mixed", Duration: 2, Tracks: []anim.Track{
+		{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1, 2}, Values: []float32{9, 9, 9, 9, 9, 9, 9, 9, 9}},
+		{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0.25, 0.5, 1.75}, Values: []float32{0, 0, 0, 1, 2, 3, -1, 0.5, 2}},
+		{Joint: 0, Path: anim.Scale, Interp: anim.Step, Times: []float32{0, 0.6, 1.2}, Values: []float32{1, 1, 1, 2, 2, 2, 0.5, 1, 3}},
 		rot,
-		{Joint: 1, Path: Translation, Interp: CubicSpline, Times: []float32{0, 1, 2}, Values: []float32{
+		{Joint: 1, Path: anim.Translation, Interp: anim.CubicSpline, Times: []float32{0, 1, 2}, Values: []float32{
 			0, 0, 0, 1, 0, 0, 1, 1, 0,
 			0.5, 0, 0, 2, 1, 0, -1, 0, 0,
 			0, 0, 1, 0, 0, 2, 0, 0, 0,
 		}},
 		cubicRot,
-		{Joint: 2, Path: Scale, Interp: Linear, Times: []float32{0.7}, Values: []float32{3, 2, 1}},
-		{Joint: 2, Path: Translation, Interp: Step, Times: []float32{0.3}, Values: []float32{0, 5, 0}},
+		{Joint: 2, Path: anim.Scale, Interp: anim.Linear, Times: []float32{0.7}, Values: []float32{3, 2, 1}},
+		{Joint: 2, Path: anim.Translation, Interp: anim.Step, Times: []float32{0.3}, Values: []float32{0, 5, 0}},
 	}}
 	return sk, c
 }
@@ -87,7 +90,7 @@ func mixedClip() (*Skeleton, Clip) {
 // kept between calls, and compares with refSampleJob.
 func TestSampleSoAMatchesSampleJob(t *testing.T) {
 	sk, clip := mixedClip()
-	rc, err := NewRuntimeClip(&clip, sk)
+	rc, err := anim.NewRuntimeClip(&clip, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +100,10 @@ func TestSampleSoAMatchesSampleJob(t *testing.T) {
 	}
 	for _, path := range kernelPaths() {
 		t.Run(path, func(t *testing.T) {
-			setKernelPath(path)
+			anim.SetKernelPath(path)
 			defer kernelPaths()
-			ref := refSampleJob{Clip: &clip, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: make([]Transform, 4)}
-			job := rc.NewSampleJob(false, NewSoAPose(4))
+			ref := refSampleJob{Clip: &clip, Rest: sk.Rest, Cursors: make([]int, len(clip.Tracks)), Output: make([]anim.Transform, 4)}
+			job := rc.NewSampleJob(false, anim.NewSoAPose(4))
 			for _, tm := range times {
 				ref.Time, job.Time = tm, tm
 				ref.Run()
@@ -123,41 +126,41 @@ func TestSampleSoAMatchesSampleJob(t *testing.T) {
 // samples must match refSampleJob on every kernel path, slerp and nlerp,
 // and the padding lanes hold the identity.
 func TestSampleHeldPaths(t *testing.T) {
-	sk := chain(9)
+	sk := animtest.Chain(9)
 	sk.Rest[4].Rotation = mgl32.Quat{W: 2, V: mgl32.Vec3{0, 0, 2}} // unit only once normalized
 	sk.Rest[5].Scale = mgl32.Vec3{1, 2, 3}
-	spin := Track{Joint: 7, Path: Rotation, Interp: Linear, Times: []float32{0, 1}}
-	for _, q := range []mgl32.Quat{rotZ(0), rotZ(90)} {
+	spin := anim.Track{Joint: 7, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}}
+	for _, q := range []mgl32.Quat{animtest.RotZ(0), animtest.RotZ(90)} {
 		spin.Values = append(spin.Values, q.V[0], q.V[1], q.V[2], q.W)
 	}
-	move := Track{Joint: 8, Path: Translation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 2, 3}}
-	held := []Track{
-		{Joint: 2, Path: Translation, Interp: Linear, Times: []float32{0.5}, Values: []float32{4, 5, 6}},
-		{Joint: 3, Path: Scale, Interp: Step, Times: []float32{0.2}, Values: []float32{2, 2, 2}},
-		{Joint: 6, Path: Rotation, Interp: Linear, Times: []float32{0.3}, Values: []float32{0, 0, 0.6, 0.8}},
+	move := anim.Track{Joint: 8, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 2, 3}}
+	held := []anim.Track{
+		{Joint: 2, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0.5}, Values: []float32{4, 5, 6}},
+		{Joint: 3, Path: anim.Scale, Interp: anim.Step, Times: []float32{0.2}, Values: []float32{2, 2, 2}},
+		{Joint: 6, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0.3}, Values: []float32{0, 0, 0.6, 0.8}},
 	}
 	for _, tc := range []struct {
 		name  string
-		clip  Clip
+		clip  anim.Clip
 		still uint8
 	}{
-		{"rotation-only", Clip{Duration: 1, Tracks: append([]Track{spin}, held...)}, 1<<Translation | 1<<Scale},
-		{"translation-only", Clip{Duration: 1, Tracks: append([]Track{move}, held...)}, 1<<Rotation | 1<<Scale},
-		{"all-held", Clip{Duration: 1, Tracks: held}, 1<<Translation | 1<<Rotation | 1<<Scale},
-		{"none-held", Clip{Duration: 1, Tracks: append([]Track{spin, move, {Joint: 0, Path: Scale, Interp: Linear, Times: []float32{0, 1}, Values: []float32{1, 1, 1, 2, 2, 2}}}, held...)}, 0},
+		{"rotation-only", anim.Clip{Duration: 1, Tracks: append([]anim.Track{spin}, held...)}, 1<<anim.Translation | 1<<anim.Scale},
+		{"translation-only", anim.Clip{Duration: 1, Tracks: append([]anim.Track{move}, held...)}, 1<<anim.Rotation | 1<<anim.Scale},
+		{"all-held", anim.Clip{Duration: 1, Tracks: held}, 1<<anim.Translation | 1<<anim.Rotation | 1<<anim.Scale},
+		{"none-held", anim.Clip{Duration: 1, Tracks: append([]anim.Track{spin, move, {Joint: 0, Path: anim.Scale, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{1, 1, 1, 2, 2, 2}}}, held...)}, 0},
 	} {
-		rc, err := NewRuntimeClip(&tc.clip, sk)
+		rc, err := anim.NewRuntimeClip(&tc.clip, sk)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rc.still != tc.still {
-			t.Errorf("%s: held paths %03b, want %03b", tc.name, rc.still, tc.still)
+		if rc.FieldStill() != tc.still {
+			t.Errorf("%s: held paths %03b, want %03b", tc.name, rc.FieldStill(), tc.still)
 		}
 		for _, path := range kernelPaths() {
-			setKernelPath(path)
+			anim.SetKernelPath(path)
 			for _, nlerp := range []bool{false, true} {
-				ref := refSampleJob{Clip: &tc.clip, Rest: sk.Rest, Cursors: make([]int, len(tc.clip.Tracks)), Output: make([]Transform, 9)}
-				job := rc.NewSampleJob(nlerp, NewSoAPose(9))
+				ref := refSampleJob{Clip: &tc.clip, Rest: sk.Rest, Cursors: make([]int, len(tc.clip.Tracks)), Output: make([]anim.Transform, 9)}
+				job := rc.NewSampleJob(nlerp, anim.NewSoAPose(9))
 				for _, tm := range []float32{0, 0.25, 0.7, 1, 0.1} {
 					ref.Time, job.Time = tm, tm
 					ref.Run()
@@ -168,8 +171,8 @@ func TestSampleHeldPaths(t *testing.T) {
 							// Rotations come out normalized; joint 7's
 							// spin between keys, the nlerp of its keys.
 							want.Rotation = want.Rotation.Normalize()
-							if j == 7 && tc.still&(1<<Rotation) == 0 {
-								want.Rotation = Nlerp(rotZ(0), rotZ(90), tm)
+							if j == 7 && tc.still&(1<<anim.Rotation) == 0 {
+								want.Rotation = anim.Nlerp(animtest.RotZ(0), animtest.RotZ(90), tm)
 							}
 						}
 						if got := job.Output.At(j); !transformApprox(got, want, 2e-6) {
@@ -177,8 +180,8 @@ func TestSampleHeldPaths(t *testing.T) {
 						}
 					}
 					p := job.Output
-					for j := 9; j < len(p.tx); j++ {
-						if id := (Transform{Translation: mgl32.Vec3{p.tx[j], p.ty[j], p.tz[j]}, Rotation: mgl32.Quat{W: p.qw[j], V: mgl32.Vec3{p.qx[j], p.qy[j], p.qz[j]}}, Scale: mgl32.Vec3{p.sx[j], p.sy[j], p.sz[j]}}); id != IdentityTransform {
+					for j := 9; j < len(p.FieldTx()); j++ {
+						if id := (anim.Transform{Translation: mgl32.Vec3{p.FieldTx()[j], p.FieldTy()[j], p.FieldTz()[j]}, Rotation: mgl32.Quat{W: p.FieldQw()[j], V: mgl32.Vec3{p.FieldQx()[j], p.FieldQy()[j], p.FieldQz()[j]}}, Scale: mgl32.Vec3{p.FieldSx()[j], p.FieldSy()[j], p.FieldSz()[j]}}); id != anim.IdentityTransform {
 							t.Fatalf("%s %s t=%v padding lane %d holds %+v", tc.name, path, tm, j, id)
 						}
 					}
@@ -192,28 +195,28 @@ func TestSampleHeldPaths(t *testing.T) {
 // TestSampleSoANlerp checks Nlerp mode on a rotation track against Nlerp
 // of the two keys around each time.
 func TestSampleSoANlerp(t *testing.T) {
-	sk := chain(1)
-	keys := []mgl32.Quat{rotZ(0), rotZ(100), mgl32.QuatRotate(2, mgl32.Vec3{1, 0, 0}).Scale(-1)}
-	tr := Track{Joint: 0, Path: Rotation, Interp: Linear, Times: []float32{0, 1, 3}}
+	sk := animtest.Chain(1)
+	keys := []mgl32.Quat{animtest.RotZ(0), animtest.RotZ(100), mgl32.QuatRotate(2, mgl32.Vec3{1, 0, 0}).Scale(-1)}
+	tr := anim.Track{Joint: 0, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1, 3}}
 	for _, q := range keys {
 		tr.Values = append(tr.Values, q.V[0], q.V[1], q.V[2], q.W)
 	}
-	clip := Clip{Tracks: []Track{tr}}
-	rc, err := NewRuntimeClip(&clip, sk)
+	clip := anim.Clip{Tracks: []anim.Track{tr}}
+	rc, err := anim.NewRuntimeClip(&clip, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := SampleSoAJob{Clip: rc, Nlerp: true, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(1)}
+	job := anim.SampleSoAJob{Clip: rc, Nlerp: true, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewSoAPose(1)}
 	for _, tc := range []struct {
 		time float32
 		want mgl32.Quat
 	}{
-		{-1, keys[0]}, {0.25, Nlerp(keys[0], keys[1], 0.25)}, {1, keys[1]},
-		{2.5, Nlerp(keys[1], keys[2], 0.75)}, {4, keys[2]}, {0.5, Nlerp(keys[0], keys[1], 0.5)},
+		{-1, keys[0]}, {0.25, anim.Nlerp(keys[0], keys[1], 0.25)}, {1, keys[1]},
+		{2.5, anim.Nlerp(keys[1], keys[2], 0.75)}, {4, keys[2]}, {0.5, anim.Nlerp(keys[0], keys[1], 0.5)},
 	} {
 		job.Time = tc.time
 		job.Run()
-		if got := job.Output.At(0).Rotation; !quatApprox(got, tc.want, 1e-6) {
+		if got := job.Output.At(0).Rotation; !animtest.QuatApprox(got, tc.want, 1e-6) {
 			t.Errorf("t=%v: %v, want %v", tc.time, got, tc.want)
 		}
 	}
@@ -228,7 +231,7 @@ func TestSlerpPolyAccuracy(t *testing.T) {
 	worst := 0.0
 	for i := range 4000 {
 		a, b, u := slerpCase(r, i)
-		x, y, z, w := slerpPoly(a.V[0], a.V[1], a.V[2], a.W, b.V[0], b.V[1], b.V[2], b.W, u)
+		x, y, z, w := anim.SlerpPoly(a.V[0], a.V[1], a.V[2], a.W, b.V[0], b.V[1], b.V[2], b.W, u)
 		worst = max(worst, slerpError(a, b, u, [4]float32{x, y, z, w}))
 	}
 	if worst > 1e-6 {
@@ -294,19 +297,19 @@ func slerpDef(a, b mgl32.Quat, u float32) [4]float64 {
 func TestBlendSoAMatchesLerpPose(t *testing.T) {
 	const n = 37 // not a whole number of vector blocks
 	r := rand.New(rand.NewPCG(3, 4))
-	a, b := make([]Transform, n), make([]Transform, n)
+	a, b := make([]anim.Transform, n), make([]anim.Transform, n)
 	for i := range a {
 		a[i], b[i] = randTransform(r), randTransform(r)
 	}
-	sa, sb, out := NewSoAPose(n), NewSoAPose(n), NewSoAPose(n)
+	sa, sb, out := anim.NewSoAPose(n), anim.NewSoAPose(n), anim.NewSoAPose(n)
 	sa.FromTransforms(a)
 	sb.FromTransforms(b)
-	want, got := make([]Transform, n), make([]Transform, n)
+	want, got := make([]anim.Transform, n), make([]anim.Transform, n)
 	for _, path := range kernelPaths() {
-		setKernelPath(path)
+		anim.SetKernelPath(path)
 		for _, nlerp := range []bool{false, true} {
 			for _, w := range []float32{-1, 0, 0.3, 0.5, 0.9, 1, 2} {
-				BlendSoA(out, sa, sb, w, nlerp)
+				anim.BlendSoA(out, sa, sb, w, nlerp)
 				out.ToTransforms(got)
 				if nlerp {
 					refLerpPose(want, a, b, w, true)
@@ -323,7 +326,7 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 		}
 		// In place, as the crowd blends.
 		out.CopyFrom(sa)
-		BlendSoA(out, out, sb, 0.25, true)
+		anim.BlendSoA(out, out, sb, 0.25, true)
 		out.ToTransforms(got)
 		refLerpPose(want, a, b, 0.25, true)
 		for i := range got {
@@ -340,44 +343,44 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 // 1:1 skin (the fused path) and for a skin of some joints in another
 // order.
 func TestModelPaletteMatchesJobs(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	n := sk.NumJoints()
 	r := rand.New(rand.NewPCG(5, 6))
 	pose := randTransforms(r, n)
 	models := make([]mgl32.Mat4, n)
 	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
-	full := &Skin{Name: "full", Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
+	full := &anim.Skin{Name: "full", Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
 	for i := range n {
 		full.Joints[i] = i
 		full.InverseBind[i] = randTransform(r).Mat4()
 	}
-	part := &Skin{Name: "part", Joints: []int{7, 3, 3, 18, 0}}
+	part := &anim.Skin{Name: "part", Joints: []int{7, 3, 3, 18, 0}}
 	for range part.Joints {
 		part.InverseBind = append(part.InverseBind, randTransform(r).Mat4())
 	}
-	soa := NewSoAPose(n)
+	soa := anim.NewSoAPose(n)
 	soa.FromTransforms(pose)
 	for _, path := range kernelPaths() {
-		setKernelPath(path)
-		for _, skin := range []*Skin{full, part} {
-			want := make([]float32, PaletteFloats*len(skin.Joints))
+		anim.SetKernelPath(path)
+		for _, skin := range []*anim.Skin{full, part} {
+			want := make([]float32, anim.PaletteFloats*len(skin.Joints))
 			(&refPaletteJob{Skin: skin, Models: models, Output: want}).Run()
-			job := ModelPaletteJob{Skeleton: sk, Skin: skin, Input: soa, Models: make([]float32, PaletteFloats*n), Output: make([]float32, len(want))}
+			job := anim.ModelPaletteJob{Skeleton: sk, Skin: skin, Input: soa, Models: make([]float32, anim.PaletteFloats*n), Output: make([]float32, len(want))}
 			if err := job.Validate(); err != nil {
 				t.Fatal(err)
 			}
 			job.Run()
 			for j := range n {
 				var m [12]float32
-				WritePaletteEntry(m[:], &models[j])
+				anim.WritePaletteEntry(m[:], &models[j])
 				for k := range m {
-					if !approxEqual(job.Models[j*12+k], m[k], 1e-5) {
+					if !animtest.ApproxEqual(job.Models[j*12+k], m[k], 1e-5) {
 						t.Fatalf("%s: model %d float %d = %v, want %v", path, j, k, job.Models[j*12+k], m[k])
 					}
 				}
 			}
 			for k := range want {
-				if !approxEqual(job.Output[k], want[k], 1e-5) {
+				if !animtest.ApproxEqual(job.Output[k], want[k], 1e-5) {
 					t.Fatalf("%s skin %s: palette float %d = %v, want %v", path, skin.Name, k, job.Output[k], want[k])
 				}
 			}
@@ -393,14 +396,14 @@ func TestModelPaletteMatchesJobs(t *testing.T) {
 // and then Validate. Each time the palette is refPaletteJob's of the skin
 // as it stands, and the PaletteJob's is the ModelPaletteJob's bit for bit.
 func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	n := sk.NumJoints()
 	r := rand.New(rand.NewPCG(9, 10))
 	pose := randTransforms(r, n)
-	soa := NewSoAPose(n)
+	soa := anim.NewSoAPose(n)
 	soa.FromTransforms(pose)
-	skin := func(joints []int) *Skin {
-		s := &Skin{Joints: joints}
+	skin := func(joints []int) *anim.Skin {
+		s := &anim.Skin{Joints: joints}
 		for range joints {
 			s.InverseBind = append(s.InverseBind, randTransform(r).Mat4())
 		}
@@ -411,13 +414,13 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 		ident[i] = i
 	}
 	a, b := skin(ident), skin(slices.Clone(ident))
-	job := ModelPaletteJob{Skeleton: sk, Input: soa, Models: make([]float32, PaletteFloats*n)}
+	job := anim.ModelPaletteJob{Skeleton: sk, Input: soa, Models: make([]float32, anim.PaletteFloats*n)}
 	// pj follows the same skin from the job's model matrices, as a
 	// model's second skin does: the same products, so the same bits.
-	var pj PaletteJob
+	var pj anim.PaletteJob
 	check := func(what string) {
 		t.Helper()
-		job.Output = make([]float32, PaletteFloats*len(job.Skin.Joints))
+		job.Output = make([]float32, anim.PaletteFloats*len(job.Skin.Joints))
 		job.Run()
 		pj.Skin, pj.Models, pj.Output = job.Skin, job.Models, make([]float32, len(job.Output))
 		pj.Run()
@@ -429,13 +432,13 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 		want := make([]float32, len(job.Output))
 		(&refPaletteJob{Skin: job.Skin, Models: models, Output: want}).Run()
 		for k := range want {
-			if !approxEqual(job.Output[k], want[k], 1e-5) {
+			if !animtest.ApproxEqual(job.Output[k], want[k], 1e-5) {
 				t.Fatalf("%s: palette float %d = %v, want %v", what, k, job.Output[k], want[k])
 			}
 		}
 	}
 	for _, path := range kernelPaths() {
-		setKernelPath(path)
+		anim.SetKernelPath(path)
 		job.Skin = a
 		check(path + ", skin a")
 		job.Skin = b
@@ -459,13 +462,13 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(path + ", skin a written in place, validated")
-		short := &Skeleton{Names: sk.Names[:9], Parents: sk.Parents[:9], Rest: sk.Rest[:9]}
-		small := NewSoAPose(9)
+		short := &anim.Skeleton{Names: sk.Names[:9], Parents: sk.Parents[:9], Rest: sk.Rest[:9]}
+		small := anim.NewSoAPose(9)
 		small.FromTransforms(pose[:9])
-		job.Skeleton, job.Input, job.Models = short, small, make([]float32, PaletteFloats*9)
-		job.Skin = &Skin{Joints: ident[:9], InverseBind: a.InverseBind[:9]}
+		job.Skeleton, job.Input, job.Models = short, small, make([]float32, anim.PaletteFloats*9)
+		job.Skin = &anim.Skin{Joints: ident[:9], InverseBind: a.InverseBind[:9]}
 		check(path + ", a skeleton of 9 joints")
-		job.Skeleton, job.Input, job.Models = sk, soa, make([]float32, PaletteFloats*n)
+		job.Skeleton, job.Input, job.Models = sk, soa, make([]float32, anim.PaletteFloats*n)
 		check(path + ", the same skin, 9 joints of the humanoid's 19")
 	}
 	kernelPaths()
@@ -476,32 +479,32 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 // palette is a pass of its own, gets the bits the fused pass gives the
 // same joints and matrices of a 1:1 skin, on every kernel path.
 func TestSkinPaletteIsTheFusedOne(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	n := sk.NumJoints()
 	r := rand.New(rand.NewPCG(11, 12))
-	soa := NewSoAPose(n)
+	soa := anim.NewSoAPose(n)
 	soa.FromTransforms(randTransforms(r, n))
-	full := &Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
+	full := &anim.Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
 	for i := range n {
 		full.Joints[i], full.InverseBind[i] = i, randTransform(r).Mat4()
 	}
-	reversed := &Skin{}
+	reversed := &anim.Skin{}
 	for i := n - 1; i >= 0; i-- {
 		reversed.Joints = append(reversed.Joints, i)
 		reversed.InverseBind = append(reversed.InverseBind, full.InverseBind[i])
 	}
-	rootless := &Skin{Joints: full.Joints[1:], InverseBind: full.InverseBind[1:]}
-	run := func(skin *Skin) []float32 {
-		job := ModelPaletteJob{Skeleton: sk, Skin: skin, Input: soa, Models: make([]float32, PaletteFloats*n), Output: make([]float32, PaletteFloats*len(skin.Joints))}
+	rootless := &anim.Skin{Joints: full.Joints[1:], InverseBind: full.InverseBind[1:]}
+	run := func(skin *anim.Skin) []float32 {
+		job := anim.ModelPaletteJob{Skeleton: sk, Skin: skin, Input: soa, Models: make([]float32, anim.PaletteFloats*n), Output: make([]float32, anim.PaletteFloats*len(skin.Joints))}
 		job.Run()
 		return job.Output
 	}
 	for _, path := range kernelPaths() {
-		setKernelPath(path)
+		anim.SetKernelPath(path)
 		want := run(full)
 		got := run(reversed)
 		for s := range n {
-			for k := range PaletteFloats {
+			for k := range anim.PaletteFloats {
 				if g, w := got[s*12+k], want[(n-1-s)*12+k]; math.Float32bits(g) != math.Float32bits(w) {
 					t.Fatalf("%s: reversed skin entry %d float %d = %v, the fused pass gives %v", path, s, k, g, w)
 				}
@@ -516,26 +519,26 @@ func TestSkinPaletteIsTheFusedOne(t *testing.T) {
 
 func TestSoAPoseRoundTrip(t *testing.T) {
 	in := randTransforms(rand.New(rand.NewPCG(7, 8)), 20)
-	p := NewSoAPose(len(in))
+	p := anim.NewSoAPose(len(in))
 	if p.Len() != 20 {
 		t.Fatalf("Len = %d", p.Len())
 	}
-	if p.At(19) != IdentityTransform {
+	if p.At(19) != anim.IdentityTransform {
 		t.Fatalf("a new pose holds %+v, want identity", p.At(19))
 	}
 	p.FromTransforms(in)
-	q := NewSoAPose(len(in))
+	q := anim.NewSoAPose(len(in))
 	q.CopyFrom(p)
-	out := make([]Transform, len(in))
+	out := make([]anim.Transform, len(in))
 	q.ToTransforms(out)
-	if !posesEqual(in, out) {
+	if !animtest.PosesEqual(in, out) {
 		t.Fatal("SoA round trip changed the pose")
 	}
 	for name, f := range map[string]func(){
 		"At past the end":       func() { p.At(20) },
 		"FromTransforms length": func() { p.FromTransforms(in[:3]) },
-		"CopyFrom length":       func() { p.CopyFrom(NewSoAPose(3)) },
-		"BlendSoA length":       func() { BlendSoA(p, p, NewSoAPose(3), 0.5, false) },
+		"CopyFrom length":       func() { p.CopyFrom(anim.NewSoAPose(3)) },
+		"BlendSoA length":       func() { anim.BlendSoA(p, p, anim.NewSoAPose(3), 0.5, false) },
 	} {
 		func() {
 			defer func() {
@@ -551,16 +554,16 @@ func TestSoAPoseRoundTrip(t *testing.T) {
 // TestFastJobsValidate breaks one field at a time.
 func TestFastJobsValidate(t *testing.T) {
 	sk, clip := mixedClip()
-	rc, err := NewRuntimeClip(&clip, sk)
+	rc, err := anim.NewRuntimeClip(&clip, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	skin := &Skin{Joints: []int{0, 1, 2, 3}, InverseBind: make([]mgl32.Mat4, 4)}
-	goodSample := func() SampleSoAJob {
-		return rc.NewSampleJob(false, NewSoAPose(4))
+	skin := &anim.Skin{Joints: []int{0, 1, 2, 3}, InverseBind: make([]mgl32.Mat4, 4)}
+	goodSample := func() anim.SampleSoAJob {
+		return rc.NewSampleJob(false, anim.NewSoAPose(4))
 	}
-	goodPalette := func() ModelPaletteJob {
-		return ModelPaletteJob{Skeleton: sk, Skin: skin, Input: NewSoAPose(4), Models: make([]float32, 48), Output: make([]float32, 48)}
+	goodPalette := func() anim.ModelPaletteJob {
+		return anim.ModelPaletteJob{Skeleton: sk, Skin: skin, Input: anim.NewSoAPose(4), Models: make([]float32, 48), Output: make([]float32, 48)}
 	}
 	if j := goodSample(); j.Validate() != nil {
 		t.Fatalf("valid sample job refused: %v", j.Validate())
@@ -570,12 +573,12 @@ func TestFastJobsValidate(t *testing.T) {
 	}
 	sampleCases := []struct {
 		name   string
-		break_ func(j *SampleSoAJob)
+		break_ func(j *anim.SampleSoAJob)
 	}{
-		{"no clip", func(j *SampleSoAJob) { j.Clip = nil }},
-		{"cursors", func(j *SampleSoAJob) { j.Cursors = j.Cursors[1:] }},
-		{"no output", func(j *SampleSoAJob) { j.Output = nil }},
-		{"output length", func(j *SampleSoAJob) { j.Output = NewSoAPose(3) }},
+		{"no clip", func(j *anim.SampleSoAJob) { j.Clip = nil }},
+		{"cursors", func(j *anim.SampleSoAJob) { j.Cursors = j.Cursors[1:] }},
+		{"no output", func(j *anim.SampleSoAJob) { j.Output = nil }},
+		{"output length", func(j *anim.SampleSoAJob) { j.Output = anim.NewSoAPose(3) }},
 	}
 	for _, tc := range sampleCases {
 		j := goodSample()
@@ -586,19 +589,19 @@ func TestFastJobsValidate(t *testing.T) {
 	}
 	paletteCases := []struct {
 		name   string
-		break_ func(j *ModelPaletteJob)
+		break_ func(j *anim.ModelPaletteJob)
 	}{
-		{"no skeleton", func(j *ModelPaletteJob) { j.Skeleton = nil }},
-		{"output without skin", func(j *ModelPaletteJob) { j.Skin = nil }},
-		{"no input", func(j *ModelPaletteJob) { j.Input = nil }},
-		{"input length", func(j *ModelPaletteJob) { j.Input = NewSoAPose(5) }},
-		{"models length", func(j *ModelPaletteJob) { j.Models = j.Models[:47] }},
-		{"output length", func(j *ModelPaletteJob) { j.Output = j.Output[:12] }},
-		{"skin joint", func(j *ModelPaletteJob) {
-			j.Skin = &Skin{Joints: []int{9}, InverseBind: make([]mgl32.Mat4, 1)}
+		{"no skeleton", func(j *anim.ModelPaletteJob) { j.Skeleton = nil }},
+		{"output without skin", func(j *anim.ModelPaletteJob) { j.Skin = nil }},
+		{"no input", func(j *anim.ModelPaletteJob) { j.Input = nil }},
+		{"input length", func(j *anim.ModelPaletteJob) { j.Input = anim.NewSoAPose(5) }},
+		{"models length", func(j *anim.ModelPaletteJob) { j.Models = j.Models[:47] }},
+		{"output length", func(j *anim.ModelPaletteJob) { j.Output = j.Output[:12] }},
+		{"skin joint", func(j *anim.ModelPaletteJob) {
+			j.Skin = &anim.Skin{Joints: []int{9}, InverseBind: make([]mgl32.Mat4, 1)}
 			j.Output = j.Output[:12]
 		}},
-		{"inverse binds", func(j *ModelPaletteJob) { j.Skin = &Skin{Joints: []int{0}}; j.Output = j.Output[:12] }},
+		{"inverse binds", func(j *anim.ModelPaletteJob) { j.Skin = &anim.Skin{Joints: []int{0}}; j.Output = j.Output[:12] }},
 	}
 	for _, tc := range paletteCases {
 		j := goodPalette()
@@ -608,11 +611,11 @@ func TestFastJobsValidate(t *testing.T) {
 		}
 	}
 	bad := clip
-	bad.Tracks = append([]Track{{Joint: 9, Path: Scale, Times: []float32{0}, Values: []float32{1, 1, 1}}}, clip.Tracks...)
+	bad.Tracks = append([]anim.Track{{Joint: 9, Path: anim.Scale, Times: []float32{0}, Values: []float32{1, 1, 1}}}, clip.Tracks...)
 	for name, f := range map[string]func() error{
-		"nil clip":     func() error { _, err := NewRuntimeClip(nil, sk); return err },
-		"nil skeleton": func() error { _, err := NewRuntimeClip(&clip, nil); return err },
-		"invalid clip": func() error { _, err := NewRuntimeClip(&bad, sk); return err },
+		"nil clip":     func() error { _, err := anim.NewRuntimeClip(nil, sk); return err },
+		"nil skeleton": func() error { _, err := anim.NewRuntimeClip(&clip, nil); return err },
+		"invalid clip": func() error { _, err := anim.NewRuntimeClip(&bad, sk); return err },
 	} {
 		if f() == nil {
 			t.Errorf("%s: accepted", name)
@@ -623,10 +626,10 @@ func TestFastJobsValidate(t *testing.T) {
 // TestFastPipelineAllocatesNothing checks every per-frame call of the fast
 // pipeline (the graph's TestCrowdAllocatesNothing checks the crowd).
 func TestFastPipelineAllocatesNothing(t *testing.T) {
-	sk, skin, clips := b2pSkeleton(), b2pSkin(), b2pClips()
+	sk, skin, clips := animtest.B2PSkeleton(), animtest.B2PSkin(), animtest.B2PClips()
 	for _, nlerp := range []bool{false, true} {
-		f := newB2PFast(t, sk, skin, clips, nlerp)
-		if a := testing.AllocsPerRun(100, f.eval); a != 0 {
+		f := animtest.NewB2PFast(t, sk, skin, clips, nlerp)
+		if a := testing.AllocsPerRun(100, f.Eval); a != 0 {
 			t.Errorf("nlerp=%v: sample, blend and model-palette allocate %v times per frame", nlerp, a)
 		}
 	}

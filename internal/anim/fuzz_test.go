@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 import (
 	"encoding/binary"
@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // fuzzReader hands out fuzz bytes; past the end it gives zeros.
@@ -36,17 +39,17 @@ func (r *fuzzReader) float(raw bool) float32 {
 // interpolations at random; times and values either raw float bits (NaN,
 // Inf, unsorted) or bounded, increasing times and bounded values. bounded
 // reports the second kind, for which sampling must stay finite.
-func fuzzClip(data []byte) (c Clip, joints int, cursors []int, bounded bool) {
+func fuzzClip(data []byte) (c anim.Clip, joints int, cursors []int, bounded bool) {
 	r := &fuzzReader{b: data}
 	joints = 1 + int(r.byte()%8)
 	mode := r.byte()
 	bounded = mode&1 == 0
 	tracks := int(r.byte() % 6)
 	for range tracks {
-		tr := Track{
+		tr := anim.Track{
 			Joint:  int(r.byte()) % (joints + 1), // sometimes out of range: Validate must say so
-			Path:   Path(r.byte() % 3),
-			Interp: Interpolation(r.byte() % 3),
+			Path:   anim.Path(r.byte() % 3),
+			Interp: anim.Interpolation(r.byte() % 3),
 		}
 		keys := int(r.byte() % 9) // zero keys: Validate must say so
 		t := float32(0)
@@ -59,7 +62,7 @@ func fuzzClip(data []byte) (c Clip, joints int, cursors []int, bounded bool) {
 			}
 		}
 		per := tr.Path.Components()
-		if tr.Interp == CubicSpline {
+		if tr.Interp == anim.CubicSpline {
 			per *= 3
 		}
 		if mode&2 != 0 && keys > 0 {
@@ -82,12 +85,12 @@ func fuzzClip(data []byte) (c Clip, joints int, cursors []int, bounded bool) {
 // clips that Validate accepts are sampled; sampling must not panic, and
 // bounded keys at a time that is a number give finite poses.
 func FuzzSample(f *testing.F) {
-	linear := seedTrack{joint: 0, path: Translation, interp: Linear, steps: []byte{10, 20, 30}, values: []int16{0, 64, -64, 128, 0, 5, -300, 7, 1}}
-	slerp := seedTrack{joint: 1, path: Rotation, interp: Linear, steps: []byte{5, 5}, values: []int16{0, 0, 0, 64, 0, 0, 45, 45}}
-	cubic := seedTrack{joint: 2, path: Scale, interp: CubicSpline, steps: []byte{1, 100},
+	linear := seedTrack{joint: 0, path: anim.Translation, interp: anim.Linear, steps: []byte{10, 20, 30}, values: []int16{0, 64, -64, 128, 0, 5, -300, 7, 1}}
+	slerp := seedTrack{joint: 1, path: anim.Rotation, interp: anim.Linear, steps: []byte{5, 5}, values: []int16{0, 0, 0, 64, 0, 0, 45, 45}}
+	cubic := seedTrack{joint: 2, path: anim.Scale, interp: anim.CubicSpline, steps: []byte{1, 100},
 		values: []int16{1, 2, 3, 64, 64, 64, -9, 8, 7, 6, 5, 4, 128, 0, 64, 0, 0, 0}}
-	step := seedTrack{joint: 0, path: Rotation, interp: Step, steps: []byte{0, 0, 0}, values: make([]int16, 12)}
-	cubicRot := seedTrack{joint: 1, path: Rotation, interp: CubicSpline, steps: []byte{3, 4},
+	step := seedTrack{joint: 0, path: anim.Rotation, interp: anim.Step, steps: []byte{0, 0, 0}, values: make([]int16, 12)}
+	cubicRot := seedTrack{joint: 1, path: anim.Rotation, interp: anim.CubicSpline, steps: []byte{3, 4},
 		values: []int16{9, 9, 9, 9, 0, 64, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 64, 0, 2, 2, 2, 2}}
 	f.Add(fuzzSeed(3, 0, linear, slerp, cubic), float32(0.5))
 	f.Add(fuzzSeed(2, 0, step, cubicRot), float32(-2))
@@ -100,17 +103,17 @@ func FuzzSample(f *testing.F) {
 		if c.Validate(joints) != nil {
 			return
 		}
-		rest := make([]Transform, joints)
+		rest := make([]anim.Transform, joints)
 		for i := range rest {
-			rest[i] = IdentityTransform
+			rest[i] = anim.IdentityTransform
 		}
-		rc, err := NewRuntimeClip(&c, &Skeleton{Names: make([]string, joints), Parents: rootParents(joints), Rest: rest})
+		rc, err := anim.NewRuntimeClip(&c, &anim.Skeleton{Names: make([]string, joints), Parents: rootParents(joints), Rest: rest})
 		if err != nil {
 			t.Fatalf("a validated clip does not build: %v", err)
 		}
 		_ = cursors
-		out := make([]Transform, joints)
-		soa := NewSoAPose(joints)
+		out := make([]anim.Transform, joints)
+		soa := anim.NewSoAPose(joints)
 		job := rc.NewSampleJob(false, soa)
 		if err := job.Validate(); err != nil {
 			t.Fatalf("a validated clip fails the job's validation: %v", err)
@@ -148,8 +151,8 @@ func FuzzSample(f *testing.F) {
 // space bounded key times, values are int16 steps of 1/64.
 type seedTrack struct {
 	joint  byte
-	path   Path
-	interp Interpolation
+	path   anim.Path
+	interp anim.Interpolation
 	steps  []byte
 	values []int16
 }
@@ -197,10 +200,10 @@ func fuzzFinite(v ...float32) bool {
 // quaternions: the runtime clip normalizes LINEAR ones, so the reference
 // samples a copy whose LINEAR rotation keys are normalized the same way.
 func FuzzSampleSoA(f *testing.F) {
-	linear := seedTrack{joint: 0, path: Translation, interp: Linear, steps: []byte{10, 20, 30}, values: []int16{0, 64, -64, 128, 0, 5, -300, 7, 1}}
-	cubic := seedTrack{joint: 2, path: Scale, interp: CubicSpline, steps: []byte{1, 100},
+	linear := seedTrack{joint: 0, path: anim.Translation, interp: anim.Linear, steps: []byte{10, 20, 30}, values: []int16{0, 64, -64, 128, 0, 5, -300, 7, 1}}
+	cubic := seedTrack{joint: 2, path: anim.Scale, interp: anim.CubicSpline, steps: []byte{1, 100},
 		values: []int16{1, 2, 3, 64, 64, 64, -9, 8, 7, 6, 5, 4, 128, 0, 64, 0, 0, 0}}
-	step := seedTrack{joint: 0, path: Rotation, interp: Step, steps: []byte{0, 0, 0}, values: make([]int16, 12)}
+	step := seedTrack{joint: 0, path: anim.Rotation, interp: anim.Step, steps: []byte{0, 0, 0}, values: make([]int16, 12)}
 	f.Add(fuzzSeed(3, 0, linear, cubic), float32(0.5))
 	f.Add(fuzzSeed(2, 0, step, linear), float32(-2))
 	f.Add(fuzzSeed(4, 1, linear), float32(math.Inf(1)))
@@ -209,8 +212,8 @@ func FuzzSampleSoA(f *testing.F) {
 		if c.Validate(joints) != nil {
 			return
 		}
-		sk := chain(joints)
-		rc, err := NewRuntimeClip(&c, sk)
+		sk := animtest.Chain(joints)
+		rc, err := anim.NewRuntimeClip(&c, sk)
 		if err != nil {
 			t.Fatalf("a validated clip does not build: %v", err)
 		}
@@ -218,22 +221,22 @@ func FuzzSampleSoA(f *testing.F) {
 		// is taken depends on how earlier keys were sign-aligned, so such
 		// a joint's rotations are not compared.
 		unit := c
-		unit.Tracks = append([]Track(nil), c.Tracks...)
+		unit.Tracks = append([]anim.Track(nil), c.Tracks...)
 		tie := make([]bool, joints)
 		for i := range unit.Tracks {
 			tr := &unit.Tracks[i]
-			if tr.Path != Rotation {
+			if tr.Path != anim.Rotation {
 				continue
 			}
 			tie[tr.Joint] = false // the last rotation track of a joint wins
-			if tr.Interp != Linear {
+			if tr.Interp != anim.Linear {
 				continue
 			}
 			tr.Values = append([]float32(nil), tr.Values...)
 			var prev mgl32.Quat
 			for k := 0; k+4 <= len(tr.Values); k += 4 {
 				v := tr.Values[k : k+4]
-				q := NormalizeQuat(mgl32.Quat{W: v[3], V: mgl32.Vec3{v[0], v[1], v[2]}})
+				q := anim.NormalizeQuat(mgl32.Quat{W: v[3], V: mgl32.Vec3{v[0], v[1], v[2]}})
 				v[0], v[1], v[2], v[3] = q.V[0], q.V[1], q.V[2], q.W
 				if k > 0 && math.Abs(float64(prev.Dot(q))) < 1e-3 {
 					tie[tr.Joint] = true
@@ -241,8 +244,8 @@ func FuzzSampleSoA(f *testing.F) {
 				prev = q
 			}
 		}
-		ref := refSampleJob{Clip: &unit, Rest: sk.Rest, Cursors: cursors, Output: make([]Transform, joints)}
-		job := rc.NewSampleJob(false, NewSoAPose(joints))
+		ref := refSampleJob{Clip: &unit, Rest: sk.Rest, Cursors: cursors, Output: make([]anim.Transform, joints)}
+		job := rc.NewSampleJob(false, anim.NewSoAPose(joints))
 		for i := range job.Cursors {
 			job.Cursors[i] = int32(int8(i * 37)) // stale or garbage cursors are fine
 		}

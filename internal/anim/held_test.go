@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 import (
 	"math/rand/v2"
@@ -6,11 +6,14 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // checkClaims fails t where p claims held stripes (SoAPose.held) that its
 // stripes do not hold, bit for bit.
-func checkClaims(t *testing.T, what string, p *SoAPose) {
+func checkClaims(t *testing.T, what string, p *anim.SoAPose) {
 	t.Helper()
 	if err := p.CheckHeld(); err != nil {
 		t.Errorf("%s: %v", what, err)
@@ -22,27 +25,27 @@ func checkClaims(t *testing.T, what string, p *SoAPose) {
 // as the identity; stripes that a STEP track writes over, or keys, are not
 // tagged.
 func TestHeldTags(t *testing.T) {
-	sk := humanoid()
-	rest := NewPose(sk)
+	sk := animtest.Humanoid()
+	rest := anim.NewPose(sk)
 	rest.FromRest(sk)
-	restT, restS := tagStripes(Translation, rest.stripes(Translation)), tagStripes(Scale, rest.stripes(Scale))
-	if restT.Value().identity || !restS.Value().identity {
-		t.Fatalf("rest tags: translation identity %v, scale identity %v; want false, true", restT.Value().identity, restS.Value().identity)
+	restT, restS := anim.TagStripes(anim.Translation, rest.Stripes(anim.Translation)), anim.TagStripes(anim.Scale, rest.Stripes(anim.Scale))
+	if restT.Value().FieldIdentity() || !restS.Value().FieldIdentity() {
+		t.Fatalf("rest tags: translation identity %v, scale identity %v; want false, true", restT.Value().FieldIdentity(), restS.Value().FieldIdentity())
 	}
-	for _, c := range humanoidClips(sk) {
-		rc, err := NewRuntimeClip(&c, sk)
+	for _, c := range animtest.HumanoidClips(sk) {
+		rc, err := anim.NewRuntimeClip(&c, sk)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rc.held[Translation] != restT || rc.held[Scale] != restS || rc.held[Rotation] != (heldTag{}) {
+		if rc.FieldHeld()[anim.Translation] != restT || rc.FieldHeld()[anim.Scale] != restS || rc.FieldHeld()[anim.Rotation] != (anim.HeldTag{}) {
 			t.Errorf("%s: held tags are not the rest pose's", c.Name)
 		}
 		d := rc.DifferenceClip(rest)
 		if d == nil {
 			t.Fatalf("%s: no difference clip", c.Name)
 		}
-		for _, p := range tsPaths {
-			if h := d.held[p]; h == (heldTag{}) || !h.Value().identity {
+		for _, p := range anim.TsPaths {
+			if h := d.FieldHeld()[p]; h == (anim.HeldTag{}) || !h.Value().FieldIdentity() {
 				t.Errorf("%s: the difference clip's %v is not tagged the identity", c.Name, p)
 			}
 		}
@@ -50,24 +53,24 @@ func TestHeldTags(t *testing.T) {
 	j := sk.JointIndex("head")
 	for _, tc := range []struct {
 		name  string
-		track Track
+		track anim.Track
 		held  [3]bool
 	}{
-		{"translation keys", Track{Joint: j, Path: Translation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 2, 3}}, [3]bool{false, false, true}},
-		{"one translation key", Track{Joint: j, Path: Translation, Interp: Linear, Times: []float32{0.5}, Values: []float32{1, 2, 3}}, [3]bool{true, false, true}},
-		{"STEP scale", Track{Joint: j, Path: Scale, Interp: Step, Times: []float32{0, 0.5}, Values: []float32{2, 2, 2, 3, 3, 3}}, [3]bool{true, false, false}},
-		{"scale keys", Track{Joint: j, Path: Scale, Interp: Linear, Times: []float32{0, 1}, Values: []float32{1, 1, 1, 2, 2, 2}}, [3]bool{true, false, false}},
+		{"translation keys", anim.Track{Joint: j, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 2, 3}}, [3]bool{false, false, true}},
+		{"one translation key", anim.Track{Joint: j, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0.5}, Values: []float32{1, 2, 3}}, [3]bool{true, false, true}},
+		{"STEP scale", anim.Track{Joint: j, Path: anim.Scale, Interp: anim.Step, Times: []float32{0, 0.5}, Values: []float32{2, 2, 2, 3, 3, 3}}, [3]bool{true, false, false}},
+		{"scale keys", anim.Track{Joint: j, Path: anim.Scale, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{1, 1, 1, 2, 2, 2}}, [3]bool{true, false, false}},
 	} {
-		rc, err := NewRuntimeClip(&Clip{Name: tc.name, Duration: 1, Tracks: []Track{tc.track}}, sk)
+		rc, err := anim.NewRuntimeClip(&anim.Clip{Name: tc.name, Duration: 1, Tracks: []anim.Track{tc.track}}, sk)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for p := range Path(3) {
-			if got := rc.held[p] != (heldTag{}); got != tc.held[p] {
+		for p := range anim.Path(3) {
+			if got := rc.FieldHeld()[p] != (anim.HeldTag{}); got != tc.held[p] {
 				t.Errorf("%s: %v tagged %v, want %v", tc.name, p, got, tc.held[p])
 			}
 		}
-		if tc.name == "one translation key" && rc.held[Translation] == restT {
+		if tc.name == "one translation key" && rc.FieldHeld()[anim.Translation] == restT {
 			t.Errorf("%s: tagged as the rest pose's translation", tc.name)
 		}
 	}
@@ -77,38 +80,38 @@ func TestHeldTags(t *testing.T) {
 // its held stripes by tag copies nothing (a stripe changed behind the
 // tag's back shows it), and a write through Set drops the pose's claims.
 func TestHeldSampleSkipsCopy(t *testing.T) {
-	sk := humanoid()
-	clips := humanoidClips(sk)
-	idle, err := NewRuntimeClip(&clips[0], sk)
+	sk := animtest.Humanoid()
+	clips := animtest.HumanoidClips(sk)
+	idle, err := anim.NewRuntimeClip(&clips[0], sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	walk, err := NewRuntimeClip(&clips[1], sk)
+	walk, err := anim.NewRuntimeClip(&clips[1], sk)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range kernelPaths() {
-		setKernelPath(path)
-		p := NewPose(sk)
-		(&SampleSoAJob{Clip: idle, Time: 0.5, Cursors: make([]int32, idle.NumCursors()), Cache: make([]float32, idle.CacheLen()), Output: p}).Run()
+		anim.SetKernelPath(path)
+		p := anim.NewPose(sk)
+		(&anim.SampleSoAJob{Clip: idle, Time: 0.5, Cursors: make([]int32, idle.NumCursors()), Cache: make([]float32, idle.CacheLen()), Output: p}).Run()
 		rest := sk.Rest[1].Translation[1]
-		if p.ty[1] != rest {
-			t.Fatalf("%s: spine y %v after sampling, want the rest's %v", path, p.ty[1], rest)
+		if p.FieldTy()[1] != rest {
+			t.Fatalf("%s: spine y %v after sampling, want the rest's %v", path, p.FieldTy()[1], rest)
 		}
-		p.ty[1] = 42 // behind the tag's back
-		job := SampleSoAJob{Clip: walk, Time: 0.3, Cursors: make([]int32, walk.NumCursors()), Cache: make([]float32, walk.CacheLen()), Output: p}
+		p.FieldTy()[1] = 42 // behind the tag's back
+		job := anim.SampleSoAJob{Clip: walk, Time: 0.3, Cursors: make([]int32, walk.NumCursors()), Cache: make([]float32, walk.CacheLen()), Output: p}
 		job.Run()
-		if p.ty[1] != 42 {
+		if p.FieldTy()[1] != 42 {
 			t.Errorf("%s: sampling a clip holding the same translations copied them", path)
 		}
 		p.Set(0, p.At(0))
 		job.Run()
-		if p.ty[1] != rest {
-			t.Errorf("%s: spine y %v after Set and sampling, want %v: Set kept the claim", path, p.ty[1], rest)
+		if p.FieldTy()[1] != rest {
+			t.Errorf("%s: spine y %v after Set and sampling, want %v: Set kept the claim", path, p.FieldTy()[1], rest)
 		}
 		checkClaims(t, path, p)
 	}
-	restoreKernels()
+	anim.RestoreKernels()
 }
 
 // TestHeldStripesAgree runs random sequences of sampling, blends, masked
@@ -118,39 +121,39 @@ func TestHeldSampleSkipsCopy(t *testing.T) {
 // every stripe), on every kernel path: the poses must agree after each
 // step, and every claim must hold.
 func TestHeldStripesAgree(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	n := sk.NumJoints()
-	clips := humanoidClips(sk)
+	clips := animtest.HumanoidClips(sk)
 	// A clip with translation keys (hips bob), whose translations are not
 	// held, and one holding a scale that is not the rest's.
-	bob := Track{Joint: 0, Path: Translation, Interp: Linear, Times: []float32{0, 0.5, 1}, Values: []float32{0, 0.95, 0, 0, 0.9, 0.02, 0, 0.95, 0}}
-	grow := Track{Joint: 4, Path: Scale, Interp: Linear, Times: []float32{0.2}, Values: []float32{1.5, 1.5, 1.5}}
-	clips = append(clips, Clip{Name: "Bob", Duration: 1, Tracks: []Track{bob, clips[1].Tracks[0]}}, Clip{Name: "Grow", Duration: 1, Tracks: []Track{grow, clips[2].Tracks[0]}})
-	rest := NewPose(sk)
+	bob := anim.Track{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 0.5, 1}, Values: []float32{0, 0.95, 0, 0, 0.9, 0.02, 0, 0.95, 0}}
+	grow := anim.Track{Joint: 4, Path: anim.Scale, Interp: anim.Linear, Times: []float32{0.2}, Values: []float32{1.5, 1.5, 1.5}}
+	clips = append(clips, anim.Clip{Name: "Bob", Duration: 1, Tracks: []anim.Track{bob, clips[1].Tracks[0]}}, anim.Clip{Name: "Grow", Duration: 1, Tracks: []anim.Track{grow, clips[2].Tracks[0]}})
+	rest := anim.NewPose(sk)
 	rest.FromRest(sk)
-	var rcs []*RuntimeClip
+	var rcs []*anim.RuntimeClip
 	for i := range clips {
-		rc, err := NewRuntimeClip(&clips[i], sk)
+		rc, err := anim.NewRuntimeClip(&clips[i], sk)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rcs = append(rcs, rc, rc.DifferenceClip(rest))
 	}
-	mask := make([]float32, n, soaPadded(n))
+	mask := make([]float32, n, anim.SoaPadded(n))
 	for i := range mask {
 		mask[i] = [...]float32{0, 0.3, 1, 0.7}[i%4]
 	}
 	for _, path := range kernelPaths() {
-		setKernelPath(path)
+		anim.SetKernelPath(path)
 		rng := rand.New(rand.NewPCG(7, 11))
-		var tagged, plain [4]*SoAPose
-		var jobs [2][]SampleSoAJob
+		var tagged, plain [4]*anim.SoAPose
+		var jobs [2][]anim.SampleSoAJob
 		for i := range tagged {
-			tagged[i], plain[i] = NewPose(sk), NewPose(sk)
+			tagged[i], plain[i] = anim.NewPose(sk), anim.NewPose(sk)
 		}
 		for w := range jobs {
 			for _, rc := range rcs {
-				jobs[w] = append(jobs[w], SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen())})
+				jobs[w] = append(jobs[w], anim.SampleSoAJob{Clip: rc, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen())})
 			}
 		}
 		claims := 0
@@ -163,12 +166,12 @@ func TestHeldStripesAgree(t *testing.T) {
 			}
 			op := rng.IntN(7)
 			k, tm, nlerp := rng.IntN(len(rcs)), rng.Float32()*3, rng.IntN(2) == 0
-			tr := Transform{Translation: mgl32.Vec3{0, rng.Float32(), 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}
+			tr := anim.Transform{Translation: mgl32.Vec3{0, rng.Float32(), 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}
 			copies, joint := rng.IntN(2) == 0 && o != a, rng.IntN(n)
-			for world, p := range [2]*[4]*SoAPose{&tagged, &plain} {
+			for world, p := range [2]*[4]*anim.SoAPose{&tagged, &plain} {
 				if world == 1 {
 					for _, q := range p {
-						q.held = [3]heldTag{}
+						*q.FieldHeld() = [3]anim.HeldTag{}
 					}
 				}
 				switch op {
@@ -177,11 +180,11 @@ func TestHeldStripesAgree(t *testing.T) {
 					j.Time, j.Nlerp, j.Output = tm, nlerp, p[o]
 					j.Run()
 				case 2:
-					BlendSoA(p[o], p[a], p[b], w, nlerp)
+					anim.BlendSoA(p[o], p[a], p[b], w, nlerp)
 				case 3:
-					MaskedBlendSoA(p[o], p[a], p[b], w, m, nlerp)
+					anim.MaskedBlendSoA(p[o], p[a], p[b], w, m, nlerp)
 				case 4, 5:
-					AddSoA(p[o], p[a], p[b], w, m)
+					anim.AddSoA(p[o], p[a], p[b], w, m)
 				case 6:
 					if copies {
 						p[o].CopyFrom(p[a])
@@ -192,12 +195,12 @@ func TestHeldStripesAgree(t *testing.T) {
 			}
 			for i := range tagged {
 				checkClaims(t, path, tagged[i])
-				if tagged[i].held[Translation] != (heldTag{}) {
+				if tagged[i].FieldHeld()[anim.Translation] != (anim.HeldTag{}) {
 					claims++
 				}
-				for s, v := range tagged[i].buf {
-					if u := plain[i].buf[s]; v != u && (v == v || u == u) {
-						t.Fatalf("%s: step %d (op %d into %d from %d, %d): pose %d stripe %d lane %d is %v with tags, %v without", path, step, op, o, a, b, i, s/len(tagged[i].tx), s%len(tagged[i].tx), v, u)
+				for s, v := range tagged[i].FieldBuf() {
+					if u := plain[i].FieldBuf()[s]; v != u && (v == v || u == u) {
+						t.Fatalf("%s: step %d (op %d into %d from %d, %d): pose %d stripe %d lane %d is %v with tags, %v without", path, step, op, o, a, b, i, s/len(tagged[i].FieldTx()), s%len(tagged[i].FieldTx()), v, u)
 					}
 				}
 			}
@@ -206,7 +209,7 @@ func TestHeldStripesAgree(t *testing.T) {
 			t.Errorf("%s: %d claims over 3000 steps of four poses: the tags went untested", path, claims)
 		}
 	}
-	restoreKernels()
+	anim.RestoreKernels()
 }
 
 // TestRestPoseClaims: NewRestPose holds the skeleton's rest pose and
@@ -214,31 +217,31 @@ func TestHeldStripesAgree(t *testing.T) {
 // does (scale as the identity, translation not); CheckHeld finds a claim
 // that a write behind the tags' back broke, and names its path.
 func TestRestPoseClaims(t *testing.T) {
-	sk := humanoid()
-	rest := NewRestPose(sk)
+	sk := animtest.Humanoid()
+	rest := anim.NewRestPose(sk)
 	for j := range sk.Rest {
 		if rest.At(j) != sk.Rest[j] {
 			t.Fatalf("joint %d: %v, want the rest transform %v", j, rest.At(j), sk.Rest[j])
 		}
 	}
-	clip := humanoidClips(sk)[0] // rotation keys only
-	rc, err := NewRuntimeClip(&clip, sk)
+	clip := animtest.HumanoidClips(sk)[0] // rotation keys only
+	rc, err := anim.NewRuntimeClip(&clip, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := NewPose(sk)
+	out := anim.NewPose(sk)
 	job := rc.NewSampleJob(false, out)
 	job.Run()
-	if !out.HeldAs(rest, Translation) || !out.HeldAs(rest, Scale) || out.HeldAs(rest, Rotation) {
+	if !out.HeldAs(rest, anim.Translation) || !out.HeldAs(rest, anim.Scale) || out.HeldAs(rest, anim.Rotation) {
 		t.Error("a clip without translation or scale keys does not claim the rest pose's stripes there, or claims its rotations")
 	}
-	if !rest.HoldsIdentity(Scale) || rest.HoldsIdentity(Translation) {
+	if !rest.HoldsIdentity(anim.Scale) || rest.HoldsIdentity(anim.Translation) {
 		t.Error("the rest pose's scales are not claimed as the identity, or its translations are")
 	}
 	if err := rest.CheckHeld(); err != nil {
 		t.Fatalf("the rest pose: %v", err)
 	}
-	rest.ty[3]++ // not through Set, which drops the claim
+	rest.FieldTy()[3]++ // not through Set, which drops the claim
 	if err := rest.CheckHeld(); err == nil || !strings.Contains(err.Error(), "translation") {
 		t.Errorf("a broken translation claim: %v", err)
 	}

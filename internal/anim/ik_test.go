@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 import (
 	"math"
@@ -6,11 +6,14 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // modelPositions runs LocalToModel (independent of the solvers) and
 // returns each joint's model-space position.
-func modelPositions(sk *Skeleton, pose []Transform) []mgl32.Vec3 {
+func modelPositions(sk *anim.Skeleton, pose []anim.Transform) []mgl32.Vec3 {
 	models := make([]mgl32.Mat4, sk.NumJoints())
 	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
 	out := make([]mgl32.Vec3, len(models))
@@ -20,21 +23,21 @@ func modelPositions(sk *Skeleton, pose []Transform) []mgl32.Vec3 {
 	return out
 }
 
-func solveIK(t *testing.T, sk *Skeleton, pose []Transform, target, pole mgl32.Vec3, w float32) *TwoBoneIKJob {
+func solveIK(t *testing.T, sk *anim.Skeleton, pose []anim.Transform, target, pole mgl32.Vec3, w float32) *anim.TwoBoneIKJob {
 	t.Helper()
 	soa := toSoA(pose)
 	models := refModelRows(sk, pose)
 	// End's own matrix is not read (its parent's and its translation
 	// give its position): NaN there would show in every result.
-	for k := range PaletteFloats {
-		models[2*PaletteFloats+k] = float32(math.NaN())
+	for k := range anim.PaletteFloats {
+		models[2*anim.PaletteFloats+k] = float32(math.NaN())
 	}
-	job := &TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Target: target, Pole: pole, Weight: w, Models: models, Pose: soa}
+	job := &anim.TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Target: target, Pole: pole, Weight: w, Models: models, Pose: soa}
 	if err := job.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	job.Run()
-	copy(pose, fromSoA(soa))
+	copy(pose, animtest.FromSoA(soa))
 	return job
 }
 
@@ -75,12 +78,12 @@ func TestTwoBoneIK(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			sk := chain(3)
-			pose := append([]Transform(nil), sk.Rest...)
-			pose[1].Rotation = rotZ(tc.bend)
+			sk := animtest.Chain(3)
+			pose := append([]anim.Transform(nil), sk.Rest...)
+			pose[1].Rotation = animtest.RotZ(tc.bend)
 			job := solveIK(t, sk, pose, tc.target, tc.pole, 1)
 			got := modelPositions(sk, pose)
-			if !vecApprox(got[1], tc.wantElbow, 1e-4) || !vecApprox(got[2], tc.wantHand, 1e-4) {
+			if !animtest.VecApprox(got[1], tc.wantElbow, 1e-4) || !animtest.VecApprox(got[2], tc.wantHand, 1e-4) {
 				t.Fatalf("elbow %v hand %v; want %v %v", got[1], got[2], tc.wantElbow, tc.wantHand)
 			}
 			if job.Reached != tc.reached {
@@ -88,7 +91,7 @@ func TestTwoBoneIK(t *testing.T) {
 			}
 			if tc.bend == 0 && tc.pole == (mgl32.Vec3{0, -1, 0}) {
 				// Unambiguous rotations: shoulder untouched, elbow +90° about Z.
-				if !quatApprox(pose[0].Rotation, mgl32.QuatIdent(), 1e-5) || !quatApprox(pose[1].Rotation, rotZ(90), 1e-5) {
+				if !animtest.QuatApprox(pose[0].Rotation, mgl32.QuatIdent(), 1e-5) || !animtest.QuatApprox(pose[1].Rotation, animtest.RotZ(90), 1e-5) {
 					t.Fatalf("rotations %v %v; want identity and 90° about Z", pose[0].Rotation, pose[1].Rotation)
 				}
 			}
@@ -113,8 +116,8 @@ func TestTwoBoneIKNearlyStraight(t *testing.T) {
 	for _, bend := range []float64{1e-4, 1e-3, 1e-2, 0.3} {
 		bound := float32(4e-7/math.Sin(bend) + 1e-5)
 		for range 500 {
-			sk := chain(3)
-			pose := append([]Transform(nil), sk.Rest...)
+			sk := animtest.Chain(3)
+			pose := append([]anim.Transform(nil), sk.Rest...)
 			pose[0].Rotation = mgl32.QuatRotate(float32(rng.Float64()*6), rnd().Normalize())
 			pose[1].Rotation = mgl32.QuatRotate(float32(bend), mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), 0}.Normalize())
 			target := rnd().Normalize().Mul(float32(0.3 + rng.Float64()*1.6))
@@ -127,22 +130,22 @@ func TestTwoBoneIKNearlyStraight(t *testing.T) {
 }
 
 func TestTwoBoneIKWeightAndGeneralTarget(t *testing.T) {
-	sk := chain(3)
-	pose := append([]Transform(nil), sk.Rest...)
-	pose[1].Rotation = rotZ(30)
-	before := append([]Transform(nil), pose...)
+	sk := animtest.Chain(3)
+	pose := append([]anim.Transform(nil), sk.Rest...)
+	pose[1].Rotation = animtest.RotZ(30)
+	before := append([]anim.Transform(nil), pose...)
 	solveIK(t, sk, pose, mgl32.Vec3{0.3, 0.8, 0.9}, mgl32.Vec3{0, 0, 1}, 0)
-	if !posesEqual(pose, before) {
+	if !animtest.PosesEqual(pose, before) {
 		t.Fatal("weight 0 changed the pose")
 	}
 	target := mgl32.Vec3{0.3, 0.8, 0.9}
 	pole := mgl32.Vec3{0, 0, 1}
 	solveIK(t, sk, pose, target, pole, 1)
 	p := modelPositions(sk, pose)
-	if !vecApprox(p[2], target, 1e-4) {
+	if !animtest.VecApprox(p[2], target, 1e-4) {
 		t.Fatalf("hand at %v, want the target %v", p[2], target)
 	}
-	if l0, l1 := p[1].Sub(p[0]).Len(), p[2].Sub(p[1]).Len(); !approxEqual(l0, 1, 1e-4) || !approxEqual(l1, 1, 1e-4) {
+	if l0, l1 := p[1].Sub(p[0]).Len(), p[2].Sub(p[1]).Len(); !animtest.ApproxEqual(l0, 1, 1e-4) || !animtest.ApproxEqual(l1, 1, 1e-4) {
 		t.Fatalf("bone lengths %v %v changed", l0, l1)
 	}
 	// The elbow leans towards the pole: its offset from the shoulder–target
@@ -156,16 +159,16 @@ func TestTwoBoneIKWeightAndGeneralTarget(t *testing.T) {
 }
 
 func TestTwoBoneIKValidate(t *testing.T) {
-	sk := chain(3)
-	good := func() *TwoBoneIKJob {
-		return &TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Models: make([]float32, 36), Pose: NewSoAPose(3)}
+	sk := animtest.Chain(3)
+	good := func() *anim.TwoBoneIKJob {
+		return &anim.TwoBoneIKJob{Skeleton: sk, Start: 0, Mid: 1, End: 2, Models: make([]float32, 36), Pose: anim.NewSoAPose(3)}
 	}
-	checkValidate(t, good, []breakCase[*TwoBoneIKJob]{
-		{"nil skeleton", func(j *TwoBoneIKJob) { j.Skeleton = nil }},
-		{"short models", func(j *TwoBoneIKJob) { j.Models = j.Models[:2] }},
-		{"joint out of range", func(j *TwoBoneIKJob) { j.End = 3 }},
-		{"mid not below start", func(j *TwoBoneIKJob) { j.Start, j.Mid = 1, 0 }},
-		{"end not below mid", func(j *TwoBoneIKJob) { j.Mid, j.End = 2, 1 }},
+	checkValidate(t, good, []breakCase[*anim.TwoBoneIKJob]{
+		{"nil skeleton", func(j *anim.TwoBoneIKJob) { j.Skeleton = nil }},
+		{"short models", func(j *anim.TwoBoneIKJob) { j.Models = j.Models[:2] }},
+		{"joint out of range", func(j *anim.TwoBoneIKJob) { j.End = 3 }},
+		{"mid not below start", func(j *anim.TwoBoneIKJob) { j.Start, j.Mid = 1, 0 }},
+		{"end not below mid", func(j *anim.TwoBoneIKJob) { j.Mid, j.End = 2, 1 }},
 	})
 }
 
@@ -178,7 +181,7 @@ func TestTwoBoneIKValidate(t *testing.T) {
 // bones (0 out of reach), is all that changes; sideways at 2.5 m a
 // millimetre turns the ray by 0.023°.
 func TestTwoBoneIKRollIsSteady(t *testing.T) {
-	sk := chain(3)
+	sk := animtest.Chain(3)
 	pole := mgl32.Vec3{0, 0, 1}
 	dir := mgl32.Vec3{0.3, 0.8, 0.5}.Normalize()
 	side := dir.Cross(pole).Normalize()
@@ -197,8 +200,8 @@ func TestTwoBoneIKRollIsSteady(t *testing.T) {
 	}
 	var prev mgl32.Quat
 	for k, s := range steps {
-		pose := append([]Transform(nil), sk.Rest...)
-		pose[1].Rotation = rotZ(30)
+		pose := append([]anim.Transform(nil), sk.Rest...)
+		pose[1].Rotation = animtest.RotZ(30)
 		solveIK(t, sk, pose, s.target, pole, 1)
 		q := pose[0].Rotation
 		if k > 0 {

@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // TestTurnAbout checks the half-angle construction against the rotation
@@ -25,21 +28,21 @@ func TestTurnAbout(t *testing.T) {
 		for _, r := range []float64{1e-3, 1, 250} {
 			ax := mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize()
 			c, sn := float32(r*math.Cos(phi)), float32(r*math.Sin(phi))
-			q := turnAbout(vec(ax), c, sn)
+			q := anim.TurnAbout(anim.Vec(ax), c, sn)
 			// The angle of the float32 inputs, so that their own rounding
 			// does not count against turnAbout.
 			want := math.Atan2(float64(sn), float64(c))
-			along := float64(q.x)*float64(ax[0]) + float64(q.y)*float64(ax[1]) + float64(q.z)*float64(ax[2])
-			got := 2 * math.Atan2(along, float64(q.w))
+			along := float64(q.FieldX())*float64(ax[0]) + float64(q.FieldY())*float64(ax[1]) + float64(q.FieldZ())*float64(ax[2])
+			got := 2 * math.Atan2(along, float64(q.FieldW()))
 			if d := math.Abs(got - want); d > 1e-6 && math.Abs(d-2*math.Pi) > 1e-6 {
 				t.Fatalf("φ = %v, r = %v: %v turns by %v, want %v", phi, r, q, got, want)
 			}
-			if q.w < 0 {
+			if q.FieldW() < 0 {
 				t.Fatalf("φ = %v, r = %v: %v has w < 0", phi, r, q)
 			}
 		}
 	}
-	if q := turnAbout(v3{1, 0, 0}, 0, 0); q != (quat{w: 1}) {
+	if q := anim.TurnAbout(anim.V3Of(1, 0, 0), 0, 0); q != anim.IdentityQuat {
 		t.Fatalf("no angle gave %v, want the identity", q)
 	}
 }
@@ -71,9 +74,9 @@ func TestFrameTurn(t *testing.T) {
 		x0 := mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}.Normalize()
 		y0 := x0.Cross(mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())}).Normalize()
 		x1, y1 := want.Rotate(x0), want.Rotate(y0)
-		q := frameTurn(vec(x0), vec(y0), vec(x1), vec(y1))
-		got := mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}}
-		if !quatApprox(got, want, 2e-6) {
+		q := anim.FrameTurn(anim.Vec(x0), anim.Vec(y0), anim.Vec(x1), anim.Vec(y1))
+		got := mgl32.Quat{W: q.FieldW(), V: mgl32.Vec3{q.FieldX(), q.FieldY(), q.FieldZ()}}
+		if !animtest.QuatApprox(got, want, 2e-6) {
 			t.Fatalf("%v rad about %v: frameTurn gave %v, want ±%v", tc.angle, tc.axis, got, want)
 		}
 	}
@@ -102,19 +105,19 @@ func TestArc(t *testing.T) {
 		}
 		for _, scale := range []float32{1e-3, 1, 1e3} {
 			ws := w.Mul(scale)
-			q := arc(vec(u), vec(ws), ws.Len())
-			mq := mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}}
-			if l := mq.Len(); !approxEqual(l, 1, 2e-6) {
+			q := anim.Arc(anim.Vec(u), anim.Vec(ws), ws.Len())
+			mq := mgl32.Quat{W: q.FieldW(), V: mgl32.Vec3{q.FieldX(), q.FieldY(), q.FieldZ()}}
+			if l := mq.Len(); !animtest.ApproxEqual(l, 1, 2e-6) {
 				t.Fatalf("u %v, w %v × %v: |q| = %v", u, w, scale, l)
 			}
 			tol := float32(2e-6)
 			if i%4 == 1 {
 				tol = 5e-5
 			}
-			if got := mq.Rotate(u); !vecApprox(got, w, tol) {
+			if got := mq.Rotate(u); !animtest.VecApprox(got, w, tol) {
 				t.Fatalf("u %v, w %v × %v: q takes u to %v", u, w, scale, got)
 			}
-			if along := mq.V.Dot(u); i%4 != 2 && math.Abs(float64(along)) > 2e-5 || q.w < 0 {
+			if along := mq.V.Dot(u); i%4 != 2 && math.Abs(float64(along)) > 2e-5 || q.FieldW() < 0 {
 				t.Fatalf("u %v, w %v × %v: %v is not the shortest arc", u, w, scale, q)
 			}
 		}
@@ -133,11 +136,11 @@ func TestParentFrame(t *testing.T) {
 	check := func(what string, m mgl32.Mat4, want mgl32.Quat) {
 		t.Helper()
 		var rows [12]float32
-		WritePaletteEntry(rows[:], &m)
-		c0, c1, c2, ok := parentFrame(&rows)
+		anim.WritePaletteEntry(rows[:], &m)
+		c0, c1, c2, ok := anim.ParentFrame(&rows)
 		r := want.Mat4()
-		for i, c := range []v3{c0, c1, c2} {
-			if w := r.Col(i).Vec3(); !ok || !vecApprox(mgl32.Vec3{c.x, c.y, c.z}, w, 1e-5) {
+		for i, c := range []anim.V3{c0, c1, c2} {
+			if w := r.Col(i).Vec3(); !ok || !animtest.VecApprox(mgl32.Vec3{c.FieldX(), c.FieldY(), c.FieldZ()}, w, 1e-5) {
 				t.Errorf("%s: column %d = %v (ok %v), want %v", what, i, c, ok, w)
 			}
 		}
@@ -160,8 +163,8 @@ func TestParentFrame(t *testing.T) {
 	for _, scale := range []mgl32.Vec3{{0, 0, 1}, {0, 1, 0}, {1, 0, 0}, {}} {
 		m := mgl32.HomogRotate3DX(1).Mul4(mgl32.Scale3D(scale[0], scale[1], scale[2]))
 		var rows [12]float32
-		WritePaletteEntry(rows[:], &m)
-		if _, _, _, ok := parentFrame(&rows); ok {
+		anim.WritePaletteEntry(rows[:], &m)
+		if _, _, _, ok := anim.ParentFrame(&rows); ok {
 			t.Errorf("parentFrame of a matrix scaled %v has a rotation", scale)
 		}
 	}
@@ -178,7 +181,7 @@ func TestInvSqrt(t *testing.T) {
 	ss = append(ss, 1e-6, 0.25, 0.5, 2, 4, 100, 1e6)
 	for _, s := range ss {
 		want := 1 / math.Sqrt(float64(s))
-		if got := float64(invSqrt(s)); math.Abs(got-want) > 1.2e-7*want {
+		if got := float64(anim.InvSqrt(s)); math.Abs(got-want) > 1.2e-7*want {
 			t.Errorf("invSqrt(%v) = %v, want %v", s, got, want)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build goexperiment.simd && amd64
 
-package anim
+package anim_test
 
 import (
 	"math"
@@ -13,6 +13,9 @@ import (
 	"simd/archsimd"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // TestChooseLevel: a wider kernel is kept only where it measured at least
@@ -23,23 +26,23 @@ func TestChooseLevel(t *testing.T) {
 		times []time.Duration // portable, AVX2, AVX-512
 		want  int
 	}{
-		{[]time.Duration{100}, levelPortable},
-		{[]time.Duration{100, 90}, levelAVX2},
-		{[]time.Duration{100, 94}, levelAVX2},
-		{[]time.Duration{100, 96}, levelPortable},
-		{[]time.Duration{100, 100}, levelPortable},
-		{[]time.Duration{115, 777}, levelPortable}, // avx2 slerp on an Intel core before the VZEROUPPER fixes
-		{[]time.Duration{100, 60, 58}, levelAVX2},  // AVX-512 within the noise of AVX2
-		{[]time.Duration{100, 60, 67}, levelAVX2},  // AVX-512 slower (an Intel VM, Blend2Palette-100)
-		{[]time.Duration{100, 60, 50}, levelAVX512},
-		{[]time.Duration{100, 98, 90}, levelAVX512}, // AVX2 no gain, AVX-512 a clear one
-		{[]time.Duration{100, 120, 90}, levelAVX512},
-		{[]time.Duration{100, 120, 97}, levelPortable},
-		{[]time.Duration{100, 96, 94}, levelPortable}, // AVX-512 within 5 % of AVX2, AVX2 of portable
-		{[]time.Duration{100, 80, 77}, levelAVX2},     // AVX-512 within 5 % of AVX2
+		{[]time.Duration{100}, anim.LevelPortable},
+		{[]time.Duration{100, 90}, anim.LevelAVX2},
+		{[]time.Duration{100, 94}, anim.LevelAVX2},
+		{[]time.Duration{100, 96}, anim.LevelPortable},
+		{[]time.Duration{100, 100}, anim.LevelPortable},
+		{[]time.Duration{115, 777}, anim.LevelPortable}, // avx2 slerp on an Intel core before the VZEROUPPER fixes
+		{[]time.Duration{100, 60, 58}, anim.LevelAVX2},  // AVX-512 within the noise of AVX2
+		{[]time.Duration{100, 60, 67}, anim.LevelAVX2},  // AVX-512 slower (an Intel VM, Blend2Palette-100)
+		{[]time.Duration{100, 60, 50}, anim.LevelAVX512},
+		{[]time.Duration{100, 98, 90}, anim.LevelAVX512}, // AVX2 no gain, AVX-512 a clear one
+		{[]time.Duration{100, 120, 90}, anim.LevelAVX512},
+		{[]time.Duration{100, 120, 97}, anim.LevelPortable},
+		{[]time.Duration{100, 96, 94}, anim.LevelPortable}, // AVX-512 within 5 % of AVX2, AVX2 of portable
+		{[]time.Duration{100, 80, 77}, anim.LevelAVX2},     // AVX-512 within 5 % of AVX2
 	}
 	for _, tc := range cases {
-		if got := chooseLevel(tc.times); got != tc.want {
+		if got := anim.ChooseLevel(tc.times); got != tc.want {
 			t.Errorf("times %v: level %d, want %d", tc.times, got, tc.want)
 		}
 	}
@@ -47,8 +50,8 @@ func TestChooseLevel(t *testing.T) {
 
 // TestKernelPathNamesEveryKernel: KernelPath says what each kernel runs.
 func TestKernelPathNamesEveryKernel(t *testing.T) {
-	p := KernelPath()
-	if cpuLevel == levelPortable {
+	p := anim.KernelPath()
+	if anim.CpuLevel == anim.LevelPortable {
 		if p != "portable" {
 			t.Fatalf("KernelPath() = %q on a CPU without SIMD", p)
 		}
@@ -67,14 +70,14 @@ func TestKernelPathNamesEveryKernel(t *testing.T) {
 // are equal or the identity, some differ in one component only, and some
 // hold −0 (equal to 0) or NaN (equal to nothing).
 func TestLayerLanes(t *testing.T) {
-	if cpuLevel < levelAVX2 {
+	if anim.CpuLevel < anim.LevelAVX2 {
 		t.Skip("this CPU has no AVX2") // the portable build tests the joint-by-joint path
 	}
 	const n = 37 // five blocks, the last one partly padding
 	rng := rand.New(rand.NewPCG(3, 4))
-	a, b, id := NewSoAPose(n), NewSoAPose(n), NewSoAPose(n)
+	a, b, id := anim.NewSoAPose(n), anim.NewSoAPose(n), anim.NewSoAPose(n)
 	for i := range n {
-		tr := Transform{Translation: mgl32.Vec3{rng.Float32(), rng.Float32(), rng.Float32()}, Rotation: mgl32.QuatRotate(rng.Float32(), mgl32.Vec3{0, 1, 0}), Scale: mgl32.Vec3{1, 1, 1}}
+		tr := anim.Transform{Translation: mgl32.Vec3{rng.Float32(), rng.Float32(), rng.Float32()}, Rotation: mgl32.QuatRotate(rng.Float32(), mgl32.Vec3{0, 1, 0}), Scale: mgl32.Vec3{1, 1, 1}}
 		a.Set(i, tr)
 		b.Set(i, tr)
 	}
@@ -82,46 +85,46 @@ func TestLayerLanes(t *testing.T) {
 		switch i % 6 {
 		case 1: // one component differs
 			k := rng.IntN(10)
-			b.buf[k*len(b.buf)/10+i] += 0.25
-			id.buf[k*len(id.buf)/10+i] = 0.5
+			b.FieldBuf()[k*len(b.FieldBuf())/10+i] += 0.25
+			id.FieldBuf()[k*len(id.FieldBuf())/10+i] = 0.5
 		case 2: // −0 against 0
-			a.tx[i], b.tx[i], id.qy[i] = 0, float32(math.Copysign(0, -1)), float32(math.Copysign(0, -1))
+			a.FieldTx()[i], b.FieldTx()[i], id.FieldQy()[i] = 0, float32(math.Copysign(0, -1)), float32(math.Copysign(0, -1))
 		case 3: // NaN is equal to nothing, itself included
-			a.qz[i], b.qz[i], id.sz[i] = float32(math.NaN()), float32(math.NaN()), float32(math.NaN())
+			a.FieldQz()[i], b.FieldQz()[i], id.FieldSz()[i] = float32(math.NaN()), float32(math.NaN()), float32(math.NaN())
 		}
 	}
-	for i := 0; i < n; i += soaLanes {
+	for i := 0; i < n; i += anim.SoaLanes {
 		var wantSame, wantID uint8
-		for l := range soaLanes {
-			if a.sameJoint(i+l, b) {
+		for l := range anim.SoaLanes {
+			if a.SameJoint(i+l, b) {
 				wantSame |= 1 << l
 			}
-			if id.identityAt(i + l) {
+			if id.IdentityAt(i + l) {
 				wantID |= 1 << l
 			}
 		}
-		if got := uint8(sameBlock8(a, b, i).ToBits()); got != wantSame {
+		if got := uint8(anim.SameBlock8(a, b, i).ToBits()); got != wantSame {
 			t.Errorf("block %d: sameBlock8 %08b, want %08b", i, got, wantSame)
 		}
-		if got := identityLanes8(id, i, false); got != wantID {
+		if got := anim.IdentityLanes8(id, i, false); got != wantID {
 			t.Errorf("block %d: identityLanes8 %08b, want %08b", i, got, wantID)
 		}
 	}
 	// With translations and scales the identity's, as a difference
 	// clip's tags say, the rotations alone decide.
-	rot := NewSoAPose(n)
-	copy(rot.stripes(Rotation), id.stripes(Rotation))
-	for _, p := range tsPaths {
-		rot.held[p] = tagStripes(p, rot.stripes(p))
+	rot := anim.NewSoAPose(n)
+	copy(rot.Stripes(anim.Rotation), id.Stripes(anim.Rotation))
+	for _, p := range anim.TsPaths {
+		rot.FieldHeld()[p] = anim.TagStripes(p, rot.Stripes(p))
 	}
-	for i := 0; i < n; i += soaLanes {
+	for i := 0; i < n; i += anim.SoaLanes {
 		var want uint8
-		for l := range soaLanes {
-			if rot.identityAt(i + l) {
+		for l := range anim.SoaLanes {
+			if rot.IdentityAt(i + l) {
 				want |= 1 << l
 			}
 		}
-		if got := identityLanes8(rot, i, true); got != want {
+		if got := anim.IdentityLanes8(rot, i, true); got != want {
 			t.Errorf("block %d: identityLanes8 of rotations %08b, want %08b", i, got, want)
 		}
 	}
@@ -129,9 +132,9 @@ func TestLayerLanes(t *testing.T) {
 	// The masks of a pose longer than one chunk of 512 joints, chunk by
 	// chunk, against the joint-by-joint tests.
 	const long = 600
-	la, lb, lid := NewSoAPose(long), NewSoAPose(long), NewSoAPose(long)
+	la, lb, lid := anim.NewSoAPose(long), anim.NewSoAPose(long), anim.NewSoAPose(long)
 	for i := range long {
-		tr := Transform{Translation: mgl32.Vec3{float32(i), 1, 0}, Rotation: mgl32.QuatRotate(float32(i)/long, mgl32.Vec3{1, 0, 0}), Scale: mgl32.Vec3{1, 1, 1}}
+		tr := anim.Transform{Translation: mgl32.Vec3{float32(i), 1, 0}, Rotation: mgl32.QuatRotate(float32(i)/long, mgl32.Vec3{1, 0, 0}), Scale: mgl32.Vec3{1, 1, 1}}
 		la.Set(i, tr)
 		if i%3 == 0 {
 			lb.Set(i, tr)
@@ -141,17 +144,17 @@ func TestLayerLanes(t *testing.T) {
 		}
 	}
 	for from := 0; from < long; from += 512 {
-		var same, still laneMasks
-		foundSame, foundStill := sameMasks8(la, lb, from, &same), identityMasks8(lid, from, &still)
+		var same, still anim.LaneMasks
+		foundSame, foundStill := anim.SameMasks8(la, lb, from, &same), anim.IdentityMasks8(lid, from, &still)
 		anySame, anyStill := false, false
 		for i := from; i < min(from+512, long); i++ {
-			if same.has(i) != la.sameJoint(i, lb) {
-				t.Errorf("joint %d: sameMasks8 says %v", i, same.has(i))
+			if same.Has(i) != la.SameJoint(i, lb) {
+				t.Errorf("joint %d: sameMasks8 says %v", i, same.Has(i))
 			}
-			if still.has(i) != lid.identityAt(i) {
-				t.Errorf("joint %d: identityMasks8 says %v", i, still.has(i))
+			if still.Has(i) != lid.IdentityAt(i) {
+				t.Errorf("joint %d: identityMasks8 says %v", i, still.Has(i))
 			}
-			anySame, anyStill = anySame || la.sameJoint(i, lb), anyStill || lid.identityAt(i)
+			anySame, anyStill = anySame || la.SameJoint(i, lb), anyStill || lid.IdentityAt(i)
 		}
 		if foundSame != anySame || foundStill != anyStill {
 			t.Errorf("chunk from %d: masks report %v and %v found, want %v and %v", from, foundSame, foundStill, anySame, anyStill)
@@ -166,11 +169,11 @@ func TestLayerLanes(t *testing.T) {
 // one time in two (not in the frames), every fifth holds still (not in
 // the frames, a constant), joint 10 turns by more than half a turn about
 // z, and the translations move.
-func dropClip(sk *Skeleton) Clip {
-	c := Clip{Name: "Drops", Duration: 1}
+func dropClip(sk *anim.Skeleton) anim.Clip {
+	c := anim.Clip{Name: "Drops", Duration: 1}
 	for j := range sk.NumJoints() {
-		r := Track{Joint: j, Path: Rotation, Interp: Linear}
-		tr := Track{Joint: j, Path: Translation, Interp: Linear}
+		r := anim.Track{Joint: j, Path: anim.Rotation, Interp: anim.Linear}
+		tr := anim.Track{Joint: j, Path: anim.Translation, Interp: anim.Linear}
 		axis := mgl32.Vec3{0.3, 1, 0.2}.Normalize()
 		big := j < 9
 		if big {
@@ -210,31 +213,31 @@ func dropClip(sk *Skeleton) Clip {
 // frames, for every rebuilt component, and where a code decodes just
 // outside the unit sphere (the group falls back to the scalar lanes).
 func TestShiftFrames8MatchesScalar(t *testing.T) {
-	if cpuLevel < levelAVX2 {
+	if anim.CpuLevel < anim.LevelAVX2 {
 		t.Skip("this CPU has no AVX2") // the portable build tests the scalar shift
 	}
-	sk := chain(21)
+	sk := animtest.Chain(21)
 	c := dropClip(sk)
 	// Compressed on the portable kernels: the compressor samples what it
 	// packs, and the clip must not depend on the code under test.
-	setKernelPath("portable")
-	rc, _, err := CompressClip(&c, sk, CompressOptions{Tolerance: 1e-4})
-	restoreKernels()
+	anim.SetKernelPath("portable")
+	rc, _, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: 1e-4})
+	anim.RestoreKernels()
 	if err != nil {
 		t.Fatal(err)
 	}
-	pk := rc.pk
-	if pk == nil || len(pk.groups) == 0 {
+	pk := rc.FieldPk()
+	if pk == nil || len(pk.FieldGroups()) == 0 {
 		t.Fatal("the clip has no frame groups")
 	}
 	var drops [4]bool
 	partial := false
-	for _, fg := range pk.groups {
-		for l, s := range fg.sel {
+	for _, fg := range pk.FieldGroups() {
+		for l, s := range fg.FieldSel() {
 			if s == 0 {
 				partial = true
-			} else if fg.rot {
-				drops[fg.drop[l]] = true
+			} else if fg.FieldRot() {
+				drops[fg.FieldDrop()[l]] = true
 			}
 		}
 	}
@@ -243,15 +246,15 @@ func TestShiftFrames8MatchesScalar(t *testing.T) {
 	}
 	check := func(what string) {
 		t.Helper()
-		for k := 1; k+1 < len(pk.times); k++ {
-			a := make([]float32, rc.CacheLen()-streamHead)
+		for k := 1; k+1 < len(pk.FieldTimes()); k++ {
+			a := make([]float32, rc.CacheLen()-anim.StreamHead)
 			for i := range a {
 				a[i] = float32(i) // lanes outside the frames must keep what they hold
 			}
-			pk.fillFrames(k-1, a)
+			pk.FillFrames(k-1, a)
 			b := slices.Clone(a)
-			pk.shiftFrames(k, a, pk.frame)
-			shiftFramesAt(pk, k, b, true)
+			pk.ShiftFrames(k, a, pk.FieldFrame())
+			anim.ShiftFramesAt(pk, k, b, true)
 			for i := range a {
 				if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
 					t.Fatalf("%s: frame %d, float %d: 8 lanes %v, scalar %v", what, k, i, b[i], a[i])
@@ -262,15 +265,15 @@ func TestShiftFrames8MatchesScalar(t *testing.T) {
 	check("as packed")
 	// A rotation lane whose x decodes past 1: w is not real, and the
 	// scalar path normalizes x, y, z.
-	for gi := range pk.groups {
-		fg := &pk.groups[gi]
-		if !fg.rot {
+	for gi := range pk.FieldGroups() {
+		fg := &pk.FieldGroups()[gi]
+		if !fg.FieldRot() {
 			continue
 		}
-		for l, s := range fg.sel {
+		for l, s := range fg.FieldSel() {
 			if s != 0 {
-				fg.lo[0][l] += 1.5
-				pk.frame[fg.frame[l]].lo[0] += 1.5
+				fg.FieldLo()[0][l] += 1.5
+				pk.FieldFrame()[fg.FieldFrame()[l]].FieldLo()[0] += 1.5
 				break
 			}
 		}
@@ -287,11 +290,11 @@ func TestCompressedKernelPathsAgree(t *testing.T) {
 	if len(paths) == 1 {
 		t.Skip("portable kernels only: build with GOEXPERIMENT=simd on amd64 for the SIMD ones")
 	}
-	sk := b2pSkeleton()
-	clip := b2pClips()[1]
+	sk := animtest.B2PSkeleton()
+	clip := animtest.B2PClips()[1]
 	clip.Tracks = slices.Clone(clip.Tracks)
 	for i := range clip.Tracks {
-		if tr := &clip.Tracks[i]; tr.Path == Rotation && tr.Joint%9 == 4 {
+		if tr := &clip.Tracks[i]; tr.Path == anim.Rotation && tr.Joint%9 == 4 {
 			// Every other key: outside the frames.
 			var times, values []float32
 			for k := 0; k < len(tr.Times); k += 2 {
@@ -301,14 +304,14 @@ func TestCompressedKernelPathsAgree(t *testing.T) {
 			tr.Times, tr.Values = times, values
 		}
 	}
-	setKernelPath("portable")
-	rc, _, err := CompressClip(&clip, sk, CompressOptions{Tolerance: 1e-4})
-	restoreKernels()
+	anim.SetKernelPath("portable")
+	rc, _, err := anim.CompressClip(&clip, sk, anim.CompressOptions{Tolerance: 1e-4})
+	anim.RestoreKernels()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rc.pk.frame) == 0 || len(rc.pk.loose[Rotation]) == 0 {
-		t.Fatalf("%d frame tracks, %d rotations outside the frames: the test needs both", len(rc.pk.frame), len(rc.pk.loose[Rotation]))
+	if len(rc.FieldPk().FieldFrame()) == 0 || len(rc.FieldPk().FieldLoose()[anim.Rotation]) == 0 {
+		t.Fatalf("%d frame tracks, %d rotations outside the frames: the test needs both", len(rc.FieldPk().FieldFrame()), len(rc.FieldPk().FieldLoose()[anim.Rotation]))
 	}
 	var times []float32
 	for k := range 130 {
@@ -318,15 +321,15 @@ func TestCompressedKernelPathsAgree(t *testing.T) {
 	for range 40 {
 		times = append(times, -0.1+rng.Float32()*2.2)
 	}
-	sample := func(path string, nlerp bool) [][]Transform {
-		setKernelPath(path)
-		defer restoreKernels()
-		job := rc.NewSampleJob(nlerp, NewSoAPose(b2pJoints))
-		var out [][]Transform
+	sample := func(path string, nlerp bool) [][]anim.Transform {
+		anim.SetKernelPath(path)
+		defer anim.RestoreKernels()
+		job := rc.NewSampleJob(nlerp, anim.NewSoAPose(animtest.B2PJoints))
+		var out [][]anim.Transform
 		for _, tm := range times {
 			job.Time = tm
 			job.Run()
-			out = append(out, fromSoA(job.Output))
+			out = append(out, animtest.FromSoA(job.Output))
 		}
 		return out
 	}
@@ -368,7 +371,7 @@ func TestSlerpLanesAccuracy(t *testing.T) {
 			a[4][l] = u
 		}
 		ld := func(s *[16]float32) archsimd.Float32x8 { return archsimd.LoadFloat32x8((*[8]float32)(s[:8])) }
-		x8, y8, z8, w8 := slerp8(ld(&a[0]), ld(&a[1]), ld(&a[2]), ld(&a[3]), ld(&b[0]), ld(&b[1]), ld(&b[2]), ld(&b[3]), ld(&a[4]), false)
+		x8, y8, z8, w8 := anim.Slerp8(ld(&a[0]), ld(&a[1]), ld(&a[2]), ld(&a[3]), ld(&b[0]), ld(&b[1]), ld(&b[2]), ld(&b[3]), ld(&a[4]), false)
 		var out [4][16]float32
 		x8.Store((*[8]float32)(out[0][:8]))
 		y8.Store((*[8]float32)(out[1][:8]))
@@ -378,9 +381,9 @@ func TestSlerpLanesAccuracy(t *testing.T) {
 		for l := range 8 {
 			worst = max(worst, slerpError(qa[l], qb[l], a[4][l], [4]float32{out[0][l], out[1][l], out[2][l], out[3][l]}))
 		}
-		if cpuLevel >= levelAVX512 {
+		if anim.CpuLevel >= anim.LevelAVX512 {
 			ld16 := func(s *[16]float32) archsimd.Float32x16 { return archsimd.LoadFloat32x16(s) }
-			x, y, z, w := slerp16(ld16(&a[0]), ld16(&a[1]), ld16(&a[2]), ld16(&a[3]), ld16(&b[0]), ld16(&b[1]), ld16(&b[2]), ld16(&b[3]), ld16(&a[4]))
+			x, y, z, w := anim.Slerp16(ld16(&a[0]), ld16(&a[1]), ld16(&a[2]), ld16(&a[3]), ld16(&b[0]), ld16(&b[1]), ld16(&b[2]), ld16(&b[3]), ld16(&a[4]))
 			x.Store(&out[0])
 			y.Store(&out[1])
 			z.Store(&out[2])
@@ -400,31 +403,31 @@ func TestSlerpLanesAccuracy(t *testing.T) {
 // KernelPath then says; a level above the CPU's, or a name that is none,
 // fails and leaves the choice as it was.
 func TestSetKernels(t *testing.T) {
-	defer SetKernels("auto")
-	for l := levelPortable; l <= levelAVX512; l++ {
-		name := levelName(l)
-		err := SetKernels(name)
-		if l > cpuLevel {
+	defer anim.SetKernels("auto")
+	for l := anim.LevelPortable; l <= anim.LevelAVX512; l++ {
+		name := anim.LevelName(l)
+		err := anim.SetKernels(name)
+		if l > anim.CpuLevel {
 			if err == nil {
-				t.Errorf("SetKernels(%q) on a CPU at %s: no error", name, levelName(cpuLevel))
+				t.Errorf("SetKernels(%q) on a CPU at %s: no error", name, anim.LevelName(anim.CpuLevel))
 			}
 			continue
 		}
 		if err != nil {
 			t.Fatalf("SetKernels(%q): %v", name, err)
 		}
-		if got := simdPath(); got != name {
+		if got := anim.SimdPath(); got != name {
 			t.Errorf("SetKernels(%q): KernelPath runs %q", name, got)
 		}
-		if sampleLevel != [2]int{l, l} || blendLevel != [2]int{l, l} || paletteLevel != l || layerLevel != l {
-			t.Errorf("SetKernels(%q): levels sample %v blend %v palette %d layers %d, want %d everywhere", name, sampleLevel, blendLevel, paletteLevel, layerLevel, l)
+		if *anim.SampleLevel != [2]int{l, l} || *anim.BlendLevel != [2]int{l, l} || *anim.PaletteLevel != l || *anim.LayerLevel != l {
+			t.Errorf("SetKernels(%q): levels sample %v blend %v palette %d layers %d, want %d everywhere", name, *anim.SampleLevel, *anim.BlendLevel, *anim.PaletteLevel, *anim.LayerLevel, l)
 		}
 	}
-	before := KernelPath()
-	if err := SetKernels("sse9"); err == nil || !strings.Contains(err.Error(), "sse9") {
+	before := anim.KernelPath()
+	if err := anim.SetKernels("sse9"); err == nil || !strings.Contains(err.Error(), "sse9") {
 		t.Errorf("SetKernels(\"sse9\") = %v, want an error naming it", err)
 	}
-	if KernelPath() != before {
-		t.Errorf("a failed SetKernels changed the kernels: %q, was %q", KernelPath(), before)
+	if anim.KernelPath() != before {
+		t.Errorf("a failed SetKernels changed the kernels: %q, was %q", anim.KernelPath(), before)
 	}
 }

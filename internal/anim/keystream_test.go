@@ -1,46 +1,49 @@
-package anim
+package anim_test
 
 import (
 	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // streamClip is a clip whose tracks each keep their own timeline: key
 // counts 1 to 9, uneven spacing, some tracks missing, one STEP and one
 // CUBICSPLINE track among the LINEAR ones.
-func streamClip(joints int) Clip {
-	rnd := mulberry32(7)
-	c := Clip{Name: "uneven", Duration: 3}
+func streamClip(joints int) anim.Clip {
+	rnd := animtest.Mulberry32(7)
+	c := anim.Clip{Name: "uneven", Duration: 3}
 	for j := range joints {
 		for p := range 3 {
 			if (j+p)%5 == 4 {
 				continue // the rest pose holds
 			}
-			nk := 1 + int(rnd.next()*9)
-			tr := Track{Joint: j, Path: Path(p), Interp: Linear}
+			nk := 1 + int(rnd.Next()*9)
+			tr := anim.Track{Joint: j, Path: anim.Path(p), Interp: anim.Linear}
 			switch {
-			case j == 3 && p == int(Scale):
-				tr.Interp = Step
-			case j == 5 && p == int(Translation):
-				tr.Interp = CubicSpline
+			case j == 3 && p == int(anim.Scale):
+				tr.Interp = anim.Step
+			case j == 5 && p == int(anim.Translation):
+				tr.Interp = anim.CubicSpline
 			}
-			t := float32(rnd.next()*0.5 - 0.2)
+			t := float32(rnd.Next()*0.5 - 0.2)
 			for range nk {
 				tr.Times = append(tr.Times, t)
-				t += float32(0.01 + rnd.next()*0.6)
+				t += float32(0.01 + rnd.Next()*0.6)
 				per := 1
-				if tr.Interp == CubicSpline {
+				if tr.Interp == anim.CubicSpline {
 					per = 3
 				}
 				for range per {
-					switch Path(p) {
-					case Rotation:
-						q := mgl32.QuatRotate(float32(rnd.next()*6-3), mgl32.Vec3{float32(rnd.next()), 1, float32(rnd.next())}.Normalize())
+					switch anim.Path(p) {
+					case anim.Rotation:
+						q := mgl32.QuatRotate(float32(rnd.Next()*6-3), mgl32.Vec3{float32(rnd.Next()), 1, float32(rnd.Next())}.Normalize())
 						tr.Values = append(tr.Values, q.V[0], q.V[1], q.V[2], q.W)
 					default:
-						tr.Values = append(tr.Values, float32(rnd.next()), float32(rnd.next()), float32(rnd.next()))
+						tr.Values = append(tr.Values, float32(rnd.Next()), float32(rnd.Next()), float32(rnd.Next()))
 					}
 				}
 			}
@@ -59,9 +62,9 @@ func streamClip(joints int) Clip {
 // path, with nlerp and slerp.
 func TestStreamedSamplingMatchesSeeking(t *testing.T) {
 	const joints = 23
-	sk := chain(joints)
+	sk := animtest.Chain(joints)
 	c := streamClip(joints)
-	rc, err := NewRuntimeClip(&c, sk)
+	rc, err := anim.NewRuntimeClip(&c, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,29 +84,29 @@ func TestStreamedSamplingMatchesSeeking(t *testing.T) {
 	}
 	for _, path := range kernelPaths() {
 		for _, nlerp := range []bool{false, true} {
-			setKernelPath(path)
-			played := SampleSoAJob{Clip: rc, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(joints)}
+			anim.SetKernelPath(path)
+			played := anim.SampleSoAJob{Clip: rc, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewSoAPose(joints)}
 			for i, tm := range times {
 				played.Time = tm
 				played.Run()
-				fresh := SampleSoAJob{Clip: rc, Time: tm, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(joints)}
+				fresh := anim.SampleSoAJob{Clip: rc, Time: tm, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewSoAPose(joints)}
 				seekTo := tm
 				if tm != tm {
 					seekTo = -inf
 				}
-				rc.seekStream(seekTo, fresh.Cache) // current at seekTo: Run applies nothing more
+				rc.SeekStream(seekTo, fresh.Cache) // current at seekTo: Run applies nothing more
 				fresh.Run()
-				for k := range played.Output.buf {
-					a, b := played.Output.buf[k], fresh.Output.buf[k]
+				for k := range played.Output.FieldBuf() {
+					a, b := played.Output.FieldBuf()[k], fresh.Output.FieldBuf()[k]
 					if math.Float32bits(a) != math.Float32bits(b) {
 						t.Fatalf("%s nlerp=%v: step %d (t=%v, after t=%v): stripe %d joint %d: played %v, seeking %v",
-							path, nlerp, i, tm, times[max(i-1, 0)], k/len(played.Output.tx), k%len(played.Output.tx), a, b)
+							path, nlerp, i, tm, times[max(i-1, 0)], k/len(played.Output.FieldTx()), k%len(played.Output.FieldTx()), a, b)
 					}
 				}
 			}
 		}
 	}
-	restoreKernels()
+	anim.RestoreKernels()
 }
 
 // TestStreamStateFromElsewhere gives a job state that is not its own:
@@ -116,31 +119,31 @@ func TestStreamedSamplingMatchesSeeking(t *testing.T) {
 // its next entry's time as well must not index out of a stream either,
 // and a jump back puts it right.
 func TestStreamStateFromElsewhere(t *testing.T) {
-	sk := chain(6)
+	sk := animtest.Chain(6)
 	c := streamClip(6)
-	rc, err := NewRuntimeClip(&c, sk)
+	rc, err := anim.NewRuntimeClip(&c, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh := SampleSoAJob{Clip: rc, Time: 0.9, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
+	fresh := anim.SampleSoAJob{Clip: rc, Time: 0.9, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewSoAPose(6)}
 	fresh.Run()
 	for _, bad := range []int32{0, -1, -7, math.MaxInt32, 1 << 20} {
-		job := SampleSoAJob{Clip: rc, Time: 0.5, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
+		job := anim.SampleSoAJob{Clip: rc, Time: 0.5, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewSoAPose(6)}
 		job.Run()
 		for i := range job.Cursors {
 			job.Cursors[i] = bad - int32(i)
 		}
 		job.Time = 0.9
 		job.Run()
-		for k, want := range fresh.Output.buf {
-			if job.Output.buf[k] != want {
-				t.Fatalf("cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.buf[k], want)
+		for k, want := range fresh.Output.FieldBuf() {
+			if job.Output.FieldBuf()[k] != want {
+				t.Fatalf("cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.FieldBuf()[k], want)
 			}
 		}
 	}
 	// Stream cursors past the streams' ends, and negative, in a head that
 	// names the clip.
-	job := SampleSoAJob{Clip: rc, Time: 0.5, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
+	job := anim.SampleSoAJob{Clip: rc, Time: 0.5, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewSoAPose(6)}
 	for _, bad := range []int32{30000, 1 << 30, math.MaxInt32, -1, math.MinInt32} {
 		job.Time = 0.5
 		job.Run()
@@ -149,64 +152,64 @@ func TestStreamStateFromElsewhere(t *testing.T) {
 		}
 		job.Time = 0.9
 		job.Run()
-		for k, want := range fresh.Output.buf {
-			if job.Output.buf[k] != want {
-				t.Fatalf("head cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.buf[k], want)
+		for k, want := range fresh.Output.FieldBuf() {
+			if job.Output.FieldBuf()[k] != want {
+				t.Fatalf("head cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.FieldBuf()[k], want)
 			}
 		}
 	}
 	// A clip whose translations and scales have no entries: garbage in
 	// their cursors, which nothing validates, is never read either.
-	sparse := Clip{Name: "sparse", Duration: 3}
+	sparse := anim.Clip{Name: "sparse", Duration: 3}
 	for _, tr := range c.Tracks {
-		if tr.Path == Rotation && tr.Interp == Linear && len(tr.Times) >= 3 {
+		if tr.Path == anim.Rotation && tr.Interp == anim.Linear && len(tr.Times) >= 3 {
 			sparse.Tracks = append(sparse.Tracks, tr)
 		}
 	}
-	rs, err := NewRuntimeClip(&sparse, sk)
+	rs, err := anim.NewRuntimeClip(&sparse, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs.keyed != 1<<Rotation {
-		t.Fatalf("sparse clip keyed paths %03b, want rotation only", rs.keyed)
+	if rs.FieldKeyed() != 1<<anim.Rotation {
+		t.Fatalf("sparse clip keyed paths %03b, want rotation only", rs.FieldKeyed())
 	}
-	freshSparse := SampleSoAJob{Clip: rs, Time: 0.9, Cursors: make([]int32, rs.NumCursors()), Cache: make([]float32, rs.CacheLen()), Output: NewSoAPose(6)}
+	freshSparse := anim.SampleSoAJob{Clip: rs, Time: 0.9, Cursors: make([]int32, rs.NumCursors()), Cache: make([]float32, rs.CacheLen()), Output: anim.NewSoAPose(6)}
 	freshSparse.Run()
 	for _, bad := range []int32{-1, -7, math.MinInt32, math.MaxInt32, 1 << 20} {
-		job := SampleSoAJob{Clip: rs, Time: 0.1, Cursors: make([]int32, rs.NumCursors()), Cache: make([]float32, rs.CacheLen()), Output: NewSoAPose(6)}
+		job := anim.SampleSoAJob{Clip: rs, Time: 0.1, Cursors: make([]int32, rs.NumCursors()), Cache: make([]float32, rs.CacheLen()), Output: anim.NewSoAPose(6)}
 		job.Run()
-		job.Cache[2+Translation] = math.Float32frombits(uint32(bad))
-		job.Cache[2+Scale] = math.Float32frombits(uint32(bad))
+		job.Cache[2+anim.Translation] = math.Float32frombits(uint32(bad))
+		job.Cache[2+anim.Scale] = math.Float32frombits(uint32(bad))
 		for tm := float32(0.1); tm < 2.9; tm += 0.05 { // across the entries
 			job.Time = tm
 			job.Run()
 		}
 		job.Time = 0.9
 		job.Run() // back: a seek
-		for k, want := range freshSparse.Output.buf {
-			if job.Output.buf[k] != want {
-				t.Fatalf("unkeyed cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.buf[k], want)
+		for k, want := range freshSparse.Output.FieldBuf() {
+			if job.Output.FieldBuf()[k] != want {
+				t.Fatalf("unkeyed cursors %d: float %d is %v, a fresh job's %v", bad, k, job.Output.FieldBuf()[k], want)
 			}
 		}
 	}
 	// The rest of the head garbage too: the time of the next entry, which
 	// a frame that applies none trusts, may hold the pairs back, but
 	// nothing reads out of a stream, and going back refills them.
-	back := SampleSoAJob{Clip: rc, Time: 0.3, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(6)}
+	back := anim.SampleSoAJob{Clip: rc, Time: 0.3, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewSoAPose(6)}
 	back.Run()
 	for _, bad := range []int32{30000, 1 << 30, math.MaxInt32, -1, math.MinInt32, 0x7f800000, 0x7fc00000} {
 		job.Time = 0.5
 		job.Run()
-		for k := 2; k < streamHead; k++ {
+		for k := 2; k < anim.StreamHead; k++ {
 			job.Cache[k] = math.Float32frombits(uint32(bad))
 		}
 		for _, tm := range []float32{0.9, 0.95, 0.3} {
 			job.Time = tm
 			job.Run()
 		}
-		for k, want := range back.Output.buf {
-			if job.Output.buf[k] != want {
-				t.Fatalf("head %d: float %d is %v after going back, a fresh job's %v", bad, k, job.Output.buf[k], want)
+		for k, want := range back.Output.FieldBuf() {
+			if job.Output.FieldBuf()[k] != want {
+				t.Fatalf("head %d: float %d is %v after going back, a fresh job's %v", bad, k, job.Output.FieldBuf()[k], want)
 			}
 		}
 	}
@@ -217,17 +220,17 @@ func TestStreamStateFromElsewhere(t *testing.T) {
 			other.Tracks[i].Values[k] += 0.5
 		}
 	}
-	rb, err := NewRuntimeClip(&other, sk)
+	rb, err := anim.NewRuntimeClip(&other, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
 	job.Clip, job.Time = rb, 0.95
 	job.Run()
-	want := SampleSoAJob{Clip: rb, Time: 0.95, Cursors: make([]int32, rb.NumCursors()), Cache: make([]float32, rb.CacheLen()), Output: NewSoAPose(6)}
+	want := anim.SampleSoAJob{Clip: rb, Time: 0.95, Cursors: make([]int32, rb.NumCursors()), Cache: make([]float32, rb.CacheLen()), Output: anim.NewSoAPose(6)}
 	want.Run()
-	for k := range want.Output.buf {
-		if job.Output.buf[k] != want.Output.buf[k] {
-			t.Fatalf("cache from another clip: float %d is %v, a fresh job's %v", k, job.Output.buf[k], want.Output.buf[k])
+	for k := range want.Output.FieldBuf() {
+		if job.Output.FieldBuf()[k] != want.Output.FieldBuf()[k] {
+			t.Fatalf("cache from another clip: float %d is %v, a fresh job's %v", k, job.Output.FieldBuf()[k], want.Output.FieldBuf()[k])
 		}
 	}
 }
@@ -238,26 +241,26 @@ func TestStreamStateFromElsewhere(t *testing.T) {
 // gives it, bit for bit where the track holds one value.
 func TestStillGroupsMatchPortable(t *testing.T) {
 	const joints = 20
-	sk := chain(joints)
+	sk := animtest.Chain(joints)
 	for j := range sk.Rest {
 		sk.Rest[j].Translation = mgl32.Vec3{float32(j), 0.5, -1}
 		sk.Rest[j].Rotation = mgl32.QuatRotate(float32(j)/7, mgl32.Vec3{0, 1, 0})
 		sk.Rest[j].Scale = mgl32.Vec3{1, 2, 1}
 	}
 	q0, q1 := mgl32.QuatRotate(0.2, mgl32.Vec3{1, 0, 0}), mgl32.QuatRotate(1.4, mgl32.Vec3{0, 0, 1})
-	c := Clip{Name: "one joint", Duration: 1, Tracks: []Track{
-		{Joint: 17, Path: Rotation, Times: []float32{0, 1}, Values: []float32{q0.V[0], q0.V[1], q0.V[2], q0.W, q1.V[0], q1.V[1], q1.V[2], q1.W}},
-		{Joint: 17, Path: Translation, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 2, 3}},
-		{Joint: 3, Path: Scale, Times: []float32{0.5}, Values: []float32{2, 3, 4}},
+	c := anim.Clip{Name: "one joint", Duration: 1, Tracks: []anim.Track{
+		{Joint: 17, Path: anim.Rotation, Times: []float32{0, 1}, Values: []float32{q0.V[0], q0.V[1], q0.V[2], q0.W, q1.V[0], q1.V[1], q1.V[2], q1.W}},
+		{Joint: 17, Path: anim.Translation, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, 2, 3}},
+		{Joint: 3, Path: anim.Scale, Times: []float32{0.5}, Values: []float32{2, 3, 4}},
 	}}
-	rc, err := NewRuntimeClip(&c, sk)
+	rc, err := anim.NewRuntimeClip(&c, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sample := func(path string, nlerp bool, tm float32) *SoAPose {
-		setKernelPath(path)
-		defer restoreKernels()
-		job := SampleSoAJob{Clip: rc, Time: tm, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: NewSoAPose(joints)}
+	sample := func(path string, nlerp bool, tm float32) *anim.SoAPose {
+		anim.SetKernelPath(path)
+		defer anim.RestoreKernels()
+		job := anim.SampleSoAJob{Clip: rc, Time: tm, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewSoAPose(joints)}
 		job.Run()
 		return job.Output
 	}
@@ -265,13 +268,13 @@ func TestStillGroupsMatchPortable(t *testing.T) {
 		for _, nlerp := range []bool{false, true} {
 			for _, tm := range []float32{0, 0.3, 1} {
 				got, want := sample(path, nlerp, tm), sample("portable", nlerp, tm)
-				p := len(got.tx)
-				for k := range got.buf {
+				p := len(got.FieldTx())
+				for k := range got.FieldBuf() {
 					j := k % p
 					if j >= joints {
 						continue
 					}
-					g, w := got.buf[k], want.buf[k]
+					g, w := got.FieldBuf()[k], want.FieldBuf()[k]
 					if j != 17 && g != w || math.Abs(float64(g-w)) > 1e-6 {
 						t.Fatalf("%s nlerp=%v t=%v: stripe %d joint %d is %v, portable %v", path, nlerp, tm, k/p, j, g, w)
 					}

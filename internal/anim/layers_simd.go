@@ -157,7 +157,8 @@ var laneBit = [8]int32{1, 2, 4, 8, 16, 32, 64, 128}
 // addLanes8 runs the blocks from joint from, in the chunk from c, up to
 // the first it leaves to addJoints. It calls no scalar code, and reads w
 // once: w live across the loop was reloaded with a legacy-SSE MOVSS each
-// block, with the upper halves dirty, and the blocks ran 5 × slower.
+// block, with the upper halves dirty (docs/performance-kernels.md has the
+// cost).
 //
 //go:noinline
 func addLanes8(out, base, diff *SoAPose, w float32, mask []float32, c, from, end int, still *laneMasks, alike bool, held uint8) int {

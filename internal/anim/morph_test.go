@@ -1,41 +1,21 @@
-package anim
+package anim_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
-// morphSkeleton is chain(2) with three morph channels: two on joint 1's
-// mesh (rest 0.1, 0.2), one on joint 0's (rest 0.5).
-func morphSkeleton() *Skeleton {
-	sk := chain(2)
-	sk.MorphRest = []float32{0.1, 0.2, 0.5}
-	sk.MorphJoint = []int{1, 1, 0}
-	return sk
-}
-
-// morphClips: M ramps channels 0 and 1 (w0 = t, w1 = 1 − t); N steps
-// channel 2 from 0.2 to 0.8 at 0.5 s; C is a cubic spline with zero
-// tangents on channels 0 and 1 (w0 = 3u² − 2u³ from 0 to 1, w1 = 0.5).
-func morphClips() []Clip {
-	return []Clip{
-		{Name: "M", Duration: 1, Morph: []MorphTrack{{Channel: 0, Count: 2, Interp: Linear,
-			Times: []float32{0, 1}, Values: []float32{0, 1, 1, 0}}}},
-		{Name: "N", Duration: 1, Morph: []MorphTrack{{Channel: 2, Count: 1, Interp: Step,
-			Times: []float32{0, 0.5}, Values: []float32{0.2, 0.8}}}},
-		{Name: "C", Duration: 1, Morph: []MorphTrack{{Channel: 0, Count: 2, Interp: CubicSpline,
-			Times: []float32{0, 1}, Values: []float32{0, 0, 0, 0.5, 0, 0, 0, 0, 1, 0.5, 0, 0}}}},
-	}
-}
-
-func sampleMorphAt(t *testing.T, sk *Skeleton, c *Clip, tm float32) *SoAPose {
+func sampleMorphAt(t *testing.T, sk *anim.Skeleton, c *anim.Clip, tm float32) *anim.SoAPose {
 	t.Helper()
-	rc, err := NewRuntimeClip(c, sk)
+	rc, err := anim.NewRuntimeClip(c, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := NewPose(sk)
-	(&SampleSoAJob{Clip: rc, Time: tm, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}).Run()
+	out := anim.NewPose(sk)
+	(&anim.SampleSoAJob{Clip: rc, Time: tm, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}).Run()
 	return out
 }
 
@@ -45,7 +25,7 @@ func wantW(t *testing.T, what string, got []float32, want ...float32) {
 		t.Fatalf("%s: %d weights %v, want %v", what, len(got), got, want)
 	}
 	for k := range want {
-		if !approxEqual(got[k], want[k], 1e-6) {
+		if !animtest.ApproxEqual(got[k], want[k], 1e-6) {
 			t.Errorf("%s: weights %v, want %v", what, got, want)
 			return
 		}
@@ -53,8 +33,8 @@ func wantW(t *testing.T, what string, got []float32, want ...float32) {
 }
 
 func TestMorphWeightsSampleAndBlend(t *testing.T) {
-	sk := morphSkeleton()
-	clips := morphClips()
+	sk := animtest.MorphSkeleton()
+	clips := animtest.MorphClips()
 	m := sampleMorphAt(t, sk, &clips[0], 0.25)
 	wantW(t, "M at 0.25 (channel 2 at rest)", m.W, 0.25, 0.75, 0.5)
 	wantW(t, "N before its step", sampleMorphAt(t, sk, &clips[1], 0.3).W, 0.1, 0.2, 0.2)
@@ -63,31 +43,31 @@ func TestMorphWeightsSampleAndBlend(t *testing.T) {
 	wantW(t, "C at 0.25: 3/16 − 2/64", sampleMorphAt(t, sk, &clips[2], 0.25).W, 0.15625, 0.5, 0.5)
 	wantW(t, "M past its end holds the last key", sampleMorphAt(t, sk, &clips[0], 3).W, 1, 0, 0.5)
 
-	out := NewPose(sk)
-	BlendSoA(out, m, n, 0.25, false)
+	out := anim.NewPose(sk)
+	anim.BlendSoA(out, m, n, 0.25, false)
 	wantW(t, "lerp M→N by 0.25", out.W, 0.2125, 0.6125, 0.575)
-	MaskedBlendSoA(out, m, n, 1, []float32{0, 1}, false)
+	anim.MaskedBlendSoA(out, m, n, 1, []float32{0, 1}, false)
 	wantW(t, "N over M on joint 1's channels only", out.W, 0.1, 0.2, 0.5)
 
-	diff := NewPose(sk)
-	rest := NewPose(sk)
+	diff := anim.NewPose(sk)
+	rest := anim.NewPose(sk)
 	rest.FromRest(sk)
-	DifferenceSoA(diff, n, rest)
+	anim.DifferenceSoA(diff, n, rest)
 	wantW(t, "N − rest", diff.W, 0, 0, 0.3)
-	AddSoA(out, m, diff, 0.5, nil)
+	anim.AddSoA(out, m, diff, 0.5, nil)
 	wantW(t, "M + ½(N − rest)", out.W, 0.25, 0.75, 0.65)
-	AddSoA(out, m, diff, 1, []float32{1, 0})
+	anim.AddSoA(out, m, diff, 1, []float32{1, 0})
 	wantW(t, "the same masked to joint 0", out.W, 0.25, 0.75, 0.8)
 }
 
 func TestMorphErrors(t *testing.T) {
-	sk := morphSkeleton()
-	bad := Clip{Name: "X", Morph: []MorphTrack{{Channel: 2, Count: 2, Interp: Linear, Times: []float32{0}, Values: []float32{0, 0}}}}
-	if _, err := NewRuntimeClip(&bad, sk); err == nil || !strings.Contains(err.Error(), "channels 2 to 3 of 3") {
+	sk := animtest.MorphSkeleton()
+	bad := anim.Clip{Name: "X", Morph: []anim.MorphTrack{{Channel: 2, Count: 2, Interp: anim.Linear, Times: []float32{0}, Values: []float32{0, 0}}}}
+	if _, err := anim.NewRuntimeClip(&bad, sk); err == nil || !strings.Contains(err.Error(), "channels 2 to 3 of 3") {
 		t.Errorf("a track past the last channel: %v", err)
 	}
-	bad = Clip{Name: "Y", Morph: []MorphTrack{{Channel: 0, Count: 2, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 1}}}}
-	if _, err := NewRuntimeClip(&bad, sk); err == nil || !strings.Contains(err.Error(), "3 values for 2 keys of 2 weights; want 4") {
+	bad = anim.Clip{Name: "Y", Morph: []anim.MorphTrack{{Channel: 0, Count: 2, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 1}}}}
+	if _, err := anim.NewRuntimeClip(&bad, sk); err == nil || !strings.Contains(err.Error(), "3 values for 2 keys of 2 weights; want 4") {
 		t.Errorf("a track with the wrong value count: %v", err)
 	}
 	sk.MorphJoint = sk.MorphJoint[:2]
@@ -99,20 +79,20 @@ func TestMorphErrors(t *testing.T) {
 // TestMorphCursor samples one four-key track forwards, then jumps back and
 // forth with the same cursors: each time the bracketing pair.
 func TestMorphCursor(t *testing.T) {
-	sk := chain(1)
+	sk := animtest.Chain(1)
 	sk.MorphRest, sk.MorphJoint = []float32{0}, []int{0}
-	c := Clip{Name: "ramp", Morph: []MorphTrack{{Channel: 0, Count: 1, Interp: Linear,
+	c := anim.Clip{Name: "ramp", Morph: []anim.MorphTrack{{Channel: 0, Count: 1, Interp: anim.Linear,
 		Times: []float32{0, 1, 2, 3}, Values: []float32{0, 10, 20, 40}}}}
-	rc, err := NewRuntimeClip(&c, sk)
+	rc, err := anim.NewRuntimeClip(&c, sk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := NewPose(sk)
+	out := anim.NewPose(sk)
 	job := rc.NewSampleJob(false, out)
 	for _, tc := range []struct{ t, want float32 }{{0.5, 5}, {1.5, 15}, {2.5, 30}, {0.2, 2}, {2.9, 38}, {1, 10}, {-1, 0}, {5, 40}} {
 		job.Time = tc.t
 		job.Run()
-		if !approxEqual(out.W[0], tc.want, 1e-5) {
+		if !animtest.ApproxEqual(out.W[0], tc.want, 1e-5) {
 			t.Errorf("at %v: %v, want %v", tc.t, out.W[0], tc.want)
 		}
 	}

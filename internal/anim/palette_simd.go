@@ -4,9 +4,9 @@ package anim
 
 import "simd/archsimd"
 
-// modelPalette runs the 4-lane row kernel at both SIMD levels: a variant
-// holding each matrix in one 16-lane register (products by permutations)
-// measured slower on AMD Zen 4, which splits 512-bit permutations in two.
+// modelPalette runs the 4-lane row kernel at both SIMD levels: there is no
+// variant holding each matrix in one 16-lane register (products by
+// permutations); docs/performance.md has the measurement against it.
 func modelPalette(parents []int, in *SoAPose, models []float32, ibs []float32, pal []float32) {
 	if paletteLevel >= levelAVX2 {
 		modelPalette4(parents, in, models, ibs, pal)
@@ -61,7 +61,7 @@ func localMatrices8(in *SoAPose, models []float32, n int) {
 	}
 	// The row products that follow mix 4-lane vectors with scalar code:
 	// with the upper halves dirty, every legacy-SSE instruction among them
-	// waits on the whole register (3–8× slower at 64 and 128 joints).
+	// waits on the whole register (docs/performance.md has the cost).
 	archsimd.ClearAVXUpperBits()
 }
 

@@ -1,10 +1,13 @@
-package anim
+package anim_test
 
 import (
 	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // A chain below a mirror (a negative scale, as rigs mirror one side's
@@ -17,34 +20,34 @@ func TestIKAndLookAtUnderMirrors(t *testing.T) {
 		joint int
 		scale mgl32.Vec3
 	}{{0, mgl32.Vec3{1, 1, 1}}, {0, mgl32.Vec3{-1, 1, 1}}, {0, mgl32.Vec3{1, -1, 1}}, {0, mgl32.Vec3{-1, -1, -1}}, {1, mgl32.Vec3{-1, 1, 1}}, {2, mgl32.Vec3{1, 1, -1}}} {
-		sk := chain(4)
+		sk := animtest.Chain(4)
 		sk.Rest[0].Rotation = mgl32.QuatRotate(0.3, mgl32.Vec3{0, 0, 1})
 		sk.Rest[m.joint].Scale = m.scale
-		pose := append([]Transform(nil), sk.Rest...)
-		pose[2].Rotation = rotZ(40)
+		pose := append([]anim.Transform(nil), sk.Rest...)
+		pose[2].Rotation = animtest.RotZ(40)
 		models := make([]mgl32.Mat4, sk.NumJoints())
 		(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
 		target := models[1].Col(3).Vec3().Add(mgl32.Vec3{0.3, 1.2, 0.4})
 
 		soa := toSoA(pose)
-		ik := TwoBoneIKJob{Skeleton: sk, Start: 1, Mid: 2, End: 3, Target: target, Pole: mgl32.Vec3{0, 0, 1}, Weight: 1, Models: refModelRows(sk, pose), Pose: soa}
+		ik := anim.TwoBoneIKJob{Skeleton: sk, Start: 1, Mid: 2, End: 3, Target: target, Pole: mgl32.Vec3{0, 0, 1}, Weight: 1, Models: refModelRows(sk, pose), Pose: soa}
 		if err := ik.Validate(); err != nil {
 			t.Fatal(err)
 		}
 		ik.Run()
-		got := fromSoA(soa)
+		got := animtest.FromSoA(soa)
 		(&refLocalToModelJob{Skeleton: sk, Input: got, Output: models}).Run()
-		if hand := models[3].Col(3).Vec3(); !vecApprox(hand, target, 1e-4) {
+		if hand := models[3].Col(3).Vec3(); !animtest.VecApprox(hand, target, 1e-4) {
 			t.Errorf("joint %d scaled %v: IK hand at %v, want %v", m.joint, m.scale, hand, target)
 		}
 
 		soa = toSoA(pose)
-		look := LookAtJob{Skeleton: sk, Chain: []int{1, 2}, Forward: mgl32.Vec3{1, 0, 0}, Target: target, Weight: 1, Models: refModelRows(sk, pose), Pose: soa}
+		look := anim.LookAtJob{Skeleton: sk, Chain: []int{1, 2}, Forward: mgl32.Vec3{1, 0, 0}, Target: target, Weight: 1, Models: refModelRows(sk, pose), Pose: soa}
 		if err := look.Validate(); err != nil {
 			t.Fatal(err)
 		}
 		look.Run()
-		got = fromSoA(soa)
+		got = animtest.FromSoA(soa)
 		(&refLocalToModelJob{Skeleton: sk, Input: got, Output: models}).Run()
 		fwd := models[2].Mul4x1(mgl32.Vec4{1, 0, 0, 0}).Vec3().Normalize()
 		if d := fwd.Dot(target.Sub(models[2].Col(3).Vec3()).Normalize()); d < 1-1e-5 {
@@ -57,19 +60,19 @@ func TestIKAndLookAtUnderMirrors(t *testing.T) {
 // first: every matrix must match a full reference pass, and a joint not
 // below it must not be written.
 func TestModelsBelow(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	n := sk.NumJoints()
 	rng := rand.New(rand.NewPCG(9, 9))
-	local := make([]Transform, n)
+	local := make([]anim.Transform, n)
 	for i := range local {
 		local[i] = sk.Rest[i]
 		local[i].Rotation = mgl32.QuatRotate(rng.Float32()*2-1, mgl32.Vec3{rng.Float32(), rng.Float32(), 1}.Normalize())
 		local[i].Scale = mgl32.Vec3{1 + 0.1*rng.Float32(), 1, 1 - 0.1*rng.Float32()}
 	}
-	pose := NewSoAPose(n)
+	pose := anim.NewSoAPose(n)
 	pose.FromTransforms(local)
-	models := make([]float32, PaletteFloats*n)
-	(&ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}).Run()
+	models := make([]float32, anim.PaletteFloats*n)
+	(&anim.ModelPaletteJob{Skeleton: sk, Input: pose, Models: models}).Run()
 
 	chest, hand, thigh := sk.JointIndex("chest"), sk.JointIndex("hand.L"), sk.JointIndex("thigh.R")
 	for _, jt := range []int{chest, hand} {
@@ -82,7 +85,7 @@ func TestModelsBelow(t *testing.T) {
 	for i := range every {
 		every[i] = true
 	}
-	ModelsBelow(sk.Parents, pose, models, chest, make([]bool, n), every)
+	anim.ModelsBelow(sk.Parents, pose, models, chest, make([]bool, n), every)
 
 	want := make([]mgl32.Mat4, n)
 	(&refLocalToModelJob{Skeleton: sk, Input: local, Output: want}).Run()
@@ -90,7 +93,7 @@ func TestModelsBelow(t *testing.T) {
 		if i == thigh {
 			continue
 		}
-		if got := ModelMat4(models, i); !got.ApproxEqualThreshold(want[i], 1e-5) {
+		if got := anim.ModelMat4(models, i); !got.ApproxEqualThreshold(want[i], 1e-5) {
 			t.Errorf("joint %s: %v, want %v", sk.Names[i], got, want[i])
 		}
 	}
@@ -108,10 +111,10 @@ func TestModelsBelow(t *testing.T) {
 	for j := hand; j >= 0; j = sk.Parents[j] {
 		arm[j] = true
 	}
-	ModelsBelow(sk.Parents, pose, models, chest, make([]bool, n), arm)
+	anim.ModelsBelow(sk.Parents, pose, models, chest, make([]bool, n), arm)
 	(&refLocalToModelJob{Skeleton: sk, Input: local, Output: want}).Run()
 	for j := hand; j >= 0; j = sk.Parents[j] {
-		if got := ModelMat4(models, j); !got.ApproxEqualThreshold(want[j], 1e-5) {
+		if got := anim.ModelMat4(models, j); !got.ApproxEqualThreshold(want[j], 1e-5) {
 			t.Errorf("arm joint %s: %v, want %v", sk.Names[j], got, want[j])
 		}
 	}

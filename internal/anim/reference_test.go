@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 // Reference implementations the engine is tested against: the plain AoS
 // forms of sampling, pose blending and local-to-model, written for clarity,
@@ -10,6 +10,8 @@ import (
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // refSampleJob evaluates a clip at one time into a local pose. Joints without
@@ -17,17 +19,17 @@ import (
 // Cursors and Output and keeps them between frames.
 type refSampleJob struct {
 	// Clip to sample; validated against the skeleton beforehand.
-	Clip *Clip
+	Clip *anim.Clip
 	// Time in seconds, in clip-local time. Before the first key the first
 	// value holds, after the last key the last.
 	Time float32
 	// Rest is the skeleton's rest pose; len = joint count.
-	Rest []Transform
+	Rest []anim.Transform
 	// Cursors is per-track key-search state; len = len(Clip.Tracks). Zero
 	// values are fine; keeping it between calls makes playback O(1).
 	Cursors []int
 	// Output receives the local pose; len = joint count.
-	Output []Transform
+	Output []anim.Transform
 }
 
 // Validate reports a job that Run cannot execute.
@@ -58,21 +60,21 @@ func (j *refSampleJob) Run() {
 		var v [4]float32
 		j.Cursors[i] = sampleTrack(tr, j.Time, j.Cursors[i], &v)
 		switch tr.Path {
-		case Translation:
+		case anim.Translation:
 			out.Translation = mgl32.Vec3{v[0], v[1], v[2]}
-		case Scale:
+		case anim.Scale:
 			out.Scale = mgl32.Vec3{v[0], v[1], v[2]}
-		case Rotation:
+		case anim.Rotation:
 			out.Rotation = mgl32.Quat{W: v[3], V: mgl32.Vec3{v[0], v[1], v[2]}}
 		}
 	}
 }
 
 // sampleTrack writes the track's value at t into v and returns the cursor.
-func sampleTrack(tr *Track, t float32, cursor int, v *[4]float32) int {
+func sampleTrack(tr *anim.Track, t float32, cursor int, v *[4]float32) int {
 	nc := tr.Path.Components()
 	stride, off := nc, 0
-	if tr.Interp == CubicSpline {
+	if tr.Interp == anim.CubicSpline {
 		stride, off = 3*nc, nc // value sits between in- and out-tangent
 	}
 	times := tr.Times
@@ -91,19 +93,19 @@ func sampleTrack(tr *Track, t float32, cursor int, v *[4]float32) int {
 	dt := t1 - t0
 	u := (t - t0) / dt
 	switch tr.Interp {
-	case Step:
+	case anim.Step:
 		copy(v[:nc], key(k))
-	case Linear:
+	case anim.Linear:
 		a, b := key(k), key(k+1)
-		if tr.Path == Rotation {
-			q := Slerp(mgl32.Quat{W: a[3], V: mgl32.Vec3{a[0], a[1], a[2]}}, mgl32.Quat{W: b[3], V: mgl32.Vec3{b[0], b[1], b[2]}}, u)
+		if tr.Path == anim.Rotation {
+			q := anim.Slerp(mgl32.Quat{W: a[3], V: mgl32.Vec3{a[0], a[1], a[2]}}, mgl32.Quat{W: b[3], V: mgl32.Vec3{b[0], b[1], b[2]}}, u)
 			v[0], v[1], v[2], v[3] = q.V[0], q.V[1], q.V[2], q.W
 		} else {
 			for c := 0; c < nc; c++ {
 				v[c] = a[c] + (b[c]-a[c])*u
 			}
 		}
-	case CubicSpline:
+	case anim.CubicSpline:
 		// glTF 2.0 Appendix C: p(u) = h00·v0 + h10·dt·b0 + h01·v1 + h11·dt·a1
 		// with b0 the out-tangent of key k and a1 the in-tangent of k+1.
 		u2, u3 := u*u, u*u*u
@@ -119,8 +121,8 @@ func sampleTrack(tr *Track, t float32, cursor int, v *[4]float32) int {
 			v1 := tr.Values[base1+nc+c]
 			v[c] = h00*v0 + h10*dt*b0 + h01*v1 + h11*dt*a1
 		}
-		if tr.Path == Rotation {
-			q := normalizeQuat(mgl32.Quat{W: v[3], V: mgl32.Vec3{v[0], v[1], v[2]}})
+		if tr.Path == anim.Rotation {
+			q := anim.NormalizeQuat(mgl32.Quat{W: v[3], V: mgl32.Vec3{v[0], v[1], v[2]}})
 			v[0], v[1], v[2], v[3] = q.V[0], q.V[1], q.V[2], q.W
 		}
 	}
@@ -131,9 +133,9 @@ func sampleTrack(tr *Track, t float32, cursor int, v *[4]float32) int {
 // forward pass over the parents-first joint order.
 type refLocalToModelJob struct {
 	// Skeleton gives the hierarchy.
-	Skeleton *Skeleton
+	Skeleton *anim.Skeleton
 	// Input is the local pose; len = joint count.
-	Input []Transform
+	Input []anim.Transform
 	// Output receives each joint's model matrix; len = joint count.
 	Output []mgl32.Mat4
 }
@@ -141,7 +143,7 @@ type refLocalToModelJob struct {
 // Validate reports a job that Run cannot execute.
 func (j *refLocalToModelJob) Validate() error {
 	if j.Skeleton == nil {
-		return errNilSkeleton
+		return anim.ErrNilSkeleton
 	}
 	n := j.Skeleton.NumJoints()
 	if len(j.Input) != n || len(j.Output) != n {
@@ -184,7 +186,7 @@ func mulAffine(a, b *mgl32.Mat4) mgl32.Mat4 {
 // entry i = model(Skin.Joints[i]) · Skin.InverseBind[i], written as rows.
 type refPaletteJob struct {
 	// Skin selects joints and inverse binds.
-	Skin *Skin
+	Skin *anim.Skin
 	// Models are the skeleton's model matrices (refLocalToModelJob output).
 	Models []mgl32.Mat4
 	// Output receives PaletteFloats floats per skin joint, std140 layout:
@@ -196,7 +198,7 @@ type refPaletteJob struct {
 func (j *refPaletteJob) Run() {
 	for i, jt := range j.Skin.Joints {
 		m := mulAffine(&j.Models[jt], &j.Skin.InverseBind[i])
-		WritePaletteEntry(j.Output[i*PaletteFloats:i*PaletteFloats+PaletteFloats], &m)
+		anim.WritePaletteEntry(j.Output[i*anim.PaletteFloats:i*anim.PaletteFloats+anim.PaletteFloats], &m)
 	}
 }
 
@@ -210,7 +212,7 @@ func (j *refPaletteJob) Run() {
 // scale are lerped, rotation is slerped along the shortest arc (nlerped with
 // nlerp). w ≤ 0 and w ≥ 1 copy a or b bit for bit, so a blend at its ends
 // reproduces its input exactly. len(out) == len(a) == len(b).
-func refLerpPose(out, a, b []Transform, w float32, nlerp bool) {
+func refLerpPose(out, a, b []anim.Transform, w float32, nlerp bool) {
 	if w <= 0 {
 		copy(out, a)
 		return
@@ -225,14 +227,14 @@ func refLerpPose(out, a, b []Transform, w float32, nlerp bool) {
 	}
 }
 
-func lerpTransform(a, b *Transform, w float32, fast bool) Transform {
+func lerpTransform(a, b *anim.Transform, w float32, fast bool) anim.Transform {
 	var r mgl32.Quat
 	if fast {
-		r = Nlerp(a.Rotation, b.Rotation, w)
+		r = anim.Nlerp(a.Rotation, b.Rotation, w)
 	} else {
-		r = Slerp(a.Rotation, b.Rotation, w)
+		r = anim.Slerp(a.Rotation, b.Rotation, w)
 	}
-	return Transform{
+	return anim.Transform{
 		Translation: lerpVec3(a.Translation, b.Translation, w),
 		Rotation:    r,
 		Scale:       lerpVec3(a.Scale, b.Scale, w),

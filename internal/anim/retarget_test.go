@@ -1,4 +1,4 @@
-package anim
+package anim_test
 
 import (
 	"math"
@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 func quatKeys(qs ...mgl32.Quat) []float32 {
@@ -18,7 +21,7 @@ func quatKeys(qs ...mgl32.Quat) []float32 {
 }
 
 // trackOf is c's track of joint j and path p, nil when it has none.
-func trackOf(c *Clip, j int, p Path) *Track {
+func trackOf(c *anim.Clip, j int, p anim.Path) *anim.Track {
 	for i := range c.Tracks {
 		if c.Tracks[i].Joint == j && c.Tracks[i].Path == p {
 			return &c.Tracks[i]
@@ -47,28 +50,28 @@ func TestRetargetWorldSpace(t *testing.T) {
 		// rests straight, so its world rotation and, under a still j0,
 		// its local one is 30° about Y: (0, sin 15°, 0, cos 15°). The
 		// target's j2, which the source lacks, gets no track.
-		from, to := chain(2), chain(3)
-		from.Rest[1].Rotation = rotZ(90)
-		src := Clip{Name: "wave", Duration: 1, Tracks: []Track{
-			{Joint: 1, Path: Rotation, Interp: Linear, Times: []float32{0, 1}, Values: quatKeys(rotZ(90), rotZ(90).Mul(rx(30)))},
-			{Joint: 1, Path: Translation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{5, 5, 5, 6, 6, 6}},
-			{Joint: 1, Path: Scale, Interp: Linear, Times: []float32{0, 1}, Values: []float32{2, 2, 2, 3, 3, 3}},
+		from, to := animtest.Chain(2), animtest.Chain(3)
+		from.Rest[1].Rotation = animtest.RotZ(90)
+		src := anim.Clip{Name: "wave", Duration: 1, Tracks: []anim.Track{
+			{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(animtest.RotZ(90), animtest.RotZ(90).Mul(rx(30)))},
+			{Joint: 1, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{5, 5, 5, 6, 6, 6}},
+			{Joint: 1, Path: anim.Scale, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{2, 2, 2, 3, 3, 3}},
 		}}
-		got, err := Retarget(&src, from, to, &RetargetMap{Joint: []int{0, 1}, Root: -1})
+		got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, 1}, Root: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(got.Tracks) != 1 {
 			t.Fatalf("%d tracks, want j1's rotation alone (translations and scales stay the target's): %+v", len(got.Tracks), got.Tracks)
 		}
-		tr := trackOf(&got, 1, Rotation)
-		if tr == nil || !slices.Equal(tr.Times, []float32{0, 1}) || tr.Interp != Linear {
+		tr := trackOf(&got, 1, anim.Rotation)
+		if tr == nil || !slices.Equal(tr.Times, []float32{0, 1}) || tr.Interp != anim.Linear {
 			t.Fatalf("j1 rotation track %+v, want LINEAR keys at 0 and 1", tr)
 		}
 		want := []mgl32.Quat{{W: 1}, {W: c15, V: mgl32.Vec3{0, s15, 0}}}
 		for k, w := range want {
 			q := mgl32.Quat{W: tr.Values[4*k+3], V: mgl32.Vec3{tr.Values[4*k], tr.Values[4*k+1], tr.Values[4*k+2]}}
-			if !quatApprox(q, w, 1e-6) {
+			if !animtest.QuatApprox(q, w, 1e-6) {
 				t.Errorf("key %d: %v, want %v", k, q, w)
 			}
 		}
@@ -80,12 +83,12 @@ func TestRetargetWorldSpace(t *testing.T) {
 		// (0, 0, 100) there, (0, 1, 0) in the world; every joint's world
 		// rest rotation is Rx(−90). The source (Y-up, metres) has its
 		// hips j0 at (0, 0.5, 0): the hip heights' ratio is 2.
-		from := chain(2)
+		from := animtest.Chain(2)
 		from.Rest[0].Translation = mgl32.Vec3{0, 0.5, 0}
-		to := &Skeleton{
+		to := &anim.Skeleton{
 			Names:   []string{"armature", "j0", "j1"},
 			Parents: []int{-1, 0, 1},
-			Rest: []Transform{
+			Rest: []anim.Transform{
 				{Rotation: rx(-90), Scale: mgl32.Vec3{0.01, 0.01, 0.01}},
 				{Translation: mgl32.Vec3{0, 0, 100}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}},
 				{Translation: mgl32.Vec3{100, 0, 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}},
@@ -98,32 +101,32 @@ func TestRetargetWorldSpace(t *testing.T) {
 		// stand at (0.5, 1, 0.2) in the world; in the armature's frame,
 		// ×100 after Rx(90), which takes (x, y, z) to (x, −z, y):
 		// (50, −20, 100).
-		src := Clip{Name: "walk", Duration: 1, Tracks: []Track{
-			{Joint: 1, Path: Rotation, Interp: Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(90))},
-			{Joint: 0, Path: Translation, Interp: Linear, Times: []float32{0, 1}, Values: []float32{0, 0.5, 0, 0.25, 0.5, 0.1}},
+		src := anim.Clip{Name: "walk", Duration: 1, Tracks: []anim.Track{
+			{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(90))},
+			{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0, 0.5, 0, 0.25, 0.5, 0.1}},
 		}}
-		got, err := Retarget(&src, from, to, &RetargetMap{Joint: []int{1, 2}, Root: 1, Scale: 2})
+		got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{1, 2}, Root: 1, Scale: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(got.Tracks) != 2 {
 			t.Fatalf("%d tracks, want j1's rotation and j0's translation (j0 never turns): %+v", len(got.Tracks), got.Tracks)
 		}
-		rot, pos := trackOf(&got, 2, Rotation), trackOf(&got, 1, Translation)
+		rot, pos := trackOf(&got, 2, anim.Rotation), trackOf(&got, 1, anim.Translation)
 		if rot == nil || pos == nil {
 			t.Fatalf("tracks %+v: want j1's rotation and j0's translation", got.Tracks)
 		}
 		wantRot := []mgl32.Quat{{W: 1}, {W: s45, V: mgl32.Vec3{0, 0, s45}}}
 		for k, w := range wantRot {
 			q := mgl32.Quat{W: rot.Values[4*k+3], V: mgl32.Vec3{rot.Values[4*k], rot.Values[4*k+1], rot.Values[4*k+2]}}
-			if !quatApprox(q, w, 1e-6) {
+			if !animtest.QuatApprox(q, w, 1e-6) {
 				t.Errorf("j1 key %d: %v, want %v", k, q, w)
 			}
 		}
 		wantPos := []mgl32.Vec3{{0, 0, 100}, {50, -20, 100}}
 		for k, w := range wantPos {
 			p := mgl32.Vec3{pos.Values[3*k], pos.Values[3*k+1], pos.Values[3*k+2]}
-			if !vecApprox(p, w, 1e-3) {
+			if !animtest.VecApprox(p, w, 1e-3) {
 				t.Errorf("j0 translation key %d: %v, want %v", k, p, w)
 			}
 		}
@@ -133,27 +136,27 @@ func TestRetargetWorldSpace(t *testing.T) {
 		// j0 keyed at 0, 1; j1 at 0, 0.5, 1: j1's world rotation follows
 		// both, so its baked keys fall at 0, 0.5, 1. A target joint
 		// driven by no keyed joint gets no track.
-		from, to := chain(3), chain(3)
-		src := Clip{Name: "nod", Duration: 1, Tracks: []Track{
-			{Joint: 0, Path: Rotation, Interp: Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(40))},
-			{Joint: 1, Path: Rotation, Interp: Linear, Times: []float32{0, 0.5, 1}, Values: quatKeys(mgl32.QuatIdent(), rx(20), rx(10))},
+		from, to := animtest.Chain(3), animtest.Chain(3)
+		src := anim.Clip{Name: "nod", Duration: 1, Tracks: []anim.Track{
+			{Joint: 0, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(40))},
+			{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 0.5, 1}, Values: quatKeys(mgl32.QuatIdent(), rx(20), rx(10))},
 		}}
-		got, err := Retarget(&src, from, to, &RetargetMap{Joint: []int{0, 1, 2}, Root: -1})
+		got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, 1, 2}, Root: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for j, times := range map[int][]float32{0: {0, 0.5, 1}, 1: {0, 0.5, 1}} {
-			if tr := trackOf(&got, j, Rotation); tr == nil || !slices.Equal(tr.Times, times) {
+			if tr := trackOf(&got, j, anim.Rotation); tr == nil || !slices.Equal(tr.Times, times) {
 				t.Errorf("j%d rotation track %+v, want keys at %v", j, tr, times)
 			}
 		}
-		if tr := trackOf(&got, 2, Rotation); tr != nil {
+		if tr := trackOf(&got, 2, anim.Rotation); tr != nil {
 			t.Errorf("j2, which keeps its rest, has a track %+v", tr)
 		}
 		// A key time halfway along j0's turn: 20° about Y, hand-derived.
-		tr := trackOf(&got, 0, Rotation)
+		tr := trackOf(&got, 0, anim.Rotation)
 		q := mgl32.Quat{W: tr.Values[7], V: mgl32.Vec3{tr.Values[4], tr.Values[5], tr.Values[6]}}
-		if w := (mgl32.Quat{W: float32(math.Cos(math.Pi / 18)), V: mgl32.Vec3{0, float32(math.Sin(math.Pi / 18)), 0}}); !quatApprox(q, w, 1e-6) {
+		if w := (mgl32.Quat{W: float32(math.Cos(math.Pi / 18)), V: mgl32.Vec3{0, float32(math.Sin(math.Pi / 18)), 0}}); !animtest.QuatApprox(q, w, 1e-6) {
 			t.Errorf("j0 at 0.5 s: %v, want %v", q, w)
 		}
 	})
@@ -164,80 +167,80 @@ func TestRetargetWorldSpace(t *testing.T) {
 		// weighs p0, m0, p1, m1 by ½, ⅛, ½, −⅛, so the spline stands at
 		// (0, 0, ½·√½ + ⅛, ½ + ½·√½), normalized. The baked clip keys it
 		// there among eight keys per interval.
-		from, to := chain(2), chain(2)
+		from, to := animtest.Chain(2), animtest.Chain(2)
 		zero := mgl32.Quat{}
-		src := Clip{Name: "curl", Duration: 1, Tracks: []Track{
-			{Joint: 1, Path: Rotation, Interp: CubicSpline, Times: []float32{0, 1},
-				Values: quatKeys(zero, mgl32.QuatIdent(), mgl32.Quat{V: mgl32.Vec3{0, 0, 1}}, zero, rotZ(90), zero)},
+		src := anim.Clip{Name: "curl", Duration: 1, Tracks: []anim.Track{
+			{Joint: 1, Path: anim.Rotation, Interp: anim.CubicSpline, Times: []float32{0, 1},
+				Values: quatKeys(zero, mgl32.QuatIdent(), mgl32.Quat{V: mgl32.Vec3{0, 0, 1}}, zero, animtest.RotZ(90), zero)},
 		}}
-		got, err := Retarget(&src, from, to, &RetargetMap{Joint: []int{0, 1}, Root: -1})
+		got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, 1}, Root: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := trackOf(&got, 1, Rotation)
-		if tr == nil || tr.Interp != Linear || len(tr.Times) != bakeSubsteps+1 || tr.Times[bakeSubsteps/2] != 0.5 {
-			t.Fatalf("j1 rotation track %+v, want %d LINEAR keys, one at 0.5", tr, bakeSubsteps+1)
+		tr := trackOf(&got, 1, anim.Rotation)
+		if tr == nil || tr.Interp != anim.Linear || len(tr.Times) != anim.BakeSubsteps+1 || tr.Times[anim.BakeSubsteps/2] != 0.5 {
+			t.Fatalf("j1 rotation track %+v, want %d LINEAR keys, one at 0.5", tr, anim.BakeSubsteps+1)
 		}
-		k := 4 * bakeSubsteps / 2
+		k := 4 * anim.BakeSubsteps / 2
 		q := mgl32.Quat{W: tr.Values[k+3], V: mgl32.Vec3{tr.Values[k], tr.Values[k+1], tr.Values[k+2]}}
 		want := mgl32.Quat{W: 0.5 + 0.5*s45, V: mgl32.Vec3{0, 0, 0.5*s45 + 0.125}}.Normalize()
-		if !quatApprox(q, want, 1e-5) {
+		if !animtest.QuatApprox(q, want, 1e-5) {
 			t.Errorf("j1 at 0.5 s: %v, want %v", q, want)
 		}
 	})
 
 	t.Run("steps stay steps", func(t *testing.T) {
-		from, to := chain(2), chain(2)
-		src := Clip{Name: "snap", Duration: 1, Tracks: []Track{
-			{Joint: 1, Path: Rotation, Interp: Step, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), rx(90))},
+		from, to := animtest.Chain(2), animtest.Chain(2)
+		src := anim.Clip{Name: "snap", Duration: 1, Tracks: []anim.Track{
+			{Joint: 1, Path: anim.Rotation, Interp: anim.Step, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), rx(90))},
 		}}
-		got, err := Retarget(&src, from, to, &RetargetMap{Joint: []int{0, 1}, Root: -1})
+		got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, 1}, Root: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tr := trackOf(&got, 1, Rotation); tr == nil || tr.Interp != Step || !slices.Equal(tr.Times, []float32{0, 1}) {
+		if tr := trackOf(&got, 1, anim.Rotation); tr == nil || tr.Interp != anim.Step || !slices.Equal(tr.Times, []float32{0, 1}) {
 			t.Errorf("j1 rotation track %+v, want STEP keys at 0 and 1", tr)
 		}
 		// Beside a LINEAR track the keys are LINEAR, and the step holds
 		// its value until a thousandth of the interval before the next.
-		src.Tracks = append(src.Tracks, Track{Joint: 0, Path: Rotation, Interp: Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(10))})
-		got, err = Retarget(&src, from, to, &RetargetMap{Joint: []int{0, 1}, Root: -1})
+		src.Tracks = append(src.Tracks, anim.Track{Joint: 0, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(10))})
+		got, err = anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, 1}, Root: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := trackOf(&got, 1, Rotation)
-		if tr == nil || tr.Interp != Linear || len(tr.Times) != 3 || math.Abs(float64(tr.Times[1]-0.999)) > 1e-6 {
+		tr := trackOf(&got, 1, anim.Rotation)
+		if tr == nil || tr.Interp != anim.Linear || len(tr.Times) != 3 || math.Abs(float64(tr.Times[1]-0.999)) > 1e-6 {
 			t.Fatalf("j1 rotation track %+v, want LINEAR keys at 0, 0.999, 1", tr)
 		}
-		if q := (mgl32.Quat{W: tr.Values[7], V: mgl32.Vec3{tr.Values[4], tr.Values[5], tr.Values[6]}}); !quatApprox(q, mgl32.QuatIdent(), 1e-6) {
+		if q := (mgl32.Quat{W: tr.Values[7], V: mgl32.Vec3{tr.Values[4], tr.Values[5], tr.Values[6]}}); !animtest.QuatApprox(q, mgl32.QuatIdent(), 1e-6) {
 			t.Errorf("j1 at 0.999 s: %v, want the identity it holds until 1 s", q)
 		}
 	})
 }
 
 func TestRetargetRefusesBadMaps(t *testing.T) {
-	from, to := chain(2), chain(2)
-	src := Clip{Name: "wave", Duration: 1, Tracks: []Track{
-		{Joint: 1, Path: Rotation, Interp: Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), rotZ(30))},
+	from, to := animtest.Chain(2), animtest.Chain(2)
+	src := anim.Clip{Name: "wave", Duration: 1, Tracks: []anim.Track{
+		{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), animtest.RotZ(30))},
 	}}
 	for _, tc := range []struct {
 		name string
-		m    RetargetMap
+		m    anim.RetargetMap
 		want string
 	}{
-		{"wrong length", RetargetMap{Joint: []int{0}, Root: -1}, "map has 1 joints for a source skeleton of 2"},
-		{"two onto one", RetargetMap{Joint: []int{1, 1}, Root: -1}, `"j0" and "j1" both driving "j1"`},
-		{"outside the target", RetargetMap{Joint: []int{0, 5}, Root: -1}, `sends source joint "j1" to joint 5`},
-		{"root outside", RetargetMap{Joint: []int{0, 1}, Root: 9}, "root 9 outside"},
+		{"wrong length", anim.RetargetMap{Joint: []int{0}, Root: -1}, "map has 1 joints for a source skeleton of 2"},
+		{"two onto one", anim.RetargetMap{Joint: []int{1, 1}, Root: -1}, `"j0" and "j1" both driving "j1"`},
+		{"outside the target", anim.RetargetMap{Joint: []int{0, 5}, Root: -1}, `sends source joint "j1" to joint 5`},
+		{"root outside", anim.RetargetMap{Joint: []int{0, 1}, Root: 9}, "root 9 outside"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := Retarget(&src, from, to, &tc.m); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := anim.Retarget(&src, from, to, &tc.m); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
 	}
 	// A map leaving j1 without a target drops its track.
-	got, err := Retarget(&src, from, to, &RetargetMap{Joint: []int{0, -1}, Root: -1})
+	got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, -1}, Root: -1})
 	if err != nil || len(got.Tracks) != 0 {
 		t.Fatalf("unmapped joint kept: %+v, %v", got.Tracks, err)
 	}

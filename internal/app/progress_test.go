@@ -9,12 +9,18 @@ import (
 	"time"
 )
 
+// setProgressEvery sets the interval between progress updates to d for
+// the rest of the test t.
+func setProgressEvery(t *testing.T, d time.Duration) {
+	old := progressEvery
+	t.Cleanup(func() { progressEvery = old })
+	progressEvery = d
+}
+
 // Off a terminal (a log, a pipe) progress is plain lines, one per
 // interval, saying steps done of all and the share: 3 of 12 is 25%.
 func TestProgressOnALog(t *testing.T) {
-	old := progressEvery
-	defer func() { progressEvery = old }()
-	progressEvery = 0
+	setProgressEvery(t, 0)
 	var b bytes.Buffer
 	p := NewProgress(&b, "recording out.gif", 12)
 	p.Step(3)
@@ -34,9 +40,7 @@ func TestProgressOnALog(t *testing.T) {
 
 // A terminal's bar is redrawn in place and wiped when the work is done.
 func TestProgressBarOnATerminal(t *testing.T) {
-	old := progressEvery
-	defer func() { progressEvery = old }()
-	progressEvery = 0
+	setProgressEvery(t, 0)
 	var b bytes.Buffer
 	p := NewProgress(&b, "corpus", 4)
 	p.tty = true

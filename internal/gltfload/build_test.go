@@ -80,33 +80,7 @@ func (b *docBuilder) glb(t testing.TB, rest string) []byte {
 	t.Helper()
 	js := fmt.Sprintf(`{"asset": {"version": "2.0"}, %s, "buffers": [{"byteLength": %d}], "bufferViews": [%s], "accessors": [%s]}`,
 		rest, b.bin.Len(), join(b.views), join(b.accs))
-	return packGLB([]byte(js), b.bin.Bytes())
-}
-
-// packGLB lays a JSON chunk and a BIN chunk out as a GLB file, each padded
-// to 4 bytes (the JSON with spaces, the BIN with zeros) as the container
-// asks.
-func packGLB(js, bin []byte) []byte {
-	js = append([]byte(nil), js...)
-	for len(js)%4 != 0 {
-		js = append(js, ' ')
-	}
-	bin = append([]byte(nil), bin...)
-	for len(bin)%4 != 0 {
-		bin = append(bin, 0)
-	}
-	var out bytes.Buffer
-	w := func(v any) { binary.Write(&out, binary.LittleEndian, v) }
-	w(uint32(glbMagic))
-	w(uint32(2))
-	w(uint32(12 + 8 + len(js) + 8 + len(bin)))
-	w(uint32(len(js)))
-	w(uint32(glbChunkJSON))
-	out.Write(js)
-	w(uint32(len(bin)))
-	w(uint32(glbChunkBIN))
-	out.Write(bin)
-	return out.Bytes()
+	return glbChunks([]byte(js), b.bin.Bytes())
 }
 
 func join(items []string) string {

@@ -207,6 +207,9 @@ func glbOf(t testing.TB, d jdoc) []byte {
 	return glbChunks(d.bytes(t), bin)
 }
 
+// glbChunks lays a JSON chunk and a BIN chunk out as a GLB file, each
+// padded to 4 bytes (the JSON with spaces, the BIN with zeros) as the
+// container asks; a nil bin leaves the BIN chunk out.
 func glbChunks(js, bin []byte) []byte {
 	js = append([]byte(nil), js...)
 	for len(js)%4 != 0 {

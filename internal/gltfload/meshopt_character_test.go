@@ -104,7 +104,7 @@ func meshoptGLB(t *testing.T, data []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return packGLB(njs, out)
+	return glbChunks(njs, out)
 }
 
 // TestMeshoptCharacterPosesAsTheOriginal compresses the project's skinned,

@@ -73,13 +73,19 @@ func TestPointerMeshWeightsAndUnplayedPointers(t *testing.T) {
 	if c.Morph[0].Channel != m.NodeMorph[0] || c.Morph[1].Channel != m.NodeMorph[3] {
 		t.Fatalf("morph channels %d, %d; want nodes 0 and 3's: %d, %d", c.Morph[0].Channel, c.Morph[1].Channel, m.NodeMorph[0], m.NodeMorph[3])
 	}
-	var named []string
-	for _, i := range m.Report.Issues {
-		if strings.Contains(i.Message, "/cameras/0/perspective/yfov") {
-			named = append(named, i.Message)
-		}
-	}
+	named := messagesWith(m, "/cameras/0/perspective/yfov")
 	if len(named) != 1 || !strings.Contains(named[0], "channels[3], animations[0].channels[4]") {
 		t.Fatalf("want one line naming the pointer and both channels, got %q", named)
 	}
+}
+
+// messagesWith is the messages of m's report that contain sub, in order.
+func messagesWith(m *Model, sub string) []string {
+	var out []string
+	for _, i := range m.Report.Issues {
+		if strings.Contains(i.Message, sub) {
+			out = append(out, i.Message)
+		}
+	}
+	return out
 }

@@ -223,12 +223,7 @@ func TestKTX2OnlyTexturesShareOneLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var found []string
-	for _, i := range m.Report.Issues {
-		if strings.Contains(i.Message, "KTX2") {
-			found = append(found, i.Message)
-		}
-	}
+	found := messagesWith(m, "KTX2")
 	if len(found) != 1 || !strings.Contains(found[0], "textures 0, 1 have") {
 		t.Fatalf("want one line naming textures 0, 1, got %q", found)
 	}

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"testing"
 	"time"
@@ -10,47 +9,15 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
-
-// benchRig is a chain-and-branches skeleton of n joints with a looping
-// clip animating every joint's rotation and translation over 31 keys.
-func benchRig(n int) (*anim.Skeleton, *anim.Clip, *anim.Skin) {
-	sk := &anim.Skeleton{Names: make([]string, n), Parents: make([]int, n), Rest: make([]anim.Transform, n)}
-	clip := &anim.Clip{Name: "bench", Duration: 1}
-	skin := &anim.Skin{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}
-	for j := 0; j < n; j++ {
-		if j == 0 {
-			sk.Parents[j] = -1
-		} else {
-			sk.Parents[j] = (j - 1) / 2
-		}
-		sk.Rest[j] = anim.IdentityTransform
-		sk.Rest[j].Translation = mgl32.Vec3{0, 0.1, 0}
-		skin.Joints[j] = j
-		skin.InverseBind[j] = mgl32.Translate3D(0, -0.1*float32(j), 0)
-		times := make([]float32, 31)
-		rot := make([]float32, 31*4)
-		tr := make([]float32, 31*3)
-		for k := range times {
-			times[k] = float32(k) / 30
-			a := 0.5 * math.Sin(2*math.Pi*float64(k)/30+float64(j))
-			q := mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 0, 1})
-			rot[k*4], rot[k*4+1], rot[k*4+2], rot[k*4+3] = q.V[0], q.V[1], q.V[2], q.W
-			tr[k*3+1] = 0.1 + 0.01*float32(a)
-		}
-		clip.Tracks = append(clip.Tracks,
-			anim.Track{Joint: j, Path: anim.Rotation, Interp: anim.Linear, Times: times, Values: rot},
-			anim.Track{Joint: j, Path: anim.Translation, Interp: anim.Linear, Times: times, Values: tr})
-	}
-	return sk, clip, skin
-}
 
 const benchJoints = 64
 
-// benchTreeRig is benchRig's 64-joint skeleton with named joints and five
+// benchTreeRig is animtest.BenchRig's 64-joint skeleton with named joints and five
 // copies of its clip, c0…c4, so that trees can blend distinct players.
 func benchTreeRig() (*anim.Skeleton, []anim.Clip) {
-	sk, clip, _ := benchRig(benchJoints)
+	sk, clip, _ := animtest.BenchRig(benchJoints)
 	for i := range sk.Names {
 		sk.Names[i] = fmt.Sprintf("j%d", i)
 	}
@@ -231,14 +198,11 @@ func BenchmarkCharacterVsBest(b *testing.B) {
 // workload evaluations, which goes first taking turns. On a machine whose
 // speed drifts (a shared virtual machine), two separate benchmarks can run
 // in different weather, and a ratio of them can be off by a third;
-// alternating cancels it. Each slice is timed once: keeping the faster of
-// two 1 ms tries of each, as this did before, read the character's ratio
-// 2 % low (six runs of both ways interleaved on a 2-vCPU AMD EPYC: 2.60 to
-// 2.81 against 2.67 to 2.85), its slices varying more than the workload's. It
-// reports run's median ns/joint (under unit), the workload's, and the
-// median of the iterations' ratios.
+// alternating cancels it. Each slice is timed once, not the faster of two
+// tries (docs/performance.md has why). It reports run's median ns/joint
+// (under unit), the workload's, and the median of the iterations' ratios.
 func vsBest(b *testing.B, run func(), joints int, unit string) {
-	best := newB2PFast(b, b2pSkeleton(), b2pSkin(), b2pClips(), true)
+	best := animtest.NewB2PFast(b, animtest.B2PSkeleton(), animtest.B2PSkin(), animtest.B2PClips(), true)
 	slice := func(run func(), joints int) float64 {
 		k, start := 0, time.Now()
 		for time.Since(start) < 2*time.Millisecond {
@@ -253,9 +217,9 @@ func vsBest(b *testing.B, run func(), joints int, unit string) {
 	for i := 0; b.Loop(); i++ {
 		var r, w float64
 		if i%2 == 0 {
-			r, w = slice(run, joints), slice(best.eval, b2pJoints)
+			r, w = slice(run, joints), slice(best.Eval, animtest.B2PJoints)
 		} else {
-			w, r = slice(best.eval, b2pJoints), slice(run, joints)
+			w, r = slice(best.Eval, animtest.B2PJoints), slice(run, joints)
 		}
 		runs, bests, ratios = append(runs, r), append(bests, w), append(ratios, r/w)
 	}

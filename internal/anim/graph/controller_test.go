@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 func TestParams(t *testing.T) {
 	spec := treeSpec(clipNodeSpec("A"),
 		ParamSpec{Name: "speed", Min: 0, Max: 2, Default: 1},
 		ParamSpec{Name: "aim_x", Min: -1, Max: 1, Default: 5}) // default clamped to 1
-	c := build(t, spec, chain(2), nodeClips())
+	c := build(t, spec, animtest.Chain(2), nodeClips())
 	p := c.Params()
 	if len(p) != 2 || p[0] != (Param{Name: "speed", Value: 1, Min: 0, Max: 2, Default: 1}) || p[1].Value != 1 || p[1].Default != 1 {
 		t.Fatalf("Params() = %+v", p)
@@ -58,18 +59,18 @@ func TestSetTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(2), nodeClips())
+	c := build(t, spec, animtest.Chain(2), nodeClips())
 	c.Update(0.3)
 	c.SetTime(1.25)
 	// A (2 s) at 1.25; B (1 s, looping) wraps to 0.25; B once holds 1.
 	want := []float32{1.25, 0.25, 1}
 	for i, p := range c.players {
-		if got := p.clock.Local(); !approxEqual(got, want[i], 1e-6) {
+		if got := p.clock.Local(); !animtest.ApproxEqual(got, want[i], 1e-6) {
 			t.Errorf("player %d at %v, want %v", i, got, want[i])
 		}
 	}
 	// (1.25 + 12.5)/2
-	if got := x0(c); !approxEqual(got, 6.875, 1e-5) {
+	if got := x0(c); !animtest.ApproxEqual(got, 6.875, 1e-5) {
 		t.Fatalf("x = %v, want 6.875", got)
 	}
 }
@@ -119,8 +120,8 @@ func TestUpdateEvaluateAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk := humanoid()
-	c := build(t, spec, sk, humanoidClips(sk))
+	sk := animtest.Humanoid()
+	c := build(t, spec, sk, animtest.HumanoidClips(sk))
 	pose := anim.NewSoAPose(sk.NumJoints())
 	requests := []string{"walk", "add/off", "wave", "all", "add/on", "walk", "all"}
 	frame := 0
@@ -159,8 +160,8 @@ func TestTimelineFollowsHeaviestChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk := humanoid()
-	c := build(t, spec, sk, humanoidClips(sk))
+	sk := animtest.Humanoid()
+	c := build(t, spec, sk, animtest.HumanoidClips(sk))
 	// p, then the clip it weighs most (by the positions: 0.4 gives Walk
 	// 0.8, 0.9 gives Wave 0.8) and that clip's length.
 	for i, step := range []struct {
@@ -176,7 +177,7 @@ func TestTimelineFollowsHeaviestChild(t *testing.T) {
 		if tl.Clip != step.clip || tl.Duration != step.d {
 			t.Fatalf("step %d, p = %v: timeline shows clip %d of %v s; want clip %d of %v s", i, step.p, tl.Clip, tl.Duration, step.clip, step.d)
 		}
-		if got, want := c.Status().Layers[0].Time, tl.Time/tl.Duration; !approxEqual(got, want, 1e-6) {
+		if got, want := c.Status().Layers[0].Time, tl.Time/tl.Duration; !animtest.ApproxEqual(got, want, 1e-6) {
 			t.Fatalf("step %d, p = %v: layer time %v; want the clip's %v", i, step.p, got, want)
 		}
 	}
@@ -192,11 +193,11 @@ func TestTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(1), []anim.Clip{rampClip("Ramp", 2, 0, 0, 4), constClip("Hold", 2, 0, 10, 0, 0)})
+	c := build(t, spec, animtest.Chain(1), []anim.Clip{animtest.RampClip("Ramp", 2, 0, 0, 4), animtest.ConstClip("Hold", 2, 0, 10, 0, 0)})
 	x := func() float32 { return evalPose(c)[0].Translation[0] }
 	timeline := func(want, wantD float32) {
 		t.Helper()
-		if tl := c.Timeline(); !approxEqual(tl.Time, want, 1e-5) || tl.Duration != wantD {
+		if tl := c.Timeline(); !animtest.ApproxEqual(tl.Time, want, 1e-5) || tl.Duration != wantD {
 			t.Fatalf("timeline %v of %v s, want %v of %v", tl.Time, tl.Duration, want, wantD)
 		}
 	}
@@ -208,7 +209,7 @@ func TestTransport(t *testing.T) {
 	c.SetSpeed(-2)
 	c.Update(0.25) // backwards: 1 − 0.25·2
 	timeline(0.5, 2)
-	if got := x(); !approxEqual(got, 1, 1e-5) {
+	if got := x(); !animtest.ApproxEqual(got, 1, 1e-5) {
 		t.Fatalf("x = %v at 0.5 s, want 1", got)
 	}
 	c.Update(0.5) // 0.5 − 1 wraps to 1.5 in a loop
@@ -235,7 +236,7 @@ func TestTransport(t *testing.T) {
 	}
 	c.Update(0) // takes the transition
 	c.Update(0.5)
-	if got := x(); !approxEqual(got, 6.5, 1e-4) {
+	if got := x(); !animtest.ApproxEqual(got, 6.5, 1e-4) {
 		t.Fatalf("paused half-way through the fade: x = %v, want 6.5", got)
 	}
 	c.Update(0.6)
@@ -261,16 +262,16 @@ func TestTimelineCutAndOnceUnderSync(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(1), nodeClips())
+	c := build(t, spec, animtest.Chain(1), nodeClips())
 	// A (2 s, looping) weighs 0.75: it is the timeline. Synced alone
 	// (B plays once), its cycle is its own 2 s.
 	c.Update(0.5)
 	tl := c.Timeline()
-	if tl.Clip != 0 || tl.Duration != 2 || !approxEqual(tl.Time, 0.5, 1e-6) || tl.Mode != anim.Loop {
+	if tl.Clip != 0 || tl.Duration != 2 || !animtest.ApproxEqual(tl.Time, 0.5, 1e-6) || tl.Mode != anim.Loop {
 		t.Fatalf("timeline %+v, want clip 0 (A) at 0.5 of 2 s, looping", tl)
 	}
 	// B plays once at its own speed: 0.5 s in, not A's phase 0.25.
-	if got := c.players[1].clock.Local(); !approxEqual(got, 0.5, 1e-6) {
+	if got := c.players[1].clock.Local(); !animtest.ApproxEqual(got, 0.5, 1e-6) {
 		t.Fatalf("once-clip under sync at %v, want 0.5 (its own clock)", got)
 	}
 	c.Update(1) // B holds its end; A goes on
@@ -291,7 +292,7 @@ func TestTimelineCutAndOnceUnderSync(t *testing.T) {
 		t.Fatal("a cut to an unknown state was accepted")
 	}
 	// A seek to the very end of a looping clip shows the end, not 0.
-	c2 := build(t, spec, chain(1), nodeClips())
+	c2 := build(t, spec, animtest.Chain(1), nodeClips())
 	c2.SetTime(2)
 	if tl := c2.Timeline(); tl.Time != 2 {
 		t.Fatalf("seek to the end of a 2 s loop: %v, want 2", tl.Time)
@@ -305,7 +306,7 @@ func TestEvaluateShifted(t *testing.T) {
 		clipNodeSpec("A"),
 		{Type: NodeClip, Clip: ClipNamed("B"), Loop: anim.Once, Rate: inPtr(Const(2))},
 	}})
-	c := build(t, spec, chain(2), nodeClips())
+	c := build(t, spec, animtest.Chain(2), nodeClips())
 	c.Update(0.3)
 	c.SetPaused(true)
 	c.Update(0.1)
@@ -320,17 +321,17 @@ func TestEvaluateShifted(t *testing.T) {
 	}
 	for _, tc := range cases {
 		c.EvaluateShifted(tc.dt, out)
-		if got := out.At(0).Translation[0]; !approxEqual(got, tc.want, 1e-5) {
+		if got := out.At(0).Translation[0]; !animtest.ApproxEqual(got, tc.want, 1e-5) {
 			t.Errorf("shifted by %v: x = %v, want %v", tc.dt, got, tc.want)
 		}
 	}
 	// The controller is as it was: the pose now, then playing on from it.
-	if got := x0(c); !approxEqual(got, 8.15, 1e-5) {
+	if got := x0(c); !animtest.ApproxEqual(got, 8.15, 1e-5) {
 		t.Errorf("after the shifted evaluations x = %v, want 8.15", got)
 	}
 	c.SetPaused(false)
 	c.Update(0.1)
-	if got := x0(c); !approxEqual(got, (0.4+18)/2, 1e-5) {
+	if got := x0(c); !animtest.ApproxEqual(got, (0.4+18)/2, 1e-5) {
 		t.Errorf("playing on: x = %v, want 9.2", got)
 	}
 	if n := testing.AllocsPerRun(10, func() { c.EvaluateShifted(0.2, out) }); n != 0 {

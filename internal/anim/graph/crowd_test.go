@@ -7,11 +7,12 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // TestCrowdValidate breaks one argument of NewCrowd at a time.
 func TestCrowdValidate(t *testing.T) {
-	sk := chain(4)
+	sk := animtest.Chain(4)
 	for name, f := range map[string]func() error{
 		"crowd skin": func() error {
 			_, err := NewCrowd(sk, []anim.Skin{{Joints: []int{5}, InverseBind: make([]mgl32.Mat4, 1)}}, nil)
@@ -19,7 +20,7 @@ func TestCrowdValidate(t *testing.T) {
 		},
 		"crowd controller": func() error { _, err := NewCrowd(sk, nil, []*Controller{nil}); return err },
 		"crowd skeleton": func() error {
-			c, err := NewController(&Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "rest"}}}}}, chain(2), nil)
+			c, err := NewController(&Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "rest"}}}}}, animtest.Chain(2), nil)
 			if err != nil {
 				return nil // must not happen: reported as accepted
 			}
@@ -48,8 +49,8 @@ func TestCrowdValidate(t *testing.T) {
 // at a time (SampleSoAJob, BlendSoA and the weighted average,
 // ModelPaletteJob) at the same clip times.
 func TestCrowdMatchesJobs(t *testing.T) {
-	sk := humanoid()
-	clips := humanoidClips(sk)
+	sk := animtest.Humanoid()
+	clips := animtest.HumanoidClips(sk)
 	n := sk.NumJoints()
 	skins := []anim.Skin{{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}, {Joints: []int{3, 1}, InverseBind: []mgl32.Mat4{mgl32.Ident4(), mgl32.Translate3D(1, 2, 3)}}}
 	for i := range n {
@@ -160,7 +161,7 @@ func TestCrowdMatchesJobs(t *testing.T) {
 		copy(want[anim.PaletteFloats*(n+2):], mp.Models)
 		got := results[0][i*len(want) : (i+1)*len(want)]
 		for k := range want {
-			if !approxEqual(got[k], want[k], 1e-4) {
+			if !animtest.ApproxEqual(got[k], want[k], 1e-4) {
 				t.Fatalf("character %d (weights %v): float %d of the palettes and models = %v, want %v", i, weights[i%len(weights)], k, got[k], want[k])
 			}
 		}
@@ -173,7 +174,7 @@ func TestCrowdAllocatesNothing(t *testing.T) {
 	c := crowd1000(t, true)
 	defer c.Close()
 	for _, workers := range []int{1, 2} {
-		if a := testing.AllocsPerRun(3, func() { c.Evaluate(b2pStep, workers) }); a != 0 {
+		if a := testing.AllocsPerRun(3, func() { c.Evaluate(animtest.B2PStep, workers) }); a != 0 {
 			t.Errorf("crowd on %d workers allocates %v times per frame", workers, a)
 		}
 	}

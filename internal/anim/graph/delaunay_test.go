@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 func TestTriangulate(t *testing.T) {
@@ -109,7 +111,7 @@ func TestTriangleWeights(t *testing.T) {
 			got = got.Add(pts[i].Mul(x))
 			sum += x
 		}
-		if !approxEqual(sum, 1, 1e-6) || !approxEqual(got[0], tc.want[0], 1e-5) || !approxEqual(got[1], tc.want[1], 1e-5) {
+		if !animtest.ApproxEqual(sum, 1, 1e-6) || !animtest.ApproxEqual(got[0], tc.want[0], 1e-5) || !animtest.ApproxEqual(got[1], tc.want[1], 1e-5) {
 			t.Errorf("%s: weights %v sum %v place the point at %v, want %v", tc.name, w, sum, got, tc.want)
 		}
 	}
@@ -179,7 +181,7 @@ func TestBarycentricExact(t *testing.T) {
 	for _, w := range [][3]float32{{0.2, 0.3, 0.5}, {0.6, 0.1, 0.3}, {0.5, 0.5, 0}, {1, 0, 0}, {-0.2, 0.7, 0.5}, {0.4, -0.1, 0.7}, {0.3, 0.9, -0.2}} {
 		p := a.Mul(w[0]).Add(b.Mul(w[1])).Add(c.Mul(w[2]))
 		u, v, s, ok := barycentric(a, b, c, p)
-		if !approxEqual(u, w[0], 1e-5) || !approxEqual(v, w[1], 1e-5) || !approxEqual(s, w[2], 1e-5) {
+		if !animtest.ApproxEqual(u, w[0], 1e-5) || !animtest.ApproxEqual(v, w[1], 1e-5) || !animtest.ApproxEqual(s, w[2], 1e-5) {
 			t.Errorf("barycentric of %v = (%v, %v, %v), want %v", p, u, v, s, w)
 		}
 		if inside := w[0] >= 0 && w[1] >= 0 && w[2] >= 0; ok != inside {
@@ -201,7 +203,7 @@ func TestRectWeightsByHand(t *testing.T) {
 	rectWeights(lo, hi, corner, mgl32.Vec2{2, 3.5}, w)
 	want := []float32{0.0625, 0.1875, 0.1875, 0.5625} // by sample: corner 1, 3, 0, 2
 	for i := range w {
-		if !approxEqual(w[i], want[i], 1e-6) {
+		if !animtest.ApproxEqual(w[i], want[i], 1e-6) {
 			t.Fatalf("weights %v, want %v", w, want)
 		}
 	}
@@ -217,7 +219,7 @@ func TestSnapWeights(t *testing.T) {
 	w := []float32{0.5, weightSnap / 2, 0.25, weightSnap}
 	snapWeights(w)
 	sum := float32(0.75 + weightSnap)
-	if want := []float32{0.5 / sum, 0, 0.25 / sum, weightSnap / sum}; !approxEqual(w[0], want[0], 1e-7) || w[1] != 0 || !approxEqual(w[2], want[2], 1e-7) || !approxEqual(w[3], want[3], 1e-7) {
+	if want := []float32{0.5 / sum, 0, 0.25 / sum, weightSnap / sum}; !animtest.ApproxEqual(w[0], want[0], 1e-7) || w[1] != 0 || !animtest.ApproxEqual(w[2], want[2], 1e-7) || !animtest.ApproxEqual(w[3], want[3], 1e-7) {
 		t.Fatalf("snapped %v, want %v", w, want)
 	}
 	w = []float32{weightSnap / 2, 0}

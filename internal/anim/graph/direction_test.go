@@ -2,6 +2,8 @@ package graph
 
 import (
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // TestBackward: the way the timeline's time runs. A (2 s) in
@@ -12,7 +14,7 @@ func TestBackward(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(1), nodeClips())
+	c := build(t, spec, animtest.Chain(1), nodeClips())
 	for _, step := range []struct {
 		dt, speed float32
 		back      bool

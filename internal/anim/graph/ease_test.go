@@ -2,6 +2,8 @@ package graph
 
 import (
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 func TestEase(t *testing.T) {
@@ -30,7 +32,7 @@ func TestEase(t *testing.T) {
 		{"s-curve three quarters", EaseS, 0.75, 0.9},
 	}
 	for _, tc := range cases {
-		if got := tc.e.At(tc.u); !approxEqual(got, tc.want, 1e-6) {
+		if got := tc.e.At(tc.u); !animtest.ApproxEqual(got, tc.want, 1e-6) {
 			t.Errorf("%s: At(%v) = %v, want %v", tc.name, tc.u, got, tc.want)
 		}
 	}

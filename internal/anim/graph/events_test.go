@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // TestControllerEvents plays a 2 s looping clip at rate 1.7 with markers
@@ -17,7 +19,7 @@ func TestControllerEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(2), nodeClips())
+	c := build(t, spec, animtest.Chain(2), nodeClips())
 	var got []string
 	play := func(speed float32) {
 		c.SetSpeed(speed)
@@ -54,7 +56,7 @@ func TestControllerEvents(t *testing.T) {
 	}
 	// A marker outside its clip is a spec error naming it.
 	spec, _ = ParseSpec([]byte(`{"tree": {"type": "clip", "clip": "A"}, "events": [{"clip": "A", "time": 2.5, "name": "late"}]}`))
-	if _, err := NewController(spec, chain(2), nodeClips()); err == nil || !strings.Contains(err.Error(), `events[0]: event "late" at 2.5 s is outside clip "A" (0 to 2 s)`) {
+	if _, err := NewController(spec, animtest.Chain(2), nodeClips()); err == nil || !strings.Contains(err.Error(), `events[0]: event "late" at 2.5 s is outside clip "A" (0 to 2 s)`) {
 		t.Fatalf("a marker past the clip's end: %v", err)
 	}
 }
@@ -69,7 +71,7 @@ func TestSyncMarker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(2), nodeClips())
+	c := build(t, spec, animtest.Chain(2), nodeClips())
 	frac := func(x float64) float64 { return x - math.Floor(x) }
 	for k := range 50 {
 		c.Update(0.037)
@@ -80,7 +82,7 @@ func TestSyncMarker(t *testing.T) {
 	}
 	spec, _ = ParseSpec([]byte(`{"tree": {"type": "lerp", "weight": 0.5, "syncMarker": "m", "children": ["A", "B"]},
 	  "events": [{"clip": "A", "time": 0.5, "name": "m"}]}`))
-	if _, err := NewController(spec, chain(2), nodeClips()); err == nil || !strings.Contains(err.Error(), `children[1]: clip "B" has no marker "m"`) {
+	if _, err := NewController(spec, animtest.Chain(2), nodeClips()); err == nil || !strings.Contains(err.Error(), `children[1]: clip "B" has no marker "m"`) {
 		t.Fatalf("missing marker: %v", err)
 	}
 }
@@ -94,8 +96,8 @@ func TestSyncedEventsFireOncePerCycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clips := append(nodeClips(), rampClip("B4", 4, 0, 0, 1))
-	c := build(t, spec, chain(2), clips)
+	clips := append(nodeClips(), animtest.RampClip("B4", 4, 0, 0, 1))
+	c := build(t, spec, animtest.Chain(2), clips)
 	fired := 0
 	for range 840 {
 		c.Update(1.0 / 30)
@@ -114,8 +116,8 @@ func TestSyncMarkerFromTheStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(2), nodeClips())
-	if a, b := c.players[0].clock.Local(), c.players[1].clock.Local(); !approxEqual(a, 0.5, 1e-6) || !approxEqual(b, 0.1, 1e-6) {
+	c := build(t, spec, animtest.Chain(2), nodeClips())
+	if a, b := c.players[0].clock.Local(), c.players[1].clock.Local(); !animtest.ApproxEqual(a, 0.5, 1e-6) || !animtest.ApproxEqual(b, 0.1, 1e-6) {
 		t.Fatalf("at the start A is at %v, B at %v; want both on L (0.5, 0.1)", a, b)
 	}
 }
@@ -129,7 +131,7 @@ func TestContactSpecErrors(t *testing.T) {
 	} {
 		spec, err := ParseSpec([]byte(src))
 		if err == nil {
-			_, err = NewController(spec, chain(2), nodeClips())
+			_, err = NewController(spec, animtest.Chain(2), nodeClips())
 		}
 		if err == nil || !strings.Contains(err.Error(), "contacts") {
 			t.Errorf("%s: %v", src, err)

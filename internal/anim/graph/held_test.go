@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // TestHeldCharacterClaims runs the character spec's layers (a blend, an
@@ -53,8 +54,8 @@ func TestCrowdLayersMatchControllers(t *testing.T) {
 		{"speed": 0, "sway": 1, "look_weight": 0.4},
 		{"speed": 0.2, "gesture": 0},
 	}
-	spec, sk := characterSpec(t), humanoid()
-	clips := humanoidClips(sk)
+	spec, sk := characterSpec(t), animtest.Humanoid()
+	clips := animtest.HumanoidClips(sk)
 	set := func() []*Controller {
 		var ctls []*Controller
 		for i := range chars {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // machineClips, on joint 0 of a two-joint chain:
@@ -15,10 +16,10 @@ import (
 //	W  x = 2000 + 1000t (1 s, played once)
 func machineClips() []anim.Clip {
 	return []anim.Clip{
-		rampClip("A", 1, 0, 0, 10),
-		rampClip("B", 1, 0, 100, 200),
-		constClip("C", 1, 0, 1000, 0, 0),
-		rampClip("W", 1, 0, 2000, 3000),
+		animtest.RampClip("A", 1, 0, 0, 10),
+		animtest.RampClip("B", 1, 0, 100, 200),
+		animtest.ConstClip("C", 1, 0, 1000, 0, 0),
+		animtest.RampClip("W", 1, 0, 2000, 3000),
 	}
 }
 
@@ -63,7 +64,7 @@ func runFrames(t *testing.T, c *Controller, frames []frame) {
 		c.Update(0.125)
 		got := x0(c)
 		s := c.Status()
-		if !approxEqual(got, f.x, 1e-3) || s.State != f.state || s.From != f.from || !approxEqual(s.Weight, f.weight, 1e-6) || s.Layers[0].Pending != f.pending {
+		if !animtest.ApproxEqual(got, f.x, 1e-3) || s.State != f.state || s.From != f.from || !animtest.ApproxEqual(s.Weight, f.weight, 1e-6) || s.Layers[0].Pending != f.pending {
 			t.Fatalf("frame %d: x %v state %q from %q weight %v pending %q; want x %v state %q from %q weight %v pending %q",
 				i+1, got, s.State, s.From, s.Weight, s.Layers[0].Pending, f.x, f.state, f.from, f.weight, f.pending)
 		}
@@ -75,7 +76,7 @@ func TestStateMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(2), machineClips())
+	c := build(t, spec, animtest.Chain(2), machineClips())
 	if got := strings.Join(c.States(), ","); got != "a,b1,b2,once" {
 		t.Fatalf("States() = %s", got)
 	}
@@ -134,7 +135,7 @@ func TestStateMachineInterruptAndImmediate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(2), machineClips())
+	c := build(t, spec, animtest.Chain(2), machineClips())
 	runFrames(t, c, []frame{
 		// Requested by transition name.
 		{request: "go_b", x: 1.25, state: "b1", from: "a", weight: 0},
@@ -193,7 +194,7 @@ func TestLayersAndEmptyStates(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Clips: C x = 100, D x = 1000, B x = 10 + 10t.
-	c := build(t, s, chain(2), nodeClips())
+	c := build(t, s, animtest.Chain(2), nodeClips())
 	if got := strings.Join(c.States(), ","); got != "c,gesture/none,gesture/d,sway/off,sway/b" {
 		t.Fatalf("States() = %s", got)
 	}
@@ -230,7 +231,7 @@ func TestLayersAndEmptyStates(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Update(0.125)
-		if got := x0(c); !approxEqual(got, st.want, 1e-3) {
+		if got := x0(c); !animtest.ApproxEqual(got, st.want, 1e-3) {
 			t.Fatalf("step %d: x = %v, want %v (status %+v)", i, got, st.want, c.Status().Layers)
 		}
 	}
@@ -293,19 +294,19 @@ func TestMatchPhaseAndReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(2), []anim.Clip{rampClip("Walk", 1, 0, 0, 10), rampClip("Run", 2, 0, 100, 140)})
+	c := build(t, spec, animtest.Chain(2), []anim.Clip{animtest.RampClip("Walk", 1, 0, 0, 10), animtest.RampClip("Run", 2, 0, 100, 140)})
 	c.Update(0.25)
 	if err := c.Request("run"); err != nil {
 		t.Fatal(err)
 	}
 	// Walk reaches phase ½, then Run starts at phase ½: 1 s of its 2 s.
 	c.Update(0.25)
-	if got := x0(c); !approxEqual(got, 120, 1e-4) {
+	if got := x0(c); !animtest.ApproxEqual(got, 120, 1e-4) {
 		t.Fatalf("x = %v, want 120 (Run at 1 s)", got)
 	}
 	// The synced blend's cycle is Run's 2 s: 0.5 s more is phase ¾, 1.5 s.
 	c.Update(0.5)
-	if got := x0(c); !approxEqual(got, 130, 1e-4) {
+	if got := x0(c); !animtest.ApproxEqual(got, 130, 1e-4) {
 		t.Fatalf("x = %v, want 130 (Run at 1.5 s)", got)
 	}
 	c.Reset()
@@ -321,11 +322,11 @@ func TestCutRestartsTheState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(2), machineClips())
+	c := build(t, spec, animtest.Chain(2), machineClips())
 	for range 3 {
 		c.Update(0.125)
 	}
-	if x := x0(c); !approxEqual(x, 3.75, 1e-4) {
+	if x := x0(c); !animtest.ApproxEqual(x, 3.75, 1e-4) {
 		t.Fatalf("A after 0.375 s: x %v, want 3.75", x)
 	}
 	for _, step := range []struct {
@@ -336,7 +337,7 @@ func TestCutRestartsTheState(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Update(0.125)
-		if x := x0(c); !approxEqual(x, step.x, 1e-4) || c.Status().State != step.state {
+		if x := x0(c); !animtest.ApproxEqual(x, step.x, 1e-4) || c.Status().State != step.state {
 			t.Fatalf("cut to %s, 0.125 s on: x %v state %q, want x %v: the state from its start", step.state, x, c.Status().State, step.x)
 		}
 	}
@@ -357,10 +358,10 @@ func TestFirstLayerOnRest(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		c := build(t, s, chain(2), nodeClips())
+		c := build(t, s, animtest.Chain(2), nodeClips())
 		c.Update(0.125)
 		// Joint 1 is animated by none of them: it keeps its rest, x = 1.
-		if p := evalPose(c); !approxEqual(p[0].Translation[0], tc.want, 1e-4) || !approxEqual(p[1].Translation[0], 1, 1e-6) {
+		if p := evalPose(c); !animtest.ApproxEqual(p[0].Translation[0], tc.want, 1e-4) || !animtest.ApproxEqual(p[1].Translation[0], 1, 1e-6) {
 			t.Errorf("%s: x = %v and %v, want %v and 1", tc.name, p[0].Translation[0], p[1].Translation[0], tc.want)
 		}
 	}
@@ -372,7 +373,7 @@ func TestStatusNamesTheFirstTransition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, spec, chain(2), machineClips())
+	c := build(t, spec, animtest.Chain(2), machineClips())
 	if err := c.Request("go_b"); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // TestWindowHitEdges: a transition window is met when the time swept
@@ -116,9 +117,9 @@ func TestClipNodeClock(t *testing.T) {
 // x = 0 and x = 4, of durations d0 and d1, with the context to run it.
 func twoClips(t *testing.T, kind NodeType, d0, d1 float32) (*blendNode, [2]*clipNode, *evalContext) {
 	t.Helper()
-	sk := chain(2)
+	sk := animtest.Chain(2)
 	var cs [2]*clipNode
-	for i, c := range []anim.Clip{constClip("A", d0, 1, 0, 0, 0), constClip("B", d1, 1, 4, 0, 0)} {
+	for i, c := range []anim.Clip{animtest.ConstClip("A", d0, 1, 0, 0, 0), animtest.ConstClip("B", d1, 1, 4, 0, 0)} {
 		rc, err := anim.NewRuntimeClip(&c, sk)
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // The node tests drive one tree through a controller on a small skeleton
@@ -25,11 +26,11 @@ import (
 //	K  joint 1 scale 2 (1 s)
 func nodeClips() []anim.Clip {
 	return []anim.Clip{
-		rampClip("A", 2, 0, 0, 2),
-		rampClip("B", 1, 0, 10, 20),
-		constClip("C", 1, 0, 100, 0, 0),
-		constClip("D", 1, 0, 1000, 0, 0),
-		turnClip("R", 1, 1, 0, 90),
+		animtest.RampClip("A", 2, 0, 0, 2),
+		animtest.RampClip("B", 1, 0, 10, 20),
+		animtest.ConstClip("C", 1, 0, 100, 0, 0),
+		animtest.ConstClip("D", 1, 0, 1000, 0, 0),
+		animtest.TurnClip("R", 1, 1, 0, 90),
 		scaleClip("S", 1, 1, 1, 4),
 		scaleClip("K", 1, 1, 2, 2),
 	}
@@ -56,11 +57,11 @@ func TestClipNode(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := build(t, treeSpec(tc.node, ParamSpec{Name: "r", Min: -1, Max: 1, Default: 0.5}), chain(2), nodeClips())
+			c := build(t, treeSpec(tc.node, ParamSpec{Name: "r", Min: -1, Max: 1, Default: 0.5}), animtest.Chain(2), nodeClips())
 			for _, dt := range tc.steps {
 				c.Update(dt)
 			}
-			if got := x0(c); !approxEqual(got, tc.want, 1e-5) {
+			if got := x0(c); !animtest.ApproxEqual(got, tc.want, 1e-5) {
 				t.Fatalf("x = %v, want %v", got, tc.want)
 			}
 		})
@@ -68,7 +69,7 @@ func TestClipNode(t *testing.T) {
 }
 
 func TestLerpNode(t *testing.T) {
-	sk := chain(2)
+	sk := animtest.Chain(2)
 	clips := nodeClips()
 	tree := NodeSpec{Type: NodeLerp, Weight: inPtr(Bind("w")), Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("B")}}
 	c := build(t, treeSpec(tree, ParamSpec{Name: "w", Max: 1}), sk, clips)
@@ -91,10 +92,10 @@ func TestLerpNode(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := evalPose(c)
-			if tc.exact != nil && !posesEqual(got, tc.exact) {
+			if tc.exact != nil && !animtest.PosesEqual(got, tc.exact) {
 				t.Fatalf("got %v, want exactly %v", got, tc.exact)
 			}
-			if !approxEqual(got[0].Translation[0], tc.want, 1e-5) {
+			if !animtest.ApproxEqual(got[0].Translation[0], tc.want, 1e-5) {
 				t.Fatalf("x = %v, want %v", got[0].Translation[0], tc.want)
 			}
 		})
@@ -104,14 +105,14 @@ func TestLerpNode(t *testing.T) {
 		tree := NodeSpec{Type: NodeLerp, Weight: inPtr(Const(0.5)), Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("R")}}
 		c := build(t, treeSpec(tree), sk, clips)
 		c.SetTime(0.5)
-		if got := evalPose(c)[1].Rotation; !quatApprox(got, rotZ(22.5), 1e-5) {
+		if got := evalPose(c)[1].Rotation; !animtest.QuatApprox(got, animtest.RotZ(22.5), 1e-5) {
 			t.Fatalf("rotation %v, want 22.5° about Z", got)
 		}
 	})
 }
 
 func TestBlend1DNode(t *testing.T) {
-	sk := chain(2)
+	sk := animtest.Chain(2)
 	clips := nodeClips()
 	tree := NodeSpec{Type: NodeBlend1D, Param: Bind("speed"), Positions: []float32{0, 1, 3},
 		Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("B"), clipNodeSpec("C")}}
@@ -144,10 +145,10 @@ func TestBlend1DNode(t *testing.T) {
 				before[i] = c.players[i].samples
 			}
 			got := evalPose(c)
-			if !approxEqual(got[0].Translation[0], tc.want, 1e-4) {
+			if !animtest.ApproxEqual(got[0].Translation[0], tc.want, 1e-4) {
 				t.Fatalf("x = %v, want %v", got[0].Translation[0], tc.want)
 			}
-			if tc.exact >= 0 && !posesEqual(got, samplePose(sk, &clips[tc.exact], 0.5)) {
+			if tc.exact >= 0 && !animtest.PosesEqual(got, samplePose(sk, &clips[tc.exact], 0.5)) {
 				t.Fatalf("pose is not clip %d exactly", tc.exact)
 			}
 			for i := range before {
@@ -160,7 +161,7 @@ func TestBlend1DNode(t *testing.T) {
 }
 
 func TestBlend2DNode(t *testing.T) {
-	sk := chain(2)
+	sk := animtest.Chain(2)
 	// Clips P0…P4 hold joint 0 at (10·x, 10·y) of their blend-space point,
 	// so any barycentric or bilinear blend puts the joint at 10·param:
 	// both blends reproduce linear functions exactly.
@@ -170,7 +171,7 @@ func TestBlend2DNode(t *testing.T) {
 		var ch []NodeSpec
 		for i, p := range pts {
 			name := "P" + string(rune('0'+i))
-			clips = append(clips, constClip(name, 1, 0, 10*p[0], 10*p[1], 0))
+			clips = append(clips, animtest.ConstClip(name, 1, 0, 10*p[0], 10*p[1], 0))
 			ch = append(ch, clipNodeSpec(name))
 		}
 		return ch
@@ -203,10 +204,10 @@ func TestBlend2DNode(t *testing.T) {
 			_ = c.SetParam("x", tc.p[0])
 			_ = c.SetParam("y", tc.p[1])
 			got := evalPose(c)
-			if g := got[0].Translation; !approxEqual(g[0], tc.want[0], 1e-4) || !approxEqual(g[1], tc.want[1], 1e-4) {
+			if g := got[0].Translation; !animtest.ApproxEqual(g[0], tc.want[0], 1e-4) || !animtest.ApproxEqual(g[1], tc.want[1], 1e-4) {
 				t.Fatalf("joint at %v, want %v", g, tc.want)
 			}
-			if tc.sample >= 0 && !posesEqual(got, samplePose(sk, &clips[tc.sample], 0)) {
+			if tc.sample >= 0 && !animtest.PosesEqual(got, samplePose(sk, &clips[tc.sample], 0)) {
 				t.Fatalf("pose is not sample %d exactly", tc.sample)
 			}
 		})
@@ -214,7 +215,7 @@ func TestBlend2DNode(t *testing.T) {
 }
 
 func TestAverageNode(t *testing.T) {
-	sk := chain(2)
+	sk := animtest.Chain(2)
 	clips := nodeClips()
 	cases := []struct {
 		name    string
@@ -232,7 +233,7 @@ func TestAverageNode(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tree := NodeSpec{Type: NodeAverage, Weights: tc.weights, Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("B"), clipNodeSpec("C")}}
 			c := build(t, treeSpec(tree, ParamSpec{Name: "w", Max: 5, Default: 1}), sk, clips)
-			if got := x0(c); !approxEqual(got, tc.want, 1e-4) {
+			if got := x0(c); !animtest.ApproxEqual(got, tc.want, 1e-4) {
 				t.Fatalf("x = %v, want %v", got, tc.want)
 			}
 		})
@@ -240,7 +241,7 @@ func TestAverageNode(t *testing.T) {
 }
 
 func TestCrossFadeNode(t *testing.T) {
-	sk := chain(2)
+	sk := animtest.Chain(2)
 	clips := nodeClips()
 	cases := []struct {
 		name   string
@@ -263,14 +264,14 @@ func TestCrossFadeNode(t *testing.T) {
 			tree := NodeSpec{Type: NodeCrossFade, Param: Bind("sel"), Duration: 0.4, Ease: tc.ease, Frozen: tc.frozen,
 				Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("B")}}
 			c := build(t, treeSpec(tree, ParamSpec{Name: "sel", Max: 1}), sk, clips)
-			if !posesEqual(evalPose(c), samplePose(sk, &clips[0], 0)) {
+			if !animtest.PosesEqual(evalPose(c), samplePose(sk, &clips[0], 0)) {
 				t.Fatal("selector 0 must give the first child exactly")
 			}
 			_ = c.SetParam("sel", 1)
 			for _, dt := range tc.steps {
 				c.Update(dt)
 			}
-			if got := x0(c); !approxEqual(got, tc.want, 1e-4) {
+			if got := x0(c); !animtest.ApproxEqual(got, tc.want, 1e-4) {
 				t.Fatalf("x = %v, want %v", got, tc.want)
 			}
 		})
@@ -282,14 +283,14 @@ func TestCrossFadeNode(t *testing.T) {
 		c.Update(0.3) // u = ¾: 0.25·100 + 0.75·1000 = 775
 		_ = c.SetParam("sel", 0)
 		c.Update(0.1) // back to u = ½: 550
-		if got := x0(c); !approxEqual(got, 550, 1e-3) {
+		if got := x0(c); !animtest.ApproxEqual(got, 550, 1e-3) {
 			t.Fatalf("x = %v, want 550", got)
 		}
 	})
 }
 
 func TestAdditiveNode(t *testing.T) {
-	sk := chain(2)
+	sk := animtest.Chain(2)
 	clips := nodeClips()
 	t.Run("half of R onto C", func(t *testing.T) {
 		// R's first frame is 0°, at 0.5 s it is 45°: half the difference is
@@ -298,7 +299,7 @@ func TestAdditiveNode(t *testing.T) {
 		c := build(t, treeSpec(tree), sk, clips)
 		c.SetTime(0.5)
 		got := evalPose(c)
-		if !quatApprox(got[1].Rotation, rotZ(22.5), 1e-5) || !approxEqual(got[0].Translation[0], 100, 1e-5) {
+		if !animtest.QuatApprox(got[1].Rotation, animtest.RotZ(22.5), 1e-5) || !animtest.ApproxEqual(got[0].Translation[0], 100, 1e-5) {
 			t.Fatalf("got %v, want C with joint 1 at 22.5° about Z", got)
 		}
 	})
@@ -308,7 +309,7 @@ func TestAdditiveNode(t *testing.T) {
 		tree := NodeSpec{Type: NodeAdditive, Base: ptr(clipNodeSpec("K")), Source: ptr(clipNodeSpec("S")), Weight: inPtr(Const(0.5))}
 		c := build(t, treeSpec(tree), sk, clips)
 		c.SetTime(0.5)
-		if got, want := evalPose(c)[1].Scale[0], float32(2*math.Sqrt(2.5)); !approxEqual(got, want, 1e-5) {
+		if got, want := evalPose(c)[1].Scale[0], float32(2*math.Sqrt(2.5)); !animtest.ApproxEqual(got, want, 1e-5) {
 			t.Fatalf("scale %v, want %v", got, want)
 		}
 	})
@@ -321,7 +322,7 @@ func TestAdditiveNode(t *testing.T) {
 		want := samplePose(sk, &clips[4], 0.7)
 		got := evalPose(c)
 		for j := range got {
-			if !quatApprox(got[j].Rotation, want[j].Rotation, 1e-6) || !vecApprox(got[j].Translation, want[j].Translation, 1e-6) {
+			if !animtest.QuatApprox(got[j].Rotation, want[j].Rotation, 1e-6) || !animtest.VecApprox(got[j].Translation, want[j].Translation, 1e-6) {
 				t.Fatalf("joint %d: %v, want the source %v", j, got[j], want[j])
 			}
 		}
@@ -333,14 +334,14 @@ func TestAdditiveNode(t *testing.T) {
 			Reference: &PoseRef{Clip: ClipNamed("A"), Time: 2}}
 		c := build(t, treeSpec(tree), sk, clips)
 		c.SetTime(0.5)
-		if got := x0(c); !approxEqual(got, 113, 1e-4) {
+		if got := x0(c); !animtest.ApproxEqual(got, 113, 1e-4) {
 			t.Fatalf("x = %v, want 113", got)
 		}
 	})
 	t.Run("weight 0 is the base exactly and skips the source", func(t *testing.T) {
 		tree := NodeSpec{Type: NodeAdditive, Base: ptr(clipNodeSpec("C")), Source: ptr(clipNodeSpec("R")), Weight: inPtr(Const(0))}
 		c := build(t, treeSpec(tree), sk, clips)
-		if !posesEqual(evalPose(c), samplePose(sk, &clips[2], 0)) {
+		if !animtest.PosesEqual(evalPose(c), samplePose(sk, &clips[2], 0)) {
 			t.Fatal("not the base")
 		}
 		if n := c.players[1].samples; n != 0 {
@@ -352,10 +353,10 @@ func TestAdditiveNode(t *testing.T) {
 func ptr(n NodeSpec) *NodeSpec { return &n }
 
 func TestMaskNode(t *testing.T) {
-	sk := chain(3)
+	sk := animtest.Chain(3)
 	clips := []anim.Clip{
-		merge("zero", constClip("", 1, 0, 0, 0, 0), constClip("", 1, 1, 0, 0, 0), constClip("", 1, 2, 0, 0, 0)),
-		merge("ten", constClip("", 1, 0, 10, 0, 0), constClip("", 1, 1, 10, 0, 0), constClip("", 1, 2, 10, 0, 0)),
+		animtest.Merge("zero", animtest.ConstClip("", 1, 0, 0, 0, 0), animtest.ConstClip("", 1, 1, 0, 0, 0), animtest.ConstClip("", 1, 2, 0, 0, 0)),
+		animtest.Merge("ten", animtest.ConstClip("", 1, 0, 10, 0, 0), animtest.ConstClip("", 1, 1, 10, 0, 0), animtest.ConstClip("", 1, 2, 10, 0, 0)),
 	}
 	// Mask on j1 with falloff 1: j0 0, j1 ½, j2 1.
 	cases := []struct {
@@ -374,7 +375,7 @@ func TestMaskNode(t *testing.T) {
 			c := build(t, treeSpec(tree), sk, clips)
 			got := evalPose(c)
 			for j := range got {
-				if !approxEqual(got[j].Translation[0], tc.want[j], 1e-5) {
+				if !animtest.ApproxEqual(got[j].Translation[0], tc.want[j], 1e-5) {
 					t.Fatalf("joint %d x = %v, want %v", j, got[j].Translation[0], tc.want[j])
 				}
 			}
@@ -386,7 +387,7 @@ func TestMaskNode(t *testing.T) {
 }
 
 func TestLayerNode(t *testing.T) {
-	sk := chain(2)
+	sk := animtest.Chain(2)
 	clips := nodeClips()
 	// Base C (x 100). Override layer D (x 1000) at ½: 550. Then additive B
 	// against its first frame (x 10) at 0.5 s (x 15): +5 → 555.
@@ -396,19 +397,19 @@ func TestLayerNode(t *testing.T) {
 	}}
 	c := build(t, treeSpec(tree, ParamSpec{Name: "over", Max: 1, Default: 0.5}), sk, clips)
 	c.SetTime(0.5)
-	if got := x0(c); !approxEqual(got, 555, 1e-3) {
+	if got := x0(c); !animtest.ApproxEqual(got, 555, 1e-3) {
 		t.Fatalf("x = %v, want 555", got)
 	}
 	_ = c.SetParam("over", 0)
-	if got := x0(c); !approxEqual(got, 105, 1e-4) {
+	if got := x0(c); !animtest.ApproxEqual(got, 105, 1e-4) {
 		t.Fatalf("override off: x = %v, want 105", got)
 	}
 }
 
 func TestPhaseSync(t *testing.T) {
-	sk := chain(2)
+	sk := animtest.Chain(2)
 	// Walk (1 s) x = 10t; Run (2 s) x = 100 + 20t.
-	clips := []anim.Clip{rampClip("Walk", 1, 0, 0, 10), rampClip("Run", 2, 0, 100, 140)}
+	clips := []anim.Clip{animtest.RampClip("Walk", 1, 0, 0, 10), animtest.RampClip("Run", 2, 0, 100, 140)}
 	mk := func(sync bool) *Controller {
 		tree := NodeSpec{Type: NodeBlend1D, Param: Const(0.5), Sync: sync, Children: []NodeSpec{clipNodeSpec("Walk"), clipNodeSpec("Run")}}
 		return build(t, treeSpec(tree), sk, clips)
@@ -418,15 +419,15 @@ func TestPhaseSync(t *testing.T) {
 		// Weighted duration ½·1 + ½·2 = 1.5 s; 0.75 s is phase ½: Walk at
 		// 0.5 s (x 5), Run at 1 s (x 120); blended (5 + 120)/2.
 		c.Update(0.75)
-		if got := x0(c); !approxEqual(got, 62.5, 1e-4) {
+		if got := x0(c); !animtest.ApproxEqual(got, 62.5, 1e-4) {
 			t.Fatalf("x = %v, want 62.5", got)
 		}
-		if tm := c.Status().Layers[0].Time; !approxEqual(tm, 0.5, 1e-6) {
+		if tm := c.Status().Layers[0].Time; !animtest.ApproxEqual(tm, 0.5, 1e-6) {
 			t.Fatalf("normalized time %v, want 0.5", tm)
 		}
 		// Another 1.5 s is one full cycle: back to phase ½.
 		c.Update(1.5)
-		if got := x0(c); !approxEqual(got, 62.5, 1e-3) {
+		if got := x0(c); !animtest.ApproxEqual(got, 62.5, 1e-3) {
 			t.Fatalf("after a cycle x = %v, want 62.5", got)
 		}
 	})
@@ -434,11 +435,11 @@ func TestPhaseSync(t *testing.T) {
 		c := mk(false)
 		// Walk at 0.75 s (x 7.5), Run at 0.75 s (x 115).
 		c.Update(0.75)
-		if got := x0(c); !approxEqual(got, 61.25, 1e-4) {
+		if got := x0(c); !animtest.ApproxEqual(got, 61.25, 1e-4) {
 			t.Fatalf("x = %v, want 61.25", got)
 		}
 		c.Update(0.5) // Walk wraps to 0.25 (2.5), Run at 1.25 (125)
-		if got := x0(c); !approxEqual(got, 63.75, 1e-3) {
+		if got := x0(c); !animtest.ApproxEqual(got, 63.75, 1e-3) {
 			t.Fatalf("x = %v, want 63.75", got)
 		}
 	})

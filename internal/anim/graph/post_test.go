@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // TestPostProcessScaleTagIsAShortcut: the character's look-at and IK turn
@@ -63,7 +64,7 @@ func c3(v mgl32.Vec3) [3]Input { return [3]Input{Const(v[0]), Const(v[1]), Const
 // steps included, and returns the model matrices of the pose (modelMats).
 func postedModels(t *testing.T, spec *Spec, sk *anim.Skeleton) []mgl32.Mat4 {
 	t.Helper()
-	c := build(t, spec, sk, humanoidClips(sk))
+	c := build(t, spec, sk, animtest.HumanoidClips(sk))
 	soa := anim.NewSoAPose(sk.NumJoints())
 	c.Update(0.1)
 	c.Evaluate(soa)
@@ -77,7 +78,7 @@ func postedModels(t *testing.T, spec *Spec, sk *anim.Skeleton) []mgl32.Mat4 {
 // arm IK below it. The IK must read the model matrices the look-at left,
 // or the hand lands where the unturned arm would have put it.
 func TestPostStepsSeeEachOther(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	look := mgl32.Vec3{1.5, 1.2, 0.5}   // far to the side: the spine turns a lot
 	reach := mgl32.Vec3{0.35, 1.2, 0.2} // 0.43 from the turned shoulder, 0.54 at most
 	spec := treeSpec(clipNodeSpec("Idle"))
@@ -91,7 +92,7 @@ func TestPostStepsSeeEachOther(t *testing.T) {
 	if d := fwd.Dot(look.Sub(eye).Normalize()); d < 1-1e-4 {
 		t.Errorf("head forward·direction to target = %v, want 1", d)
 	}
-	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !vecApprox(hand, reach, 1e-3) {
+	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !animtest.VecApprox(hand, reach, 1e-3) {
 		t.Errorf("left hand at %v, want %v", hand, reach)
 	}
 }
@@ -101,7 +102,7 @@ func TestPostStepsSeeEachOther(t *testing.T) {
 // is computed again, the second solves from the old arm and the hand
 // misses its target.
 func TestPostStepOnATurnedChain(t *testing.T) {
-	sk := humanoid()
+	sk := animtest.Humanoid()
 	first, second := mgl32.Vec3{0.45, 1.1, 0.25}, mgl32.Vec3{0.3, 1.35, 0.3}
 	arm := []string{"upper_arm.L", "forearm.L", "hand.L"}
 	spec := treeSpec(clipNodeSpec("Idle"))
@@ -110,7 +111,7 @@ func TestPostStepOnATurnedChain(t *testing.T) {
 		{Type: PostTwoBoneIK, Joints: arm, Pole: c3(mgl32.Vec3{0, 0, -1}), Target: c3(second)},
 	}
 	models := postedModels(t, spec, sk)
-	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !vecApprox(hand, second, 1e-3) {
+	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !animtest.VecApprox(hand, second, 1e-3) {
 		t.Errorf("left hand at %v, want %v", hand, second)
 	}
 }

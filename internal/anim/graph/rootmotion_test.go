@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // rootClip moves joint 0 from p0 to p1 and turns it about Y from 0 to
@@ -45,7 +46,7 @@ func play(t *testing.T, c *Controller, w anim.Transform, frames int, speed float
 // 5 m in 2.5 s, every frame 2/30 m, the wraps included, and walks back
 // the same way reversed.
 func TestRootMotionWalks(t *testing.T) {
-	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	c := build(t, treeSpec(clipNodeSpec("R")), animtest.Chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
 	if err := c.SetRootMotion(0, anim.RootXZ); err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestRootMotionWalks(t *testing.T) {
 // about Y, twice: (1,0,0), then (1,0,0) turned by 90° (to (0,0,−1)), so
 // the character ends at (1, 0, −1) facing 180° round.
 func TestRootMotionTurns(t *testing.T) {
-	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{1, 1, 0}, 90)})
+	c := build(t, treeSpec(clipNodeSpec("R")), animtest.Chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{1, 1, 0}, 90)})
 	if err := c.SetRootMotion(0, anim.RootXZ); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func nearVec(a, b mgl32.Vec3, eps float32) bool {
 // TestRootMotionAllocatesNothing: a frame with root motion on, across a
 // loop's wrap, allocates nothing.
 func TestRootMotionAllocatesNothing(t *testing.T) {
-	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 30)})
+	c := build(t, treeSpec(clipNodeSpec("R")), animtest.Chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 30)})
 	c.SetRootMotion(0, anim.RootXZ)
 	out := anim.NewSoAPose(c.NumJoints())
 	if n := testing.AllocsPerRun(100, func() { c.Update(0.07); c.Evaluate(out) }); n != 0 {
@@ -129,7 +130,7 @@ func TestRootMotionSyncedBlend(t *testing.T) {
 	b.Duration = 2
 	b.Tracks[0].Times, b.Tracks[1].Times = []float32{0, 2}, []float32{0, 2}
 	spec := treeSpec(NodeSpec{Type: NodeLerp, Weight: inPtr(Const(0.5)), Sync: true, Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("B")}})
-	c := build(t, spec, chain(2), []anim.Clip{a, b})
+	c := build(t, spec, animtest.Chain(2), []anim.Clip{a, b})
 	c.SetRootMotion(0, anim.RootXZ)
 	if w := travel(c, 90, 1.0/30); !nearVec(w.Translation, mgl32.Vec3{0, 0, 5}, 1e-3) {
 		t.Fatalf("two synced cycles travelled %v, want (0, 0, 5)", w.Translation)
@@ -140,7 +141,7 @@ func TestRootMotionSyncedBlend(t *testing.T) {
 // from 0.1 s for 2 s, goes back 0.1 s (0.2 m) and then holds its start.
 func TestRootMotionRepeatBackwards(t *testing.T) {
 	spec := treeSpec(NodeSpec{Type: NodeClip, Clip: ClipNamed("R"), Loop: anim.Repeat, Loops: 2})
-	c := build(t, spec, chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	c := build(t, spec, animtest.Chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
 	c.SetRootMotion(0, anim.RootXZ)
 	c.SetTime(0.1)
 	c.SetSpeed(-1)
@@ -152,7 +153,7 @@ func TestRootMotionRepeatBackwards(t *testing.T) {
 // TestRootMotionLongUpdate: one update of 100 s of a 1 s loop travelling
 // 2 m goes 200 m.
 func TestRootMotionLongUpdate(t *testing.T) {
-	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	c := build(t, treeSpec(clipNodeSpec("R")), animtest.Chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
 	c.SetRootMotion(0, anim.RootXZ)
 	c.SetTime(0.3)
 	if w := travel(c, 1, 100); !nearVec(w.Translation, mgl32.Vec3{0, 0, 200}, 1e-2) {
@@ -163,7 +164,7 @@ func TestRootMotionLongUpdate(t *testing.T) {
 // TestShiftedEvaluationKeepsMotion: an onion skin's evaluation leaves the
 // motion and the extracted root of the last Evaluate alone.
 func TestShiftedEvaluationKeepsMotion(t *testing.T) {
-	c := build(t, treeSpec(clipNodeSpec("R")), chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
+	c := build(t, treeSpec(clipNodeSpec("R")), animtest.Chain(2), []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)})
 	c.SetRootMotion(0, anim.RootXZ)
 	out := anim.NewPose(c.sk)
 	c.Update(0.1)

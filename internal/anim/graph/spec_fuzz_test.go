@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 // FuzzParseSpec feeds arbitrary bytes to the spec reader and, when they
@@ -18,8 +19,8 @@ func FuzzParseSpec(f *testing.F) {
 	f.Add([]byte(machineSpec))
 	f.Add([]byte(everyNodeSpec))
 	f.Add([]byte(`{"tree": {"type": "blend2d", "params": [0.3, 0.3], "points": [[0, 0], [1, 0], [0, 1]], "children": ["Idle", "Walk", "Wave"]}}`))
-	sk := humanoid()
-	clips := humanoidClips(sk)
+	sk := animtest.Humanoid()
+	clips := animtest.HumanoidClips(sk)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		spec, err := ParseSpec(data)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/animtest"
 )
 
 func TestParseSpecErrors(t *testing.T) {
@@ -88,16 +89,16 @@ func TestNewControllerErrors(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			_, err = NewController(spec, chain(2), clips)
+			_, err = NewController(spec, animtest.Chain(2), clips)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v; want it to contain %s", err, tc.want)
 			}
 		})
 	}
-	if _, err := NewController(nil, chain(2), clips); err == nil {
+	if _, err := NewController(nil, animtest.Chain(2), clips); err == nil {
 		t.Error("nil spec accepted")
 	}
-	bad := chain(2)
+	bad := animtest.Chain(2)
 	bad.Parents[1] = 1
 	if _, err := NewController(DefaultSpec(clips), bad, clips); err == nil {
 		t.Error("invalid skeleton accepted")
@@ -175,13 +176,13 @@ func TestCharacterSpec(t *testing.T) {
 	if d := fwd.Dot(look.Sub(eye).Normalize()); d < 1-1e-4 {
 		t.Errorf("head forward·direction to target = %v, want 1", d)
 	}
-	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !vecApprox(hand, reach, 1e-3) {
+	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !animtest.VecApprox(hand, reach, 1e-3) {
 		t.Errorf("left hand at %v, want %v", hand, reach)
 	}
 }
 
 func TestGeneratedSpecs(t *testing.T) {
-	sk := chain(2)
+	sk := animtest.Chain(2)
 	clips := nodeClips()[:3] // A x = t, B x = 10 + 10t, C x = 100
 	t.Run("default: all clips on a blend1d", func(t *testing.T) {
 		c := build(t, DefaultSpec(clips), sk, clips)
@@ -192,14 +193,14 @@ func TestGeneratedSpecs(t *testing.T) {
 			t.Fatalf("blend 0 gives x %v, want A's 0", got)
 		}
 		_ = c.SetParam("blend", 1.5) // halfway from B (10) to C (100)
-		if got := x0(c); !approxEqual(got, 55, 1e-4) {
+		if got := x0(c); !animtest.ApproxEqual(got, 55, 1e-4) {
 			t.Fatalf("x = %v, want 55", got)
 		}
 	})
 	t.Run("default without clips is the rest pose", func(t *testing.T) {
 		c := build(t, DefaultSpec(nil), sk, nil)
 		c.Update(1)
-		if !posesEqual(evalPose(c), sk.Rest) {
+		if !animtest.PosesEqual(evalPose(c), sk.Rest) {
 			t.Fatal("not the rest pose")
 		}
 	})
@@ -210,7 +211,7 @@ func TestGeneratedSpecs(t *testing.T) {
 		}
 		c := build(t, BlendSpec(weights), sk, clips)
 		c.SetTime(0.5) // A 0.5, B 15: 0.7·0.5 + 0.3·15
-		if got := x0(c); !approxEqual(got, 4.85, 1e-4) {
+		if got := x0(c); !animtest.ApproxEqual(got, 4.85, 1e-4) {
 			t.Fatalf("x = %v, want 4.85", got)
 		}
 	})
@@ -222,7 +223,7 @@ func TestGeneratedSpecs(t *testing.T) {
 		c := build(t, AdditiveSpec("C", clip, w, ref), sk, clips)
 		// B at 0.5 s (15) against B at 0.25 s (12.5), half: +1.25 on C.
 		c.SetTime(0.5)
-		if got := x0(c); !approxEqual(got, 101.25, 1e-4) {
+		if got := x0(c); !animtest.ApproxEqual(got, 101.25, 1e-4) {
 			t.Fatalf("x = %v, want 101.25", got)
 		}
 		if p := c.Params()[0]; p.Name != "additive" || p.Value != 0.5 {
