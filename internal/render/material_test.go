@@ -28,11 +28,11 @@ func quad(z float32) MeshData {
 
 var identityRows = []float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
 
-// drawQuads draws one quad per material (the i-th at z of zs[i], Center
-// at its middle) in the base colour view, seen from +Z with a 90° field of
-// view at distance 2, so that a quad at z = 0 covers the middle half of a
-// 64×64 picture; img(x, y) samples the picture.
-func drawQuads(t *testing.T, zs []float32, mats []Material, images []*image.NRGBA, samplers []Sampler) *image.NRGBA {
+// drawScene draws in view, into a 64×64 target seen from +Z with a 90°
+// field of view at distance 2 (a quad at z = 0 covers the middle half of
+// the picture), the items setup uploads and returns, and reads the
+// picture back.
+func drawScene(t *testing.T, view debugview.Mode, setup func(r *Renderer) ([]DrawItem, error)) *image.NRGBA {
 	t.Helper()
 	var out *image.NRGBA
 	gltest.Do(t, func() error {
@@ -46,17 +46,10 @@ func drawQuads(t *testing.T, zs []float32, mats []Material, images []*image.NRGB
 			return err
 		}
 		defer tg.Destroy()
-		for i, img := range images {
-			r.AddTexture(img, samplers[i], true)
-		}
-		f := &Frame{Target: tg, Width: 64, Height: 64, View: debugview.BaseColor,
+		f := &Frame{Target: tg, Width: 64, Height: 64, View: view,
 			Camera: Camera{Distance: 2, FovY: mgl32.DegToRad(90), Near: 0.1, Far: 10}}
-		for i, z := range zs {
-			id, err := r.AddMesh(quad(z))
-			if err != nil {
-				return err
-			}
-			f.Items = append(f.Items, DrawItem{Mesh: id, Material: mats[i], Palette: identityRows, WeightJoint: -1, Center: [3]float32{0, 0, z}})
+		if f.Items, err = setup(r); err != nil {
+			return err
 		}
 		if err := r.Draw(f); err != nil {
 			return err
@@ -65,6 +58,27 @@ func drawQuads(t *testing.T, zs []float32, mats []Material, images []*image.NRGB
 		return nil
 	})
 	return out
+}
+
+// drawQuads draws one quad per material (the i-th at z of zs[i], Center
+// at its middle) in the base colour view, over the colour textures
+// images sampled by samplers.
+func drawQuads(t *testing.T, zs []float32, mats []Material, images []*image.NRGBA, samplers []Sampler) *image.NRGBA {
+	t.Helper()
+	return drawScene(t, debugview.BaseColor, func(r *Renderer) ([]DrawItem, error) {
+		for i, img := range images {
+			r.AddTexture(img, samplers[i], true)
+		}
+		var items []DrawItem
+		for i, z := range zs {
+			id, err := r.AddMesh(quad(z))
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, DrawItem{Mesh: id, Material: mats[i], Palette: identityRows, WeightJoint: -1, Center: [3]float32{0, 0, z}})
+		}
+		return items, nil
+	})
 }
 
 func near(got, want color.NRGBA, tol int) bool {
@@ -127,33 +141,13 @@ func TestTextureTransformAndSampler(t *testing.T) {
 // A texture on TEXCOORD_1 reads the second set: here the first mirrored
 // left to right, so the quarters swap sides.
 func TestSecondCoordinateSet(t *testing.T) {
-	var got *image.NRGBA
-	gltest.Do(t, func() error {
-		r, err := New()
-		if err != nil {
-			return err
-		}
-		defer r.Destroy()
-		tg, err := NewTarget(64, 64, 1)
-		if err != nil {
-			return err
-		}
-		defer tg.Destroy()
+	got := drawScene(t, debugview.BaseColor, func(r *Renderer) ([]DrawItem, error) {
 		tex := r.AddTexture(fourTexels(), nearestClamp, true)
 		d := quad(0)
 		d.UV1 = []float32{1, 0, 1, 1, 0, 0, 0, 1}
 		id, err := r.AddMesh(d)
-		if err != nil {
-			return err
-		}
-		f := &Frame{Target: tg, Width: 64, Height: 64, View: debugview.BaseColor,
-			Camera: Camera{Distance: 2, FovY: mgl32.DegToRad(90), Near: 0.1, Far: 10},
-			Items:  []DrawItem{{Mesh: id, Material: Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: tex, Set: 1}, Palette: identityRows, WeightJoint: -1}}}
-		if err := r.Draw(f); err != nil {
-			return err
-		}
-		got = tg.ReadImage()
-		return nil
+		mat := Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: tex, Set: 1}
+		return []DrawItem{{Mesh: id, Material: mat, Palette: identityRows, WeightJoint: -1}}, err
 	})
 	checkPixels(t, got, 0, map[image.Point]color.NRGBA{
 		{20, 20}: {0, 255, 0, 255}, {44, 20}: {255, 0, 0, 255}, {20, 44}: {255, 255, 255, 255}, {44, 44}: {0, 0, 255, 255}})

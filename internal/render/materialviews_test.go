@@ -5,10 +5,7 @@ import (
 	"image/color"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"github.com/skinview/skinview/internal/debugview"
-	"github.com/skinview/skinview/internal/gltest"
 )
 
 // The material views, on the quad of drawQuads (facing +Z, u to the right,
@@ -25,36 +22,15 @@ func texel(c color.NRGBA) *image.NRGBA {
 // imgs (colour ones, the emissive, as sRGB), and returns the middle pixel.
 func viewQuad(t *testing.T, view debugview.Mode, mat Material, imgs map[int]*image.NRGBA) color.NRGBA {
 	t.Helper()
-	var got color.NRGBA
-	gltest.Do(t, func() error {
-		r, err := New()
-		if err != nil {
-			return err
-		}
-		defer r.Destroy()
-		tg, err := NewTarget(64, 64, 1)
-		if err != nil {
-			return err
-		}
-		defer tg.Destroy()
+	img := drawScene(t, view, func(r *Renderer) ([]DrawItem, error) {
 		for k, img := range imgs {
 			id := r.AddTexture(img, Sampler{MagFilter: 9728, MinFilter: 9728}, k == EmissiveMap)
 			mat.Maps[k] = MapOf(id, [9]float32{})
 		}
 		id, err := r.AddMesh(quad(0))
-		if err != nil {
-			return err
-		}
-		f := &Frame{Target: tg, Width: 64, Height: 64, View: view,
-			Camera: Camera{Distance: 2, FovY: mgl32.DegToRad(90), Near: 0.1, Far: 10},
-			Items:  []DrawItem{{Mesh: id, Material: mat, Palette: identityRows, WeightJoint: -1}}}
-		if err := r.Draw(f); err != nil {
-			return err
-		}
-		got = tg.ReadImage().NRGBAAt(32, 32)
-		return nil
+		return []DrawItem{{Mesh: id, Material: mat, Palette: identityRows, WeightJoint: -1}}, err
 	})
-	return got
+	return img.NRGBAAt(32, 32)
 }
 
 func TestMaterialViews(t *testing.T) {

@@ -354,30 +354,19 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 	m.nrmOff = nrm
 	gl.EnableVertexAttribArray(1)
 	gl.VertexAttribPointerWithOffset(1, 3, gl.FLOAT, false, 0, uintptr(nrm))
-	if d.UV != nil && n > 0 {
-		uv := put(gl.Ptr(d.UV), n*8)
-		gl.EnableVertexAttribArray(2)
-		gl.VertexAttribPointerWithOffset(2, 2, gl.FLOAT, false, 0, uintptr(uv))
-		m.hasUV = true
-	} else {
-		gl.DisableVertexAttribArray(2)
+	// attrib puts data (comps floats a vertex) at the next offset as
+	// attribute loc, or disables loc without data; it says which.
+	attrib := func(loc uint32, comps int32, data []float32) bool {
+		if data == nil || n == 0 {
+			gl.DisableVertexAttribArray(loc)
+			return false
+		}
+		at := put(gl.Ptr(data), n*int(comps)*4)
+		gl.EnableVertexAttribArray(loc)
+		gl.VertexAttribPointerWithOffset(loc, comps, gl.FLOAT, false, 0, uintptr(at))
+		return true
 	}
-	if d.UV1 != nil && n > 0 {
-		uv := put(gl.Ptr(d.UV1), n*8)
-		gl.EnableVertexAttribArray(6)
-		gl.VertexAttribPointerWithOffset(6, 2, gl.FLOAT, false, 0, uintptr(uv))
-		m.hasUV1 = true
-	} else {
-		gl.DisableVertexAttribArray(6)
-	}
-	if d.Colors != nil && n > 0 {
-		col := put(gl.Ptr(d.Colors), n*16)
-		gl.EnableVertexAttribArray(5)
-		gl.VertexAttribPointerWithOffset(5, 4, gl.FLOAT, false, 0, uintptr(col))
-		m.hasColor = true
-	} else {
-		gl.DisableVertexAttribArray(5)
-	}
+	m.hasUV, m.hasUV1, m.hasColor = attrib(2, 2, d.UV), attrib(6, 2, d.UV1), attrib(5, 4, d.Colors)
 	if d.Joints != nil && n > 0 {
 		j := put(gl.Ptr(d.Joints), n*8)
 		gl.EnableVertexAttribArray(3)
