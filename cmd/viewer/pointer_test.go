@@ -15,11 +15,15 @@ import (
 	"github.com/skinview/skinview/internal/asset"
 )
 
-// pointerQuadGLTF is a 2×2 quad facing +Z whose material's base colour
-// factor a KHR_animation_pointer channel takes from red at 0 s to blue at
-// 1 s, linearly.
-func pointerQuadGLTF(t *testing.T) []byte {
+// pointerQuadGLTF is a 2×2 quad facing +Z whose material (JSON) a
+// KHR_animation_pointer channel at pointer animates linearly from 0 s to
+// 1 s through keys, two values of type typ (4 floats each at most).
+func pointerQuadGLTF(t *testing.T, material, pointer, typ string, keys [2][]float32) []byte {
 	t.Helper()
+	k := append(append([]float32{}, keys[0]...), keys[1]...)
+	for len(k) < 8 {
+		k = append(k, 0)
+	}
 	var bin bytes.Buffer
 	for _, v := range []any{
 		[]float32{-1, 1, 0, -1, -1, 0, 1, 1, 0, 1, -1, 0}, // 0: positions, 48 bytes
@@ -40,24 +44,47 @@ func pointerQuadGLTF(t *testing.T) []byte {
 	    {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"},
 	    {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"},
 	    {"bufferView": 2, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
-	    {"bufferView": 2, "byteOffset": 8, "componentType": 5126, "count": 2, "type": "VEC4"}],
-	  "materials": [{"pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1]}}],
+	    {"bufferView": 2, "byteOffset": 8, "componentType": 5126, "count": 2, "type": %q}],
+	  "materials": [%s],
 	  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2, "material": 0}]}],
 	  "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0,
 	  "animations": [{"samplers": [{"input": 3, "output": 4}], "channels": [{"sampler": 0,
-	    "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/pbrMetallicRoughness/baseColorFactor"}}}}]}]}`,
-		bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()))
+	    "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": %q}}}}]}]}`,
+		bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), typ, material, pointer)
 }
 
 // An animated base colour factor shows in -view basecolor at every time:
 // red at 0 s; at 0.5 s the factor is (0.5, 0, 0.5) in linear terms, sRGB
 // 1.055·0.5^(1/2.4) − 0.055 = 0.7354 → 188; blue at 1 s.
 func TestPointerAnimatesBaseColorFactor(t *testing.T) {
+	doc := pointerQuadGLTF(t, `{"pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1]}}`,
+		"/materials/0/pbrMetallicRoughness/baseColorFactor", "VEC4", [2][]float32{{1, 0, 0, 1}, {0, 0, 1, 1}})
+	checkPointerQuad(t, doc, "basecolor", []pointerKey{{0, color.NRGBA{255, 0, 0, 255}}, {0.5, color.NRGBA{188, 0, 188, 255}}, {1, color.NRGBA{0, 0, 255, 255}}})
+}
+
+// The emissive strength of KHR_materials_emissive_strength, animated
+// from 1 to 0, scales the emissive factor (1, 0.5, 0): at 0.5 s the
+// emission is (0.5, 0.25, 0), sRGB 187.5, 137.0, 0.
+func TestPointerAnimatesEmissiveStrength(t *testing.T) {
+	doc := pointerQuadGLTF(t, `{"emissiveFactor": [1, 0.5, 0], "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 1}}}`,
+		"/materials/0/extensions/KHR_materials_emissive_strength/emissiveStrength", "SCALAR", [2][]float32{{1}, {0}})
+	checkPointerQuad(t, doc, "emissive", []pointerKey{{0, color.NRGBA{255, 188, 0, 255}}, {0.5, color.NRGBA{188, 137, 0, 255}}, {1, color.NRGBA{0, 0, 0, 255}}})
+}
+
+type pointerKey struct {
+	t    float32
+	want color.NRGBA
+}
+
+// checkPointerQuad shows doc's quad in view at each key's time and checks
+// the middle pixel.
+func checkPointerQuad(t *testing.T, doc []byte, view string, keys []pointerKey) {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "quad.gltf")
-	if err := os.WriteFile(file, pointerQuadGLTF(t), 0o644); err != nil {
+	if err := os.WriteFile(file, doc, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt, err := parseFlags([]string{"-size", "64x64", "-view", "basecolor", "-eye", "0,0,3", "-target", "0,0,0", "-bg", "0,0,0", file}, io.Discard)
+	opt, err := parseFlags([]string{"-size", "64x64", "-view", view, "-eye", "0,0,3", "-target", "0,0,0", "-bg", "0,0,0", file}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +93,7 @@ func TestPointerAnimatesBaseColorFactor(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(m.MaterialChannels) != 1 {
-		t.Fatalf("%d animated material properties, want 1 (the base colour factor); report %q", len(m.MaterialChannels), m.Report.Lines(0, 0))
+		t.Fatalf("%d animated material properties, want 1; report %q", len(m.MaterialChannels), m.Report.Lines(0, 0))
 	}
 	c, err := app.NewCharacter(m, opt.load())
 	if err != nil {
@@ -78,10 +105,7 @@ func TestPointerAnimatesBaseColorFactor(t *testing.T) {
 			return err
 		}
 		defer a.Destroy()
-		for _, k := range []struct {
-			t    float32
-			want color.NRGBA
-		}{{0, color.NRGBA{255, 0, 0, 255}}, {0.5, color.NRGBA{188, 0, 188, 255}}, {1, color.NRGBA{0, 0, 255, 255}}} {
+		for _, k := range keys {
 			img, err := a.Shoot(k.t, nil)
 			if err != nil {
 				return err

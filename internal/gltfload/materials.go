@@ -70,15 +70,14 @@ func (l *loader) loadMaterials() error {
 				return err
 			}
 		}
-		strength := 1.0
 		exts, _ := raw["extensions"].(map[string]any)
 		if es, ok := exts["KHR_materials_emissive_strength"].(map[string]any); ok {
-			if v, ok := jsonFloat(es["emissiveStrength"]); ok && v >= 0 {
-				strength = v
+			if v, ok := jsonFloat(es["emissiveStrength"]); ok && v >= 0 && finite32(v) {
+				mat.EmissiveStrength = float32(v)
 			}
 		}
 		for c := range 3 {
-			mat.Emissive[c] = float32(m.EmissiveFactor[c] * strength)
+			mat.Emissive[c] = float32(m.EmissiveFactor[c])
 		}
 		if !finite32(float64(mat.Emissive[0]), float64(mat.Emissive[1]), float64(mat.Emissive[2])) {
 			return fmt.Errorf("%s.emissiveFactor: not finite in single precision", where)

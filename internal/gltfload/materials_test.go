@@ -34,7 +34,7 @@ func TestMaterialDefaults(t *testing.T) {
 	// glTF 2.0 §5.19 and §5.22: every factor's default.
 	want := Material{BaseColor: [4]float32{1, 1, 1, 1}, Metallic: 1, Roughness: 1,
 		BaseColorTexture: NoTexture, MetallicRoughnessTexture: NoTexture, NormalTexture: NoTexture, NormalScale: 1,
-		OcclusionTexture: NoTexture, OcclusionStrength: 1, EmissiveTexture: NoTexture, AlphaMode: AlphaOpaque, AlphaCutoff: 0.5}
+		OcclusionTexture: NoTexture, OcclusionStrength: 1, EmissiveTexture: NoTexture, EmissiveStrength: 1, AlphaMode: AlphaOpaque, AlphaCutoff: 0.5}
 	if got := m.Materials[0]; got != want {
 		t.Fatalf("material\n got %+v\nwant %+v", got, want)
 	}
@@ -70,8 +70,8 @@ func TestMaterialEveryInput(t *testing.T) {
 		NormalTexture:            TextureRef{Texture: 2, Scale: [2]float32{1, 1}}, NormalScale: 0.5,
 		OcclusionTexture: TextureRef{Texture: 3, TexCoord: 1, Scale: [2]float32{1, 1}}, OcclusionStrength: 0.25,
 		EmissiveTexture: TextureRef{Texture: 4, TexCoord: 1, Scale: [2]float32{1, 1}},
-		Emissive:        [3]float32{4, 2, 0}, // the factor times emissiveStrength
-		Unlit:           true}
+		Emissive:        [3]float32{1, 0.5, 0}, EmissiveStrength: 4,
+		Unlit: true}
 	if got != want {
 		t.Fatalf("material\n got %+v\nwant %+v", got, want)
 	}

@@ -3,6 +3,7 @@ package gltfload
 import (
 	"image"
 	"math"
+	"unsafe"
 
 	"github.com/skinview/skinview/internal/anim"
 )
@@ -136,7 +137,7 @@ func (p *Primitive) NumVertices() int { return len(p.Positions) / 3 }
 
 // Material is a glTF 2.0 metallic-roughness material (glTF 2.0 §3.9 and
 // Appendix B) with the extensions the viewer reads:
-// KHR_materials_emissive_strength (folded into Emissive),
+// KHR_materials_emissive_strength (EmissiveStrength),
 // KHR_materials_unlit and KHR_texture_transform (in each TextureRef).
 // Factors are linear; a texture absent or not decoded leaves its factor
 // alone (glTF's defaults where the file gives none).
@@ -158,10 +159,12 @@ type Material struct {
 	// blends it in (0: none, 1: all).
 	OcclusionTexture  TextureRef
 	OcclusionStrength float32
-	// Emissive is the linear emissive factor times
-	// KHR_materials_emissive_strength; EmissiveTexture's texels are sRGB.
-	Emissive        [3]float32
-	EmissiveTexture TextureRef
+	// Emissive is the linear emissive factor, to be multiplied by
+	// EmissiveStrength (KHR_materials_emissive_strength, 1 without it);
+	// EmissiveTexture's texels are sRGB.
+	Emissive         [3]float32
+	EmissiveStrength float32
+	EmissiveTexture  TextureRef
 	// AlphaMode and AlphaCutoff (MASK only) say how alpha draws.
 	AlphaMode   AlphaMode
 	AlphaCutoff float32
@@ -171,10 +174,12 @@ type Material struct {
 }
 
 // MaterialChannel is one animated material property: Count pose
-// channels from Channel.
+// channels from Channel. Slot is the texture (a TextureSlot) of the
+// texture transform properties.
 type MaterialChannel struct {
 	Material       int
 	Property       MaterialProperty
+	Slot           int
 	Channel, Count int
 }
 
@@ -183,11 +188,61 @@ type MaterialProperty uint8
 
 const (
 	BaseColorFactor   MaterialProperty = iota // Material.BaseColor, 4 channels
-	AlphaCutoff                               // Material.AlphaCutoff, 1
-	BaseColorOffset                           // BaseColorTexture.Offset, 2
-	BaseColorScale                            // BaseColorTexture.Scale, 2
-	BaseColorRotation                         // BaseColorTexture.Rotation, 1
+	AlphaCutoff                               // 1
+	MetallicFactor                            // 1
+	RoughnessFactor                           // 1
+	EmissiveFactor                            // Material.Emissive, 3
+	EmissiveStrength                          // 1
+	NormalScale                               // 1
+	OcclusionStrength                         // 1
+	TextureOffset                             // the slot's TextureRef.Offset, 2
+	TextureScale                              // TextureRef.Scale, 2
+	TextureRotation                           // TextureRef.Rotation, 1
 )
+
+// The texture slots of a material, for Material.Texture.
+const (
+	BaseColorSlot = iota
+	MetallicRoughnessSlot
+	NormalSlot
+	OcclusionSlot
+	EmissiveSlot
+	TextureSlots // how many
+)
+
+// Texture is the material's texture in slot (a TextureSlot).
+func (m *Material) Texture(slot int) *TextureRef {
+	return [TextureSlots]*TextureRef{&m.BaseColorTexture, &m.MetallicRoughnessTexture, &m.NormalTexture, &m.OcclusionTexture, &m.EmissiveTexture}[slot]
+}
+
+// Field is the floats of m that property p (of texture slot, for the
+// texture transform properties) holds: what a channel of p sets.
+func (m *Material) Field(p MaterialProperty, slot int) []float32 {
+	one := func(f *float32) []float32 { return unsafe.Slice(f, 1) }
+	switch p {
+	case BaseColorFactor:
+		return m.BaseColor[:]
+	case AlphaCutoff:
+		return one(&m.AlphaCutoff)
+	case MetallicFactor:
+		return one(&m.Metallic)
+	case RoughnessFactor:
+		return one(&m.Roughness)
+	case EmissiveFactor:
+		return m.Emissive[:]
+	case EmissiveStrength:
+		return one(&m.EmissiveStrength)
+	case NormalScale:
+		return one(&m.NormalScale)
+	case OcclusionStrength:
+		return one(&m.OcclusionStrength)
+	case TextureOffset:
+		return m.Texture(slot).Offset[:]
+	case TextureScale:
+		return m.Texture(slot).Scale[:]
+	}
+	return one(&m.Texture(slot).Rotation)
+}
 
 // AlphaMode is a material's alpha mode (glTF 2.0 §3.9.4).
 type AlphaMode uint8
@@ -255,7 +310,7 @@ var DefaultSampler = Sampler{WrapS: 10497, WrapT: 10497}
 var DefaultMaterial = Material{
 	Name: "default", BaseColor: [4]float32{1, 1, 1, 1}, Metallic: 1, Roughness: 1,
 	BaseColorTexture: NoTexture, MetallicRoughnessTexture: NoTexture, NormalTexture: NoTexture, NormalScale: 1,
-	OcclusionTexture: NoTexture, OcclusionStrength: 1, EmissiveTexture: NoTexture, AlphaCutoff: 0.5,
+	OcclusionTexture: NoTexture, OcclusionStrength: 1, EmissiveTexture: NoTexture, EmissiveStrength: 1, AlphaCutoff: 0.5,
 }
 
 // Morph writes the primitive's shape under morph weights (one per target)

@@ -28,19 +28,37 @@ type pointerTarget struct {
 	rule           accessorRule
 }
 
-// materialPointers are the material properties a pointer may animate,
-// below /materials/M/: what each is and how its keys read.
-var materialPointers = map[string]struct {
+// materialPointer is a material property a pointer may animate: which,
+// of which texture slot, and how its keys read.
+type materialPointer struct {
 	prop  MaterialProperty
+	slot  int
 	count int
 	rule  accessorRule
-}{
-	"pbrMetallicRoughness/baseColorFactor": {BaseColorFactor, 4, accessorRule{types: []gltf.AccessorType{gltf.AccessorVec4}, comps: cF}},
-	"alphaCutoff":                          {AlphaCutoff, 1, accessorRule{types: []gltf.AccessorType{gltf.AccessorScalar}, comps: cF}},
-	"pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset":   {BaseColorOffset, 2, accessorRule{types: []gltf.AccessorType{gltf.AccessorVec2}, comps: cF}},
-	"pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/scale":    {BaseColorScale, 2, accessorRule{types: []gltf.AccessorType{gltf.AccessorVec2}, comps: cF}},
-	"pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/rotation": {BaseColorRotation, 1, accessorRule{types: []gltf.AccessorType{gltf.AccessorScalar}, comps: cF}},
 }
+
+// materialPointers are the pointers below /materials/M/ the viewer plays.
+var materialPointers = func() map[string]materialPointer {
+	scalar := accessorRule{types: []gltf.AccessorType{gltf.AccessorScalar}, comps: cF}
+	vec := func(t gltf.AccessorType) accessorRule { return accessorRule{types: []gltf.AccessorType{t}, comps: cF} }
+	m := map[string]materialPointer{
+		"pbrMetallicRoughness/baseColorFactor":                        {BaseColorFactor, 0, 4, vec(gltf.AccessorVec4)},
+		"alphaCutoff":                                                 {AlphaCutoff, 0, 1, scalar},
+		"pbrMetallicRoughness/metallicFactor":                         {MetallicFactor, 0, 1, scalar},
+		"pbrMetallicRoughness/roughnessFactor":                        {RoughnessFactor, 0, 1, scalar},
+		"emissiveFactor":                                              {EmissiveFactor, 0, 3, vec(gltf.AccessorVec3)},
+		"extensions/KHR_materials_emissive_strength/emissiveStrength": {EmissiveStrength, 0, 1, scalar},
+		"normalTexture/scale":                                         {NormalScale, 0, 1, scalar},
+		"occlusionTexture/strength":                                   {OcclusionStrength, 0, 1, scalar},
+	}
+	for slot, tex := range [TextureSlots]string{"pbrMetallicRoughness/baseColorTexture", "pbrMetallicRoughness/metallicRoughnessTexture", "normalTexture", "occlusionTexture", "emissiveTexture"} {
+		t := tex + "/extensions/KHR_texture_transform/"
+		m[t+"offset"] = materialPointer{TextureOffset, slot, 2, vec(gltf.AccessorVec2)}
+		m[t+"scale"] = materialPointer{TextureScale, slot, 2, vec(gltf.AccessorVec2)}
+		m[t+"rotation"] = materialPointer{TextureRotation, slot, 1, scalar}
+	}
+	return m
+}()
 
 // pointerTarget resolves the KHR_animation_pointer target of channel ci
 // of animation ai. A pointer to a node's translation, rotation, scale or
@@ -81,7 +99,7 @@ func (l *loader) pointerTarget(ai, ci int, unplayed map[string][]string) pointer
 			}
 		case parts[1] == "materials" && i < len(l.model.Materials) && len(l.model.Skeleton.Parents) > 0:
 			if mp, ok := materialPointers[parts[3]]; ok {
-				return pointerTarget{path: pathMaterial, channel: l.materialChannel(i, mp.prop, mp.count), count: mp.count, rule: mp.rule}
+				return pointerTarget{path: pathMaterial, channel: l.materialChannel(i, mp), count: mp.count, rule: mp.rule}
 			}
 		}
 	}
@@ -89,32 +107,18 @@ func (l *loader) pointerTarget(ai, ci int, unplayed map[string][]string) pointer
 	return pointerTarget{path: "pointer"}
 }
 
-// materialChannel is the first pose channel of material m's property
-// prop, count channels long, added after the morph channels the first
-// time a pointer animates it, at rest at the material's own value.
-func (l *loader) materialChannel(m int, prop MaterialProperty, count int) int {
+// materialChannel is the first pose channel of material m's property mp,
+// added after the morph channels the first time a pointer animates it, at
+// rest at the material's own value.
+func (l *loader) materialChannel(m int, mp materialPointer) int {
 	for _, mc := range l.model.MaterialChannels {
-		if mc.Material == m && mc.Property == prop {
+		if mc.Material == m && mc.Property == mp.prop && mc.Slot == mp.slot {
 			return mc.Channel
 		}
 	}
 	sk := &l.model.Skeleton
-	mc := MaterialChannel{Material: m, Property: prop, Channel: len(sk.MorphRest), Count: count}
-	mat := &l.model.Materials[m]
-	var rest []float32
-	switch prop {
-	case BaseColorFactor:
-		rest = mat.BaseColor[:]
-	case AlphaCutoff:
-		rest = []float32{mat.AlphaCutoff}
-	case BaseColorOffset:
-		rest = mat.BaseColorTexture.Offset[:]
-	case BaseColorScale:
-		rest = mat.BaseColorTexture.Scale[:]
-	case BaseColorRotation:
-		rest = []float32{mat.BaseColorTexture.Rotation}
-	}
-	for _, v := range rest {
+	mc := MaterialChannel{Material: m, Property: mp.prop, Slot: mp.slot, Channel: len(sk.MorphRest), Count: mp.count}
+	for _, v := range l.model.Materials[m].Field(mp.prop, mp.slot) {
 		// The root joint carries them: a joint mask keeps them with the
 		// whole body.
 		sk.MorphRest = append(sk.MorphRest, v)

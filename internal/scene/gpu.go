@@ -45,6 +45,8 @@ type GPU struct {
 	// factors and its materials, which Refresh applies to the draws.
 	matChannels []gltfload.MaterialChannel
 	materials   []gltfload.Material
+	tex         gpuTextures
+	animated    gltfload.Material // animateMaterial's scratch
 }
 
 // drawSource is what one draw item shows and how its data is refreshed.
@@ -112,7 +114,10 @@ func (t gpuTextures) material(mat *gltfload.Material) render.Material {
 	rm := render.Material{BaseColor: mat.BaseColor, Texture: render.NoTexture, DoubleSided: mat.DoubleSided,
 		Alpha: alphaModes[mat.AlphaMode], AlphaCutoff: mat.AlphaCutoff,
 		Metallic: mat.Metallic, Roughness: mat.Roughness, NormalScale: mat.NormalScale,
-		OcclusionStrength: mat.OcclusionStrength, Emissive: mat.Emissive}
+		OcclusionStrength: mat.OcclusionStrength}
+	for c := range 3 {
+		rm.Emissive[c] = mat.Emissive[c] * mat.EmissiveStrength
+	}
 	if ref := mat.BaseColorTexture; ref.Texture >= 0 {
 		rm.Texture, rm.UV, rm.Set = t.colour[ref.Texture], ref.UVMatrix(), ref.TexCoord
 	}
@@ -144,6 +149,7 @@ func upload(r *render.Renderer, c *character.Character, mode string, limit int) 
 	}
 	s := &GPU{mode: mode, limit: limit, matChannels: m.MaterialChannels, materials: m.Materials}
 	tex := uploadTextures(r, m)
+	s.tex = tex
 	for ii, inst := range m.Instances {
 		var rigid []float32
 		weights := c.MorphWeights(inst.Node)
@@ -350,31 +356,17 @@ func (s *GPU) Refresh(r *render.Renderer, c *character.Character) error {
 	return nil
 }
 
-// animateMaterial sets the factors of glTF material mi that clips animate
-// on rm, from the pose's channels w.
+// animateMaterial sets on rm glTF material mi with the factors clips
+// animate taken from the pose's channels w.
 func (s *GPU) animateMaterial(rm *render.Material, mi int, w []float32) {
-	tex, uv := s.materials[mi].BaseColorTexture, false
+	mat := &s.animated // a field: a local whose fields are sliced would move to the heap every frame
+	*mat = s.materials[mi]
 	for _, mc := range s.matChannels {
-		if mc.Material != mi {
-			continue
-		}
-		v := w[mc.Channel : mc.Channel+mc.Count]
-		switch mc.Property {
-		case gltfload.BaseColorFactor:
-			copy(rm.BaseColor[:], v)
-		case gltfload.AlphaCutoff:
-			rm.AlphaCutoff = v[0]
-		case gltfload.BaseColorOffset:
-			tex.Offset, uv = [2]float32{v[0], v[1]}, true
-		case gltfload.BaseColorScale:
-			tex.Scale, uv = [2]float32{v[0], v[1]}, true
-		case gltfload.BaseColorRotation:
-			tex.Rotation, uv = v[0], true
+		if mc.Material == mi {
+			copy(mat.Field(mc.Property, mc.Slot), w[mc.Channel:mc.Channel+mc.Count])
 		}
 	}
-	if uv && tex.Texture >= 0 {
-		rm.UV = tex.UVMatrix()
-	}
+	*rm = s.tex.material(mat)
 }
 
 // center is the middle of primitive f's box in the current pose, by
