@@ -88,9 +88,9 @@ type options struct {
 	// rootMotion is -root-motion MODE[:JOINT].
 	rootMotion string
 	// -eye, -target, -fov, -bg, -lighting, and the stage they set.
-	eye, target, bg, lighting string
-	fov                       float64
-	stage                     app.Stage
+	eye, target, bg, lighting, camera string
+	fov                               float64
+	stage                             app.Stage
 }
 
 // stringList collects a repeated flag.
@@ -156,6 +156,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.Float64Var(&opt.compress, "compress", 0, "compress every clip with a worst error of `CM` centimetres (virtual vertices 3 cm from each joint, glTF units taken as metres) and play the compressed clips; with -info, report size and error per clip")
 	fs.BoolVar(&opt.json, "json", false, "with -info -compress, print one JSON line per clip instead of the text report")
 	fs.IntVar(&opt.onion, "onion", 0, "start with the onion skin on: ghost skeletons `N` and 2N frames before and after the pose shown (Shift+O toggles it; 2 when not given)")
+	fs.StringVar(&opt.camera, "camera", "", "look through a camera of the file, by glTF `index or name` (animated cameras follow their node; Shift+C cycles them in the window)")
 	fs.StringVar(&opt.eye, "eye", "", "place the camera at `X,Y,Z` (world units of the file) for -screenshot, -record, -sheet and the window's start, looking at -target")
 	fs.StringVar(&opt.target, "target", "", "the `X,Y,Z` the -eye camera looks at")
 	fs.Float64Var(&opt.fov, "fov", 40, "vertical field of view of the -eye camera, `degrees`")
@@ -270,6 +271,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	var err error
 	opt.stage, err = app.ParseStage(opt.eye, opt.target, opt.fov, opt.bg, opt.lighting)
+	opt.stage.FileCamera = opt.camera
 	return opt, err
 }
 

@@ -61,6 +61,7 @@ func (a *App) ToggleFollow() {
 // FrameModel implements ui.Actions: the home framing, where root motion
 // has carried the character.
 func (a *App) FrameModel() {
+	a.leaveCamera()
 	if a.Char.RootMotionOn() {
 		a.View.Home.Target = a.View.Home.Target.Add(a.Char.Root.Translation.Sub(a.followed))
 		a.followed = a.Char.Root.Translation

@@ -105,7 +105,10 @@ type App struct {
 	// followed is where its root was when the camera last moved.
 	Follow   bool
 	followed mgl32.Vec3
-	edits    edits
+	// looking is the file camera the view looks through (an index into
+	// the model's cameras), −1 for the viewer's own.
+	looking int
+	edits   edits
 	// compressing delivers the clips StartCompression compresses in the
 	// background; nil when none are on the way.
 	compressing chan compressed
@@ -122,7 +125,13 @@ func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App,
 	if n := paletteLimitNote(opt.PaletteLimit, v.Scene.Limit()); n != "" {
 		fmt.Fprintln(os.Stderr, "viewer:", n)
 	}
-	a := &App{Char: c, Stdout: os.Stdout, opt: opt, load: lo, View: v, UI: ui.NewState(), Scale: 1, ShotDir: "screenshots"}
+	a := &App{Char: c, Stdout: os.Stdout, opt: opt, load: lo, View: v, UI: ui.NewState(), Scale: 1, ShotDir: "screenshots", looking: -1}
+	if opt.Stage.FileCamera != "" {
+		if a.looking, err = a.findCamera(opt.Stage.FileCamera); err != nil {
+			v.Destroy()
+			return nil, err
+		}
+	}
 	// Where the clock plays (the window, a key script, -record with -rate
 	// or -events), a quick blend loops as the clip browser's clip does,
 	// until L says otherwise; modes that pose given times hold each clip
@@ -228,6 +237,7 @@ func (a *App) Update(dt float32) error {
 		}
 	}
 	a.followRoot()
+	a.lookThrough()
 	a.Timing.AnimMs = smooth(a.Timing.AnimMs, float32(time.Since(start).Seconds()*1000))
 	return nil
 }
@@ -266,10 +276,11 @@ func (a *App) Resize(w, h int)  { a.View.W, a.View.H = w, h }
 func (a *App) Size() (w, h int) { return a.View.W, a.View.H }
 
 // Orbit turns the camera about its target by dx, dy radians; Pan moves it
-// by dx, dy framebuffer pixels; Zoom moves it in by d wheel steps.
-func (a *App) Orbit(dx, dy float32) { a.View.Cam.Orbit(dx, dy) }
-func (a *App) Pan(dx, dy float32)   { a.View.Cam.Pan(dx, dy, a.View.H) }
-func (a *App) Zoom(d float32)       { a.View.Cam.Zoom(d) }
+// by dx, dy framebuffer pixels; Zoom moves it in by d wheel steps. Each
+// leaves a file camera looked through for the viewer's own.
+func (a *App) Orbit(dx, dy float32) { a.leaveCamera(); a.View.Cam.Orbit(dx, dy) }
+func (a *App) Pan(dx, dy float32)   { a.leaveCamera(); a.View.Cam.Pan(dx, dy, a.View.H) }
+func (a *App) Zoom(d float32)       { a.leaveCamera(); a.View.Cam.Zoom(d) }
 
 // CountFrame counts a frame of the window's loop, dt seconds after the
 // one before, in the HUD's frame rate.

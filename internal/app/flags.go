@@ -32,6 +32,9 @@ func (p *ParamFlags) Set(s string) error {
 // camera instead of the framing (nil: framed), the background (zero:
 // scene.Background) and the lighting of the shaded view.
 type Stage struct {
+	// FileCamera is -camera: a camera of the file to look through, by
+	// glTF index or name.
+	FileCamera string
 	Camera     *render.Camera
 	Background color.NRGBA
 	Lighting   render.Lighting

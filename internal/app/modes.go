@@ -234,6 +234,7 @@ func (a *App) poseAt(t float32) error {
 		return err
 	}
 	a.followRoot()
+	a.lookThrough()
 	return nil
 }
 

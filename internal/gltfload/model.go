@@ -40,6 +40,9 @@ type Model struct {
 	// the *image.NRGBA. Samplers[t] is texture t's sampler.
 	Textures []*image.NRGBA
 	Samplers []Sampler
+	// Cameras are the glTF cameras the shown scene's nodes carry, in node
+	// order (skeleton order: parents first).
+	Cameras []Camera
 	// Instances are the nodes of the shown scene that draw a mesh.
 	Instances []Instance
 	// NodeMorph[n] is the first morph channel of glTF node n in the
@@ -171,6 +174,22 @@ type Material struct {
 	DoubleSided bool
 	// Unlit is KHR_materials_unlit: base colour only, no lighting.
 	Unlit bool
+}
+
+// Camera is a glTF camera placed by a node: it looks down the node's −Z
+// with +Y up (glTF 2.0 §3.10).
+type Camera struct {
+	// Name is the camera's name, else its node's, else "camera N".
+	Name string
+	// Node is the glTF node that places it; Index the glTF camera.
+	Node, Index int
+	// Orthographic cameras show XMag × YMag half-extents; perspective
+	// ones YFov radians vertically, at Aspect (0: the viewport's).
+	Orthographic bool
+	YFov, Aspect float32
+	XMag, YMag   float32
+	// ZNear and ZFar are the clip planes; ZFar 0 is infinitely far.
+	ZNear, ZFar float32
 }
 
 // MaterialChannel is one animated material property: Count pose

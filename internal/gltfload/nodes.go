@@ -286,6 +286,7 @@ func (l *loader) loadScene() error {
 		}
 		ni := l.model.NodeOfJoint[j]
 		nd := l.doc.Nodes[ni]
+		l.addCamera(ni)
 		if nd.Mesh == nil {
 			continue
 		}

@@ -25,10 +25,25 @@ type Camera struct {
 	// left (for HUD panels): the picture is scaled by 1 − LeftInset about
 	// the right edge's middle, so all the camera frames shows right of it.
 	LeftInset float32
+	// Placed, when set, puts the camera at World (rotation and
+	// translation; scale is ignored), looking down its −Z with +Y up, as
+	// a glTF camera's node does, instead of the orbit above.
+	Placed bool
+	World  mgl32.Mat4
+	// Ortho projects orthographically, XMag and YMag the half-extents,
+	// instead of with FovY. Aspect, when positive, is the width/height
+	// the projection keeps whatever the viewport's. Far 0 is infinitely
+	// far (perspective only).
+	Ortho      bool
+	XMag, YMag float32
+	Aspect     float32
 }
 
 // Eye is the camera's position.
 func (c Camera) Eye() mgl32.Vec3 {
+	if c.Placed {
+		return c.World.Col(3).Vec3()
+	}
 	cp := float32(math.Cos(float64(c.Pitch)))
 	dir := mgl32.Vec3{
 		cp * float32(math.Sin(float64(c.Yaw))),
@@ -40,13 +55,33 @@ func (c Camera) Eye() mgl32.Vec3 {
 
 // View is the world-to-camera matrix.
 func (c Camera) View() mgl32.Mat4 {
+	if c.Placed {
+		// The inverse of the rigid part of World: its rotation's columns
+		// made unit length, transposed, and the translation undone.
+		x, y, z := c.World.Col(0).Vec3().Normalize(), c.World.Col(1).Vec3().Normalize(), c.World.Col(2).Vec3().Normalize()
+		t := c.World.Col(3).Vec3()
+		return mgl32.Mat4{x[0], y[0], z[0], 0, x[1], y[1], z[1], 0, x[2], y[2], z[2], 0, -x.Dot(t), -y.Dot(t), -z.Dot(t), 1}
+	}
 	return mgl32.LookAtV(c.Eye(), c.Target, mgl32.Vec3{0, 1, 0})
 }
 
 // Proj is the perspective projection for a viewport of the given aspect
 // ratio (width / height).
 func (c Camera) Proj(aspect float32) mgl32.Mat4 {
-	p := mgl32.Perspective(c.FovY, aspect, c.Near, c.Far)
+	if c.Aspect > 0 {
+		aspect = c.Aspect
+	}
+	var p mgl32.Mat4
+	switch {
+	case c.Ortho:
+		p = mgl32.Ortho(-c.XMag, c.XMag, -c.YMag, c.YMag, c.Near, c.Far)
+	case c.Far == 0:
+		// The limit of the perspective matrix as far goes to infinity.
+		f := 1 / float32(math.Tan(float64(c.FovY)/2))
+		p = mgl32.Mat4{f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, -1, -1, 0, 0, -2 * c.Near, 0}
+	default:
+		p = mgl32.Perspective(c.FovY, aspect, c.Near, c.Far)
+	}
 	if f := c.TopInset; f > 0 && f < 1 {
 		// Clip-space x and y scaled by 1 − f and y moved down by f: NDC
 		// y ∈ [−1, 1] lands on [−1, 1 − 2f].

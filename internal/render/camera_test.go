@@ -208,3 +208,46 @@ func TestLookAt(t *testing.T) {
 		t.Error("an eye on the target was taken")
 	}
 }
+
+// A placed camera looks from its world transform: View is that
+// transform's inverse (its scale ignored), and a point straight down its
+// −Z projects to the viewport's centre.
+func TestPlacedCamera(t *testing.T) {
+	rot := mgl32.HomogRotate3DY(mgl32.DegToRad(30)).Mul4(mgl32.HomogRotate3DX(mgl32.DegToRad(-20)))
+	world := mgl32.Translate3D(1, 2, 3).Mul4(rot)
+	c := Camera{Placed: true, World: world.Mul4(mgl32.Scale3D(2, 2, 2)), FovY: mgl32.DegToRad(50), Near: 0.1, Far: 100}
+	if e := c.Eye(); e.Sub(mgl32.Vec3{1, 2, 3}).Len() > 1e-6 {
+		t.Errorf("eye %v, want (1, 2, 3)", e)
+	}
+	want := world.Inv()
+	got := c.View()
+	for i := range got {
+		if math.Abs(float64(got[i]-want[i])) > 1e-5 {
+			t.Fatalf("view %v, want %v", got, want)
+		}
+	}
+	ahead := world.Mul4x1(mgl32.Vec4{0, 0, -5, 1}).Vec3()
+	if x, y, ok := c.Project(ahead, 200, 100); !ok || math.Abs(float64(x-100)) > 1e-3 || math.Abs(float64(y-50)) > 1e-3 {
+		t.Errorf("a point ahead projects to (%v, %v, %v), want the centre (100, 50)", x, y, ok)
+	}
+}
+
+// Far 0 is the limit of the perspective matrix as far grows; Ortho is
+// mgl32's orthographic matrix; Aspect overrides the viewport's.
+func TestProjections(t *testing.T) {
+	c := Camera{FovY: 1, Near: 0.5}
+	inf, far := c.Proj(1.5), mgl32.Perspective(1, 1.5, 0.5, 1e7)
+	for i := range inf {
+		if math.Abs(float64(inf[i]-far[i])) > 1e-5 {
+			t.Fatalf("infinite projection %v, want the limit %v", inf, far)
+		}
+	}
+	o := Camera{Ortho: true, XMag: 2, YMag: 1, Near: 0.1, Far: 10}
+	if got, want := o.Proj(3), mgl32.Ortho(-2, 2, -1, 1, 0.1, 10); got != want {
+		t.Errorf("orthographic %v, want %v", got, want)
+	}
+	a := Camera{FovY: 1, Near: 0.5, Far: 10, Aspect: 2}
+	if got, want := a.Proj(0.5), mgl32.Perspective(1, 2, 0.5, 10); got != want {
+		t.Errorf("with Aspect 2: %v, want %v", got, want)
+	}
+}

@@ -146,7 +146,7 @@ var KeyMap = [][2]string{
 	{"timeline click / drag", "scrub to that time (pauses); hovering shows the time and frame"},
 	{"clip list click / drag", "play; Shift+click: add to or take out of the blend; a bar: its weight"},
 	{"click a joint (with K)", "inspect it: parent, local and world T R S, axes, motion trail"},
-	{"F / C", "frame the model / camera follows root motion (on or off)"},
+	{"F / C / Shift+C", "frame the model / follow root motion (on, off) / next file camera"},
 	{"K", "skeleton overlay"},
 	{"B", "bind pose (the clock goes on)"},
 	{"M / N", "morph panel: next mesh (or none) / next target (Shift+N: previous)"},

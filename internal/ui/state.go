@@ -64,6 +64,9 @@ type Actions interface {
 	// camera follow a character root motion carries, or stop.
 	FrameModel()
 	ToggleFollow()
+	// CycleCamera looks through the file's next camera, or after the
+	// last the viewer's own.
+	CycleCamera()
 }
 
 // rates are the playback speeds , and . step through.
@@ -307,7 +310,11 @@ func (s *State) Handle(ev Event, a Actions) {
 	case KeyF:
 		a.FrameModel()
 	case KeyC:
-		a.ToggleFollow()
+		if ev.Shift {
+			a.CycleCamera()
+		} else {
+			a.ToggleFollow()
+		}
 	case KeyK:
 		s.Skeleton = !s.Skeleton
 	case KeyW:

@@ -36,6 +36,7 @@ type fakeViewer struct {
 	steps  int // frame steps (Step) among the seeks
 	// follows counts C.
 	follows int
+	cameras int
 }
 
 func (f *fakeViewer) Choices() []string { return f.choices }
@@ -87,6 +88,7 @@ func (f *fakeViewer) ReleaseMorph(i int) {
 }
 func (f *fakeViewer) CycleMorph()               { f.cycled++ }
 func (f *fakeViewer) ToggleFollow()             { f.follows++ }
+func (f *fakeViewer) CycleCamera()              { f.cameras++ }
 func (f *fakeViewer) Params() []graph.Param     { return f.params }
 func (f *fakeViewer) SetParam(i int, v float32) { f.params[i].Value = v }
 func (f *fakeViewer) Duration() float32         { return 2 }
@@ -297,6 +299,12 @@ func TestKeys(t *testing.T) {
 		{"screenshot says where", "p,f12", func(s *State, f *fakeViewer) string {
 			if f.shots != 2 || !strings.Contains(s.Message, "screenshots/x.png") {
 				return "want two screenshots and the path on screen"
+			}
+			return ""
+		}},
+		{"shift+c cycles the file's cameras, c follows", "shift+c,shift+c,c", func(s *State, f *fakeViewer) string {
+			if f.cameras != 2 || f.follows != 1 {
+				return fmt.Sprintf("%d camera cycles and %d follow toggles, want 2 and 1", f.cameras, f.follows)
 			}
 			return ""
 		}},

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skinview/skinview/internal/app"
+	"github.com/skinview/skinview/internal/asset"
+)
+
+// cameraQuadGLTF is a red 2×2 quad at the origin facing +Z and a camera
+// "Dolly" on a node at (0, 0, 5) looking down −Z with a vertical field of
+// view of 2·atan(0.4): at distance 5 it sees 2 units either side of the
+// middle, so the quad fills the middle half of a square picture. Its node
+// moves to (3, 0, 5) over 1 s, where the quad is out of sight to the left.
+func cameraQuadGLTF(t *testing.T) []byte {
+	t.Helper()
+	var bin bytes.Buffer
+	for _, v := range []any{
+		[]float32{-1, 1, 0, -1, -1, 0, 1, 1, 0, 1, -1, 0}, // 0: positions
+		[]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1},     // 48: normals
+		[]uint16{0, 1, 2, 2, 1, 3},                        // 96: indices
+		[]float32{0, 1},                                   // 108: key times
+		[]float32{0, 0, 5, 3, 0, 5},                       // 116: translations
+	} {
+		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fmt.Appendf(nil, `{"asset": {"version": "2.0"},
+	  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
+	  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 96, "byteStride": 12}, {"buffer": 0, "byteOffset": 96, "byteLength": 12},
+	    {"buffer": 0, "byteOffset": 108, "byteLength": 32}],
+	  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-1, -1, 0], "max": [1, 1, 0]},
+	    {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"},
+	    {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"},
+	    {"bufferView": 2, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+	    {"bufferView": 2, "byteOffset": 8, "componentType": 5126, "count": 2, "type": "VEC3"}],
+	  "materials": [{"pbrMetallicRoughness": {"baseColorFactor": [1, 0, 0, 1]}}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2, "material": 0}]}],
+	  "cameras": [{"name": "Dolly", "type": "perspective", "perspective": {"yfov": %v, "znear": 0.1, "zfar": 100}}],
+	  "nodes": [{"mesh": 0}, {"camera": 0, "translation": [0, 0, 5]}], "scenes": [{"nodes": [0, 1]}], "scene": 0,
+	  "animations": [{"samplers": [{"input": 3, "output": 4}], "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}]}]}`,
+		bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), 2*math.Atan(0.4))
+}
+
+func TestLookThroughAFileCamera(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "dolly.gltf")
+	if err := os.WriteFile(file, cameraQuadGLTF(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := asset.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Cameras) != 1 || m.Cameras[0].Name != "Dolly" || m.Cameras[0].Node != 1 {
+		t.Fatalf("cameras %+v, want Dolly on node 1", m.Cameras)
+	}
+	red, bg := color.NRGBA{255, 0, 0, 255}, color.NRGBA{0, 0, 0, 255}
+	for _, choice := range []string{"0", "Dolly"} {
+		opt, err := parseFlags([]string{"-size", "64x64", "-view", "basecolor", "-bg", "0,0,0", "-camera", choice, file}, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := app.NewCharacter(m, opt.load())
+		if err != nil {
+			t.Fatal(err)
+		}
+		onGL(t, func() error {
+			a, err := newApp(opt, c, opt.width, opt.height)
+			if err != nil {
+				return err
+			}
+			defer a.Destroy()
+			for _, k := range []struct {
+				t       float32
+				x, y    int
+				want    color.NRGBA
+				because string
+			}{
+				{0, 32, 32, red, "the quad in the middle at 0 s"},
+				{0, 20, 20, red, "the quad's top-left quarter"},
+				{0, 32, 8, bg, "above the quad (it spans rows 16 to 48)"},
+				{0, 8, 32, bg, "left of the quad"},
+				{1, 32, 32, bg, "the camera moved right: the quad left the picture"},
+			} {
+				img, err := a.Shoot(k.t, nil)
+				if err != nil {
+					return err
+				}
+				if got := img.NRGBAAt(k.x, k.y); got != k.want {
+					t.Errorf("-camera %s at %v s, pixel (%d, %d): %v, want %v (%s)", choice, k.t, k.x, k.y, got, k.want, k.because)
+				}
+			}
+			return nil
+		})
+	}
+	opt, err := parseFlags([]string{"-camera", "Crane", file}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := app.NewCharacter(m, opt.load())
+	if err != nil {
+		t.Fatal(err)
+	}
+	onGL(t, func() error {
+		_, err := newApp(opt, c, 64, 64)
+		if err == nil || !strings.Contains(err.Error(), `-camera "Crane": no such camera; the model has 0 "Dolly"`) {
+			t.Errorf("an unknown camera: %v", err)
+		}
+		return nil
+	})
+}

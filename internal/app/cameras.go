@@ -1,0 +1,79 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/skinview/skinview/internal/render"
+)
+
+// The file's cameras: -camera picks one to look through, Shift+C cycles
+// them (after the last, the viewer's own camera again), and each frame the
+// view follows the camera's node as the clip moves it.
+
+// findCamera is the index in the model's cameras of -camera's choice: a
+// glTF camera index or a camera's name.
+func (a *App) findCamera(choice string) (int, error) {
+	cams := a.Char.Model.Cameras
+	if i, err := strconv.Atoi(choice); err == nil {
+		for k, c := range cams {
+			if c.Index == i {
+				return k, nil
+			}
+		}
+	}
+	for k, c := range cams {
+		if c.Name == choice {
+			return k, nil
+		}
+	}
+	if len(cams) == 0 {
+		return -1, fmt.Errorf("-camera %q: the model's scene has no camera", choice)
+	}
+	names := ""
+	for k, c := range cams {
+		if k > 0 {
+			names += ", "
+		}
+		names += fmt.Sprintf("%d %q", c.Index, c.Name)
+	}
+	return -1, fmt.Errorf("-camera %q: no such camera; the model has %s", choice, names)
+}
+
+// CycleCamera implements ui.Actions: the next of the file's cameras, or,
+// after the last, the viewer's own.
+func (a *App) CycleCamera() {
+	n := len(a.Char.Model.Cameras)
+	if n == 0 {
+		a.UI.Say("the model has no camera")
+		return
+	}
+	a.looking++
+	if a.looking >= n {
+		a.looking = -1
+		a.View.Cam = a.View.Home
+		a.UI.Say("camera: the viewer's")
+		return
+	}
+	a.lookThrough()
+	a.UI.Say("camera: %s (%d of %d)", a.Char.Model.Cameras[a.looking].Name, a.looking+1, n)
+}
+
+// lookThrough puts the view's camera where the chosen file camera's node
+// is in the current pose.
+func (a *App) lookThrough() {
+	if a.looking < 0 {
+		return
+	}
+	c := a.Char.Model.Cameras[a.looking]
+	a.View.Cam = render.Camera{Placed: true, World: a.Char.NodeWorld(c.Node), Ortho: c.Orthographic, FovY: c.YFov,
+		XMag: c.XMag, YMag: c.YMag, Aspect: c.Aspect, Near: c.ZNear, Far: c.ZFar}
+}
+
+// leaveCamera returns to the viewer's camera when the user moves it.
+func (a *App) leaveCamera() {
+	if a.looking >= 0 {
+		a.looking = -1
+		a.View.Cam = a.View.Home
+	}
+}
