@@ -23,14 +23,22 @@ import (
 // middle, so the quad fills the middle half of a square picture. Its node
 // moves to (3, 0, 5) over 1 s, where the quad is out of sight to the left.
 func cameraQuadGLTF(t *testing.T) []byte {
+	return cameraQuadWith(t, `{"sampler": 0, "target": {"node": 1, "path": "translation"}}`)
+}
+
+// cameraQuadWith is cameraQuadGLTF with channel (JSON) as its animation's
+// one channel: sampler 0 moves the node, sampler 1 widens yfov from
+// 2·atan(0.4) to 2·atan(0.8).
+func cameraQuadWith(t *testing.T, channel string) []byte {
 	t.Helper()
 	var bin bytes.Buffer
 	for _, v := range []any{
-		[]float32{-1, 1, 0, -1, -1, 0, 1, 1, 0, 1, -1, 0}, // 0: positions
-		[]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1},     // 48: normals
-		[]uint16{0, 1, 2, 2, 1, 3},                        // 96: indices
-		[]float32{0, 1},                                   // 108: key times
-		[]float32{0, 0, 5, 3, 0, 5},                       // 116: translations
+		[]float32{-1, 1, 0, -1, -1, 0, 1, 1, 0, 1, -1, 0},                   // 0: positions
+		[]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1},                       // 48: normals
+		[]uint16{0, 1, 2, 2, 1, 3},                                          // 96: indices
+		[]float32{0, 1},                                                     // 108: key times
+		[]float32{0, 0, 5, 3, 0, 5},                                         // 116: translations
+		[]float32{float32(2 * math.Atan(0.4)), float32(2 * math.Atan(0.8))}, // 140: yfov keys
 	} {
 		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
 			t.Fatal(err)
@@ -39,18 +47,20 @@ func cameraQuadGLTF(t *testing.T) []byte {
 	return fmt.Appendf(nil, `{"asset": {"version": "2.0"},
 	  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
 	  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 96, "byteStride": 12}, {"buffer": 0, "byteOffset": 96, "byteLength": 12},
-	    {"buffer": 0, "byteOffset": 108, "byteLength": 32}],
+	    {"buffer": 0, "byteOffset": 108, "byteLength": 40}],
 	  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-1, -1, 0], "max": [1, 1, 0]},
 	    {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"},
 	    {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"},
 	    {"bufferView": 2, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
-	    {"bufferView": 2, "byteOffset": 8, "componentType": 5126, "count": 2, "type": "VEC3"}],
+	    {"bufferView": 2, "byteOffset": 8, "componentType": 5126, "count": 2, "type": "VEC3"},
+	    {"bufferView": 2, "byteOffset": 32, "componentType": 5126, "count": 2, "type": "SCALAR"}],
 	  "materials": [{"pbrMetallicRoughness": {"baseColorFactor": [1, 0, 0, 1]}}],
 	  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2, "material": 0}]}],
 	  "cameras": [{"name": "Dolly", "type": "perspective", "perspective": {"yfov": %v, "znear": 0.1, "zfar": 100}}],
 	  "nodes": [{"mesh": 0}, {"camera": 0, "translation": [0, 0, 5]}], "scenes": [{"nodes": [0, 1]}], "scene": 0,
-	  "animations": [{"samplers": [{"input": 3, "output": 4}], "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}]}]}`,
-		bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), 2*math.Atan(0.4))
+	  "extensionsUsed": ["KHR_animation_pointer"],
+	  "animations": [{"samplers": [{"input": 3, "output": 4}, {"input": 3, "output": 5}], "channels": [%s]}]}`,
+		bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), 2*math.Atan(0.4), channel)
 }
 
 func TestLookThroughAFileCamera(t *testing.T) {
@@ -116,6 +126,51 @@ func TestLookThroughAFileCamera(t *testing.T) {
 		_, err := newApp(opt, c, 64, 64)
 		if err == nil || !strings.Contains(err.Error(), `-camera "Crane": no such camera; the model has 0 "Dolly"`) {
 			t.Errorf("an unknown camera: %v", err)
+		}
+		return nil
+	})
+}
+
+// A KHR_animation_pointer channel on the camera's yfov widens it from
+// 2·atan(0.4) to 2·atan(0.8): at 1 s the camera sees 4 units either side
+// at distance 5, and the quad fills the middle quarter (rows 24 to 40).
+func TestPointerAnimatesCameraFov(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "zoom.gltf")
+	doc := cameraQuadWith(t, `{"sampler": 1, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/cameras/0/perspective/yfov"}}}}`)
+	if err := os.WriteFile(file, doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt, err := parseFlags([]string{"-size", "64x64", "-view", "basecolor", "-bg", "0,0,0", "-camera", "0", file}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := asset.Load(opt.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := app.NewCharacter(m, opt.load())
+	if err != nil {
+		t.Fatal(err)
+	}
+	red, bg := color.NRGBA{255, 0, 0, 255}, color.NRGBA{0, 0, 0, 255}
+	onGL(t, func() error {
+		a, err := newApp(opt, c, opt.width, opt.height)
+		if err != nil {
+			return err
+		}
+		defer a.Destroy()
+		for _, k := range []struct {
+			t    float32
+			y    int
+			want color.NRGBA
+		}{{0, 20, red}, {1, 20, bg}, {1, 28, red}} {
+			img, err := a.Shoot(k.t, nil)
+			if err != nil {
+				return err
+			}
+			if got := img.NRGBAAt(32, k.y); got != k.want {
+				t.Errorf("at %v s, pixel (32, %d): %v, want %v", k.t, k.y, got, k.want)
+			}
 		}
 		return nil
 	})

@@ -66,6 +66,12 @@ func (a *App) lookThrough() {
 		return
 	}
 	c := a.Char.Model.Cameras[a.looking]
+	w := a.Char.Channels()
+	for _, cc := range a.Char.Model.CameraChannels {
+		if cc.Index == c.Index {
+			*c.Param(cc.Param) = w[cc.Channel]
+		}
+	}
 	a.View.Cam = render.Camera{Placed: true, World: a.Char.NodeWorld(c.Node), Ortho: c.Orthographic, FovY: c.YFov,
 		XMag: c.XMag, YMag: c.YMag, Aspect: c.Aspect, Near: c.ZNear, Far: c.ZFar}
 }

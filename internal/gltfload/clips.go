@@ -38,7 +38,7 @@ func (l *loader) loadAnimations() error {
 			pt := l.pointerTarget(ai, ci, unplayed)
 			nodes, tpath := pt.nodes, pt.path
 			switch {
-			case tpath == pathMaterial || nodes != nil:
+			case tpath == pathChannels || nodes != nil:
 			case tpath == "pointer":
 				continue // reported once, with every channel of that pointer
 			case ch.Target.Node == nil:
@@ -51,13 +51,13 @@ func (l *loader) loadAnimations() error {
 			if nodes != nil {
 				node = nodes[0]
 			}
-			if tpath != pathMaterial && (node < 0 || node >= len(l.doc.Nodes)) {
+			if tpath != pathChannels && (node < 0 || node >= len(l.doc.Nodes)) {
 				return fmt.Errorf("%s.target.node: nodes[%d] does not exist (%d nodes)", cw, node, len(l.doc.Nodes))
 			}
 			var path anim.Path
 			rule := moveRule
 			switch tpath {
-			case pathMaterial:
+			case pathChannels:
 				rule = pt.rule
 			case gltf.TRSTranslation:
 				path = anim.Translation
@@ -154,7 +154,7 @@ func (l *loader) loadAnimations() error {
 				}
 				continue
 			}
-			if tpath == pathMaterial {
+			if tpath == pathChannels {
 				clip.Morph = append(clip.Morph, anim.MorphTrack{Channel: pt.channel, Count: pt.count, Interp: interp, Times: times, Values: vals})
 				continue
 			}

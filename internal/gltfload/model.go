@@ -41,8 +41,11 @@ type Model struct {
 	Textures []*image.NRGBA
 	Samplers []Sampler
 	// Cameras are the glTF cameras the shown scene's nodes carry, in node
-	// order (skeleton order: parents first).
-	Cameras []Camera
+	// order (skeleton order: parents first). CameraChannels are the
+	// camera parameters KHR_animation_pointer channels animate, pose
+	// channels after the morph channels like MaterialChannels.
+	Cameras        []Camera
+	CameraChannels []CameraChannel
 	// Instances are the nodes of the shown scene that draw a mesh.
 	Instances []Instance
 	// NodeMorph[n] is the first morph channel of glTF node n in the
@@ -190,6 +193,31 @@ type Camera struct {
 	XMag, YMag   float32
 	// ZNear and ZFar are the clip planes; ZFar 0 is infinitely far.
 	ZNear, ZFar float32
+}
+
+// CameraChannel is one animated camera parameter of glTF camera Index:
+// the pose channel that holds it.
+type CameraChannel struct {
+	Index   int
+	Param   CameraParam
+	Channel int
+}
+
+// CameraParam is a camera parameter a clip can animate.
+type CameraParam uint8
+
+const (
+	CameraYFov CameraParam = iota
+	CameraAspect
+	CameraZNear
+	CameraZFar
+	CameraXMag
+	CameraYMag
+)
+
+// Param is the float of c that p names.
+func (c *Camera) Param(p CameraParam) *float32 {
+	return [...]*float32{&c.YFov, &c.Aspect, &c.ZNear, &c.ZFar, &c.XMag, &c.YMag}[p]
 }
 
 // MaterialChannel is one animated material property: Count pose

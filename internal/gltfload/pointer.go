@@ -14,13 +14,14 @@ import (
 // document. Pointers to what the viewer draws play through the engine
 // like ordinary channels; the others are reported once each.
 
-// pathMaterial marks a pointer target that is a material factor.
-const pathMaterial gltf.TRSProperty = "material"
+// pathChannels marks a pointer target that is a run of pose channels: a
+// material factor or a camera parameter.
+const pathChannels gltf.TRSProperty = "material"
 
 // pointerTarget is what one channel's pointer animates: nodes' path
-// (translation, rotation, scale, weights), or for path pathMaterial count
-// pose channels from channel, read with rule; path "pointer" is a pointer
-// not played.
+// (translation, rotation, scale, weights), or for path pathChannels count
+// pose channels from channel (a material's or camera's), read with rule;
+// path "pointer" is a pointer not played.
 type pointerTarget struct {
 	nodes          []int
 	path           gltf.TRSProperty
@@ -97,9 +98,13 @@ func (l *loader) pointerTarget(ai, ci int, unplayed map[string][]string) pointer
 			if nodes != nil {
 				return pointerTarget{nodes: nodes, path: prop}
 			}
+		case parts[1] == "cameras" && i < len(l.doc.Cameras) && l.doc.Cameras[i] != nil && len(l.model.Skeleton.Parents) > 0:
+			if ch, ok := l.cameraChannel(i, parts[3]); ok {
+				return pointerTarget{path: pathChannels, channel: ch, count: 1, rule: accessorRule{types: []gltf.AccessorType{gltf.AccessorScalar}, comps: cF}}
+			}
 		case parts[1] == "materials" && i < len(l.model.Materials) && len(l.model.Skeleton.Parents) > 0:
 			if mp, ok := materialPointers[parts[3]]; ok {
-				return pointerTarget{path: pathMaterial, channel: l.materialChannel(i, mp), count: mp.count, rule: mp.rule}
+				return pointerTarget{path: pathChannels, channel: l.materialChannel(i, mp), count: mp.count, rule: mp.rule}
 			}
 		}
 	}
@@ -126,6 +131,40 @@ func (l *loader) materialChannel(m int, mp materialPointer) int {
 	}
 	l.model.MaterialChannels = append(l.model.MaterialChannels, mc)
 	return mc.Channel
+}
+
+// cameraParams are the pointers below /cameras/N/ the viewer plays.
+var cameraParams = map[string]CameraParam{
+	"perspective/yfov": CameraYFov, "perspective/aspectRatio": CameraAspect, "perspective/znear": CameraZNear,
+	"perspective/zfar": CameraZFar, "orthographic/xmag": CameraXMag, "orthographic/ymag": CameraYMag,
+	"orthographic/znear": CameraZNear, "orthographic/zfar": CameraZFar,
+}
+
+// cameraChannel is the pose channel of glTF camera ci's parameter at path
+// (below /cameras/ci/), added the first time a pointer animates it, at
+// rest at the camera's value; ok is false for a parameter not played or a
+// camera no shown node looks through.
+func (l *loader) cameraChannel(ci int, path string) (ch int, ok bool) {
+	p, ok := cameraParams[path]
+	if !ok {
+		return 0, false
+	}
+	for _, cc := range l.model.CameraChannels {
+		if cc.Index == ci && cc.Param == p {
+			return cc.Channel, true
+		}
+	}
+	for k := range l.model.Cameras {
+		if c := &l.model.Cameras[k]; c.Index == ci {
+			sk := &l.model.Skeleton
+			cc := CameraChannel{Index: ci, Param: p, Channel: len(sk.MorphRest)}
+			sk.MorphRest = append(sk.MorphRest, *c.Param(p))
+			sk.MorphJoint = append(sk.MorphJoint, 0)
+			l.model.CameraChannels = append(l.model.CameraChannels, cc)
+			return cc.Channel, true
+		}
+	}
+	return 0, false
 }
 
 // reportUnplayed says once per pointer which KHR_animation_pointer
