@@ -30,7 +30,19 @@ uniform vec2 uNormalOcclusion; // normal scale, occlusion strength
 uniform vec3 uEmissive;        // linear emissive factor
 uniform int uLighting;         // 0 the viewer's look, 1 the reference stage (-lighting three)
 uniform sampler2D uDFG;        // split-sum (A, B): roughness along x, n·v along y
-uniform int uSets[5];          // coordinate set (0, 1) of the base colour texture, then of each map
+uniform int uSets[5];
+// The file's punctual lights (KHR_lights_punctual), lit by the reference
+// stage: kind 0 directional, 1 point, 2 spot; position and direction the
+// light shines in (world), linear colour times intensity, range (0: none)
+// and the spot's cosines (outer, inner).
+#define MAX_LIGHTS 8
+uniform int uLightCount;
+uniform int uLightKind[MAX_LIGHTS];
+uniform vec3 uLightPos[MAX_LIGHTS];
+uniform vec3 uLightDirs[MAX_LIGHTS];
+uniform vec3 uLightColor[MAX_LIGHTS];
+uniform float uLightRange[MAX_LIGHTS];
+uniform vec2 uLightCone[MAX_LIGHTS];          // coordinate set (0, 1) of the base colour texture, then of each map
 // 0 shaded, 1 partitions (flat uTint), 2 weights of the selected joint,
 // 3 base colour; the inputs of glTF's material model: 4 shading normal,
 // 5 metallic, 6 roughness, 7 occlusion, 8 emissive, 9 alpha.
@@ -98,6 +110,8 @@ vec3 schlick(vec3 f0, float f90, float vh) {
 // (1 − F) of a dielectric, the hemisphere's irradiance as diffuse only,
 // less the energy the lobe reflects, occlusion on it, and emission. n is
 // the shading normal, v the direction to the eye.
+vec3 direct(vec3 l, vec3 radiance, vec3 n, vec3 v, vec3 diffuse, vec3 f0, float rough, vec3 compensation);
+
 vec3 referenceStage(vec3 base, vec3 ng, vec3 v) {
     vec4 mr = uHasMap[0] != 0 ? mapAt(0) : vec4(1.0);
     float metal = uMetalRough.x * mr.b;
@@ -110,15 +124,25 @@ vec3 referenceStage(vec3 base, vec3 ng, vec3 v) {
     vec2 dfg = texture(uDFG, vec2(rough, nv)).rg;
     vec3 compensation = 1.0 + f0 * (1.0 / (dfg.x + dfg.y) - 1.0);
 
-    vec3 l = normalize(vec3(1.0, 2.0, 3.0));
-    vec3 irradiance = clamp(dot(n, l), 0.0, 1.0) * vec3(2.0);
-    vec3 h = normalize(l + v);
-    float nl = clamp(dot(n, l), 0.0, 1.0), nh = clamp(dot(n, h), 0.0, 1.0), vh = clamp(dot(v, h), 0.0, 1.0);
-    float a2 = pow(max(rough, 0.045), 4.0);
-    float vis = 0.5 / max(nl * sqrt(a2 + (1.0 - a2) * nv * nv) + nv * sqrt(a2 + (1.0 - a2) * nl * nl), 1e-6);
-    float d = a2 / (PI * pow(nh * nh * (a2 - 1.0) + 1.0, 2.0));
-    vec3 lit = irradiance * schlick(f0, 1.0, vh) * (vis * d) * compensation;
-    lit += irradiance * diffuse / PI * (1.0 - schlick(vec3(0.04), 1.0, vh));
+    vec3 lit = direct(normalize(vec3(1.0, 2.0, 3.0)), vec3(2.0), n, v, diffuse, f0, rough, compensation);
+    for (int i = 0; i < uLightCount; i++) {
+        vec3 l = -uLightDirs[i];
+        vec3 radiance = uLightColor[i];
+        if (uLightKind[i] != 0) {
+            vec3 d = uLightPos[i] - vWorld;
+            float dist = length(d);
+            l = d / max(dist, 1e-6);
+            // Inverse-square falloff, windowed to zero at the range.
+            radiance *= 1.0 / max(dist * dist, 0.01);
+            if (uLightRange[i] > 0.0) {
+                radiance *= pow(clamp(1.0 - pow(dist / uLightRange[i], 4.0), 0.0, 1.0), 2.0);
+            }
+            if (uLightKind[i] == 2) {
+                radiance *= smoothstep(uLightCone[i].x, uLightCone[i].y, dot(-l, uLightDirs[i]));
+            }
+        }
+        lit += direct(l, radiance, n, v, diffuse, f0, rough, compensation);
+    }
 
     // The hemisphere: white above, 0x444444 (sRGB, 0.0578 linear) below.
     vec3 sky = vec3(1.5), ground = vec3(1.5 * 0.05781);
@@ -132,6 +156,22 @@ vec3 referenceStage(vec3 base, vec3 ng, vec3 v) {
     lit += indirect * (1.0 + uNormalOcclusion.y * (ao - 1.0));
     lit += uEmissive * (uHasMap[3] != 0 ? mapAt(3).rgb : vec3(1.0));
     return lit;
+}
+
+// direct is the light a direction l brings with radiance (colour times
+// intensity times falloff) to the surface: GGX specular with multiple-
+// scattering compensation, and Lambert diffuse less a dielectric's
+// Fresnel.
+vec3 direct(vec3 l, vec3 radiance, vec3 n, vec3 v, vec3 diffuse, vec3 f0, float rough, vec3 compensation) {
+    vec3 irradiance = clamp(dot(n, l), 0.0, 1.0) * radiance;
+    vec3 h = normalize(l + v);
+    float nv = clamp(dot(n, v), 0.0, 1.0);
+    float nl = clamp(dot(n, l), 0.0, 1.0), nh = clamp(dot(n, h), 0.0, 1.0), vh = clamp(dot(v, h), 0.0, 1.0);
+    float a2 = pow(max(rough, 0.045), 4.0);
+    float vis = 0.5 / max(nl * sqrt(a2 + (1.0 - a2) * nv * nv) + nv * sqrt(a2 + (1.0 - a2) * nl * nl), 1e-6);
+    float d = a2 / (PI * pow(nh * nh * (a2 - 1.0) + 1.0, 2.0));
+    return irradiance * schlick(f0, 1.0, vh) * (vis * d) * compensation
+         + irradiance * diffuse / PI * (1.0 - schlick(vec3(0.04), 1.0, vh));
 }
 
 void main() {

@@ -175,3 +175,55 @@ func TestPointerAnimatesCameraFov(t *testing.T) {
 		return nil
 	})
 }
+
+// A point light of the file 0.8 in front of the quad, its intensity taken
+// from 0.76 to 1.37 candela by a KHR_animation_pointer channel, brightens
+// the quad's middle under -lighting three (the reference stage adds the
+// file's lights); make oracle compares the result with three.js.
+func TestFileLightsUnderTheReferenceStage(t *testing.T) {
+	doc := cameraQuadWith(t, `{"sampler": 1, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/extensions/KHR_lights_punctual/lights/0/intensity"}}}}`)
+	// The quad's camera node becomes the light's; yfov's keys (0.76 and
+	// 1.37) are the intensities scaled below.
+	doc = bytes.Replace(doc, []byte(`{"camera": 0, "translation": [0, 0, 5]}`), []byte(`{"translation": [0, 0, 0.8], "extensions": {"KHR_lights_punctual": {"light": 0}}}`), 1)
+	doc = bytes.Replace(doc, []byte(`"extensionsUsed": ["KHR_animation_pointer"],`), []byte(`"extensionsUsed": ["KHR_animation_pointer", "KHR_lights_punctual"],
+	  "extensions": {"KHR_lights_punctual": {"lights": [{"type": "point", "color": [1, 1, 1]}]}},`), 1)
+	file := filepath.Join(t.TempDir(), "bulb.gltf")
+	if err := os.WriteFile(file, doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt, err := parseFlags([]string{"-size", "64x64", "-lighting", "three", "-eye", "0,0,3", "-target", "0,0,0", "-bg", "0,0,0", file}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := asset.Load(opt.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Lights) != 1 || len(m.LightChannels) != 1 {
+		t.Fatalf("%d lights and %d animated light parameters, want 1 and 1; report %q", len(m.Lights), len(m.LightChannels), m.Report.Lines(0, 0))
+	}
+	c, err := app.NewCharacter(m, opt.load())
+	if err != nil {
+		t.Fatal(err)
+	}
+	onGL(t, func() error {
+		a, err := newApp(opt, c, opt.width, opt.height)
+		if err != nil {
+			return err
+		}
+		defer a.Destroy()
+		var red [2]uint8
+		for i, at := range []float32{0, 1} {
+			img, err := a.Shoot(at, nil)
+			if err != nil {
+				return err
+			}
+			red[i] = img.NRGBAAt(32, 32).R
+		}
+		// 1.19 and 2.14 lux more at 0.8 units: some 28 levels of red here.
+		if int(red[1]) < int(red[0])+15 {
+			t.Errorf("the quad's middle reads red %d with the light at 0.76 and %d at 1.37 candela: want it brighter by 15 or more", red[0], red[1])
+		}
+		return nil
+	})
+}

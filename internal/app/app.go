@@ -238,6 +238,7 @@ func (a *App) Update(dt float32) error {
 	}
 	a.followRoot()
 	a.lookThrough()
+	a.placeLights()
 	a.Timing.AnimMs = smooth(a.Timing.AnimMs, float32(time.Since(start).Seconds()*1000))
 	return nil
 }

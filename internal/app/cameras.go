@@ -2,7 +2,10 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+
+	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/render"
 )
@@ -74,6 +77,30 @@ func (a *App) lookThrough() {
 	}
 	a.View.Cam = render.Camera{Placed: true, World: a.Char.NodeWorld(c.Node), Ortho: c.Orthographic, FovY: c.YFov,
 		XMag: c.XMag, YMag: c.YMag, Aspect: c.Aspect, Near: c.ZNear, Far: c.ZFar}
+}
+
+// placeLights puts the file's punctual lights where their nodes are in
+// the current pose, with their animated parameters.
+func (a *App) placeLights() {
+	m := a.Char.Model
+	if len(m.Lights) == 0 {
+		return
+	}
+	if a.View.Lights == nil {
+		a.View.Lights = make([]render.Light, len(m.Lights))
+	}
+	w := a.Char.Channels()
+	for i, g := range m.Lights {
+		for _, lc := range m.LightChannels {
+			if lc.Index == g.Index {
+				copy(g.Field(lc.Param), w[lc.Channel:lc.Channel+lc.Count])
+			}
+		}
+		world := a.Char.NodeWorld(g.Node)
+		a.View.Lights[i] = render.Light{Kind: render.LightKind(g.Kind), Position: world.Col(3).Vec3(),
+			Direction: world.Col(2).Vec3().Mul(-1).Normalize(), Color: mgl32.Vec3(g.Color).Mul(g.Intensity), Range: g.Range,
+			CosOuter: float32(math.Cos(float64(g.OuterCone))), CosInner: float32(math.Cos(float64(g.InnerCone)))}
+	}
 }
 
 // leaveCamera returns to the viewer's camera when the user moves it.

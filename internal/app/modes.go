@@ -235,6 +235,7 @@ func (a *App) poseAt(t float32) error {
 	}
 	a.followRoot()
 	a.lookThrough()
+	a.placeLights()
 	return nil
 }
 

@@ -46,6 +46,11 @@ type Model struct {
 	// channels after the morph channels like MaterialChannels.
 	Cameras        []Camera
 	CameraChannels []CameraChannel
+	// Lights are the KHR_lights_punctual lights the shown scene's nodes
+	// carry; LightChannels their animated parameters, pose channels like
+	// MaterialChannels.
+	Lights        []Light
+	LightChannels []LightChannel
 	// Instances are the nodes of the shown scene that draw a mesh.
 	Instances []Instance
 	// NodeMorph[n] is the first morph channel of glTF node n in the
@@ -193,6 +198,63 @@ type Camera struct {
 	XMag, YMag   float32
 	// ZNear and ZFar are the clip planes; ZFar 0 is infinitely far.
 	ZNear, ZFar float32
+}
+
+// Light is a KHR_lights_punctual light placed by a node: at its origin,
+// shining down its −Z (directional and spot).
+type Light struct {
+	Name        string
+	Node, Index int
+	Kind        LightKind
+	// Color is linear; Intensity candela (point, spot) or lux
+	// (directional); Range 0 is unlimited; the cone angles (spot) are
+	// radians from the axis.
+	Color                [3]float32
+	Intensity, Range     float32
+	InnerCone, OuterCone float32
+}
+
+// LightKind is a punctual light's type.
+type LightKind uint8
+
+const (
+	DirectionalLight LightKind = iota
+	PointLight
+	SpotLight
+)
+
+// LightChannel is one animated parameter of glTF light Index: Count pose
+// channels from Channel holding Light.Field(Param).
+type LightChannel struct {
+	Index          int
+	Param          LightParam
+	Channel, Count int
+}
+
+// LightParam is a light parameter a clip can animate.
+type LightParam uint8
+
+const (
+	LightColor LightParam = iota // 3 channels
+	LightIntensity
+	LightRange
+	LightInnerCone
+	LightOuterCone
+)
+
+// Field is the floats of g that p names.
+func (g *Light) Field(p LightParam) []float32 {
+	switch p {
+	case LightColor:
+		return g.Color[:]
+	case LightIntensity:
+		return unsafe.Slice(&g.Intensity, 1)
+	case LightRange:
+		return unsafe.Slice(&g.Range, 1)
+	case LightInnerCone:
+		return unsafe.Slice(&g.InnerCone, 1)
+	}
+	return unsafe.Slice(&g.OuterCone, 1)
 }
 
 // CameraChannel is one animated camera parameter of glTF camera Index:

@@ -287,6 +287,7 @@ func (l *loader) loadScene() error {
 		ni := l.model.NodeOfJoint[j]
 		nd := l.doc.Nodes[ni]
 		l.addCamera(ni)
+		l.addLight(ni)
 		if nd.Mesh == nil {
 			continue
 		}

@@ -80,6 +80,19 @@ func (l *loader) pointerTarget(ai, ci int, unplayed map[string][]string) pointer
 		return pointerTarget{}
 	}
 	p, _ := ext["pointer"].(string)
+	if rest, ok := strings.CutPrefix(p, "/extensions/KHR_lights_punctual/lights/"); ok && len(l.model.Skeleton.Parents) > 0 {
+		if i, param, ok := strings.Cut(rest, "/"); ok {
+			if li, err := strconv.Atoi(i); err == nil && strconv.Itoa(li) == i {
+				if ch, n, ok := l.lightChannel(li, param); ok {
+					vec := gltf.AccessorScalar
+					if n == 3 {
+						vec = gltf.AccessorVec3
+					}
+					return pointerTarget{path: pathChannels, channel: ch, count: n, rule: accessorRule{types: []gltf.AccessorType{vec}, comps: cF}}
+				}
+			}
+		}
+	}
 	parts := strings.SplitN(p, "/", 4)
 	if len(parts) == 4 && parts[0] == "" {
 		i, err := strconv.Atoi(parts[2])

@@ -158,6 +158,10 @@ type pipeline struct {
 	uEmissive                     int32
 	uLighting, uDFG               int32
 	uSets                         int32
+	uLightCount, uLightKind       int32
+	uLightPos, uLightDirs         int32
+	uLightColor, uLightRange      int32
+	uLightCone                    int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
@@ -188,6 +192,13 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uLighting = p.uniform("uLighting")
 	pl.uDFG = p.uniform("uDFG")
 	pl.uSets = p.uniform("uSets")
+	pl.uLightCount = p.uniform("uLightCount")
+	pl.uLightKind = p.uniform("uLightKind")
+	pl.uLightPos = p.uniform("uLightPos")
+	pl.uLightDirs = p.uniform("uLightDirs")
+	pl.uLightColor = p.uniform("uLightColor")
+	pl.uLightRange = p.uniform("uLightRange")
+	pl.uLightCone = p.uniform("uLightCone")
 	if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err

@@ -189,9 +189,36 @@ type Frame struct {
 	// identity when zero.
 	Model mgl32.Mat4
 	// Lighting is how Shaded lights: the viewer's own look, or the
-	// reference renderer's stage, for comparisons.
+	// reference renderer's stage, for comparisons. Lights are the file's
+	// punctual lights, which the reference stage adds (at most MaxLights).
 	Lighting Lighting
+	Lights   []Light
 }
+
+// MaxLights is how many punctual lights a frame lights with.
+const MaxLights = 8
+
+// Light is a punctual light in world space.
+type Light struct {
+	Kind LightKind
+	// Position (point, spot) and Direction, the unit vector the light
+	// shines along (directional, spot).
+	Position, Direction mgl32.Vec3
+	// Color is linear colour times intensity; Range 0 is unlimited;
+	// CosOuter and CosInner bound a spot's cone.
+	Color              mgl32.Vec3
+	Range              float32
+	CosOuter, CosInner float32
+}
+
+// LightKind is a punctual light's type.
+type LightKind int32
+
+const (
+	Directional LightKind = iota
+	Point
+	Spot
+)
 
 // Lighting is a lighting of the shaded view.
 type Lighting int
@@ -232,13 +259,20 @@ type Renderer struct {
 		vp, model  mgl32.Mat4
 		light, eye mgl32.Vec3
 	}
-	lbs, dq     pipeline
-	blendOrder  []int      // the blended items of the frame being drawn
-	uv          [9]float32 // the UV transform handed to GL by pointer
-	mapUV       [4][9]float32
-	hasMap      [4]int32
-	sets        [5]int32 // the coordinate set of the base colour texture and each map
-	dfg         uint32   // the split-sum table (dfgTable)
+	lbs, dq    pipeline
+	blendOrder []int      // the blended items of the frame being drawn
+	uv         [9]float32 // the UV transform handed to GL by pointer
+	mapUV      [4][9]float32
+	hasMap     [4]int32
+	sets       [5]int32 // the coordinate set of the base colour texture and each map
+	dfg        uint32   // the split-sum table (dfgTable)
+	// lightUniforms hold the lights Draw hands to GL by pointer.
+	lightUniforms struct {
+		kind            [MaxLights]int32
+		pos, dir, color [MaxLights]mgl32.Vec3
+		rng             [MaxLights]float32
+		cone            [MaxLights][2]float32
+	}
 	lines       *lines
 	ubo         uint32
 	uboSize     int
@@ -532,6 +566,7 @@ func (r *Renderer) Draw(f *Frame) error {
 	gl.Uniform1i(pl.uBaseTex, 0)
 	gl.Uniform1iv(pl.uMaps, int32(len(mapUnits)), &mapUnits[0])
 	gl.Uniform1i(pl.uLighting, int32(f.Lighting))
+	r.setLights(pl, f.Lights)
 	gl.Uniform1i(pl.uDFG, dfgUnit)
 	gl.ActiveTexture(gl.TEXTURE0 + dfgUnit)
 	gl.BindTexture(gl.TEXTURE_2D, r.dfg)
@@ -571,6 +606,27 @@ func (r *Renderer) Draw(f *Frame) error {
 		r.lines.drawVertices((*[16]float32)(&u.vp), f.Trail.Points, f.Trail.Color, gl.LINE_STRIP)
 	}
 	return nil
+}
+
+// setLights hands the frame's punctual lights to the lit shader.
+func (r *Renderer) setLights(pl *pipeline, lights []Light) {
+	n := min(len(lights), MaxLights)
+	u := &r.lightUniforms
+	for i, g := range lights[:n] {
+		u.kind[i] = int32(g.Kind)
+		u.pos[i], u.dir[i], u.color[i] = g.Position, g.Direction, g.Color
+		u.rng[i], u.cone[i] = g.Range, [2]float32{g.CosOuter, g.CosInner}
+	}
+	gl.Uniform1i(pl.uLightCount, int32(n))
+	if n == 0 {
+		return
+	}
+	gl.Uniform1iv(pl.uLightKind, int32(n), &u.kind[0])
+	gl.Uniform3fv(pl.uLightPos, int32(n), &u.pos[0][0])
+	gl.Uniform3fv(pl.uLightDirs, int32(n), &u.dir[0][0])
+	gl.Uniform3fv(pl.uLightColor, int32(n), &u.color[0][0])
+	gl.Uniform1fv(pl.uLightRange, int32(n), &u.rng[0])
+	gl.Uniform2fv(pl.uLightCone, int32(n), &u.cone[0][0])
 }
 
 // drawItem issues frame f's item i with its material.

@@ -37,8 +37,10 @@ type View struct {
 	Placed bool
 	// Clear is the background colour.
 	Clear color.NRGBA
-	// Lighting is how the shaded view lights.
+	// Lighting is how the shaded view lights; Lights the file's punctual
+	// lights in the current pose (the reference stage adds them).
 	Lighting render.Lighting
+	Lights   []render.Light
 	// TopInset is the share of the height a HUD bar covers at the top,
 	// which the picture keeps clear (render.Camera.TopInset).
 	TopInset float32
@@ -167,7 +169,7 @@ func (v *View) Draw() error {
 		items = v.Items
 	}
 	cam := v.Camera()
-	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: cam, Clear: v.Clear, Items: items, Lighting: v.Lighting,
+	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: cam, Clear: v.Clear, Items: items, Lighting: v.Lighting, Lights: v.Lights,
 		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid, Model: v.c.RootMatrix()}
 	if v.c.RootMotionOn() {
 		v.trail.Color = rootTrailColor
