@@ -28,6 +28,7 @@ uniform int uHasMap[4];
 uniform vec2 uMetalRough;      // metallic and roughness factors
 uniform vec2 uNormalOcclusion; // normal scale, occlusion strength
 uniform vec3 uEmissive;        // linear emissive factor
+uniform int uUnlit;            // KHR_materials_unlit: the shaded view shows the base colour
 uniform int uLighting;         // 0 the viewer's look, 1 the reference stage (-lighting three)
 uniform sampler2D uDFG;        // split-sum (A, B): roughness along x, n·v along y
 uniform int uSets[5];
@@ -225,6 +226,10 @@ void main() {
         float w = clamp(vSel, 0.0, 1.0);
         base = vec4(mix(mix(vec3(0.02, 0.05, 0.6), vec3(0.05, 0.7, 0.05), clamp(w * 2.0, 0.0, 1.0)),
                         vec3(0.9, 0.05, 0.02), clamp(w * 2.0 - 1.0, 0.0, 1.0)), 1.0);
+    }
+    if (uUnlit == 1 && uView == 0) {
+        fragColor = vec4(srgb(clamp(base.rgb, 0.0, 1.0)), alpha);
+        return;
     }
     if (uLighting == 1 && uView == 0) {
         fragColor = vec4(srgb(clamp(referenceStage(base.rgb, n, v), 0.0, 1.0)), alpha);

@@ -35,6 +35,9 @@ type Material struct {
 	OcclusionStrength   float32
 	Emissive            [3]float32 // linear
 	Maps                [4]Map
+	// Unlit draws the base colour as it is in the shaded view
+	// (KHR_materials_unlit).
+	Unlit bool
 }
 
 // Map is a material texture: the texture (ID+1, so that the zero Map is

@@ -28,11 +28,11 @@ func quad(z float32) MeshData {
 
 var identityRows = []float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
 
-// drawScene draws in view, into a 64×64 target seen from +Z with a 90°
+// drawScene draws in view (lit as lighting says, if given), into a 64×64 target seen from +Z with a 90°
 // field of view at distance 2 (a quad at z = 0 covers the middle half of
 // the picture), the items setup uploads and returns, and reads the
 // picture back.
-func drawScene(t *testing.T, view debugview.Mode, setup func(r *Renderer) ([]DrawItem, error)) *image.NRGBA {
+func drawScene(t *testing.T, view debugview.Mode, setup func(r *Renderer) ([]DrawItem, error), lighting ...Lighting) *image.NRGBA {
 	t.Helper()
 	var out *image.NRGBA
 	gltest.Do(t, func() error {
@@ -48,6 +48,9 @@ func drawScene(t *testing.T, view debugview.Mode, setup func(r *Renderer) ([]Dra
 		defer tg.Destroy()
 		f := &Frame{Target: tg, Width: 64, Height: 64, View: view,
 			Camera: Camera{Distance: 2, FovY: mgl32.DegToRad(90), Near: 0.1, Far: 10}}
+		if len(lighting) > 0 {
+			f.Lighting = lighting[0]
+		}
 		if f.Items, err = setup(r); err != nil {
 			return err
 		}

@@ -74,3 +74,18 @@ func TestMaterialViews(t *testing.T) {
 		})
 	}
 }
+
+// An unlit material (KHR_materials_unlit) shows its base colour in the
+// shaded view, whatever the lighting: sRGB(0.5) = 187.5.
+func TestUnlitShowsTheBaseColour(t *testing.T) {
+	mat := Material{BaseColor: [4]float32{0.5, 0.5, 0.5, 1}, Texture: NoTexture, Unlit: true}
+	for _, lighting := range []Lighting{OwnLighting, ReferenceStage} {
+		img := drawScene(t, debugview.Shaded, func(r *Renderer) ([]DrawItem, error) {
+			id, err := r.AddMesh(quad(0))
+			return []DrawItem{{Mesh: id, Material: mat, Palette: identityRows, WeightJoint: -1}}, err
+		}, lighting)
+		if got := img.NRGBAAt(32, 32); !near(got, color.NRGBA{188, 188, 188, 255}, 1) {
+			t.Errorf("lighting %d: %v, want 188 grey", lighting, got)
+		}
+	}
+}

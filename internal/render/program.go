@@ -162,6 +162,7 @@ type pipeline struct {
 	uLightPos, uLightDirs         int32
 	uLightColor, uLightRange      int32
 	uLightCone                    int32
+	uUnlit                        int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
@@ -199,6 +200,7 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uLightColor = p.uniform("uLightColor")
 	pl.uLightRange = p.uniform("uLightRange")
 	pl.uLightCone = p.uniform("uLightCone")
+	pl.uUnlit = p.uniform("uUnlit")
 	if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err

@@ -486,6 +486,11 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 	gl.Uniform2f(pl.uMetalRough, mat.Metallic, mat.Roughness)
 	gl.Uniform2f(pl.uNormalOcclusion, mat.NormalScale, mat.OcclusionStrength)
 	gl.Uniform3f(pl.uEmissive, mat.Emissive[0], mat.Emissive[1], mat.Emissive[2])
+	unlit := int32(0)
+	if mat.Unlit {
+		unlit = 1
+	}
+	gl.Uniform1i(pl.uUnlit, unlit)
 	gl.Uniform1i(pl.uAlphaMode, int32(mat.Alpha))
 	gl.Uniform1f(pl.uAlphaCutoff, mat.AlphaCutoff)
 	gl.Uniform4f(pl.uTint, it.Tint[0], it.Tint[1], it.Tint[2], it.Tint[3])

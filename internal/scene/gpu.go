@@ -114,7 +114,7 @@ func (t gpuTextures) material(mat *gltfload.Material) render.Material {
 	rm := render.Material{BaseColor: mat.BaseColor, Texture: render.NoTexture, DoubleSided: mat.DoubleSided,
 		Alpha: alphaModes[mat.AlphaMode], AlphaCutoff: mat.AlphaCutoff,
 		Metallic: mat.Metallic, Roughness: mat.Roughness, NormalScale: mat.NormalScale,
-		OcclusionStrength: mat.OcclusionStrength}
+		OcclusionStrength: mat.OcclusionStrength, Unlit: mat.Unlit}
 	for c := range 3 {
 		rm.Emissive[c] = mat.Emissive[c] * mat.EmissiveStrength
 	}
