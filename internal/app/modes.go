@@ -243,6 +243,8 @@ func (a *App) poseAt(t float32) error {
 type frameStats struct {
 	frames       int
 	anim, render time.Duration
+	gpuMs        float64 // scene draws on the GPU, summed over the frames timed
+	gpuFrames    int
 	drawCalls    int
 	partitions   int
 	paletteBytes int
@@ -263,6 +265,9 @@ func (s *frameStats) print(w io.Writer) {
 	fmt.Fprintf(w, "frames %d: animation %.3f ms/frame, render %.3f ms/frame (CPU), draw calls %d, partitions %d, palette %d bytes/frame, joints %d, vertices %d\n",
 		s.frames, float64(s.anim.Microseconds())/1000/n, float64(s.render.Microseconds())/1000/n,
 		s.drawCalls, s.partitions, s.paletteBytes, s.joints, s.vertices)
+	if s.gpuFrames > 0 {
+		fmt.Fprintf(w, "GPU: %.3f ms/frame drawing the scene (timer queries, %d frames)\n", s.gpuMs/float64(s.gpuFrames), s.gpuFrames)
+	}
 	fmt.Fprintf(w, "animation kernels: %s\n", anim.KernelPath())
 }
 
@@ -295,6 +300,9 @@ func (a *App) Stats(w io.Writer, t float32) error {
 		}
 		a.View.R.Finish()
 		st.add(mid.Sub(start), time.Since(mid), a.View.R.DrawCalls, a.View.R.PaletteUsed)
+		if ms, ok := a.View.R.GPUMillis(); ok {
+			st.gpuMs, st.gpuFrames = st.gpuMs+ms, st.gpuFrames+1
+		}
 	}
 	st.print(w)
 	return nil

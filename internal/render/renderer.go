@@ -163,6 +163,7 @@ type Renderer struct {
 	hasMap     [4]int32
 	sets       [5]int32 // the coordinate set of the base colour texture and each map
 	dfg        uint32   // the split-sum table (dfgTable)
+	timer      gpuTimer // Draw on the GPU (GPUMillis)
 	// lightUniforms hold the lights Draw hands to GL by pointer.
 	lightUniforms struct {
 		kind            [MaxLights]int32
@@ -355,6 +356,8 @@ func (r *Renderer) UpdateVertices(id MeshID, positions, normals []float32) error
 // Draw renders a frame into its target. All palettes go into one uniform
 // buffer, each draw binding its range.
 func (r *Renderer) Draw(f *Frame) error {
+	r.beginTimer()
+	defer r.endTimer()
 	bindTarget(f.Target)
 	pl := &r.lbs
 	if f.Skinning == DualQuat {
@@ -613,6 +616,7 @@ func (r *Renderer) Finish() { gl.Finish() }
 // Destroy frees everything the renderer made.
 func (r *Renderer) Destroy() {
 	r.Clear()
+	r.timer.destroy()
 	if r.white != 0 {
 		gl.DeleteTextures(1, &r.white)
 		gl.DeleteTextures(1, &r.dfg)
