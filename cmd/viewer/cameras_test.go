@@ -15,6 +15,7 @@ import (
 
 	"github.com/skinview/skinview/internal/app"
 	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/report"
 )
 
 // cameraQuadGLTF is a red 2×2 quad at the origin facing +Z and a camera
@@ -124,7 +125,7 @@ func TestLookThroughAFileCamera(t *testing.T) {
 	}
 	onGL(t, func() error {
 		_, err := newApp(opt, c, 64, 64)
-		if err == nil || !strings.Contains(err.Error(), `-camera "Crane": no such camera; the model has 0 "Dolly"`) {
+		if err == nil || !strings.Contains(err.Error(), `-camera "Crane": no camera by that index or name to look through; the scene's are 0 "Dolly"`) {
 			t.Errorf("an unknown camera: %v", err)
 		}
 		return nil
@@ -223,6 +224,50 @@ func TestFileLightsUnderTheReferenceStage(t *testing.T) {
 		// 1.19 and 2.14 lux more at 0.8 units: some 28 levels of red here.
 		if int(red[1]) < int(red[0])+15 {
 			t.Errorf("the quad's middle reads red %d with the light at 0.76 and %d at 1.37 candela: want it brighter by 15 or more", red[0], red[1])
+		}
+		return nil
+	})
+}
+
+// F after -eye frames the model (the placed camera was the window's
+// start only); -info names the cameras and what pointer channels animate.
+func TestFAfterEyeAndCamerasInInfo(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "zoom.gltf")
+	doc := cameraQuadWith(t, `{"sampler": 1, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/cameras/0/perspective/yfov"}}}}`)
+	if err := os.WriteFile(file, doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := asset.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info bytes.Buffer
+	report.WriteInfo(&info, m, 0)
+	for _, want := range []string{`camera 0 "Dolly" on node 1: perspective`, `1 channels (camera (pointer); LINEAR)`} {
+		if !strings.Contains(info.String(), want) {
+			t.Errorf("-info lacks %q:\n%s", want, info.String())
+		}
+	}
+	opt, err := parseFlags([]string{"-size", "64x64", "-eye", "0,0,9", "-target", "0,0,0", file}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := app.NewCharacter(m, opt.load())
+	if err != nil {
+		t.Fatal(err)
+	}
+	onGL(t, func() error {
+		a, err := newApp(opt, c, opt.width, opt.height)
+		if err != nil {
+			return err
+		}
+		defer a.Destroy()
+		if a.View.Cam == a.View.Framed {
+			t.Fatal("-eye did not place the camera")
+		}
+		a.FrameModel()
+		if a.View.Cam != a.View.Framed || a.View.Home != a.View.Framed || a.View.Placed {
+			t.Errorf("F after -eye: camera %+v, want the framing %+v", a.View.Cam, a.View.Framed)
 		}
 		return nil
 	})

@@ -53,6 +53,8 @@ func TestParseFlags(t *testing.T) {
 		{"reference lighting", "-lighting three", func(o *options) bool { return o.stage.Lighting == render.ReferenceStage }, ""},
 		{"bad lighting", "-lighting studio", nil, `-lighting "studio": want default or three`},
 		{"eye without target", "-eye 0,1,2", nil, "want both, each X,Y,Z"},
+		{"file camera and eye", "-camera 0 -eye 0,1,2 -target 0,0,0", nil, "-camera and -eye/-target both place the camera; give one"},
+		{"fov without eye", "-fov 60", nil, "-fov 60 is the -eye camera's field of view: give -eye and -target too"},
 		{"eye above the target", "-eye 0,3,0 -target 0,0,0", nil, "not straight above or below"},
 		{"bad fov", "-eye 0,1,2 -target 0,1,0 -fov 180", nil, "-fov 180"},
 		{"background not whole numbers", "-bg 1.5,0,0", nil, "-bg"},

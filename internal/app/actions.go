@@ -62,6 +62,10 @@ func (a *App) ToggleFollow() {
 // has carried the character.
 func (a *App) FrameModel() {
 	a.leaveCamera()
+	if a.View.Placed {
+		// F after -eye: the framing, from now on.
+		a.View.Placed, a.View.Home = false, a.View.Framed
+	}
 	if a.Char.RootMotionOn() {
 		a.View.Home.Target = a.View.Home.Target.Add(a.Char.Root.Translation.Sub(a.followed))
 		a.followed = a.Char.Root.Translation

@@ -1,12 +1,15 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
 )
 
@@ -31,16 +34,17 @@ func (a *App) findCamera(choice string) (int, error) {
 		}
 	}
 	if len(cams) == 0 {
-		return -1, fmt.Errorf("-camera %q: the model's scene has no camera", choice)
+		return -1, fmt.Errorf("-camera %q: the model's scene has no camera to look through (viewer -info: its report says why a camera cannot be)", choice)
 	}
+	sorted := slices.SortedFunc(slices.Values(cams), func(a, b gltfload.Camera) int { return cmp.Compare(a.Index, b.Index) })
 	names := ""
-	for k, c := range cams {
+	for k, c := range sorted {
 		if k > 0 {
 			names += ", "
 		}
 		names += fmt.Sprintf("%d %q", c.Index, c.Name)
 	}
-	return -1, fmt.Errorf("-camera %q: no such camera; the model has %s", choice, names)
+	return -1, fmt.Errorf("-camera %q: no camera by that index or name to look through; the scene's are %s (viewer -info: its report says why a camera cannot be)", choice, names)
 }
 
 // CycleCamera implements ui.Actions: the next of the file's cameras, or,

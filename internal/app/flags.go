@@ -40,21 +40,36 @@ type Stage struct {
 	Lighting   render.Lighting
 }
 
-// ParseStage reads -eye, -target, -fov, -bg and -lighting.
-func ParseStage(eye, target string, fovDeg float64, bg, lighting string) (Stage, error) {
-	var s Stage
+// StageFlags are -eye, -target, -fov (FovSet: given), -bg, -lighting and
+// -camera as typed.
+type StageFlags struct {
+	Eye, Target, Bg, Lighting, Camera string
+	Fov                               float64
+	FovSet                            bool
+}
+
+// ParseStage reads the stage flags.
+func ParseStage(f StageFlags) (Stage, error) {
+	s := Stage{FileCamera: f.Camera}
 	var err error
-	if s.Background, err = ParseBackground(bg); err != nil {
+	if s.Background, err = ParseBackground(f.Bg); err != nil {
 		return s, err
 	}
-	switch lighting {
+	placed := f.Eye != "" || f.Target != ""
+	switch {
+	case f.Camera != "" && placed:
+		return s, errors.New("-camera and -eye/-target both place the camera; give one")
+	case f.FovSet && !placed:
+		return s, fmt.Errorf("-fov %v is the -eye camera's field of view: give -eye and -target too (a file camera has its own)", f.Fov)
+	}
+	switch lighting := f.Lighting; lighting {
 	case "", "default":
 	case "three":
 		s.Lighting = render.ReferenceStage
 	default:
 		return s, fmt.Errorf("-lighting %q: want default or three", lighting)
 	}
-	s.Camera, err = PlaceCamera(eye, target, fovDeg)
+	s.Camera, err = PlaceCamera(f.Eye, f.Target, f.Fov)
 	return s, err
 }
 
@@ -88,7 +103,7 @@ func PlaceCamera(eye, target string, fovDeg float64) (*render.Camera, error) {
 	v := func(c [3]float64) mgl32.Vec3 { return mgl32.Vec3{float32(c[0]), float32(c[1]), float32(c[2])} }
 	cam, ok := render.LookAt(v(e), v(t), mgl32.DegToRad(float32(fovDeg)))
 	if !ok {
-		return nil, fmt.Errorf("-eye %s -target %s: the eye must be away from the target and not straight above or below it", eye, target)
+		return nil, fmt.Errorf("-eye %s -target %s: the eye must be a finite distance from the target, not straight above or below it", eye, target)
 	}
 	return &cam, nil
 }

@@ -20,7 +20,7 @@ func (a *App) Reframe() error {
 	if err != nil {
 		return err
 	}
-	a.View.BoxLo, a.View.BoxHi = lo, hi
+	a.View.BoxLo, a.View.BoxHi, a.View.Framed = lo, hi, cam
 	if !a.View.Placed {
 		a.View.Cam, a.View.Home = cam, cam
 	}

@@ -2,6 +2,14 @@ package gltfload
 
 import "fmt"
 
+// optional is ", name value", or "" for an absent value.
+func optional(name string, v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s %v", name, *v)
+}
+
 // addCamera adds the camera of glTF node ni, if it has one the viewer can
 // look through; a camera it cannot use is reported and left out.
 func (l *loader) addCamera(ni int) {
@@ -34,7 +42,7 @@ func (l *loader) addCamera(ni int) {
 			cam.ZFar = float32(*p.Zfar)
 		}
 		if !(cam.YFov > 0 && cam.YFov < 3.14159 && cam.ZNear > 0 && cam.Aspect >= 0 && (cam.ZFar == 0 || cam.ZFar > cam.ZNear)) {
-			l.issue("VIEWER_NOT_DRAWN", fmt.Sprintf("cameras[%d].perspective", ci), "yfov %v, znear %v, zfar %v, aspectRatio %v: not a camera to look through", p.Yfov, p.Znear, cam.ZFar, cam.Aspect)
+			l.issue("VIEWER_NOT_DRAWN", fmt.Sprintf("cameras[%d].perspective", ci), "yfov %v, znear %v%s%s: not a camera to look through", p.Yfov, p.Znear, optional(", zfar", p.Zfar), optional(", aspectRatio", p.AspectRatio))
 			return
 		}
 	case c.Orthographic != nil:

@@ -27,7 +27,7 @@ func TestCameras(t *testing.T) {
 			t.Errorf("camera %d: %+v, want %+v", i, m.Cameras[i], want[i])
 		}
 	}
-	if !issueAt(m, "VIEWER_NOT_DRAWN", "/cameras/2/perspective") {
-		t.Errorf("no line on cameras[2]'s zero yfov: %q", m.Report.Lines(Hint, 0))
+	if !issueAt(m, "VIEWER_NOT_DRAWN", "/cameras/2/perspective") || !issueAt(m, "VALUE_NOT_IN_RANGE", "/cameras/2/perspective/yfov") {
+		t.Errorf("no lines on cameras[2]'s zero yfov: %q", m.Report.Lines(Hint, 0))
 	}
 }

@@ -159,6 +159,7 @@ var severities = map[string]Severity{
 	"CAMERA_XMAG_YMAG_ZERO":                               Error,
 	"CAMERA_YFOV_GEQUAL_PI":                               Warning,
 	"CAMERA_ZFAR_LEQUAL_ZNEAR":                            Error,
+	"VALUE_NOT_IN_RANGE":                                  Error,
 	"DUPLICATE_ELEMENTS":                                  Error,
 	"EMPTY_ENTITY":                                        Error,
 	"GLB_CHUNK_LENGTH_UNALIGNED":                          Error,

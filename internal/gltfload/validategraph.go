@@ -231,6 +231,14 @@ func (l *loader) validatePointerTarget(ai, ci int) {
 	}
 }
 
+// deref is *p, or 0 for nil.
+func deref(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
 func (l *loader) validateCameras() {
 	for i, c := range l.doc.Cameras {
 		if c == nil {
@@ -246,8 +254,21 @@ func (l *loader) validateCameras() {
 			if o.Zfar <= o.Znear {
 				l.issue("CAMERA_ZFAR_LEQUAL_ZNEAR", where+".orthographic.zfar", "%v is not beyond znear %v", o.Zfar, o.Znear)
 			}
+			if o.Znear < 0 {
+				l.issue("VALUE_NOT_IN_RANGE", where+".orthographic.znear", "%v: must be 0 or more", o.Znear)
+			}
 		}
 		if p := c.Perspective; p != nil {
+			// The schema's exclusive minimums.
+			for _, v := range []struct {
+				name string
+				val  float64
+				set  bool
+			}{{"yfov", p.Yfov, true}, {"znear", p.Znear, true}, {"aspectRatio", deref(p.AspectRatio), p.AspectRatio != nil}} {
+				if v.set && !(v.val > 0) {
+					l.issue("VALUE_NOT_IN_RANGE", where+".perspective."+v.name, "%v: must be more than 0", v.val)
+				}
+			}
 			if p.Zfar != nil && *p.Zfar <= p.Znear {
 				l.issue("CAMERA_ZFAR_LEQUAL_ZNEAR", where+".perspective.zfar", "%v is not beyond znear %v", *p.Zfar, p.Znear)
 			}

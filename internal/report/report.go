@@ -51,7 +51,7 @@ func WriteInfo(w io.Writer, m *gltfload.Model, limit int) {
 		}
 		for _, tr := range c.Morph {
 			interps[tr.Interp.String()] = true
-			paths["weights"] = true
+			paths[channelKind(m, tr.Channel)] = true
 		}
 		name := c.Name
 		if name == "" {
@@ -86,6 +86,17 @@ func WriteInfo(w io.Writer, m *gltfload.Model, limit int) {
 			}
 		}
 	}
+	for _, c := range m.Cameras {
+		kind := fmt.Sprintf("perspective, yfov %.4g rad", c.YFov)
+		if c.Orthographic {
+			kind = fmt.Sprintf("orthographic, xmag %.4g, ymag %.4g", c.XMag, c.YMag)
+		}
+		fmt.Fprintf(w, "camera %d %q on node %d: %s (-camera %d)\n", c.Index, c.Name, c.Node, kind, c.Index)
+	}
+	for _, g := range m.Lights {
+		kind := [...]string{"directional", "point", "spot"}[g.Kind]
+		fmt.Fprintf(w, "light %d %q on node %d: %s, color %v, intensity %g (lit under -lighting three)\n", g.Index, g.Name, g.Node, kind, g.Color, g.Intensity)
+	}
 	for n, c := range m.NodeMorph {
 		if c >= 0 {
 			fmt.Fprintf(w, "node %d %q: morph weights %v (channels %d-%d)\n", n, m.NodeNames[n], m.Skeleton.MorphRest[c:c+m.Meshes[m.NodeMesh[n]].Targets], c, c+m.Meshes[m.NodeMesh[n]].Targets-1)
@@ -96,6 +107,27 @@ func WriteInfo(w io.Writer, m *gltfload.Model, limit int) {
 	}
 	writePartitionPlan(w, m, limit)
 	WriteReport(w, &m.Report)
+}
+
+// channelKind names what pose channel ch of m holds, for -info's clip
+// lines: morph weights, or what a KHR_animation_pointer channel animates.
+func channelKind(m *gltfload.Model, ch int) string {
+	for _, mc := range m.MaterialChannels {
+		if ch >= mc.Channel && ch < mc.Channel+mc.Count {
+			return "material (pointer)"
+		}
+	}
+	for _, cc := range m.CameraChannels {
+		if ch == cc.Channel {
+			return "camera (pointer)"
+		}
+	}
+	for _, lc := range m.LightChannels {
+		if ch >= lc.Channel && ch < lc.Channel+lc.Count {
+			return "light (pointer)"
+		}
+	}
+	return "weights"
 }
 
 // defaultWeight is a target's weight in mesh.weights, "0" without them.

@@ -33,8 +33,10 @@ type View struct {
 	Cam    render.Camera
 	Home   render.Camera // the framing F returns to
 	// Placed says Home was given (-eye, -target), not framed: it is kept
-	// whatever the pose does and however the model reloads.
+	// whatever the pose does and however the model reloads, until F
+	// returns to Framed, the framing.
 	Placed bool
+	Framed render.Camera
 	// Clear is the background colour.
 	Clear color.NRGBA
 	// Lighting is how the shaded view lights; Lights the file's punctual
@@ -114,6 +116,7 @@ func NewView(c *character.Character, opt ViewOptions, w, h int) (*View, error) {
 		v.Destroy()
 		return nil, err
 	}
+	v.Framed = v.Cam
 	if opt.Camera != nil {
 		v.Cam, v.Placed = *opt.Camera, true
 	}

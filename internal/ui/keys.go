@@ -154,7 +154,7 @@ var KeyMap = [][2]string{
 	{"morph bar click / drag", "pin that target's weight; click its name: release it"},
 	{"Shift+O", "onion skin: ghost skeletons 2 and 4 frames before (blue) and after (green)"},
 	{"W / G", "wireframe / ground grid"},
-	{"V", "cycle the debug views, in -view's order"},
+	{"V", "cycle the debug views of -view (K: skeleton)"},
 	{"P / F12", "screenshot into ./screenshots/"},
 	{"U", "show / hide the HUD"},
 	{"S", "print the viewer's state as JSON on stdout"},
