@@ -142,7 +142,7 @@ func (a *App) Record(path string) error {
 	if err := finish(); err != nil {
 		return err
 	}
-	fmt.Printf("wrote %d frames (%.3f s to %.3f s at %g fps) to %s\n", n, from, to, fps, path)
+	fmt.Printf("wrote %s (%.3f s to %.3f s at %g fps) to %s\n", frames(n), from, to, fps, path)
 	return nil
 }
 
@@ -209,7 +209,7 @@ func (a *App) Sheet(path string) error {
 	if err := WritePNG(path, out); err != nil {
 		return err
 	}
-	fmt.Printf("wrote a contact sheet of %d frames (%.3f s to %.3f s) to %s\n", n, from, to, path)
+	fmt.Printf("wrote a contact sheet of %s (%.3f s to %.3f s) to %s\n", frames(n), from, to, path)
 	return nil
 }
 
@@ -237,6 +237,14 @@ func (a *App) poseAt(t float32) error {
 	a.lookThrough()
 	a.placeLights()
 	return nil
+}
+
+// frames is "1 frame" or "n frames".
+func frames(n int) string {
+	if n == 1 {
+		return "1 frame"
+	}
+	return fmt.Sprintf("%d frames", n)
 }
 
 // frameStats accumulates per-frame costs for -stats and the HUD.
