@@ -141,25 +141,8 @@ func TestPointerAnimatesCameraFov(t *testing.T) {
 	if err := os.WriteFile(file, doc, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt, err := parseFlags([]string{"-size", "64x64", "-view", "basecolor", "-bg", "0,0,0", "-camera", "0", file}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := asset.Load(opt.model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := app.NewCharacter(m, opt.load())
-	if err != nil {
-		t.Fatal(err)
-	}
 	red, bg := color.NRGBA{255, 0, 0, 255}, color.NRGBA{0, 0, 0, 255}
-	onGL(t, func() error {
-		a, err := newApp(opt, c, opt.width, opt.height)
-		if err != nil {
-			return err
-		}
-		defer a.Destroy()
+	withArgs(t, []string{"-size", "64x64", "-view", "basecolor", "-bg", "0,0,0", "-camera", "0", file}, func(a *app.App) error {
 		for _, k := range []struct {
 			t    float32
 			y    int
@@ -192,27 +175,11 @@ func TestFileLightsUnderTheReferenceStage(t *testing.T) {
 	if err := os.WriteFile(file, doc, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt, err := parseFlags([]string{"-size", "64x64", "-lighting", "three", "-eye", "0,0,3", "-target", "0,0,0", "-bg", "0,0,0", file}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := asset.Load(opt.model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(m.Lights) != 1 || len(m.LightChannels) != 1 {
-		t.Fatalf("%d lights and %d animated light parameters, want 1 and 1; report %q", len(m.Lights), len(m.LightChannels), m.Report.Lines(0, 0))
-	}
-	c, err := app.NewCharacter(m, opt.load())
-	if err != nil {
-		t.Fatal(err)
-	}
-	onGL(t, func() error {
-		a, err := newApp(opt, c, opt.width, opt.height)
-		if err != nil {
-			return err
+	withArgs(t, []string{"-size", "64x64", "-lighting", "three", "-eye", "0,0,3", "-target", "0,0,0", "-bg", "0,0,0", file}, func(a *app.App) error {
+		if m := a.Char.Model; len(m.Lights) != 1 || len(m.LightChannels) != 1 {
+			t.Errorf("%d lights and %d animated light parameters, want 1 and 1; report %q", len(m.Lights), len(m.LightChannels), m.Report.Lines(0, 0))
+			return nil
 		}
-		defer a.Destroy()
 		var red [2]uint8
 		for i, at := range []float32{0, 1} {
 			img, err := a.Shoot(at, nil)
@@ -248,22 +215,10 @@ func TestFAfterEyeAndCamerasInInfo(t *testing.T) {
 			t.Errorf("-info lacks %q:\n%s", want, info.String())
 		}
 	}
-	opt, err := parseFlags([]string{"-size", "64x64", "-eye", "0,0,9", "-target", "0,0,0", file}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := app.NewCharacter(m, opt.load())
-	if err != nil {
-		t.Fatal(err)
-	}
-	onGL(t, func() error {
-		a, err := newApp(opt, c, opt.width, opt.height)
-		if err != nil {
-			return err
-		}
-		defer a.Destroy()
+	withArgs(t, []string{"-size", "64x64", "-eye", "0,0,9", "-target", "0,0,0", file}, func(a *app.App) error {
 		if a.View.Cam == a.View.Framed {
-			t.Fatal("-eye did not place the camera")
+			t.Error("-eye did not place the camera")
+			return nil
 		}
 		a.FrameModel()
 		if a.View.Cam != a.View.Framed || a.View.Home != a.View.Framed || a.View.Placed {

@@ -6,13 +6,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"image/color"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/skinview/skinview/internal/app"
-	"github.com/skinview/skinview/internal/asset"
 )
 
 // pointerQuadGLTF is a 2×2 quad facing +Z whose material (JSON) a
@@ -84,27 +82,10 @@ func checkPointerQuad(t *testing.T, doc []byte, view string, keys []pointerKey) 
 	if err := os.WriteFile(file, doc, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt, err := parseFlags([]string{"-size", "64x64", "-view", view, "-eye", "0,0,3", "-target", "0,0,0", "-bg", "0,0,0", file}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := asset.Load(opt.model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(m.MaterialChannels) != 1 {
-		t.Fatalf("%d animated material properties, want 1; report %q", len(m.MaterialChannels), m.Report.Lines(0, 0))
-	}
-	c, err := app.NewCharacter(m, opt.load())
-	if err != nil {
-		t.Fatal(err)
-	}
-	onGL(t, func() error {
-		a, err := newApp(opt, c, opt.width, opt.height)
-		if err != nil {
-			return err
+	withArgs(t, []string{"-size", "64x64", "-view", view, "-eye", "0,0,3", "-target", "0,0,0", "-bg", "0,0,0", file}, func(a *app.App) error {
+		if n := len(a.Char.Model.MaterialChannels); n != 1 {
+			t.Errorf("%d animated material properties, want 1; report %q", n, a.Char.Model.Report.Lines(0, 0))
 		}
-		defer a.Destroy()
 		for _, k := range keys {
 			img, err := a.Shoot(k.t, nil)
 			if err != nil {

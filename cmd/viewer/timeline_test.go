@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/draw"
 	"image/gif"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -33,6 +34,24 @@ func withApp(t *testing.T, opt options, f func(a *app.App) error) {
 	if opt.skinning == "" {
 		opt.skinning = scene.SkinGPU
 	}
+	runApp(t, &opt, f)
+}
+
+// withArgs runs f on the GL thread with an app made from command-line
+// args, parsed as the viewer parses them.
+func withArgs(t *testing.T, args []string, f func(a *app.App) error) {
+	t.Helper()
+	opt, err := parseFlags(args, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runApp(t, opt, f)
+}
+
+// runApp loads opt's model, makes its character and app, and runs f with
+// the app on the GL thread.
+func runApp(t *testing.T, opt *options, f func(a *app.App) error) {
+	t.Helper()
 	m, err := asset.Load(opt.model)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +61,7 @@ func withApp(t *testing.T, opt options, f func(a *app.App) error) {
 		t.Fatal(err)
 	}
 	onGL(t, func() error {
-		a, err := newApp(&opt, c, opt.width, opt.height)
+		a, err := newApp(opt, c, opt.width, opt.height)
 		if err != nil {
 			return err
 		}
