@@ -78,20 +78,7 @@ func TestLookThroughAFileCamera(t *testing.T) {
 	}
 	red, bg := color.NRGBA{255, 0, 0, 255}, color.NRGBA{0, 0, 0, 255}
 	for _, choice := range []string{"0", "Dolly"} {
-		opt, err := parseFlags([]string{"-size", "64x64", "-view", "basecolor", "-bg", "0,0,0", "-camera", choice, file}, io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := app.NewCharacter(m, opt.load())
-		if err != nil {
-			t.Fatal(err)
-		}
-		onGL(t, func() error {
-			a, err := newApp(opt, c, opt.width, opt.height)
-			if err != nil {
-				return err
-			}
-			defer a.Destroy()
+		withArgs(t, []string{"-size", "64x64", "-view", "basecolor", "-bg", "0,0,0", "-camera", choice, file}, func(a *app.App) error {
 			for _, k := range []struct {
 				t       float32
 				x, y    int
