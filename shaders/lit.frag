@@ -8,6 +8,7 @@
 in vec3 vNormal;
 in vec2 vUV;
 in vec2 vUV1;
+in vec4 vTangent;
 in vec3 vWorld;
 in vec4 vColor;
 in float vSel;
@@ -67,12 +68,22 @@ vec4 mapAt(int k) {
     return texture(uMaps[3], uv);
 }
 
-// shadingNormal is n perturbed by the normal map, in a tangent frame from
-// the screen-space derivatives of position and texture coordinates:
-// tangent along increasing u, bitangent n × tangent (glTF's convention).
+// shadingNormal is n perturbed by the normal map, in the frame of the
+// vertex tangent (TANGENT; bitangent n × tangent times its w), or without
+// one in a frame from the screen-space derivatives of position and
+// texture coordinates: tangent along increasing u, bitangent n × tangent
+// (glTF's convention).
 vec3 shadingNormal(vec3 n) {
     if (uHasMap[1] == 0) {
         return n;
+    }
+    vec3 vt = vTangent.xyz - n * dot(n, vTangent.xyz);
+    if (dot(vt, vt) > 1e-12) {
+        vec3 t = normalize(vt);
+        vec3 b = cross(n, t) * (vTangent.w < 0.0 ? -1.0 : 1.0);
+        vec3 m = mapAt(1).xyz * 2.0 - 1.0;
+        m.xy *= uNormalOcclusion.x;
+        return normalize(mat3(t, b, n) * m);
     }
     vec2 uv = (uMapUV[1] * vec3(uSets[2] == 1 ? vUV1 : vUV, 1.0)).xy;
     vec3 dpx = dFdx(vWorld), dpy = dFdy(vWorld);

@@ -10,6 +10,7 @@ layout(location = 3) in uvec4 aJoints;
 layout(location = 4) in vec4 aWeights;
 layout(location = 5) in vec4 aColor;    // COLOR_0, white when absent
 layout(location = 6) in vec2 aUV1;    // TEXCOORD_1, (0, 0) when absent
+layout(location = 7) in vec4 aTangent; // TANGENT, zero when absent
 
 // Each palette entry is an affine 3x4 matrix as three rows: the fourth row
 // is always (0 0 0 1), so storing it would only cost joints per block.
@@ -26,6 +27,7 @@ uniform int uSelJoint;    // palette entry shown by the weights view, -1 for non
 out vec3 vNormal;
 out vec2 vUV;
 out vec2 vUV1;
+out vec4 vTangent;       // world tangent and bitangent sign, zero without TANGENT
 out vec3 vWorld;
 out vec4 vColor;
 out float vSel;           // this vertex's weight on uSelJoint
@@ -62,6 +64,7 @@ void main() {
     world = (uModel * vec4(world, 1.0)).xyz;
     n = mat3(uModel) * n;
 
+    vTangent = vec4(mat3(uModel) * (m * aTangent.xyz), aTangent.w);
     vNormal = n;
     vUV = aUV;
     vUV1 = aUV1;

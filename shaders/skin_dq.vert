@@ -11,6 +11,7 @@ layout(location = 3) in uvec4 aJoints;
 layout(location = 4) in vec4 aWeights;
 layout(location = 5) in vec4 aColor;
 layout(location = 6) in vec2 aUV1;    // TEXCOORD_1, (0, 0) when absent
+layout(location = 7) in vec4 aTangent; // TANGENT, zero when absent
 
 // Each joint is a unit dual quaternion as two vec4: the real part (x y z w)
 // then the dual part, with dual = 0.5 * translation * real.
@@ -27,6 +28,7 @@ uniform int uSelJoint;    // palette entry shown by the weights view, -1 for non
 out vec3 vNormal;
 out vec2 vUV;
 out vec2 vUV1;
+out vec4 vTangent;       // world tangent and bitangent sign, zero without TANGENT
 out vec3 vWorld;
 out vec4 vColor;
 out float vSel;           // this vertex's weight on uSelJoint
@@ -63,6 +65,8 @@ void main() {
     world = (uModel * vec4(world, 1.0)).xyz;
     n = mat3(uModel) * n;
 
+    vec3 tg = aTangent.xyz + 2.0 * cross(br.xyz, cross(br.xyz, aTangent.xyz) + br.w * aTangent.xyz);
+    vTangent = vec4(mat3(uModel) * tg, aTangent.w);
     vNormal = n;
     vUV = aUV;
     vUV1 = aUV1;

@@ -126,3 +126,25 @@ func TestSecondCoordinateSetAndLater(t *testing.T) {
 		t.Fatalf("no line on the occlusion texture's TEXCOORD_2: %q", m.Report.Lines(Hint, 0))
 	}
 }
+
+// TANGENT is kept beside NORMAL (xyzw per vertex); without NORMAL glTF
+// says to ignore it.
+func TestTangents(t *testing.T) {
+	b := &docBuilder{}
+	b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0, 0, 1, 0})
+	b.floatAcc(t, "VEC3", []float32{0, 0, 1, 0, 0, 1, 0, 0, 1})
+	b.floatAcc(t, "VEC4", []float32{1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, -1})
+	js := b.json(`"scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TANGENT": 2}}, {"attributes": {"POSITION": 0, "TANGENT": 2}}]}]`)
+	m, err := Decode(js, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := m.Meshes[0].Primitives
+	if want := []float32{1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, -1}; !slices.Equal(ps[0].Tangents, want) {
+		t.Errorf("tangents %v, want %v", ps[0].Tangents, want)
+	}
+	if ps[1].Tangents != nil {
+		t.Errorf("a primitive without NORMAL kept its tangents %v", ps[1].Tangents)
+	}
+}

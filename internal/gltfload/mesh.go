@@ -147,6 +147,14 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 	if prim.UV1, err = attr(gltf.TEXCOORD_1); err != nil {
 		return prim, err
 	}
+	if prim.Tangents, err = attr(gltf.TANGENT); err != nil {
+		return prim, err
+	}
+	if prim.Normals == nil || len(prim.Tangents) != 4*prim.NumVertices() {
+		// glTF: tangents without normals are ignored; a TANGENT that is
+		// not VEC4 was reported by validate.
+		prim.Tangents = nil
+	}
 	if acc, ok := p.Attributes[gltf.COLOR_0]; ok {
 		if prim.Colors, err = l.colors(where, acc); err != nil {
 			return prim, err

@@ -108,6 +108,10 @@ type Primitive struct {
 	// UV0 and UV1 are TEXCOORD_0 and TEXCOORD_1, uv per vertex, or nil;
 	// later sets are not drawn.
 	UV0, UV1 []float32
+	// Tangents is TANGENT, xyzw per vertex (w the bitangent's sign), or
+	// nil; normal maps fall back to a tangent frame from screen-space
+	// derivatives without it.
+	Tangents []float32
 	// Colors is COLOR_0 as linear RGBA per vertex (alpha 1 where the file
 	// has RGB), or nil. It multiplies the base colour.
 	Colors []float32

@@ -89,3 +89,35 @@ func TestUnlitShowsTheBaseColour(t *testing.T) {
 		}
 	}
 }
+
+// With TANGENT the normal map's frame is the vertex tangent's: here +Y,
+// so the bitangent n × t is −X (w = 1) or +X (w = −1). A texel leaning
+// along the bitangent, (128, 218, 218) = (0.004, 0.7098, 0.7098), comes
+// out (∓0.7071, 0.004·…, 0.7071): encoded 37 or 218, 128, 218; one leaning
+// along the tangent, (218, 128, 218), leans +Y: 127, 218, 218.
+func TestNormalMapWithTangents(t *testing.T) {
+	for _, c := range []struct {
+		w     float32
+		texel color.NRGBA
+		want  color.NRGBA
+	}{
+		{1, color.NRGBA{128, 218, 218, 255}, color.NRGBA{37, 128, 218, 255}},
+		{-1, color.NRGBA{128, 218, 218, 255}, color.NRGBA{218, 128, 218, 255}},
+		{1, color.NRGBA{218, 128, 218, 255}, color.NRGBA{127, 218, 218, 255}},
+	} {
+		img := drawScene(t, debugview.Normal, func(r *Renderer) ([]DrawItem, error) {
+			id := r.AddTexture(texel(c.texel), Sampler{MagFilter: 9728, MinFilter: 9728}, false)
+			d := quad(0)
+			for range 4 {
+				d.Tangents = append(d.Tangents, 0, 1, 0, c.w)
+			}
+			mesh, err := r.AddMesh(d)
+			mat := Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: NoTexture, NormalScale: 1}
+			mat.Maps[NormalMap] = MapOf(id, [9]float32{})
+			return []DrawItem{{Mesh: mesh, Material: mat, Palette: identityRows, WeightJoint: -1}}, err
+		})
+		if got := img.NRGBAAt(32, 32); !near(got, c.want, 2) {
+			t.Errorf("tangent +Y, w %v, texel %v: %v, want %v", c.w, c.texel, got, c.want)
+		}
+	}
+}

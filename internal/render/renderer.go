@@ -41,6 +41,7 @@ type MeshData struct {
 	Normals   []float32 // xyz per vertex
 	UV        []float32 // TEXCOORD_0, uv per vertex, or nil
 	UV1       []float32 // TEXCOORD_1, or nil
+	Tangents  []float32 // TANGENT, xyzw per vertex (bind space, skinned with the normals), or nil
 	Colors    []float32 // linear RGBA per vertex multiplying the base colour, or nil
 	// Joints and Weights: four per vertex, indices into the palette drawn
 	// with. Nil for a rigid mesh, which is drawn with palette entry 0.
@@ -139,6 +140,7 @@ type gpuMesh struct {
 	posOff        int // byte offsets of positions and normals in vbo
 	nrmOff        int
 	hasUV, hasUV1 bool
+	hasTangent    bool
 	hasColor      bool
 	skinned       bool
 	live          bool
@@ -242,7 +244,7 @@ func (r *Renderer) MaxJoints() int { return r.maxJoints }
 // AddMesh uploads a mesh and returns its handle.
 func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 	n := len(d.Positions) / 3
-	if len(d.Normals) != n*3 || (d.UV != nil && len(d.UV) != n*2) || (d.UV1 != nil && len(d.UV1) != n*2) || (d.Colors != nil && len(d.Colors) != n*4) ||
+	if len(d.Normals) != n*3 || (d.UV != nil && len(d.UV) != n*2) || (d.UV1 != nil && len(d.UV1) != n*2) || (d.Tangents != nil && len(d.Tangents) != n*4) || (d.Colors != nil && len(d.Colors) != n*4) ||
 		(d.Joints == nil) != (d.Weights == nil) || (d.Joints != nil && (len(d.Joints) != n*4 || len(d.Weights) != n*4)) {
 		return -1, fmt.Errorf("render: mesh arrays disagree on the vertex count (%d positions)", n)
 	}
@@ -261,7 +263,7 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 	gl.BindVertexArray(m.vao)
 	// One buffer, attributes one after another: simpler than interleaving
 	// and just as fast for a viewer's vertex counts.
-	size := n * (12 + 12 + 8 + 8 + 8 + 16 + 16)
+	size := n * (12 + 12 + 8 + 8 + 16 + 8 + 16 + 16)
 	gl.GenBuffers(1, &m.vbo)
 	gl.BindBuffer(gl.ARRAY_BUFFER, m.vbo)
 	usage := uint32(gl.STATIC_DRAW)
@@ -299,6 +301,7 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 		return true
 	}
 	m.hasUV, m.hasUV1, m.hasColor = attrib(2, 2, d.UV), attrib(6, 2, d.UV1), attrib(5, 4, d.Colors)
+	m.hasTangent = attrib(7, 4, d.Tangents)
 	if d.Joints != nil && n > 0 {
 		j := put(gl.Ptr(d.Joints), n*8)
 		gl.EnableVertexAttribArray(3)
@@ -537,6 +540,9 @@ func (r *Renderer) setMissingAttributes(m *gpuMesh) {
 	}
 	if !m.hasUV1 {
 		gl.VertexAttrib2f(6, 0, 0)
+	}
+	if !m.hasTangent {
+		gl.VertexAttrib4f(7, 0, 0, 0, 0) // none: the fragment shader's derivative frame
 	}
 	if !m.hasColor {
 		gl.VertexAttrib4f(5, 1, 1, 1, 1)

@@ -253,6 +253,9 @@ func partitionPrimitive(p *gltfload.Primitive, plan *skin.Plan, part *skin.Parti
 		if p.UV1 != nil {
 			q.UV1 = append(q.UV1, p.UV1[src*2:src*2+2]...)
 		}
+		if p.Tangents != nil {
+			q.Tangents = append(q.Tangents, p.Tangents[src*4:src*4+4]...)
+		}
 		if p.Colors != nil {
 			q.Colors = append(q.Colors, p.Colors[src*4:src*4+4]...)
 		}
@@ -283,7 +286,10 @@ func (s *GPU) add(r *render.Renderer, weights []float32, src drawSource, mat ren
 		src.dq = make([]float32, len(src.palette)/anim.PaletteFloats*skin.DualQuatFloats)
 		drawn = src.dq
 	}
-	d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, UV1: p.UV1, Colors: p.Colors, Indices: p.Indices, Dynamic: src.cpu || src.morphCPU}
+	d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, UV1: p.UV1, Tangents: p.Tangents, Colors: p.Colors, Indices: p.Indices, Dynamic: src.cpu || src.morphCPU}
+	if src.cpu {
+		d.Tangents = nil // the vertices arrive skinned, their tangents would not: the shader's derivative frame instead
+	}
 	if src.gpu {
 		d.Joints, d.Weights = p.Joints, p.Weights
 	}
