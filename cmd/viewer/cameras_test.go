@@ -214,3 +214,41 @@ func TestFAfterEyeAndCamerasInInfo(t *testing.T) {
 		return nil
 	})
 }
+
+// A frame that looks through an animated file camera and lights with an
+// animated file light, material factors animated too, allocates nothing.
+func TestCameraAndLightFramesAllocateNothing(t *testing.T) {
+	doc := cameraQuadWith(t, `{"sampler": 1, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/extensions/KHR_lights_punctual/lights/0/intensity"}}}},
+	  {"sampler": 0, "target": {"node": 1, "path": "translation"}},
+	  {"sampler": 1, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/pbrMetallicRoughness/roughnessFactor"}}}}`)
+	doc = bytes.Replace(doc, []byte(`"nodes": [{"mesh": 0}, `), []byte(`"nodes": [{"mesh": 0, "children": [2]}, `), 1)
+	doc = bytes.Replace(doc, []byte(`"translation": [0, 0, 5]}]`), []byte(`"translation": [0, 0, 5]}, {"translation": [0, 0, 0.8], "extensions": {"KHR_lights_punctual": {"light": 0}}}]`), 1)
+	doc = bytes.Replace(doc, []byte(`"extensionsUsed": ["KHR_animation_pointer"],`), []byte(`"extensionsUsed": ["KHR_animation_pointer", "KHR_lights_punctual"],
+	  "extensions": {"KHR_lights_punctual": {"lights": [{"type": "spot"}]}},`), 1)
+	file := filepath.Join(t.TempDir(), "stage.gltf")
+	if err := os.WriteFile(file, doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var allocs float64
+	withArgs(t, []string{"-size", "64x64", "-lighting", "three", "-camera", "Dolly", file}, func(a *app.App) error {
+		if m := a.Char.Model; len(m.Lights) != 1 || len(m.MaterialChannels) != 1 || len(m.LightChannels) != 1 {
+			t.Errorf("%d lights, %d material and %d light channels; want 1 each: %q", len(m.Lights), len(m.MaterialChannels), len(m.LightChannels), m.Report.Lines(0, 0))
+			return nil
+		}
+		var err error
+		frame := func() {
+			if e := a.Update(1.0 / 60); e != nil {
+				err = e
+			}
+			if e := a.Draw(); e != nil {
+				err = e
+			}
+		}
+		frame()
+		allocs = testing.AllocsPerRun(20, frame)
+		return err
+	})
+	if allocs != 0 {
+		t.Fatalf("a frame allocates %v times; want 0", allocs)
+	}
+}

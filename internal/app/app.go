@@ -108,6 +108,11 @@ type App struct {
 	// looking is the file camera the view looks through (an index into
 	// the model's cameras), −1 for the viewer's own.
 	looking int
+	// scratch holds lookThrough's and placeLights' working copies.
+	scratch struct {
+		camera gltfload.Camera
+		light  gltfload.Light
+	}
 	edits   edits
 	// compressing delivers the clips StartCompression compresses in the
 	// background; nil when none are on the way.

@@ -72,7 +72,10 @@ func (a *App) lookThrough() {
 	if a.looking < 0 {
 		return
 	}
-	c := a.Char.Model.Cameras[a.looking]
+	// A field, not a local: Param's pointers into a local would move it
+	// to the heap every frame.
+	c := &a.scratch.camera
+	*c = a.Char.Model.Cameras[a.looking]
 	w := a.Char.Channels()
 	for _, cc := range a.Char.Model.CameraChannels {
 		if cc.Index == c.Index {
@@ -94,7 +97,9 @@ func (a *App) placeLights() {
 		a.View.Lights = make([]render.Light, len(m.Lights))
 	}
 	w := a.Char.Channels()
-	for i, g := range m.Lights {
+	g := &a.scratch.light // a field, as in lookThrough
+	for i := range m.Lights {
+		*g = m.Lights[i]
 		for _, lc := range m.LightChannels {
 			if lc.Index == g.Index {
 				copy(g.Field(lc.Param), w[lc.Channel:lc.Channel+lc.Count])

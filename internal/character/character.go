@@ -68,6 +68,8 @@ type Character struct {
 	choices []string
 	keys    [][]float32
 	rates   []float32
+	// clipNames are ClipName's, made on first use.
+	clipNames []string
 }
 
 // ClipSpec is the clip browser: one state per clip, each reachable from any
@@ -207,7 +209,15 @@ func (c *Character) ClipName() string {
 	if !c.ClipMode || c.Clip < 0 {
 		return ""
 	}
-	return asset.ClipName(c.Model, c.Clip)
+	// The HUD asks every frame; the names ("clip 3" for an unnamed one)
+	// are made once, not formatted each time.
+	if len(c.clipNames) != len(c.Model.Clips) {
+		c.clipNames = make([]string, len(c.Model.Clips))
+		for i := range c.clipNames {
+			c.clipNames[i] = asset.ClipName(c.Model, i)
+		}
+	}
+	return c.clipNames[c.Clip]
 }
 
 // Span is the timeline's length: the clip's in clip mode, the longest
