@@ -113,7 +113,7 @@ type App struct {
 		camera gltfload.Camera
 		light  gltfload.Light
 	}
-	edits   edits
+	edits edits
 	// compressing delivers the clips StartCompression compresses in the
 	// background; nil when none are on the way.
 	compressing chan compressed
