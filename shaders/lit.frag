@@ -29,6 +29,7 @@ uniform int uHasMap[4];
 uniform vec2 uMetalRough;      // metallic and roughness factors
 uniform vec2 uNormalOcclusion; // normal scale, occlusion strength
 uniform vec3 uEmissive;        // linear emissive factor
+uniform int uFlat;             // the primitive has no NORMAL: each posed triangle's own normal
 uniform int uUnlit;            // KHR_materials_unlit: the shaded view shows the base colour
 uniform int uLighting;         // 0 the viewer's look, 1 the reference stage (-lighting three)
 uniform sampler2D uDFG;        // split-sum (A, B): roughness along x, n·v along y
@@ -192,7 +193,14 @@ void main() {
     vec3 v = normalize(uEye - vWorld);
     float nl = length(vNormal);
     vec3 n = v;
-    if (nl > 1e-30) {
+    if (uFlat == 1) {
+        // glTF's flat normals of the triangle as posed, towards the eye.
+        vec3 fn = cross(dFdx(vWorld), dFdy(vWorld));
+        if (dot(fn, fn) > 1e-30) {
+            n = normalize(fn);
+            n = dot(n, v) < 0.0 ? -n : n;
+        }
+    } else if (nl > 1e-30) {
         n = vNormal / nl;
         if (!gl_FrontFacing) {
             n = -n;

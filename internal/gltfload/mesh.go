@@ -592,7 +592,7 @@ func countNoun(p *gltf.Primitive) string {
 // carry face normals, which glTF prescribes when a primitive has none. The
 // copy is for drawing; reference skinning keeps the file's vertex order.
 func (p *Primitive) WithFlatNormals() Primitive {
-	q := Primitive{Material: p.Material, Sets: p.Sets, DroppedMax: p.DroppedMax, DroppedMean: p.DroppedMean}
+	q := Primitive{Material: p.Material, Sets: p.Sets, DroppedMax: p.DroppedMax, DroppedMean: p.DroppedMean, FlatNormals: true}
 	m := len(p.Indices)
 	q.Positions = make([]float32, 0, m*3)
 	q.Normals = make([]float32, m*3)

@@ -108,6 +108,10 @@ type Primitive struct {
 	// UV0 and UV1 are TEXCOORD_0 and TEXCOORD_1, uv per vertex, or nil;
 	// later sets are not drawn.
 	UV0, UV1 []float32
+	// FlatNormals marks a copy made by WithFlatNormals: its normals are
+	// its bind-pose faces', and a renderer may take each posed triangle's
+	// own instead.
+	FlatNormals bool
 	// Tangents is TANGENT, xyzw per vertex (w the bitangent's sign), or
 	// nil; normal maps fall back to a tangent frame from screen-space
 	// derivatives without it.

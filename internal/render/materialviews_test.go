@@ -121,3 +121,19 @@ func TestNormalMapWithTangents(t *testing.T) {
 		}
 	}
 }
+
+// A primitive without NORMAL is drawn with each posed triangle's own
+// normal, whatever its normal array holds: the quad faces +Z though its
+// normals say +X, so the normal view reads (0, 0, 1) → 128, 128, 255.
+func TestFlatNormalsArePosedFaces(t *testing.T) {
+	img := drawScene(t, debugview.Normal, func(r *Renderer) ([]DrawItem, error) {
+		d := quad(0)
+		d.Normals = []float32{1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0}
+		d.FlatNormals = true
+		id, err := r.AddMesh(d)
+		return []DrawItem{{Mesh: id, Material: Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: NoTexture}, Palette: identityRows, WeightJoint: -1}}, err
+	})
+	if got := img.NRGBAAt(32, 32); !near(got, color.NRGBA{128, 128, 255, 255}, 1) {
+		t.Errorf("%v, want 128, 128, 255", got)
+	}
+}

@@ -162,7 +162,7 @@ type pipeline struct {
 	uLightPos, uLightDirs         int32
 	uLightColor, uLightRange      int32
 	uLightCone                    int32
-	uUnlit                        int32
+	uUnlit, uFlat                 int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
@@ -201,6 +201,7 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uLightRange = p.uniform("uLightRange")
 	pl.uLightCone = p.uniform("uLightCone")
 	pl.uUnlit = p.uniform("uUnlit")
+	pl.uFlat = p.uniform("uFlat")
 	if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err

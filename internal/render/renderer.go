@@ -42,7 +42,10 @@ type MeshData struct {
 	UV        []float32 // TEXCOORD_0, uv per vertex, or nil
 	UV1       []float32 // TEXCOORD_1, or nil
 	Tangents  []float32 // TANGENT, xyzw per vertex (bind space, skinned with the normals), or nil
-	Colors    []float32 // linear RGBA per vertex multiplying the base colour, or nil
+	// FlatNormals draws each triangle with its own posed normal (glTF's
+	// flat normals for a primitive without NORMAL), whatever Normals say.
+	FlatNormals bool
+	Colors      []float32 // linear RGBA per vertex multiplying the base colour, or nil
 	// Joints and Weights: four per vertex, indices into the palette drawn
 	// with. Nil for a rigid mesh, which is drawn with palette entry 0.
 	Joints  []uint16
@@ -141,6 +144,7 @@ type gpuMesh struct {
 	nrmOff        int
 	hasUV, hasUV1 bool
 	hasTangent    bool
+	flat          bool // MeshData.FlatNormals
 	hasColor      bool
 	skinned       bool
 	live          bool
@@ -302,6 +306,7 @@ func (r *Renderer) AddMesh(d MeshData) (MeshID, error) {
 	}
 	m.hasUV, m.hasUV1, m.hasColor = attrib(2, 2, d.UV), attrib(6, 2, d.UV1), attrib(5, 4, d.Colors)
 	m.hasTangent = attrib(7, 4, d.Tangents)
+	m.flat = d.FlatNormals
 	if d.Joints != nil && n > 0 {
 		j := put(gl.Ptr(d.Joints), n*8)
 		gl.EnableVertexAttribArray(3)
@@ -497,6 +502,11 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 		unlit = 1
 	}
 	gl.Uniform1i(pl.uUnlit, unlit)
+	flat := int32(0)
+	if m.flat {
+		flat = 1
+	}
+	gl.Uniform1i(pl.uFlat, flat)
 	gl.Uniform1i(pl.uAlphaMode, int32(mat.Alpha))
 	gl.Uniform1f(pl.uAlphaCutoff, mat.AlphaCutoff)
 	gl.Uniform4f(pl.uTint, it.Tint[0], it.Tint[1], it.Tint[2], it.Tint[3])

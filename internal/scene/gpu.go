@@ -240,7 +240,7 @@ func identityEntry() []float32 {
 // partitionPrimitive builds the vertex arrays one partition draws: its
 // contiguous range of the plan's output vertices, with local joint indices.
 func partitionPrimitive(p *gltfload.Primitive, plan *skin.Plan, part *skin.Partition) *gltfload.Primitive {
-	q := &gltfload.Primitive{Material: p.Material}
+	q := &gltfload.Primitive{Material: p.Material, FlatNormals: p.FlatNormals}
 	first, n := part.FirstVertex, part.NumVertices
 	q.Targets = make([]gltfload.MorphTarget, len(p.Targets))
 	for o := first; o < first+n; o++ {
@@ -286,7 +286,7 @@ func (s *GPU) add(r *render.Renderer, weights []float32, src drawSource, mat ren
 		src.dq = make([]float32, len(src.palette)/anim.PaletteFloats*skin.DualQuatFloats)
 		drawn = src.dq
 	}
-	d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, UV1: p.UV1, Tangents: p.Tangents, Colors: p.Colors, Indices: p.Indices, Dynamic: src.cpu || src.morphCPU}
+	d := render.MeshData{Positions: p.Positions, Normals: p.Normals, UV: p.UV0, UV1: p.UV1, Tangents: p.Tangents, Colors: p.Colors, Indices: p.Indices, Dynamic: src.cpu || src.morphCPU, FlatNormals: p.FlatNormals}
 	if src.cpu {
 		d.Tangents = nil // the vertices arrive skinned, their tangents would not: the shader's derivative frame instead
 	}
