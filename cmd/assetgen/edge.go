@@ -29,6 +29,7 @@ func edgeCases() []edgeCase {
 		{"root_walk.gltf", edgeRootWalk},
 		{"alpha_blend.gltf", edgeAlphaBlend},
 		{"alpha_mask.gltf", edgeAlphaMask},
+		{"material_maps.gltf", edgeMaterialMaps},
 	}
 }
 

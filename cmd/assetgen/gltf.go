@@ -7,20 +7,21 @@ package main
 // omitted.
 
 type gltfDoc struct {
-	Asset       gltfAsset        `json:"asset"`
-	Scene       int              `json:"scene"`
-	Scenes      []gltfScene      `json:"scenes"`
-	Nodes       []gltfNode       `json:"nodes"`
-	Meshes      []gltfMesh       `json:"meshes,omitempty"`
-	Skins       []gltfSkin       `json:"skins,omitempty"`
-	Materials   []gltfMaterial   `json:"materials,omitempty"`
-	Textures    []gltfTexture    `json:"textures,omitempty"`
-	Samplers    []gltfSampler    `json:"samplers,omitempty"`
-	Images      []gltfImage      `json:"images,omitempty"`
-	Animations  []gltfAnimation  `json:"animations,omitempty"`
-	Accessors   []gltfAccessor   `json:"accessors"`
-	BufferViews []gltfBufferView `json:"bufferViews"`
-	Buffers     []gltfBuffer     `json:"buffers"`
+	Asset          gltfAsset        `json:"asset"`
+	ExtensionsUsed []string         `json:"extensionsUsed,omitempty"`
+	Scene          int              `json:"scene"`
+	Scenes         []gltfScene      `json:"scenes"`
+	Nodes          []gltfNode       `json:"nodes"`
+	Meshes         []gltfMesh       `json:"meshes,omitempty"`
+	Skins          []gltfSkin       `json:"skins,omitempty"`
+	Materials      []gltfMaterial   `json:"materials,omitempty"`
+	Textures       []gltfTexture    `json:"textures,omitempty"`
+	Samplers       []gltfSampler    `json:"samplers,omitempty"`
+	Images         []gltfImage      `json:"images,omitempty"`
+	Animations     []gltfAnimation  `json:"animations,omitempty"`
+	Accessors      []gltfAccessor   `json:"accessors"`
+	BufferViews    []gltfBufferView `json:"bufferViews"`
+	Buffers        []gltfBuffer     `json:"buffers"`
 }
 
 type gltfAsset struct {
@@ -72,22 +73,41 @@ type gltfSkin struct {
 }
 
 type gltfTextureInfo struct {
-	Index int `json:"index"`
+	Index      int                 `json:"index"`
+	TexCoord   int                 `json:"texCoord,omitempty"`
+	Scale      *float64            `json:"scale,omitempty"`    // normalTexture
+	Strength   *float64            `json:"strength,omitempty"` // occlusionTexture
+	Extensions *gltfTextureInfoExt `json:"extensions,omitempty"`
+}
+
+type gltfTextureInfoExt struct {
+	Transform *gltfTextureTransform `json:"KHR_texture_transform,omitempty"`
+}
+
+type gltfTextureTransform struct {
+	Offset   [2]float64 `json:"offset"`
+	Rotation float64    `json:"rotation"`
+	Scale    [2]float64 `json:"scale"`
 }
 
 type gltfPBR struct {
-	BaseColorFactor  [4]float64       `json:"baseColorFactor"`
-	BaseColorTexture *gltfTextureInfo `json:"baseColorTexture,omitempty"`
-	MetallicFactor   float64          `json:"metallicFactor"`
-	RoughnessFactor  float64          `json:"roughnessFactor"`
+	BaseColorFactor          [4]float64       `json:"baseColorFactor"`
+	BaseColorTexture         *gltfTextureInfo `json:"baseColorTexture,omitempty"`
+	MetallicFactor           float64          `json:"metallicFactor"`
+	RoughnessFactor          float64          `json:"roughnessFactor"`
+	MetallicRoughnessTexture *gltfTextureInfo `json:"metallicRoughnessTexture,omitempty"`
 }
 
 type gltfMaterial struct {
-	Name        string   `json:"name"`
-	PBR         gltfPBR  `json:"pbrMetallicRoughness"`
-	AlphaMode   string   `json:"alphaMode,omitempty"`
-	AlphaCutoff *float64 `json:"alphaCutoff,omitempty"`
-	DoubleSided bool     `json:"doubleSided,omitempty"`
+	Name             string           `json:"name"`
+	PBR              gltfPBR          `json:"pbrMetallicRoughness"`
+	AlphaMode        string           `json:"alphaMode,omitempty"`
+	AlphaCutoff      *float64         `json:"alphaCutoff,omitempty"`
+	DoubleSided      bool             `json:"doubleSided,omitempty"`
+	NormalTexture    *gltfTextureInfo `json:"normalTexture,omitempty"`
+	OcclusionTexture *gltfTextureInfo `json:"occlusionTexture,omitempty"`
+	EmissiveTexture  *gltfTextureInfo `json:"emissiveTexture,omitempty"`
+	EmissiveFactor   *[3]float64      `json:"emissiveFactor,omitempty"`
 }
 
 type gltfTexture struct {

@@ -120,6 +120,15 @@ func suite() []shot {
 		{name: "alpha_blend", model: "@edge/alpha_blend.gltf", time: 1.48},
 		{name: "alpha_mask_basecolor", model: "@edge/alpha_mask.gltf", opt: options{view: debugview.BaseColor}, time: 0.74},
 		{name: "lighting_three", opt: options{clip: "Walk", stage: app.Stage{Lighting: render.ReferenceStage}}, time: 0.25},
+		// Every input of the material model on one quad, each view
+		// showing one (the lit picture matched three.js's when approved).
+		{name: "maps_basecolor", model: "@edge/material_maps.gltf", opt: options{view: debugview.BaseColor}, time: 0.5},
+		{name: "maps_normal", model: "@edge/material_maps.gltf", opt: options{view: debugview.Normal}, time: 0.5},
+		{name: "maps_metallic", model: "@edge/material_maps.gltf", opt: options{view: debugview.Metallic}, time: 0.5},
+		{name: "maps_roughness", model: "@edge/material_maps.gltf", opt: options{view: debugview.Roughness}, time: 0.5},
+		{name: "maps_occlusion", model: "@edge/material_maps.gltf", opt: options{view: debugview.Occlusion}, time: 0.5},
+		{name: "maps_emissive", model: "@edge/material_maps.gltf", opt: options{view: debugview.Emissive}, time: 0.5},
+		{name: "maps_lighting_three", model: "@edge/material_maps.gltf", opt: options{stage: app.Stage{Lighting: render.ReferenceStage}}, time: 0.5},
 		// Morph targets driven by a clip beside a joint: at 0.5 s of
 		// Breathe the middle swells (bulge 1), the top leans right as a
 		// shape (lean 0.5) and the middle joint bends 20°. The CPU and a
