@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"image/color"
 	"io"
@@ -32,26 +31,12 @@ func cameraQuadGLTF(t *testing.T) []byte {
 // 2·atan(0.4) to 2·atan(0.8).
 func cameraQuadWith(t *testing.T, channel string) []byte {
 	t.Helper()
-	var bin bytes.Buffer
-	for _, v := range []any{
-		[]float32{-1, 1, 0, -1, -1, 0, 1, 1, 0, 1, -1, 0},                   // 0: positions
-		[]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1},                       // 48: normals
-		[]uint16{0, 1, 2, 2, 1, 3},                                          // 96: indices
-		[]float32{0, 1},                                                     // 108: key times
-		[]float32{0, 0, 5, 3, 0, 5},                                         // 116: translations
-		[]float32{float32(2 * math.Atan(0.4)), float32(2 * math.Atan(0.8))}, // 140: yfov keys
-	} {
-		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// 108: key times, 116: translations, 140: yfov keys.
+	bin := quadBuffer(t, []float32{0, 1}, []float32{0, 0, 5, 3, 0, 5}, []float32{float32(2 * math.Atan(0.4)), float32(2 * math.Atan(0.8))})
 	return fmt.Appendf(nil, `{"asset": {"version": "2.0"},
 	  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
-	  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 96, "byteStride": 12}, {"buffer": 0, "byteOffset": 96, "byteLength": 12},
-	    {"buffer": 0, "byteOffset": 108, "byteLength": 40}],
-	  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-1, -1, 0], "max": [1, 1, 0]},
-	    {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"},
-	    {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"},
+	  "bufferViews": [`+quadViews+`, {"buffer": 0, "byteOffset": 108, "byteLength": 40}],
+	  "accessors": [`+quadAccessors+`,
 	    {"bufferView": 2, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
 	    {"bufferView": 2, "byteOffset": 8, "componentType": 5126, "count": 2, "type": "VEC3"},
 	    {"bufferView": 2, "byteOffset": 32, "componentType": 5126, "count": 2, "type": "SCALAR"}],

@@ -13,6 +13,33 @@ import (
 	"github.com/skinview/skinview/internal/app"
 )
 
+// quadBuffer is the binary buffer of a 2×2 quad facing +Z: positions
+// (bytes 0–47), normals (48–95), indices (96–107), then the floats of
+// each extra, little-endian.
+func quadBuffer(t *testing.T, extra ...[]float32) *bytes.Buffer {
+	t.Helper()
+	var bin bytes.Buffer
+	parts := []any{[]float32{-1, 1, 0, -1, -1, 0, 1, 1, 0, 1, -1, 0}, []float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1}, []uint16{0, 1, 2, 2, 1, 3}}
+	for _, e := range extra {
+		parts = append(parts, e)
+	}
+	for _, v := range parts {
+		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &bin
+}
+
+// quadViews and quadAccessors are quadBuffer's quad as buffer views 0–1
+// and accessors 0–2 (POSITION, NORMAL, indices).
+const (
+	quadViews     = `{"buffer": 0, "byteOffset": 0, "byteLength": 96, "byteStride": 12}, {"buffer": 0, "byteOffset": 96, "byteLength": 12}`
+	quadAccessors = `{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-1, -1, 0], "max": [1, 1, 0]},
+	    {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"},
+	    {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}`
+)
+
 // pointerQuadGLTF is a 2×2 quad facing +Z whose material (JSON) a
 // KHR_animation_pointer channel at pointer animates linearly from 0 s to
 // 1 s through keys, two values of type typ (4 floats each at most).
@@ -22,25 +49,11 @@ func pointerQuadGLTF(t *testing.T, material, pointer, typ string, keys [2][]floa
 	for len(k) < 8 {
 		k = append(k, 0)
 	}
-	var bin bytes.Buffer
-	for _, v := range []any{
-		[]float32{-1, 1, 0, -1, -1, 0, 1, 1, 0, 1, -1, 0}, // 0: positions, 48 bytes
-		[]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1},     // 48: normals
-		[]uint16{0, 1, 2, 2, 1, 3},                        // 96: indices, 12 bytes
-		[]float32{0, 1},                                   // 108: key times
-		[]float32{1, 0, 0, 1, 0, 0, 1, 1},                 // 116: base colour keys
-	} {
-		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bin := quadBuffer(t, []float32{0, 1}, k) // 108: key times, 116: the keys
 	return fmt.Appendf(nil, `{"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_animation_pointer"],
 	  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
-	  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 96, "byteStride": 12}, {"buffer": 0, "byteOffset": 96, "byteLength": 12},
-	    {"buffer": 0, "byteOffset": 108, "byteLength": 40}],
-	  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-1, -1, 0], "max": [1, 1, 0]},
-	    {"bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC3"},
-	    {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"},
+	  "bufferViews": [`+quadViews+`, {"buffer": 0, "byteOffset": 108, "byteLength": 40}],
+	  "accessors": [`+quadAccessors+`,
 	    {"bufferView": 2, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
 	    {"bufferView": 2, "byteOffset": 8, "componentType": 5126, "count": 2, "type": %q}],
 	  "materials": [%s],
