@@ -82,26 +82,32 @@ func TestWholeFrameAllocatesNothing(t *testing.T) {
 			withApp(t, tc.opt, func(a *app.App) error {
 				a.UI.HUD, a.UI.Skeleton, a.UI.Grid = true, true, true
 				a.UI.Joint = a.Char.Model.Skeleton.JointIndex("head") // the inspector open
-				var err error
-				frame := func() {
-					if e := a.Update(1.0 / 60); e != nil {
-						err = e
-					}
-					if e := a.Draw(); e != nil {
-						err = e
-					}
-				}
+				frame, err := frameOf(a)
 				frame() // the grid and the HUD's buffers are laid out once
 				if err := tc.prep(a); err != nil {
 					return err
 				}
 				frame()
 				allocs = testing.AllocsPerRun(20, frame)
-				return err
+				return *err
 			})
 			if allocs != 0 {
 				t.Fatalf("a whole frame allocates %v times; want 0", allocs)
 			}
 		})
 	}
+}
+
+// frameOf is one whole frame of a (Update by 1/60 s, then Draw) as a
+// func for testing.AllocsPerRun, and where it leaves its last error.
+func frameOf(a *app.App) (frame func(), err *error) {
+	err = new(error)
+	return func() {
+		if e := a.Update(1.0 / 60); e != nil {
+			*err = e
+		}
+		if e := a.Draw(); e != nil {
+			*err = e
+		}
+	}, err
 }

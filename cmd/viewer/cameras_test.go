@@ -220,18 +220,10 @@ func TestCameraAndLightFramesAllocateNothing(t *testing.T) {
 			t.Errorf("%d lights, %d material and %d light channels; want 1 each: %q", len(m.Lights), len(m.MaterialChannels), len(m.LightChannels), m.Report.Lines(0, 0))
 			return nil
 		}
-		var err error
-		frame := func() {
-			if e := a.Update(1.0 / 60); e != nil {
-				err = e
-			}
-			if e := a.Draw(); e != nil {
-				err = e
-			}
-		}
+		frame, err := frameOf(a)
 		frame()
 		allocs = testing.AllocsPerRun(20, frame)
-		return err
+		return *err
 	})
 	if allocs != 0 {
 		t.Fatalf("a frame allocates %v times; want 0", allocs)

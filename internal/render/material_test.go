@@ -34,6 +34,17 @@ var identityRows = []float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
 // picture back.
 func drawScene(t *testing.T, view debugview.Mode, setup func(r *Renderer) ([]DrawItem, error), lighting ...Lighting) *image.NRGBA {
 	t.Helper()
+	l := OwnLighting
+	if len(lighting) > 0 {
+		l = lighting[0]
+	}
+	return drawSceneThen(t, view, setup, l, nil)
+}
+
+// drawSceneThen is drawScene, lit by lighting, calling after (when not
+// nil) with the renderer once the frame is drawn.
+func drawSceneThen(t *testing.T, view debugview.Mode, setup func(r *Renderer) ([]DrawItem, error), lighting Lighting, after func(r *Renderer)) *image.NRGBA {
+	t.Helper()
 	var out *image.NRGBA
 	gltest.Do(t, func() error {
 		r, err := New()
@@ -48,9 +59,7 @@ func drawScene(t *testing.T, view debugview.Mode, setup func(r *Renderer) ([]Dra
 		defer tg.Destroy()
 		f := &Frame{Target: tg, Width: 64, Height: 64, View: view,
 			Camera: Camera{Distance: 2, FovY: mgl32.DegToRad(90), Near: 0.1, Far: 10}}
-		if len(lighting) > 0 {
-			f.Lighting = lighting[0]
-		}
+		f.Lighting = lighting
 		if f.Items, err = setup(r); err != nil {
 			return err
 		}
@@ -58,6 +67,9 @@ func drawScene(t *testing.T, view debugview.Mode, setup func(r *Renderer) ([]Dra
 			return err
 		}
 		out = tg.ReadImage()
+		if after != nil {
+			after(r)
+		}
 		return nil
 	})
 	return out

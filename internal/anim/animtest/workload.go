@@ -9,7 +9,7 @@ import (
 	"github.com/skinview/skinview/internal/anim"
 )
 
-// The Blend2Palette-100 workload of /work/shared/bench/BLEND2PALETTE-100.md:
+// The Blend2Palette-100 workload of ../shared/bench/BLEND2PALETTE-100.md:
 // a 100-joint binary tree, two 2 s clips with 61 random keys per track
 // (Mulberry32, seed 42), blended 0.6/0.4 and turned into a palette.
 
