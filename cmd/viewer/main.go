@@ -87,7 +87,7 @@ type options struct {
 	json     bool
 	// rootMotion is -root-motion MODE[:JOINT].
 	rootMotion string
-	// -eye, -target, -fov, -bg, -lighting, and the stage they set.
+	// The stage flags (-eye, -lighting, -tonemap, ...) and the stage they set.
 	stageFlags app.StageFlags
 	stage      app.Stage
 }
@@ -155,12 +155,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.Float64Var(&opt.compress, "compress", 0, "compress every clip with a worst error of `CM` centimetres (virtual vertices 3 cm from each joint, glTF units taken as metres) and play the compressed clips; with -info, report size and error per clip")
 	fs.BoolVar(&opt.json, "json", false, "with -info -compress, print one JSON line per clip instead of the text report")
 	fs.IntVar(&opt.onion, "onion", 0, "start with the onion skin on: ghost skeletons `N` and 2N frames before and after the pose shown (Shift+O toggles it; 2 when not given)")
-	fs.StringVar(&opt.stageFlags.Camera, "camera", "", "look through a camera of the file, by glTF `index or name` (animated cameras follow their node; Shift+C cycles them in the window)")
-	fs.StringVar(&opt.stageFlags.Eye, "eye", "", "place the camera at `X,Y,Z` (world units of the file) for -screenshot, -record, -sheet and the window's start, looking at -target")
-	fs.StringVar(&opt.stageFlags.Target, "target", "", "the `X,Y,Z` the -eye camera looks at")
-	fs.Float64Var(&opt.stageFlags.Fov, "fov", 40, "vertical field of view of the -eye camera, `degrees`")
-	fs.StringVar(&opt.stageFlags.Lighting, "lighting", "default", "`stage` of the shaded view: default, or three (three.js r187's MeshStandardMaterial under its HemisphereLight(0xffffff, 0x444444, 1.5) and DirectionalLight(0xffffff, 2.0) at 1,2,3, no environment or tone mapping: a verification mode, not a look)")
-	fs.StringVar(&opt.stageFlags.Bg, "bg", "", "background colour, `R,G,B` in sRGB 0–255 (default 46,50,58)")
+	opt.stageFlags.Register(fs)
 	fs.StringVar(&opt.kernels, "kernels", "auto", "animation `kernels`: auto (each timed at start-up, the fastest kept), portable, avx2 or avx512 (every kernel at that level: the same bits on every run)")
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 }

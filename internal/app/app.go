@@ -58,7 +58,7 @@ type Options struct {
 // viewOptions are the settings a view draws with.
 func (o *Options) viewOptions() scene.ViewOptions {
 	return scene.ViewOptions{Skinning: o.Skinning, PaletteLimit: o.PaletteLimit, Joint: o.Joint, View: o.View, Skeleton: o.Skeleton,
-		Camera: o.Stage.Camera, Clear: o.Stage.Background, Lighting: o.Stage.Lighting}
+		Camera: o.Stage.Camera, Clear: o.Stage.Background, Lighting: o.Stage.Lighting, Tonemap: o.Stage.Tonemap, Exposure: o.Stage.Exposure}
 }
 
 // ClampTime keeps a requested time inside [0, duration]: -screenshot and

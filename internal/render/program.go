@@ -163,6 +163,11 @@ type pipeline struct {
 	uLightColor, uLightRange      int32
 	uLightCone                    int32
 	uUnlit, uFlat                 int32
+	// The viewer's look: environment, exposure, tone mapping, and the
+	// ground shadow pass (uShadowAlpha 0 outside it).
+	uEnv, uEnvMaxLod, uSH int32
+	uExposure, uTonemap   int32
+	uShadow, uShadowAlpha int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
@@ -202,6 +207,13 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uLightCone = p.uniform("uLightCone")
 	pl.uUnlit = p.uniform("uUnlit")
 	pl.uFlat = p.uniform("uFlat")
+	pl.uEnv = p.uniform("uEnv")
+	pl.uEnvMaxLod = p.uniform("uEnvMaxLod")
+	pl.uSH = p.uniform("uSH")
+	pl.uExposure = p.uniform("uExposure")
+	pl.uTonemap = p.uniform("uTonemap")
+	pl.uShadow = p.uniform("uShadow")
+	pl.uShadowAlpha = p.uniform("uShadowAlpha")
 	if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err

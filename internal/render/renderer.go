@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -119,14 +120,52 @@ type Frame struct {
 	// punctual lights, which the reference stage adds (at most MaxLights).
 	Lighting Lighting
 	Lights   []Light
+	// Tonemap maps the viewer's look's light to the display, after
+	// scaling it by 2^Exposure (EV); the reference stage and the debug
+	// views are not tone mapped.
+	Tonemap  Tonemap
+	Exposure float32
+	// Shadow draws the key light's shadow of the opaque and masked items
+	// onto the ground plane y = GroundY (world units), in the viewer's
+	// look.
+	Shadow  bool
+	GroundY float32
+}
+
+// Tonemap is a mapping of scene light to display values.
+type Tonemap int
+
+const (
+	// Neutral is the Khronos PBR Neutral tone mapping: base colours under
+	// unit light stay as authored, highlights compress towards white.
+	Neutral Tonemap = iota
+	// ACES is Stephen Hill's fit of the ACES reference rendering and
+	// output transforms.
+	ACES
+	// NoTonemap clamps.
+	NoTonemap
+)
+
+// ParseTonemap reads -tonemap's names: neutral, aces, none.
+func ParseTonemap(s string) (Tonemap, error) {
+	switch s {
+	case "neutral", "":
+		return Neutral, nil
+	case "aces":
+		return ACES, nil
+	case "none":
+		return NoTonemap, nil
+	}
+	return Neutral, fmt.Errorf("-tonemap %q: want neutral, aces or none", s)
 }
 
 // Lighting is a lighting of the shaded view.
 type Lighting int
 
 const (
-	// OwnLighting is the viewer's key light and hemisphere on the base
-	// colour.
+	// OwnLighting is the viewer's look: glTF's metallic-roughness
+	// materials lit by the environment (SetEnvironment) and a key light,
+	// tone mapped.
 	OwnLighting Lighting = iota
 	// ReferenceStage lights glTF's metallic-roughness materials as the
 	// reference renderer's lit frames are (three.js r187's
@@ -161,6 +200,7 @@ type Renderer struct {
 	frameUniforms struct {
 		vp, model  mgl32.Mat4
 		light, eye mgl32.Vec3
+		shadow     [4]float32
 	}
 	lbs, dq    pipeline
 	blendOrder []int      // the blended items of the frame being drawn
@@ -169,6 +209,12 @@ type Renderer struct {
 	hasMap     [4]int32
 	sets       [5]int32 // the coordinate set of the base colour texture and each map
 	dfg        uint32   // the split-sum table (dfgTable)
+	// env is the prefiltered radiance cube map, envLevels its highest
+	// level, envSH the irradiance coefficients (SetEnvironment).
+	env        uint32
+	shadowPass bool // drawShadow's items are drawing
+	envLevels  float32
+	envSH      [9][3]float32
 	timer      gpuTimer // Draw on the GPU (GPUMillis)
 	// lightUniforms hold the lights Draw hands to GL by pointer.
 	lightUniforms struct {
@@ -239,6 +285,10 @@ func New() (*Renderer, error) {
 	r.noMorphB, r.noMorph = newNoMorph()
 	r.white = uploadTexture(image.NewNRGBA(image.Rect(0, 0, 1, 1)), true, Sampler{}, true)
 	r.dfg = uploadDFG()
+	if err := r.SetEnvironment(UniformEnvironment(0.5)); err != nil {
+		r.Destroy()
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -410,9 +460,21 @@ func (r *Renderer) Draw(f *Frame) error {
 	gl.Uniform1i(pl.uDFG, dfgUnit)
 	gl.ActiveTexture(gl.TEXTURE0 + dfgUnit)
 	gl.BindTexture(gl.TEXTURE_2D, r.dfg)
+	gl.Uniform1i(pl.uEnv, envUnit)
+	gl.ActiveTexture(gl.TEXTURE0 + envUnit)
+	gl.BindTexture(gl.TEXTURE_CUBE_MAP, r.env)
+	gl.Uniform1f(pl.uEnvMaxLod, r.envLevels)
+	gl.Uniform3fv(pl.uSH, 9, &r.envSH[0][0])
+	gl.Uniform1f(pl.uExposure, float32(math.Exp2(float64(f.Exposure))))
+	gl.Uniform1i(pl.uTonemap, int32(f.Tonemap))
 	gl.Uniform1i(pl.uView, int32(f.View))
 	gl.ActiveTexture(gl.TEXTURE0)
 	r.DrawCalls = 0
+	if f.Shadow && f.View == debugview.Shaded && f.Lighting == OwnLighting {
+		if err := r.drawShadow(pl, f); err != nil {
+			return err
+		}
+	}
 	// Opaque and masked draws first, in order; then the blended ones,
 	// farthest first, over them without writing depth.
 	r.blendOrder = r.blendOrder[:0]
@@ -448,6 +510,46 @@ func (r *Renderer) Draw(f *Frame) error {
 	return nil
 }
 
+// shadowAlpha is how much of the light behind it the key light's shadow
+// on the ground takes away.
+const shadowAlpha = 0.4
+
+// drawShadow draws the key light's shadow of f's opaque and masked items
+// onto the ground plane: each vertex, posed, slides along the light to the
+// plane, and the triangles darken what is drawn there, each pixel once
+// (the stencil counts), without writing depth, before the items draw
+// over it.
+func (r *Renderer) drawShadow(pl *pipeline, f *Frame) error {
+	u := &r.frameUniforms
+	u.shadow = [4]float32{u.light[0], u.light[1], u.light[2], f.GroundY}
+	gl.Uniform4fv(pl.uShadow, 1, &u.shadow[0])
+	gl.Uniform1f(pl.uShadowAlpha, shadowAlpha)
+	gl.ClearStencil(0)
+	gl.Clear(gl.STENCIL_BUFFER_BIT)
+	gl.Enable(gl.STENCIL_TEST)
+	gl.StencilFunc(gl.EQUAL, 0, 0xff)
+	gl.StencilOp(gl.KEEP, gl.KEEP, gl.INCR)
+	gl.Enable(gl.BLEND)
+	gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
+	gl.DepthMask(false)
+	r.shadowPass = true
+	var err error
+	for i := range f.Items {
+		if f.Items[i].Material.Alpha == Blend {
+			continue
+		}
+		if err = r.drawItem(pl, f, i); err != nil {
+			break
+		}
+	}
+	r.shadowPass = false
+	gl.DepthMask(true)
+	gl.Disable(gl.BLEND)
+	gl.Disable(gl.STENCIL_TEST)
+	gl.Uniform1f(pl.uShadowAlpha, 0)
+	return err
+}
+
 // drawItem issues frame f's item i with its material.
 func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 	it := &f.Items[i]
@@ -456,7 +558,7 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 	}
 	m := &r.meshes[it.Mesh]
 	mat := &it.Material
-	if mat.DoubleSided {
+	if mat.DoubleSided || r.shadowPass {
 		gl.Disable(gl.CULL_FACE)
 	} else {
 		gl.Enable(gl.CULL_FACE)
@@ -636,6 +738,9 @@ func (r *Renderer) Destroy() {
 	if r.white != 0 {
 		gl.DeleteTextures(1, &r.white)
 		gl.DeleteTextures(1, &r.dfg)
+	}
+	if r.env != 0 {
+		gl.DeleteTextures(1, &r.env)
 	}
 	if r.ubo != 0 {
 		gl.DeleteBuffers(1, &r.ubo)
