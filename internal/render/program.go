@@ -168,6 +168,9 @@ type pipeline struct {
 	uEnv, uEnvMaxLod, uSH int32
 	uExposure, uTonemap   int32
 	uShadow, uShadowAlpha int32
+	// The instanced variant's record layout (skin.vert under INSTANCED).
+	uInstances, uInstBase, uInstStride    int32
+	uInstJoints, uInstTargets, uInstVerts int32
 }
 
 func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
@@ -214,11 +217,19 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uTonemap = p.uniform("uTonemap")
 	pl.uShadow = p.uniform("uShadow")
 	pl.uShadowAlpha = p.uniform("uShadowAlpha")
-	if err := bindPalette(p, vert); err != nil {
+	instanced := strings.Contains(defines, "#define INSTANCED")
+	if instanced {
+		pl.uInstances = p.uniform("uInstances")
+		pl.uInstBase = p.uniform("uInstBase")
+		pl.uInstStride = p.uniform("uInstStride")
+		pl.uInstJoints = p.uniform("uInstJoints")
+		pl.uInstTargets = p.uniform("uInstTargets")
+		pl.uInstVerts = p.uniform("uInstVerts")
+	} else if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err
 	}
-	if err := bindMorphBlock(p, vert); err != nil {
+	if err := bindMorphBlock(p, vert, instanced); err != nil {
 		pl.destroy()
 		return pl, err
 	}

@@ -77,6 +77,13 @@ type DrawItem struct {
 	// Center is a world-space point of the draw (its bounds' centre),
 	// by which blended draws are sorted back to front.
 	Center [3]float32
+	// Instances, when above 0, draws the mesh that many times in one
+	// call (a crowd): Palette holds Instances palettes of one length one
+	// after another, Offsets three floats an instance (a translation
+	// added after skinning), and Morph, when not nil, Instances runs of
+	// the mesh's target weights. Instances skin by linear blend.
+	Instances int
+	Offsets   []float32
 }
 
 // Skinning is a vertex-skinning method.
@@ -203,6 +210,9 @@ type Renderer struct {
 		shadow     [4]float32
 	}
 	lbs, dq    pipeline
+	inst       pipeline   // skin.vert instanced, for crowds
+	instanced  bool       // the frame being drawn has instanced items
+	instances  instances  // their records (instanced.go)
 	blendOrder []int      // the blended items of the frame being drawn
 	uv         [9]float32 // the UV transform handed to GL by pointer
 	mapUV      [4][9]float32
@@ -273,6 +283,10 @@ func New() (*Renderer, error) {
 		return nil, err
 	}
 	if r.dq, err = newPipeline("skin_dq.vert", r.defines, 8); err != nil {
+		r.Destroy()
+		return nil, err
+	}
+	if r.inst, err = newPipeline("skin.vert", r.defines+"#define INSTANCED\n", PaletteEntryFloats); err != nil {
 		r.Destroy()
 		return nil, err
 	}
@@ -424,6 +438,9 @@ func (r *Renderer) Draw(f *Frame) error {
 	if err := r.uploadPalettes(f.Items, pl.entryFloats); err != nil {
 		return err
 	}
+	if err := r.uploadInstances(f.Items); err != nil {
+		return err
+	}
 	r.uploadMorph(f.Items)
 	gl.Viewport(0, 0, int32(f.Width), int32(f.Height))
 	gl.ClearColor(float32(f.Clear.R)/255, float32(f.Clear.G)/255, float32(f.Clear.B)/255, 1)
@@ -442,33 +459,21 @@ func (r *Renderer) Draw(f *Frame) error {
 		gl.PolygonMode(gl.FRONT_AND_BACK, gl.LINE)
 		defer gl.PolygonMode(gl.FRONT_AND_BACK, gl.FILL)
 	}
-	gl.UseProgram(uint32(pl.prog))
-	gl.UniformMatrix4fv(pl.uViewProj, 1, false, &u.vp[0])
 	u.model = f.Model
 	if u.model == (mgl32.Mat4{}) {
 		u.model = mgl32.Ident4()
 	}
-	gl.UniformMatrix4fv(pl.uModel, 1, false, &u.model[0])
 	u.light = mgl32.Vec3{-0.35, -0.8, -0.5}.Normalize()
-	gl.Uniform3fv(pl.uLightDir, 1, &u.light[0])
 	u.eye = f.Camera.Eye()
-	gl.Uniform3fv(pl.uEye, 1, &u.eye[0])
-	gl.Uniform1i(pl.uBaseTex, 0)
-	gl.Uniform1iv(pl.uMaps, int32(len(mapUnits)), &mapUnits[0])
-	gl.Uniform1i(pl.uLighting, int32(f.Lighting))
-	r.setLights(pl, f.Lights)
-	gl.Uniform1i(pl.uDFG, dfgUnit)
-	gl.ActiveTexture(gl.TEXTURE0 + dfgUnit)
-	gl.BindTexture(gl.TEXTURE_2D, r.dfg)
-	gl.Uniform1i(pl.uEnv, envUnit)
-	gl.ActiveTexture(gl.TEXTURE0 + envUnit)
-	gl.BindTexture(gl.TEXTURE_CUBE_MAP, r.env)
-	gl.Uniform1f(pl.uEnvMaxLod, r.envLevels)
-	gl.Uniform3fv(pl.uSH, 9, &r.envSH[0][0])
-	gl.Uniform1f(pl.uExposure, float32(math.Exp2(float64(f.Exposure))))
-	gl.Uniform1i(pl.uTonemap, int32(f.Tonemap))
-	gl.Uniform1i(pl.uView, int32(f.View))
-	gl.ActiveTexture(gl.TEXTURE0)
+	r.instanced = false
+	for i := range f.Items {
+		r.instanced = r.instanced || f.Items[i].Instances > 0
+	}
+	if r.instanced && f.Skinning != LinearBlend {
+		return fmt.Errorf("render: instanced draws skin by linear blend only")
+	}
+	r.setFrame(&r.inst, f)
+	r.setFrame(pl, f)
 	r.DrawCalls = 0
 	if f.Shadow && f.View == debugview.Shaded && f.Lighting == OwnLighting {
 		if err := r.drawShadow(pl, f); err != nil {
@@ -510,6 +515,34 @@ func (r *Renderer) Draw(f *Frame) error {
 	return nil
 }
 
+// setFrame hands f's uniforms to pipeline pl's program and leaves it in
+// use.
+func (r *Renderer) setFrame(pl *pipeline, f *Frame) {
+	u := &r.frameUniforms
+	gl.UseProgram(uint32(pl.prog))
+	gl.UniformMatrix4fv(pl.uViewProj, 1, false, &u.vp[0])
+	gl.UniformMatrix4fv(pl.uModel, 1, false, &u.model[0])
+	gl.Uniform3fv(pl.uLightDir, 1, &u.light[0])
+	gl.Uniform3fv(pl.uEye, 1, &u.eye[0])
+	gl.Uniform1i(pl.uBaseTex, 0)
+	gl.Uniform1iv(pl.uMaps, int32(len(mapUnits)), &mapUnits[0])
+	gl.Uniform1i(pl.uLighting, int32(f.Lighting))
+	r.setLights(pl, f.Lights)
+	gl.Uniform1i(pl.uDFG, dfgUnit)
+	gl.ActiveTexture(gl.TEXTURE0 + dfgUnit)
+	gl.BindTexture(gl.TEXTURE_2D, r.dfg)
+	gl.Uniform1i(pl.uEnv, envUnit)
+	gl.ActiveTexture(gl.TEXTURE0 + envUnit)
+	gl.BindTexture(gl.TEXTURE_CUBE_MAP, r.env)
+	gl.Uniform1f(pl.uEnvMaxLod, r.envLevels)
+	gl.Uniform3fv(pl.uSH, 9, &r.envSH[0][0])
+	gl.Uniform1f(pl.uExposure, float32(math.Exp2(float64(f.Exposure))))
+	gl.Uniform1i(pl.uTonemap, int32(f.Tonemap))
+	gl.Uniform1i(pl.uView, int32(f.View))
+	gl.Uniform1f(pl.uShadowAlpha, 0)
+	gl.ActiveTexture(gl.TEXTURE0)
+}
+
 // shadowAlpha is how much of the light behind it the key light's shadow
 // on the ground takes away.
 const shadowAlpha = 0.4
@@ -522,8 +555,11 @@ const shadowAlpha = 0.4
 func (r *Renderer) drawShadow(pl *pipeline, f *Frame) error {
 	u := &r.frameUniforms
 	u.shadow = [4]float32{u.light[0], u.light[1], u.light[2], f.GroundY}
-	gl.Uniform4fv(pl.uShadow, 1, &u.shadow[0])
-	gl.Uniform1f(pl.uShadowAlpha, shadowAlpha)
+	for _, p := range [2]*pipeline{&r.inst, pl} {
+		gl.UseProgram(uint32(p.prog))
+		gl.Uniform4fv(p.uShadow, 1, &u.shadow[0])
+		gl.Uniform1f(p.uShadowAlpha, shadowAlpha)
+	}
 	gl.ClearStencil(0)
 	gl.Clear(gl.STENCIL_BUFFER_BIT)
 	gl.Enable(gl.STENCIL_TEST)
@@ -546,7 +582,10 @@ func (r *Renderer) drawShadow(pl *pipeline, f *Frame) error {
 	gl.DepthMask(true)
 	gl.Disable(gl.BLEND)
 	gl.Disable(gl.STENCIL_TEST)
-	gl.Uniform1f(pl.uShadowAlpha, 0)
+	for _, p := range [2]*pipeline{&r.inst, pl} {
+		gl.UseProgram(uint32(p.prog))
+		gl.Uniform1f(p.uShadowAlpha, 0)
+	}
 	return err
 }
 
@@ -557,6 +596,10 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 		return fmt.Errorf("render: draw item %d names mesh %d, which is not uploaded", i, it.Mesh)
 	}
 	m := &r.meshes[it.Mesh]
+	if it.Instances > 0 {
+		pl = &r.inst
+	}
+	gl.UseProgram(uint32(pl.prog))
 	mat := &it.Material
 	if mat.DoubleSided || r.shadowPass {
 		gl.Disable(gl.CULL_FACE)
@@ -613,10 +656,18 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 	gl.Uniform1f(pl.uAlphaCutoff, mat.AlphaCutoff)
 	gl.Uniform4f(pl.uTint, it.Tint[0], it.Tint[1], it.Tint[2], it.Tint[3])
 	gl.Uniform1i(pl.uSelJoint, int32(it.WeightJoint))
-	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
 	r.bindMorph(i, m)
 	r.setMissingAttributes(m)
 	gl.BindVertexArray(m.vao)
+	if it.Instances > 0 {
+		r.bindInstances(i, m)
+		if m.count > 0 {
+			gl.DrawElementsInstanced(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, nil, int32(it.Instances))
+			r.DrawCalls++
+		}
+		return nil
+	}
+	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
 	if m.count > 0 {
 		gl.DrawElementsWithOffset(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0)
 		r.DrawCalls++
@@ -672,6 +723,10 @@ func (r *Renderer) uploadPalettes(items []DrawItem, entryFloats int) error {
 	r.offsets = r.offsets[:0]
 	size := 0
 	for i, it := range items {
+		if it.Instances > 0 {
+			r.offsets = append(r.offsets, 0) // in the instance records instead
+			continue
+		}
 		if len(it.Palette) == 0 || len(it.Palette)%entryFloats != 0 {
 			return fmt.Errorf("render: draw item %d has a palette of %d floats; want a positive multiple of %d", i, len(it.Palette), entryFloats)
 		}
@@ -687,6 +742,9 @@ func (r *Renderer) uploadPalettes(items []DrawItem, entryFloats int) error {
 	}
 	buf := r.uploadBuf[:size]
 	for i, it := range items {
+		if it.Instances > 0 {
+			continue
+		}
 		copy(buf[r.offsets[i]:], unsafe.Slice((*byte)(unsafe.Pointer(&it.Palette[0])), len(it.Palette)*4))
 	}
 	gl.BindBuffer(gl.UNIFORM_BUFFER, r.ubo)
@@ -752,6 +810,8 @@ func (r *Renderer) Destroy() {
 	}
 	r.lbs.destroy()
 	r.dq.destroy()
+	r.inst.destroy()
+	r.instances.destroy()
 	if r.lines != nil {
 		r.lines.destroy()
 	}
