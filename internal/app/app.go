@@ -38,11 +38,14 @@ type Options struct {
 	Rate    float64
 	RateSet bool
 	Fade    float64
-	// Crowd is -crowd N; Events prints fired markers; HUD draws the HUD
-	// in offscreen output.
-	Crowd  int
-	Events bool
-	HUD    bool
+	// Crowd is -crowd N, CrowdMembers (-crowd-draw members) draws each
+	// member by itself, NoLOD (-lod off) updates every member every frame;
+	// Events prints fired markers; HUD draws the HUD in offscreen output.
+	Crowd        int
+	CrowdMembers bool
+	NoLOD        bool
+	Events       bool
+	HUD          bool
 	// Keys says a key script plays the clock (-keys).
 	Keys bool
 	// From, To, FPS and Frames shape -record and -sheet (To < 0: the
@@ -180,7 +183,8 @@ func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App,
 		return nil, errors.New("-crowd and root motion together: a crowd's members do not travel; drop one")
 	}
 	if opt.Crowd > 1 {
-		if a.Crowd, err = scene.NewCrowd(c.Model, float32(opt.Fade), c, v.Scene, opt.Crowd); err != nil {
+		copt := scene.CrowdOptions{BoxLo: v.BoxLo, BoxHi: v.BoxHi, Members: opt.CrowdMembers, NoLOD: opt.NoLOD}
+		if a.Crowd, err = scene.NewCrowd(c.Model, float32(opt.Fade), c, v.Scene, opt.Crowd, copt); err != nil {
 			v.Destroy()
 			return nil, err
 		}
@@ -193,10 +197,19 @@ func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App,
 			v.Home = render.FrameBounds(lo, hi, float32(max(w, 1))/float32(max(h, 1)))
 			v.Cam = v.Home
 		}
+		a.crowdCamera()
+		a.Crowd.Start() // again, culled by the camera
 		v.Items = a.Crowd.Items
 		v.Stats.Vertices *= opt.Crowd
 	}
 	return a, nil
+}
+
+// crowdCamera hands the crowd the camera the view draws with, by which it
+// culls and picks each member's update rate.
+func (a *App) crowdCamera() {
+	v := a.View
+	a.Crowd.SetCamera(v.Camera(), float32(max(v.W, 1))/float32(max(v.H, 1)))
 }
 
 // Destroy frees the view, the crowd and the file watch.
@@ -224,7 +237,9 @@ func (a *App) Update(dt float32) error {
 	// The keys' transport goes to the character's clock, which owns the
 	// time; paused, a cross-fade still plays out.
 	if a.Crowd != nil {
+		a.crowdCamera()
 		a.Crowd.Update(dt, a.UI.Rate(), !a.UI.Playing)
+		a.View.Items = a.Crowd.Items
 		a.Timing.AnimMs = smooth(a.Timing.AnimMs, float32(time.Since(start).Seconds()*1000))
 		return nil
 	}

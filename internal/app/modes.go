@@ -227,7 +227,9 @@ func (a *App) RenderAt(t float32) error {
 // at t past its own offset.
 func (a *App) poseAt(t float32) error {
 	if a.Crowd != nil {
+		a.crowdCamera()
 		a.Crowd.PoseAt(t)
+		a.View.Items = a.Crowd.Items
 		return nil
 	}
 	if err := a.View.PoseAt(t); err != nil {

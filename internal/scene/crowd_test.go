@@ -41,7 +41,7 @@ func rigidTwoJoint(t *testing.T) (*gltfload.Model, *character.Character) {
 
 // withRigidCrowd runs f on the GL thread with a crowd of n members of
 // rigidTwoJoint, their clocks together, and the character it was made of.
-func withRigidCrowd(t *testing.T, n int, f func(cr *Crowd, c *character.Character)) {
+func withRigidCrowd(t *testing.T, n int, opt CrowdOptions, f func(cr *Crowd, c *character.Character)) {
 	m, c := rigidTwoJoint(t)
 	onGL(t, func() error {
 		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
@@ -49,7 +49,7 @@ func withRigidCrowd(t *testing.T, n int, f func(cr *Crowd, c *character.Characte
 			return err
 		}
 		defer v.Destroy()
-		cr, err := NewCrowd(m, 0.3, c, v.Scene, n)
+		cr, err := NewCrowd(m, 0.3, c, v.Scene, n, opt)
 		if err != nil {
 			return err
 		}
@@ -67,23 +67,34 @@ func withRigidCrowd(t *testing.T, n int, f func(cr *Crowd, c *character.Characte
 // model matrix (the crowd keeps model matrices for it), moved to its
 // place: at 0.5 s the tip has turned 45° about +Z at (0, 2, 0).
 func TestCrowdPlacesRigidMeshes(t *testing.T) {
-	withRigidCrowd(t, 3, func(cr *Crowd, _ *character.Character) {
-		cr.PoseAt(0.5)
-		want := mgl32.Translate3D(0, 2, 0).Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(45)))
-		for i, mb := range cr.members {
-			got := anim.ModelMat4(mb.pals[0], 0)
-			w := mgl32.Translate3D(mb.offset[0], mb.offset[1], mb.offset[2]).Mul4(want)
-			if !got.ApproxEqualThreshold(w, 1e-5) {
-				t.Errorf("member %d draws the mesh at %v, want %v", i, got, w)
+	for _, opt := range []CrowdOptions{{}, {Members: true}} {
+		withRigidCrowd(t, 3, opt, func(cr *Crowd, _ *character.Character) {
+			cr.PoseAt(0.5)
+			want := mgl32.Translate3D(0, 2, 0).Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(45)))
+			for i, mb := range cr.members {
+				// What is drawn: the member's own item, its offset in the
+				// palette, or its record in the one instanced item.
+				var got mgl32.Mat4
+				if opt.Members {
+					got = anim.ModelMat4(cr.Items[i].Palette, 0)
+				} else if it := cr.Items[0]; it.Instances != 3 {
+					t.Fatalf("instanced item draws %d members; want 3", it.Instances)
+				} else {
+					got = mgl32.Translate3D(it.Offsets[3*i], it.Offsets[3*i+1], it.Offsets[3*i+2]).Mul4(anim.ModelMat4(it.Palette[12*i:12*i+12], 0))
+				}
+				w := mgl32.Translate3D(mb.offset[0], mb.offset[1], mb.offset[2]).Mul4(want)
+				if !got.ApproxEqualThreshold(w, 1e-5) {
+					t.Errorf("members %v: member %d draws the mesh at %v, want %v", opt.Members, i, got, w)
+				}
 			}
-		}
-	})
+		})
+	}
 }
 
 // TestCrowdBoundsFollowRigidMeshes: the crowd's box holds every member's
 // rigid mesh where its pose puts it, not where the single character's is.
 func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
-	withRigidCrowd(t, 2, func(cr *Crowd, c *character.Character) {
+	withRigidCrowd(t, 2, CrowdOptions{}, func(cr *Crowd, c *character.Character) {
 		c.Evaluate(0) // the single character stays upright
 		cr.PoseAt(0.5)
 		lo, hi, ok := cr.Bounds()
