@@ -83,16 +83,64 @@ func TestIrradianceHemisphere(t *testing.T) {
 	}
 }
 
-// Eval's formula on hand-picked coefficients: only SH9[8] (x² − y²) = 1
-// gives E = π/4 · ¼√(15/π) · (x² − y²); at n = +X that is 0.429043.
-func TestEvalBand2(t *testing.T) {
-	var sh SH9
-	sh[8] = [3]float32{1, 1, 1}
-	if e := sh.Eval([3]float32{1, 0, 0}); !near(float64(e[0]), math.Pi/4*0.25*math.Sqrt(15/math.Pi), 1e-6) {
-		t.Errorf("E(+X) = %v, want π/4·¼√(15/π)", e[0])
+// The basis constants of the doc comment, in closed form.
+var (
+	c0 = 0.5 / math.Sqrt(math.Pi)
+	c1 = math.Sqrt(3 / (4 * math.Pi))
+	c2 = 0.5 * math.Sqrt(15/math.Pi)
+	c3 = 0.25 * math.Sqrt(5/math.Pi)
+	c4 = 0.25 * math.Sqrt(15/math.Pi)
+)
+
+// Eval on one coefficient at a time, at the unit normal n = (2, 3, 6)/7
+// (three different components, so a basis function on the wrong axis
+// shows): E = Â_l · Y_i(n), with the doc comment's basis by hand.
+func TestEvalBasis(t *testing.T) {
+	a0, a1, a2 := math.Pi, 2*math.Pi/3, math.Pi/4
+	want := [9]float64{
+		a0 * c0,
+		a1 * c1 * 3 / 7,   // y
+		a1 * c1 * 6 / 7,   // z
+		a1 * c1 * 2 / 7,   // x
+		a2 * c2 * 6 / 49,  // x·y
+		a2 * c2 * 18 / 49, // y·z
+		a2 * c3 * 59 / 49, // 3z² − 1 = 108/49 − 1
+		a2 * c2 * 12 / 49, // x·z
+		-a2 * c4 * 5 / 49, // x² − y² = 4/49 − 9/49
 	}
-	if e := sh.Eval([3]float32{0, 1, 0}); !near(float64(e[0]), -math.Pi/4*0.25*math.Sqrt(15/math.Pi), 1e-6) {
-		t.Errorf("E(+Y) = %v, want −π/4·¼√(15/π)", e[0])
+	n := [3]float32{2.0 / 7, 3.0 / 7, 6.0 / 7}
+	for m := 0; m < 9; m++ {
+		var sh SH9
+		sh[m] = [3]float32{1, 2, 3}
+		e := sh.Eval(n)
+		for c := 0; c < 3; c++ {
+			if !near(float64(e[c]), float64(c+1)*want[m], 1e-5) {
+				t.Errorf("SH9[%d] alone: E = %v, want %v × (1, 2, 3)", m, e, want[m])
+				break
+			}
+		}
+	}
+}
+
+// L = 1 + x·y + z² projects, by hand (∫ over the sphere: x²y² → 4π/15,
+// z² → 4π/3, z⁴ → 4π/5), to
+//
+//	SH9[0] = c0·(4π + 4π/3)
+//	SH9[4] = c2·∫x²y² = c2·4π/15
+//	SH9[6] = c3·∫z²(3z² − 1) = c3·(12π/5 − 4π/3) = c3·16π/15
+//
+// and 0 elsewhere.
+func TestIrradianceProjection(t *testing.T) {
+	env := envOf(512, 256, func(x, y, z float64) [3]float64 {
+		v := 1 + x*y + z*z
+		return [3]float64{v, v, v}
+	})
+	sh := irradianceOf(env, 64)
+	want := [9]float64{0: c0 * (4*math.Pi + 4*math.Pi/3), 4: c2 * 4 * math.Pi / 15, 6: c3 * 16 * math.Pi / 15}
+	for m := 0; m < 9; m++ {
+		if !near(float64(sh[m][0]), want[m], 0.002) {
+			t.Errorf("SH9[%d] = %v, want %v ± 0.002", m, sh[m][0], want[m])
+		}
 	}
 }
 
