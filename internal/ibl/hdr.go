@@ -42,7 +42,8 @@ const (
 // recognised: such quadruples are read as flat pixels.
 //
 // A pixel (r, g, b, e) decodes as channel = m × 2^(e−136) for m in r, g, b
-// (stb_image's and Radiance's ldexp(m, e−(128+8))), and e = 0 as black.
+// (stb_image's ldexp(m, e−136); Radiance's own reader uses m + 0.5, half a
+// step more), and e = 0 as black, so a zero mantissa stays exactly zero.
 //
 // Errors are one line naming what is wrong and where: the header line, or
 // the scanline and byte offset in the file. ParseHDR does not panic on any
