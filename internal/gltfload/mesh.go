@@ -185,6 +185,12 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 	if err := l.loadTargets(where, p, &prim); err != nil {
 		return prim, err
 	}
+	if uv := l.tangentUV(&prim); uv != nil {
+		if err := l.charge(where+": generating tangents", tangentBytes(prim.NumVertices(), len(prim.Indices))); err != nil {
+			return prim, err
+		}
+		prim.generateTangents(uv)
+	}
 	return prim, nil
 }
 

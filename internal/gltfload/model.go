@@ -116,6 +116,10 @@ type Primitive struct {
 	// nil; normal maps fall back to a tangent frame from screen-space
 	// derivatives without it.
 	Tangents []float32
+	// TangentsGenerated marks Tangents computed at load (MikkTSpace, as
+	// glTF asks where a normal texture comes without TANGENT) rather
+	// than read from the file.
+	TangentsGenerated bool
 	// Colors is COLOR_0 as linear RGBA per vertex (alpha 1 where the file
 	// has RGB), or nil. It multiplies the base colour.
 	Colors []float32
