@@ -318,7 +318,8 @@ func TestTangentsOfDegenerateInput(t *testing.T) {
 
 // Through the loader: a primitive whose material has a normal texture and
 // no TANGENT gets them generated (the upright quad's +X); one that brings
-// its own keeps them; one without a normal texture gets none.
+// its own keeps them; one without a normal texture gets none; a normal
+// texture's KHR_texture_transform turns the frame with it.
 func TestLoaderGeneratesMissingTangents(t *testing.T) {
 	b := &docBuilder{}
 	b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0})
@@ -332,8 +333,11 @@ func TestLoaderGeneratesMissingTangents(t *testing.T) {
 	  "meshes": [{"primitives": [
 	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 0},
 	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2, "TANGENT": 3}, "indices": 4, "material": 0},
-	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 1}]}],
-	  "materials": [{"normalTexture": {"index": 0}}, {}], "textures": [{"source": 0}], "images": [{"uri": %q}]`, png))
+	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 1},
+	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 2}]}],
+	  "materials": [{"normalTexture": {"index": 0}}, {},
+	    {"normalTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"rotation": 1.5707963267948966}}}}],
+	  "textures": [{"source": 0}], "images": [{"uri": %q}], "extensionsUsed": ["KHR_texture_transform"]`, png))
 	mustJSON(t, js)
 	m, err := Decode(js, nil, "t.gltf")
 	if err != nil {
@@ -353,6 +357,14 @@ func TestLoaderGeneratesMissingTangents(t *testing.T) {
 	}
 	if ps[2].TangentsGenerated || ps[2].Tangents != nil {
 		t.Errorf("tangents without a normal texture: %v", ps[2].Tangents)
+	}
+	// The normal map sampled at (u, v) turned a quarter turn
+	// (KHR_texture_transform: u' = v, v' = −u): u' = 1 − y grows along −Y,
+	// and the turn keeps the image unmirrored.
+	for k := range ps[3].Indices {
+		if got := cornerTangent(&ps[3], k); !near4(got, [4]float32{0, -1, 0, 1}, 1e-6) {
+			t.Errorf("transformed, corner %d: %v, want (0, −1, 0, 1)", k, got)
+		}
 	}
 }
 
