@@ -314,7 +314,10 @@ func (g *mikkGen) groupFrames() {
 	var parts [][2]int // partBuf ranges
 	var partFrames []vec3
 	for gi, grp := range g.groups {
+		// In triangle order, so that each member list below comes out
+		// sorted, as parts are compared and summed.
 		faces := g.faces[grp.first : grp.first+grp.count]
+		slices.Sort(faces)
 		n := at3(g.nrm, grp.rep)
 		os, ot = os[:0], ot[:0]
 		for _, f := range faces {
@@ -323,8 +326,7 @@ func (g *mikkGen) groupFrames() {
 		}
 		parts, partBuf, partFrames = parts[:0], partBuf[:0], partFrames[:0]
 		for i, f := range faces {
-			// members are positions in faces, in triangle order (faces
-			// is in the order the group reached them).
+			// members are positions in faces.
 			members = members[:0]
 			for j, t := range faces {
 				anyGroup := (g.tris[f].flags|g.tris[t].flags)&mikkAnyGroup != 0
@@ -332,7 +334,6 @@ func (g *mikkGen) groupFrames() {
 					members = append(members, int32(j))
 				}
 			}
-			slices.SortFunc(members, func(a, b int32) int { return int(faces[a] - faces[b]) })
 			p := slices.IndexFunc(parts, func(r [2]int) bool { return slices.Equal(partBuf[r[0]:r[1]], members) })
 			if p < 0 {
 				p = len(parts)
