@@ -370,6 +370,36 @@ func TestLoaderGeneratesMissingTangents(t *testing.T) {
 	}
 }
 
+// Generating tangents takes memory per corner that a file of one-byte
+// indices over three vertices does not justify: the file still loads,
+// without generated tangents (the shader's own frame), and says so.
+func TestTangentsBeyondTheBudgetAreLeftOut(t *testing.T) {
+	b := &docBuilder{}
+	b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0, 0, 1, 0})
+	b.floatAcc(t, "VEC3", []float32{0, 0, 1, 0, 0, 1, 0, 0, 1})
+	b.floatAcc(t, "VEC2", []float32{0, 1, 1, 1, 0, 0})
+	idx := make([]uint8, 120000)
+	for k := range idx {
+		idx[k] = uint8(k % 3)
+	}
+	iv := b.view(t, 0, idx)
+	b.acc(fmt.Sprintf(`"bufferView": %d, "componentType": 5121, "count": %d, "type": "SCALAR"`, iv, len(idx)))
+	png := dataURI("image/png", onePNG(t, color.NRGBA{128, 128, 255, 255}))
+	glb := b.glb(t, fmt.Sprintf(`"scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 0}]}],
+	  "materials": [{"normalTexture": {"index": 0}}], "textures": [{"source": 0}], "images": [{"uri": %q}]`, png))
+	m, err := Decode(glb, nil, "t.glb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := m.Meshes[0].Primitives[0]; p.Tangents != nil || p.TangentsGenerated {
+		t.Errorf("tangents generated beyond the budget: %d floats", len(p.Tangents))
+	}
+	if !issueAt(m, "VIEWER_NOTE", "/meshes/0/primitives/0") {
+		t.Errorf("no line says the tangents were left out: %q", m.Report.Lines(Hint, 0))
+	}
+}
+
 // BenchmarkGenerateTangents runs the generation on a 100 352-triangle
 // grid (224 × 224 quads) with a wavy surface and continuous UVs.
 func BenchmarkGenerateTangents(b *testing.B) {
