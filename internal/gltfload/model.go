@@ -116,9 +116,11 @@ type Primitive struct {
 	// nil; normal maps fall back to a tangent frame from screen-space
 	// derivatives without it.
 	Tangents []float32
-	// TangentsGenerated marks Tangents computed at load (MikkTSpace, as
-	// glTF asks where a normal texture comes without TANGENT) rather
-	// than read from the file.
+	// TangentsGenerated marks Tangents computed at load rather than read:
+	// MikkTSpace, as glTF asks where the material has a normal texture
+	// and the file no TANGENT. Vertices whose corners got different
+	// frames were copied (every per-vertex array with them), so the
+	// vertex count can exceed the file's.
 	TangentsGenerated bool
 	// Colors is COLOR_0 as linear RGBA per vertex (alpha 1 where the file
 	// has RGB), or nil. It multiplies the base colour.
@@ -149,8 +151,8 @@ type Primitive struct {
 
 // MorphTarget is one morph target of a primitive: xyz displacements per
 // vertex of the positions and of the normals (nil where the target has
-// none). Tangent displacements are validated but not kept: nothing is
-// shaded with tangents.
+// none). Tangent displacements are validated but not kept: a morphed
+// vertex keeps its base tangent.
 type MorphTarget struct {
 	Positions, Normals []float32
 }
