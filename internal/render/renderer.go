@@ -463,7 +463,7 @@ func (r *Renderer) Draw(f *Frame) error {
 	if u.model == (mgl32.Mat4{}) {
 		u.model = mgl32.Ident4()
 	}
-	u.light = mgl32.Vec3{-0.35, -0.8, -0.5}.Normalize()
+	u.light = KeyLight
 	u.eye = f.Camera.Eye()
 	r.instanced = false
 	for i := range f.Items {
@@ -514,6 +514,12 @@ func (r *Renderer) Draw(f *Frame) error {
 	}
 	return nil
 }
+
+// KeyLight is the direction the viewer's key light travels: from above
+// front-left (azimuth −45° from +Z towards +X, elevation 40°), where the
+// built-in studio environment has its key softbox, so that the shadow on
+// the ground falls where the environment's brightest light would cast it.
+var KeyLight = mgl32.Vec3{0.5417, -0.6428, -0.5417}.Normalize()
 
 // setFrame hands f's uniforms to pipeline pl's program and leaves it in
 // use.
