@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/app"
-	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/scene"
 	"github.com/skinview/skinview/internal/ui"
 )
@@ -134,11 +133,7 @@ func TestFilesThatLackSomethingOpen(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", mode.name, err)
 				}
-				m, err := asset.Load(opt.model)
-				if err != nil {
-					t.Fatalf("%s: %v", mode.name, err)
-				}
-				c, err := app.NewCharacter(m, opt.load())
+				c, err := loadCharacter(opt)
 				if err != nil {
 					t.Fatalf("%s: %v", mode.name, err)
 				}
