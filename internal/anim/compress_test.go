@@ -537,8 +537,7 @@ func TestCompressedSamplingOddTimes(t *testing.T) {
 	rc := compressedB2P(t)
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
 	times := []float32{0.5, nan, 0.51, inf, 1.9, -inf, 0.2, 1e30, -1e30, 0.21, float32(math.Copysign(0, -1)), 2, 2.5, nan, nan, 0.7}
-	for _, path := range kernelPaths() {
-		anim.SetKernelPath(path)
+	eachKernelPath(func(path string) {
 		for _, nlerp := range []bool{false, true} {
 			kept := rc.NewSampleJob(nlerp, anim.NewSoAPose(animtest.B2PJoints))
 			for _, tm := range times {
@@ -558,8 +557,7 @@ func TestCompressedSamplingOddTimes(t *testing.T) {
 				}
 			}
 		}
-	}
-	anim.RestoreKernels()
+	})
 }
 
 // finiteTransform reports whether every component of tr is finite.
