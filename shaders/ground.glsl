@@ -1,11 +1,11 @@
-// The ground shadow pass: with uShadowAlpha above 0 every posed vertex
-// slides along the key light (uShadow.xyz, the direction it travels) onto
-// the plane y = uShadow.w, and the fragment shader draws it as shadow.
+// The ground shadow pass: with uShadowPass 1 every posed vertex slides
+// along the key light (uShadow.xyz, the direction it travels) onto the
+// plane y = uShadow.w, and the fragment shader draws it as shadow.
 uniform vec4 uShadow;
-uniform float uShadowAlpha;
+uniform int uShadowPass;
 
 vec3 toGround(vec3 world) {
-    if (uShadowAlpha <= 0.0) {
+    if (uShadowPass == 0) {
         return world;
     }
     // A light grazing the plane would throw the shadow to infinity.

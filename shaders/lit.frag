@@ -63,8 +63,6 @@ uniform float uEnvMaxLod;
 uniform vec3 uSH[9];
 uniform float uExposure;
 uniform int uTonemap;
-// The ground shadow pass (ground.glsl): above 0, the shadow's opacity.
-uniform float uShadowAlpha;
 uniform vec4 uTint;           // the draw's partition colour
 
 out vec4 fragColor;
@@ -308,10 +306,6 @@ void main() {
         discard;
     }
     float alpha = uAlphaMode == 2 ? base.a : 1.0;
-    if (uShadowAlpha > 0.0) {
-        fragColor = vec4(0.0, 0.0, 0.0, uShadowAlpha);
-        return;
-    }
     if (uView == 3) {
         fragColor = vec4(srgb(clamp(base.rgb, 0.0, 1.0)), alpha);
         return;

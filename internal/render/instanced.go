@@ -117,9 +117,9 @@ func (r *Renderer) uploadInstances(items []DrawItem) error {
 	return nil
 }
 
-// bindInstances points the instanced program at item i's records.
-func (r *Renderer) bindInstances(i int, m *gpuMesh) {
-	in, pl := &r.instances, &r.inst
+// bindInstances points instanced pipeline pl at item i's records.
+func (r *Renderer) bindInstances(pl *pipeline, i int, m *gpuMesh) {
+	in := &r.instances
 	gl.ActiveTexture(gl.TEXTURE0 + instanceUnit)
 	gl.BindTexture(gl.TEXTURE_BUFFER, in.tex)
 	gl.ActiveTexture(gl.TEXTURE0)

@@ -205,20 +205,23 @@ type gpuMesh struct {
 type Renderer struct {
 	// frameUniforms hold the values Draw hands to GL by pointer.
 	frameUniforms struct {
-		vp, model  mgl32.Mat4
-		light, eye mgl32.Vec3
-		shadow     [4]float32
+		vp, model   mgl32.Mat4
+		light, eye  mgl32.Vec3
+		shadow      [4]float32
+		shadowColor [3]float32
 	}
-	lbs, dq    pipeline
-	inst       pipeline   // skin.vert instanced, for crowds
-	instanced  bool       // the frame being drawn has instanced items
-	instances  instances  // their records (instanced.go)
-	blendOrder []int      // the blended items of the frame being drawn
-	uv         [9]float32 // the UV transform handed to GL by pointer
-	mapUV      [4][9]float32
-	hasMap     [4]int32
-	sets       [5]int32 // the coordinate set of the base colour texture and each map
-	dfg        uint32   // the split-sum table (dfgTable)
+	lbs, dq pipeline
+	inst    pipeline // skin.vert instanced, for crowds
+	// The ground shadow pass's twins of lbs, dq and inst (shadow.frag).
+	shadowLBS, shadowDQ, shadowInst pipeline
+	instanced                       bool       // the frame being drawn has instanced items
+	instances                       instances  // their records (instanced.go)
+	blendOrder                      []int      // the blended items of the frame being drawn
+	uv                              [9]float32 // the UV transform handed to GL by pointer
+	mapUV                           [4][9]float32
+	hasMap                          [4]int32
+	sets                            [5]int32 // the coordinate set of the base colour texture and each map
+	dfg                             uint32   // the split-sum table (dfgTable)
 	// env is the prefiltered radiance cube map, envLevels its highest
 	// level, envSH the irradiance coefficients (SetEnvironment).
 	env        uint32
@@ -278,17 +281,27 @@ func New() (*Renderer, error) {
 	r.uboAlign = max(int(align), 16)
 	r.defines = fmt.Sprintf("#define MAX_JOINTS %d\n#define MAX_MORPH_PAIRS %d\n", r.maxJoints, MaxActiveTargets/2)
 	var err error
-	if r.lbs, err = newPipeline("skin.vert", r.defines, PaletteEntryFloats); err != nil {
-		r.Destroy()
-		return nil, err
-	}
-	if r.dq, err = newPipeline("skin_dq.vert", r.defines, 8); err != nil {
-		r.Destroy()
-		return nil, err
-	}
-	if r.inst, err = newPipeline("skin.vert", r.defines+"#define INSTANCED\n", PaletteEntryFloats); err != nil {
-		r.Destroy()
-		return nil, err
+	for _, p := range []struct {
+		pl          *pipeline
+		vert, frag  string
+		instanced   bool
+		entryFloats int
+	}{
+		{&r.lbs, "skin.vert", "lit.frag", false, PaletteEntryFloats},
+		{&r.dq, "skin_dq.vert", "lit.frag", false, 8},
+		{&r.inst, "skin.vert", "lit.frag", true, PaletteEntryFloats},
+		{&r.shadowLBS, "skin.vert", "shadow.frag", false, PaletteEntryFloats},
+		{&r.shadowDQ, "skin_dq.vert", "shadow.frag", false, 8},
+		{&r.shadowInst, "skin.vert", "shadow.frag", true, PaletteEntryFloats},
+	} {
+		defines := r.defines
+		if p.instanced {
+			defines += "#define INSTANCED\n"
+		}
+		if *p.pl, err = newPipeline(p.vert, p.frag, defines, p.entryFloats); err != nil {
+			r.Destroy()
+			return nil, err
+		}
 	}
 	if r.lines, err = newLines(); err != nil {
 		r.Destroy()
@@ -545,7 +558,6 @@ func (r *Renderer) setFrame(pl *pipeline, f *Frame) {
 	gl.Uniform1f(pl.uExposure, float32(math.Exp2(float64(f.Exposure))))
 	gl.Uniform1i(pl.uTonemap, int32(f.Tonemap))
 	gl.Uniform1i(pl.uView, int32(f.View))
-	gl.Uniform1f(pl.uShadowAlpha, 0)
 	gl.ActiveTexture(gl.TEXTURE0)
 }
 
@@ -554,25 +566,32 @@ func (r *Renderer) setFrame(pl *pipeline, f *Frame) {
 const shadowAlpha = 0.4
 
 // drawShadow draws the key light's shadow of f's opaque and masked items
-// onto the ground plane: each vertex, posed, slides along the light to the
-// plane, and the triangles darken what is drawn there, each pixel once
-// (the stencil counts), without writing depth, before the items draw
-// over it.
+// onto the ground plane with the shadow pipelines: each vertex, posed,
+// slides along the light to the plane, and the triangles draw the
+// background darkened by shadowAlpha with a minimum blend, so that where
+// they overlap the shadow is no darker, without writing depth, before the
+// items draw over it.
 func (r *Renderer) drawShadow(pl *pipeline, f *Frame) error {
 	u := &r.frameUniforms
 	u.shadow = [4]float32{u.light[0], u.light[1], u.light[2], f.GroundY}
-	for _, p := range [2]*pipeline{&r.inst, pl} {
-		gl.UseProgram(uint32(p.prog))
-		gl.Uniform4fv(p.uShadow, 1, &u.shadow[0])
-		gl.Uniform1f(p.uShadowAlpha, shadowAlpha)
+	for k, c := range [3]uint8{f.Clear.R, f.Clear.G, f.Clear.B} {
+		u.shadowColor[k] = encodeSRGB(decodeSRGB(float32(c)/255) * (1 - shadowAlpha))
 	}
-	gl.ClearStencil(0)
-	gl.Clear(gl.STENCIL_BUFFER_BIT)
-	gl.Enable(gl.STENCIL_TEST)
-	gl.StencilFunc(gl.EQUAL, 0, 0xff)
-	gl.StencilOp(gl.KEEP, gl.KEEP, gl.INCR)
+	sp := &r.shadowLBS
+	if pl == &r.dq {
+		sp = &r.shadowDQ
+	}
+	for _, p := range [2]*pipeline{&r.shadowInst, sp} {
+		gl.UseProgram(uint32(p.prog))
+		gl.UniformMatrix4fv(p.uViewProj, 1, false, &u.vp[0])
+		gl.UniformMatrix4fv(p.uModel, 1, false, &u.model[0])
+		gl.Uniform1i(p.uBaseTex, 0)
+		gl.Uniform4fv(p.uShadow, 1, &u.shadow[0])
+		gl.Uniform3fv(p.uShadowColor, 1, &u.shadowColor[0])
+		gl.Uniform1i(p.uShadowPass, 1)
+	}
 	gl.Enable(gl.BLEND)
-	gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE)
+	gl.BlendEquation(gl.MIN)
 	gl.DepthMask(false)
 	r.shadowPass = true
 	var err error
@@ -580,19 +599,31 @@ func (r *Renderer) drawShadow(pl *pipeline, f *Frame) error {
 		if f.Items[i].Material.Alpha == Blend {
 			continue
 		}
-		if err = r.drawItem(pl, f, i); err != nil {
+		if err = r.drawItem(sp, f, i); err != nil {
 			break
 		}
 	}
 	r.shadowPass = false
 	gl.DepthMask(true)
+	gl.BlendEquation(gl.FUNC_ADD)
 	gl.Disable(gl.BLEND)
-	gl.Disable(gl.STENCIL_TEST)
-	for _, p := range [2]*pipeline{&r.inst, pl} {
-		gl.UseProgram(uint32(p.prog))
-		gl.Uniform1f(p.uShadowAlpha, 0)
-	}
 	return err
+}
+
+// decodeSRGB and encodeSRGB are the sRGB transfer function (IEC
+// 61966-2-1) and its inverse, on [0, 1].
+func decodeSRGB(c float32) float32 {
+	if c <= 0.04045 {
+		return c / 12.92
+	}
+	return float32(math.Pow((float64(c)+0.055)/1.055, 2.4))
+}
+
+func encodeSRGB(c float32) float32 {
+	if c <= 0.0031308 {
+		return c * 12.92
+	}
+	return float32(1.055*math.Pow(float64(c), 1/2.4) - 0.055)
 }
 
 // drawItem issues frame f's item i with its material.
@@ -604,6 +635,9 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 	m := &r.meshes[it.Mesh]
 	if it.Instances > 0 {
 		pl = &r.inst
+		if r.shadowPass {
+			pl = &r.shadowInst
+		}
 	}
 	gl.UseProgram(uint32(pl.prog))
 	mat := &it.Material
@@ -666,7 +700,7 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 	r.setMissingAttributes(m)
 	gl.BindVertexArray(m.vao)
 	if it.Instances > 0 {
-		r.bindInstances(i, m)
+		r.bindInstances(pl, i, m)
 		if m.count > 0 {
 			gl.DrawElementsInstanced(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, nil, int32(it.Instances))
 			r.DrawCalls++
@@ -817,6 +851,9 @@ func (r *Renderer) Destroy() {
 	r.lbs.destroy()
 	r.dq.destroy()
 	r.inst.destroy()
+	r.shadowLBS.destroy()
+	r.shadowDQ.destroy()
+	r.shadowInst.destroy()
 	r.instances.destroy()
 	if r.lines != nil {
 		r.lines.destroy()

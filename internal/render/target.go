@@ -33,8 +33,8 @@ func NewTarget(width, height, samples int) (*Target, error) {
 	gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.RENDERBUFFER, t.msColor)
 	gl.GenRenderbuffers(1, &t.msDepth)
 	gl.BindRenderbuffer(gl.RENDERBUFFER, t.msDepth)
-	gl.RenderbufferStorageMultisample(gl.RENDERBUFFER, int32(samples), gl.DEPTH24_STENCIL8, int32(width), int32(height))
-	gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_STENCIL_ATTACHMENT, gl.RENDERBUFFER, t.msDepth)
+	gl.RenderbufferStorageMultisample(gl.RENDERBUFFER, int32(samples), gl.DEPTH_COMPONENT24, int32(width), int32(height))
+	gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, t.msDepth)
 	if st := gl.CheckFramebufferStatus(gl.FRAMEBUFFER); st != gl.FRAMEBUFFER_COMPLETE {
 		t.Destroy()
 		return nil, fmt.Errorf("render: offscreen framebuffer %dx%d (%d samples) incomplete: status 0x%x", width, height, samples, st)
