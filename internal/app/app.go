@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"cmp"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/ibl"
 	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
@@ -126,7 +128,15 @@ type App struct {
 // New builds the view of c (offscreen at w×h when both are positive); lo
 // is how c was loaded, for Reload, ApplySpec and Open.
 func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App, error) {
-	v, err := scene.NewView(c, opt.viewOptions(), w, h)
+	vo := opt.viewOptions()
+	if opt.Stage.EnvFile != "" {
+		env, err := LoadEnvironment(opt.Stage.EnvFile)
+		if err != nil {
+			return nil, err
+		}
+		vo.Env = env
+	}
+	v, err := scene.NewView(c, vo, w, h)
 	if err != nil {
 		return nil, err
 	}
@@ -203,6 +213,21 @@ func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App,
 		v.Stats.Vertices *= opt.Crowd
 	}
 	return a, nil
+}
+
+// LoadEnvironment reads a Radiance HDR equirect (-env) and prefilters it
+// for the viewer's look.
+func LoadEnvironment(path string) (*render.Environment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("-env: %w", err)
+	}
+	defer f.Close()
+	eq, err := ibl.ParseHDR(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("-env %s: %w", path, err)
+	}
+	return scene.Environment(eq), nil
 }
 
 // crowdCamera hands the crowd the camera the view draws with, by which it
@@ -394,8 +419,12 @@ func (a *App) ReadPixels() *image.NRGBA {
 
 // Info is the HUD's snapshot of the viewer.
 func (a *App) Info() ui.Info {
-	return a.Snapshot.Info(a.Char, &a.UI, ui.Stats{Timed: !a.Steady, FPS: a.Timing.FPS, AnimMs: a.Timing.AnimMs, RenderMs: a.Timing.DrawMs,
-		DrawCalls: a.View.R.DrawCalls, Parts: a.View.Scene.Parts, Vertices: a.View.Stats.Vertices})
+	st := ui.Stats{Timed: !a.Steady, FPS: a.Timing.FPS, AnimMs: a.Timing.AnimMs, RenderMs: a.Timing.DrawMs,
+		DrawCalls: a.View.R.DrawCalls, Parts: a.View.Scene.Parts, Vertices: a.View.Stats.Vertices}
+	if a.Crowd != nil {
+		st.Crowd, st.LOD, st.Culled = true, a.Crowd.Stats.Rate, a.Crowd.Stats.Culled
+	}
+	return a.Snapshot.Info(a.Char, &a.UI, st)
 }
 
 // RunKeys replays a key script offscreen, one key per 1/30 s frame.

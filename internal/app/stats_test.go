@@ -20,7 +20,7 @@ func TestStatsPrint(t *testing.T) {
 	s.print(&b)
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	want := []string{
-		"frames 2: animation 2.000 ms/frame, render 15.000 ms/frame (CPU), draw calls 4, partitions 2, palette 2448 bytes/frame, joints 53, vertices 3322",
+		"frames 2: animation 2.000 ms/frame, render 15.000 ms/frame (CPU), draw calls 4, partitions 2, upload 2448 bytes/frame, joints 53, vertices 3322",
 		"animation kernels: " + anim.KernelPath(),
 	}
 	if len(lines) != len(want) {

@@ -74,13 +74,13 @@ type CrowdStats struct {
 var lodRates = [3]int{1, 2, 4}
 
 // lodBand is the band of a member whose framing box is share of the
-// frame's height tall: a fifth of the frame or more updates every frame,
-// a fifteenth or more every 2nd, smaller every 4th.
+// frame's height tall: an eighth of the frame or more updates every
+// frame, a twentieth or more every 2nd, smaller every 4th.
 func lodBand(share float32) int {
 	switch {
-	case share >= 0.2:
+	case share >= 1.0/8:
 		return 0
-	case share >= 1.0/15:
+	case share >= 1.0/20:
 		return 1
 	}
 	return 2

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/render"
 )
 
 // rigidTwoJoint is the two-joint file with its mesh hanging from the
@@ -111,5 +113,117 @@ func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
 				}
 			}
 		}
+	})
+}
+
+// TestCrowdCullsMembersOutOfView: with the camera close on member 0 and
+// looking along the row, members off to the side are out of view: they
+// are not drawn and their poses hold while their clocks run. Looking
+// away, nothing is drawn.
+func TestCrowdCullsMembersOutOfView(t *testing.T) {
+	withRigidCrowd(t, 9, CrowdOptions{}, func(cr *Crowd, _ *character.Character) {
+		at := cr.members[0].offset.Add(mgl32.Vec3{0, 1.5, 0})
+		cam, ok := render.LookAt(at.Add(mgl32.Vec3{0, 0, 4}), at, mgl32.DegToRad(30))
+		if !ok {
+			t.Fatal("no camera")
+		}
+		cr.SetCamera(cam, 1)
+		cr.Update(0.05, 1, false)
+		if cr.Stats.Culled == 0 || cr.Stats.Culled == 9 {
+			t.Fatalf("%d of 9 members out of view; want some, not all", cr.Stats.Culled)
+		}
+		if got := cr.Items[0].Instances; got != 9-cr.Stats.Culled {
+			t.Errorf("the instanced draw has %d members; want the %d in view", got, 9-cr.Stats.Culled)
+		}
+		culled := -1
+		for i := range cr.members {
+			if !slices.Contains(cr.visible, int32(i)) {
+				culled = i
+				break
+			}
+		}
+		before := slices.Clone(cr.anim.Models(culled))
+		t0 := cr.anim.Controller(culled).Timeline().Time
+		cr.Update(0.2, 1, false)
+		if !slices.Equal(cr.anim.Models(culled), before) {
+			t.Errorf("member %d, out of view, was evaluated", culled)
+		}
+		if t1 := cr.anim.Controller(culled).Timeline().Time; t1 == t0 {
+			t.Errorf("member %d's clock stopped out of view at %v s", culled, t1)
+		}
+		away, _ := render.LookAt(at.Add(mgl32.Vec3{0, 0, 8}), at.Add(mgl32.Vec3{0, 0, 12}), mgl32.DegToRad(30))
+		cr.SetCamera(away, 1)
+		cr.Update(0.05, 1, false)
+		if len(cr.Items) != 0 || cr.Stats.Culled != 9 {
+			t.Errorf("looking away: %d items, %d members out of view; want none drawn, 9 out", len(cr.Items), cr.Stats.Culled)
+		}
+	})
+}
+
+// TestCrowdLevelOfDetail: seen from far away every member is small, so
+// each is evaluated every 4th frame (members taking turns: a quarter of
+// them a frame); with NoLOD every frame.
+func TestCrowdLevelOfDetail(t *testing.T) {
+	for _, opt := range []CrowdOptions{{}, {NoLOD: true}} {
+		withRigidCrowd(t, 8, opt, func(cr *Crowd, _ *character.Character) {
+			cam, _ := render.LookAt(mgl32.Vec3{0, 50, 400}, mgl32.Vec3{0, 1, -1}, mgl32.DegToRad(40))
+			cr.SetCamera(cam, 1)
+			changes := make([]int, len(cr.members))
+			for range 8 {
+				before := make([][]float32, len(cr.members))
+				for i := range cr.members {
+					before[i] = slices.Clone(cr.anim.Models(i))
+				}
+				// 0.05 s a frame: the tip turns all clip long.
+				cr.Update(0.05, 1, false)
+				for i := range cr.members {
+					if !slices.Equal(cr.anim.Models(i), before[i]) {
+						changes[i]++
+					}
+				}
+			}
+			want := 2
+			if opt.NoLOD {
+				want = 8
+			}
+			for i, n := range changes {
+				if n != want {
+					t.Errorf("NoLOD %v: member %d evaluated in %d of 8 frames; want %d", opt.NoLOD, i, n, want)
+				}
+			}
+			if !opt.NoLOD && cr.Stats.Rate != [3]int{0, 0, 8} {
+				t.Errorf("rates %v; want all 8 members every 4th frame", cr.Stats.Rate)
+			}
+		})
+	}
+}
+
+// TestCrowdPaletteIsTheCharacters: a member's palette in the instanced
+// draw is the one the single character draws at the same time, bit for
+// bit (the member's place travels beside it as its offset).
+func TestCrowdPaletteIsTheCharacters(t *testing.T) {
+	m, c := rigidTwoJoint(t)
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		if err := v.PoseAt(0.35); err != nil {
+			return err
+		}
+		single := slices.Clone(v.Scene.items[0].Palette)
+		cr, err := NewCrowd(m, 0.3, c, v.Scene, 3, CrowdOptions{})
+		if err != nil {
+			return err
+		}
+		defer cr.Close()
+		cr.offsets[1] = 0
+		cr.PoseAt(0.35)
+		size := len(single)
+		if got := cr.Items[0].Palette[size : 2*size]; !slices.Equal(got, single) {
+			t.Errorf("member 1 at 0.35 s draws palette %v; the character %v", got, single)
+		}
+		return nil
 	})
 }
