@@ -37,8 +37,7 @@ uniform int uUnlit;            // KHR_materials_unlit: the shaded view shows the
 uniform int uLighting;         // 0 the viewer's look, 1 the reference stage (-lighting three)
 uniform sampler2D uDFG;        // split-sum (A, B): roughness along x, n·v along y
 uniform int uSets[5];
-// The file's punctual lights (KHR_lights_punctual), lit by the reference
-// stage: kind 0 directional, 1 point, 2 spot; position and direction the
+// The file's punctual lights (KHR_lights_punctual), in either stage: kind 0 directional, 1 point, 2 spot; position and direction the
 // light shines in (world), linear colour times intensity, range (0: none)
 // and the spot's cosines (outer, inner).
 #define MAX_LIGHTS 8
@@ -138,6 +137,32 @@ vec3 schlick(vec3 f0, float f90, float vh) {
 // the shading normal, v the direction to the eye.
 vec3 direct(vec3 l, vec3 radiance, vec3 n, vec3 v, vec3 diffuse, vec3 f0, float rough, vec3 compensation);
 
+// fileLights is the light the file's punctual lights bring: directional,
+// point and spot (inverse-square falloff windowed to zero at the range,
+// smooth between the spot's cone cosines), as KHR_lights_punctual
+// defines them.
+vec3 fileLights(vec3 n, vec3 v, vec3 diffuse, vec3 f0, float rough, vec3 compensation) {
+    vec3 lit = vec3(0.0);
+    for (int i = 0; i < uLightCount; i++) {
+        vec3 l = -uLightDirs[i];
+        vec3 radiance = uLightColor[i];
+        if (uLightKind[i] != 0) {
+            vec3 d = uLightPos[i] - vWorld;
+            float dist = length(d);
+            l = d / max(dist, 1e-6);
+            radiance *= 1.0 / max(dist * dist, 0.01);
+            if (uLightRange[i] > 0.0) {
+                radiance *= pow(clamp(1.0 - pow(dist / uLightRange[i], 4.0), 0.0, 1.0), 2.0);
+            }
+            if (uLightKind[i] == 2) {
+                radiance *= smoothstep(uLightCone[i].x, uLightCone[i].y, dot(-l, uLightDirs[i]));
+            }
+        }
+        lit += direct(l, radiance, n, v, diffuse, f0, rough, compensation);
+    }
+    return lit;
+}
+
 vec3 referenceStage(vec3 base, vec3 ng, vec3 v) {
     vec4 mr = uHasMap[0] != 0 ? mapAt(0) : vec4(1.0);
     float metal = uMetalRough.x * mr.b;
@@ -151,24 +176,7 @@ vec3 referenceStage(vec3 base, vec3 ng, vec3 v) {
     vec3 compensation = 1.0 + f0 * (1.0 / (dfg.x + dfg.y) - 1.0);
 
     vec3 lit = direct(normalize(vec3(1.0, 2.0, 3.0)), vec3(2.0), n, v, diffuse, f0, rough, compensation);
-    for (int i = 0; i < uLightCount; i++) {
-        vec3 l = -uLightDirs[i];
-        vec3 radiance = uLightColor[i];
-        if (uLightKind[i] != 0) {
-            vec3 d = uLightPos[i] - vWorld;
-            float dist = length(d);
-            l = d / max(dist, 1e-6);
-            // Inverse-square falloff, windowed to zero at the range.
-            radiance *= 1.0 / max(dist * dist, 0.01);
-            if (uLightRange[i] > 0.0) {
-                radiance *= pow(clamp(1.0 - pow(dist / uLightRange[i], 4.0), 0.0, 1.0), 2.0);
-            }
-            if (uLightKind[i] == 2) {
-                radiance *= smoothstep(uLightCone[i].x, uLightCone[i].y, dot(-l, uLightDirs[i]));
-            }
-        }
-        lit += direct(l, radiance, n, v, diffuse, f0, rough, compensation);
-    }
+    lit += fileLights(n, v, diffuse, f0, rough, compensation);
 
     // The hemisphere: white above, 0x444444 (sRGB, 0.0578 linear) below.
     vec3 sky = vec3(1.5), ground = vec3(1.5 * 0.05781);
@@ -237,6 +245,7 @@ vec3 viewerLook(vec3 base, vec3 ng, vec3 v) {
     float ao = uHasMap[2] != 0 ? mapAt(2).r : 1.0;
     vec3 lit = (ambient + specular) * (1.0 + uNormalOcclusion.y * (ao - 1.0));
     lit += direct(-uLightDir, vec3(keyRadiance), n, v, diffuse, f0, max(rough, 0.045), compensation);
+    lit += fileLights(n, v, diffuse, f0, max(rough, 0.045), compensation);
     lit += uEmissive * (uHasMap[3] != 0 ? mapAt(3).rgb : vec3(1.0));
     return lit;
 }
