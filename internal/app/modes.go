@@ -256,6 +256,7 @@ type frameStats struct {
 	gpuMs        float64 // scene draws on the GPU, summed over the frames timed
 	gpuFrames    int
 	drawCalls    int
+	shadowCalls  int
 	partitions   int
 	paletteBytes int
 	joints       int
@@ -277,9 +278,9 @@ func (s *frameStats) add(anim, render time.Duration, drawCalls, paletteBytes int
 
 func (s *frameStats) print(w io.Writer) {
 	n := float64(max(s.frames, 1))
-	fmt.Fprintf(w, "frames %d: animation %.3f ms/frame, render %.3f ms/frame (CPU), draw calls %d, partitions %d, upload %d bytes/frame, joints %d, vertices %d\n",
+	fmt.Fprintf(w, "frames %d: animation %.3f ms/frame, render %.3f ms/frame (CPU), draw calls %d (+%d for the shadow), partitions %d, upload %d bytes/frame, joints %d, vertices %d\n",
 		s.frames, float64(s.anim.Microseconds())/1000/n, float64(s.render.Microseconds())/1000/n,
-		s.drawCalls, s.partitions, s.paletteBytes, s.joints, s.vertices)
+		s.drawCalls, s.shadowCalls, s.partitions, s.paletteBytes, s.joints, s.vertices)
 	if s.crowd {
 		fmt.Fprintf(w, "crowd level of detail: %.1f members/frame updated every frame, %.1f every 2nd frame, %.1f every 4th; %.1f out of view\n",
 			float64(s.lod[0])/n, float64(s.lod[1])/n, float64(s.lod[2])/n, float64(s.culled)/n)
@@ -319,6 +320,7 @@ func (a *App) Stats(w io.Writer, t float32) error {
 		}
 		a.View.R.Finish()
 		st.add(mid.Sub(start), time.Since(mid), a.View.R.DrawCalls, a.View.R.PaletteUsed+a.View.R.InstanceBytes())
+		st.shadowCalls = a.View.R.ShadowCalls
 		if a.Crowd != nil {
 			st.crowd = true
 			for k, c := range a.Crowd.Stats.Rate {

@@ -247,7 +247,8 @@ type Renderer struct {
 	uploadBuf   []byte
 	offsets     []int
 	PaletteUsed int // bytes of palette uploaded by the last Draw
-	DrawCalls   int // draw calls issued by the last Draw
+	DrawCalls   int // draw calls of the scene's items issued by the last Draw
+	ShadowCalls int // draw calls of their ground shadow
 	defines     string
 	// The Morph blocks of the last Draw (see morph.go), and the empty
 	// displacement texture of meshes without targets.
@@ -487,7 +488,7 @@ func (r *Renderer) Draw(f *Frame) error {
 	}
 	r.setFrame(&r.inst, f)
 	r.setFrame(pl, f)
-	r.DrawCalls = 0
+	r.DrawCalls, r.ShadowCalls = 0, 0
 	if f.Shadow && f.View == debugview.Shaded && f.Lighting == OwnLighting {
 		if err := r.drawShadow(pl, f); err != nil {
 			return err
@@ -703,16 +704,25 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 		r.bindInstances(pl, i, m)
 		if m.count > 0 {
 			gl.DrawElementsInstanced(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, nil, int32(it.Instances))
-			r.DrawCalls++
+			r.countCall()
 		}
 		return nil
 	}
 	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
 	if m.count > 0 {
 		gl.DrawElementsWithOffset(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0)
-		r.DrawCalls++
+		r.countCall()
 	}
 	return nil
+}
+
+// countCall counts a draw call as the scene's or its shadow's.
+func (r *Renderer) countCall() {
+	if r.shadowPass {
+		r.ShadowCalls++
+	} else {
+		r.DrawCalls++
+	}
 }
 
 // sortBlended orders blendOrder farthest first by the distance from the
