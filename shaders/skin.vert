@@ -16,15 +16,15 @@ layout(location = 7) in vec4 aTangent; // TANGENT, zero when absent
 // is always (0 0 0 1), so storing it would only cost joints per block.
 #ifdef INSTANCED
 // One draw for every member of a crowd (the renderer compiles this file
-// again with "#define INSTANCED"): member gl_InstanceID's record starts at
-// texel uInstBase + gl_InstanceID * uInstStride of uInstances and holds
-// its 3·uInstJoints palette rows, its offset (xyz, added after skinning)
-// and its morph weights, four a texel.
+// again with "#define INSTANCED"): instance gl_InstanceID draws member
+// uMembers[gl_InstanceID], whose record starts at texel member *
+// uInstStride of uInstances and holds its 3·uInstJoints palette rows, its
+// offset (xyz, added after skinning) and its morph weights, four a texel.
 uniform samplerBuffer uInstances;
-uniform int uInstBase;
+uniform isamplerBuffer uMembers;
 uniform int uInstStride;
 uniform int uInstJoints;
-int instanceRecord() { return uInstBase + gl_InstanceID * uInstStride; }
+int instanceRecord() { return texelFetch(uMembers, gl_InstanceID).r * uInstStride; }
 vec4 paletteRow(uint k) { return texelFetch(uInstances, instanceRecord() + int(k)); }
 #else
 layout(std140) uniform Palette {

@@ -194,7 +194,7 @@ func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App,
 	}
 	if opt.Crowd > 1 {
 		copt := scene.CrowdOptions{BoxLo: v.BoxLo, BoxHi: v.BoxHi, Members: opt.CrowdMembers, NoLOD: opt.NoLOD}
-		if a.Crowd, err = scene.NewCrowd(c.Model, float32(opt.Fade), c, v.Scene, opt.Crowd, copt); err != nil {
+		if a.Crowd, err = scene.NewCrowd(v.R, c.Model, float32(opt.Fade), c, v.Scene, opt.Crowd, copt); err != nil {
 			v.Destroy()
 			return nil, err
 		}

@@ -7,134 +7,175 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 )
 
-// Instanced draws (a crowd: one draw per mesh for every member). Each
-// member's record sits in one RGBA32F buffer texture a frame: its palette
-// rows (three texels an entry), a texel with its offset, then its morph
-// weights four a texel. Records of one item have one stride; the items'
-// runs follow each other. The buffer is orphaned and refilled every frame:
-// one upload.
+// Instanced draws (a crowd: one draw per mesh for every member). An
+// InstanceBatch keeps one record per member of a population on the GPU
+// across frames, in an RGBA32F buffer texture: the member's palette rows
+// (three texels an entry), a texel with its offset, then its morph weights
+// four a texel. Only the records set since the last frame are uploaded,
+// in runs of neighbouring members. A frame's instanced item draws the
+// members its Members list names (a second, small buffer texture), so
+// members out of view cost nothing and members not updated cost no
+// upload.
 
-// instanceUnit is the texture unit of the instance records.
-const instanceUnit = 8
+// instanceUnit and memberUnit are the texture units of a batch's records
+// and of the members list.
+const (
+	instanceUnit = 8
+	memberUnit   = 9
+)
 
-// instances is the frame's instance records.
-type instances struct {
-	buf, tex uint32
-	size     int       // bytes of the buffer's storage
-	data     []float32 // the records, reused frame to frame
-	// per item: first texel of its records, texels a record, palette
-	// entries and morph targets a record (0 for items not instanced)
-	base, stride, joints, targets []int32
-	limit                         int // texels the driver's buffer textures hold
-	// Bytes is what the last frame uploaded.
+// InstanceBatch is the per-member data of instanced draws of one mesh,
+// kept on the GPU. It belongs to the renderer that made it and must be
+// used on its GL thread.
+type InstanceBatch struct {
+	population, joints, targets, stride int
+	buf, tex                            uint32 // the records
+	list, listTex                       uint32 // the members to draw
+	listSize                            int    // bytes of list's storage
+	data                                []float32
+	dirty                               []bool
+	anyDirty                            bool
+	// Bytes is what the last frame uploaded for this batch.
 	Bytes int
 }
 
-// InstanceBytes is the size of the instance records the last Draw
-// uploaded.
-func (r *Renderer) InstanceBytes() int { return r.instances.Bytes }
+// NewInstanceBatch makes the records of population members, each with a
+// palette of joints entries and targets morph weights.
+func (r *Renderer) NewInstanceBatch(population, joints, targets int) (*InstanceBatch, error) {
+	b := &InstanceBatch{population: population, joints: joints, targets: targets, stride: 3*joints + 1 + (targets+3)/4}
+	var limit int32
+	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &limit)
+	if population < 1 || joints < 1 || b.stride*population > int(limit) {
+		return nil, fmt.Errorf("render: an instance batch of %d members of %d joints and %d morph targets needs %d texels; the driver's buffer textures hold %d", population, joints, targets, b.stride*population, limit)
+	}
+	b.data = make([]float32, 4*b.stride*population)
+	b.dirty = make([]bool, population)
+	gl.GenBuffers(1, &b.buf)
+	gl.BindBuffer(gl.TEXTURE_BUFFER, b.buf)
+	gl.BufferData(gl.TEXTURE_BUFFER, len(b.data)*4, nil, gl.DYNAMIC_DRAW)
+	gl.GenTextures(1, &b.tex)
+	gl.BindTexture(gl.TEXTURE_BUFFER, b.tex)
+	gl.TexBuffer(gl.TEXTURE_BUFFER, gl.RGBA32F, b.buf)
+	gl.GenBuffers(1, &b.list)
+	gl.GenTextures(1, &b.listTex)
+	gl.BindBuffer(gl.TEXTURE_BUFFER, b.list)
+	gl.BufferData(gl.TEXTURE_BUFFER, 4, nil, gl.STREAM_DRAW)
+	b.listSize = 4
+	gl.BindTexture(gl.TEXTURE_BUFFER, b.listTex)
+	gl.TexBuffer(gl.TEXTURE_BUFFER, gl.R32I, b.list)
+	gl.BindTexture(gl.TEXTURE_BUFFER, 0)
+	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
+	return b, nil
+}
 
-// uploadInstances packs the records of every instanced item and uploads
-// them.
-func (r *Renderer) uploadInstances(items []DrawItem) error {
-	in := &r.instances
-	in.base, in.stride, in.joints, in.targets = in.base[:0], in.stride[:0], in.joints[:0], in.targets[:0]
-	in.Bytes = 0
-	texels := 0
-	for i := range items {
-		it := &items[i]
-		var stride, joints, targets int
-		if n := it.Instances; n > 0 {
-			if len(it.Palette)%(n*PaletteEntryFloats) != 0 || len(it.Palette) == 0 {
-				return fmt.Errorf("render: draw item %d has %d instances and a palette of %d floats; want a positive multiple of %d", i, n, len(it.Palette), n*PaletteEntryFloats)
-			}
-			if len(it.Offsets) != 3*n {
-				return fmt.Errorf("render: draw item %d has %d instances and %d offset floats; want %d", i, n, len(it.Offsets), 3*n)
-			}
-			joints = len(it.Palette) / n / PaletteEntryFloats
-			if it.Morph != nil && int(it.Mesh) < len(r.meshes) {
-				targets = int(r.meshes[it.Mesh].targets)
-				if len(it.Morph) != n*len(it.Morph)/n || len(it.Morph)/n < targets {
-					return fmt.Errorf("render: draw item %d has %d instances and %d morph weights; want %d", i, n, len(it.Morph), n*targets)
-				}
-			}
-			stride = 3*joints + 1 + (targets+3)/4
+// Set writes member m's record: its palette (PaletteEntryFloats floats
+// an entry, the batch's joints of them), its offset (a translation added
+// after skinning) and its morph weights (the batch's targets of them; nil
+// for none). The next Draw with the batch uploads it.
+func (b *InstanceBatch) Set(m int, palette []float32, offset [3]float32, weights []float32) {
+	rec := b.data[4*m*b.stride : 4*(m+1)*b.stride]
+	pal := b.joints * PaletteEntryFloats
+	copy(rec[:pal], palette)
+	o := rec[pal : pal+4]
+	o[0], o[1], o[2], o[3] = offset[0], offset[1], offset[2], 0
+	w := rec[pal+4:]
+	n := copy(w[:b.targets], weights)
+	clear(w[n:])
+	b.dirty[m], b.anyDirty = true, true
+}
+
+// Record is member m's record as Set last wrote it: its palette and
+// offset.
+func (b *InstanceBatch) Record(m int) (palette []float32, offset [3]float32) {
+	rec := b.data[4*m*b.stride : 4*(m+1)*b.stride]
+	pal := b.joints * PaletteEntryFloats
+	return rec[:pal:pal], [3]float32{rec[pal], rec[pal+1], rec[pal+2]}
+}
+
+// upload sends the runs of records set since the last upload, and the
+// members to draw.
+func (b *InstanceBatch) upload(members []int32) {
+	b.Bytes = 0
+	gl.BindBuffer(gl.TEXTURE_BUFFER, b.buf)
+	for m := 0; b.anyDirty && m < b.population; {
+		if !b.dirty[m] {
+			m++
+			continue
 		}
-		in.base = append(in.base, int32(texels))
-		in.stride = append(in.stride, int32(stride))
-		in.joints = append(in.joints, int32(joints))
-		in.targets = append(in.targets, int32(targets))
-		texels += stride * it.Instances
+		end := m
+		for end < b.population && b.dirty[end] {
+			b.dirty[end] = false
+			end++
+		}
+		from, to := 4*m*b.stride, 4*end*b.stride
+		gl.BufferSubData(gl.TEXTURE_BUFFER, from*4, (to-from)*4, unsafe.Pointer(&b.data[from]))
+		b.Bytes += (to - from) * 4
+		m = end
 	}
-	if texels == 0 {
-		return nil
+	b.anyDirty = false
+	gl.BindBuffer(gl.TEXTURE_BUFFER, b.list)
+	if size := len(members) * 4; size > b.listSize {
+		b.listSize = size
 	}
-	if in.buf == 0 {
-		var limit int32
-		gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &limit)
-		in.limit = int(limit)
-		gl.GenBuffers(1, &in.buf)
-		gl.GenTextures(1, &in.tex)
+	gl.BufferData(gl.TEXTURE_BUFFER, b.listSize, nil, gl.STREAM_DRAW)
+	if len(members) > 0 {
+		gl.BufferSubData(gl.TEXTURE_BUFFER, 0, len(members)*4, unsafe.Pointer(&members[0]))
 	}
-	if texels > in.limit {
-		return fmt.Errorf("render: the crowd's instance records need %d texels; the driver's buffer textures hold %d", texels, in.limit)
+	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
+	b.Bytes += len(members) * 4
+}
+
+// Destroy frees the batch's GL objects.
+func (b *InstanceBatch) Destroy() {
+	if b.buf != 0 {
+		gl.DeleteBuffers(1, &b.buf)
+		gl.DeleteTextures(1, &b.tex)
+		gl.DeleteBuffers(1, &b.list)
+		gl.DeleteTextures(1, &b.listTex)
 	}
-	if cap(in.data) < texels*4 {
-		in.data = make([]float32, texels*4)
-	}
-	data := in.data[:texels*4]
+	*b = InstanceBatch{}
+}
+
+// InstanceBytes is what the last Draw (or Prepare) uploaded of instance
+// records and members lists.
+func (r *Renderer) InstanceBytes() int { return r.instanceBytes }
+
+// uploadInstances checks every instanced item and uploads its batch.
+func (r *Renderer) uploadInstances(items []DrawItem) error {
+	r.instanceBytes = 0
 	for i := range items {
 		it := &items[i]
 		if it.Instances == 0 {
 			continue
 		}
-		stride, joints, targets := int(in.stride[i]), int(in.joints[i]), int(in.targets[i])
-		perMorph := len(it.Morph) / it.Instances
-		for k := range it.Instances {
-			rec := data[(int(in.base[i])+k*stride)*4 : (int(in.base[i])+(k+1)*stride)*4]
-			pal := joints * PaletteEntryFloats
-			copy(rec, it.Palette[k*pal:(k+1)*pal])
-			o := rec[pal : pal+4]
-			o[0], o[1], o[2], o[3] = it.Offsets[3*k], it.Offsets[3*k+1], it.Offsets[3*k+2], 0
-			if targets > 0 {
-				w := rec[pal+4:]
-				copy(w, it.Morph[k*perMorph:k*perMorph+targets])
-				clear(w[targets:])
-			}
+		b := it.Batch
+		if b == nil || b.buf == 0 {
+			return fmt.Errorf("render: draw item %d draws %d instances without an instance batch", i, it.Instances)
 		}
+		if len(it.Members) != it.Instances {
+			return fmt.Errorf("render: draw item %d draws %d instances and names %d members", i, it.Instances, len(it.Members))
+		}
+		if int(it.Mesh) < len(r.meshes) && b.targets < int(r.meshes[it.Mesh].targets) && b.targets > 0 {
+			return fmt.Errorf("render: draw item %d's batch holds %d morph weights; its mesh has %d targets", i, b.targets, r.meshes[it.Mesh].targets)
+		}
+		b.upload(it.Members)
+		r.instanceBytes += b.Bytes
 	}
-	gl.BindBuffer(gl.TEXTURE_BUFFER, in.buf)
-	if size := len(data) * 4; size > in.size {
-		in.size = size
-	}
-	gl.BufferData(gl.TEXTURE_BUFFER, in.size, nil, gl.STREAM_DRAW)
-	gl.BufferSubData(gl.TEXTURE_BUFFER, 0, len(data)*4, unsafe.Pointer(&data[0]))
-	gl.BindTexture(gl.TEXTURE_BUFFER, in.tex)
-	gl.TexBuffer(gl.TEXTURE_BUFFER, gl.RGBA32F, in.buf)
-	gl.BindTexture(gl.TEXTURE_BUFFER, 0)
-	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
-	in.Bytes = len(data) * 4
 	return nil
 }
 
-// bindInstances points instanced pipeline pl at item i's records.
-func (r *Renderer) bindInstances(pl *pipeline, i int, m *gpuMesh) {
-	in := &r.instances
+// bindInstances points instanced pipeline pl at item i's batch.
+func (r *Renderer) bindInstances(pl *pipeline, it *DrawItem, m *gpuMesh) {
+	b := it.Batch
 	gl.ActiveTexture(gl.TEXTURE0 + instanceUnit)
-	gl.BindTexture(gl.TEXTURE_BUFFER, in.tex)
+	gl.BindTexture(gl.TEXTURE_BUFFER, b.tex)
+	gl.ActiveTexture(gl.TEXTURE0 + memberUnit)
+	gl.BindTexture(gl.TEXTURE_BUFFER, b.listTex)
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.Uniform1i(pl.uInstances, instanceUnit)
-	gl.Uniform1i(pl.uInstBase, in.base[i])
-	gl.Uniform1i(pl.uInstStride, in.stride[i])
-	gl.Uniform1i(pl.uInstJoints, in.joints[i])
-	gl.Uniform1i(pl.uInstTargets, in.targets[i])
+	gl.Uniform1i(pl.uMembers, memberUnit)
+	gl.Uniform1i(pl.uInstStride, int32(b.stride))
+	gl.Uniform1i(pl.uInstJoints, int32(b.joints))
+	gl.Uniform1i(pl.uInstTargets, min(int32(b.targets), m.targets))
 	gl.Uniform1i(pl.uInstVerts, m.vertices)
-}
-
-func (in *instances) destroy() {
-	if in.buf != 0 {
-		gl.DeleteBuffers(1, &in.buf)
-		gl.DeleteTextures(1, &in.tex)
-	}
-	*in = instances{}
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/skinview/skinview/internal/debugview"
 )
 
-// An instanced draw of three members (each its own palette, offset and
-// morph weights) draws the pixels three ordinary draws do, with each
-// member's offset added to its palette's translations and its weights as
-// the draw's Morph.
+// An instanced draw of three members of a batch (each its own palette,
+// offset and morph weights) draws the pixels three ordinary draws do, with
+// each member's offset added to its palette's translations and its
+// weights as the draw's Morph.
 func TestInstancedDrawMatchesSeparateDraws(t *testing.T) {
 	d := quad(0)
 	// Five targets (two texels of weights a member), each moving one
@@ -30,6 +30,7 @@ func TestInstancedDrawMatchesSeparateDraws(t *testing.T) {
 	offsets := []float32{-1.2, 0, 0, 0, 0.9, 0, 1.1, -0.8, 0.1}
 	weights := []float32{0, 0, 1, 0, 0.5, 1, 0.3, 0, 0, -0.4, 0, 0.7, 0, 0.8, 1}
 	mat := Material{BaseColor: [4]float32{0.8, 0.3, 0.2, 1}, Texture: NoTexture, DoubleSided: true}
+	var batches []*InstanceBatch
 	separate := drawScene(t, debugview.Shaded, func(r *Renderer) ([]DrawItem, error) {
 		id, err := r.AddMesh(d)
 		var items []DrawItem
@@ -42,13 +43,29 @@ func TestInstancedDrawMatchesSeparateDraws(t *testing.T) {
 		}
 		return items, err
 	})
-	instanced := drawScene(t, debugview.Shaded, func(r *Renderer) ([]DrawItem, error) {
+	// A batch of five members, three of them drawn (in another order
+	// than their places in the batch), one set twice (the last counts).
+	instanced := drawSceneThen(t, debugview.Shaded, func(r *Renderer) ([]DrawItem, error) {
 		id, err := r.AddMesh(d)
-		var all []float32
-		for _, p := range pals {
-			all = append(all, p...)
+		if err != nil {
+			return nil, err
 		}
-		return []DrawItem{{Mesh: id, Material: mat, Palette: all, WeightJoint: -1, Morph: weights, Instances: 3, Offsets: offsets}}, err
+		b, err := r.NewInstanceBatch(5, 1, 5)
+		if err != nil {
+			return nil, err
+		}
+		batches = append(batches, b)
+		place := []int{4, 0, 2}
+		b.Set(place[0], pals[2], [3]float32{9, 9, 9}, nil)
+		for k, p := range pals {
+			b.Set(place[k], p, [3]float32{offsets[3*k], offsets[3*k+1], offsets[3*k+2]}, weights[5*k:5*k+5])
+		}
+		b.Set(1, pals[1], [3]float32{0, 0, 0}, nil) // not drawn
+		return []DrawItem{{Mesh: id, Material: mat, WeightJoint: -1, Instances: 3, Members: []int32{4, 0, 2}, Batch: b}}, nil
+	}, OwnLighting, func(r *Renderer) {
+		for _, b := range batches {
+			b.Destroy()
+		}
 	})
 	covered, differ := 0, 0
 	for y := range 64 {
@@ -75,31 +92,35 @@ func TestInstancedDrawMatchesSeparateDraws(t *testing.T) {
 	}
 }
 
-// An instanced item whose palette is not whole palettes, or whose offsets
-// do not match its instances, is refused with a message naming the item.
-func TestInstancedDrawRejectsBadRecords(t *testing.T) {
-	for _, c := range []struct {
-		name, want       string
-		palette, offsets []float32
-	}{
-		{"short palette", "palette of 18 floats", make([]float32, 12+6), make([]float32, 6)},
-		{"few offsets", "3 offset floats", make([]float32, 24), make([]float32, 3)},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			withMesh(t, quad(0), func(r *Renderer, id MeshID) error {
-				tg, err := NewTarget(8, 8, 1)
-				if err != nil {
-					return err
-				}
-				defer tg.Destroy()
-				f := &Frame{Target: tg, Width: 8, Height: 8, Camera: Camera{Distance: 2, FovY: 1, Near: 0.1, Far: 10},
-					Items: []DrawItem{{Mesh: id, Palette: c.palette, Offsets: c.offsets, Instances: 2, WeightJoint: -1}}}
-				err = r.Draw(f)
-				if err == nil || !strings.Contains(err.Error(), "draw item 0") || !strings.Contains(err.Error(), c.want) {
-					t.Errorf("got %v; want an error naming draw item 0 and %q", err, c.want)
-				}
-				return nil
-			})
-		})
-	}
+// An instanced item without a batch, or whose members list does not
+// match its instances, is refused with a message naming the item.
+func TestInstancedDrawRejectsBadItems(t *testing.T) {
+	withMesh(t, quad(0), func(r *Renderer, id MeshID) error {
+		b, err := r.NewInstanceBatch(2, 1, 0)
+		if err != nil {
+			return err
+		}
+		defer b.Destroy()
+		tg, err := NewTarget(8, 8, 1)
+		if err != nil {
+			return err
+		}
+		defer tg.Destroy()
+		for _, c := range []struct {
+			it   DrawItem
+			want string
+		}{
+			{DrawItem{Mesh: id, Instances: 2, Members: []int32{0, 1}, WeightJoint: -1}, "without an instance batch"},
+			{DrawItem{Mesh: id, Instances: 2, Members: []int32{0}, Batch: b, WeightJoint: -1}, "names 1 members"},
+		} {
+			f := &Frame{Target: tg, Width: 8, Height: 8, Camera: Camera{Distance: 2, FovY: 1, Near: 0.1, Far: 10}, Items: []DrawItem{c.it}}
+			if err := r.Draw(f); err == nil || !strings.Contains(err.Error(), "draw item 0") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v; want an error naming draw item 0 and %q", err, c.want)
+			}
+		}
+		if _, err := r.NewInstanceBatch(1<<30, 50, 0); err == nil || !strings.Contains(err.Error(), "texels") {
+			t.Errorf("a batch beyond the driver's buffer textures: %v; want an error saying how many texels", err)
+		}
+		return nil
+	})
 }

@@ -169,7 +169,7 @@ type pipeline struct {
 	uExposure, uTonemap                int32
 	uShadow, uShadowPass, uShadowColor int32
 	// The instanced variant's record layout (skin.vert under INSTANCED).
-	uInstances, uInstBase, uInstStride    int32
+	uInstances, uMembers, uInstStride     int32
 	uInstJoints, uInstTargets, uInstVerts int32
 }
 
@@ -223,7 +223,7 @@ func newPipeline(vert, frag, defines string, entryFloats int) (pipeline, error) 
 	instanced := strings.Contains(defines, "#define INSTANCED")
 	if instanced {
 		pl.uInstances = p.uniform("uInstances")
-		pl.uInstBase = p.uniform("uInstBase")
+		pl.uMembers = p.uniform("uMembers")
 		pl.uInstStride = p.uniform("uInstStride")
 		pl.uInstJoints = p.uniform("uInstJoints")
 		pl.uInstTargets = p.uniform("uInstTargets")

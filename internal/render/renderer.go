@@ -78,12 +78,12 @@ type DrawItem struct {
 	// by which blended draws are sorted back to front.
 	Center [3]float32
 	// Instances, when above 0, draws the mesh that many times in one
-	// call (a crowd): Palette holds Instances palettes of one length one
-	// after another, Offsets three floats an instance (a translation
-	// added after skinning), and Morph, when not nil, Instances runs of
-	// the mesh's target weights. Instances skin by linear blend.
+	// call (a crowd): instance k is member Members[k] of Batch, whose
+	// record holds its palette, offset and morph weights (Palette and
+	// Morph are not read). Instances skin by linear blend.
 	Instances int
-	Offsets   []float32
+	Members   []int32
+	Batch     *InstanceBatch
 }
 
 // Skinning is a vertex-skinning method.
@@ -215,7 +215,7 @@ type Renderer struct {
 	// The ground shadow pass's twins of lbs, dq and inst (shadow.frag).
 	shadowLBS, shadowDQ, shadowInst pipeline
 	instanced                       bool       // the frame being drawn has instanced items
-	instances                       instances  // their records (instanced.go)
+	instanceBytes                   int        // uploaded for instanced items by the last Draw
 	blendOrder                      []int      // the blended items of the frame being drawn
 	uv                              [9]float32 // the UV transform handed to GL by pointer
 	mapUV                           [4][9]float32
@@ -439,12 +439,10 @@ func (r *Renderer) UpdateVertices(id MeshID, positions, normals []float32) error
 	return nil
 }
 
-// Draw renders a frame into its target. All palettes go into one uniform
-// buffer, each draw binding its range.
-func (r *Renderer) Draw(f *Frame) error {
-	r.beginTimer()
-	defer r.endTimer()
-	bindTarget(f.Target)
+// Prepare is the CPU side of drawing frame f, which Draw starts with: it
+// packs and uploads every item's palette, morph weights and instance
+// records, one upload of each a frame.
+func (r *Renderer) Prepare(f *Frame) error {
 	pl := &r.lbs
 	if f.Skinning == DualQuat {
 		pl = &r.dq
@@ -456,6 +454,22 @@ func (r *Renderer) Draw(f *Frame) error {
 		return err
 	}
 	r.uploadMorph(f.Items)
+	return nil
+}
+
+// Draw renders a frame into its target. All palettes go into one uniform
+// buffer, each draw binding its range.
+func (r *Renderer) Draw(f *Frame) error {
+	r.beginTimer()
+	defer r.endTimer()
+	bindTarget(f.Target)
+	pl := &r.lbs
+	if f.Skinning == DualQuat {
+		pl = &r.dq
+	}
+	if err := r.Prepare(f); err != nil {
+		return err
+	}
 	gl.Viewport(0, 0, int32(f.Width), int32(f.Height))
 	gl.ClearColor(float32(f.Clear.R)/255, float32(f.Clear.G)/255, float32(f.Clear.B)/255, 1)
 	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
@@ -701,7 +715,7 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 	r.setMissingAttributes(m)
 	gl.BindVertexArray(m.vao)
 	if it.Instances > 0 {
-		r.bindInstances(pl, i, m)
+		r.bindInstances(pl, it, m)
 		if m.count > 0 {
 			gl.DrawElementsInstanced(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, nil, int32(it.Instances))
 			r.countCall()
@@ -864,7 +878,6 @@ func (r *Renderer) Destroy() {
 	r.shadowLBS.destroy()
 	r.shadowDQ.destroy()
 	r.shadowInst.destroy()
-	r.instances.destroy()
 	if r.lines != nil {
 		r.lines.destroy()
 	}

@@ -33,20 +33,22 @@ type Crowd struct {
 	workers int
 	offsets []float32 // per member: time offset in seconds
 	opt     CrowdOptions
-	// inst[k] is draw k's instanced item, its Palette and Morph backed by
-	// pal[k] and morph[k] (room for every member); shared offsets.
-	inst        []render.DrawItem
-	pal, morph  [][]float32
-	instOffsets []float32
-	visible     []int32 // members drawn this frame, in order
-	frame       int
-	cam         render.Camera
-	aspect      float32
-	haveCam     bool
-	radius      float32    // of a member's framing box
-	centre      mgl32.Vec3 // of member 0's framing box, before its offset
-	height      float32    // of a member's framing box
-	Stats       CrowdStats
+	// inst[k] is draw k's instanced item, drawing members of batch[k];
+	// pal[k] gathers a member's palette of draw k.
+	inst    []render.DrawItem
+	batch   []*render.InstanceBatch
+	pal     [][]float32
+	visible []int32 // members drawn this frame, in order
+	fresh   []int32 // members evaluated this frame
+	inView  []bool  // members drawn last frame
+	frame   int
+	cam     render.Camera
+	aspect  float32
+	haveCam bool
+	radius  float32    // of a member's framing box
+	centre  mgl32.Vec3 // of member 0's framing box, before its offset
+	height  float32    // of a member's framing box
+	Stats   CrowdStats
 }
 
 // CrowdOptions are how a crowd is drawn and updated.
@@ -99,7 +101,7 @@ type member struct {
 // parameters, its own value of the first one. Member 0 is first: its
 // controller is the one the HUD shows. In the clip browser every member
 // loops its clip on its own clock.
-func NewCrowd(m *gltfload.Model, fade float32, first *character.Character, s *GPU, n int, opt CrowdOptions) (*Crowd, error) {
+func NewCrowd(r *render.Renderer, m *gltfload.Model, fade float32, first *character.Character, s *GPU, n int, opt CrowdOptions) (*Crowd, error) {
 	if s.mode != SkinGPU {
 		return nil, fmt.Errorf("-crowd draws with -skinning gpu, not %s", s.mode)
 	}
@@ -163,15 +165,23 @@ func NewCrowd(m *gltfload.Model, fade float32, first *character.Character, s *GP
 	}
 	if !opt.Members {
 		for _, it := range s.items {
-			cr.pal = append(cr.pal, make([]float32, n*len(it.Palette)))
-			cr.morph = append(cr.morph, make([]float32, n*len(it.Morph)))
+			b, err := r.NewInstanceBatch(n, len(it.Palette)/anim.PaletteFloats, len(it.Morph))
+			if err != nil {
+				cr.destroyBatches()
+				return nil, err
+			}
+			cr.batch = append(cr.batch, b)
+			cr.pal = append(cr.pal, make([]float32, len(it.Palette)))
+			it.Palette, it.Morph = nil, nil
 			cr.inst = append(cr.inst, it)
 		}
-		cr.instOffsets = make([]float32, 3*n)
 	}
 	cr.Items = make([]render.DrawItem, 0, max(len(s.items)*n, 1))
 	cr.visible = make([]int32, 0, n)
+	cr.fresh = make([]int32, 0, n)
+	cr.inView = make([]bool, n)
 	if cr.anim, err = graph.NewCrowd(&m.Skeleton, m.Skins, ctls); err != nil {
+		cr.destroyBatches()
 		return nil, err
 	}
 	for k := range s.draws {
@@ -223,12 +233,14 @@ func (cr *Crowd) PoseAt(t float32) {
 }
 
 // schedule decides which members this frame evaluates and draws: those
-// out of the camera's view neither; of the others, with lod, those whose
-// band's rate comes round this frame (members of a band take turns, so
-// each frame evaluates about the same number), without, all.
+// out of the camera's view neither; of the others, those that were out of
+// view last frame and, with lod, those whose band's rate comes round this
+// frame (members of a band take turns lodRun neighbours at a time, so each
+// frame evaluates about the same number and their records upload in
+// runs), without lod, all.
 func (cr *Crowd) schedule(lod bool) {
 	cr.Stats = CrowdStats{}
-	cr.visible = cr.visible[:0]
+	cr.visible, cr.fresh = cr.visible[:0], cr.fresh[:0]
 	var planes [6]mgl32.Vec4
 	var eye mgl32.Vec3
 	var tanHalf float32
@@ -242,6 +254,7 @@ func (cr *Crowd) schedule(lod bool) {
 		if cr.haveCam && !sphereInside(planes, c, cr.radius) {
 			cr.Stats.Culled++
 			cr.anim.Hold(i, true)
+			cr.inView[i] = false
 			continue
 		}
 		cr.visible = append(cr.visible, int32(i))
@@ -250,9 +263,18 @@ func (cr *Crowd) schedule(lod bool) {
 			band = lodBand(cr.height / (2 * tanHalf * max(c.Sub(eye).Len(), 1e-6)))
 		}
 		cr.Stats.Rate[band]++
-		cr.anim.Hold(i, (cr.frame+i)%lodRates[band] != 0)
+		fresh := !cr.inView[i] || (cr.frame+i/lodRun)%lodRates[band] == 0
+		cr.inView[i] = true
+		cr.anim.Hold(i, !fresh)
+		if fresh {
+			cr.fresh = append(cr.fresh, int32(i))
+		}
 	}
 }
+
+// lodRun is how many neighbouring members of a band take their turn
+// together.
+const lodRun = 16
 
 // frustumPlanes are the six planes (a, b, c, d; inside where
 // a·x + b·y + c·z + d ≥ 0) of the view-projection matrix vp, from its
@@ -284,10 +306,22 @@ func (cr *Crowd) SetLoopMode(m anim.LoopMode) {
 // Start spreads the members' clocks.
 func (cr *Crowd) Start() { cr.PoseAt(0) }
 
-func (cr *Crowd) Close() { cr.anim.Close() }
+// Close stops the crowd's workers and frees its instance batches.
+func (cr *Crowd) Close() {
+	cr.anim.Close()
+	cr.destroyBatches()
+}
 
-// build writes the draws of the visible members: their palettes (a held
-// member's from the frame it was last evaluated in), offsets and weights.
+func (cr *Crowd) destroyBatches() {
+	for _, b := range cr.batch {
+		b.Destroy()
+	}
+	cr.batch = nil
+}
+
+// build writes the draws of the visible members: the records of those
+// evaluated this frame into the batches (a held member's record stays as
+// it was), or in CrowdOptions.Members each member's own palettes.
 func (cr *Crowd) build() {
 	cr.Items = cr.Items[:0]
 	if cr.opt.Members {
@@ -302,32 +336,29 @@ func (cr *Crowd) build() {
 		}
 		return
 	}
-	n := len(cr.visible)
-	if n == 0 {
-		return
-	}
-	for v, i := range cr.visible {
-		o := cr.members[i].offset
-		copy(cr.instOffsets[3*v:], o[:])
-	}
 	for k := range cr.inst {
-		it := &cr.inst[k]
-		size := len(cr.scene.items[k].Palette)
+		d := &cr.scene.draws[k]
 		morph := len(cr.scene.items[k].Morph)
-		for v, i := range cr.visible {
-			cr.palette(cr.pal[k][v*size:(v+1)*size], int(i), k)
-			if morph > 0 {
-				node := cr.model.NodeMorph[cr.model.Instances[cr.scene.draws[k].instance].Node]
-				copy(cr.morph[k][v*morph:(v+1)*morph], cr.anim.Weights(int(i))[node:node+morph])
+		node := cr.model.NodeMorph[cr.model.Instances[d.instance].Node]
+		for _, i := range cr.fresh {
+			pal := cr.pal[k]
+			if d.gpu && d.joints == nil {
+				pal = cr.anim.Palette(int(i), cr.model.Instances[d.instance].Skin) // the whole skin's: no gather
+			} else {
+				cr.palette(pal, int(i), k)
 			}
+			var w []float32
+			if morph > 0 {
+				w = cr.anim.Weights(int(i))[node : node+morph]
+			}
+			cr.batch[k].Set(int(i), pal, cr.members[i].offset, w)
 		}
-		it.Instances = n
-		it.Palette = cr.pal[k][:n*size]
-		it.Offsets = cr.instOffsets[:3*n]
-		if morph > 0 {
-			it.Morph = cr.morph[k][:n*morph]
+		if len(cr.visible) == 0 {
+			continue
 		}
-		cr.Items = append(cr.Items, *it)
+		it := cr.inst[k]
+		it.Instances, it.Members, it.Batch = len(cr.visible), cr.visible, cr.batch[k]
+		cr.Items = append(cr.Items, it)
 	}
 }
 

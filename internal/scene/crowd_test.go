@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
@@ -51,7 +53,7 @@ func withRigidCrowd(t *testing.T, n int, opt CrowdOptions, f func(cr *Crowd, c *
 			return err
 		}
 		defer v.Destroy()
-		cr, err := NewCrowd(m, 0.3, c, v.Scene, n, opt)
+		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, n, opt)
 		if err != nil {
 			return err
 		}
@@ -79,10 +81,11 @@ func TestCrowdPlacesRigidMeshes(t *testing.T) {
 				var got mgl32.Mat4
 				if opt.Members {
 					got = anim.ModelMat4(cr.Items[i].Palette, 0)
-				} else if it := cr.Items[0]; it.Instances != 3 {
-					t.Fatalf("instanced item draws %d members; want 3", it.Instances)
+				} else if it := cr.Items[0]; it.Instances != 3 || it.Members[i] != int32(i) {
+					t.Fatalf("instanced item draws members %v; want 0, 1, 2", it.Members)
 				} else {
-					got = mgl32.Translate3D(it.Offsets[3*i], it.Offsets[3*i+1], it.Offsets[3*i+2]).Mul4(anim.ModelMat4(it.Palette[12*i:12*i+12], 0))
+					pal, o := it.Batch.Record(i)
+					got = mgl32.Translate3D(o[0], o[1], o[2]).Mul4(anim.ModelMat4(pal, 0))
 				}
 				w := mgl32.Translate3D(mb.offset[0], mb.offset[1], mb.offset[2]).Mul4(want)
 				if !got.ApproxEqualThreshold(w, 1e-5) {
@@ -132,8 +135,8 @@ func TestCrowdCullsMembersOutOfView(t *testing.T) {
 		if cr.Stats.Culled == 0 || cr.Stats.Culled == 9 {
 			t.Fatalf("%d of 9 members out of view; want some, not all", cr.Stats.Culled)
 		}
-		if got := cr.Items[0].Instances; got != 9-cr.Stats.Culled {
-			t.Errorf("the instanced draw has %d members; want the %d in view", got, 9-cr.Stats.Culled)
+		if got := cr.Items[0].Instances; got != 9-cr.Stats.Culled || len(cr.Items[0].Members) != got {
+			t.Errorf("the instanced draw has %d members (%v); want the %d in view", got, cr.Items[0].Members, 9-cr.Stats.Culled)
 		}
 		culled := -1
 		for i := range cr.members {
@@ -168,6 +171,9 @@ func TestCrowdLevelOfDetail(t *testing.T) {
 		withRigidCrowd(t, 8, opt, func(cr *Crowd, _ *character.Character) {
 			cam, _ := render.LookAt(mgl32.Vec3{0, 50, 400}, mgl32.Vec3{0, 1, -1}, mgl32.DegToRad(40))
 			cr.SetCamera(cam, 1)
+			// Posed once in view (a member coming into view is evaluated
+			// at once, whatever its turn).
+			cr.PoseAt(0)
 			changes := make([]int, len(cr.members))
 			for range 8 {
 				before := make([][]float32, len(cr.members))
@@ -213,17 +219,66 @@ func TestCrowdPaletteIsTheCharacters(t *testing.T) {
 			return err
 		}
 		single := slices.Clone(v.Scene.items[0].Palette)
-		cr, err := NewCrowd(m, 0.3, c, v.Scene, 3, CrowdOptions{})
+		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 3, CrowdOptions{})
 		if err != nil {
 			return err
 		}
 		defer cr.Close()
 		cr.offsets[1] = 0
 		cr.PoseAt(0.35)
-		size := len(single)
-		if got := cr.Items[0].Palette[size : 2*size]; !slices.Equal(got, single) {
+		if got, _ := cr.Items[0].Batch.Record(1); !slices.Equal(got, single) {
 			t.Errorf("member 1 at 0.35 s draws palette %v; the character %v", got, single)
 		}
 		return nil
 	})
+}
+
+// BenchmarkCrowdFrame is the CPU side of a crowd's frame as the viewer
+// runs it: the members' animation (Update, level of detail on or off) and
+// the upload of their instance records (render.Prepare), at the default
+// camera framing the whole crowd, for the built-in character.
+func BenchmarkCrowdFrame(b *testing.B) {
+	m, err := asset.Load("@character")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1000, 10000} {
+		for _, lod := range []bool{true, false} {
+			name := fmt.Sprintf("members=%d/lod=%v", n, lod)
+			b.Run(name, func(b *testing.B) {
+				c, err := character.New(m, nil, nil, 0, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				onGL(b, func() error {
+					v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+					if err != nil {
+						return err
+					}
+					defer v.Destroy()
+					cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, n, CrowdOptions{BoxLo: v.BoxLo, BoxHi: v.BoxHi, NoLOD: !lod})
+					if err != nil {
+						return err
+					}
+					defer cr.Close()
+					cr.Start()
+					lo, hi, _ := cr.Bounds()
+					cr.SetCamera(render.FrameBounds(lo, hi, 4.0/3), 4.0/3)
+					f := &render.Frame{Skinning: render.LinearBlend}
+					b.ResetTimer()
+					for range b.N {
+						cr.Update(1.0/60, 1, false)
+						f.Items = cr.Items
+						if err := v.R.Prepare(f); err != nil {
+							return err
+						}
+					}
+					b.StopTimer()
+					b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
+					b.ReportMetric(float64(v.R.InstanceBytes()), "upload-bytes")
+					return nil
+				})
+			})
+		}
+	}
 }
