@@ -94,7 +94,8 @@ type CompressReport struct {
 	// accessors (Clip.SourceBytes), else its tracks' times and values.
 	RawBytes int
 	// Bytes is the size of the compressed clip: packed tracks, time table,
-	// track descriptors and the tracks kept as they were.
+	// track descriptors, the tracks kept as they were and the morph
+	// weights (MorphBytes).
 	Bytes int
 	// MaxError and P99Error are the worst and 99th-percentile virtual-vertex
 	// error over every joint and checked time, in model units.

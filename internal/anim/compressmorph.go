@@ -276,7 +276,7 @@ func packMorph(ref *RuntimeClip, disp []float64, budget float64) ([]MorphTrack, 
 	slices.SortFunc(encs, func(a, b chanEnc) int { return a.w - b.w })
 	slices.Sort(table)
 	table = slices.Compact(table)
-	pm := &packedMorph{times: table, timeBits: uint8(max(1, bits.Len(uint(len(table)-1)))), weights: len(ref.morphRest)}
+	pm := &packedMorph{times: table, timeBits: uint8(max(1, bits.Len(uint(max(len(table)-1, 0))))), weights: len(ref.morphRest)}
 	if out, step, mant, points := gridTimes(table, hint); step > 0 {
 		grid := &packedClip{times: out, step: step, timeMant: mant, points: points}
 		if timeTableBits(grid) < timeTableBits(&packedClip{times: table}) {
