@@ -93,24 +93,21 @@ func edgeAlphaMask() ([]byte, error) {
 // leafTexture is 16×16 texels: leaf-shaped blobs (white, alpha 1) on a
 // clear background (alpha 0), the stem grey.
 func leafTexture() *image.NRGBA {
-	img := image.NewNRGBA(image.Rect(0, 0, 16, 16))
-	for y := range 16 {
-		for x := range 16 {
-			// Three leaves: ellipses along the card, at rows 2–6, 6–10,
-			// 10–15, alternately left and right of the stem at x = 8.
-			in := x == 7 || x == 8 // the stem
-			for i, c := range [][2]float64{{5, 4}, {11, 8}, {5, 12.5}} {
-				dx, dy := (float64(x)+0.5-c[0])/3.2, (float64(y)+0.5-c[1])/(2.0+0.3*float64(i))
-				in = in || dx*dx+dy*dy <= 1
-			}
-			if in {
-				v := uint8(255)
-				if x == 7 || x == 8 {
-					v = 150
-				}
-				img.SetNRGBA(x, y, color.NRGBA{R: v, G: v, B: v, A: 255})
-			}
+	return paintTexture(16, func(x, y int) color.NRGBA {
+		// Three leaves: ellipses along the card, at rows 2–6, 6–10,
+		// 10–15, alternately left and right of the stem at x = 8.
+		in := x == 7 || x == 8 // the stem
+		for i, c := range [][2]float64{{5, 4}, {11, 8}, {5, 12.5}} {
+			dx, dy := (float64(x)+0.5-c[0])/3.2, (float64(y)+0.5-c[1])/(2.0+0.3*float64(i))
+			in = in || dx*dx+dy*dy <= 1
 		}
-	}
-	return img
+		if !in {
+			return color.NRGBA{}
+		}
+		v := uint8(255)
+		if x == 7 || x == 8 {
+			v = 150
+		}
+		return color.NRGBA{R: v, G: v, B: v, A: 255}
+	})
 }

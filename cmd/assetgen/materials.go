@@ -52,13 +52,9 @@ func edgeMaterialMaps() ([]byte, error) {
 const mapSize = 32
 
 func mapTexture(f func(u, v float64) color.NRGBA) *image.NRGBA {
-	img := image.NewNRGBA(image.Rect(0, 0, mapSize, mapSize))
-	for y := range mapSize {
-		for x := range mapSize {
-			img.SetNRGBA(x, y, f((float64(x)+0.5)/mapSize, (float64(y)+0.5)/mapSize))
-		}
-	}
-	return img
+	return paintTexture(mapSize, func(x, y int) color.NRGBA {
+		return f((float64(x)+0.5)/mapSize, (float64(y)+0.5)/mapSize)
+	})
 }
 
 // checkerTexture is 4×4 cells of warm white and teal.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"image"
 	"image/color"
 	"math"
 
@@ -112,41 +111,32 @@ func mpLegUV(_, fv, _ float64) [2]float64 {
 	return [2]float64{56.0 / mpAtlas, (4 + fv*56) / mpAtlas}
 }
 
-func millipedeTexture() image.Image {
-	img := image.NewNRGBA(image.Rect(0, 0, mpAtlas, mpAtlas))
+// millipedeTexel is the texel in column x of row y of the millipede's
+// mpAtlas × mpAtlas texture: the legs' strip right of column 48, the body
+// left of it.
+func millipedeTexel(x, y int) color.NRGBA {
+	if x >= 48 {
+		if y > 48 {
+			return color.NRGBA{70, 40, 30, 255} // the leg's tip
+		}
+		return color.NRGBA{230, 150, 70, 255} // the leg
+	}
 	shell := color.NRGBA{122, 52, 34, 255}
 	band := color.NRGBA{58, 28, 22, 255}
 	belly := color.NRGBA{214, 170, 110, 255}
 	spot := color.NRGBA{240, 196, 64, 255}
-	leg := color.NRGBA{230, 150, 70, 255}
-	legTip := color.NRGBA{70, 40, 30, 255}
-	for y := 0; y < mpAtlas; y++ {
-		v := (float64(y) + 0.5) / mpAtlas // along the segment
-		for x := 0; x < mpAtlas; x++ {
-			var c color.NRGBA
-			if x >= 48 {
-				c = leg
-				if y > 48 {
-					c = legTip
-				}
-			} else {
-				fu := math.Max(0, math.Min(1, (float64(x)+0.5-1)/46)) // 0 and 1 at the belly
-				top := math.Abs(fu - 0.5)                             // 0 on the back
-				switch {
-				case top > 0.3:
-					c = belly
-				case v < 0.14 || v > 0.93:
-					c = band // the joint between segments
-				case math.Abs(top-0.13) < 0.04 && v > 0.35 && v < 0.65:
-					c = spot // a pair of spots on each segment
-				default:
-					c = shell
-				}
-			}
-			img.SetNRGBA(x, y, c)
-		}
+	v := (float64(y) + 0.5) / mpAtlas                     // along the segment
+	fu := math.Max(0, math.Min(1, (float64(x)+0.5-1)/46)) // 0 and 1 at the belly
+	top := math.Abs(fu - 0.5)                             // 0 on the back
+	switch {
+	case top > 0.3:
+		return belly
+	case v < 0.14 || v > 0.93:
+		return band // the joint between segments
+	case math.Abs(top-0.13) < 0.04 && v > 0.35 && v < 0.65:
+		return spot // a pair of spots on each segment
 	}
-	return img
+	return shell
 }
 
 func millipedeMesh(js []joint) (*meshData, error) {
@@ -268,7 +258,7 @@ func stress() ([]byte, error) {
 	}
 	a := &skinnedAsset{
 		rootName: "Millipede", meshName: "MillipedeBody", skinName: "MillipedeRig",
-		joints: js, mesh: mesh, texture: millipedeTexture(),
+		joints: js, mesh: mesh, texture: paintTexture(mpAtlas, millipedeTexel),
 		clips:   []clip{{name: "Crawl", duration: mpPeriod, loop: true, sample: crawl}},
 		sampler: gltfSampler{MagFilter: filterLinear, MinFilter: filterLinear, WrapS: wrapClampToEdge, WrapT: wrapRepeat},
 		material: gltfMaterial{

@@ -110,6 +110,18 @@ func buildTexture() image.Image {
 	return img
 }
 
+// paintTexture is a size×size texture whose texel in column x of row y
+// (from the top) is texel(x, y).
+func paintTexture(size int, texel func(x, y int) color.NRGBA) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, size, size))
+	for y := range size {
+		for x := range size {
+			img.SetNRGBA(x, y, texel(x, y))
+		}
+	}
+	return img
+}
+
 // encodePNG compresses a texture; png.Encoder is deterministic for a given
 // image, which keeps the files reproducible.
 func encodePNG(img image.Image) ([]byte, error) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"image"
 	"image/color"
 	"math"
 
@@ -73,23 +72,16 @@ func twistMesh() (*meshData, error) {
 	return m, err
 }
 
-// twistTexture has four lengthwise stripes around the limb (so the twist
-// shows as a spiral) and a dark ring every 10 cm (so a collapse shows as
-// rings pinching together).
-func twistTexture() image.Image {
-	img := image.NewNRGBA(image.Rect(0, 0, twistTexSize, twistTexSize))
-	stripes := []color.NRGBA{{220, 60, 50, 255}, {245, 240, 230, 255}, {50, 90, 200, 255}, {245, 240, 230, 255}}
-	ringCol := color.NRGBA{40, 40, 48, 255}
-	for y := 0; y < twistTexSize; y++ {
-		for x := 0; x < twistTexSize; x++ {
-			c := stripes[x*len(stripes)/twistTexSize]
-			if y < 5 {
-				c = ringCol
-			}
-			img.SetNRGBA(x, y, c)
-		}
+// twistTexel is the texel in column x of row y of the limb's
+// twistTexSize-square texture: four lengthwise stripes around the limb (so
+// the twist shows as a spiral) and a dark ring every 10 cm (so a collapse
+// shows as rings pinching together).
+func twistTexel(x, y int) color.NRGBA {
+	if y < 5 {
+		return color.NRGBA{40, 40, 48, 255}
 	}
-	return img
+	stripes := [...]color.NRGBA{{220, 60, 50, 255}, {245, 240, 230, 255}, {50, 90, 200, 255}, {245, 240, 230, 255}}
+	return stripes[x*len(stripes)/twistTexSize]
 }
 
 // twistAngle is the wrist's twist in degrees at time t of the Twist loop.
@@ -105,7 +97,7 @@ func twist() ([]byte, error) {
 	}
 	a := &skinnedAsset{
 		rootName: "Arm", meshName: "Limb", skinName: "ArmRig",
-		joints: js, mesh: mesh, texture: twistTexture(),
+		joints: js, mesh: mesh, texture: paintTexture(twistTexSize, twistTexel),
 		clips: []clip{
 			{name: "Twist", duration: twistPeriod, loop: true, sample: func(p *pose, t float64) {
 				p.rot[twWrist] = rotX(twistAngle(t))

@@ -91,7 +91,7 @@ func TestLookThroughAFileCamera(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := app.NewCharacter(m, opt.load())
+	c, err := loadCharacter(opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
@@ -45,27 +42,22 @@ func barGLTF(t testing.TB, upper [3]float32, tip string, anim bool) []byte {
 		// camera and is lit as a front face.
 		upperTris = []uint16{0, 1, 2, 2, 1, 3, 4, 6, 5, 6, 7, 5}
 	}
-	var bin bytes.Buffer
-	w := func(v any) {
-		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	d := gltfData{t: t}
 	// Eight vertices: a lower quad on "root" (y 0..1) and an upper quad on
 	// "tip" (y 1..2), 0.3 wide, facing +Z.
-	w([]float32{
+	d.add([]float32{
 		-0.15, 0, 0, 0.15, 0, 0, -0.15, 1, 0, 0.15, 1, 0,
 		-0.15, 1, 0, 0.15, 1, 0, -0.15, 2, 0, 0.15, 2, 0,
-	}) // 0..96
+	}, "VEC3", `"min": [-0.15, 0, 0], "max": [0.15, 2, 0]`) // 0: positions
 	u := upper
-	w([]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, u[0], u[1], u[2], u[0], u[1], u[2], u[0], u[1], u[2], u[0], u[1], u[2]}) // normals 96..192
-	w([]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})               // joints 192..224
-	w([]float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})             // weights 224..352
-	w(upperTris)                                                                                                             // indices 352..376
-	w([]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1})            // IBMs 376..504
-	w([]float32{0, 1})                                                                                                       // times 504..512
+	d.add([]float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, u[0], u[1], u[2], u[0], u[1], u[2], u[0], u[1], u[2], u[0], u[1], u[2]}, "VEC3", "") // 1: normals
+	d.add([]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", "")               // 2: joints
+	d.add([]float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", "")             // 3: weights
+	d.add(upperTris, "SCALAR", "")                                                                                                           // 4: indices
+	d.add([]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1}, "MAT4", "")            // 5: inverse binds
+	d.add([]float32{0, 1}, "SCALAR", `"min": [0], "max": [1]`)                                                                               // 6: times
 	s, c := float32(math.Sin(85*math.Pi/180)), float32(math.Cos(85*math.Pi/180))
-	w([]float32{0, 0, s, c, 0, 0, -s, c}) // 170° and −170° about Z: dot = c² − s² < 0; 512..544
+	d.add([]float32{0, 0, s, c, 0, 0, -s, c}, "VEC4", "") // 7: 170° and −170° about Z: dot = c² − s² < 0
 	animation := `
   "animations": [{"name": "turn", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}], "samplers": [{"input": 6, "output": 7}]}],`
 	if !anim {
@@ -76,21 +68,6 @@ func barGLTF(t testing.TB, upper [3]float32, tip string, anim bool) []byte {
   "skins": [{"joints": [0, 1], "inverseBindMatrices": 5}],
   "materials": [{"doubleSided": true, "pbrMetallicRoughness": {"baseColorFactor": [0.9, 0.6, 0.2, 1]}}],
   "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "JOINTS_0": 2, "WEIGHTS_0": 3}, "indices": 4, "material": 0}]}],%s
-  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
-  "bufferViews": [
-    {"buffer": 0, "byteOffset": 0, "byteLength": 96}, {"buffer": 0, "byteOffset": 96, "byteLength": 96},
-    {"buffer": 0, "byteOffset": 192, "byteLength": 32}, {"buffer": 0, "byteOffset": 224, "byteLength": 128},
-    {"buffer": 0, "byteOffset": 352, "byteLength": 24}, {"buffer": 0, "byteOffset": 376, "byteLength": 128},
-    {"buffer": 0, "byteOffset": 504, "byteLength": 8}, {"buffer": 0, "byteOffset": 512, "byteLength": 32}],
-  "accessors": [
-    {"bufferView": 0, "componentType": 5126, "count": 8, "type": "VEC3", "min": [-0.15, 0, 0], "max": [0.15, 2, 0]},
-    {"bufferView": 1, "componentType": 5126, "count": 8, "type": "VEC3"},
-    {"bufferView": 2, "componentType": 5121, "count": 8, "type": "VEC4"},
-    {"bufferView": 3, "componentType": 5126, "count": 8, "type": "VEC4"},
-    {"bufferView": 4, "componentType": 5123, "count": 12, "type": "SCALAR"},
-    {"bufferView": 5, "componentType": 5126, "count": 2, "type": "MAT4"},
-    {"bufferView": 6, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
-    {"bufferView": 7, "componentType": 5126, "count": 2, "type": "VEC4"}]}`,
-		tip, animation, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()))
+  %s}`, tip, animation, d.members())
 	return []byte(doc)
 }

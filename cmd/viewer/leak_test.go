@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/app"
-	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltest"
 	"github.com/skinview/skinview/internal/scene"
@@ -22,11 +21,7 @@ func TestSwitchModelsDoesNotLeak(t *testing.T) {
 	cycle := func(i int) error {
 		o := *opt
 		o.model = models[i%len(models)]
-		m, err := asset.Load(o.model)
-		if err != nil {
-			return err
-		}
-		c, err := app.NewCharacter(m, o.load())
+		c, err := loadCharacter(&o)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,4 +73,58 @@ func tempFile(t *testing.T, name string, data []byte) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// gltfData lays out a test file's binary buffer: each add appends one
+// array, padded to 4 bytes, as a buffer view of its own and an accessor
+// over it, so that no offset is counted by hand.
+type gltfData struct {
+	t                testing.TB
+	bin              bytes.Buffer
+	views, accessors []string
+}
+
+// add appends v, a []float32, []uint16 or []uint8, as the next accessor,
+// of type typ (SCALAR, VEC3, VEC4 or MAT4) with bounds (JSON members
+// such as `"min": [0], "max": [1]`, or ""), and returns its index.
+func (d *gltfData) add(v any, typ, bounds string) int {
+	d.t.Helper()
+	var comp, size, n int
+	switch v := v.(type) {
+	case []float32:
+		comp, size, n = 5126, 4, len(v)
+	case []uint16:
+		comp, size, n = 5123, 2, len(v)
+	case []uint8:
+		comp, size, n = 5121, 1, len(v)
+	default:
+		d.t.Fatalf("gltfData.add: %T is not an accessor's data", v)
+	}
+	comps := map[string]int{"SCALAR": 1, "VEC3": 3, "VEC4": 4, "MAT4": 16}[typ]
+	if comps == 0 || n%comps != 0 {
+		d.t.Fatalf("gltfData.add: %d components do not make %s elements", n, typ)
+	}
+	off := d.bin.Len()
+	if err := binary.Write(&d.bin, binary.LittleEndian, v); err != nil {
+		d.t.Fatal(err)
+	}
+	for d.bin.Len()%4 != 0 {
+		d.bin.WriteByte(0)
+	}
+	if bounds != "" {
+		bounds = ", " + bounds
+	}
+	d.views = append(d.views, fmt.Sprintf(`{"buffer": 0, "byteOffset": %d, "byteLength": %d}`, off, n*size))
+	d.accessors = append(d.accessors, fmt.Sprintf(`{"bufferView": %d, "componentType": %d, "count": %d, "type": %q%s}`, len(d.views)-1, comp, n/comps, typ, bounds))
+	return len(d.accessors) - 1
+}
+
+// members is the document's "buffers", "bufferViews" and "accessors",
+// the one buffer embedded as a data URI.
+func (d *gltfData) members() string {
+	return fmt.Sprintf(`"buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
+  "bufferViews": [
+    %s],
+  "accessors": [
+    %s]`, d.bin.Len(), base64.StdEncoding.EncodeToString(d.bin.Bytes()), strings.Join(d.views, ",\n    "), strings.Join(d.accessors, ",\n    "))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/app"
 	"github.com/skinview/skinview/internal/asset"
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/golden"
 	"github.com/skinview/skinview/internal/scene"
@@ -48,15 +49,20 @@ func withArgs(t *testing.T, args []string, f func(a *app.App) error) {
 	runApp(t, opt, f)
 }
 
+// loadCharacter loads opt's model and makes its character, as run does.
+func loadCharacter(opt *options) (*character.Character, error) {
+	m, err := asset.Load(opt.model)
+	if err != nil {
+		return nil, err
+	}
+	return app.NewCharacter(m, opt.load())
+}
+
 // runApp loads opt's model, makes its character and app, and runs f with
 // the app on the GL thread.
 func runApp(t *testing.T, opt *options, f func(a *app.App) error) {
 	t.Helper()
-	m, err := asset.Load(opt.model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := app.NewCharacter(m, opt.load())
+	c, err := loadCharacter(opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,6 +60,18 @@ func kernelPaths() []string {
 	return paths
 }
 
+// eachKernelPath runs f on every kernel path kernelPaths lists, with that
+// path selected, and puts back the measured choice after, when f fails
+// the test too.
+func eachKernelPath(f func(path string)) {
+	paths := kernelPaths()
+	defer anim.RestoreKernels()
+	for _, p := range paths {
+		anim.SetKernelPath(p)
+		f(p)
+	}
+}
+
 // TestBlend2Palette100Checksum runs the workload for 30 evaluations (t =
 // 0.5 s) and compares the palette with the workload file's table, on the
 // generic jobs (slerp keys; the blend slerped or nlerped) and on every

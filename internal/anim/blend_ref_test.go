@@ -155,11 +155,9 @@ func checkPadding(t *testing.T, name string, p *anim.SoAPose) {
 
 // TestBlendsAgainstDefinitions runs on every kernel path.
 func TestBlendsAgainstDefinitions(t *testing.T) {
-	for _, path := range kernelPaths() {
-		anim.SetKernelPath(path)
+	eachKernelPath(func(path string) {
 		t.Run(path, testBlendsAgainstDefinitions)
-	}
-	anim.RestoreKernels()
+	})
 }
 
 func testBlendsAgainstDefinitions(t *testing.T) {
@@ -268,13 +266,11 @@ func TestAverageAgainstDefinition(t *testing.T) {
 // w·mask; on every kernel path, with differences that scale every joint,
 // some, or none (most clips keep scale), and one that is the identity.
 func TestAdditiveAgainstDefinition(t *testing.T) {
-	for _, path := range kernelPaths() {
-		anim.SetKernelPath(path)
+	eachKernelPath(func(path string) {
 		for _, scaled := range []string{"every", "some", "none"} {
 			t.Run(path+"/scale "+scaled, func(t *testing.T) { testAdditiveAgainstDefinition(t, scaled) })
 		}
-	}
-	anim.RestoreKernels()
+	})
 }
 
 func testAdditiveAgainstDefinition(t *testing.T, scaled string) {

@@ -272,11 +272,9 @@ func TestAdditiveOrder(t *testing.T) {
 // normalization through the joint would show in its bits. Every kernel
 // path the machine runs is checked, whichever calibration picked.
 func TestAlikeJointsPassExactly(t *testing.T) {
-	defer anim.RestoreKernels()
-	for _, path := range kernelPaths() {
-		anim.SetKernelPath(path)
+	eachKernelPath(func(path string) {
 		t.Run(path, alikeJointsPassExactly)
-	}
+	})
 }
 
 func alikeJointsPassExactly(t *testing.T) {

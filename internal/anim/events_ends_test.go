@@ -1,7 +1,6 @@
 package anim_test
 
 import (
-	"fmt"
 	"math"
 	"math/rand"
 	"slices"
@@ -108,14 +107,8 @@ func TestCrossingsAtTheEnds(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	for trial := range 2000 {
 		d := 0.5 + 2*rng.Float32()
-		ms := []anim.Marker{{0, "start"}}
-		for k := range rng.Intn(3) {
-			ms = append(ms, anim.Marker{Time: d * (0.05 + 0.9*rng.Float32()), Name: fmt.Sprintf("m%d", k)})
-		}
-		ms = append(ms, anim.Marker{d, "end"})
-		anim.SortMarkers(ms)
-		mode := []anim.LoopMode{anim.Loop, anim.Once, anim.PingPong, anim.Repeat}[trial%4]
-		loops := 1 + rng.Intn(3)
+		ms := append(append([]anim.Marker{{0, "start"}}, innerMarkers(rng, d, rng.Intn(3))...), anim.Marker{d, "end"})
+		mode, loops := loopModes[trial%4], 1+rng.Intn(3)
 		e0 := d * (4*rng.Float32() - 1)
 		switch mode {
 		case anim.Once:
@@ -126,12 +119,7 @@ func TestCrossingsAtTheEnds(t *testing.T) {
 		if trial%3 == 0 {
 			e0 = ms[rng.Intn(len(ms))].Time // starting on a marker fires it not
 		}
-		a := d * (6*rng.Float32() - 3)
-		var got []string
-		anim.Crossings(ms, d, mode, loops, e0, a, func(m anim.Marker) { got = append(got, m.Name) })
-		if want := arrivals(ms, d, mode, loops, e0, a); !slices.Equal(got, want) {
-			t.Fatalf("trial %d: %v clock (loops %d) of %v s, markers %v, from %v by %v: fired %v, want %v", trial, mode, loops, d, ms, e0, a, got, want)
-		}
+		checkCrossings(t, trial, arrivals, ms, d, mode, loops, e0, d*(6*rng.Float32()-3))
 	}
 }
 

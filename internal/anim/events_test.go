@@ -39,27 +39,44 @@ func simulate(markers []anim.Marker, d float32, mode anim.LoopMode, loops int, e
 	return out
 }
 
+// innerMarkers draws n markers, m0, m1, …, at random times between 5%
+// and 95% of a clip of d s, sorted by time.
+func innerMarkers(rng *rand.Rand, d float32, n int) []anim.Marker {
+	var ms []anim.Marker
+	for k := range n {
+		ms = append(ms, anim.Marker{Time: d * (0.05 + 0.9*rng.Float32()), Name: fmt.Sprintf("m%d", k)})
+	}
+	anim.SortMarkers(ms)
+	return ms
+}
+
+// checkCrossings fails the test unless Crossings fires, for markers ms on
+// a clip of d s whose clock in mode (with loops) moves from elapsed e0 by
+// a, the markers that reference fires.
+func checkCrossings(t *testing.T, trial int, reference func(ms []anim.Marker, d float32, mode anim.LoopMode, loops int, e0, a float32) []string,
+	ms []anim.Marker, d float32, mode anim.LoopMode, loops int, e0, a float32) {
+	t.Helper()
+	var got []string
+	anim.Crossings(ms, d, mode, loops, e0, a, func(m anim.Marker) { got = append(got, m.Name) })
+	if want := reference(ms, d, mode, loops, e0, a); !slices.Equal(got, want) {
+		t.Fatalf("trial %d: %v clock (loops %d) of %v s, markers %v, from %v by %v: fired %v, want %v", trial, mode, loops, d, ms, e0, a, got, want)
+	}
+}
+
+// loopModes are the clock's modes, in the order trials take them.
+var loopModes = []anim.LoopMode{anim.Loop, anim.Once, anim.PingPong, anim.Repeat}
+
 func TestCrossingsMatchASimulatedClock(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	for trial := range 300 {
 		d := 0.5 + 2*rng.Float32()
-		var ms []anim.Marker
-		for k := range 1 + rng.Intn(4) {
-			ms = append(ms, anim.Marker{Time: d * (0.05 + 0.9*rng.Float32()), Name: fmt.Sprintf("m%d", k)})
-		}
-		anim.SortMarkers(ms)
-		mode := []anim.LoopMode{anim.Loop, anim.Once, anim.PingPong, anim.Repeat}[trial%4]
-		loops := 1 + rng.Intn(3)
+		ms := innerMarkers(rng, d, 1+rng.Intn(4))
+		mode, loops := loopModes[trial%4], 1+rng.Intn(3)
 		e0 := d * (4*rng.Float32() - 1)
 		if mode == anim.Once || mode == anim.Repeat {
 			e0 = d * 2 * rng.Float32()
 		}
-		a := d * (6*rng.Float32() - 3)
-		var got []string
-		anim.Crossings(ms, d, mode, loops, e0, a, func(m anim.Marker) { got = append(got, m.Name) })
-		if want := simulate(ms, d, mode, loops, e0, a); !slices.Equal(got, want) {
-			t.Fatalf("trial %d: %v clock of %v s, markers %v, from %v by %v: fired %v, want %v", trial, mode, d, ms, e0, a, got, want)
-		}
+		checkCrossings(t, trial, simulate, ms, d, mode, loops, e0, d*(6*rng.Float32()-3))
 	}
 }
 

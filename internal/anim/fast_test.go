@@ -156,8 +156,7 @@ func TestSampleHeldPaths(t *testing.T) {
 		if rc.FieldStill() != tc.still {
 			t.Errorf("%s: held paths %03b, want %03b", tc.name, rc.FieldStill(), tc.still)
 		}
-		for _, path := range kernelPaths() {
-			anim.SetKernelPath(path)
+		eachKernelPath(func(path string) {
 			for _, nlerp := range []bool{false, true} {
 				ref := refSampleJob{Clip: &tc.clip, Rest: sk.Rest, Cursors: make([]int, len(tc.clip.Tracks)), Output: make([]anim.Transform, 9)}
 				job := rc.NewSampleJob(nlerp, anim.NewSoAPose(9))
@@ -187,8 +186,7 @@ func TestSampleHeldPaths(t *testing.T) {
 					}
 				}
 			}
-		}
-		kernelPaths()
+		})
 	}
 }
 
@@ -305,8 +303,7 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 	sa.FromTransforms(a)
 	sb.FromTransforms(b)
 	want, got := make([]anim.Transform, n), make([]anim.Transform, n)
-	for _, path := range kernelPaths() {
-		anim.SetKernelPath(path)
+	eachKernelPath(func(path string) {
 		for _, nlerp := range []bool{false, true} {
 			for _, w := range []float32{-1, 0, 0.3, 0.5, 0.9, 1, 2} {
 				anim.BlendSoA(out, sa, sb, w, nlerp)
@@ -334,8 +331,7 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 				t.Fatalf("%s in place joint %d: %+v, want %+v", path, i, got[i], want[i])
 			}
 		}
-	}
-	kernelPaths()
+	})
 }
 
 // TestModelPaletteMatchesJobs compares ModelPaletteJob with
@@ -360,8 +356,7 @@ func TestModelPaletteMatchesJobs(t *testing.T) {
 	}
 	soa := anim.NewSoAPose(n)
 	soa.FromTransforms(pose)
-	for _, path := range kernelPaths() {
-		anim.SetKernelPath(path)
+	eachKernelPath(func(path string) {
 		for _, skin := range []*anim.Skin{full, part} {
 			want := make([]float32, anim.PaletteFloats*len(skin.Joints))
 			(&refPaletteJob{Skin: skin, Models: models, Output: want}).Run()
@@ -385,8 +380,7 @@ func TestModelPaletteMatchesJobs(t *testing.T) {
 				}
 			}
 		}
-	}
-	kernelPaths()
+	})
 }
 
 // TestModelPaletteJobFollowsItsSkin runs one ModelPaletteJob and one
@@ -437,8 +431,7 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 			}
 		}
 	}
-	for _, path := range kernelPaths() {
-		anim.SetKernelPath(path)
+	eachKernelPath(func(path string) {
 		job.Skin = a
 		check(path + ", skin a")
 		job.Skin = b
@@ -470,8 +463,7 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 		check(path + ", a skeleton of 9 joints")
 		job.Skeleton, job.Input, job.Models = sk, soa, make([]float32, anim.PaletteFloats*n)
 		check(path + ", the same skin, 9 joints of the humanoid's 19")
-	}
-	kernelPaths()
+	})
 }
 
 // TestSkinPaletteIsTheFusedOne checks that a skin which is not 1:1 (the
@@ -499,8 +491,7 @@ func TestSkinPaletteIsTheFusedOne(t *testing.T) {
 		job.Run()
 		return job.Output
 	}
-	for _, path := range kernelPaths() {
-		anim.SetKernelPath(path)
+	eachKernelPath(func(path string) {
 		want := run(full)
 		got := run(reversed)
 		for s := range n {
@@ -513,8 +504,7 @@ func TestSkinPaletteIsTheFusedOne(t *testing.T) {
 		if got := run(rootless); !slices.Equal(got, want[12:]) {
 			t.Fatalf("%s: the rootless skin's palette differs from the fused pass's", path)
 		}
-	}
-	kernelPaths()
+	})
 }
 
 func TestSoAPoseRoundTrip(t *testing.T) {

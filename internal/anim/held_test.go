@@ -90,8 +90,7 @@ func TestHeldSampleSkipsCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range kernelPaths() {
-		anim.SetKernelPath(path)
+	eachKernelPath(func(path string) {
 		p := anim.NewPose(sk)
 		(&anim.SampleSoAJob{Clip: idle, Time: 0.5, Cursors: make([]int32, idle.NumCursors()), Cache: make([]float32, idle.CacheLen()), Output: p}).Run()
 		rest := sk.Rest[1].Translation[1]
@@ -110,8 +109,7 @@ func TestHeldSampleSkipsCopy(t *testing.T) {
 			t.Errorf("%s: spine y %v after Set and sampling, want %v: Set kept the claim", path, p.FieldTy()[1], rest)
 		}
 		checkClaims(t, path, p)
-	}
-	anim.RestoreKernels()
+	})
 }
 
 // TestHeldStripesAgree runs random sequences of sampling, blends, masked
@@ -143,8 +141,7 @@ func TestHeldStripesAgree(t *testing.T) {
 	for i := range mask {
 		mask[i] = [...]float32{0, 0.3, 1, 0.7}[i%4]
 	}
-	for _, path := range kernelPaths() {
-		anim.SetKernelPath(path)
+	eachKernelPath(func(path string) {
 		rng := rand.New(rand.NewPCG(7, 11))
 		var tagged, plain [4]*anim.SoAPose
 		var jobs [2][]anim.SampleSoAJob
@@ -208,8 +205,7 @@ func TestHeldStripesAgree(t *testing.T) {
 		if claims < 2000 {
 			t.Errorf("%s: %d claims over 3000 steps of four poses: the tags went untested", path, claims)
 		}
-	}
-	anim.RestoreKernels()
+	})
 }
 
 // TestRestPoseClaims: NewRestPose holds the skeleton's rest pose and

@@ -27,16 +27,10 @@ type accessorLayout struct {
 
 func layoutOf(a *gltf.Accessor) (accessorLayout, error) {
 	var l accessorLayout
-	switch a.ComponentType {
-	case gltf.ComponentByte, gltf.ComponentUbyte:
-		l.compSize = 1
-	case gltf.ComponentShort, gltf.ComponentUshort:
-		l.compSize = 2
-	case gltf.ComponentUint, gltf.ComponentFloat:
-		l.compSize = 4
-	default:
+	if int(a.ComponentType) >= len(componentTypes) {
 		return l, fmt.Errorf("unknown componentType %d", a.ComponentType)
 	}
+	l.compSize = componentTypes[a.ComponentType].size
 	l.comps = a.Type.Components()
 	if l.comps == 0 {
 		return l, fmt.Errorf("unknown type %d", a.Type)
@@ -231,14 +225,12 @@ func (l *loader) checkAccessor(i int) error {
 	return nil
 }
 
+// sparseIndexSize is the size in bytes of a sparse index of type ct, 0
+// for the types sparse indices may not have (float and signed).
 func sparseIndexSize(ct gltf.ComponentType) int {
 	switch ct {
-	case gltf.ComponentUbyte:
-		return 1
-	case gltf.ComponentUshort:
-		return 2
-	case gltf.ComponentUint:
-		return 4
+	case gltf.ComponentUbyte, gltf.ComponentUshort, gltf.ComponentUint:
+		return componentTypes[ct].size
 	}
 	return 0
 }
@@ -520,22 +512,28 @@ func (s compSet) String() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
+// componentName is ct as the specification names it.
 func componentName(ct gltf.ComponentType) string {
-	switch ct {
-	case gltf.ComponentFloat:
-		return "FLOAT"
-	case gltf.ComponentByte:
-		return "BYTE"
-	case gltf.ComponentUbyte:
-		return "UNSIGNED_BYTE"
-	case gltf.ComponentShort:
-		return "SHORT"
-	case gltf.ComponentUshort:
-		return "UNSIGNED_SHORT"
-	case gltf.ComponentUint:
-		return "UNSIGNED_INT"
+	if int(ct) < len(componentTypes) {
+		return componentTypes[ct].name
 	}
 	return fmt.Sprintf("componentType(%d)", ct)
+}
+
+// componentTypes holds, for each of qmuntal/gltf's component types, its
+// name and its number (a GL enum) in the specification's table of
+// accessor component types, and its size in bytes.
+var componentTypes = [...]struct {
+	name string
+	gl   int
+	size int
+}{
+	gltf.ComponentByte:   {"BYTE", 5120, 1},
+	gltf.ComponentUbyte:  {"UNSIGNED_BYTE", 5121, 1},
+	gltf.ComponentShort:  {"SHORT", 5122, 2},
+	gltf.ComponentUshort: {"UNSIGNED_SHORT", 5123, 2},
+	gltf.ComponentUint:   {"UNSIGNED_INT", 5125, 4},
+	gltf.ComponentFloat:  {"FLOAT", 5126, 4},
 }
 
 // accessorRule is what one use of an accessor (a semantic) accepts.

@@ -72,3 +72,49 @@ func TestAccessorReadsOddLayouts(t *testing.T) {
 		})
 	}
 }
+
+// TestComponentTypes pins each component type's name, number and size to
+// the specification's table of accessor component types (§3.6.2.2), and
+// which of them a sparse index may have (§5.1.3: unsigned only).
+func TestComponentTypes(t *testing.T) {
+	for _, c := range []struct {
+		ct          gltf.ComponentType
+		name        string
+		gl, size    int
+		sparseIndex bool
+	}{
+		{gltf.ComponentByte, "BYTE", 5120, 1, false},
+		{gltf.ComponentUbyte, "UNSIGNED_BYTE", 5121, 1, true},
+		{gltf.ComponentShort, "SHORT", 5122, 2, false},
+		{gltf.ComponentUshort, "UNSIGNED_SHORT", 5123, 2, true},
+		{gltf.ComponentUint, "UNSIGNED_INT", 5125, 4, true},
+		{gltf.ComponentFloat, "FLOAT", 5126, 4, false},
+	} {
+		lay, err := layoutOf(&gltf.Accessor{ComponentType: c.ct, Type: gltf.AccessorScalar})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		wantSparse := 0
+		if c.sparseIndex {
+			wantSparse = c.size
+		}
+		if got := componentName(c.ct); got != c.name {
+			t.Errorf("componentName(%d) = %q, want %q", c.ct, got, c.name)
+		}
+		if got := glComponent(c.ct); got != c.gl {
+			t.Errorf("%s: glComponent = %d, want %d", c.name, got, c.gl)
+		}
+		if lay.compSize != c.size {
+			t.Errorf("%s: component size %d, want %d", c.name, lay.compSize, c.size)
+		}
+		if got := sparseIndexSize(c.ct); got != wantSparse {
+			t.Errorf("%s: sparse index size %d, want %d", c.name, got, wantSparse)
+		}
+	}
+	if _, err := layoutOf(&gltf.Accessor{ComponentType: gltf.ComponentUint + 1, Type: gltf.AccessorScalar}); err == nil {
+		t.Errorf("an unknown component type has a layout")
+	}
+	if got := componentName(gltf.ComponentUint + 1); got != "componentType(6)" {
+		t.Errorf("componentName of an unknown type = %q", got)
+	}
+}

@@ -318,19 +318,8 @@ func (l *loader) dracoTarget(where string, acc int) (dracoOut, error) {
 
 // glComponent is a component type as glTF's JSON numbers it (5120-5126).
 func glComponent(ct gltf.ComponentType) int {
-	switch ct {
-	case gltf.ComponentByte:
-		return 5120
-	case gltf.ComponentUbyte:
-		return 5121
-	case gltf.ComponentShort:
-		return 5122
-	case gltf.ComponentUshort:
-		return 5123
-	case gltf.ComponentUint:
-		return 5125
-	case gltf.ComponentFloat:
-		return 5126
+	if int(ct) < len(componentTypes) {
+		return componentTypes[ct].gl
 	}
 	return 0
 }

@@ -185,6 +185,16 @@ func (l *loader) loadPrimitive(where string, p *gltf.Primitive) (Primitive, erro
 	if err := l.loadTargets(where, p, &prim); err != nil {
 		return prim, err
 	}
+	if uv := l.tangentUV(&prim); uv != nil {
+		// A valid file whose tangents would cost more than its budget
+		// still draws, with the shader's own frame.
+		if need := tangentBytes(prim.NumVertices(), len(prim.Indices)); need > l.budget {
+			l.issue("VIEWER_NOTE", where, "tangents not generated for the normal texture: %d bytes of work for %d corners, more than the %d left of this file's budget", need, len(prim.Indices), l.budget)
+		} else {
+			l.budget -= need
+			prim.generateTangents(uv)
+		}
+	}
 	return prim, nil
 }
 

@@ -116,6 +116,12 @@ type Primitive struct {
 	// nil; normal maps fall back to a tangent frame from screen-space
 	// derivatives without it.
 	Tangents []float32
+	// TangentsGenerated marks Tangents computed at load rather than read:
+	// MikkTSpace, as glTF asks where the material has a normal texture
+	// and the file no TANGENT. Vertices whose corners got different
+	// frames were copied (every per-vertex array with them), so the
+	// vertex count can exceed the file's.
+	TangentsGenerated bool
 	// Colors is COLOR_0 as linear RGBA per vertex (alpha 1 where the file
 	// has RGB), or nil. It multiplies the base colour.
 	Colors []float32
@@ -145,8 +151,8 @@ type Primitive struct {
 
 // MorphTarget is one morph target of a primitive: xyz displacements per
 // vertex of the positions and of the normals (nil where the target has
-// none). Tangent displacements are validated but not kept: nothing is
-// shaded with tangents.
+// none). Tangent displacements are validated but not kept: a morphed
+// vertex keeps its base tangent.
 type MorphTarget struct {
 	Positions, Normals []float32
 }

@@ -101,13 +101,16 @@ func losslessWebP(t testing.TB, img *image.NRGBA) []byte {
 	return b.Bytes()
 }
 
-// fourColours is red, green / blue, white, all opaque.
-func fourColours() *image.NRGBA {
-	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
-	img.SetNRGBA(0, 0, color.NRGBA{255, 0, 0, 255})
-	img.SetNRGBA(1, 0, color.NRGBA{0, 255, 0, 255})
-	img.SetNRGBA(0, 1, color.NRGBA{0, 0, 255, 255})
-	img.SetNRGBA(1, 1, color.NRGBA{255, 255, 255, 255})
+// webpTexels is 3 × 2 texels, red, green, blue at half alpha / white,
+// black, yellow at half alpha: not square, so that a width and height
+// swapped shows, and with alpha, which a decoder may drop; each channel
+// takes two values, as losslessWebP needs.
+func webpTexels() *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, 3, 2))
+	copy(img.Pix, []uint8{
+		255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 128,
+		255, 255, 255, 255, 0, 0, 0, 255, 255, 255, 0, 128,
+	})
 	return img
 }
 
@@ -149,7 +152,7 @@ func texturedDoc(t testing.TB, textures, images, used, required string) []byte {
 }
 
 func TestWebPAndKTX2Textures(t *testing.T) {
-	webp := losslessWebP(t, fourColours())
+	webp := losslessWebP(t, webpTexels())
 	grey := color.NRGBA{128, 128, 128, 255}
 	fallback := fmt.Sprintf(`{"uri": %q}`, dataURI("image/png", onePNG(t, grey)))
 	webpImage := fmt.Sprintf(`{"uri": %q}`, dataURI("image/webp", webp))
@@ -163,10 +166,10 @@ func TestWebPAndKTX2Textures(t *testing.T) {
 	}{
 		{name: "WebP required, no fallback",
 			textures: `{"extensions": {"EXT_texture_webp": {"source": 0}}}`, images: webpImage,
-			used: `"EXT_texture_webp"`, required: `"EXT_texture_webp"`, want: fourColours()},
+			used: `"EXT_texture_webp"`, required: `"EXT_texture_webp"`, want: webpTexels()},
 		{name: "WebP over its PNG fallback",
 			textures: `{"source": 1, "extensions": {"EXT_texture_webp": {"source": 0}}}`, images: webpImage + "," + fallback,
-			used: `"EXT_texture_webp"`, want: fourColours()},
+			used: `"EXT_texture_webp"`, want: webpTexels()},
 		{name: "broken WebP draws its fallback",
 			textures: `{"source": 1, "extensions": {"EXT_texture_webp": {"source": 0}}}`, images: broken + "," + fallback,
 			used: `"EXT_texture_webp"`, want: onePixel(grey), code: "IMAGE_UNEXPECTED_EOS", where: "/images/0"},
@@ -233,7 +236,7 @@ func TestKTX2OnlyTexturesShareOneLine(t *testing.T) {
 // with the image reported or refuses with an error, never a panic, and a
 // decoded texture stays within the pixel cap.
 func FuzzWebPTexture(f *testing.F) {
-	f.Add(losslessWebP(f, fourColours()))
+	f.Add(losslessWebP(f, webpTexels()))
 	f.Add(losslessWebP(f, onePixel(color.NRGBA{1, 2, 3, 4})))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		img := fmt.Sprintf(`{"uri": %q}`, dataURI("image/webp", data))

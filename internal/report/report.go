@@ -67,6 +67,9 @@ func WriteInfo(w io.Writer, m *gltfload.Model, limit int) {
 				infl = fmt.Sprintf("up to %d influences (%d JOINTS/WEIGHTS sets), dropped weight max %.4f mean %.6f",
 					maxInfluences(p), p.Sets, p.DroppedMax, p.DroppedMean)
 			}
+			if p.TangentsGenerated {
+				infl += ", tangents generated (MikkTSpace)"
+			}
 			fmt.Fprintf(w, "mesh %d %q primitive %d: %d vertices, %d triangles, %s\n", i, me.Name, pi, p.NumVertices(), len(p.Indices)/3, infl)
 			for t, tg := range p.Targets {
 				moved := 0

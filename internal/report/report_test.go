@@ -89,3 +89,20 @@ func TestCompressionReportsMorphWeights(t *testing.T) {
 		t.Errorf("JSON:\n%s", js.String())
 	}
 }
+
+// -info says which primitives carry tangents the loader generated.
+func TestInfoSaysTangentsWereGenerated(t *testing.T) {
+	m, err := gltfload.LoadFS(assets.EdgeFS, "edge/cubic_step.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before bytes.Buffer
+	WriteInfo(&before, m, 0)
+	m.Meshes[0].Primitives[0].TangentsGenerated = true
+	var b bytes.Buffer
+	WriteInfo(&b, m, 0)
+	if strings.Contains(before.String(), "tangents") || !strings.Contains(b.String(), "primitive 0: ") ||
+		!strings.Contains(b.String(), ", tangents generated (MikkTSpace)\n") {
+		t.Errorf("-info:\n%s\nwant primitive 0's line to end in \", tangents generated (MikkTSpace)\"", b.String())
+	}
+}

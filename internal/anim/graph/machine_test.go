@@ -280,6 +280,32 @@ func TestWindowHit(t *testing.T) {
 	}
 }
 
+// TestWindowHitEdges: a transition window is met when the time swept
+// touches it, ends included (hand-worked, dyadic values are exact).
+func TestWindowHitEdges(t *testing.T) {
+	cases := []struct {
+		name  string
+		t, d  float32
+		wraps bool
+		b, e  float32
+		hit   bool
+	}{
+		{"once: swept [0.25, 0.5] touches [0.5, 0.75] at its start", 0.5, 0.25, false, 0.5, 0.75, true},
+		{"once: swept [0.25, 0.5] touches [0.125, 0.25] at its end", 0.5, 0.25, false, 0.125, 0.25, true},
+		{"once: swept [0.25, 0.5] misses [0.625, 0.75]", 0.5, 0.25, false, 0.625, 0.75, false},
+		{"once backwards: swept [0.25, 0.5] from 0.5", 0.25, -0.25, false, 0.5, 0.75, true},
+		{"loop: [0.75, 1.25] meets [0.1, 0.2] one loop on", 1.25, 0.5, true, 0.1, 0.2, true},
+		{"loop: [0.75, 1.25] misses [0.3, 0.5]", 1.25, 0.5, true, 0.3, 0.5, false},
+		{"loop: [0.75, 1.25] touches [0.25, 0.5] at its start", 1.25, 0.5, true, 0.25, 0.5, true},
+		{"loop: [0.75, 1.25] touches [0.5, 0.75] at its end", 1.25, 0.5, true, 0.5, 0.75, true},
+	}
+	for _, c := range cases {
+		if got := windowHit(c.t, c.d, c.wraps, Window{Begin: c.b, End: c.e}); got != c.hit {
+			t.Errorf("%s: got %v", c.name, got)
+		}
+	}
+}
+
 func TestMatchPhaseAndReset(t *testing.T) {
 	// Walk (1 s) x = 10t; Run (2 s) x = 100 + 20t, inside a synced blend
 	// and a layer node, so the phase travels through both.

@@ -276,3 +276,113 @@ func TestParseFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecEdges: what Validate accepts at its limits, and that an error
+// after a valid entry is still found.
+func TestSpecEdges(t *testing.T) {
+	if s := NodeType(len(nodeTypeNames)).String(); s == "" {
+		t.Fatal("an unknown node type has no name")
+	}
+	clip := func(name string) *NodeSpec { n := clipNodeSpec(name); return &n }
+	machine := func(trs ...TransitionSpec) *Spec {
+		return &Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "a", Tree: clip("A")}, {Name: "b", Tree: clip("B")}}, Transitions: trs}}}
+	}
+	for _, tc := range []struct {
+		name    string
+		spec    *Spec
+		wantErr string // "" for valid
+	}{
+		{"a transition of no duration", machine(TransitionSpec{From: "a", To: "b"}), ""},
+		{"a window of one instant", machine(TransitionSpec{From: "a", To: "b", Window: &Window{Begin: 0.5, End: 0.5}}), ""},
+		{"a window to the very end", machine(TransitionSpec{From: "a", To: "b", Window: &Window{Begin: 0.75, End: 1}}), ""},
+		{"an error after a valid transition", machine(TransitionSpec{From: "a", To: "b"}, TransitionSpec{From: "b", To: "c"}), `unknown state "c"`},
+		{"a constant weight that is NaN", &Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "a", Tree: &NodeSpec{Type: NodeLerp,
+			Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("B")}, Weight: &Input{Value: float32(math.NaN())}}}}}}}, "weight"},
+		{"an error in a later child", &Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "a", Tree: &NodeSpec{Type: NodeLerp,
+			Children: []NodeSpec{clipNodeSpec("A"), {Type: NodeType(99)}}, Weight: &Input{Value: 0.5}}}}}}}, "children[1]"},
+	} {
+		err := tc.spec.Validate()
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("%s: got %v, want an error naming %s", tc.name, err, tc.wantErr)
+		}
+	}
+	two := &Spec{Layers: []LayerSpec{{}, {}}}
+	if two.layerName(0) != "base" || two.layerName(1) != "layer1" {
+		t.Fatalf("unnamed layers are %q and %q, want base and layer1", two.layerName(0), two.layerName(1))
+	}
+}
+
+// TestSpecErrorsAfterValidParts: each kind of node and post step with its
+// first parts valid and a later one wrong; the error must still be found
+// (a check that stopped at its first valid part would miss every one).
+func TestSpecErrorsAfterValidParts(t *testing.T) {
+	nan := &Input{Value: float32(math.NaN())}
+	bad := &NodeSpec{Type: NodeType(99)}
+	a, b := clipNodeSpec("A"), clipNodeSpec("B")
+	half := &Input{Value: 0.5}
+	mask := &MaskSpec{Joints: []string{"j1"}}
+	nodes := []struct {
+		name, want string
+		node       NodeSpec
+	}{
+		{"blend2d points after params", "points", NodeSpec{Type: NodeBlend2D, Children: []NodeSpec{a, b}, Points: []mgl32.Vec2{{0, 0}}}},
+		{"average: a negative constant weight after a valid one", "negative", NodeSpec{Type: NodeAverage, Children: []NodeSpec{a, b}, Weights: []Input{{Value: 1}, {Value: -1}}}},
+		{"cross-fade duration after its param", "duration", NodeSpec{Type: NodeCrossFade, Children: []NodeSpec{a, b}, Duration: -1}},
+		{"cross-fade children after its ease", "children", NodeSpec{Type: NodeCrossFade, Children: []NodeSpec{a, b, a}}},
+		{"additive mask after its weight", "mask", NodeSpec{Type: NodeAdditive, Weight: half, Mask: &MaskSpec{}, Base: &a, Source: &b}},
+		{"additive base after its mask", "base", NodeSpec{Type: NodeAdditive, Mask: mask, Base: bad, Source: &b}},
+		{"additive source after its base", "source", NodeSpec{Type: NodeAdditive, Base: &a, Source: bad}},
+		{"mask node without a mask after its weight", "mask", NodeSpec{Type: NodeMask, Weight: half, Base: &a, Overlay: &b}},
+		{"mask node base after its mask", "base", NodeSpec{Type: NodeMask, Mask: mask, Base: bad, Overlay: &b}},
+		{"mask node overlay after its base", "overlay", NodeSpec{Type: NodeMask, Mask: mask, Base: &a, Overlay: bad}},
+		{"layer mask after its weight", "mask", NodeSpec{Type: NodeLayer, Base: &a, Layers: []NodeLayerSpec{{Node: b, Weight: half, Mask: &MaskSpec{}}}}},
+		{"layer node after its mask", "node", NodeSpec{Type: NodeLayer, Base: &a, Layers: []NodeLayerSpec{{Node: *bad, Mask: mask}}}},
+		{"second layer after a valid first", "layers[1]", NodeSpec{Type: NodeLayer, Base: &a, Layers: []NodeLayerSpec{{Node: b}, {Node: *bad}}}},
+	}
+	for _, tc := range nodes {
+		n := tc.node
+		s := &Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "s", Tree: &n}}}}}
+		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error at %s", tc.name, err, tc.want)
+		}
+	}
+	one := []StateSpec{{Name: "s", Tree: &a}}
+	posts := []struct {
+		name, want string
+		post       PostSpec
+	}{
+		{"IK target after its pole", "target", PostSpec{Type: PostTwoBoneIK, Joints: []string{"a", "b", "c"}, Target: [3]Input{{}, *nan, {}}}},
+		{"look-at weight after its target", "weight", PostSpec{Type: PostLookAt, Joints: []string{"a"}, Weight: nan}},
+	}
+	for _, tc := range posts {
+		s := &Spec{Layers: []LayerSpec{{States: one}}, Post: []PostSpec{tc.post}}
+		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error at %s", tc.name, err, tc.want)
+		}
+	}
+	valid := []NodeSpec{{Type: NodeCrossFade, Children: []NodeSpec{a, b}, Duration: 0}}
+	for _, n := range valid {
+		s := &Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "s", Tree: &n}}}}, Post: []PostSpec{{Type: PostLookAt, Joints: []string{"a", "b"}, Shares: []float32{0, 1}}}}
+		if err := s.Validate(); err != nil {
+			t.Errorf("a cross-fade of no duration and a look-at share of 0: %v", err)
+		}
+	}
+}
+
+// TestSpecJSONForms: a clip by index 0, a Bézier ease as [p1, p2].
+func TestSpecJSONForms(t *testing.T) {
+	s, err := ParseSpec([]byte(`{"states": [{"name": "a", "tree": {"type": "clip", "clip": 0}}, {"name": "b", "tree": "B"}],
+	  "transitions": [{"from": "a", "to": "b", "duration": 0.5, "ease": [0.25, 0.75]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref := s.Layers[0].States[0].Tree.Clip; ref.Index != 0 || ref.Name != "" {
+		t.Fatalf("clip 0 parsed as %+v", ref)
+	}
+	if e := s.Layers[0].Transitions[0].Ease; e.Shape != EaseBezier || e.P1 != 0.25 || e.P2 != 0.75 {
+		t.Fatalf("ease [0.25, 0.75] parsed as %+v", e)
+	}
+}
