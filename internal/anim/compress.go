@@ -242,11 +242,14 @@ func codedComponents(p Path, bits uint8) int {
 // CacheLen is the length of the float cache SampleSoAJob needs: a head
 // and one key pair per joint and path, in groups of 8 joints
 // (keystream.go), and for a compressed clip each pair's end time after
-// them.
+// them, then 4 floats per packed morph channel (packedMorph.sample).
 func (c *RuntimeClip) CacheLen() int {
 	l := streamHead + cacheStripes*soaPadded(c.numJoints)
 	if c.pk != nil {
 		l += 3 * soaPadded(c.numJoints)
+	}
+	if c.pm != nil {
+		l += 4 * len(c.pm.chans)
 	}
 	return l
 }
@@ -354,7 +357,8 @@ func (c *RuntimeClip) resetPacked(cursors []int32, cache []float32) {
 			}
 		}
 	}
-	clear(cursors[:3*c.numJoints])
+	// The packed morph channels' cursors too: their pairs are stale.
+	clear(cursors)
 	cache[1], cache[2] = c.tag, 0 // no frames held
 }
 

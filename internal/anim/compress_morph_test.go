@@ -330,4 +330,58 @@ func TestCompressMorphBoundaries(t *testing.T) {
 			t.Errorf("%v: %v allocations a sample", c.mode, a)
 		}
 	}
+	// A job given another clip's cursors and cache (a clip of the same
+	// shape, its weights halved) samples that clip as a fresh job does.
+	half := newExpressive()
+	face := &half.clip.Morph[0]
+	face.Values = append([]float32(nil), face.Values...)
+	for k := range face.Values {
+		face.Values[k] /= 2
+	}
+	rc2, _, err := anim.CompressClip(&half.clip, half.sk, anim.CompressOptions{Tolerance: tol, MorphDisplacement: half.disp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc2.NumCursors() != rc.NumCursors() || rc2.CacheLen() != rc.CacheLen() {
+		t.Fatalf("halved clip needs %d cursors and %d floats of cache; the clip %d and %d", rc2.NumCursors(), rc2.CacheLen(), rc.NumCursors(), rc.CacheLen())
+	}
+	job := rc.NewSampleJob(false, anim.NewPose(e.sk))
+	for _, tm := range []float32{2.5, 2.51, 7, 7.02} {
+		job.Clip, job.Time = rc, tm
+		job.Run()
+		job.Clip = rc2
+		job.Run()
+		fresh := sampleRuntime(rc2, tm, e.sk)
+		for k, w := range fresh.W {
+			if job.Output.W[k] != w {
+				t.Fatalf("t=%v: weight %d of the halved clip is %v after the clip's, %v fresh", tm, k, job.Output.W[k], w)
+			}
+		}
+	}
+}
+
+// Sampling the expressive clip as playback does, its weights raw and
+// packed: what decoding the packed weights costs a frame.
+func BenchmarkSampleMorphExpressions(b *testing.B) {
+	e := newExpressive()
+	raw, _, err := anim.CompressClip(&e.clip, e.sk, anim.CompressOptions{Tolerance: 1e-4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	packed, _, err := anim.CompressClip(&e.clip, e.sk, anim.CompressOptions{Tolerance: 1e-4, MorphDisplacement: e.disp})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		rc   *anim.RuntimeClip
+	}{{"raw", raw}, {"packed", packed}} {
+		b.Run(c.name, func(b *testing.B) {
+			job := c.rc.NewSampleJob(false, anim.NewPose(e.sk))
+			for i := 0; b.Loop(); i++ {
+				job.Time = float32(i%600) / 60
+				job.Run()
+			}
+		})
+	}
 }

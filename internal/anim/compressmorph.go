@@ -56,63 +56,65 @@ type morphChannel struct {
 }
 
 // sample writes every packed channel's weight at t into w, a pose's
-// weights; cur holds a cursor per channel, k+1 while t was last between
-// its keys k and k+1, else 0. It allocates nothing.
-func (pm *packedMorph) sample(t float32, cur []int32, w []float32) {
+// weights. Each channel keeps in pairs (4 floats from 4i) the key pair
+// around the time it was last sampled at, t0, t1, a and b, and in cur[i]
+// 0 where that is not set (a new job, or after resetPacked), k+1 for
+// keys k and k+1, −1 for a value held (a constant, or outside the keys,
+// a = b): a time within t0 ≤ t < t1 interpolates the pair without
+// decoding, as the joints' cache does. It allocates nothing.
+func (pm *packedMorph) sample(t float32, cur []int32, pairs []float32, w []float32) {
 	for i := range pm.chans {
 		ch := &pm.chans[i]
-		if int(ch.w) < len(w) {
-			w[ch.w] = pm.value(ch, t, &cur[i])
+		if int(ch.w) >= len(w) {
+			continue // a pose without this skeleton's channels
 		}
+		p := (*[4]float32)(pairs[4*i:])
+		if cur[i] == 0 || !(p[0] <= t && t < p[1]) {
+			pm.refill(ch, t, &cur[i], p)
+		}
+		w[ch.w] = p[2] + (p[3]-p[2])*Clamp01((t-p[0])/(p[1]-p[0]))
 	}
 }
 
-// value is channel ch's weight at t, as sampleMorphTrack samples a LINEAR
-// track: the first key's value up to it (and at NaN), the last's from it,
-// linear between keys.
-func (pm *packedMorph) value(ch *morphChannel, t float32, cur *int32) float32 {
+// refill sets the key pair p of channel ch and its cursor for t, as
+// sampleMorphTrack samples a LINEAR track: the first key's value held up
+// to it (and at NaN), the last's from it, keys k and k+1 between. Where
+// playback crossed one key of the pair cached, it decodes only the next.
+func (pm *packedMorph) refill(ch *morphChannel, t float32, cur *int32, p *[4]float32) {
+	const far = math.MaxFloat32
 	n := int(ch.n)
 	if n < 2 {
-		return ch.lo
+		*p, *cur = [4]float32{-far, far, ch.lo, ch.lo}, -1
+		return
 	}
-	if !(t > pm.keyTime(ch, 0)) {
-		*cur = 0
-		return pm.key(ch, 0)
-	}
-	if t >= pm.keyTime(ch, n-1) {
-		*cur = 0
-		return pm.key(ch, n-1)
-	}
-	k := int(*cur) - 1
-	var t0, t1 float32
-	if k >= 0 && k < n-1 {
-		t0, t1 = pm.keyTime(ch, k), pm.keyTime(ch, k+1)
-		if !(t0 <= t && t < t1) {
-			k = -1
-			// Playback that crossed one key: the next pair.
-			if c := int(*cur); t >= t1 && c+1 < n {
-				if t2 := pm.keyTime(ch, c+1); t < t2 {
-					k, t0, t1 = c, t1, t2
-				}
-			}
+	if c := int(*cur); c > 0 && c+1 < n && t >= p[1] {
+		if t2 := pm.keyTime(ch, c+1); t < t2 {
+			*p, *cur = [4]float32{p[1], t2, p[3], pm.key(ch, c+1)}, int32(c+1)
+			return
 		}
 	}
-	if k < 0 {
-		// The last key ≤ t, among keys 0 to n−2 (t lies inside the keys).
-		lo, hi := 0, n-2
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			if pm.keyTime(ch, mid) <= t {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
-		}
-		k, t0, t1 = lo, pm.keyTime(ch, lo), pm.keyTime(ch, lo+1)
+	if first := pm.keyTime(ch, 0); !(t > first) {
+		v := pm.key(ch, 0)
+		*p, *cur = [4]float32{-far, first, v, v}, -1
+		return
 	}
-	*cur = int32(k + 1)
-	a, b := pm.key(ch, k), pm.key(ch, k+1)
-	return a + (b-a)*Clamp01((t-t0)/(t1-t0))
+	if last := pm.keyTime(ch, n-1); t >= last {
+		v := pm.key(ch, n-1)
+		*p, *cur = [4]float32{last, far, v, v}, -1
+		return
+	}
+	// The last key ≤ t, among keys 0 to n−2 (t lies inside the keys).
+	lo, hi := 0, n-2
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if pm.keyTime(ch, mid) <= t {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	*p = [4]float32{pm.keyTime(ch, lo), pm.keyTime(ch, lo+1), pm.key(ch, lo), pm.key(ch, lo+1)}
+	*cur = int32(lo + 1)
 }
 
 // keyTime decodes the time of key k of ch.
@@ -349,10 +351,11 @@ func morphError(ref, rc *RuntimeClip, disp []float64, times []float32) float64 {
 	}
 	a, b := make([]float32, len(ref.morphRest)), make([]float32, len(ref.morphRest))
 	ca, cb := make([]int32, ref.NumCursors()), make([]int32, rc.NumCursors())
+	pairs := make([]float32, 4*len(rc.pm.chans))
 	var worst float64
 	for _, t := range times {
-		sampleMorphW(ref, t, ca, a)
-		sampleMorphW(rc, t, cb, b)
+		sampleMorphW(ref, t, ca, nil, a)
+		sampleMorphW(rc, t, cb, pairs, b)
 		for i := range rc.pm.chans {
 			k := rc.pm.chans[i].w
 			worst = max(worst, disp[k]*math.Abs(float64(a[k])-float64(b[k])))

@@ -68,7 +68,7 @@ func (j *SampleSoAJob) Validate() error {
 func (j *SampleSoAJob) Run() {
 	sampleSoA(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Cache, j.Output)
 	if len(j.Output.W) > 0 {
-		sampleMorph(j.Clip, j.Time, j.Cursors[3*j.Clip.numJoints:], j.Output)
+		sampleMorph(j.Clip, j.Time, j.Cursors[3*j.Clip.numJoints:], j.Cache, j.Output)
 	}
 }
 
