@@ -1,7 +1,10 @@
 #version 410 core
-// Base colour (factor x texture x vertex colour) lit by a directional key
-// light and a sky/ground hemisphere ambient, in linear space, encoded to
-// sRGB at the end; the base colour view draws it unlit. Alpha follows the
+// glTF's metallic-roughness material (base colour × texture × vertex
+// colour, metallic, roughness, normal, occlusion, emissive) lit in linear
+// space and encoded to sRGB at the end. The viewer's look lights it by an
+// environment (a prefiltered radiance cube map and spherical-harmonic
+// irradiance) and a key light, tone mapped; the reference stage lights it
+// as three.js does; the debug views show one input. Alpha follows the
 // material's mode: OPAQUE ignores it, MASK cuts at the cutoff, BLEND
 // outputs it for blending.
 
@@ -34,8 +37,7 @@ uniform int uUnlit;            // KHR_materials_unlit: the shaded view shows the
 uniform int uLighting;         // 0 the viewer's look, 1 the reference stage (-lighting three)
 uniform sampler2D uDFG;        // split-sum (A, B): roughness along x, n·v along y
 uniform int uSets[5];
-// The file's punctual lights (KHR_lights_punctual), lit by the reference
-// stage: kind 0 directional, 1 point, 2 spot; position and direction the
+// The file's punctual lights (KHR_lights_punctual), in either stage: kind 0 directional, 1 point, 2 spot; position and direction the
 // light shines in (world), linear colour times intensity, range (0: none)
 // and the spot's cosines (outer, inner).
 #define MAX_LIGHTS 8
@@ -50,6 +52,16 @@ uniform vec2 uLightCone[MAX_LIGHTS];          // coordinate set (0, 1) of the ba
 // 3 base colour; the inputs of glTF's material model: 4 shading normal,
 // 5 metallic, 6 roughness, 7 occlusion, 8 emissive, 9 alpha.
 uniform int uView;
+// The viewer's look: the environment's radiance, prefiltered for GGX
+// (level k holds perceptual roughness k / uEnvMaxLod), its irradiance's
+// spherical-harmonic coefficients (L00, L1-1, L10, L11, L2-2, L2-1, L20,
+// L21, L22), the exposure's factor and the tone mapping (0 PBR Neutral,
+// 1 ACES, 2 none).
+uniform samplerCube uEnv;
+uniform float uEnvMaxLod;
+uniform vec3 uSH[9];
+uniform float uExposure;
+uniform int uTonemap;
 uniform vec4 uTint;           // the draw's partition colour
 
 out vec4 fragColor;
@@ -125,6 +137,32 @@ vec3 schlick(vec3 f0, float f90, float vh) {
 // the shading normal, v the direction to the eye.
 vec3 direct(vec3 l, vec3 radiance, vec3 n, vec3 v, vec3 diffuse, vec3 f0, float rough, vec3 compensation);
 
+// fileLights is the light the file's punctual lights bring: directional,
+// point and spot (inverse-square falloff windowed to zero at the range,
+// smooth between the spot's cone cosines), as KHR_lights_punctual
+// defines them.
+vec3 fileLights(vec3 n, vec3 v, vec3 diffuse, vec3 f0, float rough, vec3 compensation) {
+    vec3 lit = vec3(0.0);
+    for (int i = 0; i < uLightCount; i++) {
+        vec3 l = -uLightDirs[i];
+        vec3 radiance = uLightColor[i];
+        if (uLightKind[i] != 0) {
+            vec3 d = uLightPos[i] - vWorld;
+            float dist = length(d);
+            l = d / max(dist, 1e-6);
+            radiance *= 1.0 / max(dist * dist, 0.01);
+            if (uLightRange[i] > 0.0) {
+                radiance *= pow(clamp(1.0 - pow(dist / uLightRange[i], 4.0), 0.0, 1.0), 2.0);
+            }
+            if (uLightKind[i] == 2) {
+                radiance *= smoothstep(uLightCone[i].x, uLightCone[i].y, dot(-l, uLightDirs[i]));
+            }
+        }
+        lit += direct(l, radiance, n, v, diffuse, f0, rough, compensation);
+    }
+    return lit;
+}
+
 vec3 referenceStage(vec3 base, vec3 ng, vec3 v) {
     vec4 mr = uHasMap[0] != 0 ? mapAt(0) : vec4(1.0);
     float metal = uMetalRough.x * mr.b;
@@ -138,24 +176,7 @@ vec3 referenceStage(vec3 base, vec3 ng, vec3 v) {
     vec3 compensation = 1.0 + f0 * (1.0 / (dfg.x + dfg.y) - 1.0);
 
     vec3 lit = direct(normalize(vec3(1.0, 2.0, 3.0)), vec3(2.0), n, v, diffuse, f0, rough, compensation);
-    for (int i = 0; i < uLightCount; i++) {
-        vec3 l = -uLightDirs[i];
-        vec3 radiance = uLightColor[i];
-        if (uLightKind[i] != 0) {
-            vec3 d = uLightPos[i] - vWorld;
-            float dist = length(d);
-            l = d / max(dist, 1e-6);
-            // Inverse-square falloff, windowed to zero at the range.
-            radiance *= 1.0 / max(dist * dist, 0.01);
-            if (uLightRange[i] > 0.0) {
-                radiance *= pow(clamp(1.0 - pow(dist / uLightRange[i], 4.0), 0.0, 1.0), 2.0);
-            }
-            if (uLightKind[i] == 2) {
-                radiance *= smoothstep(uLightCone[i].x, uLightCone[i].y, dot(-l, uLightDirs[i]));
-            }
-        }
-        lit += direct(l, radiance, n, v, diffuse, f0, rough, compensation);
-    }
+    lit += fileLights(n, v, diffuse, f0, rough, compensation);
 
     // The hemisphere: white above, 0x444444 (sRGB, 0.0578 linear) below.
     vec3 sky = vec3(1.5), ground = vec3(1.5 * 0.05781);
@@ -185,6 +206,89 @@ vec3 direct(vec3 l, vec3 radiance, vec3 n, vec3 v, vec3 diffuse, vec3 f0, float 
     float d = a2 / (PI * pow(nh * nh * (a2 - 1.0) + 1.0, 2.0));
     return irradiance * schlick(f0, 1.0, vh) * (vis * d) * compensation
          + irradiance * diffuse / PI * (1.0 - schlick(vec3(0.04), 1.0, vh));
+}
+
+// irradiance is the light arriving at a surface facing n from the
+// environment, E(n) = ∫ L(ω) max(n·ω, 0) dω, from the nine coefficients
+// convolved with the clamped cosine (Ramamoorthi and Hanrahan 2001, eq. 13).
+vec3 irradiance(vec3 n) {
+    const float c1 = 0.429043, c2 = 0.511664, c3 = 0.743125, c4 = 0.886227, c5 = 0.247708;
+    float x = n.x, y = n.y, z = n.z;
+    return c1 * uSH[8] * (x * x - y * y) + c3 * uSH[6] * z * z + c4 * uSH[0] - c5 * uSH[6]
+         + 2.0 * c1 * (uSH[4] * x * y + uSH[7] * x * z + uSH[5] * y * z)
+         + 2.0 * c2 * (uSH[3] * x + uSH[1] * y + uSH[2] * z);
+}
+
+// keyLight is the viewer's key light: the direction it travels comes from
+// uLightDir, white, radiance keyRadiance.
+const float keyRadiance = 2.0;
+
+// viewerLook lights the material by the environment (split-sum specular
+// with multiple-scattering compensation, Lambert diffuse from the
+// irradiance, occlusion on both) and the key light, plus emission. ng is
+// the geometric normal, v the direction to the eye.
+vec3 viewerLook(vec3 base, vec3 ng, vec3 v) {
+    vec4 mr = uHasMap[0] != 0 ? mapAt(0) : vec4(1.0);
+    float metal = clamp(uMetalRough.x * mr.b, 0.0, 1.0);
+    float rough = clamp(uMetalRough.y * mr.g, 0.0, 1.0);
+    vec3 n = shadingNormal(ng);
+    vec3 diffuse = base * (1.0 - metal);
+    vec3 f0 = mix(vec3(0.04), base, metal);
+    float nv = clamp(dot(n, v), 1e-4, 1.0);
+    vec2 dfg = texture(uDFG, vec2(rough, nv)).rg;
+    vec3 compensation = 1.0 + f0 * (1.0 / max(dfg.x + dfg.y, 1e-4) - 1.0);
+
+    vec3 r = reflect(-v, n);
+    vec3 specular = textureLod(uEnv, r, rough * uEnvMaxLod).rgb * (f0 * dfg.x + dfg.y) * compensation;
+    // Diffuse takes what the specular lobe leaves of a dielectric.
+    vec3 ambient = irradiance(n) / PI * diffuse * (1.0 - (0.04 * dfg.x + dfg.y));
+    float ao = uHasMap[2] != 0 ? mapAt(2).r : 1.0;
+    vec3 lit = (ambient + specular) * (1.0 + uNormalOcclusion.y * (ao - 1.0));
+    lit += direct(-uLightDir, vec3(keyRadiance), n, v, diffuse, f0, max(rough, 0.045), compensation);
+    lit += fileLights(n, v, diffuse, f0, max(rough, 0.045), compensation);
+    lit += uEmissive * (uHasMap[3] != 0 ? mapAt(3).rgb : vec3(1.0));
+    return lit;
+}
+
+// neutral is the Khronos PBR Neutral tone mapping (Khronos 3D Commerce,
+// 2024): an offset for the darkest channel, colours below 0.76 kept,
+// brighter ones compressed towards a peak of 1 and desaturated by 0.15.
+vec3 neutral(vec3 c) {
+    const float start = 0.8 - 0.04, desaturation = 0.15;
+    float x = min(c.r, min(c.g, c.b));
+    float offset = x < 0.08 ? x - 6.25 * x * x : 0.04;
+    c -= offset;
+    float peak = max(c.r, max(c.g, c.b));
+    if (peak < start) {
+        return c;
+    }
+    const float d = 1.0 - start;
+    float newPeak = 1.0 - d * d / (peak + d - start);
+    c *= newPeak / peak;
+    float g = 1.0 - 1.0 / (desaturation * (peak - newPeak) + 1.0);
+    return mix(c, vec3(newPeak), g);
+}
+
+// aces is Stephen Hill's fit of the ACES RRT and ODT: into the fit's
+// space, the rational curve, back, with the 1/0.6 exposure of his sRGB
+// version.
+vec3 aces(vec3 c) {
+    const mat3 into = mat3(0.59719, 0.07600, 0.02840, 0.35458, 0.90834, 0.13383, 0.04823, 0.01566, 0.83777);
+    const mat3 back = mat3(1.60475, -0.10208, -0.00327, -0.53108, 1.10813, -0.07276, -0.07367, -0.00605, 1.07602);
+    c = into * (c / 0.6);
+    c = (c * (c + 0.0245786) - 0.000090537) / (c * (0.983729 * c + 0.4329510) + 0.238081);
+    return back * c;
+}
+
+// display maps the viewer's look's light to sRGB display values.
+vec3 display(vec3 c) {
+    c *= uExposure;
+    if (uTonemap == 0) {
+        c = neutral(c);
+    } else if (uTonemap == 1) {
+        c = aces(c);
+    }
+    return srgb(clamp(c, 0.0, 1.0));
 }
 
 void main() {
@@ -247,6 +351,7 @@ void main() {
                         vec3(0.9, 0.05, 0.02), clamp(w * 2.0 - 1.0, 0.0, 1.0)), 1.0);
     }
     if (uUnlit == 1 && uView == 0) {
+        // As authored: neither lit nor tone mapped, in either stage.
         fragColor = vec4(srgb(clamp(base.rgb, 0.0, 1.0)), alpha);
         return;
     }
@@ -254,11 +359,13 @@ void main() {
         fragColor = vec4(srgb(clamp(referenceStage(base.rgb, n, v), 0.0, 1.0)), alpha);
         return;
     }
-    float key = max(dot(n, -uLightDir), 0.0);
-    vec3 sky = vec3(0.42, 0.45, 0.52);
-    vec3 ground = vec3(0.22, 0.20, 0.18);
-    vec3 ambient = mix(ground, sky, 0.5 + 0.5 * n.y);
-    float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.25;
-    vec3 lit = base.rgb * (ambient + key * vec3(1.0, 0.97, 0.92)) + rim * vec3(0.6, 0.7, 0.9);
-    fragColor = vec4(pow(clamp(lit, 0.0, 1.0), vec3(1.0 / 2.2)), alpha);
+    if (uView != 0) {
+        // The partitions and weights views: flat colours under the key
+        // light and a sky/ground ambient, untouched by the material.
+        float key = max(dot(n, -uLightDir), 0.0);
+        vec3 ambient = mix(vec3(0.22, 0.20, 0.18), vec3(0.42, 0.45, 0.52), 0.5 + 0.5 * n.y);
+        fragColor = vec4(srgb(clamp(base.rgb * (ambient + key * vec3(0.8)), 0.0, 1.0)), alpha);
+        return;
+    }
+    fragColor = vec4(display(viewerLook(base.rgb, n, v)), alpha);
 }

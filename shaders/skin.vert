@@ -14,11 +14,27 @@ layout(location = 7) in vec4 aTangent; // TANGENT, zero when absent
 
 // Each palette entry is an affine 3x4 matrix as three rows: the fourth row
 // is always (0 0 0 1), so storing it would only cost joints per block.
+#ifdef INSTANCED
+// One draw for every member of a crowd (the renderer compiles this file
+// again with "#define INSTANCED"): member gl_InstanceID's record starts at
+// texel uInstBase + gl_InstanceID * uInstStride of uInstances and holds
+// its 3·uInstJoints palette rows, its offset (xyz, added after skinning)
+// and its morph weights, four a texel.
+uniform samplerBuffer uInstances;
+uniform int uInstBase;
+uniform int uInstStride;
+uniform int uInstJoints;
+int instanceRecord() { return uInstBase + gl_InstanceID * uInstStride; }
+vec4 paletteRow(uint k) { return texelFetch(uInstances, instanceRecord() + int(k)); }
+#else
 layout(std140) uniform Palette {
     vec4 uRows[3 * MAX_JOINTS];
 };
+vec4 paletteRow(uint k) { return uRows[k]; }
+#endif
 
 #include "morph.glsl"
+#include "ground.glsl"
 
 uniform mat4 uViewProj;
 uniform mat4 uModel;       // the rigid transform root motion moves the character by
@@ -35,9 +51,9 @@ out float vSel;           // this vertex's weight on uSelJoint
 void main() {
     uvec4 j = aJoints * 3u;
     vec4 w = aWeights;
-    vec4 r0 = w.x * uRows[j.x] + w.y * uRows[j.y] + w.z * uRows[j.z] + w.w * uRows[j.w];
-    vec4 r1 = w.x * uRows[j.x + 1u] + w.y * uRows[j.y + 1u] + w.z * uRows[j.z + 1u] + w.w * uRows[j.w + 1u];
-    vec4 r2 = w.x * uRows[j.x + 2u] + w.y * uRows[j.y + 2u] + w.z * uRows[j.z + 2u] + w.w * uRows[j.w + 2u];
+    vec4 r0 = w.x * paletteRow(j.x) + w.y * paletteRow(j.y) + w.z * paletteRow(j.z) + w.w * paletteRow(j.w);
+    vec4 r1 = w.x * paletteRow(j.x + 1u) + w.y * paletteRow(j.y + 1u) + w.z * paletteRow(j.z + 1u) + w.w * paletteRow(j.w + 1u);
+    vec4 r2 = w.x * paletteRow(j.x + 2u) + w.y * paletteRow(j.y + 2u) + w.z * paletteRow(j.z + 2u) + w.w * paletteRow(j.w + 2u);
     // A vertex without weight stays at its bind position.
     if (w == vec4(0.0)) {
         r0 = vec4(1.0, 0.0, 0.0, 0.0);
@@ -62,6 +78,9 @@ void main() {
 
     // Root motion's rigid transform: rotation and translation, no scale.
     world = (uModel * vec4(world, 1.0)).xyz;
+#ifdef INSTANCED
+    world += texelFetch(uInstances, instanceRecord() + 3 * uInstJoints).xyz;
+#endif
     n = mat3(uModel) * n;
 
     vTangent = vec4(mat3(uModel) * (m * aTangent.xyz), aTangent.w);
@@ -70,6 +89,7 @@ void main() {
     vUV1 = aUV1;
     vColor = aColor;
     vSel = dot(aWeights, vec4(equal(aJoints, uvec4(uint(uSelJoint)))));
+    world = toGround(world);
     vWorld = world;
     gl_Position = uViewProj * vec4(world, 1.0);
 }

@@ -20,6 +20,7 @@ layout(std140) uniform Palette {
 };
 
 #include "morph.glsl"
+#include "ground.glsl"
 
 uniform mat4 uViewProj;
 uniform mat4 uModel;       // the rigid transform root motion moves the character by
@@ -72,6 +73,7 @@ void main() {
     vUV1 = aUV1;
     vColor = aColor;
     vSel = dot(aWeights, vec4(equal(aJoints, uvec4(uint(uSelJoint)))));
+    world = toGround(world);
     vWorld = world;
     gl_Position = uViewProj * vec4(world, 1.0);
 }

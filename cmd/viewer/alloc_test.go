@@ -23,6 +23,8 @@ func TestFrameAnimationAllocatesNothing(t *testing.T) {
 		{"CPU skinning", options{clip: "Walk", skinning: scene.SkinCPU}},
 		{"crowd of 8", options{skinning: scene.SkinGPU, crowd: 8}},
 		{"compressed crowd of 8", options{skinning: scene.SkinGPU, crowd: 8, compress: 0.01}},
+		{"crowd of 8, each member drawn", options{skinning: scene.SkinGPU, crowd: 8, crowdDraw: "members"}},
+		{"crowd of 8, no level of detail", options{skinning: scene.SkinGPU, crowd: 8, lod: "off"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,6 +74,14 @@ func TestWholeFrameAllocatesNothing(t *testing.T) {
 			a.UI.Hover(r.X+r.W/2, r.Y+r.H/2)
 			if !a.Char.InBlend() || len(a.Info().Clips) == 0 || !a.UI.Onion {
 				return errors.New("no blend, clip list or onion skin")
+			}
+			return nil
+		}},
+		// A crowd drawn instanced, level of detail on: members take turns
+		// to update, the instance records are rebuilt every frame.
+		{"crowd", options{clip: "Walk", width: 800, height: 600, crowd: 50, lod: "on", crowdDraw: "instanced"}, func(a *app.App) error {
+			if a.Crowd == nil || a.Crowd.Len() != 50 {
+				return errors.New("no crowd of 50")
 			}
 			return nil
 		}},

@@ -134,9 +134,9 @@ func TestPointerAnimatesCameraFov(t *testing.T) {
 
 // A point light of the file 0.8 in front of the quad, its intensity taken
 // from 0.76 to 1.37 candela by a KHR_animation_pointer channel, brightens
-// the quad's middle under -lighting three (the reference stage adds the
-// file's lights); make oracle compares the result with three.js.
-func TestFileLightsUnderTheReferenceStage(t *testing.T) {
+// the quad's middle under -lighting three and in the default look (both
+// add the file's lights); make oracle compares the former with three.js.
+func TestFileLightsUnderBothStages(t *testing.T) {
 	doc := cameraQuadWith(t, `{"sampler": 1, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/extensions/KHR_lights_punctual/lights/0/intensity"}}}}`)
 	// The quad's camera node becomes the light's; yfov's keys (0.76 and
 	// 1.37) are the intensities scaled below.
@@ -147,7 +147,17 @@ func TestFileLightsUnderTheReferenceStage(t *testing.T) {
 	if err := os.WriteFile(file, doc, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	withArgs(t, []string{"-size", "64x64", "-lighting", "three", "-eye", "0,0,3", "-target", "0,0,0", "-bg", "0,0,0", file}, func(a *app.App) error {
+	fileLightBrightens(t, file, []string{"-lighting", "three"}, 15)
+	// The default look, three stops down (its environment and key light
+	// alone bring the red near the tone curve's shoulder): 0.95 lux more
+	// is 0.95/π·⅛ ≈ 0.04 more linear red over some 0.19, about ten levels.
+	fileLightBrightens(t, file, []string{"-lighting", "default", "-exposure", "-3"}, 5)
+}
+
+// fileLightBrightens checks that the bulb's light reaches the quad under
+// the given -lighting stage.
+func fileLightBrightens(t *testing.T, file string, stage []string, levels int) {
+	withArgs(t, append(stage, "-size", "64x64", "-eye", "0,0,3", "-target", "0,0,0", "-bg", "0,0,0", file), func(a *app.App) error {
 		if m := a.Char.Model; len(m.Lights) != 1 || len(m.LightChannels) != 1 {
 			t.Errorf("%d lights and %d animated light parameters, want 1 and 1; report %q", len(m.Lights), len(m.LightChannels), m.Report.Lines(0, 0))
 			return nil
@@ -161,8 +171,8 @@ func TestFileLightsUnderTheReferenceStage(t *testing.T) {
 			red[i] = img.NRGBAAt(32, 32).R
 		}
 		// 1.19 and 2.14 lux more at 0.8 units: some 28 levels of red here.
-		if int(red[1]) < int(red[0])+15 {
-			t.Errorf("the quad's middle reads red %d with the light at 0.76 and %d at 1.37 candela: want it brighter by 15 or more", red[0], red[1])
+		if int(red[1]) < int(red[0])+levels {
+			t.Errorf("%v: the quad's middle reads red %d with the light at 0.76 and %d at 1.37 candela: want it brighter by %d or more", stage, red[0], red[1], levels)
 		}
 		return nil
 	})

@@ -56,8 +56,9 @@ type options struct {
 	additive string
 	params   paramList
 	fade     float64
-	// crowd is -crowd N.
-	crowd int
+	// crowd is -crowd N; lod and crowdDraw -lod and -crowd-draw.
+	crowd          int
+	lod, crowdDraw string
 	// kernels is -kernels: auto, portable, avx2 or avx512 (anim.SetKernels).
 	kernels string
 	// compressLater: the window opens before -compress runs, which then
@@ -87,7 +88,7 @@ type options struct {
 	json     bool
 	// rootMotion is -root-motion MODE[:JOINT].
 	rootMotion string
-	// -eye, -target, -fov, -bg, -lighting, and the stage they set.
+	// The stage flags (-eye, -lighting, -tonemap, ...) and the stage they set.
 	stageFlags app.StageFlags
 	stage      app.Stage
 }
@@ -139,7 +140,9 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.StringVar(&opt.additive, "additive", "", "add `CLIP:W[@REFTIME]` on top: the clip's difference from its own pose at REFTIME (default 0), with weight W")
 	fs.Float64Var(&opt.fade, "fade", 0.3, "cross-fade `seconds` when switching clips with Enter")
 	fs.StringVar(&opt.keys, "keys", "", "replay a key `script` after loading, one key per frame, e.g. \"space,right*10,tab,up*4,p\" (names: see docs/usage.md)")
-	fs.IntVar(&opt.crowd, "crowd", 0, "draw `N` copies of the character on a grid, each with its own time offset and parameters, animated on all cores")
+	fs.IntVar(&opt.crowd, "crowd", 0, "draw `N` copies of the character on a grid, each with its own time offset and parameters, animated on all cores, one instanced draw per mesh")
+	fs.StringVar(&opt.lod, "lod", "on", "crowd level of detail, `on|off`: members small on screen update every 2nd or 4th frame (off: every frame)")
+	fs.StringVar(&opt.crowdDraw, "crowd-draw", "instanced", "how a crowd is drawn, `instanced|members`: one draw per mesh for all members, or each member's own draws (the same picture, for comparison)")
 	fs.BoolVar(&opt.hud, "hud", false, "include the HUD in -screenshot, -record output")
 	fs.StringVar(&opt.record, "record", "", "write the frames of -from..-to at -fps to `out`: an animated GIF (out.gif), a video through ffmpeg (out.mp4), or PNGs into a folder; then exit")
 	fs.Float64Var(&opt.from, "from", 0, "first `second` of -record and -sheet")
@@ -155,12 +158,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.Float64Var(&opt.compress, "compress", 0, "compress every clip with a worst error of `CM` centimetres (virtual vertices 3 cm from each joint, glTF units taken as metres) and play the compressed clips; with -info, report size and error per clip")
 	fs.BoolVar(&opt.json, "json", false, "with -info -compress, print one JSON line per clip instead of the text report")
 	fs.IntVar(&opt.onion, "onion", 0, "start with the onion skin on: ghost skeletons `N` and 2N frames before and after the pose shown (Shift+O toggles it; 2 when not given)")
-	fs.StringVar(&opt.stageFlags.Camera, "camera", "", "look through a camera of the file, by glTF `index or name` (animated cameras follow their node; Shift+C cycles them in the window)")
-	fs.StringVar(&opt.stageFlags.Eye, "eye", "", "place the camera at `X,Y,Z` (world units of the file) for -screenshot, -record, -sheet and the window's start, looking at -target")
-	fs.StringVar(&opt.stageFlags.Target, "target", "", "the `X,Y,Z` the -eye camera looks at")
-	fs.Float64Var(&opt.stageFlags.Fov, "fov", 40, "vertical field of view of the -eye camera, `degrees`")
-	fs.StringVar(&opt.stageFlags.Lighting, "lighting", "default", "`stage` of the shaded view: default, or three (three.js r187's MeshStandardMaterial under its HemisphereLight(0xffffff, 0x444444, 1.5) and DirectionalLight(0xffffff, 2.0) at 1,2,3, no environment or tone mapping: a verification mode, not a look)")
-	fs.StringVar(&opt.stageFlags.Bg, "bg", "", "background colour, `R,G,B` in sRGB 0–255 (default 46,50,58)")
+	opt.stageFlags.Register(fs)
 	fs.StringVar(&opt.kernels, "kernels", "auto", "animation `kernels`: auto (each timed at start-up, the fastest kept), portable, avx2 or avx512 (every kernel at that level: the same bits on every run)")
 	return fs.String("size", "960x720", "`WxH` of the -screenshot image, or of the window")
 }
@@ -254,6 +252,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		{opt.blend != "" && opt.clip != "", "-blend names its clips; -clip does not apply"},
 		{!(opt.fade >= 0), fmt.Sprintf("-fade %v: want seconds, 0 or more", opt.fade)},
 		{opt.crowd < 0 || opt.crowd > 10000, fmt.Sprintf("-crowd %d: want 0 to 10000 characters", opt.crowd)},
+		{opt.lod != "on" && opt.lod != "off", fmt.Sprintf("-lod %q: want on or off", opt.lod)},
+		{opt.crowdDraw != "instanced" && opt.crowdDraw != "members", fmt.Sprintf("-crowd-draw %q: want instanced or members", opt.crowdDraw)},
 		{opt.fps < 0 || opt.fps > 240, fmt.Sprintf("-fps %d: want 1 to 240 (0: the clip's frame rate)", opt.fps)},
 		{opt.frames < 1 || opt.frames > 400, fmt.Sprintf("-frames %d: want 1 to 400", opt.frames)},
 		{opt.to >= 0 && opt.from > opt.to, fmt.Sprintf("-from %g is after -to %g: want the first second before the last", opt.from, opt.to)},
@@ -334,7 +334,7 @@ func run(opt *options) error {
 // app is what of the flags the app runs with.
 func (o *options) app() *app.Options {
 	return &app.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
-		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, Crowd: o.crowd, Events: o.events, HUD: o.hud, Keys: o.keys != "",
+		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, Crowd: o.crowd, CrowdMembers: o.crowdDraw == "members", NoLOD: o.lod == "off", Events: o.events, HUD: o.hud, Keys: o.keys != "",
 		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height, Stage: o.stage}
 }
 

@@ -142,6 +142,15 @@ func suite() []shot {
 		{name: "root_motion_walk", model: "@edge/root_walk.gltf", opt: options{clip: "Walk", rootMotion: "xz"}, time: 2.6},
 		// Swell's cubic spline halfway: bulge 3·½² − 2·½³ = ½, squash ¼.
 		{name: "morph_creature_cubic", model: "@edge/morph_creature.gltf", opt: options{clip: "Swell"}, time: 0.5},
+		// A crowd drawn with one instanced call per mesh, and each member
+		// by itself: the same picture, shaded and by partition (four
+		// partitions of the twelve-joint limit). Morphs too.
+		{name: "crowd_9", opt: options{clip: "Walk", crowd: 9, lod: "on", crowdDraw: "instanced"}, time: 0.25},
+		{name: "crowd_9_members", opt: options{clip: "Walk", crowd: 9, lod: "on", crowdDraw: "members"}, time: 0.25, same: "crowd_9"},
+		{name: "crowd_9_partitions", opt: options{clip: "Walk", crowd: 9, lod: "on", crowdDraw: "instanced", paletteLimit: 12, view: debugview.Partitions}, time: 0.25},
+		{name: "crowd_9_partitions_members", opt: options{clip: "Walk", crowd: 9, lod: "on", crowdDraw: "members", paletteLimit: 12, view: debugview.Partitions}, time: 0.25, same: "crowd_9_partitions"},
+		{name: "crowd_4_morph", model: "@edge/morph_creature.gltf", opt: options{clip: "Breathe", crowd: 4, lod: "on", crowdDraw: "instanced"}, time: 0.5},
+		{name: "crowd_4_morph_members", model: "@edge/morph_creature.gltf", opt: options{clip: "Breathe", crowd: 4, lod: "on", crowdDraw: "members"}, time: 0.5, same: "crowd_4_morph"},
 	}
 	return cases
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"cmp"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/ibl"
 	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/report"
 	"github.com/skinview/skinview/internal/scene"
@@ -38,11 +40,14 @@ type Options struct {
 	Rate    float64
 	RateSet bool
 	Fade    float64
-	// Crowd is -crowd N; Events prints fired markers; HUD draws the HUD
-	// in offscreen output.
-	Crowd  int
-	Events bool
-	HUD    bool
+	// Crowd is -crowd N, CrowdMembers (-crowd-draw members) draws each
+	// member by itself, NoLOD (-lod off) updates every member every frame;
+	// Events prints fired markers; HUD draws the HUD in offscreen output.
+	Crowd        int
+	CrowdMembers bool
+	NoLOD        bool
+	Events       bool
+	HUD          bool
 	// Keys says a key script plays the clock (-keys).
 	Keys bool
 	// From, To, FPS and Frames shape -record and -sheet (To < 0: the
@@ -58,7 +63,7 @@ type Options struct {
 // viewOptions are the settings a view draws with.
 func (o *Options) viewOptions() scene.ViewOptions {
 	return scene.ViewOptions{Skinning: o.Skinning, PaletteLimit: o.PaletteLimit, Joint: o.Joint, View: o.View, Skeleton: o.Skeleton,
-		Camera: o.Stage.Camera, Clear: o.Stage.Background, Lighting: o.Stage.Lighting}
+		Camera: o.Stage.Camera, Clear: o.Stage.Background, Lighting: o.Stage.Lighting, Tonemap: o.Stage.Tonemap, Exposure: o.Stage.Exposure}
 }
 
 // ClampTime keeps a requested time inside [0, duration]: -screenshot and
@@ -123,7 +128,15 @@ type App struct {
 // New builds the view of c (offscreen at w×h when both are positive); lo
 // is how c was loaded, for Reload, ApplySpec and Open.
 func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App, error) {
-	v, err := scene.NewView(c, opt.viewOptions(), w, h)
+	vo := opt.viewOptions()
+	if opt.Stage.EnvFile != "" {
+		env, err := LoadEnvironment(opt.Stage.EnvFile)
+		if err != nil {
+			return nil, err
+		}
+		vo.Env = env
+	}
+	v, err := scene.NewView(c, vo, w, h)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +193,8 @@ func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App,
 		return nil, errors.New("-crowd and root motion together: a crowd's members do not travel; drop one")
 	}
 	if opt.Crowd > 1 {
-		if a.Crowd, err = scene.NewCrowd(c.Model, float32(opt.Fade), c, v.Scene, opt.Crowd); err != nil {
+		copt := scene.CrowdOptions{BoxLo: v.BoxLo, BoxHi: v.BoxHi, Members: opt.CrowdMembers, NoLOD: opt.NoLOD}
+		if a.Crowd, err = scene.NewCrowd(c.Model, float32(opt.Fade), c, v.Scene, opt.Crowd, copt); err != nil {
 			v.Destroy()
 			return nil, err
 		}
@@ -193,10 +207,34 @@ func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App,
 			v.Home = render.FrameBounds(lo, hi, float32(max(w, 1))/float32(max(h, 1)))
 			v.Cam = v.Home
 		}
+		a.crowdCamera()
+		a.Crowd.Start() // again, culled by the camera
 		v.Items = a.Crowd.Items
 		v.Stats.Vertices *= opt.Crowd
 	}
 	return a, nil
+}
+
+// LoadEnvironment reads a Radiance HDR equirect (-env) and prefilters it
+// for the viewer's look.
+func LoadEnvironment(path string) (*render.Environment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("-env: %w", err)
+	}
+	defer f.Close()
+	eq, err := ibl.ParseHDR(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("-env %s: %w", path, err)
+	}
+	return scene.Environment(eq), nil
+}
+
+// crowdCamera hands the crowd the camera the view draws with, by which it
+// culls and picks each member's update rate.
+func (a *App) crowdCamera() {
+	v := a.View
+	a.Crowd.SetCamera(v.Camera(), float32(max(v.W, 1))/float32(max(v.H, 1)))
 }
 
 // Destroy frees the view, the crowd and the file watch.
@@ -224,7 +262,9 @@ func (a *App) Update(dt float32) error {
 	// The keys' transport goes to the character's clock, which owns the
 	// time; paused, a cross-fade still plays out.
 	if a.Crowd != nil {
+		a.crowdCamera()
 		a.Crowd.Update(dt, a.UI.Rate(), !a.UI.Playing)
+		a.View.Items = a.Crowd.Items
 		a.Timing.AnimMs = smooth(a.Timing.AnimMs, float32(time.Since(start).Seconds()*1000))
 		return nil
 	}
@@ -379,8 +419,12 @@ func (a *App) ReadPixels() *image.NRGBA {
 
 // Info is the HUD's snapshot of the viewer.
 func (a *App) Info() ui.Info {
-	return a.Snapshot.Info(a.Char, &a.UI, ui.Stats{Timed: !a.Steady, FPS: a.Timing.FPS, AnimMs: a.Timing.AnimMs, RenderMs: a.Timing.DrawMs,
-		DrawCalls: a.View.R.DrawCalls, Parts: a.View.Scene.Parts, Vertices: a.View.Stats.Vertices})
+	st := ui.Stats{Timed: !a.Steady, FPS: a.Timing.FPS, AnimMs: a.Timing.AnimMs, RenderMs: a.Timing.DrawMs,
+		DrawCalls: a.View.R.DrawCalls, Parts: a.View.Scene.Parts, Vertices: a.View.Stats.Vertices}
+	if a.Crowd != nil {
+		st.Crowd, st.LOD, st.Culled = true, a.Crowd.Stats.Rate, a.Crowd.Stats.Culled
+	}
+	return a.Snapshot.Info(a.Char, &a.UI, st)
 }
 
 // RunKeys replays a key script offscreen, one key per 1/30 s frame.

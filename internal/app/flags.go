@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"image/color"
 	"strconv"
@@ -28,9 +29,10 @@ func (p *ParamFlags) Set(s string) error {
 	return nil
 }
 
-// Stage is what -eye, -target, -fov, -bg and -lighting set: a placed
-// camera instead of the framing (nil: framed), the background (zero:
-// scene.Background) and the lighting of the shaded view.
+// Stage is what the stage flags set: a placed camera instead of the
+// framing (nil: framed), the background (zero: scene.Background), the
+// lighting of the shaded view, its tone mapping and exposure, and the
+// environment file of the viewer's look ("": the built-in studio).
 type Stage struct {
 	// FileCamera is -camera: a camera of the file to look through, by
 	// glTF index or name.
@@ -38,19 +40,36 @@ type Stage struct {
 	Camera     *render.Camera
 	Background color.NRGBA
 	Lighting   render.Lighting
+	Tonemap    render.Tonemap
+	Exposure   float32
+	EnvFile    string
 }
 
-// StageFlags are -eye, -target, -fov (FovSet: given), -bg, -lighting and
-// -camera as typed.
+// StageFlags are -eye, -target, -fov (FovSet: given), -bg, -lighting,
+// -camera, -tonemap, -exposure and -env as typed.
 type StageFlags struct {
 	Eye, Target, Bg, Lighting, Camera string
-	Fov                               float64
+	Tonemap, Env                      string
+	Fov, Exposure                     float64
 	FovSet                            bool
+}
+
+// Register adds the stage flags to fs.
+func (f *StageFlags) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.Camera, "camera", "", "look through a camera of the file, by glTF `index or name` (animated cameras follow their node; Shift+C cycles them in the window)")
+	fs.StringVar(&f.Eye, "eye", "", "place the camera at `X,Y,Z` (world units of the file) for -screenshot, -record, -sheet and the window's start, looking at -target")
+	fs.StringVar(&f.Target, "target", "", "the `X,Y,Z` the -eye camera looks at")
+	fs.Float64Var(&f.Fov, "fov", 40, "vertical field of view of the -eye camera, `degrees`")
+	fs.StringVar(&f.Lighting, "lighting", "default", "`stage` of the shaded view: default (the environment, a key light and its shadow on the ground, tone mapped), or three (three.js r187's MeshStandardMaterial under its HemisphereLight(0xffffff, 0x444444, 1.5) and DirectionalLight(0xffffff, 2.0) at 1,2,3, no environment, shadow or tone mapping: a verification mode, not a look)")
+	fs.StringVar(&f.Bg, "bg", "", "background colour, `R,G,B` in sRGB 0–255 (default 46,50,58)")
+	fs.StringVar(&f.Tonemap, "tonemap", "neutral", "tone `mapping` of the default lighting: neutral (Khronos PBR Neutral), aces or none")
+	fs.Float64Var(&f.Exposure, "exposure", 0, "exposure of the default lighting in `EV` (stops): +1 doubles the light")
+	fs.StringVar(&f.Env, "env", "", "light the default look by this Radiance HDR `file` (equirectangular .hdr) instead of the built-in studio")
 }
 
 // ParseStage reads the stage flags.
 func ParseStage(f StageFlags) (Stage, error) {
-	s := Stage{FileCamera: f.Camera}
+	s := Stage{FileCamera: f.Camera, EnvFile: f.Env}
 	var err error
 	if s.Background, err = ParseBackground(f.Bg); err != nil {
 		return s, err
@@ -69,6 +88,13 @@ func ParseStage(f StageFlags) (Stage, error) {
 	default:
 		return s, fmt.Errorf("-lighting %q: want default or three", lighting)
 	}
+	if s.Tonemap, err = render.ParseTonemap(f.Tonemap); err != nil {
+		return s, err
+	}
+	if !(f.Exposure >= -20 && f.Exposure <= 20) {
+		return s, fmt.Errorf("-exposure %v: want stops between -20 and 20", f.Exposure)
+	}
+	s.Exposure = float32(f.Exposure)
 	s.Camera, err = PlaceCamera(f.Eye, f.Target, f.Fov)
 	return s, err
 }

@@ -227,7 +227,9 @@ func (a *App) RenderAt(t float32) error {
 // at t past its own offset.
 func (a *App) poseAt(t float32) error {
 	if a.Crowd != nil {
+		a.crowdCamera()
 		a.Crowd.PoseAt(t)
+		a.View.Items = a.Crowd.Items
 		return nil
 	}
 	if err := a.View.PoseAt(t); err != nil {
@@ -254,10 +256,16 @@ type frameStats struct {
 	gpuMs        float64 // scene draws on the GPU, summed over the frames timed
 	gpuFrames    int
 	drawCalls    int
+	shadowCalls  int
 	partitions   int
 	paletteBytes int
 	joints       int
 	vertices     int
+	// A crowd's members at each update rate and out of view, summed over
+	// the frames.
+	crowd  bool
+	lod    [3]int
+	culled int
 }
 
 func (s *frameStats) add(anim, render time.Duration, drawCalls, paletteBytes int) {
@@ -270,9 +278,13 @@ func (s *frameStats) add(anim, render time.Duration, drawCalls, paletteBytes int
 
 func (s *frameStats) print(w io.Writer) {
 	n := float64(max(s.frames, 1))
-	fmt.Fprintf(w, "frames %d: animation %.3f ms/frame, render %.3f ms/frame (CPU), draw calls %d, partitions %d, palette %d bytes/frame, joints %d, vertices %d\n",
+	fmt.Fprintf(w, "frames %d: animation %.3f ms/frame, render %.3f ms/frame (CPU), draw calls %d (+%d for the shadow), partitions %d, upload %d bytes/frame, joints %d, vertices %d\n",
 		s.frames, float64(s.anim.Microseconds())/1000/n, float64(s.render.Microseconds())/1000/n,
-		s.drawCalls, s.partitions, s.paletteBytes, s.joints, s.vertices)
+		s.drawCalls, s.shadowCalls, s.partitions, s.paletteBytes, s.joints, s.vertices)
+	if s.crowd {
+		fmt.Fprintf(w, "crowd level of detail: %.1f members/frame updated every frame, %.1f every 2nd frame, %.1f every 4th; %.1f out of view\n",
+			float64(s.lod[0])/n, float64(s.lod[1])/n, float64(s.lod[2])/n, float64(s.culled)/n)
+	}
 	if s.gpuFrames > 0 {
 		fmt.Fprintf(w, "GPU: %.3f ms/frame drawing the scene (timer queries, %d frames)\n", s.gpuMs/float64(s.gpuFrames), s.gpuFrames)
 	}
@@ -307,7 +319,15 @@ func (a *App) Stats(w io.Writer, t float32) error {
 			return err
 		}
 		a.View.R.Finish()
-		st.add(mid.Sub(start), time.Since(mid), a.View.R.DrawCalls, a.View.R.PaletteUsed)
+		st.add(mid.Sub(start), time.Since(mid), a.View.R.DrawCalls, a.View.R.PaletteUsed+a.View.R.InstanceBytes())
+		st.shadowCalls = a.View.R.ShadowCalls
+		if a.Crowd != nil {
+			st.crowd = true
+			for k, c := range a.Crowd.Stats.Rate {
+				st.lod[k] += c
+			}
+			st.culled += a.Crowd.Stats.Culled
+		}
 		if ms, ok := a.View.R.GPUMillis(); ok {
 			st.gpuMs, st.gpuFrames = st.gpuMs+ms, st.gpuFrames+1
 		}

@@ -29,7 +29,7 @@ func linkCapture(vert, defines string) (program, error) {
 		gl.DeleteProgram(p)
 		return 0, err
 	}
-	if err := bindMorphBlock(prog, vert); err != nil {
+	if err := bindMorphBlock(prog, vert, false); err != nil {
 		gl.DeleteProgram(p)
 		return 0, err
 	}

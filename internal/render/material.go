@@ -56,6 +56,9 @@ var mapUnits = [4]int32{2, 3, 4, 5}
 
 const dfgUnit = 6
 
+// envUnit holds the environment's prefiltered cube map.
+const envUnit = 7
+
 // MapOf is a Map of texture id (NoTexture: none) with transform uv.
 func MapOf(id TextureID, uv [9]float32) Map { return Map{Tex: id + 1, UV: uv} }
 

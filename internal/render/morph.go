@@ -83,7 +83,7 @@ func (r *Renderer) uploadMorph(items []DrawItem) {
 	size := stride // the zero block
 	for _, it := range items {
 		off := 0
-		if it.Morph != nil && int(it.Mesh) < len(r.meshes) && r.meshes[it.Mesh].targets > 0 {
+		if it.Morph != nil && it.Instances == 0 && int(it.Mesh) < len(r.meshes) && r.meshes[it.Mesh].targets > 0 {
 			off = size
 			size += stride
 		}
@@ -139,14 +139,17 @@ func (r *Renderer) bindMorph(i int, m *gpuMesh) {
 	gl.ActiveTexture(gl.TEXTURE0)
 }
 
-// bindMorphBlock attaches a program's Morph block to binding point 1 and
-// its displacement sampler to texture unit 1.
-func bindMorphBlock(p program, file string) error {
-	blk := gl.GetUniformBlockIndex(uint32(p), gl.Str("Morph\x00"))
-	if blk == gl.INVALID_INDEX {
-		return fmt.Errorf("render: %s has no Morph uniform block", file)
+// bindMorphBlock attaches a program's Morph block to binding point 1 (an
+// instanced program has none: its weights are in the instance records)
+// and its displacement sampler to texture unit 1.
+func bindMorphBlock(p program, file string, instanced bool) error {
+	if !instanced {
+		blk := gl.GetUniformBlockIndex(uint32(p), gl.Str("Morph\x00"))
+		if blk == gl.INVALID_INDEX {
+			return fmt.Errorf("render: %s has no Morph uniform block", file)
+		}
+		gl.UniformBlockBinding(uint32(p), blk, 1)
 	}
-	gl.UniformBlockBinding(uint32(p), blk, 1)
 	gl.UseProgram(uint32(p))
 	gl.Uniform1i(p.uniform("uMorphDeltas"), 1)
 	gl.UseProgram(0)

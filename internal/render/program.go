@@ -131,7 +131,7 @@ func (p program) uniform(name string) int32 {
 	return gl.GetUniformLocation(uint32(p), gl.Str(name+"\x00"))
 }
 
-// pipeline is one skinning vertex shader with the lit fragment shader.
+// pipeline is one skinning vertex shader with a fragment shader.
 type pipeline struct {
 	prog program
 	// vert and defines are the vertex shader's file and defines, which
@@ -163,11 +163,21 @@ type pipeline struct {
 	uLightColor, uLightRange      int32
 	uLightCone                    int32
 	uUnlit, uFlat                 int32
+	// The viewer's look: environment, exposure, tone mapping, and the
+	// ground shadow pass (uShadowPass 1 in it).
+	uEnv, uEnvMaxLod, uSH              int32
+	uExposure, uTonemap                int32
+	uShadow, uShadowPass, uShadowColor int32
+	// The instanced variant's record layout (skin.vert under INSTANCED).
+	uInstances, uInstBase, uInstStride    int32
+	uInstJoints, uInstTargets, uInstVerts int32
 }
 
-func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
+// newPipeline links vertex shader vert with fragment shader frag (lit.frag,
+// or shadow.frag for the ground shadow pass).
+func newPipeline(vert, frag, defines string, entryFloats int) (pipeline, error) {
 	pl := pipeline{vert: vert, defines: defines, entryFloats: entryFloats}
-	p, err := linkProgram(vert, "lit.frag", defines)
+	p, err := linkProgram(vert, frag, defines)
 	if err != nil {
 		return pl, err
 	}
@@ -202,11 +212,27 @@ func newPipeline(vert, defines string, entryFloats int) (pipeline, error) {
 	pl.uLightCone = p.uniform("uLightCone")
 	pl.uUnlit = p.uniform("uUnlit")
 	pl.uFlat = p.uniform("uFlat")
-	if err := bindPalette(p, vert); err != nil {
+	pl.uEnv = p.uniform("uEnv")
+	pl.uEnvMaxLod = p.uniform("uEnvMaxLod")
+	pl.uSH = p.uniform("uSH")
+	pl.uExposure = p.uniform("uExposure")
+	pl.uTonemap = p.uniform("uTonemap")
+	pl.uShadow = p.uniform("uShadow")
+	pl.uShadowPass = p.uniform("uShadowPass")
+	pl.uShadowColor = p.uniform("uShadowColor")
+	instanced := strings.Contains(defines, "#define INSTANCED")
+	if instanced {
+		pl.uInstances = p.uniform("uInstances")
+		pl.uInstBase = p.uniform("uInstBase")
+		pl.uInstStride = p.uniform("uInstStride")
+		pl.uInstJoints = p.uniform("uInstJoints")
+		pl.uInstTargets = p.uniform("uInstTargets")
+		pl.uInstVerts = p.uniform("uInstVerts")
+	} else if err := bindPalette(p, vert); err != nil {
 		pl.destroy()
 		return pl, err
 	}
-	if err := bindMorphBlock(p, vert); err != nil {
+	if err := bindMorphBlock(p, vert, instanced); err != nil {
 		pl.destroy()
 		return pl, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -76,6 +77,13 @@ type DrawItem struct {
 	// Center is a world-space point of the draw (its bounds' centre),
 	// by which blended draws are sorted back to front.
 	Center [3]float32
+	// Instances, when above 0, draws the mesh that many times in one
+	// call (a crowd): Palette holds Instances palettes of one length one
+	// after another, Offsets three floats an instance (a translation
+	// added after skinning), and Morph, when not nil, Instances runs of
+	// the mesh's target weights. Instances skin by linear blend.
+	Instances int
+	Offsets   []float32
 }
 
 // Skinning is a vertex-skinning method.
@@ -119,14 +127,52 @@ type Frame struct {
 	// punctual lights, which the reference stage adds (at most MaxLights).
 	Lighting Lighting
 	Lights   []Light
+	// Tonemap maps the viewer's look's light to the display, after
+	// scaling it by 2^Exposure (EV); the reference stage and the debug
+	// views are not tone mapped.
+	Tonemap  Tonemap
+	Exposure float32
+	// Shadow draws the key light's shadow of the opaque and masked items
+	// onto the ground plane y = GroundY (world units), in the viewer's
+	// look.
+	Shadow  bool
+	GroundY float32
+}
+
+// Tonemap is a mapping of scene light to display values.
+type Tonemap int
+
+const (
+	// Neutral is the Khronos PBR Neutral tone mapping: base colours under
+	// unit light stay as authored, highlights compress towards white.
+	Neutral Tonemap = iota
+	// ACES is Stephen Hill's fit of the ACES reference rendering and
+	// output transforms.
+	ACES
+	// NoTonemap clamps.
+	NoTonemap
+)
+
+// ParseTonemap reads -tonemap's names: neutral, aces, none.
+func ParseTonemap(s string) (Tonemap, error) {
+	switch s {
+	case "neutral", "":
+		return Neutral, nil
+	case "aces":
+		return ACES, nil
+	case "none":
+		return NoTonemap, nil
+	}
+	return Neutral, fmt.Errorf("-tonemap %q: want neutral, aces or none", s)
 }
 
 // Lighting is a lighting of the shaded view.
 type Lighting int
 
 const (
-	// OwnLighting is the viewer's key light and hemisphere on the base
-	// colour.
+	// OwnLighting is the viewer's look: glTF's metallic-roughness
+	// materials lit by the environment (SetEnvironment) and a key light,
+	// tone mapped.
 	OwnLighting Lighting = iota
 	// ReferenceStage lights glTF's metallic-roughness materials as the
 	// reference renderer's lit frames are (three.js r187's
@@ -159,16 +205,29 @@ type gpuMesh struct {
 type Renderer struct {
 	// frameUniforms hold the values Draw hands to GL by pointer.
 	frameUniforms struct {
-		vp, model  mgl32.Mat4
-		light, eye mgl32.Vec3
+		vp, model   mgl32.Mat4
+		light, eye  mgl32.Vec3
+		shadow      [4]float32
+		shadowColor [3]float32
 	}
-	lbs, dq    pipeline
-	blendOrder []int      // the blended items of the frame being drawn
-	uv         [9]float32 // the UV transform handed to GL by pointer
-	mapUV      [4][9]float32
-	hasMap     [4]int32
-	sets       [5]int32 // the coordinate set of the base colour texture and each map
-	dfg        uint32   // the split-sum table (dfgTable)
+	lbs, dq pipeline
+	inst    pipeline // skin.vert instanced, for crowds
+	// The ground shadow pass's twins of lbs, dq and inst (shadow.frag).
+	shadowLBS, shadowDQ, shadowInst pipeline
+	instanced                       bool       // the frame being drawn has instanced items
+	instances                       instances  // their records (instanced.go)
+	blendOrder                      []int      // the blended items of the frame being drawn
+	uv                              [9]float32 // the UV transform handed to GL by pointer
+	mapUV                           [4][9]float32
+	hasMap                          [4]int32
+	sets                            [5]int32 // the coordinate set of the base colour texture and each map
+	dfg                             uint32   // the split-sum table (dfgTable)
+	// env is the prefiltered radiance cube map, envLevels its highest
+	// level, envSH the irradiance coefficients (SetEnvironment).
+	env        uint32
+	shadowPass bool // drawShadow's items are drawing
+	envLevels  float32
+	envSH      [9][3]float32
 	timer      gpuTimer // Draw on the GPU (GPUMillis)
 	// lightUniforms hold the lights Draw hands to GL by pointer.
 	lightUniforms struct {
@@ -188,7 +247,8 @@ type Renderer struct {
 	uploadBuf   []byte
 	offsets     []int
 	PaletteUsed int // bytes of palette uploaded by the last Draw
-	DrawCalls   int // draw calls issued by the last Draw
+	DrawCalls   int // draw calls of the scene's items issued by the last Draw
+	ShadowCalls int // draw calls of their ground shadow
 	defines     string
 	// The Morph blocks of the last Draw (see morph.go), and the empty
 	// displacement texture of meshes without targets.
@@ -222,13 +282,27 @@ func New() (*Renderer, error) {
 	r.uboAlign = max(int(align), 16)
 	r.defines = fmt.Sprintf("#define MAX_JOINTS %d\n#define MAX_MORPH_PAIRS %d\n", r.maxJoints, MaxActiveTargets/2)
 	var err error
-	if r.lbs, err = newPipeline("skin.vert", r.defines, PaletteEntryFloats); err != nil {
-		r.Destroy()
-		return nil, err
-	}
-	if r.dq, err = newPipeline("skin_dq.vert", r.defines, 8); err != nil {
-		r.Destroy()
-		return nil, err
+	for _, p := range []struct {
+		pl          *pipeline
+		vert, frag  string
+		instanced   bool
+		entryFloats int
+	}{
+		{&r.lbs, "skin.vert", "lit.frag", false, PaletteEntryFloats},
+		{&r.dq, "skin_dq.vert", "lit.frag", false, 8},
+		{&r.inst, "skin.vert", "lit.frag", true, PaletteEntryFloats},
+		{&r.shadowLBS, "skin.vert", "shadow.frag", false, PaletteEntryFloats},
+		{&r.shadowDQ, "skin_dq.vert", "shadow.frag", false, 8},
+		{&r.shadowInst, "skin.vert", "shadow.frag", true, PaletteEntryFloats},
+	} {
+		defines := r.defines
+		if p.instanced {
+			defines += "#define INSTANCED\n"
+		}
+		if *p.pl, err = newPipeline(p.vert, p.frag, defines, p.entryFloats); err != nil {
+			r.Destroy()
+			return nil, err
+		}
 	}
 	if r.lines, err = newLines(); err != nil {
 		r.Destroy()
@@ -239,6 +313,10 @@ func New() (*Renderer, error) {
 	r.noMorphB, r.noMorph = newNoMorph()
 	r.white = uploadTexture(image.NewNRGBA(image.Rect(0, 0, 1, 1)), true, Sampler{}, true)
 	r.dfg = uploadDFG()
+	if err := r.SetEnvironment(UniformEnvironment(0.5)); err != nil {
+		r.Destroy()
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -374,6 +452,9 @@ func (r *Renderer) Draw(f *Frame) error {
 	if err := r.uploadPalettes(f.Items, pl.entryFloats); err != nil {
 		return err
 	}
+	if err := r.uploadInstances(f.Items); err != nil {
+		return err
+	}
 	r.uploadMorph(f.Items)
 	gl.Viewport(0, 0, int32(f.Width), int32(f.Height))
 	gl.ClearColor(float32(f.Clear.R)/255, float32(f.Clear.G)/255, float32(f.Clear.B)/255, 1)
@@ -392,27 +473,27 @@ func (r *Renderer) Draw(f *Frame) error {
 		gl.PolygonMode(gl.FRONT_AND_BACK, gl.LINE)
 		defer gl.PolygonMode(gl.FRONT_AND_BACK, gl.FILL)
 	}
-	gl.UseProgram(uint32(pl.prog))
-	gl.UniformMatrix4fv(pl.uViewProj, 1, false, &u.vp[0])
 	u.model = f.Model
 	if u.model == (mgl32.Mat4{}) {
 		u.model = mgl32.Ident4()
 	}
-	gl.UniformMatrix4fv(pl.uModel, 1, false, &u.model[0])
-	u.light = mgl32.Vec3{-0.35, -0.8, -0.5}.Normalize()
-	gl.Uniform3fv(pl.uLightDir, 1, &u.light[0])
+	u.light = KeyLight
 	u.eye = f.Camera.Eye()
-	gl.Uniform3fv(pl.uEye, 1, &u.eye[0])
-	gl.Uniform1i(pl.uBaseTex, 0)
-	gl.Uniform1iv(pl.uMaps, int32(len(mapUnits)), &mapUnits[0])
-	gl.Uniform1i(pl.uLighting, int32(f.Lighting))
-	r.setLights(pl, f.Lights)
-	gl.Uniform1i(pl.uDFG, dfgUnit)
-	gl.ActiveTexture(gl.TEXTURE0 + dfgUnit)
-	gl.BindTexture(gl.TEXTURE_2D, r.dfg)
-	gl.Uniform1i(pl.uView, int32(f.View))
-	gl.ActiveTexture(gl.TEXTURE0)
-	r.DrawCalls = 0
+	r.instanced = false
+	for i := range f.Items {
+		r.instanced = r.instanced || f.Items[i].Instances > 0
+	}
+	if r.instanced && f.Skinning != LinearBlend {
+		return fmt.Errorf("render: instanced draws skin by linear blend only")
+	}
+	r.setFrame(&r.inst, f)
+	r.setFrame(pl, f)
+	r.DrawCalls, r.ShadowCalls = 0, 0
+	if f.Shadow && f.View == debugview.Shaded && f.Lighting == OwnLighting {
+		if err := r.drawShadow(pl, f); err != nil {
+			return err
+		}
+	}
 	// Opaque and masked draws first, in order; then the blended ones,
 	// farthest first, over them without writing depth.
 	r.blendOrder = r.blendOrder[:0]
@@ -448,6 +529,104 @@ func (r *Renderer) Draw(f *Frame) error {
 	return nil
 }
 
+// KeyLight is the direction the viewer's key light travels: from above
+// front-left (azimuth −45° from +Z towards +X, elevation 40°), where the
+// built-in studio environment has its key softbox, so that the shadow on
+// the ground falls where the environment's brightest light would cast it.
+var KeyLight = mgl32.Vec3{0.5417, -0.6428, -0.5417}.Normalize()
+
+// setFrame hands f's uniforms to pipeline pl's program and leaves it in
+// use.
+func (r *Renderer) setFrame(pl *pipeline, f *Frame) {
+	u := &r.frameUniforms
+	gl.UseProgram(uint32(pl.prog))
+	gl.UniformMatrix4fv(pl.uViewProj, 1, false, &u.vp[0])
+	gl.UniformMatrix4fv(pl.uModel, 1, false, &u.model[0])
+	gl.Uniform3fv(pl.uLightDir, 1, &u.light[0])
+	gl.Uniform3fv(pl.uEye, 1, &u.eye[0])
+	gl.Uniform1i(pl.uBaseTex, 0)
+	gl.Uniform1iv(pl.uMaps, int32(len(mapUnits)), &mapUnits[0])
+	gl.Uniform1i(pl.uLighting, int32(f.Lighting))
+	r.setLights(pl, f.Lights)
+	gl.Uniform1i(pl.uDFG, dfgUnit)
+	gl.ActiveTexture(gl.TEXTURE0 + dfgUnit)
+	gl.BindTexture(gl.TEXTURE_2D, r.dfg)
+	gl.Uniform1i(pl.uEnv, envUnit)
+	gl.ActiveTexture(gl.TEXTURE0 + envUnit)
+	gl.BindTexture(gl.TEXTURE_CUBE_MAP, r.env)
+	gl.Uniform1f(pl.uEnvMaxLod, r.envLevels)
+	gl.Uniform3fv(pl.uSH, 9, &r.envSH[0][0])
+	gl.Uniform1f(pl.uExposure, float32(math.Exp2(float64(f.Exposure))))
+	gl.Uniform1i(pl.uTonemap, int32(f.Tonemap))
+	gl.Uniform1i(pl.uView, int32(f.View))
+	gl.ActiveTexture(gl.TEXTURE0)
+}
+
+// shadowAlpha is how much of the light behind it the key light's shadow
+// on the ground takes away.
+const shadowAlpha = 0.4
+
+// drawShadow draws the key light's shadow of f's opaque and masked items
+// onto the ground plane with the shadow pipelines: each vertex, posed,
+// slides along the light to the plane, and the triangles draw the
+// background darkened by shadowAlpha with a minimum blend, so that where
+// they overlap the shadow is no darker, without writing depth, before the
+// items draw over it.
+func (r *Renderer) drawShadow(pl *pipeline, f *Frame) error {
+	u := &r.frameUniforms
+	u.shadow = [4]float32{u.light[0], u.light[1], u.light[2], f.GroundY}
+	for k, c := range [3]uint8{f.Clear.R, f.Clear.G, f.Clear.B} {
+		u.shadowColor[k] = encodeSRGB(decodeSRGB(float32(c)/255) * (1 - shadowAlpha))
+	}
+	sp := &r.shadowLBS
+	if pl == &r.dq {
+		sp = &r.shadowDQ
+	}
+	for _, p := range [2]*pipeline{&r.shadowInst, sp} {
+		gl.UseProgram(uint32(p.prog))
+		gl.UniformMatrix4fv(p.uViewProj, 1, false, &u.vp[0])
+		gl.UniformMatrix4fv(p.uModel, 1, false, &u.model[0])
+		gl.Uniform1i(p.uBaseTex, 0)
+		gl.Uniform4fv(p.uShadow, 1, &u.shadow[0])
+		gl.Uniform3fv(p.uShadowColor, 1, &u.shadowColor[0])
+		gl.Uniform1i(p.uShadowPass, 1)
+	}
+	gl.Enable(gl.BLEND)
+	gl.BlendEquation(gl.MIN)
+	gl.DepthMask(false)
+	r.shadowPass = true
+	var err error
+	for i := range f.Items {
+		if f.Items[i].Material.Alpha == Blend {
+			continue
+		}
+		if err = r.drawItem(sp, f, i); err != nil {
+			break
+		}
+	}
+	r.shadowPass = false
+	gl.DepthMask(true)
+	gl.BlendEquation(gl.FUNC_ADD)
+	gl.Disable(gl.BLEND)
+	return err
+}
+
+// decodeSRGB and encodeSRGB are the sRGB transfer function (IEC
+// 61966-2-1) and its inverse, on [0, 1].
+func decodeSRGB(c float32) float32 {
+	if c <= 0.04045 {
+		return c / 12.92
+	}
+	return float32(math.Pow((float64(c)+0.055)/1.055, 2.4))
+}
+
+func encodeSRGB(c float32) float32 {
+	if c <= 0.0031308 {
+		return c * 12.92
+	}
+	return float32(1.055*math.Pow(float64(c), 1/2.4) - 0.055)
+}
+
 // drawItem issues frame f's item i with its material.
 func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 	it := &f.Items[i]
@@ -455,8 +634,15 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 		return fmt.Errorf("render: draw item %d names mesh %d, which is not uploaded", i, it.Mesh)
 	}
 	m := &r.meshes[it.Mesh]
+	if it.Instances > 0 {
+		pl = &r.inst
+		if r.shadowPass {
+			pl = &r.shadowInst
+		}
+	}
+	gl.UseProgram(uint32(pl.prog))
 	mat := &it.Material
-	if mat.DoubleSided {
+	if mat.DoubleSided || r.shadowPass {
 		gl.Disable(gl.CULL_FACE)
 	} else {
 		gl.Enable(gl.CULL_FACE)
@@ -511,15 +697,32 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 	gl.Uniform1f(pl.uAlphaCutoff, mat.AlphaCutoff)
 	gl.Uniform4f(pl.uTint, it.Tint[0], it.Tint[1], it.Tint[2], it.Tint[3])
 	gl.Uniform1i(pl.uSelJoint, int32(it.WeightJoint))
-	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
 	r.bindMorph(i, m)
 	r.setMissingAttributes(m)
 	gl.BindVertexArray(m.vao)
+	if it.Instances > 0 {
+		r.bindInstances(pl, i, m)
+		if m.count > 0 {
+			gl.DrawElementsInstanced(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, nil, int32(it.Instances))
+			r.countCall()
+		}
+		return nil
+	}
+	gl.BindBufferRange(gl.UNIFORM_BUFFER, 0, r.ubo, r.offsets[i], len(it.Palette)*4)
 	if m.count > 0 {
 		gl.DrawElementsWithOffset(gl.TRIANGLES, m.count, gl.UNSIGNED_INT, 0)
-		r.DrawCalls++
+		r.countCall()
 	}
 	return nil
+}
+
+// countCall counts a draw call as the scene's or its shadow's.
+func (r *Renderer) countCall() {
+	if r.shadowPass {
+		r.ShadowCalls++
+	} else {
+		r.DrawCalls++
+	}
 }
 
 // sortBlended orders blendOrder farthest first by the distance from the
@@ -570,6 +773,10 @@ func (r *Renderer) uploadPalettes(items []DrawItem, entryFloats int) error {
 	r.offsets = r.offsets[:0]
 	size := 0
 	for i, it := range items {
+		if it.Instances > 0 {
+			r.offsets = append(r.offsets, 0) // in the instance records instead
+			continue
+		}
 		if len(it.Palette) == 0 || len(it.Palette)%entryFloats != 0 {
 			return fmt.Errorf("render: draw item %d has a palette of %d floats; want a positive multiple of %d", i, len(it.Palette), entryFloats)
 		}
@@ -585,6 +792,9 @@ func (r *Renderer) uploadPalettes(items []DrawItem, entryFloats int) error {
 	}
 	buf := r.uploadBuf[:size]
 	for i, it := range items {
+		if it.Instances > 0 {
+			continue
+		}
 		copy(buf[r.offsets[i]:], unsafe.Slice((*byte)(unsafe.Pointer(&it.Palette[0])), len(it.Palette)*4))
 	}
 	gl.BindBuffer(gl.UNIFORM_BUFFER, r.ubo)
@@ -637,6 +847,9 @@ func (r *Renderer) Destroy() {
 		gl.DeleteTextures(1, &r.white)
 		gl.DeleteTextures(1, &r.dfg)
 	}
+	if r.env != 0 {
+		gl.DeleteTextures(1, &r.env)
+	}
 	if r.ubo != 0 {
 		gl.DeleteBuffers(1, &r.ubo)
 	}
@@ -647,6 +860,11 @@ func (r *Renderer) Destroy() {
 	}
 	r.lbs.destroy()
 	r.dq.destroy()
+	r.inst.destroy()
+	r.shadowLBS.destroy()
+	r.shadowDQ.destroy()
+	r.shadowInst.destroy()
+	r.instances.destroy()
 	if r.lines != nil {
 		r.lines.destroy()
 	}

@@ -15,25 +15,83 @@ import (
 	"github.com/skinview/skinview/internal/skin"
 )
 
-// Crowd is -Crowd N: N copies of the character on a grid, each with its
+// Crowd is -crowd N: N copies of the character on a grid, each with its
 // own controller, time offset and parameters, animated by graph.Crowd on
-// all cores and drawn from the one uploaded set of meshes with their own
-// palettes.
+// all cores and drawn from the one uploaded set of meshes. By default each
+// mesh draws every member in one instanced call (each member's palette,
+// offset and morph weights in one upload a frame); members far away update
+// their pose less often, and members out of view neither update nor draw.
 type Crowd struct {
 	anim    *graph.Crowd
 	model   *gltfload.Model
 	members []member
-	Items   []render.DrawItem // every member's draw items, for one Draw
-	scene   *GPU              // the uploaded meshes all members share
+	// Items are the draws of the frame: one instanced item per mesh, or
+	// every visible member's own items (CrowdOptions.Members). They are
+	// rebuilt by Update and PoseAt and never nil.
+	Items   []render.DrawItem
+	scene   *GPU // the uploaded meshes all members share
 	workers int
 	offsets []float32 // per member: time offset in seconds
+	opt     CrowdOptions
+	// inst[k] is draw k's instanced item, its Palette and Morph backed by
+	// pal[k] and morph[k] (room for every member); shared offsets.
+	inst        []render.DrawItem
+	pal, morph  [][]float32
+	instOffsets []float32
+	visible     []int32 // members drawn this frame, in order
+	frame       int
+	cam         render.Camera
+	aspect      float32
+	haveCam     bool
+	radius      float32    // of a member's framing box
+	centre      mgl32.Vec3 // of member 0's framing box, before its offset
+	height      float32    // of a member's framing box
+	Stats       CrowdStats
+}
+
+// CrowdOptions are how a crowd is drawn and updated.
+type CrowdOptions struct {
+	// BoxLo, BoxHi bound one member over its clip (the view's framing
+	// box): culling and level of detail measure it.
+	BoxLo, BoxHi mgl32.Vec3
+	// Members draws each member with draw calls of its own instead of one
+	// instanced call per mesh: the same pictures, for comparison.
+	Members bool
+	// NoLOD updates every member in view every frame.
+	NoLOD bool
+}
+
+// CrowdStats is what the last frame did with the members: how many were
+// updated at each rate (every frame, every 2nd, every 4th) and how many
+// were out of view.
+type CrowdStats struct {
+	Rate   [3]int
+	Culled int
+}
+
+// lodRates are the update rates of the level-of-detail bands: every
+// frame, every 2nd, every 4th.
+var lodRates = [3]int{1, 2, 4}
+
+// lodBand is the band of a member whose framing box is share of the
+// frame's height tall: an eighth of the frame or more updates every
+// frame, a twentieth or more every 2nd, smaller every 4th.
+func lodBand(share float32) int {
+	switch {
+	case share >= 1.0/8:
+		return 0
+	case share >= 1.0/20:
+		return 1
+	}
+	return 2
 }
 
 // member is where one character of the crowd stands and what it draws.
 type member struct {
 	offset  mgl32.Vec3 // grid position added to every palette entry
 	pals    [][]float32
-	weights []float32 // its morph weights, which its draws read
+	items   []render.DrawItem // its own draws (CrowdOptions.Members)
+	weights []float32         // its morph weights, which its draws read
 }
 
 // NewCrowd builds n characters of model m laid out around the first one's
@@ -41,15 +99,21 @@ type member struct {
 // parameters, its own value of the first one. Member 0 is first: its
 // controller is the one the HUD shows. In the clip browser every member
 // loops its clip on its own clock.
-func NewCrowd(m *gltfload.Model, fade float32, first *character.Character, s *GPU, n int) (*Crowd, error) {
+func NewCrowd(m *gltfload.Model, fade float32, first *character.Character, s *GPU, n int, opt CrowdOptions) (*Crowd, error) {
 	if s.mode != SkinGPU {
 		return nil, fmt.Errorf("-crowd draws with -skinning gpu, not %s", s.mode)
 	}
-	cr := &Crowd{model: m, scene: s, workers: max(runtime.GOMAXPROCS(0), 1)}
+	cr := &Crowd{model: m, scene: s, workers: max(runtime.GOMAXPROCS(0), 1), opt: opt}
 	lo, hi, ok := s.Bounds(first)
 	if !ok {
 		lo, hi = mgl32.Vec3{-0.5, 0, -0.5}, mgl32.Vec3{0.5, 1, 0.5}
 	}
+	if opt.BoxLo == opt.BoxHi {
+		opt.BoxLo, opt.BoxHi = lo, hi
+	}
+	cr.centre = opt.BoxLo.Add(opt.BoxHi).Mul(0.5)
+	cr.radius = opt.BoxHi.Sub(opt.BoxLo).Len() / 2
+	cr.height = max(opt.BoxHi[1]-opt.BoxLo[1], cr.radius*0.5)
 	spec := first.Spec
 	if first.ClipMode {
 		spec = character.ClipSpec(m, first.Clip, fade, anim.Loop)
@@ -80,21 +144,33 @@ func NewCrowd(m *gltfload.Model, fade float32, first *character.Character, s *GP
 		ctls[i] = ctl
 		row, col := i/cols, i%cols
 		mb := member{offset: mgl32.Vec3{(float32(col) - float32(cols-1)/2) * spacing, 0, -float32(row) * spacing}}
-		mb.weights = make([]float32, len(m.Skeleton.MorphRest))
-		for k, it := range s.items {
-			p := make([]float32, len(it.Palette))
-			mb.pals = append(mb.pals, p)
-			it.Palette = p
-			if it.Morph != nil {
-				// The member's own weights of the draw's node.
-				c := m.NodeMorph[m.Instances[s.draws[k].instance].Node]
-				it.Morph = mb.weights[c : c+len(it.Morph)]
+		if opt.Members {
+			mb.weights = make([]float32, len(m.Skeleton.MorphRest))
+			for k, it := range s.items {
+				p := make([]float32, len(it.Palette))
+				mb.pals = append(mb.pals, p)
+				it.Palette = p
+				if it.Morph != nil {
+					// The member's own weights of the draw's node.
+					c := m.NodeMorph[m.Instances[s.draws[k].instance].Node]
+					it.Morph = mb.weights[c : c+len(it.Morph)]
+				}
+				mb.items = append(mb.items, it)
 			}
-			cr.Items = append(cr.Items, it)
 		}
 		cr.members = append(cr.members, mb)
 		cr.offsets = append(cr.offsets, float32(math.Mod(float64(i)*0.377, float64(max(first.Span(), 1e-3)))))
 	}
+	if !opt.Members {
+		for _, it := range s.items {
+			cr.pal = append(cr.pal, make([]float32, n*len(it.Palette)))
+			cr.morph = append(cr.morph, make([]float32, n*len(it.Morph)))
+			cr.inst = append(cr.inst, it)
+		}
+		cr.instOffsets = make([]float32, 3*n)
+	}
+	cr.Items = make([]render.DrawItem, 0, max(len(s.items)*n, 1))
+	cr.visible = make([]int32, 0, n)
 	if cr.anim, err = graph.NewCrowd(&m.Skeleton, m.Skins, ctls); err != nil {
 		return nil, err
 	}
@@ -113,29 +189,89 @@ func NewCrowd(m *gltfload.Model, fade float32, first *character.Character, s *GP
 // Len is the number of characters in the crowd.
 func (cr *Crowd) Len() int { return len(cr.members) }
 
+// SetCamera is the camera the next frames are drawn with, at the
+// viewport's aspect ratio: culling and level of detail measure the
+// members against it. Without one every member updates and draws.
+func (cr *Crowd) SetCamera(cam render.Camera, aspect float32) {
+	cr.cam, cr.aspect, cr.haveCam = cam, aspect, true
+}
+
 // Update advances every member by dt seconds of wall time at the given
-// speed (or paused) and writes its draw palettes.
+// speed (or paused), evaluates the members in view whose turn it is, and
+// rebuilds the draws.
 func (cr *Crowd) Update(dt, speed float32, paused bool) {
 	for i := range cr.members {
 		ctl := cr.anim.Controller(i)
 		ctl.SetSpeed(speed)
 		ctl.SetPaused(paused)
 	}
+	cr.frame++
+	cr.schedule(!cr.opt.NoLOD)
 	cr.anim.Evaluate(dt, cr.workers)
-	for i := range cr.members {
-		cr.members[i].place(cr, i)
-	}
+	cr.build()
 }
 
-// PoseAt puts every member at time t plus its offset (for screenshots).
+// PoseAt puts every member at time t plus its offset (for screenshots):
+// every member in view is evaluated.
 func (cr *Crowd) PoseAt(t float32) {
 	for i := range cr.members {
 		cr.anim.Controller(i).SetTime(t + cr.offsets[i])
 	}
+	cr.schedule(false)
 	cr.anim.Evaluate(0, cr.workers)
-	for i := range cr.members {
-		cr.members[i].place(cr, i)
+	cr.build()
+}
+
+// schedule decides which members this frame evaluates and draws: those
+// out of the camera's view neither; of the others, with lod, those whose
+// band's rate comes round this frame (members of a band take turns, so
+// each frame evaluates about the same number), without, all.
+func (cr *Crowd) schedule(lod bool) {
+	cr.Stats = CrowdStats{}
+	cr.visible = cr.visible[:0]
+	var planes [6]mgl32.Vec4
+	var eye mgl32.Vec3
+	var tanHalf float32
+	if cr.haveCam {
+		planes = frustumPlanes(cr.cam.Proj(cr.aspect).Mul4(cr.cam.View()))
+		eye = cr.cam.Eye()
+		tanHalf = float32(math.Tan(float64(cr.cam.FovY) / 2))
 	}
+	for i := range cr.members {
+		c := cr.centre.Add(cr.members[i].offset)
+		if cr.haveCam && !sphereInside(planes, c, cr.radius) {
+			cr.Stats.Culled++
+			cr.anim.Hold(i, true)
+			continue
+		}
+		cr.visible = append(cr.visible, int32(i))
+		band := 0
+		if lod && cr.haveCam && !cr.cam.Ortho && !cr.cam.Placed {
+			band = lodBand(cr.height / (2 * tanHalf * max(c.Sub(eye).Len(), 1e-6)))
+		}
+		cr.Stats.Rate[band]++
+		cr.anim.Hold(i, (cr.frame+i)%lodRates[band] != 0)
+	}
+}
+
+// frustumPlanes are the six planes (a, b, c, d; inside where
+// a·x + b·y + c·z + d ≥ 0) of the view-projection matrix vp, from its
+// rows (Gribb and Hartmann): left, right, bottom, top, near, far.
+func frustumPlanes(vp mgl32.Mat4) [6]mgl32.Vec4 {
+	r0, r1, r2, r3 := vp.Row(0), vp.Row(1), vp.Row(2), vp.Row(3)
+	return [6]mgl32.Vec4{r3.Add(r0), r3.Sub(r0), r3.Add(r1), r3.Sub(r1), r3.Add(r2), r3.Sub(r2)}
+}
+
+// sphereInside says whether the sphere about c of radius r reaches inside
+// every plane.
+func sphereInside(planes [6]mgl32.Vec4, c mgl32.Vec3, r float32) bool {
+	for _, p := range planes {
+		n := p.Vec3()
+		if l := n.Len(); l > 0 && (n.Dot(c)+p[3])/l < -r {
+			return false
+		}
+	}
+	return true
 }
 
 // SetLoopMode sets every member's loop mode.
@@ -150,30 +286,74 @@ func (cr *Crowd) Start() { cr.PoseAt(0) }
 
 func (cr *Crowd) Close() { cr.anim.Close() }
 
-// place writes member i's draw palettes from its pose, moved to its place.
-func (mb *member) place(cr *Crowd, i int) {
-	s := cr.scene
-	copy(mb.weights, cr.anim.Weights(i))
-	for k := range s.draws {
-		d := &s.draws[k]
-		inst := cr.model.Instances[d.instance]
-		dst := mb.pals[k]
-		switch {
-		case d.joints != nil:
-			skin.GatherPalette(dst, cr.anim.Palette(i, inst.Skin), d.joints)
-		case d.gpu:
-			copy(dst, cr.anim.Palette(i, inst.Skin))
-		default:
-			w := anim.ModelMat4(cr.anim.Models(i), cr.model.JointOfNode[inst.Node])
-			anim.WritePaletteEntry(dst, &w)
+// build writes the draws of the visible members: their palettes (a held
+// member's from the frame it was last evaluated in), offsets and weights.
+func (cr *Crowd) build() {
+	cr.Items = cr.Items[:0]
+	if cr.opt.Members {
+		for _, i := range cr.visible {
+			mb := &cr.members[i]
+			for k := range mb.pals {
+				cr.palette(mb.pals[k], int(i), k)
+				moveEntries(mb.pals[k], mb.offset)
+			}
+			copy(mb.weights, cr.anim.Weights(int(i)))
+			cr.Items = append(cr.Items, mb.items...)
 		}
-		// Moving the whole model adds the offset to each entry's
-		// translation column: T·M for an affine M.
-		for e := 0; e+anim.PaletteFloats <= len(dst); e += anim.PaletteFloats {
-			dst[e+3] += mb.offset[0]
-			dst[e+7] += mb.offset[1]
-			dst[e+11] += mb.offset[2]
+		return
+	}
+	n := len(cr.visible)
+	if n == 0 {
+		return
+	}
+	for v, i := range cr.visible {
+		o := cr.members[i].offset
+		copy(cr.instOffsets[3*v:], o[:])
+	}
+	for k := range cr.inst {
+		it := &cr.inst[k]
+		size := len(cr.scene.items[k].Palette)
+		morph := len(cr.scene.items[k].Morph)
+		for v, i := range cr.visible {
+			cr.palette(cr.pal[k][v*size:(v+1)*size], int(i), k)
+			if morph > 0 {
+				node := cr.model.NodeMorph[cr.model.Instances[cr.scene.draws[k].instance].Node]
+				copy(cr.morph[k][v*morph:(v+1)*morph], cr.anim.Weights(int(i))[node:node+morph])
+			}
 		}
+		it.Instances = n
+		it.Palette = cr.pal[k][:n*size]
+		it.Offsets = cr.instOffsets[:3*n]
+		if morph > 0 {
+			it.Morph = cr.morph[k][:n*morph]
+		}
+		cr.Items = append(cr.Items, *it)
+	}
+}
+
+// palette writes member i's palette of draw k into dst, from its pose,
+// where the character stands (no crowd offset).
+func (cr *Crowd) palette(dst []float32, i, k int) {
+	d := &cr.scene.draws[k]
+	inst := cr.model.Instances[d.instance]
+	switch {
+	case d.joints != nil:
+		skin.GatherPalette(dst, cr.anim.Palette(i, inst.Skin), d.joints)
+	case d.gpu:
+		copy(dst, cr.anim.Palette(i, inst.Skin))
+	default:
+		w := anim.ModelMat4(cr.anim.Models(i), cr.model.JointOfNode[inst.Node])
+		anim.WritePaletteEntry(dst, &w)
+	}
+}
+
+// moveEntries adds offset to each palette entry's translation column:
+// T·M for an affine M.
+func moveEntries(pal []float32, offset mgl32.Vec3) {
+	for e := 0; e+anim.PaletteFloats <= len(pal); e += anim.PaletteFloats {
+		pal[e+3] += offset[0]
+		pal[e+7] += offset[1]
+		pal[e+11] += offset[2]
 	}
 }
 
@@ -195,7 +375,7 @@ func (cr *Crowd) Bounds() (mgl32.Vec3, mgl32.Vec3, bool) {
 			if k < 0 {
 				return nil
 			}
-			return mb.weights[k : k+cr.model.Meshes[cr.model.NodeMesh[n]].Targets]
+			return cr.anim.Weights(i)[k : k+cr.model.Meshes[cr.model.NodeMesh[n]].Targets]
 		}
 		l, h, ok := cr.scene.posedBounds(cr.model, func(k int) []float32 { return cr.anim.Palette(i, k) }, rigid, weights)
 		if !ok {

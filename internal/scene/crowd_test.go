@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/render"
 )
 
 // rigidTwoJoint is the two-joint file with its mesh hanging from the
@@ -41,7 +43,7 @@ func rigidTwoJoint(t *testing.T) (*gltfload.Model, *character.Character) {
 
 // withRigidCrowd runs f on the GL thread with a crowd of n members of
 // rigidTwoJoint, their clocks together, and the character it was made of.
-func withRigidCrowd(t *testing.T, n int, f func(cr *Crowd, c *character.Character)) {
+func withRigidCrowd(t *testing.T, n int, opt CrowdOptions, f func(cr *Crowd, c *character.Character)) {
 	m, c := rigidTwoJoint(t)
 	onGL(t, func() error {
 		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
@@ -49,7 +51,7 @@ func withRigidCrowd(t *testing.T, n int, f func(cr *Crowd, c *character.Characte
 			return err
 		}
 		defer v.Destroy()
-		cr, err := NewCrowd(m, 0.3, c, v.Scene, n)
+		cr, err := NewCrowd(m, 0.3, c, v.Scene, n, opt)
 		if err != nil {
 			return err
 		}
@@ -67,23 +69,34 @@ func withRigidCrowd(t *testing.T, n int, f func(cr *Crowd, c *character.Characte
 // model matrix (the crowd keeps model matrices for it), moved to its
 // place: at 0.5 s the tip has turned 45° about +Z at (0, 2, 0).
 func TestCrowdPlacesRigidMeshes(t *testing.T) {
-	withRigidCrowd(t, 3, func(cr *Crowd, _ *character.Character) {
-		cr.PoseAt(0.5)
-		want := mgl32.Translate3D(0, 2, 0).Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(45)))
-		for i, mb := range cr.members {
-			got := anim.ModelMat4(mb.pals[0], 0)
-			w := mgl32.Translate3D(mb.offset[0], mb.offset[1], mb.offset[2]).Mul4(want)
-			if !got.ApproxEqualThreshold(w, 1e-5) {
-				t.Errorf("member %d draws the mesh at %v, want %v", i, got, w)
+	for _, opt := range []CrowdOptions{{}, {Members: true}} {
+		withRigidCrowd(t, 3, opt, func(cr *Crowd, _ *character.Character) {
+			cr.PoseAt(0.5)
+			want := mgl32.Translate3D(0, 2, 0).Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(45)))
+			for i, mb := range cr.members {
+				// What is drawn: the member's own item, its offset in the
+				// palette, or its record in the one instanced item.
+				var got mgl32.Mat4
+				if opt.Members {
+					got = anim.ModelMat4(cr.Items[i].Palette, 0)
+				} else if it := cr.Items[0]; it.Instances != 3 {
+					t.Fatalf("instanced item draws %d members; want 3", it.Instances)
+				} else {
+					got = mgl32.Translate3D(it.Offsets[3*i], it.Offsets[3*i+1], it.Offsets[3*i+2]).Mul4(anim.ModelMat4(it.Palette[12*i:12*i+12], 0))
+				}
+				w := mgl32.Translate3D(mb.offset[0], mb.offset[1], mb.offset[2]).Mul4(want)
+				if !got.ApproxEqualThreshold(w, 1e-5) {
+					t.Errorf("members %v: member %d draws the mesh at %v, want %v", opt.Members, i, got, w)
+				}
 			}
-		}
-	})
+		})
+	}
 }
 
 // TestCrowdBoundsFollowRigidMeshes: the crowd's box holds every member's
 // rigid mesh where its pose puts it, not where the single character's is.
 func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
-	withRigidCrowd(t, 2, func(cr *Crowd, c *character.Character) {
+	withRigidCrowd(t, 2, CrowdOptions{}, func(cr *Crowd, c *character.Character) {
 		c.Evaluate(0) // the single character stays upright
 		cr.PoseAt(0.5)
 		lo, hi, ok := cr.Bounds()
@@ -100,5 +113,117 @@ func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
 				}
 			}
 		}
+	})
+}
+
+// TestCrowdCullsMembersOutOfView: with the camera close on member 0 and
+// looking along the row, members off to the side are out of view: they
+// are not drawn and their poses hold while their clocks run. Looking
+// away, nothing is drawn.
+func TestCrowdCullsMembersOutOfView(t *testing.T) {
+	withRigidCrowd(t, 9, CrowdOptions{}, func(cr *Crowd, _ *character.Character) {
+		at := cr.members[0].offset.Add(mgl32.Vec3{0, 1.5, 0})
+		cam, ok := render.LookAt(at.Add(mgl32.Vec3{0, 0, 4}), at, mgl32.DegToRad(30))
+		if !ok {
+			t.Fatal("no camera")
+		}
+		cr.SetCamera(cam, 1)
+		cr.Update(0.05, 1, false)
+		if cr.Stats.Culled == 0 || cr.Stats.Culled == 9 {
+			t.Fatalf("%d of 9 members out of view; want some, not all", cr.Stats.Culled)
+		}
+		if got := cr.Items[0].Instances; got != 9-cr.Stats.Culled {
+			t.Errorf("the instanced draw has %d members; want the %d in view", got, 9-cr.Stats.Culled)
+		}
+		culled := -1
+		for i := range cr.members {
+			if !slices.Contains(cr.visible, int32(i)) {
+				culled = i
+				break
+			}
+		}
+		before := slices.Clone(cr.anim.Models(culled))
+		t0 := cr.anim.Controller(culled).Timeline().Time
+		cr.Update(0.2, 1, false)
+		if !slices.Equal(cr.anim.Models(culled), before) {
+			t.Errorf("member %d, out of view, was evaluated", culled)
+		}
+		if t1 := cr.anim.Controller(culled).Timeline().Time; t1 == t0 {
+			t.Errorf("member %d's clock stopped out of view at %v s", culled, t1)
+		}
+		away, _ := render.LookAt(at.Add(mgl32.Vec3{0, 0, 8}), at.Add(mgl32.Vec3{0, 0, 12}), mgl32.DegToRad(30))
+		cr.SetCamera(away, 1)
+		cr.Update(0.05, 1, false)
+		if len(cr.Items) != 0 || cr.Stats.Culled != 9 {
+			t.Errorf("looking away: %d items, %d members out of view; want none drawn, 9 out", len(cr.Items), cr.Stats.Culled)
+		}
+	})
+}
+
+// TestCrowdLevelOfDetail: seen from far away every member is small, so
+// each is evaluated every 4th frame (members taking turns: a quarter of
+// them a frame); with NoLOD every frame.
+func TestCrowdLevelOfDetail(t *testing.T) {
+	for _, opt := range []CrowdOptions{{}, {NoLOD: true}} {
+		withRigidCrowd(t, 8, opt, func(cr *Crowd, _ *character.Character) {
+			cam, _ := render.LookAt(mgl32.Vec3{0, 50, 400}, mgl32.Vec3{0, 1, -1}, mgl32.DegToRad(40))
+			cr.SetCamera(cam, 1)
+			changes := make([]int, len(cr.members))
+			for range 8 {
+				before := make([][]float32, len(cr.members))
+				for i := range cr.members {
+					before[i] = slices.Clone(cr.anim.Models(i))
+				}
+				// 0.05 s a frame: the tip turns all clip long.
+				cr.Update(0.05, 1, false)
+				for i := range cr.members {
+					if !slices.Equal(cr.anim.Models(i), before[i]) {
+						changes[i]++
+					}
+				}
+			}
+			want := 2
+			if opt.NoLOD {
+				want = 8
+			}
+			for i, n := range changes {
+				if n != want {
+					t.Errorf("NoLOD %v: member %d evaluated in %d of 8 frames; want %d", opt.NoLOD, i, n, want)
+				}
+			}
+			if !opt.NoLOD && cr.Stats.Rate != [3]int{0, 0, 8} {
+				t.Errorf("rates %v; want all 8 members every 4th frame", cr.Stats.Rate)
+			}
+		})
+	}
+}
+
+// TestCrowdPaletteIsTheCharacters: a member's palette in the instanced
+// draw is the one the single character draws at the same time, bit for
+// bit (the member's place travels beside it as its offset).
+func TestCrowdPaletteIsTheCharacters(t *testing.T) {
+	m, c := rigidTwoJoint(t)
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		if err := v.PoseAt(0.35); err != nil {
+			return err
+		}
+		single := slices.Clone(v.Scene.items[0].Palette)
+		cr, err := NewCrowd(m, 0.3, c, v.Scene, 3, CrowdOptions{})
+		if err != nil {
+			return err
+		}
+		defer cr.Close()
+		cr.offsets[1] = 0
+		cr.PoseAt(0.35)
+		size := len(single)
+		if got := cr.Items[0].Palette[size : 2*size]; !slices.Equal(got, single) {
+			t.Errorf("member 1 at 0.35 s draws palette %v; the character %v", got, single)
+		}
+		return nil
 	})
 }

@@ -43,6 +43,11 @@ type View struct {
 	// lights in the current pose (the reference stage adds them).
 	Lighting render.Lighting
 	Lights   []render.Light
+	// Tonemap and Exposure map the viewer's look to the display; Shadow
+	// draws the key light's shadow on the ground under the framing box.
+	Tonemap  render.Tonemap
+	Exposure float32
+	Shadow   bool
 	// TopInset is the share of the height a HUD bar covers at the top,
 	// which the picture keeps clear (render.Camera.TopInset).
 	TopInset float32
@@ -88,8 +93,14 @@ type ViewOptions struct {
 	Camera *render.Camera
 	// Clear is the background colour; zero is Background.
 	Clear color.NRGBA
-	// Lighting is how the shaded view lights (-lighting).
+	// Lighting is how the shaded view lights (-lighting); Tonemap and
+	// Exposure map the viewer's look to the display (-tonemap,
+	// -exposure).
 	Lighting render.Lighting
+	Tonemap  render.Tonemap
+	Exposure float32
+	// Env lights the viewer's look; nil is the built-in studio.
+	Env *render.Environment
 }
 
 // NewView uploads the character and frames it over its clip. With w and h
@@ -122,6 +133,15 @@ func NewView(c *character.Character, opt ViewOptions, w, h int) (*View, error) {
 	}
 	v.Home = v.Cam
 	v.Clear, v.Lighting = opt.Clear, opt.Lighting
+	v.Tonemap, v.Exposure, v.Shadow = opt.Tonemap, opt.Exposure, true
+	env := opt.Env
+	if env == nil {
+		env = Studio()
+	}
+	if err := r.SetEnvironment(env); err != nil {
+		v.Destroy()
+		return nil, err
+	}
 	if v.Clear == (color.NRGBA{}) {
 		v.Clear = Background
 	}
@@ -173,7 +193,8 @@ func (v *View) Draw() error {
 	}
 	cam := v.Camera()
 	frame := render.Frame{Target: v.Target, Width: v.W, Height: v.H, Camera: cam, Clear: v.Clear, Items: items, Lighting: v.Lighting, Lights: v.Lights,
-		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid, Model: v.c.RootMatrix()}
+		Skinning: v.Scene.method(), View: v.Mode, Wireframe: v.Wire, Grid: v.Grid, Model: v.c.RootMatrix(),
+		Tonemap: v.Tonemap, Exposure: v.Exposure, Shadow: v.Shadow, GroundY: v.BoxLo[1]}
 	if v.c.RootMotionOn() {
 		v.trail.Color = rootTrailColor
 		v.trail.Points = v.trail.Points[:0]

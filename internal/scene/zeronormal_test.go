@@ -55,9 +55,10 @@ func TestZeroNormalIsLitFacingTheCamera(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		// Facing the camera the rim term is 0 and the hemisphere ambient
-		// alone is at least the ground colour (0.22, 0.20, 0.18) times the
-		// white base, about 130 in sRGB: every channel is well above 100.
+		// Facing the camera, a white surface under the studio's
+		// irradiance alone (0.35 radiance at the horizon and above: E ≥
+		// 0.35π, E/π ≥ 0.35 linear, about 160 in sRGB before the tone
+		// curve's 0.04 offset) has every channel well above 100.
 		got := img.NRGBAAt(32, 32)
 		if got == Background || got.R < 100 || got.G < 100 || got.B < 100 {
 			t.Errorf("centre pixel %v; want the lit square (every channel above 100, not the background %v)", got, color.NRGBA(Background))

@@ -128,6 +128,11 @@ type Stats struct {
 	DrawCalls, Parts     int
 	Joints, Vertices     int
 	PaletteBytesPerFrame int
+	// Crowd says a crowd is drawn: LOD counts its members updated every
+	// frame, every 2nd and every 4th, Culled those out of view.
+	Crowd  bool
+	LOD    [3]int
+	Culled int
 }
 
 // TextColor is the HUD's main text colour, for labels drawn outside it.
@@ -661,8 +666,12 @@ func drawStats(p Painter, l *line, in *Info, h int) {
 	if st.Timed {
 		l.f(st.FPS, 0, 3).s(" fps  anim ").f(st.AnimMs, 2, 0).s(" ms  render ").f(st.RenderMs, 2, 0).s(" ms  ")
 	}
-	line := l.s("draws ").i(st.DrawCalls, 0).s("  parts ").i(st.Parts, 0).s("  joints ").i(st.Joints, 0).
-		s("  verts ").i(st.Vertices, 0).str()
+	l.s("draws ").i(st.DrawCalls, 0).s("  parts ").i(st.Parts, 0).s("  joints ").i(st.Joints, 0).
+		s("  verts ").i(st.Vertices, 0)
+	if st.Crowd {
+		l.s("  every frame ").i(st.LOD[0], 0).s(" 2nd ").i(st.LOD[1], 0).s(" 4th ").i(st.LOD[2], 0).s("  out of view ").i(st.Culled, 0)
+	}
+	line := l.str()
 	y := float32(h) - lh - pad
 	p.Rect(pad, y-4, p.MeasureMono(line)+2*pad, lh+8, panelBG)
 	p.Mono(2*pad, y, line, textDim)

@@ -30,6 +30,9 @@ type Crowd struct {
 	pals   [][]float32
 	// weights holds the morph weights, len(sk.MorphRest) per character.
 	weights []float32
+	// hold[i] keeps character i's pose, palettes and weights from its
+	// last evaluation while its clock runs on (Hold).
+	hold []bool
 
 	scratch []*crowdScratch // per worker; [0] is the caller's
 
@@ -87,7 +90,7 @@ func NewCrowd(sk *anim.Skeleton, skins []anim.Skin, ctls []*Controller) (*Crowd,
 		seen[ctl] = i
 	}
 	n := len(ctls)
-	c := &Crowd{sk: sk, skins: skins, ctls: ctls, weights: make([]float32, n*len(sk.MorphRest))}
+	c := &Crowd{sk: sk, skins: skins, ctls: ctls, weights: make([]float32, n*len(sk.MorphRest)), hold: make([]bool, n)}
 	for i := range skins {
 		c.pals = append(c.pals, make([]float32, n*anim.PaletteFloats*len(skins[i].Joints)))
 	}
@@ -118,6 +121,14 @@ func (c *Crowd) KeepModels() {
 		c.models = make([]float32, len(c.ctls)*anim.PaletteFloats*c.sk.NumJoints())
 	}
 }
+
+// Hold makes the next Evaluates advance character i's controller (its
+// clock, states and transitions) without evaluating its pose: its
+// palettes, model matrices and weights stay those of the last frame it was
+// evaluated in. Level-of-detail and culling hold the characters that are
+// small on screen or out of view; a held character's first evaluation
+// after shows it where its clock has got to.
+func (c *Crowd) Hold(i int, hold bool) { c.hold[i] = hold }
 
 // Len is the number of characters.
 func (c *Crowd) Len() int { return len(c.ctls) }
@@ -226,6 +237,9 @@ func (c *Crowd) work(w int) {
 func (c *Crowd) evaluate(i int, s *crowdScratch) {
 	ctl := c.ctls[i]
 	ctl.Update(c.dt)
+	if c.hold[i] {
+		return
+	}
 	own := ctl.ctx.stack
 	ctl.ctx.stack = s.stack[:len(own)]
 	ctl.Evaluate(s.pose)

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -177,5 +178,55 @@ func TestCrowdAllocatesNothing(t *testing.T) {
 		if a := testing.AllocsPerRun(3, func() { c.Evaluate(animtest.B2PStep, workers) }); a != 0 {
 			t.Errorf("crowd on %d workers allocates %v times per frame", workers, a)
 		}
+	}
+}
+
+// A held character keeps the palette of the last frame it was evaluated
+// in while its clock runs on; released, it shows the pose of where its
+// clock has got to, the same as a character never held.
+func TestCrowdHoldKeepsPoseAndClock(t *testing.T) {
+	sk := animtest.Humanoid()
+	clips := animtest.HumanoidClips(sk)
+	n := sk.NumJoints()
+	skins := []anim.Skin{{Joints: make([]int, n), InverseBind: make([]mgl32.Mat4, n)}}
+	for i := range n {
+		skins[0].Joints[i], skins[0].InverseBind[i] = i, mgl32.Ident4()
+	}
+	spec, err := ParseSpec([]byte(`{"tree": "` + clips[0].Name + `"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ctls []*Controller
+	for range 2 {
+		ctl, err := NewController(spec, sk, clips)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctls = append(ctls, ctl)
+	}
+	c, err := NewCrowd(sk, skins, ctls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Evaluate(0.1, 1)
+	before := slices.Clone(c.Palette(1, 0))
+	c.Hold(1, true)
+	for range 3 {
+		c.Evaluate(0.1, 1)
+	}
+	if !slices.Equal(c.Palette(1, 0), before) {
+		t.Fatal("held character's palette changed")
+	}
+	if slices.Equal(c.Palette(0, 0), before) {
+		t.Fatal("the clip does not move the palette between 0.1 s and 0.4 s: the test shows nothing")
+	}
+	if got := c.Controller(1).Timeline().Time; math.Abs(float64(got-0.4)) > 1e-5 {
+		t.Fatalf("held character's clock at %v s; want 0.4", got)
+	}
+	c.Hold(1, false)
+	c.Evaluate(0.1, 1)
+	if !slices.Equal(c.Palette(1, 0), c.Palette(0, 0)) {
+		t.Fatal("released character's palette differs from the never-held one at the same time")
 	}
 }
