@@ -3,7 +3,6 @@ package anim
 import (
 	"encoding/binary"
 	"math"
-	"math/bits"
 	"slices"
 	"time"
 )
@@ -58,8 +57,9 @@ import (
 // into all their pairs, in the SIMD build 8 lanes at a time (a frame
 // holds each cache group's codes component by component, shiftFrames8).
 // CUBICSPLINE tracks are sampled densely and packed as LINEAR keys where
-// that makes the clip smaller (sampleCurves); STEP tracks and morph
-// weights stay as they are.
+// that makes the clip smaller (sampleCurves); STEP tracks stay as they
+// are, and so do morph weights unless their displacements are given
+// (compressmorph.go).
 
 // VirtualVertex is the distance of the virtual vertices from their joint,
 // in model units: 3 cm in glTF's metres.
@@ -73,6 +73,17 @@ type CompressOptions struct {
 	// Progress, when set, is called now and then with the share of the
 	// work done, from 0 to 1.
 	Progress func(done float64)
+	// MorphDisplacement is, per morph channel in Skeleton.MorphRest's
+	// order, the farthest a weight of 1 on that channel moves a vertex,
+	// in model units (the longest displacement of its targets over the
+	// meshes it drives), so that a weight error e moves a vertex by at
+	// most e·MorphDisplacement[k]. Nil keeps every morph weight as it is.
+	// A LINEAR weight track whose channels all have one (finite, ≥ 0;
+	// entries past the end, negative or NaN for channels that are no
+	// morph targets) is packed, each channel within Tolerance of vertex
+	// error on its own; a channel of 0 becomes its rest weight. Read
+	// only.
+	MorphDisplacement []float64
 }
 
 // CompressReport tells how a clip compressed.
@@ -83,11 +94,22 @@ type CompressReport struct {
 	// accessors (Clip.SourceBytes), else its tracks' times and values.
 	RawBytes int
 	// Bytes is the size of the compressed clip: packed tracks, time table,
-	// track descriptors and the tracks kept as they were.
+	// track descriptors, the tracks kept as they were and the morph
+	// weights (MorphBytes).
 	Bytes int
 	// MaxError and P99Error are the worst and 99th-percentile virtual-vertex
 	// error over every joint and checked time, in model units.
 	MaxError, P99Error float64
+	// MorphRawBytes is the size of the clip's morph weight tracks as
+	// they are (their floats and a descriptor each), MorphBytes their
+	// part of Bytes: the same where they stay so (no
+	// CompressOptions.MorphDisplacement, or the clip Kept).
+	MorphRawBytes, MorphBytes int
+	// MorphMaxError is the worst vertex error the packed weights cause,
+	// in model units: each packed channel's weight error times its
+	// displacement, at the check times of the joints and three more
+	// between each two, as played.
+	MorphMaxError float64
 	// Elapsed is how long compression took.
 	Elapsed time.Duration
 	// Kept says no packing stayed within the tolerance: the clip plays
@@ -220,11 +242,14 @@ func codedComponents(p Path, bits uint8) int {
 // CacheLen is the length of the float cache SampleSoAJob needs: a head
 // and one key pair per joint and path, in groups of 8 joints
 // (keystream.go), and for a compressed clip each pair's end time after
-// them.
+// them, then 4 floats per packed morph channel (packedMorph.sample).
 func (c *RuntimeClip) CacheLen() int {
 	l := streamHead + cacheStripes*soaPadded(c.numJoints)
 	if c.pk != nil {
 		l += 3 * soaPadded(c.numJoints)
+	}
+	if c.pm != nil {
+		l += 4 * len(c.pm.chans)
 	}
 	return l
 }
@@ -332,7 +357,8 @@ func (c *RuntimeClip) resetPacked(cursors []int32, cache []float32) {
 			}
 		}
 	}
-	clear(cursors[:3*c.numJoints])
+	// The packed morph channels' cursors too: their pairs are stale.
+	clear(cursors)
 	cache[1], cache[2] = c.tag, 0 // no frames held
 }
 
@@ -618,18 +644,7 @@ func (pk *packedClip) keyTime(tr *packedTrack, k int) float32 {
 // read past the mask's end (the values') come after its last set bit,
 // which is found first.
 func (pk *packedClip) maskSelect(tr *packedTrack, k int) int {
-	at := int(tr.toff) * 8
-	for i := 0; ; i += 32 {
-		x := readBits(pk.data, at+i, 32)
-		if c := bits.OnesCount32(x); k >= c {
-			k -= c
-			continue
-		}
-		for ; k > 0; k-- {
-			x &= x - 1
-		}
-		return i + bits.TrailingZeros32(x)
-	}
+	return selectBit(pk.data, int(tr.toff)*8, k)
 }
 
 // decode writes the value of key k of tr, a track of path p, to v.

@@ -118,6 +118,8 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	if rep.RawBytes <= 0 {
 		rep.RawBytes = rawBytes(c)
 	}
+	rep.MorphRawBytes = rawMorphBytes(ref.morph)
+	rep.MorphBytes = rep.MorphRawBytes
 	if !(slices.Max(worst) <= opt.Tolerance) {
 		// No packing kept within the tolerance as played (the fit's last
 		// tries keep every key; on a model whose float32 rounding alone
@@ -132,6 +134,10 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	if len(errs) > 0 {
 		rep.MaxError = float64(errs[len(errs)-1])
 		rep.P99Error = float64(errs[min(len(errs)-1, int(math.Ceil(0.99*float64(len(errs))))-1)])
+	}
+	if opt.MorphDisplacement != nil {
+		rep.MorphMaxError = packWeights(ref, rc, opt.MorphDisplacement, opt.Tolerance)
+		rep.MorphBytes = rc.morphBytes()
 	}
 	rep.Bytes = rc.packedBytes()
 	rep.Elapsed = time.Since(start)

@@ -345,11 +345,18 @@ func (e *encoder) trackError(p Path, j int) func(a, b []float32) float64 {
 // units): dropped or constant where it can be, else the smallest of
 // quantizing to each bit rate and then removing keys.
 func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
-	nc := p.Components()
 	times, vals := e.source(p, j)
+	return e.encodeKeys(p, times, vals, restComponents(&e.sk.Rest[j], p), e.trackError(p, j), budget, e.numTimes, e.timeBits)
+}
+
+// encodeKeys encodes keys of path p (times, and nc values each) within
+// budget of errf: dropped where every key is within it of rest, constant
+// where within it of the first key, else the smallest of quantizing to
+// each bit rate and then removing keys, its times weighed as indices of
+// timeBits bits into a table of numTimes times.
+func (e *encoder) encodeKeys(p Path, times, vals []float32, rest [4]float32, errf func(a, b []float32) float64, budget float64, numTimes int, timeBits uint8) *encTrack {
+	nc := p.Components()
 	n := len(times)
-	errf := e.trackError(p, j)
-	rest := restComponents(&e.sk.Rest[j], p)
 	within := func(v []float32) bool {
 		for k := range n {
 			if errf(vals[k*nc:(k+1)*nc], v) > budget {
@@ -415,7 +422,7 @@ func (e *encoder) encodeTrack(p Path, j int, budget float64) *encTrack {
 	// that is the smallest yet.
 	consider := func(et *encTrack, dec []float32, keyBits int) {
 		keep := e.reduce(p, errf, times, vals, dec, budget)
-		size := len(keep)*keyBits + keyTimesBits(len(keep), e.numTimes, e.timeBits)
+		size := len(keep)*keyBits + keyTimesBits(len(keep), numTimes, timeBits)
 		if et.bits < 32 {
 			size += rangeBytes(et.cbits, et.rbits) * 8
 		}

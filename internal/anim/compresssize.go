@@ -47,7 +47,8 @@ func rawBytes(c *Clip) int {
 //   - the frames: frameBits per time of the table.
 //
 // The STEP and CUBICSPLINE tracks and the morph weights kept as they were
-// count their floats and a descriptor each. The offsets and the byte
+// count their floats and a descriptor each; packed morph weights follow
+// as their own stream (packedMorph.packedBits). The offsets and the byte
 // alignment kept in memory are not counted: they follow from the rest.
 func (c *RuntimeClip) packedBytes() int {
 	pk := c.pk
@@ -92,10 +93,7 @@ func (c *RuntimeClip) packedBytes() int {
 		}
 		bytes += 4*int(o.track.n)*(1+per) + 3 + varintLen(int(o.track.n))
 	}
-	for _, m := range c.morph {
-		bytes += 4*(len(m.Times)+len(m.Values)) + 3 + varintLen(len(m.Times))
-	}
-	return bytes
+	return bytes + c.morphBytes()
 }
 
 // rangeValues are a coded track's ranges in the order they are stored:

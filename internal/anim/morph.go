@@ -119,16 +119,31 @@ func lerpW(out, a, b *SoAPose, w float32, mask []float32) {
 	}
 }
 
-// sampleMorph writes the clip's morph weights at time t into out.W:
-// the rest weights, then every track's channels.
-func sampleMorph(c *RuntimeClip, t float32, cursors []int32, out *SoAPose) {
-	copy(out.W, c.morphRest)
+// sampleMorph writes the clip's morph weights at time t into out.W, with
+// the job's morph cursors and its cache (CacheLen).
+func sampleMorph(c *RuntimeClip, t float32, cursors []int32, cache []float32, out *SoAPose) {
+	var pairs []float32
+	if c.pm != nil {
+		pairs = cache[len(cache)-4*len(c.pm.chans):]
+	}
+	sampleMorphW(c, t, cursors, pairs, out.W)
+}
+
+// sampleMorphW writes the clip's morph weights at time t into w: the rest
+// weights, then every track's channels, then a compressed clip's packed
+// channels, whose cursors follow the tracks' and whose key pairs are in
+// pairs (packedMorph.sample).
+func sampleMorphW(c *RuntimeClip, t float32, cursors []int32, pairs, w []float32) {
+	copy(w, c.morphRest)
 	for i := range c.morph {
 		tr := &c.morph[i]
-		if tr.Channel+tr.Count > len(out.W) {
+		if tr.Channel+tr.Count > len(w) {
 			continue // a pose without this skeleton's channels
 		}
-		sampleMorphTrack(tr, t, &cursors[i], out.W[tr.Channel:tr.Channel+tr.Count])
+		sampleMorphTrack(tr, t, &cursors[i], w[tr.Channel:tr.Channel+tr.Count])
+	}
+	if c.pm != nil {
+		c.pm.sample(t, cursors[len(c.morph):], pairs, w)
 	}
 }
 

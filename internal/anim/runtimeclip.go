@@ -44,8 +44,10 @@ type RuntimeClip struct {
 	morphRest []float32
 	markers   []Marker // sorted by time
 	// pk holds the LINEAR joint tracks of a compressed clip
-	// (CompressClip), whose lanes are then nil.
+	// (CompressClip), whose lanes are then nil; pm its packed morph
+	// weight channels, nil where morph holds every weight track.
 	pk *packedClip
+	pm *packedMorph
 	// stream[p] is path p's key stream (buildStream): entries {pair,
 	// t0, inv, b…} sorted by t0, pair the index of the joint's t0 in
 	// path p's pairs of the cache (pairAt), its bits stored as they are.
@@ -311,9 +313,13 @@ func (c *RuntimeClip) NumJoints() int { return c.numJoints }
 
 // NumCursors is the length of the cursor slice SampleSoAJob needs: one per
 // joint and path (a STEP or CUBICSPLINE track's, or a compressed clip's)
-// and one per morph track.
+// and one per morph track and packed morph channel.
 func (c *RuntimeClip) NumCursors() int {
-	return 3*c.numJoints + len(c.morph)
+	n := 3*c.numJoints + len(c.morph)
+	if c.pm != nil {
+		n += len(c.pm.chans)
+	}
+	return n
 }
 
 // DifferenceClip is c with every key replaced by its additive difference

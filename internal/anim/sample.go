@@ -24,8 +24,8 @@ type SampleSoAJob struct {
 	// constant in speed.
 	Nlerp bool
 	// Cursors is the key state of STEP and CUBICSPLINE tracks, morph
-	// tracks and a compressed clip's tracks; len = Clip.NumCursors(). Zero
-	// values are fine; keep it between frames.
+	// tracks and a compressed clip's tracks and morph channels; len =
+	// Clip.NumCursors(). Zero values are fine; keep it between frames.
 	Cursors []int32
 	// Cache holds every track's current key pair (a compressed clip's
 	// decoded), which clip filled it and, for an uncompressed clip, the
@@ -68,7 +68,7 @@ func (j *SampleSoAJob) Validate() error {
 func (j *SampleSoAJob) Run() {
 	sampleSoA(j.Clip, j.Time, j.Nlerp, j.Cursors, j.Cache, j.Output)
 	if len(j.Output.W) > 0 {
-		sampleMorph(j.Clip, j.Time, j.Cursors[3*j.Clip.numJoints:], j.Output)
+		sampleMorph(j.Clip, j.Time, j.Cursors[3*j.Clip.numJoints:], j.Cache, j.Output)
 	}
 }
 

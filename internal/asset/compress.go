@@ -16,11 +16,12 @@ import (
 var progressEvery = time.Second
 
 // CompressClips compresses every clip of m within tolerance model units
-// (anim.CompressClip), as many at once as there are cores, into the
-// runtime clips a character plays (one per clip of m, in order) and a
-// report per clip. It only reads m (its clips and skeleton), so it may run
-// beside a frame that draws m. A clip that takes longer than a second
-// says how far it has got on progress (nil: nowhere), about once a second.
+// (anim.CompressClip; the morph weights with MorphDisplacements), as many
+// at once as there are cores, into the runtime clips a character plays
+// (one per clip of m, in order) and a report per clip. It only reads m
+// (its clips, skeleton and meshes), so it may run beside a frame that
+// draws m. A clip that takes longer than a second says how far it has got
+// on progress (nil: nowhere), about once a second.
 func CompressClips(m *gltfload.Model, tolerance float64, progress io.Writer) ([]*anim.RuntimeClip, []anim.CompressReport, error) {
 	runtime := make([]*anim.RuntimeClip, len(m.Clips))
 	reports := make([]anim.CompressReport, len(m.Clips))
@@ -28,6 +29,7 @@ func CompressClips(m *gltfload.Model, tolerance float64, progress io.Writer) ([]
 	var mu sync.Mutex // one progress line at a time
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, goruntime.GOMAXPROCS(0))
+	disp := MorphDisplacements(m)
 	for i := range m.Clips {
 		wg.Add(1)
 		slots <- struct{}{}
@@ -36,7 +38,7 @@ func CompressClips(m *gltfload.Model, tolerance float64, progress io.Writer) ([]
 			c := &m.Clips[i]
 			start := time.Now()
 			next := start.Add(progressEvery)
-			opt := anim.CompressOptions{Tolerance: tolerance, Progress: func(done float64) {
+			opt := anim.CompressOptions{Tolerance: tolerance, MorphDisplacement: disp, Progress: func(done float64) {
 				if now := time.Now(); progress != nil && now.After(next) {
 					next = now.Add(progressEvery)
 					mu.Lock()

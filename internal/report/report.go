@@ -338,8 +338,12 @@ func WriteCompression(w io.Writer, reports []anim.CompressReport, cm float64) {
 		if r.Kept {
 			fmt.Fprintf(w, "clip %d %q kept uncompressed: no packing stayed within %g cm (%d bytes)\n", i, r.Clip, cm, r.RawBytes)
 		} else {
-			fmt.Fprintf(w, "compressed clip %d %q at %g cm: %d → %d bytes (%.2f:1), error max %.5f cm, p99 %.5f cm\n",
+			fmt.Fprintf(w, "compressed clip %d %q at %g cm: %d → %d bytes (%.2f:1), error max %.5f cm, p99 %.5f cm",
 				i, r.Clip, cm, r.RawBytes, r.Bytes, r.Ratio(), 100*r.MaxError, 100*r.P99Error)
+			if r.MorphRawBytes > 0 {
+				fmt.Fprintf(w, "; morph weights %d → %d bytes, error max %.5f cm", r.MorphRawBytes, r.MorphBytes, 100*r.MorphMaxError)
+			}
+			fmt.Fprintln(w)
 		}
 		if r.Elapsed > reports[slowest].Elapsed {
 			slowest = i
@@ -349,10 +353,19 @@ func WriteCompression(w io.Writer, reports []anim.CompressReport, cm float64) {
 }
 
 // WriteCompressionJSON prints one JSON line per clip (-info -compress
-// -json).
+// -json); a clip with morph weights has their part in "morph".
 func WriteCompressionJSON(w io.Writer, reports []anim.CompressReport) error {
 	enc := json.NewEncoder(w)
+	type morph struct {
+		RawBytes   int     `json:"raw_bytes"`
+		Bytes      int     `json:"bytes"`
+		MaxErrorCM float64 `json:"max_error_cm"`
+	}
 	for _, r := range reports {
+		var m *morph
+		if r.MorphRawBytes > 0 {
+			m = &morph{r.MorphRawBytes, r.MorphBytes, 100 * r.MorphMaxError}
+		}
 		line := struct {
 			Clip       string  `json:"clip"`
 			RawBytes   int     `json:"raw_bytes"`
@@ -362,7 +375,8 @@ func WriteCompressionJSON(w io.Writer, reports []anim.CompressReport) error {
 			P99ErrorCM float64 `json:"p99_error_cm"`
 			Ms         float64 `json:"ms"`
 			Kept       bool    `json:"uncompressed,omitempty"`
-		}{r.Clip, r.RawBytes, r.Bytes, r.Ratio(), 100 * r.MaxError, 100 * r.P99Error, float64(r.Elapsed.Microseconds()) / 1000, r.Kept}
+			Morph      *morph  `json:"morph,omitempty"`
+		}{r.Clip, r.RawBytes, r.Bytes, r.Ratio(), 100 * r.MaxError, 100 * r.P99Error, float64(r.Elapsed.Microseconds()) / 1000, r.Kept, m}
 		if err := enc.Encode(line); err != nil {
 			return err
 		}

@@ -67,6 +67,29 @@ func TestInfoNamesAnUnnamedClip(t *testing.T) {
 	}
 }
 
+// A clip with morph weights reports their part too: their bytes before
+// and after, and the worst vertex error they cause, in the text and in
+// the JSON; a clip without weights says nothing of them.
+func TestCompressionReportsMorphWeights(t *testing.T) {
+	reps := []anim.CompressReport{
+		{Clip: "Dance", RawBytes: 4000, Bytes: 1000, MaxError: 5e-5, MorphRawBytes: 1300, MorphBytes: 400, MorphMaxError: 8e-5},
+		{Clip: "Walk", RawBytes: 400, Bytes: 100, MaxError: 5e-5},
+	}
+	var text, js bytes.Buffer
+	WriteCompression(&text, reps, 0.01)
+	if err := WriteCompressionJSON(&js, reps); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(text.String(), "\n")
+	if !strings.HasSuffix(lines[0], `; morph weights 1300 → 400 bytes, error max 0.00800 cm`) || strings.Contains(lines[1], "morph") {
+		t.Errorf("text:\n%s", text.String())
+	}
+	jl := strings.Split(strings.TrimSpace(js.String()), "\n")
+	if !strings.Contains(jl[0], `"morph":{"raw_bytes":1300,"bytes":400,"max_error_cm":0.008}`) || strings.Contains(jl[1], "morph") {
+		t.Errorf("JSON:\n%s", js.String())
+	}
+}
+
 // -info says which primitives carry tangents the loader generated.
 func TestInfoSaysTangentsWereGenerated(t *testing.T) {
 	m, err := gltfload.LoadFS(assets.EdgeFS, "edge/cubic_step.gltf")
