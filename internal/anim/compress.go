@@ -608,16 +608,7 @@ func (pk *packedClip) refill(p Path, j int, t float32, cur *int32, g []float32, 
 		*end = math.MaxFloat32
 		return
 	}
-	// Binary search for the last key ≤ t.
-	lo, hi := 0, n-2
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if pk.keyTime(tr, mid) <= t {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
+	lo := lastKeyAtOrBefore(n, t, func(k int) float32 { return pk.keyTime(tr, k) })
 	t0, t1 := pk.keyTime(tr, lo), pk.keyTime(tr, lo+1)
 	pk.decode(p, tr, lo, a[:nc])
 	pk.decode(p, tr, lo+1, b[:nc])
@@ -691,4 +682,20 @@ func unitFromXYZ(x, y, z float32) (float32, float32, float32, float32) {
 		return x, y, z, float32(math.Sqrt(float64(ww)))
 	}
 	return normQ(x, y, z, 0)
+}
+
+// lastKeyAtOrBefore is the last key k in [0, n−2] whose time is ≤ t, for
+// t inside the keys (time(0) ≤ t < time(n−1)), by binary search over the
+// keys' times.
+func lastKeyAtOrBefore(n int, t float32, time func(k int) float32) int {
+	lo, hi := 0, n-2
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if time(mid) <= t {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }

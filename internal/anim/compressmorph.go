@@ -103,16 +103,7 @@ func (pm *packedMorph) refill(ch *morphChannel, t float32, cur *int32, p *[4]flo
 		*p, *cur = [4]float32{last, far, v, v}, -1
 		return
 	}
-	// The last key ≤ t, among keys 0 to n−2 (t lies inside the keys).
-	lo, hi := 0, n-2
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if pm.keyTime(ch, mid) <= t {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
+	lo := lastKeyAtOrBefore(n, t, func(k int) float32 { return pm.keyTime(ch, k) })
 	*p = [4]float32{pm.keyTime(ch, lo), pm.keyTime(ch, lo+1), pm.key(ch, lo), pm.key(ch, lo+1)}
 	*cur = int32(lo + 1)
 }

@@ -45,7 +45,7 @@ func rigidTwoJoint(t *testing.T) (*gltfload.Model, *character.Character) {
 
 // withRigidCrowd runs f on the GL thread with a crowd of n members of
 // rigidTwoJoint, their clocks together, and the character it was made of.
-func withRigidCrowd(t *testing.T, n int, opt CrowdOptions, f func(cr *Crowd, c *character.Character)) {
+func withRigidCrowd(t *testing.T, n int, opt CrowdOptions, f func(cr *Crowd, c *character.Character, v *View)) {
 	m, c := rigidTwoJoint(t)
 	onGL(t, func() error {
 		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
@@ -61,7 +61,7 @@ func withRigidCrowd(t *testing.T, n int, opt CrowdOptions, f func(cr *Crowd, c *
 		for i := range cr.offsets {
 			cr.offsets[i] = 0
 		}
-		f(cr, c)
+		f(cr, c, v)
 		return nil
 	})
 }
@@ -72,7 +72,7 @@ func withRigidCrowd(t *testing.T, n int, opt CrowdOptions, f func(cr *Crowd, c *
 // place: at 0.5 s the tip has turned 45° about +Z at (0, 2, 0).
 func TestCrowdPlacesRigidMeshes(t *testing.T) {
 	for _, opt := range []CrowdOptions{{}, {Members: true}} {
-		withRigidCrowd(t, 3, opt, func(cr *Crowd, _ *character.Character) {
+		withRigidCrowd(t, 3, opt, func(cr *Crowd, _ *character.Character, _ *View) {
 			cr.PoseAt(0.5)
 			want := mgl32.Translate3D(0, 2, 0).Mul4(mgl32.HomogRotate3DZ(mgl32.DegToRad(45)))
 			for i, mb := range cr.members {
@@ -99,7 +99,7 @@ func TestCrowdPlacesRigidMeshes(t *testing.T) {
 // TestCrowdBoundsFollowRigidMeshes: the crowd's box holds every member's
 // rigid mesh where its pose puts it, not where the single character's is.
 func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
-	withRigidCrowd(t, 2, CrowdOptions{}, func(cr *Crowd, c *character.Character) {
+	withRigidCrowd(t, 2, CrowdOptions{}, func(cr *Crowd, c *character.Character, _ *View) {
 		c.Evaluate(0) // the single character stays upright
 		cr.PoseAt(0.5)
 		lo, hi, ok := cr.Bounds()
@@ -124,7 +124,7 @@ func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
 // are not drawn and their poses hold while their clocks run. Looking
 // away, nothing is drawn.
 func TestCrowdCullsMembersOutOfView(t *testing.T) {
-	withRigidCrowd(t, 9, CrowdOptions{}, func(cr *Crowd, _ *character.Character) {
+	withRigidCrowd(t, 9, CrowdOptions{}, func(cr *Crowd, _ *character.Character, _ *View) {
 		at := cr.members[0].offset.Add(mgl32.Vec3{0, 1.5, 0})
 		cam, ok := render.LookAt(at.Add(mgl32.Vec3{0, 0, 4}), at, mgl32.DegToRad(30))
 		if !ok {
@@ -168,7 +168,7 @@ func TestCrowdCullsMembersOutOfView(t *testing.T) {
 // them a frame); with NoLOD every frame.
 func TestCrowdLevelOfDetail(t *testing.T) {
 	for _, opt := range []CrowdOptions{{}, {NoLOD: true}} {
-		withRigidCrowd(t, 8, opt, func(cr *Crowd, _ *character.Character) {
+		withRigidCrowd(t, 8, opt, func(cr *Crowd, _ *character.Character, _ *View) {
 			cam, _ := render.LookAt(mgl32.Vec3{0, 50, 400}, mgl32.Vec3{0, 1, -1}, mgl32.DegToRad(40))
 			cr.SetCamera(cam, 1)
 			// Posed once in view (a member coming into view is evaluated
@@ -208,28 +208,16 @@ func TestCrowdLevelOfDetail(t *testing.T) {
 // draw is the one the single character draws at the same time, bit for
 // bit (the member's place travels beside it as its offset).
 func TestCrowdPaletteIsTheCharacters(t *testing.T) {
-	m, c := rigidTwoJoint(t)
-	onGL(t, func() error {
-		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-		if err != nil {
-			return err
-		}
-		defer v.Destroy()
+	withRigidCrowd(t, 3, CrowdOptions{}, func(cr *Crowd, _ *character.Character, v *View) {
 		if err := v.PoseAt(0.35); err != nil {
-			return err
+			t.Error(err)
+			return
 		}
 		single := slices.Clone(v.Scene.items[0].Palette)
-		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 3, CrowdOptions{})
-		if err != nil {
-			return err
-		}
-		defer cr.Close()
-		cr.offsets[1] = 0
 		cr.PoseAt(0.35)
 		if got, _ := cr.Items[0].Batch.Record(1); !slices.Equal(got, single) {
 			t.Errorf("member 1 at 0.35 s draws palette %v; the character %v", got, single)
 		}
-		return nil
 	})
 }
 
