@@ -134,3 +134,22 @@ func TestRateZeroHoldsAndBadValues(t *testing.T) {
 		}
 	}
 }
+
+// -frames sets how many frames -stats times, only when given.
+func TestStatsFrames(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"-stats"}, 0},
+		{[]string{"-stats", "-frames", "3"}, 3},
+	} {
+		opt, err := parseFlags(c.args, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := opt.app().StatsFrames; got != c.want {
+			t.Errorf("%v: -stats times %d frames (0: its default); want %d", c.args, got, c.want)
+		}
+	}
+}

@@ -83,6 +83,8 @@ type options struct {
 	events  bool
 	rate    float64
 	rateSet bool // -rate was given (0 holds the pose)
+	// framesSet: -frames was given (-stats then times that many frames)
+	framesSet bool
 	// compress is -compress CM (0: off); json makes -info print JSON.
 	compress float64
 	json     bool
@@ -149,7 +151,7 @@ func defineFlags(fs *flag.FlagSet, opt *options) *string {
 	fs.Float64Var(&opt.to, "to", -1, "last `second` of -record and -sheet (default: the clip's end)")
 	fs.IntVar(&opt.fps, "fps", 0, "`frames` per second of -record (default: the clip's frame rate)")
 	fs.StringVar(&opt.sheet, "sheet", "", "write one contact-sheet `PNG` of -frames evenly spaced frames, and exit")
-	fs.IntVar(&opt.frames, "frames", 12, "`count` of frames in -sheet")
+	fs.IntVar(&opt.frames, "frames", 12, "`count` of frames in -sheet, or timed by -stats (default 120 there)")
 	fs.Var(&opt.clips, "clips", "add the clips of another glTF `file`, retargeted onto the model by joint name (repeatable)")
 	fs.StringVar(&opt.jointMap, "joint-map", "", "JSON `file` pairing -clips joint names with the model's: {\"mixamorig:Hips\": \"hips\", ...}")
 	fs.StringVar(&opt.rootMotion, "root-motion", "", "take the root joint's travel out of the pose and move the character with it: `MODE[:JOINT]`, MODE xz (horizontal travel and turn about Y) or all, JOINT by default the top joint of the first skin")
@@ -211,6 +213,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	fs.Visit(func(f *flag.Flag) {
 		opt.rateSet = opt.rateSet || f.Name == "rate"
+		opt.framesSet = opt.framesSet || f.Name == "frames"
 		opt.stageFlags.FovSet = opt.stageFlags.FovSet || f.Name == "fov"
 	})
 	switch len(positional) {
@@ -334,8 +337,17 @@ func run(opt *options) error {
 // app is what of the flags the app runs with.
 func (o *options) app() *app.Options {
 	return &app.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
-		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, Crowd: o.crowd, CrowdMembers: o.crowdDraw == "members", NoLOD: o.lod == "off", Events: o.events, HUD: o.hud, Keys: o.keys != "",
+		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, StatsFrames: o.statsFrames(), Crowd: o.crowd, CrowdMembers: o.crowdDraw == "members", NoLOD: o.lod == "off", Events: o.events, HUD: o.hud, Keys: o.keys != "",
 		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height, Stage: o.stage}
+}
+
+// statsFrames is how many frames -stats times: -frames when given, else
+// 0 (app's default).
+func (o *options) statsFrames() int {
+	if o.framesSet {
+		return o.frames
+	}
+	return 0
 }
 
 // load is what of the flags picks and shapes the character.

@@ -45,9 +45,11 @@ type Options struct {
 	// Events prints fired markers; HUD draws the HUD in offscreen output.
 	Crowd        int
 	CrowdMembers bool
-	NoLOD        bool
-	Events       bool
-	HUD          bool
+	// StatsFrames is how many frames -stats times (0: statsFrames).
+	StatsFrames int
+	NoLOD       bool
+	Events      bool
+	HUD         bool
 	// Keys says a key script plays the clock (-keys).
 	Keys bool
 	// From, To, FPS and Frames shape -record and -sheet (To < 0: the

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"image/draw"
@@ -291,7 +292,7 @@ func (s *frameStats) print(w io.Writer) {
 	fmt.Fprintf(w, "animation kernels: %s\n", anim.KernelPath())
 }
 
-// statsFrames is how many frames -stats renders offscreen.
+// statsFrames is how many frames -stats renders offscreen unless told.
 const statsFrames = 120
 
 // Stats renders statsFrames frames, advancing 1/60 s each,
@@ -306,9 +307,10 @@ func (a *App) Stats(w io.Writer, t float32) error {
 		st.joints *= a.Crowd.Len()
 		st.partitions *= a.Crowd.Len()
 	}
-	prog := NewProgress(os.Stderr, "timing frames", statsFrames)
+	frames := cmp.Or(a.opt.StatsFrames, statsFrames)
+	prog := NewProgress(os.Stderr, "timing frames", frames)
 	defer prog.Done()
-	for i := 0; i < statsFrames; i++ {
+	for i := 0; i < frames; i++ {
 		prog.Step(i)
 		start := time.Now()
 		if err := a.Update(1.0 / 60); err != nil {
