@@ -100,7 +100,7 @@ func TestPanelLayout(t *testing.T) {
 	in := &Info{Model: "m", Issues: "1 error", IssueLines: []string{"bad accessor"}, IssueErrors: true,
 		Mode: "clip", Choice: "Walk", Selected: "Run", Time: 0.5, Duration: 2, Frame: 15, Frames: 60, FPS: 29.97,
 		View: "normals", Keys: []float32{0, 1, 1.001, 2, 3}, Markers: []anim.Marker{{Time: 0.5, Name: "step"}},
-		Fade: &Fade{From: "Idle", To: "Walk", Weight: 0.25},
+		Fade:   &Fade{From: "Idle", To: "Walk", Weight: 0.25},
 		Params: []graph.Param{{Name: "speed", Value: 0.5, Max: 2}, {Name: "aim", Min: -1, Max: 1}}, HasStates: true,
 		Status: graph.Status{From: "Idle", State: "Walk", Weight: 0.25,
 			Layers: []graph.LayerStatus{{Name: "upper", State: "Aim", Pending: "Wave"}}}}
@@ -277,10 +277,10 @@ func TestHoverTagPlace(t *testing.T) {
 		tw     float32
 		offBar bool
 	}{
-		{259, "1.500 s  frame 45", 259 - 68, 136, false}, // 3/4 along
-		{16, "0.000 s  frame 0", 16, 128, false},         // the start: not left of the bar
+		{259, "1.500 s  frame 45", 259 - 68, 136, false},  // 3/4 along
+		{16, "0.000 s  frame 0", 16, 128, false},          // the start: not left of the bar
 		{340, "2.000 s  frame 60", 340 - 136, 136, false}, // the end: not right of it
-		{12, "0.000 s  frame 0", 16, 128, true},          // 4 px before it: still the start
+		{12, "0.000 s  frame 0", 16, 128, true},           // 4 px before it: still the start
 		{344, "2.000 s  frame 60", 340 - 136, 136, true},
 	} {
 		s := NewState()
