@@ -297,7 +297,10 @@ func TestHoverTagPlace(t *testing.T) {
 		s.Hover(100, 104)
 		tp := &tape{}
 		Draw(tp, &s, in, 1280, 720)
-		absent(t, tp, "mono 16 117", "mono 64 117", "rect 12 115", "rect 60 115")
+		absent(t, tp, "line 100 ")
+		if tp.ops[0] != rect(8, 8, 340, 124, panelBG) {
+			t.Errorf("%+v: the panel is not drawn first:\n%s", in, strings.Join(tp.ops, "\n"))
+		}
 	}
 	s := NewState()
 	Draw(&tape{}, &s, in, 1280, 720)
@@ -306,8 +309,31 @@ func TestHoverTagPlace(t *testing.T) {
 	Draw(tp, &s, in, 1280, 720)
 	absent(t, tp, "line 100 ")
 	s.Hover(100, 98-4) // 4 px above it: on
+	tp = &tape{}
+	Draw(tp, &s, in, 1280, 720)
+	drawn(t, tp, seg(100, 98, 100, 111, 1, textMain))
+	// The HUD hidden: no bar, no tag.
 	s.HUD = false
 	tp = &tape{}
 	Draw(tp, &s, in, 1280, 720)
 	absent(t, tp, "line 100 ")
+}
+
+// TestTimelineEnds: a loop region of no length is not drawn; a marker
+// before the clip's start sits at the bar's start; with no choice
+// selected apart from the one playing, no Enter hint.
+func TestTimelineEnds(t *testing.T) {
+	s := NewState()
+	s.LoopIn, s.LoopOut = 1, 1
+	in := &Info{Model: "m", Mode: "clip", Choice: "Walk", Duration: 2, FPS: 30, Time: 2,
+		Markers: []anim.Marker{{Time: -1, Name: "early"}}}
+	tp := &tape{}
+	Draw(tp, &s, in, 1280, 720)
+	drawn(t, tp, rect(16, 98, 324, 13, sliderBG), seg(16, 95, 16, 111, 1, eventMark), disc(16, 95, 2.5, eventMark),
+		seg(340, 96, 340, 113, 2, playHead))
+	for _, op := range tp.ops {
+		if strings.HasSuffix(op, fmt.Sprint(loopFill)) || strings.Contains(op, "Enter") {
+			t.Errorf("drawn: %s", op)
+		}
+	}
 }

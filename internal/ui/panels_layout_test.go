@@ -327,3 +327,17 @@ func TestPanelInsetBoundary(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpNarrowColumn: in a window too narrow for its one column (100 ×
+// 720) the key map keeps the column's width (108) and starts 2 pads in.
+func TestHelpNarrowColumn(t *testing.T) {
+	saved := KeyMap
+	defer func() { KeyMap = saved }()
+	KeyMap = [][2]string{{"A", "one"}, {"BB", "abcdefghij"}, {"C", "x"}}
+	s := NewState()
+	s.HUD, s.Help = false, true
+	tp := &tape{}
+	Draw(tp, &s, &Info{}, 100, 720)
+	drawn(t, tp, rect(8, 304.5, 124, 111, color.NRGBA{18, 20, 26, 235}), text(16, 312.5, "Keys", accent),
+		text(54, 369.5, "abcdefghij", textDim))
+}

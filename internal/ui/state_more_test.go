@@ -417,3 +417,146 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestParseKeysBounds: repeats from 1 to 10000; a blank script is no
+// keys; an error names the key by its place in the script.
+func TestParseKeysBounds(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		n      int
+	}{{"right*1", 1}, {"wait*10000", 10000}, {"  ", 0}, {"", 0}, {"ctrl+alt+shift+left", 1}} {
+		evs, err := ParseKeys(tc.script)
+		if err != nil || len(evs) != tc.n {
+			t.Errorf("ParseKeys(%q): %d keys, %v; want %d", tc.script, len(evs), err, tc.n)
+		}
+	}
+	if evs, _ := ParseKeys("ctrl+alt+shift+left"); len(evs) != 1 || evs[0] != (Event{Key: KeyLeft, Shift: true, Ctrl: true, Alt: true}) {
+		t.Errorf("ctrl+alt+shift+left: %+v", evs)
+	}
+	for _, tc := range []struct{ script, want string }{
+		{"space,right*10001", `key 2 "right*10001": repeat count must be 1 to 10000`},
+		{"space,space,spacebar", `key 3 "spacebar" is not a key name`},
+		{"*3", `key 1 "*3" is not a key name`},
+	} {
+		if _, err := ParseKeys(tc.script); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseKeys(%q): %v, want %q", tc.script, err, tc.want)
+		}
+	}
+}
+
+// TestInLoopEdges: the region [0.5, 1.2] (0.7 s): a play head more than
+// its length past either end was moved there (a seek) and starts at the
+// end it plays from; within that, past the out point it carries on by
+// the time it went past; backwards past the out point it comes back to
+// it. Paused, the clip's wrap is not taken for the region's.
+func TestInLoopEdges(t *testing.T) {
+	for _, tc := range []struct {
+		t, want float32
+		reverse bool
+	}{
+		{1.95, 0.5, false}, {1.85, 1.15, false}, {-0.25, 0.5, false},
+		{1.95, 1.2, true}, {1.3, 1.2, true}, {-0.25, 1.2, true}, {-0.15, 0.55, true},
+	} {
+		f := newFake()
+		s := NewState()
+		s.LoopIn, s.LoopOut, s.Reverse = 0.5, 1.2, tc.reverse
+		f.t = tc.t
+		s.InLoop(f)
+		if !near(f.t, tc.want) {
+			t.Errorf("at %v (reverse %v): %v, want %v", tc.t, tc.reverse, f.t, tc.want)
+		}
+	}
+	// Backwards through a region at the clip's start: the clip wraps 0 −
+	// 0.05 to 1.95, which is 0.05 s past the in point.
+	f, s := newFake(), NewState()
+	s.LoopIn, s.LoopOut, s.Reverse = 0, 0.5, true
+	f.t = 0.1
+	s.InLoop(f)
+	f.t = 1.95
+	if s.InLoop(f); !near(f.t, 0.45) {
+		t.Errorf("wrapped backwards past a region at the start: %v, want 0.45", f.t)
+	}
+	// Paused in between: the wrap is a seek, to the region's start.
+	f, s = newFake(), NewState()
+	s.LoopIn, s.LoopOut = 1.5, 2
+	f.t = 1.9
+	s.InLoop(f)
+	s.Playing = false
+	s.InLoop(f)
+	s.Playing = true
+	f.t = 0.05
+	if s.InLoop(f); !near(f.t, 1.5) {
+		t.Errorf("played again from 0.05 after a pause: %v, want the region's start 1.5", f.t)
+	}
+	// Ping-pong turns round at both ends.
+	f, s = newFake(), NewState()
+	s.LoopIn, s.LoopOut, s.Loop = 0.5, 1.2, anim.PingPong
+	f.t = 1.25
+	s.InLoop(f)
+	f.t = 0.45
+	if s.InLoop(f); !near(f.t, 0.55) || s.back() {
+		t.Errorf("ping-pong back past the in point: %v (back %v), want 0.55 forwards", f.t, s.back())
+	}
+}
+
+// TestPressEdges: a press 4 px either side of a weight bar is on it;
+// one below the last clip or morph target shown takes the press but
+// selects nothing; Release says whether a drag was under way.
+func TestPressEdges(t *testing.T) {
+	f := newFake()
+	f.params = nil
+	f.weights = make([]float32, 3)
+	s := NewState()
+	Draw(&tape{}, &s, &Info{Model: "m", Clips: []ClipRow{{Name: "Idle"}, {Name: "Walk"}, {Name: "Run"}}}, 1280, 720)
+	// Rows at y 168, 188, 208; the bar from 236 to 300.
+	for _, tc := range []struct {
+		x, want float32
+	}{{232, 0}, {304, 1}, {236 + 16, 0.25}} {
+		if !s.Press(tc.x, 190, false, f) || !near(f.weights[1], tc.want) || s.Selected != 1 {
+			t.Errorf("press at x %v on Walk's row: weight %v, selected %d; want %v, 1", tc.x, f.weights[1], s.Selected, tc.want)
+		}
+		if !s.Release() {
+			t.Errorf("release after a press on the bar at %v: no drag", tc.x)
+		}
+	}
+	if s.Release() {
+		t.Error("a second release reports a drag")
+	}
+	// x 231: off the bar, on the name: plays Run.
+	if !s.Press(231, 210, false, f) || len(f.requested) != 1 || f.requested[0] != "fade:Run" || s.Release() {
+		t.Errorf("press left of Run's bar: requested %v", f.requested)
+	}
+	f.choices = f.choices[:2]
+	s.Selected = 0
+	if !s.Press(100, 210, false, f) || s.Selected != 0 {
+		t.Errorf("press on a row past the choices: selected %d, want 0 and the press taken", s.Selected)
+	}
+	// Shift+press on a clip in the blend takes it out, on one out adds it.
+	f.choices = []string{"Idle", "Walk", "Run"}
+	f.weights = []float32{0.5, 0.25, 0}
+	s.Press(100, 170, true, f)
+	s.Press(100, 210, true, f)
+	if f.weights[0] != 0 || f.weights[2] != 1 || s.Selected != 2 {
+		t.Errorf("Shift+press on Idle (0.5) and Run (0): weights %v, selected %d; want 0 and 1, Run", f.weights, s.Selected)
+	}
+
+	g := newFake()
+	g.morph = []float32{0, 0}
+	s = NewState()
+	Draw(&tape{}, &s, &Info{Model: "m", Morph: &MorphPanel{Title: "Face", Rows: []MorphRow{{Name: "a"}, {Name: "b"}, {Name: "c"}}}}, 1280, 720)
+	// Rows at y 36, 56, 76; the bar from 1104 to 1184.
+	if !s.Press(1100, 58, false, g) || g.morph[1] != 0 || !g.pinned[1] || s.MorphSel != 1 || !s.Release() {
+		t.Errorf("press 4 px left of b's bar: %v pinned %v, selected %d", g.morph, g.pinned, s.MorphSel)
+	}
+	if !s.Press(1188, 38, false, g) || g.morph[0] != 1 || !g.pinned[0] {
+		t.Errorf("press 4 px right of a's bar: %v pinned %v", g.morph, g.pinned)
+	}
+	s.Drag(1104+20, g)
+	if g.morph[0] != 0.25 {
+		t.Errorf("dragged a quarter along: %v, want 0.25", g.morph[0])
+	}
+	s.Release()
+	if !s.Press(1100, 78, false, g) || s.MorphSel != 0 {
+		t.Errorf("press on a row past the targets: selected %d, want 0 and the press taken", s.MorphSel)
+	}
+}
