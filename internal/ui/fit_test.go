@@ -23,7 +23,7 @@ func TestFitText(t *testing.T) {
 		{"abcdefgh", 56, "abcdefgh"}, // as wide as the room
 	} {
 		var l line
-		if got := fitText(&tape{}, &l, tc.s, tc.w); got != tc.want {
+		if got := cut(t, fitText, &l, tc.s, tc.w); got != tc.want {
 			t.Errorf("fitText(%q, %v) = %q, want %q", tc.s, tc.w, got, tc.want)
 		}
 	}
@@ -44,11 +44,25 @@ func TestElideMiddle(t *testing.T) {
 		{"aébcdef", 49, "a…ef"},  // "aé" + "ef" is 35 px: é goes whole
 		{"abcdeéf", 49, "abc…f"}, // "éf" is 21 px, over 14: only "f"
 		{"abcdéf", 42, "ab…f"},   // 21 px, 10.5 for the end
-		{"abcdef", 20, "…"},      // no room even for "…"
+		// 14 px after "…": the last rune (4 bytes, 28 px) is over half of
+		// it, so nothing of the end is kept, and the start stops at it.
+		{"ab😀", 35, "ab…"},
+		{"abcdef", 20, "…"}, // no room even for "…"
 	} {
 		var l line
-		if got := elideMiddle(&tape{}, &l, tc.s, tc.w); got != tc.want {
+		if got := cut(t, elideMiddle, &l, tc.s, tc.w); got != tc.want {
 			t.Errorf("elideMiddle(%q, %v) = %q, want %q", tc.s, tc.w, got, tc.want)
 		}
 	}
+}
+
+// cut runs a cutting function, a panic in it reported as a failure.
+func cut(t *testing.T, f func(Painter, *line, string, float32) string, l *line, s string, w float32) (got string) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("cutting %q to %v px: panic %v", s, w, r)
+		}
+	}()
+	return f(&tape{}, l, s, w)
 }
