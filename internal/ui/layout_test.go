@@ -182,14 +182,21 @@ func TestPanelLayoutPaused(t *testing.T) {
 func TestPanelStatesSettled(t *testing.T) {
 	s := NewState()
 	s.CustomRate = 0.3
-	in := &Info{Model: "m", Mode: "blend tree", Choice: "Walk", HasStates: true,
-		Status: graph.Status{State: "Walk", Layers: []graph.LayerStatus{{Name: "upper", From: "A", State: "B", Weight: 0.5}}}}
+	in := &Info{Model: "m", Mode: "blend tree", Choice: "Walk", HasStates: true, View: strings.Repeat("v", 60),
+		Status: graph.Status{State: "Walk", Layers: []graph.LayerStatus{{Name: "upper", From: "A", State: "B", Weight: 0.5}, {Name: "lower", State: "C"}}}}
 	tp := &tape{}
 	Draw(tp, &s, in, 1280, 720)
-	// 5 + 1 + 1 rows: 7 × 20 + 24 = 164.
-	drawn(t, tp, rect(8, 8, 340, 164, panelBG),
+	// 5 + 1 (view) + 1 + 2 rows: 9 × 20 + 24 = 204. The view's label is
+	// cut to 324 px: 303 once "…" is out, 43 bytes.
+	drawn(t, tp, rect(8, 8, 340, 204, panelBG),
 		mono(16, 76, "rate 0.30x  loop", textDim),
-		text(16, 116, "state: Walk", textMain), text(16, 136, "  upper: A → B  50%", textDim))
+		text(16, 116, strings.Repeat("v", 43)+"…", accent),
+		text(16, 136, "state: Walk", textMain), text(16, 156, "  upper: A → B  50%", textDim), text(16, 176, "  lower: C", textDim))
+	for _, op := range tp.ops {
+		if strings.Contains(op, "Enter") {
+			t.Errorf("no other choice selected, and an Enter hint: %s", op)
+		}
+	}
 }
 
 // TestSliderEnds: a parameter's bar fills by (value − min) / (max −
