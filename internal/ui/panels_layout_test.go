@@ -120,6 +120,15 @@ func TestMorphLayout(t *testing.T) {
 	tp = &tape{}
 	Draw(tp, &s, &Info{Model: "m", Morph: mp}, 1280, 720)
 	drawn(t, tp, rect(1104, 41.5, 80, 6, sliderFG))
+	// A long title is cut in its middle to 284 px: 263 once "…" is out,
+	// the end at most half (18 bytes), the start the rest (19); a name
+	// to the 116 px before the bar: 95, so 6 bytes of the end and 7 of
+	// the start.
+	tp = &tape{}
+	title := strings.Repeat("t", 30) + strings.Repeat("u", 30)
+	Draw(tp, &s, &Info{Model: "m", Morph: &MorphPanel{Title: title, Rows: []MorphRow{{Name: "abcdefghijklmnopqrstuvwxyz"}}}}, 1280, 720)
+	drawn(t, tp, text(980, 16, strings.Repeat("t", 19)+"…"+strings.Repeat("u", 18), textDim),
+		text(980, 36, "abcdefg…uvwxyz", textMain))
 	// No rows, or no room for one: no panel.
 	for _, tc := range []struct {
 		rows int
@@ -188,11 +197,12 @@ func TestJointLayout(t *testing.T) {
 
 // TestSpaceLayout: the blend space's box is 180 px square a pad from the
 // top right (x 1092); its points span it less 24 px each side, y up: x
-// 1116 + 132 (px − lo) / spanX, y 164 − 132 (py − lo) / spanY.
+// 1116 + 132 (px − lo) / spanX, y 164 − 132 (py − lo) / spanY; here lo is
+// (1, 1) and the span (2, 1).
 func TestSpaceLayout(t *testing.T) {
 	green := color.NRGBA{110, 210, 120, 255}
-	sp := &Space2D{XParam: "speed", YParam: "turn", Points: [][2]float32{{2, 1}, {0, 0}, {2, 0}, {0, 1}},
-		Triangles: [][3]int{{0, 1, 2}}, Rect: true, Current: [2]float32{1, 0.5}}
+	sp := &Space2D{XParam: "speed", YParam: "turn", Points: [][2]float32{{3, 2}, {1, 1}, {3, 1}, {1, 2}},
+		Triangles: [][3]int{{0, 1, 2}}, Rect: true, Current: [2]float32{2, 1.5}}
 	s := NewState()
 	tp := &tape{}
 	Draw(tp, &s, &Info{Model: "m", Space: sp}, 1280, 720)
