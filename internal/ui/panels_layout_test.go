@@ -254,6 +254,13 @@ func TestHelpLayout(t *testing.T) {
 		text(184, 55, "A", textMain), text(184, 74, "BB", textMain),
 		text(308, 55, "C", textMain), text(346, 55, "x", textDim))
 
+	// 600 × 104: 2 columns of 2 rows again, closed up to 72 / 4 = 18 px
+	// apart: 72 high at y (104 − 72) / 2 = 16.
+	tp = &tape{}
+	Draw(tp, &s, &Info{}, 600, 104)
+	drawn(t, tp, rect(176, 8, 248, 88, box), text(184, 16, "Keys", accent),
+		text(184, 52, "A", textMain), text(184, 70, "BB", textMain), text(308, 52, "C", textMain))
+
 	// 200 × 110: the columns shrink to (200 − 32 − 16) / 2 = 76, leaving
 	// 38 px for a description: "ab…".
 	tp = &tape{}
