@@ -560,3 +560,34 @@ func TestPressEdges(t *testing.T) {
 		t.Errorf("press on a row past the targets: selected %d, want 0 and the press taken", s.MorphSel)
 	}
 }
+
+// zeroLength is a fakeViewer whose clip has no length.
+type zeroLength struct{ *fakeViewer }
+
+func (zeroLength) Duration() float32 { return 0 }
+
+// TestNewStateAndEdges: a new State plays, with the HUD on, no joint
+// inspected, nothing hovered or dragged. Space in once mode on a clip of
+// no length pauses (it has no end to play again from); Shift+Tab of 3
+// parameters goes from the first to the last.
+func TestNewStateAndEdges(t *testing.T) {
+	s := NewState()
+	if !s.Playing || !s.HUD || s.Joint != -1 || s.hover != -1 || s.weighing != -1 || s.pinning != -1 || s.Rate() != 1 || s.Loop != anim.Loop {
+		t.Fatalf("new state %+v", s)
+	}
+	f := newFake()
+	s.Loop = anim.Once
+	s.Handle(Event{Key: KeySpace}, zeroLength{f})
+	if s.Playing {
+		t.Error("Space on a clip of no length in once mode: still playing")
+	}
+	f.params = append(f.params, graph.Param{Name: "third", Max: 1})
+	s.Handle(Event{Key: KeyTab, Shift: true}, f)
+	if s.Param != 2 {
+		t.Errorf("Shift+Tab from the first of 3 parameters: %d, want 2", s.Param)
+	}
+	s.Handle(Event{Key: KeyTab, Shift: true}, f)
+	if s.Param != 1 {
+		t.Errorf("Shift+Tab again: %d, want 1", s.Param)
+	}
+}
