@@ -268,7 +268,11 @@ func TestHideHUDEndsHover(t *testing.T) {
 	s.Handle(Event{Key: KeyU}, f)
 	tp := &tape{}
 	Draw(tp, &s, in, 1280, 720)
-	absent(t, tp, "line 26 ")
+	fresh, plain := NewState(), &tape{}
+	Draw(plain, &fresh, in, 1280, 720)
+	if strings.Join(tp.ops, "\n") != strings.Join(plain.ops, "\n") {
+		t.Errorf("after U, U the HUD is not as it was never hovered:\n%s\nwant:\n%s", strings.Join(tp.ops, "\n"), strings.Join(plain.ops, "\n"))
+	}
 }
 
 // TestMorphKeys: N wraps, Shift+N goes back from the first to the last;
@@ -589,5 +593,27 @@ func TestNewStateAndEdges(t *testing.T) {
 	s.Handle(Event{Key: KeyTab, Shift: true}, f)
 	if s.Param != 1 {
 		t.Errorf("Shift+Tab again: %d, want 1", s.Param)
+	}
+}
+
+// TestReleaseEveryPin: Backspace releases every pinned morph weight, and
+// V steps the debug view one forward.
+func TestReleaseEveryPin(t *testing.T) {
+	f := newFake()
+	f.morph = []float32{0, 0, 0}
+	s := NewState()
+	for _, ev := range []Event{{Key: KeyEqual}, {Key: KeyN}, {Key: KeyEqual}, {Key: KeyN}, {Key: KeyEqual}} {
+		s.Handle(ev, f)
+	}
+	if len(f.pinned) != 3 {
+		t.Fatalf("=, N, =, N, =: pinned %v, want all 3", f.pinned)
+	}
+	s.Handle(Event{Key: KeyBackspace}, f)
+	if len(f.pinned) != 0 {
+		t.Errorf("Backspace left %v pinned", f.pinned)
+	}
+	s.Handle(Event{Key: KeyV}, f)
+	if s.View != 1 {
+		t.Errorf("V from the shaded picture: view %d, want the next one, 1", s.View)
 	}
 }
