@@ -572,7 +572,8 @@ func (zeroLength) Duration() float32 { return 0 }
 
 // TestNewStateAndEdges: a new State plays, with the HUD on, no joint
 // inspected, nothing hovered or dragged. Space in once mode on a clip of
-// no length pauses (it has no end to play again from); Shift+Tab of 3
+// no length pauses (it has no end to play again from), and a frame step
+// on it is one step; Shift+Tab of 3
 // parameters goes from the first to the last.
 func TestNewStateAndEdges(t *testing.T) {
 	s := NewState()
@@ -584,6 +585,12 @@ func TestNewStateAndEdges(t *testing.T) {
 	s.Handle(Event{Key: KeySpace}, zeroLength{f})
 	if s.Playing {
 		t.Error("Space on a clip of no length in once mode: still playing")
+	}
+	// A frame step on it, looping: one Step, one frame on.
+	s.Loop = anim.Loop
+	s.Handle(Event{Key: KeyRight}, zeroLength{f})
+	if f.steps != 1 || !near(f.t, 0.1) {
+		t.Errorf("Right on a clip of no length: %d steps to %v, want 1 to 0.1", f.steps, f.t)
 	}
 	f.params = append(f.params, graph.Param{Name: "third", Max: 1})
 	s.Handle(Event{Key: KeyTab, Shift: true}, f)
