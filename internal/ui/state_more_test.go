@@ -624,3 +624,39 @@ func TestReleaseEveryPin(t *testing.T) {
 		t.Errorf("V from the shaded picture: view %d, want the next one, 1", s.View)
 	}
 }
+
+// stepTimes is a fakeViewer that notes the time of every Step.
+type stepTimes struct {
+	*fakeViewer
+	at []float32
+}
+
+func (f *stepTimes) Step(t float32, forward bool) {
+	f.at = append(f.at, t)
+	f.fakeViewer.Step(t, forward)
+}
+
+// TestStepParts: a second's step in a 2 s loop goes in parts of half the
+// clip: from 0 forwards a part to 1 s and the step to 1 s; backwards a
+// part to −1 s, wrapped to 1, and the step there.
+func TestStepParts(t *testing.T) {
+	for _, tc := range []struct {
+		key  Key
+		want [2]float32
+	}{{KeyRight, [2]float32{1, 1}}, {KeyLeft, [2]float32{1, 1}}} {
+		f := &stepTimes{fakeViewer: newFake()}
+		s := NewState()
+		s.Handle(Event{Key: tc.key, Shift: true}, f)
+		if len(f.at) != 2 || !near(f.at[0], tc.want[0]) || !near(f.at[1], tc.want[1]) {
+			t.Errorf("Shift+%v from 0: steps at %v, want %v", tc.key, f.at, tc.want)
+		}
+	}
+	// From 0.5 a second on: a part to 1.5, then 1.5.
+	f := &stepTimes{fakeViewer: newFake()}
+	f.t = 0.5
+	s := NewState()
+	s.Handle(Event{Key: KeyRight, Shift: true}, f)
+	if len(f.at) != 2 || !near(f.at[0], 1.5) || !near(f.at[1], 1.5) {
+		t.Errorf("Shift+Right from 0.5: steps at %v, want [1.5 1.5]", f.at)
+	}
+}
