@@ -660,3 +660,27 @@ func TestStepParts(t *testing.T) {
 		t.Errorf("Shift+Right from 0.5: steps at %v, want [1.5 1.5]", f.at)
 	}
 }
+
+// oneSecond is a fakeViewer whose clip is 1 s long.
+type oneSecond struct{ *fakeViewer }
+
+func (oneSecond) Duration() float32 { return 1 }
+
+// TestWrapToStart: in a 1 s loop a second's step back from 0 lands on −1
+// s, a whole cycle, which wraps to the start (0), not the end; a region
+// of no length holds nothing.
+func TestWrapToStart(t *testing.T) {
+	f := newFake()
+	s := NewState()
+	s.Handle(Event{Key: KeyLeft, Shift: true}, oneSecond{f})
+	if f.t != 0 {
+		t.Errorf("Shift+Left from 0 in a 1 s loop: %v, want 0", f.t)
+	}
+	s = NewState()
+	s.LoopIn, s.LoopOut = 1, 1
+	f.t = 1.5
+	s.InLoop(f)
+	if f.t != 1.5 {
+		t.Errorf("a region of no length moved the play head to %v", f.t)
+	}
+}
