@@ -684,3 +684,33 @@ func TestWrapToStart(t *testing.T) {
 		t.Errorf("a region of no length moved the play head to %v", f.t)
 	}
 }
+
+// TestInLoopExactEdges: the region [0.5, 1.25] (0.75 s, exact in
+// binary): exactly its length past an end is not yet far (a seek), so
+// the play head carries on by the full length, landing on the other end;
+// in a region longer than half the clip a play head on the in point,
+// having played on from inside, is inside, not wrapped.
+func TestInLoopExactEdges(t *testing.T) {
+	for _, tc := range []struct {
+		t, want float32
+		reverse bool
+	}{{2, 1.25, false}, {-0.25, 0.5, true}} {
+		f := newFake()
+		s := NewState()
+		s.LoopIn, s.LoopOut, s.Reverse = 0.5, 1.25, tc.reverse
+		f.t = tc.t
+		s.InLoop(f)
+		if f.t != tc.want {
+			t.Errorf("at %v (reverse %v): %v, want %v", tc.t, tc.reverse, f.t, tc.want)
+		}
+	}
+	f := newFake()
+	s := NewState()
+	s.LoopIn, s.LoopOut = 0.5, 1.8
+	f.t = 1
+	s.InLoop(f)
+	f.t = 0.5
+	if s.InLoop(f); f.t != 0.5 {
+		t.Errorf("on the in point of [0.5, 1.8]: moved to %v", f.t)
+	}
+}
