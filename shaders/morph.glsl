@@ -12,7 +12,7 @@ uniform int uInstTargets;
 uniform int uInstVerts;
 
 void morph(inout vec3 p, inout vec3 n) {
-    int base = instanceRecord() + 3 * uInstJoints + 1;
+    int base = instanceExtras() + 1;
     for (int t = 0; t < uInstTargets; t++) {
         float w = texelFetch(uInstances, base + (t >> 2))[t & 3];
         if (w != 0.0) {

@@ -17,15 +17,18 @@ layout(location = 7) in vec4 aTangent; // TANGENT, zero when absent
 #ifdef INSTANCED
 // One draw for every member of a crowd (the renderer compiles this file
 // again with "#define INSTANCED"): instance gl_InstanceID draws member
-// uMembers[gl_InstanceID], whose record starts at texel member *
-// uInstStride of uInstances and holds its 3·uInstJoints palette rows, its
-// offset (xyz, added after skinning) and its morph weights, four a texel.
+// uMembers[gl_InstanceID]. uInstances holds every member's palette, its
+// 3·uInstJoints rows member after member, then from texel uInstExtras
+// every member's extras, uInstExtraTexels each: its offset (xyz, added
+// after skinning) and its morph weights, four a texel.
 uniform samplerBuffer uInstances;
 uniform isamplerBuffer uMembers;
-uniform int uInstStride;
 uniform int uInstJoints;
-int instanceRecord() { return texelFetch(uMembers, gl_InstanceID).r * uInstStride; }
-vec4 paletteRow(uint k) { return texelFetch(uInstances, instanceRecord() + int(k)); }
+uniform int uInstExtras;
+uniform int uInstExtraTexels;
+int instanceMember;  // set first thing in main
+vec4 paletteRow(uint k) { return texelFetch(uInstances, instanceMember * 3 * uInstJoints + int(k)); }
+int instanceExtras() { return uInstExtras + instanceMember * uInstExtraTexels; }
 #else
 layout(std140) uniform Palette {
     vec4 uRows[3 * MAX_JOINTS];
@@ -49,6 +52,9 @@ out vec4 vColor;
 out float vSel;           // this vertex's weight on uSelJoint
 
 void main() {
+#ifdef INSTANCED
+    instanceMember = texelFetch(uMembers, gl_InstanceID).r;
+#endif
     uvec4 j = aJoints * 3u;
     vec4 w = aWeights;
     vec4 r0 = w.x * paletteRow(j.x) + w.y * paletteRow(j.y) + w.z * paletteRow(j.z) + w.w * paletteRow(j.w);
@@ -79,7 +85,7 @@ void main() {
     // Root motion's rigid transform: rotation and translation, no scale.
     world = (uModel * vec4(world, 1.0)).xyz;
 #ifdef INSTANCED
-    world += texelFetch(uInstances, instanceRecord() + 3 * uInstJoints).xyz;
+    world += texelFetch(uInstances, instanceExtras()).xyz;
 #endif
     n = mat3(uModel) * n;
 

@@ -8,14 +8,16 @@ import (
 )
 
 // Instanced draws (a crowd: one draw per mesh for every member). An
-// InstanceBatch keeps one record per member of a population on the GPU
-// across frames, in an RGBA32F buffer texture: the member's palette rows
-// (three texels an entry), a texel with its offset, then its morph weights
-// four a texel. Only the records set since the last frame are uploaded,
-// in runs of neighbouring members. A frame's instanced item draws the
-// members its Members list names (a second, small buffer texture), so
-// members out of view cost nothing and members not updated cost no
-// upload.
+// InstanceBatch keeps the data of every member of a population on the GPU
+// across frames, in an RGBA32F buffer texture of two regions: the members'
+// palettes (three texels an entry, member after member, the layout
+// graph.Crowd writes them in) and then each member's extras (a texel with
+// its offset, then its morph weights four a texel). Only what was set
+// since the last frame is uploaded, in runs of neighbouring members; a run
+// of palettes can be uploaded straight from the caller's memory
+// (SetPalettes). A frame's instanced item draws the members its Members
+// list names (a second, small buffer texture), so members out of view
+// cost nothing and members not updated cost no upload.
 
 // instanceUnit and memberUnit are the texture units of a batch's records
 // and of the members list.
@@ -28,13 +30,17 @@ const (
 // kept on the GPU. It belongs to the renderer that made it and must be
 // used on its GL thread.
 type InstanceBatch struct {
-	population, joints, targets, stride int
-	buf, tex                            uint32 // the records
-	list, listTex                       uint32 // the members to draw
-	listSize                            int    // bytes of list's storage
-	data                                []float32
-	dirty                               []bool
-	anyDirty                            bool
+	population, joints, targets int
+	palTexels, extTexels        int // a member's texels in each region
+	buf, tex                    uint32
+	list, listTex               uint32 // the members to draw
+	listSize                    int    // bytes of list's storage
+	// data mirrors the buffer as Set and SetExtras wrote it; dirtyPal and
+	// dirtyExt mark the members whose palette or extras wait for upload.
+	data               []float32
+	dirtyPal, dirtyExt []bool
+	anyDirty           bool
+	direct             int // bytes SetPalettes uploaded since the last upload
 	// Bytes is what the last frame uploaded for this batch.
 	Bytes int
 }
@@ -42,14 +48,15 @@ type InstanceBatch struct {
 // NewInstanceBatch makes the records of population members, each with a
 // palette of joints entries and targets morph weights.
 func (r *Renderer) NewInstanceBatch(population, joints, targets int) (*InstanceBatch, error) {
-	b := &InstanceBatch{population: population, joints: joints, targets: targets, stride: 3*joints + 1 + (targets+3)/4}
+	b := &InstanceBatch{population: population, joints: joints, targets: targets, palTexels: 3 * joints, extTexels: 1 + (targets+3)/4}
+	texels := (b.palTexels + b.extTexels) * population
 	var limit int32
 	gl.GetIntegerv(gl.MAX_TEXTURE_BUFFER_SIZE, &limit)
-	if population < 1 || joints < 1 || b.stride*population > int(limit) {
-		return nil, fmt.Errorf("render: an instance batch of %d members of %d joints and %d morph targets needs %d texels; the driver's buffer textures hold %d", population, joints, targets, b.stride*population, limit)
+	if population < 1 || joints < 1 || texels > int(limit) {
+		return nil, fmt.Errorf("render: an instance batch of %d members of %d joints and %d morph targets needs %d texels; the driver's buffer textures hold %d", population, joints, targets, texels, limit)
 	}
-	b.data = make([]float32, 4*b.stride*population)
-	b.dirty = make([]bool, population)
+	b.data = make([]float32, 4*texels)
+	b.dirtyPal, b.dirtyExt = make([]bool, population), make([]bool, population)
 	gl.GenBuffers(1, &b.buf)
 	gl.BindBuffer(gl.TEXTURE_BUFFER, b.buf)
 	gl.BufferData(gl.TEXTURE_BUFFER, len(b.data)*4, nil, gl.DYNAMIC_DRAW)
@@ -68,51 +75,67 @@ func (r *Renderer) NewInstanceBatch(population, joints, targets int) (*InstanceB
 	return b, nil
 }
 
+// palette is member m's palette in the mirror, extras its extras.
+func (b *InstanceBatch) palette(m int) []float32 {
+	return b.data[4*m*b.palTexels : 4*(m+1)*b.palTexels]
+}
+
+func (b *InstanceBatch) extras(m int) []float32 {
+	base := b.population * b.palTexels
+	return b.data[4*(base+m*b.extTexels) : 4*(base+(m+1)*b.extTexels)]
+}
+
 // Set writes member m's record: its palette (PaletteEntryFloats floats
 // an entry, the batch's joints of them), its offset (a translation added
 // after skinning) and its morph weights (the batch's targets of them; nil
 // for none). The next Draw with the batch uploads it.
 func (b *InstanceBatch) Set(m int, palette []float32, offset [3]float32, weights []float32) {
-	rec := b.data[4*m*b.stride : 4*(m+1)*b.stride]
-	pal := b.joints * PaletteEntryFloats
-	copy(rec[:pal], palette)
-	o := rec[pal : pal+4]
-	o[0], o[1], o[2], o[3] = offset[0], offset[1], offset[2], 0
-	w := rec[pal+4:]
+	copy(b.palette(m), palette)
+	b.dirtyPal[m] = true
+	b.SetExtras(m, offset, weights)
+}
+
+// SetExtras writes member m's offset and morph weights only.
+func (b *InstanceBatch) SetExtras(m int, offset [3]float32, weights []float32) {
+	e := b.extras(m)
+	e[0], e[1], e[2], e[3] = offset[0], offset[1], offset[2], 0
+	w := e[4:]
 	n := copy(w[:b.targets], weights)
 	clear(w[n:])
-	b.dirty[m], b.anyDirty = true, true
+	b.dirtyExt[m], b.anyDirty = true, true
+}
+
+// SetPalettes uploads the palettes of members first, first+1, … at once,
+// straight from palettes (each the batch's joints entries, one after
+// another): the layout graph.Crowd keeps them in, so nothing is copied on
+// the way. Record does not see them.
+func (b *InstanceBatch) SetPalettes(first int, palettes []float32) {
+	if len(palettes) == 0 {
+		return
+	}
+	gl.BindBuffer(gl.TEXTURE_BUFFER, b.buf)
+	gl.BufferSubData(gl.TEXTURE_BUFFER, first*b.palTexels*16, len(palettes)*4, unsafe.Pointer(&palettes[0]))
+	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
+	b.direct += len(palettes) * 4
 }
 
 // Record is member m's record as Set last wrote it: its palette and
 // offset.
 func (b *InstanceBatch) Record(m int) (palette []float32, offset [3]float32) {
-	rec := b.data[4*m*b.stride : 4*(m+1)*b.stride]
-	pal := b.joints * PaletteEntryFloats
-	return rec[:pal:pal], [3]float32{rec[pal], rec[pal+1], rec[pal+2]}
+	e := b.extras(m)
+	return b.palette(m), [3]float32{e[0], e[1], e[2]}
 }
 
-// upload sends the runs of records set since the last upload, and the
+// upload sends the runs of the mirror set since the last upload, and the
 // members to draw.
 func (b *InstanceBatch) upload(members []int32) {
-	b.Bytes = 0
+	b.Bytes, b.direct = b.direct, 0
 	gl.BindBuffer(gl.TEXTURE_BUFFER, b.buf)
-	for m := 0; b.anyDirty && m < b.population; {
-		if !b.dirty[m] {
-			m++
-			continue
-		}
-		end := m
-		for end < b.population && b.dirty[end] {
-			b.dirty[end] = false
-			end++
-		}
-		from, to := 4*m*b.stride, 4*end*b.stride
-		gl.BufferSubData(gl.TEXTURE_BUFFER, from*4, (to-from)*4, unsafe.Pointer(&b.data[from]))
-		b.Bytes += (to - from) * 4
-		m = end
+	if b.anyDirty {
+		b.uploadRuns(b.dirtyPal, 0, b.palTexels)
+		b.uploadRuns(b.dirtyExt, b.population*b.palTexels, b.extTexels)
+		b.anyDirty = false
 	}
-	b.anyDirty = false
 	gl.BindBuffer(gl.TEXTURE_BUFFER, b.list)
 	if size := len(members) * 4; size > b.listSize {
 		b.listSize = size
@@ -123,6 +146,27 @@ func (b *InstanceBatch) upload(members []int32) {
 	}
 	gl.BindBuffer(gl.TEXTURE_BUFFER, 0)
 	b.Bytes += len(members) * 4
+}
+
+// uploadRuns uploads, from the mirror, the runs of members dirty marks in
+// the region starting at texel base, texels a member, and clears the
+// marks.
+func (b *InstanceBatch) uploadRuns(dirty []bool, base, texels int) {
+	for m := 0; m < b.population; {
+		if !dirty[m] {
+			m++
+			continue
+		}
+		end := m
+		for end < b.population && dirty[end] {
+			dirty[end] = false
+			end++
+		}
+		from, to := 4*(base+m*texels), 4*(base+end*texels)
+		gl.BufferSubData(gl.TEXTURE_BUFFER, from*4, (to-from)*4, unsafe.Pointer(&b.data[from]))
+		b.Bytes += (to - from) * 4
+		m = end
+	}
 }
 
 // Destroy frees the batch's GL objects.
@@ -174,7 +218,8 @@ func (r *Renderer) bindInstances(pl *pipeline, it *DrawItem, m *gpuMesh) {
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.Uniform1i(pl.uInstances, instanceUnit)
 	gl.Uniform1i(pl.uMembers, memberUnit)
-	gl.Uniform1i(pl.uInstStride, int32(b.stride))
+	gl.Uniform1i(pl.uInstExtras, int32(b.population*b.palTexels))
+	gl.Uniform1i(pl.uInstExtraTexels, int32(b.extTexels))
 	gl.Uniform1i(pl.uInstJoints, int32(b.joints))
 	gl.Uniform1i(pl.uInstTargets, min(int32(b.targets), m.targets))
 	gl.Uniform1i(pl.uInstVerts, m.vertices)

@@ -67,6 +67,37 @@ func TestInstancedDrawMatchesSeparateDraws(t *testing.T) {
 			b.Destroy()
 		}
 	})
+	// The same members' palettes uploaded at once from one run of memory
+	// (SetPalettes), their extras set apart.
+	direct := drawSceneThen(t, debugview.Shaded, func(r *Renderer) ([]DrawItem, error) {
+		id, err := r.AddMesh(d)
+		if err != nil {
+			return nil, err
+		}
+		b, err := r.NewInstanceBatch(4, 1, 5)
+		if err != nil {
+			return nil, err
+		}
+		batches = append(batches, b)
+		var run []float32
+		for k, p := range pals {
+			run = append(run, p...)
+			b.SetExtras(k+1, [3]float32{offsets[3*k], offsets[3*k+1], offsets[3*k+2]}, weights[5*k:5*k+5])
+		}
+		b.SetPalettes(1, run)
+		return []DrawItem{{Mesh: id, Material: mat, WeightJoint: -1, Instances: 3, Members: []int32{1, 2, 3}, Batch: b}}, nil
+	}, OwnLighting, func(r *Renderer) {
+		for _, b := range batches {
+			b.Destroy()
+		}
+	})
+	for y := range 64 {
+		for x := range 64 {
+			if a, b := separate.NRGBAAt(x, y), direct.NRGBAAt(x, y); !near(a, b, 1) {
+				t.Fatalf("palettes uploaded as a run: pixel %v is %v; separate draws give %v", image.Pt(x, y), b, a)
+			}
+		}
+	}
 	covered, differ := 0, 0
 	for y := range 64 {
 		for x := range 64 {

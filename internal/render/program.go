@@ -169,7 +169,8 @@ type pipeline struct {
 	uExposure, uTonemap                int32
 	uShadow, uShadowPass, uShadowColor int32
 	// The instanced variant's record layout (skin.vert under INSTANCED).
-	uInstances, uMembers, uInstStride     int32
+	uInstances, uMembers, uInstExtras     int32
+	uInstExtraTexels                      int32
 	uInstJoints, uInstTargets, uInstVerts int32
 }
 
@@ -224,7 +225,8 @@ func newPipeline(vert, frag, defines string, entryFloats int) (pipeline, error) 
 	if instanced {
 		pl.uInstances = p.uniform("uInstances")
 		pl.uMembers = p.uniform("uMembers")
-		pl.uInstStride = p.uniform("uInstStride")
+		pl.uInstExtras = p.uniform("uInstExtras")
+		pl.uInstExtraTexels = p.uniform("uInstExtraTexels")
 		pl.uInstJoints = p.uniform("uInstJoints")
 		pl.uInstTargets = p.uniform("uInstTargets")
 		pl.uInstVerts = p.uniform("uInstVerts")

@@ -214,7 +214,6 @@ type Renderer struct {
 	inst    pipeline // skin.vert instanced, for crowds
 	// The ground shadow pass's twins of lbs, dq and inst (shadow.frag).
 	shadowLBS, shadowDQ, shadowInst pipeline
-	instanced                       bool       // the frame being drawn has instanced items
 	instanceBytes                   int        // uploaded for instanced items by the last Draw
 	blendOrder                      []int      // the blended items of the frame being drawn
 	uv                              [9]float32 // the UV transform handed to GL by pointer
@@ -493,14 +492,16 @@ func (r *Renderer) Draw(f *Frame) error {
 	}
 	u.light = KeyLight
 	u.eye = f.Camera.Eye()
-	r.instanced = false
+	instanced := false
 	for i := range f.Items {
-		r.instanced = r.instanced || f.Items[i].Instances > 0
+		instanced = instanced || f.Items[i].Instances > 0
 	}
-	if r.instanced && f.Skinning != LinearBlend {
-		return fmt.Errorf("render: instanced draws skin by linear blend only")
+	if instanced {
+		if f.Skinning != LinearBlend {
+			return fmt.Errorf("render: instanced draws skin by linear blend only")
+		}
+		r.setFrame(&r.inst, f)
 	}
-	r.setFrame(&r.inst, f)
 	r.setFrame(pl, f)
 	r.DrawCalls, r.ShadowCalls = 0, 0
 	if f.Shadow && f.View == debugview.Shaded && f.Lighting == OwnLighting {

@@ -170,6 +170,11 @@ func NewCrowd(r *render.Renderer, m *gltfload.Model, fade float32, first *charac
 				cr.destroyBatches()
 				return nil, err
 			}
+			for i := range n {
+				// Offsets never change; a member's palette and weights
+				// come with each evaluation.
+				b.SetExtras(i, cr.members[i].offset, nil)
+			}
 			cr.batch = append(cr.batch, b)
 			cr.pal = append(cr.pal, make([]float32, len(it.Palette)))
 			it.Palette, it.Morph = nil, nil
@@ -338,20 +343,35 @@ func (cr *Crowd) build() {
 	}
 	for k := range cr.inst {
 		d := &cr.scene.draws[k]
+		b := cr.batch[k]
 		morph := len(cr.scene.items[k].Morph)
 		node := cr.model.NodeMorph[cr.model.Instances[d.instance].Node]
-		for _, i := range cr.fresh {
-			pal := cr.pal[k]
-			if d.gpu && d.joints == nil {
-				pal = cr.anim.Palette(int(i), cr.model.Instances[d.instance].Skin) // the whole skin's: no gather
-			} else {
-				cr.palette(pal, int(i), k)
+		if d.gpu && d.joints == nil {
+			// The whole skin's palettes, as the crowd keeps them: each run
+			// of neighbours evaluated goes up straight from its memory.
+			skin := cr.model.Instances[d.instance].Skin
+			for f := 0; f < len(cr.fresh); {
+				e := f + 1
+				for e < len(cr.fresh) && cr.fresh[e] == cr.fresh[e-1]+1 {
+					e++
+				}
+				b.SetPalettes(int(cr.fresh[f]), cr.anim.PaletteRun(int(cr.fresh[f]), e-f, skin))
+				f = e
 			}
-			var w []float32
 			if morph > 0 {
-				w = cr.anim.Weights(int(i))[node : node+morph]
+				for _, i := range cr.fresh {
+					b.SetExtras(int(i), cr.members[i].offset, cr.anim.Weights(int(i))[node:node+morph])
+				}
 			}
-			cr.batch[k].Set(int(i), pal, cr.members[i].offset, w)
+		} else {
+			for _, i := range cr.fresh {
+				cr.palette(cr.pal[k], int(i), k)
+				var w []float32
+				if morph > 0 {
+					w = cr.anim.Weights(int(i))[node : node+morph]
+				}
+				b.Set(int(i), cr.pal[k], cr.members[i].offset, w)
+			}
 		}
 		if len(cr.visible) == 0 {
 			continue

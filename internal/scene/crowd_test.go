@@ -230,7 +230,7 @@ func BenchmarkCrowdFrame(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range []int{1000, 10000} {
+	for _, n := range []int{1000, 3000, 10000} {
 		for _, lod := range []bool{true, false} {
 			name := fmt.Sprintf("members=%d/lod=%v", n, lod)
 			b.Run(name, func(b *testing.B) {

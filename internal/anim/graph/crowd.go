@@ -164,6 +164,15 @@ func (c *Crowd) Palette(i, s int) []float32 {
 	return c.pals[s][i*size : (i+1)*size : (i+1)*size]
 }
 
+// PaletteRun is the palettes of skin s of characters first to
+// first+n−1 from the last Evaluate, one after another in one slice (each
+// as Palette gives it). The slice belongs to the crowd and is rewritten by
+// the next Evaluate.
+func (c *Crowd) PaletteRun(first, n, s int) []float32 {
+	size := anim.PaletteFloats * len(c.skins[s].Joints)
+	return c.pals[s][first*size : (first+n)*size : (first+n)*size]
+}
+
 // Evaluate advances every character by dt seconds (negative or NaN counts
 // as 0) and writes every palette, on workers goroutines: the caller's and
 // workers−1 from the pool (started at the first call that needs them);
