@@ -217,6 +217,10 @@ func TestSpaceLayout(t *testing.T) {
 	tp = &tape{}
 	Draw(tp, &s, &Info{Model: "m", Space: sp}, 1280, 720)
 	absent(t, tp, "frame 1116 ")
+	// A span of 2 both ways: (3, 3) from (1, 1) is the top right corner.
+	tp = &tape{}
+	Draw(tp, &s, &Info{Model: "m", Space: &Space2D{Points: [][2]float32{{1, 1}, {3, 3}}, Current: [2]float32{2, 2}}}, 1280, 720)
+	drawn(t, tp, disc(1116, 164, 4, green), disc(1248, 32, 4, green), disc(1182, 98, 5, accent))
 	// One point: no span, it sits at the low corner.
 	tp = &tape{}
 	Draw(tp, &s, &Info{Model: "m", Space: &Space2D{Points: [][2]float32{{3, 3}}, Current: [2]float32{3, 3}}}, 1280, 720)
