@@ -22,7 +22,9 @@ if [ -z "${DISPLAY:-}" ]; then
 fi
 version=v0.6.0
 bin=$($GO env GOPATH)/bin/gremlins
-if ! "$bin" --version 2>/dev/null | grep -q "${version#v}"; then
+# A go-installed gremlins says "version dev"; its module version is in the
+# binary's build information.
+if ! $GO version -m "$bin" 2>/dev/null | grep -q "mod[[:space:]]*github.com/go-gremlins/gremlins[[:space:]]*$version"; then
 	echo "installing gremlins $version"
 	$GO install github.com/go-gremlins/gremlins/cmd/gremlins@$version
 fi
