@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,9 +57,11 @@ type options struct {
 	additive string
 	params   paramList
 	fade     float64
-	// crowd is -crowd N; lod and crowdDraw -lod and -crowd-draw.
+	// crowd is -crowd N; lod and crowdDraw -lod and -crowd-draw;
+	// statsFrames is -frames when given (what -stats times, 0: its default).
 	crowd          int
 	lod, crowdDraw string
+	statsFrames    int
 	// kernels is -kernels: auto, portable, avx2 or avx512 (anim.SetKernels).
 	kernels string
 	// compressLater: the window opens before -compress runs, which then
@@ -83,8 +86,6 @@ type options struct {
 	events  bool
 	rate    float64
 	rateSet bool // -rate was given (0 holds the pose)
-	// framesSet: -frames was given (-stats then times that many frames)
-	framesSet bool
 	// compress is -compress CM (0: off); json makes -info print JSON.
 	compress float64
 	json     bool
@@ -213,7 +214,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	fs.Visit(func(f *flag.Flag) {
 		opt.rateSet = opt.rateSet || f.Name == "rate"
-		opt.framesSet = opt.framesSet || f.Name == "frames"
+		if f.Name == "frames" {
+			opt.statsFrames = opt.frames
+		}
 		opt.stageFlags.FovSet = opt.stageFlags.FovSet || f.Name == "fov"
 	})
 	switch len(positional) {
@@ -232,12 +235,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	var knownView bool
 	opt.view, opt.skeleton, knownView = debugview.Parse(opt.viewName)
-	modes := 0
-	for _, on := range opt.modes() {
-		if on {
-			modes++
-		}
-	}
+	modes := len(slices.DeleteFunc(opt.modes(), func(on bool) bool { return !on })) // a fresh slice
 	for _, c := range []struct {
 		bad bool
 		err string
@@ -337,17 +335,8 @@ func run(opt *options) error {
 // app is what of the flags the app runs with.
 func (o *options) app() *app.Options {
 	return &app.Options{Skinning: o.skinning, PaletteLimit: o.paletteLimit, Joint: o.joint, View: o.view, Skeleton: o.skeleton,
-		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, StatsFrames: o.statsFrames(), Crowd: o.crowd, CrowdMembers: o.crowdDraw == "members", NoLOD: o.lod == "off", Events: o.events, HUD: o.hud, Keys: o.keys != "",
+		Time: o.time, Onion: o.onion, Rate: o.rate, RateSet: o.rateSet, Fade: o.fade, StatsFrames: o.statsFrames, Crowd: o.crowd, CrowdMembers: o.crowdDraw == "members", NoLOD: o.lod == "off", Events: o.events, HUD: o.hud, Keys: o.keys != "",
 		From: o.from, To: o.to, FPS: o.fps, Frames: o.frames, Width: o.width, Height: o.height, Stage: o.stage}
-}
-
-// statsFrames is how many frames -stats times: -frames when given, else
-// 0 (app's default).
-func (o *options) statsFrames() int {
-	if o.framesSet {
-		return o.frames
-	}
-	return 0
 }
 
 // load is what of the flags picks and shapes the character.

@@ -31,10 +31,8 @@ import (
 //
 // Cost: eight bilinear reads per level-0 texel, and about 2·samples bilinear
 // reads for each texel of levels 1…, spread over GOMAXPROCS goroutines
-// (one job a face row). The viewer's default, size 128, 6 levels, 128
-// samples, from a 512×256 source, costs about 0.18 s of CPU time
-// (BenchmarkPrefilterDefault under -cpu 1, user time), so about 0.1 s on
-// two otherwise idle cores.
+// (one job a face row); BenchmarkPrefilterDefault times the viewer's
+// default (docs/performance.md has the figure).
 func Prefilter(src *Equirect, size, levels, samples int) *Cube {
 	size = min(max(size, 1), 4096)
 	maxLevels := 1

@@ -41,7 +41,7 @@ var studioLights = []softbox{
 //   - overhead: a strip straight above (+Y), 70° along X by 12° along Z,
 //     radiance 4.5.
 //
-// It is deterministic and costs about 10 ms at 512×256. w and h are
+// It is deterministic. w and h are
 // clamped to at least 1.
 func Studio(w, h int) *Equirect {
 	w, h = max(w, 1), max(h, 1)
