@@ -45,10 +45,13 @@ type Crowd struct {
 	cam     render.Camera
 	aspect  float32
 	haveCam bool
-	radius  float32    // of a member's framing box
-	centre  mgl32.Vec3 // of member 0's framing box, before its offset
-	height  float32    // of a member's framing box
-	Stats   CrowdStats
+	// speed and paused were last set on every member; set says they were.
+	speed       float32
+	paused, set bool
+	radius      float32    // of a member's framing box
+	centre      mgl32.Vec3 // of member 0's framing box, before its offset
+	height      float32    // of a member's framing box
+	Stats       CrowdStats
 }
 
 // CrowdOptions are how a crowd is drawn and updated.
@@ -198,6 +201,7 @@ func NewCrowd(r *render.Renderer, m *gltfload.Model, fade float32, first *charac
 	// The HUD and the keys drive member 0. A crowd's clip browser has no
 	// blend of clips (each member plays its own clip).
 	first.UseController(ctls[0], spec)
+	cr.anim.Share(0)
 	return cr, nil
 }
 
@@ -215,10 +219,15 @@ func (cr *Crowd) SetCamera(cam render.Camera, aspect float32) {
 // speed (or paused), evaluates the members in view whose turn it is, and
 // rebuilds the draws.
 func (cr *Crowd) Update(dt, speed float32, paused bool) {
-	for i := range cr.members {
-		ctl := cr.anim.Controller(i)
-		ctl.SetSpeed(speed)
-		ctl.SetPaused(paused)
+	// Set only when changed: handing out a held member's controller
+	// advances it by the time it is owed.
+	if !cr.set || speed != cr.speed || paused != cr.paused {
+		for i := range cr.members {
+			ctl := cr.anim.Controller(i)
+			ctl.SetSpeed(speed)
+			ctl.SetPaused(paused)
+		}
+		cr.speed, cr.paused, cr.set = speed, paused, true
 	}
 	cr.frame++
 	cr.schedule(!cr.opt.NoLOD)
@@ -283,18 +292,27 @@ const lodRun = 16
 
 // frustumPlanes are the six planes (a, b, c, d; inside where
 // a·x + b·y + c·z + d ≥ 0) of the view-projection matrix vp, from its
-// rows (Gribb and Hartmann): left, right, bottom, top, near, far.
+// rows (Gribb and Hartmann): left, right, bottom, top, near, far; each
+// scaled to a unit normal, so that a·x + b·y + c·z + d is a distance (a
+// degenerate plane, all zero, has every point on it).
 func frustumPlanes(vp mgl32.Mat4) [6]mgl32.Vec4 {
 	r0, r1, r2, r3 := vp.Row(0), vp.Row(1), vp.Row(2), vp.Row(3)
-	return [6]mgl32.Vec4{r3.Add(r0), r3.Sub(r0), r3.Add(r1), r3.Sub(r1), r3.Add(r2), r3.Sub(r2)}
+	planes := [6]mgl32.Vec4{r3.Add(r0), r3.Sub(r0), r3.Add(r1), r3.Sub(r1), r3.Add(r2), r3.Sub(r2)}
+	for i, p := range planes {
+		if l := p.Vec3().Len(); l > 0 {
+			planes[i] = p.Mul(1 / l)
+		} else {
+			planes[i] = mgl32.Vec4{}
+		}
+	}
+	return planes
 }
 
 // sphereInside says whether the sphere about c of radius r reaches inside
-// every plane.
+// every plane of frustumPlanes.
 func sphereInside(planes [6]mgl32.Vec4, c mgl32.Vec3, r float32) bool {
 	for _, p := range planes {
-		n := p.Vec3()
-		if l := n.Len(); l > 0 && (n.Dot(c)+p[3])/l < -r {
+		if p[0]*c[0]+p[1]*c[1]+p[2]*c[2]+p[3] < -r {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -124,7 +125,7 @@ func TestCrowdBoundsFollowRigidMeshes(t *testing.T) {
 // are not drawn and their poses hold while their clocks run. Looking
 // away, nothing is drawn.
 func TestCrowdCullsMembersOutOfView(t *testing.T) {
-	withRigidCrowd(t, 9, CrowdOptions{}, func(cr *Crowd, _ *character.Character, _ *View) {
+	withRigidCrowd(t, 9, CrowdOptions{}, func(cr *Crowd, c *character.Character, _ *View) {
 		at := cr.members[0].offset.Add(mgl32.Vec3{0, 1.5, 0})
 		cam, ok := render.LookAt(at.Add(mgl32.Vec3{0, 0, 4}), at, mgl32.DegToRad(30))
 		if !ok {
@@ -159,6 +160,13 @@ func TestCrowdCullsMembersOutOfView(t *testing.T) {
 		cr.Update(0.05, 1, false)
 		if len(cr.Items) != 0 || cr.Stats.Culled != 9 {
 			t.Errorf("looking away: %d items, %d members out of view; want none drawn, 9 out", len(cr.Items), cr.Stats.Culled)
+		}
+		// Member 0's controller is the timeline's and the keys': out of
+		// view it still advances every frame, not only when next evaluated.
+		t0 = c.Ctl.Timeline().Time
+		cr.Update(0.05, 1, false)
+		if t1 := c.Ctl.Timeline().Time; math.Abs(float64(t1-t0-0.05)) > 1e-5 {
+			t.Errorf("member 0 out of view: its controller moved from %v s to %v s in a 0.05 s frame", t0, t1)
 		}
 	})
 }
@@ -267,6 +275,31 @@ func BenchmarkCrowdFrame(b *testing.B) {
 					return nil
 				})
 			})
+		}
+	}
+}
+
+// TestSphereInsideFrustum: a camera at the origin looking down −Z with a
+// 90° field of view (aspect 1, near 1, far 10) has its right plane at
+// x = −z, so the point (6, 0, −5) lies 1/√2 outside it: a sphere of
+// radius 0.5 about it is outside, one of radius 0.75 reaches in.
+func TestSphereInsideFrustum(t *testing.T) {
+	planes := frustumPlanes(mgl32.Perspective(mgl32.DegToRad(90), 1, 1, 10))
+	for _, c := range []struct {
+		at   mgl32.Vec3
+		r    float32
+		want bool
+	}{
+		{mgl32.Vec3{0, 0, -5}, 0.1, true},
+		{mgl32.Vec3{6, 0, -5}, 0.5, false},
+		{mgl32.Vec3{6, 0, -5}, 0.75, true},
+		{mgl32.Vec3{0, -6, -5}, 0.5, false},   // below the bottom plane, as far
+		{mgl32.Vec3{0, 0, -10.6}, 0.5, false}, // past the far plane by 0.6
+		{mgl32.Vec3{0, 0, -10.4}, 0.5, true},  // within 0.5 of it
+		{mgl32.Vec3{0, 0, -0.4}, 0.5, false},  // before the near plane by 0.6
+	} {
+		if got := sphereInside(planes, c.at, c.r); got != c.want {
+			t.Errorf("sphere at %v radius %v: inside %v, want %v", c.at, c.r, got, c.want)
 		}
 	}
 }

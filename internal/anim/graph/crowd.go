@@ -31,8 +31,13 @@ type Crowd struct {
 	// weights holds the morph weights, len(sk.MorphRest) per character.
 	weights []float32
 	// hold[i] keeps character i's pose, palettes and weights from its
-	// last evaluation while its clock runs on (Hold).
+	// last evaluation; owed[i] is the time its controller has not yet
+	// been advanced by while held (Hold).
 	hold []bool
+	owed []float32
+	// shared[i]: character i's controller is driven from outside too
+	// (Share), so a hold still advances it every frame.
+	shared []bool
 
 	scratch []*crowdScratch // per worker; [0] is the caller's
 
@@ -90,7 +95,7 @@ func NewCrowd(sk *anim.Skeleton, skins []anim.Skin, ctls []*Controller) (*Crowd,
 		seen[ctl] = i
 	}
 	n := len(ctls)
-	c := &Crowd{sk: sk, skins: skins, ctls: ctls, weights: make([]float32, n*len(sk.MorphRest)), hold: make([]bool, n)}
+	c := &Crowd{sk: sk, skins: skins, ctls: ctls, weights: make([]float32, n*len(sk.MorphRest)), hold: make([]bool, n), owed: make([]float32, n), shared: make([]bool, n)}
 	for i := range skins {
 		c.pals = append(c.pals, make([]float32, n*anim.PaletteFloats*len(skins[i].Joints)))
 	}
@@ -122,19 +127,36 @@ func (c *Crowd) KeepModels() {
 	}
 }
 
-// Hold makes the next Evaluates advance character i's controller (its
-// clock, states and transitions) without evaluating its pose: its
-// palettes, model matrices and weights stay those of the last frame it was
-// evaluated in. Level-of-detail and culling hold the characters that are
-// small on screen or out of view; a held character's first evaluation
-// after shows it where its clock has got to.
+// Hold makes the next Evaluates skip character i: its palettes, model
+// matrices and weights stay those of the last frame it was evaluated in,
+// and its controller (clock, states, transitions) is not touched; the
+// time those frames pass is owed to it and given in one step when it is
+// next evaluated, or when Controller hands it out. Level of detail and
+// culling hold the characters that are small on screen or out of view: a
+// held character costs a flag and an addition a frame, and its first
+// evaluation after shows it where its clock has got to (its events then
+// fire, late by the frames it was held).
 func (c *Crowd) Hold(i int, hold bool) { c.hold[i] = hold }
+
+// Share says that character i's controller is also read and set from
+// outside the crowd (a timeline, keys): a Hold keeps its pose but still
+// advances its controller every frame, so that what is read is current
+// and a time set on it is not moved by time owed.
+func (c *Crowd) Share(i int) { c.shared[i] = true }
 
 // Len is the number of characters.
 func (c *Crowd) Len() int { return len(c.ctls) }
 
-// Controller is character i's controller.
-func (c *Crowd) Controller(i int) *Controller { return c.ctls[i] }
+// Controller is character i's controller, first advanced by the time a
+// Hold owes it, so that what it says and what is set on it (a time, a
+// speed) hold from now on.
+func (c *Crowd) Controller(i int) *Controller {
+	if c.owed[i] != 0 {
+		c.ctls[i].Update(c.owed[i])
+		c.owed[i] = 0
+	}
+	return c.ctls[i]
+}
 
 // Models is character i's model matrices from the last Evaluate, in
 // ModelPaletteJob.Models' layout, once KeepModels was called (nil
@@ -245,10 +267,16 @@ func (c *Crowd) work(w int) {
 // evaluate runs one character's frame.
 func (c *Crowd) evaluate(i int, s *crowdScratch) {
 	ctl := c.ctls[i]
-	ctl.Update(c.dt)
-	if c.hold[i] {
+	switch {
+	case c.hold[i] && c.shared[i]:
+		ctl.Update(c.dt)
+		return
+	case c.hold[i]:
+		c.owed[i] += c.dt
 		return
 	}
+	ctl.Update(c.owed[i] + c.dt)
+	c.owed[i] = 0
 	own := ctl.ctx.stack
 	ctl.ctx.stack = s.stack[:len(own)]
 	ctl.Evaluate(s.pose)

@@ -221,6 +221,9 @@ func TestCrowdHoldKeepsPoseAndClock(t *testing.T) {
 	if slices.Equal(c.Palette(0, 0), before) {
 		t.Fatal("the clip does not move the palette between 0.1 s and 0.4 s: the test shows nothing")
 	}
+	if got := c.ctls[1].Timeline().Time; math.Abs(float64(got-0.1)) > 1e-6 {
+		t.Fatalf("held character's controller advanced to %v s while held; the time should be owed (0.1 s, the last evaluation)", got)
+	}
 	if got := c.Controller(1).Timeline().Time; math.Abs(float64(got-0.4)) > 1e-5 {
 		t.Fatalf("held character's clock at %v s; want 0.4", got)
 	}
@@ -228,5 +231,17 @@ func TestCrowdHoldKeepsPoseAndClock(t *testing.T) {
 	c.Evaluate(0.1, 1)
 	if !slices.Equal(c.Palette(1, 0), c.Palette(0, 0)) {
 		t.Fatal("released character's palette differs from the never-held one at the same time")
+	}
+
+	// A shared controller (a HUD drives it) advances while its pose is held.
+	c.Share(0)
+	c.Hold(0, true)
+	held := slices.Clone(c.Palette(0, 0))
+	c.Evaluate(0.1, 1)
+	if got := c.ctls[0].Timeline().Time; math.Abs(float64(got-0.6)) > 1e-5 {
+		t.Errorf("held shared character's controller at %v s; want 0.6, advanced every frame", got)
+	}
+	if !slices.Equal(c.Palette(0, 0), held) {
+		t.Error("held shared character's palette changed")
 	}
 }
