@@ -316,14 +316,13 @@ func (c *RuntimeClip) advancePacked(t float32, cursors []int32, cache []float32,
 // and end times end of one path of a packed clip's cache, and reports
 // whether it set any. Padding lanes hold at every finite time.
 func stalePairsGeneric(s, end []float32, nc int, t float32, from int, m *laneMasks) bool {
-	per := groupLanes * (2 + 2*nc)
 	var found uint8
 	for k := range m {
 		i := from + k*groupLanes
 		if i+groupLanes > len(end) {
 			break
 		}
-		t0, e := s[i/groupLanes*per:i/groupLanes*per+groupLanes], end[i:i+groupLanes]
+		t0, e := s[pairAt(i, 2+2*nc):][:groupLanes], end[i:i+groupLanes]
 		var b uint8
 		for l := range groupLanes {
 			if !(t0[l] <= t && t < e[l]) {

@@ -1,6 +1,7 @@
 package anim_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -332,6 +333,133 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestDifferenceClipMatchesDifferenceSoA samples a clip's difference clip
+// against DifferenceSoA of the clip's own sample, at times before, across
+// and after its keys, for a reference sampled from the clip and for an
+// unrelated one (with a zero scale): LINEAR and STEP tracks, CUBICSPLINE
+// translations and scales, one-key tracks, joints without tracks and
+// morph weights. Joints the clip leaves as the reference has them come
+// out as the identity exactly.
+func TestDifferenceClipMatchesDifferenceSoA(t *testing.T) {
+	const n = 6
+	rng := rand.New(rand.NewPCG(21, 21))
+	rnd := func(lo, hi float32) float32 { return lo + (hi-lo)*rng.Float32() }
+	unitQ := func() []float32 {
+		q := mgl32.Quat{W: rnd(-1, 1), V: mgl32.Vec3{rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)}}.Normalize()
+		return []float32{q.V[0], q.V[1], q.V[2], q.W}
+	}
+	sk := &anim.Skeleton{Names: make([]string, n), Parents: rootParents(n), Rest: make([]anim.Transform, n), MorphRest: []float32{0.25, -0.5, 1}, MorphJoint: []int{4, 4, 5}}
+	for j := range n {
+		sk.Names[j] = fmt.Sprint("j", j)
+		q := unitQ()
+		sk.Rest[j] = anim.Transform{Translation: mgl32.Vec3{rnd(-1, 1), rnd(0, 2), rnd(-1, 1)}, Rotation: mgl32.Quat{W: q[3], V: mgl32.Vec3{q[0], q[1], q[2]}}, Scale: mgl32.Vec3{rnd(0.5, 2), 1, rnd(0.5, 2)}}
+	}
+	times := []float32{0.1, 0.4, 0.7, 1.2}
+	track := func(j int, p anim.Path, interp anim.Interpolation) anim.Track {
+		tr := anim.Track{Joint: j, Path: p, Interp: interp, Times: times}
+		for range times {
+			groups := 1
+			if interp == anim.CubicSpline {
+				groups = 3
+			}
+			for g := range groups {
+				switch {
+				case p == anim.Rotation && (g == 1 || groups == 1):
+					tr.Values = append(tr.Values, unitQ()...)
+				case p == anim.Rotation:
+					tr.Values = append(tr.Values, rnd(-2, 2), rnd(-2, 2), rnd(-2, 2), rnd(-2, 2))
+				case p == anim.Scale && (g == 1 || groups == 1):
+					tr.Values = append(tr.Values, rnd(0.5, 2), rnd(0.5, 2), rnd(0.5, 2))
+				default:
+					tr.Values = append(tr.Values, rnd(-2, 2), rnd(-2, 2), rnd(-2, 2))
+				}
+			}
+		}
+		return tr
+	}
+	clip := anim.Clip{Name: "c", Duration: 1.2}
+	for p := range anim.Path(3) {
+		clip.Tracks = append(clip.Tracks, track(0, p, anim.Linear), track(1, p, anim.Step))
+	}
+	clip.Tracks = append(clip.Tracks, track(2, anim.Translation, anim.CubicSpline), track(2, anim.Scale, anim.CubicSpline))
+	clip.Tracks = append(clip.Tracks, anim.Track{Joint: 3, Path: anim.Rotation, Times: []float32{0.3}, Values: unitQ()}, track(5, anim.Rotation, anim.Linear))
+	clip.Morph = []anim.MorphTrack{
+		{Channel: 0, Count: 1, Interp: anim.Linear, Times: times, Values: []float32{0, 1, 0.5, 0.2}},
+		{Channel: 2, Count: 1, Interp: anim.CubicSpline, Times: times[:2], Values: []float32{1, 0.3, -1, 2, 0.9, 0.5}},
+	}
+	rc, err := anim.NewRuntimeClip(&clip, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := func(rc *anim.RuntimeClip, tm float32, nlerp bool) *anim.SoAPose {
+		out := anim.NewPose(sk)
+		job := anim.SampleSoAJob{Clip: rc, Time: tm, Nlerp: nlerp, Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: out}
+		job.Run()
+		return out
+	}
+	other := anim.NewPose(sk)
+	for j := range n {
+		q := unitQ()
+		other.Set(j, anim.Transform{Translation: mgl32.Vec3{rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)}, Rotation: mgl32.Quat{W: q[3], V: mgl32.Vec3{q[0], q[1], q[2]}}, Scale: mgl32.Vec3{rnd(0.5, 2), 0, 1}})
+	}
+	copy(other.W, []float32{0.5, 0.5, 0.5})
+	close := func(a, b float32) bool { return math.Abs(float64(a-b)) <= 2e-5*(1+math.Abs(float64(a))) }
+	for _, tc := range []struct {
+		name  string
+		ref   *anim.SoAPose
+		exact []int // joints that must be the identity exactly
+	}{{"first frame", sample(rc, 0, false), []int{3, 4}}, {"another pose", other, nil}} {
+		d := rc.DifferenceClip(tc.ref)
+		if d == nil {
+			t.Fatalf("%s: no difference clip", tc.name)
+		}
+		// A CUBICSPLINE rotation, normalized by sampling between its keys
+		// only, and a reference of other morph weights are left to
+		// DifferenceSoA.
+		cubic := clip
+		cubic.Tracks = append(slices.Clone(clip.Tracks), track(2, anim.Rotation, anim.CubicSpline))
+		if rcc, err := anim.NewRuntimeClip(&cubic, sk); err != nil || rcc.DifferenceClip(tc.ref) != nil {
+			t.Fatalf("%s: a difference clip of a CUBICSPLINE rotation (%v)", tc.name, err)
+		}
+		if rc.DifferenceClip(anim.NewSoAPose(n)) != nil {
+			t.Fatalf("%s: a difference clip against a pose without morph weights", tc.name)
+		}
+		// Kept with the clip: controllers sharing it share its differences.
+		same := anim.NewPose(sk)
+		same.CopyFrom(tc.ref)
+		if rc.DifferenceClip(same) != d {
+			t.Fatalf("%s: a second difference clip for an equal reference", tc.name)
+		}
+		for _, nlerp := range []bool{false, true} {
+			for tm := float32(-0.5); tm < 1.8; tm += 0.037 {
+				want := sample(rc, tm, nlerp)
+				anim.DifferenceSoA(want, want, tc.ref)
+				got := sample(d, tm, nlerp)
+				for j := range n {
+					g, w := got.At(j), want.At(j)
+					if !vecClose(g.Translation, w.Translation, close) || !vecClose(g.Scale, w.Scale, close) || !sameQuat(g.Rotation, w.Rotation, close) {
+						t.Fatalf("%s, nlerp %v, t = %v, joint %d: difference clip gives %v, DifferenceSoA %v", tc.name, nlerp, tm, j, g, w)
+					}
+				}
+				for k := range got.W {
+					if !close(got.W[k], want.W[k]) {
+						t.Fatalf("%s, t = %v: weight %d is %v, want %v", tc.name, tm, k, got.W[k], want.W[k])
+					}
+				}
+				for _, j := range tc.exact {
+					if got.At(j) != anim.IdentityTransform {
+						t.Fatalf("%s, t = %v: joint %d is %v, want the identity exactly", tc.name, tm, j, got.At(j))
+					}
+				}
+			}
+		}
+	}
+}
+
+func vecClose(a, b mgl32.Vec3, close func(a, b float32) bool) bool {
+	return close(a[0], b[0]) && close(a[1], b[1]) && close(a[2], b[2])
 }
 
 // TestModelPaletteMatchesJobs compares ModelPaletteJob with

@@ -31,14 +31,13 @@ func stalePairs(s, end []float32, nc int, t float32, from int, m *laneMasks, wid
 //go:noinline
 func stalePairs8(s, end []float32, nc int, t float32, from int, m *laneMasks) bool {
 	tv := archsimd.BroadcastFloat32x8(t)
-	per := groupLanes * (2 + 2*nc)
 	var found uint8
 	for k := range m {
 		i := from + k*groupLanes
 		if i+groupLanes > len(end) {
 			break
 		}
-		held := load8(s, i/groupLanes*per).LessEqual(tv).And(tv.Less(load8(end, i)))
+		held := load8(s, pairAt(i, 2+2*nc)).LessEqual(tv).And(tv.Less(load8(end, i)))
 		m[k] = ^held.ToBits()
 		found |= m[k]
 	}

@@ -80,9 +80,21 @@ func drawn(t *testing.T, tp *tape, want ...string) {
 // absent checks that no call of the tape starts with any of the prefixes.
 func absent(t *testing.T, tp *tape, prefixes ...string) {
 	t.Helper()
+	notDrawn(t, tp, strings.HasPrefix, prefixes)
+}
+
+// nowhere checks that no call of the tape contains any of the parts.
+func nowhere(t *testing.T, tp *tape, parts ...string) {
+	t.Helper()
+	notDrawn(t, tp, strings.Contains, parts)
+}
+
+// notDrawn checks that no call of the tape matches any of the strings.
+func notDrawn(t *testing.T, tp *tape, match func(op, s string) bool, ss []string) {
+	t.Helper()
 	for _, op := range tp.ops {
-		for _, p := range prefixes {
-			if strings.HasPrefix(op, p) {
+		for _, s := range ss {
+			if match(op, s) {
 				t.Errorf("drawn, and should not be: %s\ntape:\n%s", op, strings.Join(tp.ops, "\n"))
 			}
 		}
@@ -140,11 +152,7 @@ func TestPanelLayout(t *testing.T) {
 	// Under a state machine the fade shows in the state line, not on the
 	// rate line.
 	absent(t, tp, `text 16 116`, `text 128 116`, "text 144 116")
-	for _, op := range tp.ops {
-		if strings.Contains(op, "fade Idle") {
-			t.Errorf("the fade is drawn on the rate line under a state machine: %s", op)
-		}
-	}
+	nowhere(t, tp, "fade Idle")
 }
 
 // TestPanelLayoutPaused: what is missing in place of the clip, the bind
@@ -170,11 +178,8 @@ func TestPanelLayoutPaused(t *testing.T) {
 	)
 	// A clip of no length has a bare timeline: no play head, no fade.
 	absent(t, tp, "line ", "text 58 36", "text 16 36 \"clip", "rect 16 98 162")
-	for _, op := range tp.ops {
-		if strings.Contains(op, "Enter") {
-			t.Errorf("the choice playing is offered again: %s", op)
-		}
-	}
+	// The choice playing is not offered again.
+	nowhere(t, tp, "Enter")
 }
 
 // TestPanelStatesSettled: a settled state is its name alone; a layer
@@ -192,11 +197,8 @@ func TestPanelStatesSettled(t *testing.T) {
 		mono(16, 76, "rate 0.30x  loop", textDim),
 		text(16, 116, strings.Repeat("v", 43)+"…", accent),
 		text(16, 136, "state: Walk", textMain), text(16, 156, "  upper: A → B  50%", textDim), text(16, 176, "  lower: C", textDim))
-	for _, op := range tp.ops {
-		if strings.Contains(op, "Enter") {
-			t.Errorf("no other choice selected, and an Enter hint: %s", op)
-		}
-	}
+	// No other choice selected: no Enter hint.
+	nowhere(t, tp, "Enter")
 }
 
 // TestSliderEnds: a parameter's bar fills by (value − min) / (max −
@@ -338,9 +340,5 @@ func TestTimelineEnds(t *testing.T) {
 	Draw(tp, &s, in, 1280, 720)
 	drawn(t, tp, rect(16, 98, 324, 13, sliderBG), seg(16, 95, 16, 111, 1, eventMark), disc(16, 95, 2.5, eventMark),
 		seg(340, 96, 340, 113, 2, playHead))
-	for _, op := range tp.ops {
-		if strings.HasSuffix(op, fmt.Sprint(loopFill)) || strings.Contains(op, "Enter") {
-			t.Errorf("drawn: %s", op)
-		}
-	}
+	nowhere(t, tp, fmt.Sprint(loopFill), "Enter")
 }

@@ -448,61 +448,6 @@ func TestParseKeysBounds(t *testing.T) {
 	}
 }
 
-// TestInLoopEdges: the region [0.5, 1.2] (0.7 s): a play head more than
-// its length past either end was moved there (a seek) and starts at the
-// end it plays from; within that, past the out point it carries on by
-// the time it went past; backwards past the out point it comes back to
-// it. Paused, the clip's wrap is not taken for the region's.
-func TestInLoopEdges(t *testing.T) {
-	for _, tc := range []struct {
-		t, want float32
-		reverse bool
-	}{
-		{1.95, 0.5, false}, {1.85, 1.15, false}, {-0.25, 0.5, false},
-		{1.95, 1.2, true}, {1.3, 1.2, true}, {-0.25, 1.2, true}, {-0.15, 0.55, true},
-	} {
-		f := newFake()
-		s := NewState()
-		s.LoopIn, s.LoopOut, s.Reverse = 0.5, 1.2, tc.reverse
-		f.t = tc.t
-		s.InLoop(f)
-		if !near(f.t, tc.want) {
-			t.Errorf("at %v (reverse %v): %v, want %v", tc.t, tc.reverse, f.t, tc.want)
-		}
-	}
-	// Backwards through a region at the clip's start: the clip wraps 0 −
-	// 0.05 to 1.95, which is 0.05 s past the in point.
-	f, s := newFake(), NewState()
-	s.LoopIn, s.LoopOut, s.Reverse = 0, 0.5, true
-	f.t = 0.1
-	s.InLoop(f)
-	f.t = 1.95
-	if s.InLoop(f); !near(f.t, 0.45) {
-		t.Errorf("wrapped backwards past a region at the start: %v, want 0.45", f.t)
-	}
-	// Paused in between: the wrap is a seek, to the region's start.
-	f, s = newFake(), NewState()
-	s.LoopIn, s.LoopOut = 1.5, 2
-	f.t = 1.9
-	s.InLoop(f)
-	s.Playing = false
-	s.InLoop(f)
-	s.Playing = true
-	f.t = 0.05
-	if s.InLoop(f); !near(f.t, 1.5) {
-		t.Errorf("played again from 0.05 after a pause: %v, want the region's start 1.5", f.t)
-	}
-	// Ping-pong turns round at both ends.
-	f, s = newFake(), NewState()
-	s.LoopIn, s.LoopOut, s.Loop = 0.5, 1.2, anim.PingPong
-	f.t = 1.25
-	s.InLoop(f)
-	f.t = 0.45
-	if s.InLoop(f); !near(f.t, 0.55) || s.back() {
-		t.Errorf("ping-pong back past the in point: %v (back %v), want 0.55 forwards", f.t, s.back())
-	}
-}
-
 // TestPressEdges: a press 4 px either side of a weight bar is on it;
 // one below the last clip or morph target shown takes the press but
 // selects nothing; Release says whether a drag was under way.
@@ -682,35 +627,5 @@ func TestWrapToStart(t *testing.T) {
 	s.InLoop(f)
 	if f.t != 1.5 {
 		t.Errorf("a region of no length moved the play head to %v", f.t)
-	}
-}
-
-// TestInLoopExactEdges: the region [0.5, 1.25] (0.75 s, exact in
-// binary): exactly its length past an end is not yet far (a seek), so
-// the play head carries on by the full length, landing on the other end;
-// in a region longer than half the clip a play head on the in point,
-// having played on from inside, is inside, not wrapped.
-func TestInLoopExactEdges(t *testing.T) {
-	for _, tc := range []struct {
-		t, want float32
-		reverse bool
-	}{{2, 1.25, false}, {-0.25, 0.5, true}} {
-		f := newFake()
-		s := NewState()
-		s.LoopIn, s.LoopOut, s.Reverse = 0.5, 1.25, tc.reverse
-		f.t = tc.t
-		s.InLoop(f)
-		if f.t != tc.want {
-			t.Errorf("at %v (reverse %v): %v, want %v", tc.t, tc.reverse, f.t, tc.want)
-		}
-	}
-	f := newFake()
-	s := NewState()
-	s.LoopIn, s.LoopOut = 0.5, 1.8
-	f.t = 1
-	s.InLoop(f)
-	f.t = 0.5
-	if s.InLoop(f); f.t != 0.5 {
-		t.Errorf("on the in point of [0.5, 1.8]: moved to %v", f.t)
 	}
 }
