@@ -35,10 +35,7 @@ type (
 	V3      = v3
 )
 
-const (
-	BakeSubsteps = bakeSubsteps
-	StreamHead   = streamHead
-)
+const StreamHead = streamHead
 
 func (x *RuntimeClip) FieldHeld() [3]heldTag                  { return x.held }
 func (x *RuntimeClip) FieldKeyed() uint8                      { return x.keyed }

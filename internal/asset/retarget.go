@@ -11,7 +11,7 @@ import (
 )
 
 // ImportClips adds the clips of src to m, retargeted in world space
-// (anim.Retarget) by joint name: a source node drives the target node of
+// (Retarget) by joint name: a source node drives the target node of
 // the same name, or of the name names gives it (source name → target
 // name). Each driven joint's world rotation turns away from its rest pose
 // as the source's does, the rest poses being what each file shows without
@@ -54,7 +54,7 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 	if missing != nil {
 		return nil, fmt.Errorf("asset: joint name map: %s", strings.Join(missing, "; "))
 	}
-	rm := &anim.RetargetMap{Joint: make([]int, src.Skeleton.NumJoints()), Root: -1, Scale: 1}
+	rm := &RetargetMap{Joint: make([]int, src.Skeleton.NumJoints()), Root: -1, Scale: 1}
 	driven := make([]bool, m.Skeleton.NumJoints())
 	by := make([]string, m.Skeleton.NumJoints()) // the source joint driving each
 	for s := range rm.Joint {
@@ -113,7 +113,7 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 		taken[ClipName(m, i)] = true
 	}
 	for i := range src.Clips {
-		c, err := anim.Retarget(&src.Clips[i], &src.Skeleton, &m.Skeleton, rm)
+		c, err := Retarget(&src.Clips[i], &src.Skeleton, &m.Skeleton, rm)
 		if err != nil {
 			return nil, fmt.Errorf("asset: %s: %w", src.Name, err)
 		}

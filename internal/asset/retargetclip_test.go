@@ -1,4 +1,4 @@
-package anim_test
+package asset_test
 
 import (
 	"math"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/anim/animtest"
+	"github.com/skinview/skinview/internal/asset"
 )
 
 func quatKeys(qs ...mgl32.Quat) []float32 {
@@ -57,7 +58,7 @@ func TestRetargetWorldSpace(t *testing.T) {
 			{Joint: 1, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{5, 5, 5, 6, 6, 6}},
 			{Joint: 1, Path: anim.Scale, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{2, 2, 2, 3, 3, 3}},
 		}}
-		got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, 1}, Root: -1})
+		got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, 1}, Root: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func TestRetargetWorldSpace(t *testing.T) {
 			{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(90))},
 			{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0, 0.5, 0, 0.25, 0.5, 0.1}},
 		}}
-		got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{1, 2}, Root: 1, Scale: 2})
+		got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{1, 2}, Root: 1, Scale: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +142,7 @@ func TestRetargetWorldSpace(t *testing.T) {
 			{Joint: 0, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(40))},
 			{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 0.5, 1}, Values: quatKeys(mgl32.QuatIdent(), rx(20), rx(10))},
 		}}
-		got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, 1, 2}, Root: -1})
+		got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, 1, 2}, Root: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,15 +174,15 @@ func TestRetargetWorldSpace(t *testing.T) {
 			{Joint: 1, Path: anim.Rotation, Interp: anim.CubicSpline, Times: []float32{0, 1},
 				Values: quatKeys(zero, mgl32.QuatIdent(), mgl32.Quat{V: mgl32.Vec3{0, 0, 1}}, zero, animtest.RotZ(90), zero)},
 		}}
-		got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, 1}, Root: -1})
+		got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, 1}, Root: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		tr := trackOf(&got, 1, anim.Rotation)
-		if tr == nil || tr.Interp != anim.Linear || len(tr.Times) != anim.BakeSubsteps+1 || tr.Times[anim.BakeSubsteps/2] != 0.5 {
-			t.Fatalf("j1 rotation track %+v, want %d LINEAR keys, one at 0.5", tr, anim.BakeSubsteps+1)
+		if tr == nil || tr.Interp != anim.Linear || len(tr.Times) != asset.BakeSubsteps+1 || tr.Times[asset.BakeSubsteps/2] != 0.5 {
+			t.Fatalf("j1 rotation track %+v, want %d LINEAR keys, one at 0.5", tr, asset.BakeSubsteps+1)
 		}
-		k := 4 * anim.BakeSubsteps / 2
+		k := 4 * asset.BakeSubsteps / 2
 		q := mgl32.Quat{W: tr.Values[k+3], V: mgl32.Vec3{tr.Values[k], tr.Values[k+1], tr.Values[k+2]}}
 		want := mgl32.Quat{W: 0.5 + 0.5*s45, V: mgl32.Vec3{0, 0, 0.5*s45 + 0.125}}.Normalize()
 		if !animtest.QuatApprox(q, want, 1e-5) {
@@ -194,7 +195,7 @@ func TestRetargetWorldSpace(t *testing.T) {
 		src := anim.Clip{Name: "snap", Duration: 1, Tracks: []anim.Track{
 			{Joint: 1, Path: anim.Rotation, Interp: anim.Step, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), rx(90))},
 		}}
-		got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, 1}, Root: -1})
+		got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, 1}, Root: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +205,7 @@ func TestRetargetWorldSpace(t *testing.T) {
 		// Beside a LINEAR track the keys are LINEAR, and the step holds
 		// its value until a thousandth of the interval before the next.
 		src.Tracks = append(src.Tracks, anim.Track{Joint: 0, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(10))})
-		got, err = anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, 1}, Root: -1})
+		got, err = asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, 1}, Root: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,22 +226,22 @@ func TestRetargetRefusesBadMaps(t *testing.T) {
 	}}
 	for _, tc := range []struct {
 		name string
-		m    anim.RetargetMap
+		m    asset.RetargetMap
 		want string
 	}{
-		{"wrong length", anim.RetargetMap{Joint: []int{0}, Root: -1}, "map has 1 joints for a source skeleton of 2"},
-		{"two onto one", anim.RetargetMap{Joint: []int{1, 1}, Root: -1}, `"j0" and "j1" both driving "j1"`},
-		{"outside the target", anim.RetargetMap{Joint: []int{0, 5}, Root: -1}, `sends source joint "j1" to joint 5`},
-		{"root outside", anim.RetargetMap{Joint: []int{0, 1}, Root: 9}, "root 9 outside"},
+		{"wrong length", asset.RetargetMap{Joint: []int{0}, Root: -1}, "map has 1 joints for a source skeleton of 2"},
+		{"two onto one", asset.RetargetMap{Joint: []int{1, 1}, Root: -1}, `"j0" and "j1" both driving "j1"`},
+		{"outside the target", asset.RetargetMap{Joint: []int{0, 5}, Root: -1}, `sends source joint "j1" to joint 5`},
+		{"root outside", asset.RetargetMap{Joint: []int{0, 1}, Root: 9}, "root 9 outside"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := anim.Retarget(&src, from, to, &tc.m); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := asset.Retarget(&src, from, to, &tc.m); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
 	}
 	// A map leaving j1 without a target drops its track.
-	got, err := anim.Retarget(&src, from, to, &anim.RetargetMap{Joint: []int{0, -1}, Root: -1})
+	got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, -1}, Root: -1})
 	if err != nil || len(got.Tracks) != 0 {
 		t.Fatalf("unmapped joint kept: %+v, %v", got.Tracks, err)
 	}

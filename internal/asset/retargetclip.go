@@ -1,4 +1,4 @@
-package anim
+package asset
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // Retargeting (GEA §12.4.7.1): a clip authored for one skeleton played on
@@ -59,13 +61,13 @@ const bakeSubsteps = 8
 // since constant factors on either side commute with slerp. Morph weight
 // tracks are dropped (their meshes are the source file's). The clip shares
 // nothing with src.
-func Retarget(src *Clip, from, to *Skeleton, m *RetargetMap) (Clip, error) {
+func Retarget(src *anim.Clip, from, to *anim.Skeleton, m *RetargetMap) (anim.Clip, error) {
 	nf, nt := from.NumJoints(), to.NumJoints()
 	if len(m.Joint) != nf {
-		return Clip{}, fmt.Errorf("anim: retarget map has %d joints for a source skeleton of %d", len(m.Joint), nf)
+		return anim.Clip{}, fmt.Errorf("retarget map has %d joints for a source skeleton of %d", len(m.Joint), nf)
 	}
 	if m.Root >= nt {
-		return Clip{}, fmt.Errorf("anim: retarget root %d outside a target skeleton of %d joints", m.Root, nt)
+		return anim.Clip{}, fmt.Errorf("retarget root %d outside a target skeleton of %d joints", m.Root, nt)
 	}
 	driver := make([]int, nt) // the source joint driving each target joint
 	for j := range driver {
@@ -75,19 +77,19 @@ func Retarget(src *Clip, from, to *Skeleton, m *RetargetMap) (Clip, error) {
 		switch {
 		case j < 0:
 		case j >= nt:
-			return Clip{}, fmt.Errorf("anim: retarget map sends source joint %q to joint %d of a target skeleton of %d", from.Names[s], j, nt)
+			return anim.Clip{}, fmt.Errorf("retarget map sends source joint %q to joint %d of a target skeleton of %d", from.Names[s], j, nt)
 		case driver[j] >= 0:
-			return Clip{}, fmt.Errorf("anim: retarget map has source joints %q and %q both driving %q", from.Names[driver[j]], from.Names[s], to.Names[j])
+			return anim.Clip{}, fmt.Errorf("retarget map has source joints %q and %q both driving %q", from.Names[driver[j]], from.Names[s], to.Names[j])
 		default:
 			driver[j] = s
 		}
 	}
 	for _, tr := range src.Tracks {
 		if tr.Joint < 0 || tr.Joint >= nf {
-			return Clip{}, fmt.Errorf("anim: clip %q track on joint %d of %d", src.Name, tr.Joint, nf)
+			return anim.Clip{}, fmt.Errorf("clip %q track on joint %d of %d", src.Name, tr.Joint, nf)
 		}
 	}
-	out := Clip{Name: src.Name, Duration: src.Duration, Markers: slices.Clone(src.Markers)}
+	out := anim.Clip{Name: src.Name, Duration: src.Duration, Markers: slices.Clone(src.Markers)}
 
 	// The source joints whose motion reaches a driven joint.
 	follows := make([]bool, nf)
@@ -100,14 +102,14 @@ func Retarget(src *Clip, from, to *Skeleton, m *RetargetMap) (Clip, error) {
 	if len(times) == 0 {
 		return out, nil
 	}
-	sampled := Clip{Name: src.Name, Duration: src.Duration, Tracks: src.Tracks}
-	rc, err := NewRuntimeClip(&sampled, from)
+	sampled := anim.Clip{Name: src.Name, Duration: src.Duration, Tracks: src.Tracks}
+	rc, err := anim.NewRuntimeClip(&sampled, from)
 	if err != nil {
-		return Clip{}, fmt.Errorf("anim: retarget clip %q: %w", src.Name, err)
+		return anim.Clip{}, fmt.Errorf("retarget clip %q: %w", src.Name, err)
 	}
-	pose := NewSoAPose(nf)
+	pose := anim.NewSoAPose(nf)
 	job := rc.NewSampleJob(false, pose)
-	local := make([]Transform, nf)
+	local := make([]anim.Transform, nf)
 
 	srcRest, tgtRest := restWorldRotations(from), restWorldRotations(to)
 	// change[j]: the constant right factor R_s,rest⁻¹ · R_t,rest.
@@ -183,10 +185,10 @@ func Retarget(src *Clip, from, to *Skeleton, m *RetargetMap) (Clip, error) {
 		if constant(vals, rest, 4, true) {
 			continue // the rest pose, which the target keeps without a track
 		}
-		out.Tracks = append(out.Tracks, bakedTrack(j, Rotation, interp, times, vals))
+		out.Tracks = append(out.Tracks, bakedTrack(j, anim.Rotation, interp, times, vals))
 	}
 	if trans != nil {
-		out.Tracks = append(out.Tracks, bakedTrack(root, Translation, interp, times, trans))
+		out.Tracks = append(out.Tracks, bakedTrack(root, anim.Translation, interp, times, trans))
 	}
 	return out, nil
 }
@@ -196,12 +198,12 @@ func Retarget(src *Clip, from, to *Skeleton, m *RetargetMap) (Clip, error) {
 // CUBICSPLINE tracks (bakeSubsteps) and, unless every such track steps,
 // one just before each STEP key so the step stays a step. The keys are
 // STEP when every track is, LINEAR otherwise.
-func bakeTimes(src *Clip, follows []bool) ([]float32, Interpolation) {
+func bakeTimes(src *anim.Clip, follows []bool) ([]float32, anim.Interpolation) {
 	var times []float32
-	interp := Step
+	interp := anim.Step
 	for _, tr := range src.Tracks {
-		if follows[tr.Joint] && tr.Interp != Step {
-			interp = Linear
+		if follows[tr.Joint] && tr.Interp != anim.Step {
+			interp = anim.Linear
 		}
 	}
 	for _, tr := range src.Tracks {
@@ -212,11 +214,11 @@ func bakeTimes(src *Clip, follows []bool) ([]float32, Interpolation) {
 		for k := 1; k < len(tr.Times); k++ {
 			t0, t1 := tr.Times[k-1], tr.Times[k]
 			switch {
-			case tr.Interp == CubicSpline:
+			case tr.Interp == anim.CubicSpline:
 				for i := 1; i < bakeSubsteps; i++ {
 					times = append(times, t0+(t1-t0)*float32(i)/bakeSubsteps)
 				}
-			case tr.Interp == Step && interp != Step:
+			case tr.Interp == anim.Step && interp != anim.Step:
 				times = append(times, t1-(t1-t0)*1e-3)
 			}
 		}
@@ -233,7 +235,7 @@ func bakeTimes(src *Clip, follows []bool) ([]float32, Interpolation) {
 }
 
 // restWorldRotations are sk's joints' world rotations in its rest pose.
-func restWorldRotations(sk *Skeleton) []mgl32.Quat {
+func restWorldRotations(sk *anim.Skeleton) []mgl32.Quat {
 	out := make([]mgl32.Quat, sk.NumJoints())
 	for j, p := range sk.Parents {
 		if p >= 0 {
@@ -277,10 +279,10 @@ func constant(vals, want []float32, c int, signFree bool) bool {
 
 // bakedTrack is a track of keys at times, one key when they all hold the
 // first one's value.
-func bakedTrack(j int, p Path, interp Interpolation, times, vals []float32) Track {
+func bakedTrack(j int, p anim.Path, interp anim.Interpolation, times, vals []float32) anim.Track {
 	c := p.Components()
-	if constant(vals, vals[:c], c, p == Rotation) {
-		return Track{Joint: j, Path: p, Interp: interp, Times: []float32{times[0]}, Values: slices.Clone(vals[:c])}
+	if constant(vals, vals[:c], c, p == anim.Rotation) {
+		return anim.Track{Joint: j, Path: p, Interp: interp, Times: []float32{times[0]}, Values: slices.Clone(vals[:c])}
 	}
-	return Track{Joint: j, Path: p, Interp: interp, Times: slices.Clone(times), Values: vals}
+	return anim.Track{Joint: j, Path: p, Interp: interp, Times: slices.Clone(times), Values: vals}
 }
