@@ -113,6 +113,7 @@ func TestSkin4Errors(t *testing.T) {
 		{"joint outside palette", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0}, "vertex 1 uses joint 2; the palette has 2"},
 		{"zero weight on a missing joint is fine", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, ""},
 		{"short output", make([]float32, 5), nil, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, "2 vertices needs 6 outputs"},
+		{"short joints", make([]float32, 6), nil, joints[:7], []float32{1, 0, 0, 0, 1, 0, 0, 0}, "needs 6 outputs and 8 influences; have 6, 7 joints, 8 weights"},
 		{"short weights", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0}, "4 weights"},
 		{"short normals", make([]float32, 6), []float32{0, 0, 1}, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, "1 normals"},
 	}
