@@ -100,11 +100,11 @@ func TestSkinDQBoundaries(t *testing.T) {
 	}
 	two := []float32{1, 0, 0, 0, 1, 0}
 	joints, weights := []uint16{0, 0, 0, 0, 0, 0, 0, 0}, []float32{1, 0, 0, 0, 1, 0, 0, 0}
-	if err := SkinDQ(make([]float32, 6), make([]float32, 6), two, []float32{0, 0, 1}, joints, weights, dq); err == nil || !strings.Contains(err.Error(), "normals") {
-		t.Errorf("2 vertices, 1 normal: %v; want an error about normals", err)
+	if err := SkinDQ(make([]float32, 6), make([]float32, 6), two, []float32{0, 0, 1}, joints, weights, dq); err == nil || err.Error() != "skin: SkinDQ of 2 vertices has 1 normals and 2 normal outputs" {
+		t.Errorf("2 vertices, 1 normal: %v; want an error counting 1 normal and 2 outputs", err)
 	}
-	if err := SkinDQ(make([]float32, 6), make([]float32, 3), two, []float32{0, 0, 1, 0, 0, 1}, joints, weights, dq); err == nil || !strings.Contains(err.Error(), "normal") {
-		t.Errorf("2 vertices, room for 1 normal: %v; want an error about normal outputs", err)
+	if err := SkinDQ(make([]float32, 6), make([]float32, 3), two, []float32{0, 0, 1, 0, 0, 1}, joints, weights, dq); err == nil || err.Error() != "skin: SkinDQ of 2 vertices has 2 normals and 1 normal outputs" {
+		t.Errorf("2 vertices, room for 1 normal: %v; want an error counting 2 normals and 1 output", err)
 	}
 }
 
