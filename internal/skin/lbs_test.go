@@ -109,24 +109,27 @@ func TestSkin4Errors(t *testing.T) {
 	pal := paletteOf(mgl32.Ident4(), mgl32.Ident4())
 	pos := []float32{0, 0, 0, 1, 1, 1}
 	joints := []uint16{0, 0, 0, 0, 1, 2, 0, 0}
+	one := []float32{1, 0, 0, 0, 1, 0, 0, 0}
 	tests := []struct {
-		name    string
-		dst     []float32
-		nrm     []float32
-		joints  []uint16
-		weights []float32
-		want    string
+		name        string
+		dst         []float32
+		nrm, nrmOut []float32
+		joints      []uint16
+		weights     []float32
+		want        string
 	}{
-		{"joint outside palette", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0}, "vertex 1 uses joint 2; the palette has 2"},
-		{"zero weight on a missing joint is fine", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, ""},
-		{"short output", make([]float32, 5), nil, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, "2 vertices needs 6 outputs"},
-		{"short joints", make([]float32, 6), nil, joints[:7], []float32{1, 0, 0, 0, 1, 0, 0, 0}, "needs 6 outputs and 8 influences; have 6, 7 joints, 8 weights"},
-		{"short weights", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0}, "4 weights"},
-		{"short normals", make([]float32, 6), []float32{0, 0, 1}, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, "1 normals"},
+		{"joint outside palette", make([]float32, 6), nil, nil, joints, []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0}, "skin: vertex 1 uses joint 2; the palette has 2"},
+		{"joint outside palette at vertex 0", make([]float32, 6), nil, nil, []uint16{2, 0, 0, 0, 0, 0, 0, 0}, one, "skin: vertex 0 uses joint 2; the palette has 2"},
+		{"zero weight on a missing joint is fine", make([]float32, 6), nil, nil, joints, one, ""},
+		{"short output", make([]float32, 5), nil, nil, joints, one, "2 vertices needs 6 outputs"},
+		{"short joints", make([]float32, 6), nil, nil, joints[:7], one, "skin: Skin4 of 2 vertices needs 6 outputs and 8 influences; have 6, 7 joints, 8 weights"},
+		{"short weights", make([]float32, 6), nil, nil, joints, []float32{1, 0, 0, 0}, "4 weights"},
+		{"short normals", make([]float32, 6), []float32{0, 0, 1}, make([]float32, 6), joints, one, "skin: Skin4 of 2 vertices has 1 normals and 2 normal outputs"},
+		{"short normal outputs", make([]float32, 6), []float32{0, 0, 1, 0, 0, 1}, make([]float32, 3), joints, one, "skin: Skin4 of 2 vertices has 2 normals and 1 normal outputs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Skin4(tc.dst, make([]float32, 6), pos, tc.nrm, tc.joints, tc.weights, pal)
+			err := Skin4(tc.dst, tc.nrmOut, pos, tc.nrm, tc.joints, tc.weights, pal)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatal(err)
