@@ -159,12 +159,23 @@ func TestSkinDQSignFlipUsesTheWholeDot(t *testing.T) {
 
 // An entry that is singular for float32 (a turned and flattened joint,
 // |det| below 1e-12 of its size cubed) gives no rotation, as the contract
-// says, not the rotation its other axes show.
+// says, not the rotation its other axes show. The test is relative to the
+// entry's size: the same flattening at 1000 times the size is singular
+// too, and a joint merely scaled down to 1e-6, |det| = 1e-18, is not.
 func TestNearlySingularEntryHasNoRotation(t *testing.T) {
-	m := mgl32.HomogRotate3DZ(0.7).Mul4(mgl32.Scale3D(1, 1, 1e-14))
-	q := DualQuatFromEntry(entry(m))
-	if !sameRotation(q.Real, mgl32.QuatIdent(), 1e-6) {
-		t.Errorf("rotation %v; want none", q.Real)
+	turn := mgl32.HomogRotate3DZ(0.7)
+	for _, c := range []struct {
+		name string
+		m    mgl32.Mat4
+		want mgl32.Quat
+	}{
+		{"flattened", turn.Mul4(mgl32.Scale3D(1, 1, 1e-14)), mgl32.QuatIdent()},
+		{"large and flattened", mgl32.Scale3D(1000, 1000, 1000).Mul4(turn).Mul4(mgl32.Scale3D(1, 1, 1e-13)), mgl32.QuatIdent()},
+		{"tiny", mgl32.Scale3D(1e-6, 1e-6, 1e-6).Mul4(turn), mgl32.QuatRotate(0.7, mgl32.Vec3{0, 0, 1})},
+	} {
+		if q := DualQuatFromEntry(entry(c.m)); !sameRotation(q.Real, c.want, 1e-6) {
+			t.Errorf("%s: rotation %v; want %v", c.name, q.Real, c.want)
+		}
 	}
 }
 
