@@ -161,7 +161,9 @@ func TestSkinDQSignFlipUsesTheWholeDot(t *testing.T) {
 // |det| below 1e-12 of its size cubed) gives no rotation, as the contract
 // says, not the rotation its other axes show. The test is relative to the
 // entry's size: the same flattening at 1000 times the size is singular
-// too, and a joint merely scaled down to 1e-6, |det| = 1e-18, is not.
+// too, and a joint merely scaled to 1e-9, |det| = 1e-27, is not; neither
+// is one scaled to 1e9, whose polar factor the scaled iteration finds as
+// fast.
 func TestNearlySingularEntryHasNoRotation(t *testing.T) {
 	turn := mgl32.HomogRotate3DZ(0.7)
 	for _, c := range []struct {
@@ -171,7 +173,8 @@ func TestNearlySingularEntryHasNoRotation(t *testing.T) {
 	}{
 		{"flattened", turn.Mul4(mgl32.Scale3D(1, 1, 1e-14)), mgl32.QuatIdent()},
 		{"large and flattened", mgl32.Scale3D(1000, 1000, 1000).Mul4(turn).Mul4(mgl32.Scale3D(1, 1, 1e-13)), mgl32.QuatIdent()},
-		{"tiny", mgl32.Scale3D(1e-6, 1e-6, 1e-6).Mul4(turn), mgl32.QuatRotate(0.7, mgl32.Vec3{0, 0, 1})},
+		{"tiny", mgl32.Scale3D(1e-9, 1e-9, 1e-9).Mul4(turn), mgl32.QuatRotate(0.7, mgl32.Vec3{0, 0, 1})},
+		{"huge", mgl32.Scale3D(1e9, 1e9, 1e9).Mul4(turn), mgl32.QuatRotate(0.7, mgl32.Vec3{0, 0, 1})},
 	} {
 		if q := DualQuatFromEntry(entry(c.m)); !sameRotation(q.Real, c.want, 1e-6) {
 			t.Errorf("%s: rotation %v; want %v", c.name, q.Real, c.want)

@@ -3,7 +3,6 @@ package skin
 import (
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -121,9 +120,9 @@ func TestSkin4Errors(t *testing.T) {
 		{"joint outside palette", make([]float32, 6), nil, nil, joints, []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0}, "skin: vertex 1 uses joint 2; the palette has 2"},
 		{"joint outside palette at vertex 0", make([]float32, 6), nil, nil, []uint16{2, 0, 0, 0, 0, 0, 0, 0}, one, "skin: vertex 0 uses joint 2; the palette has 2"},
 		{"zero weight on a missing joint is fine", make([]float32, 6), nil, nil, joints, one, ""},
-		{"short output", make([]float32, 5), nil, nil, joints, one, "2 vertices needs 6 outputs"},
+		{"short output", make([]float32, 5), nil, nil, joints, one, "skin: Skin4 of 2 vertices needs 6 outputs and 8 influences; have 5, 8 joints, 8 weights"},
 		{"short joints", make([]float32, 6), nil, nil, joints[:7], one, "skin: Skin4 of 2 vertices needs 6 outputs and 8 influences; have 6, 7 joints, 8 weights"},
-		{"short weights", make([]float32, 6), nil, nil, joints, []float32{1, 0, 0, 0}, "4 weights"},
+		{"short weights", make([]float32, 6), nil, nil, joints, []float32{1, 0, 0, 0}, "skin: Skin4 of 2 vertices needs 6 outputs and 8 influences; have 6, 8 joints, 4 weights"},
 		{"short normals", make([]float32, 6), []float32{0, 0, 1}, make([]float32, 6), joints, one, "skin: Skin4 of 2 vertices has 1 normals and 2 normal outputs"},
 		{"short normal outputs", make([]float32, 6), []float32{0, 0, 1, 0, 0, 1}, make([]float32, 3), joints, one, "skin: Skin4 of 2 vertices has 2 normals and 1 normal outputs"},
 	}
@@ -136,10 +135,15 @@ func TestSkin4Errors(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v; want one saying %q", err, tc.want)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error %v; want %q", err, tc.want)
 			}
 		})
+	}
+	// Normals reports the same way, from the first vertex on.
+	err := Normals(make([]float32, 6), []float32{0, 0, 1, 0, 0, 1}, []uint16{2, 0, 0, 0, 0, 0, 0, 0}, one, pal)
+	if want := "skin: vertex 0 uses joint 2; the palette has 2"; err == nil || err.Error() != want {
+		t.Errorf("Normals: error %v; want %q", err, want)
 	}
 }
 
@@ -258,5 +262,30 @@ func TestNormalsDegenerate(t *testing.T) {
 				t.Errorf("normal %v; want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// Positions refuses inputs shorter than its vertex count needs, and a
+// joint past the palette, with messages that count vertices, influences
+// and entries.
+func TestPositionsErrors(t *testing.T) {
+	pal := paletteOf(mgl32.Ident4(), mgl32.Ident4())
+	pos := []float32{0, 0, 0, 1, 1, 1}
+	joints, weights := []uint16{0, 1, 0, 1}, []float32{1, 0, 1, 0}
+	for _, c := range []struct {
+		name    string
+		dst     []float32
+		joints  []uint16
+		weights []float32
+		want    string
+	}{
+		{"short output", make([]float32, 5), joints, weights, "skin: 2 vertices need 6 outputs and 4 influences; have 5, 4 joints, 4 weights"},
+		{"short joints", make([]float32, 6), joints[:3], weights, "skin: 2 vertices need 6 outputs and 4 influences; have 6, 3 joints, 4 weights"},
+		{"short weights", make([]float32, 6), joints, weights[:3], "skin: 2 vertices need 6 outputs and 4 influences; have 6, 4 joints, 3 weights"},
+		{"joint past the palette", make([]float32, 6), []uint16{0, 1, 2, 1}, []float32{1, 0, 0.5, 0.5}, "skin: vertex 1 uses joint 2; the palette has 2"},
+	} {
+		if err := Positions(c.dst, pos, c.joints, c.weights, 2, pal); err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v; want %q", c.name, err, c.want)
+		}
 	}
 }
