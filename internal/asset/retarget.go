@@ -16,7 +16,8 @@ import (
 // name). Each driven joint's world rotation turns away from its rest pose
 // as the source's does, the rest poses being what each file shows without
 // animation (its nodes' transforms, the nodes above the skeleton
-// included); the root (the hips: the top joint of m's first skin that the
+// included), once the source is turned to face as m does (FacingTurn: a
+// character exported facing −Z drives one facing +Z); the root (the hips: the top joint of m's first skin that the
 // clips translate) moves as the source's, scaled by the ratio of the two
 // rest hip heights; other translations stay m's. It returns the joints of
 // m's skins that no source node drives, which keep their rest rotation
@@ -78,22 +79,23 @@ func ImportClips(m, src *gltfload.Model, names map[string]string) (unmatched []s
 		rm.Joint[s], driven[j], by[j] = j, true, own
 	}
 	inSkin := make([]bool, m.Skeleton.NumJoints())
-	matched := 0
+	var pairs [][2]int // source joint, target skin joint it drives
 	for _, sk := range m.Skins {
 		for _, j := range sk.Joints {
 			if !inSkin[j] {
 				inSkin[j] = true
 				if driven[j] {
-					matched++
+					pairs = append(pairs, [2]int{slices.Index(rm.Joint, j), j})
 				} else {
 					unmatched = append(unmatched, m.Skeleton.Names[j])
 				}
 			}
 		}
 	}
-	if matched == 0 {
+	if len(pairs) == 0 {
 		return nil, fmt.Errorf("asset: %s: none of its nodes has the name of a joint of %s; its clips cannot drive it (a joint name map, -joint-map, can pair other names)", src.Name, m.Name)
 	}
+	rm.Turn = FacingTurn(&src.Skeleton, &m.Skeleton, pairs)
 	if root := movingRoot(m, src, rm.Joint); root >= 0 && driven[root] {
 		rm.Root = root
 		for s, j := range rm.Joint {

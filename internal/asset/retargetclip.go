@@ -28,6 +28,13 @@ type RetargetMap struct {
 	// the ratio of the target's rest hip height to the source's. 0 is
 	// taken as 1.
 	Scale float32
+	// Turn is the rotation that takes the source character's world to
+	// the target's: a character facing −Z drives one facing +Z as a
+	// mirror image in a glass would otherwise (its left arm raised where
+	// the source lowers it). The source's rest pose, its motion and its
+	// root's displacement are all turned by it. The zero value is no
+	// turn. FacingTurn finds it from the two rest skeletons.
+	Turn mgl32.Quat
 }
 
 // bakeSubsteps is the number of samples a baked clip takes in each key
@@ -42,13 +49,15 @@ const bakeSubsteps = 8
 // the world rotation turns away from its rest exactly as the source's
 // does,
 //
-//	R_t(t) = R_s(t) · R_s,rest⁻¹ · R_t,rest,
+//	R_t(t) = F·R_s(t) · (F·R_s,rest)⁻¹ · R_t,rest,
 //
-// and its local rotation is its parent's retargeted world rotation⁻¹ ·
+// F being m.Turn (the source's world turned to face as the target's
+// does), and its local rotation is its parent's retargeted world rotation⁻¹ ·
 // R_t(t). Target joints no source joint drives keep their rest local
 // rotation, their world rotation following their parent's. The root's
 // world position moves from its rest by the source root's world
-// displacement times m.Scale, expressed in its parent's retargeted frame;
+// displacement, turned by F, times m.Scale, expressed in its parent's
+// retargeted frame;
 // every other translation, and every scale, stays the target's rest.
 // World rotations are the products of local rotations, which is what the
 // model matrices hold under uniform scales.
@@ -112,11 +121,16 @@ func Retarget(src *anim.Clip, from, to *anim.Skeleton, m *RetargetMap) (anim.Cli
 	local := make([]anim.Transform, nf)
 
 	srcRest, tgtRest := restWorldRotations(from), restWorldRotations(to)
-	// change[j]: the constant right factor R_s,rest⁻¹ · R_t,rest.
+	turn := m.Turn
+	if turn == (mgl32.Quat{}) {
+		turn = mgl32.QuatIdent()
+	}
+	turn = turn.Normalize()
+	// change[j]: the constant right factor (F·R_s,rest)⁻¹ · R_t,rest.
 	change := make([]mgl32.Quat, nt)
 	for j, s := range driver {
 		if s >= 0 {
-			change[j] = srcRest[s].Inverse().Mul(tgtRest[j]).Normalize()
+			change[j] = turn.Mul(srcRest[s]).Inverse().Mul(tgtRest[j]).Normalize()
 		}
 	}
 	root, srcRoot := m.Root, -1
@@ -161,7 +175,7 @@ func Retarget(src *anim.Clip, from, to *anim.Skeleton, m *RetargetMap) (anim.Cli
 			}
 			lt := to.Rest[j]
 			if s := driver[j]; s >= 0 {
-				w := srcRot[s].Mul(change[j]).Normalize()
+				w := turn.Mul(srcRot[s]).Mul(change[j]).Normalize()
 				lt.Rotation = pr.Inverse().Mul(w).Normalize()
 				rot[j] = appendQuat(rot[j], lt.Rotation)
 				tgtRot[j] = w
@@ -169,7 +183,7 @@ func Retarget(src *anim.Clip, from, to *anim.Skeleton, m *RetargetMap) (anim.Cli
 				tgtRot[j] = pr.Mul(lt.Rotation).Normalize()
 			}
 			if j == root && srcRoot >= 0 {
-				d := srcMat[srcRoot].Col(3).Vec3().Sub(srcRootRest).Mul(scale)
+				d := turn.Rotate(srcMat[srcRoot].Col(3).Vec3().Sub(srcRootRest)).Mul(scale)
 				lt.Translation = pm.Inv().Mul4x1(tgtRootRest.Add(d).Vec4(1)).Vec3()
 				trans = append(trans, lt.Translation[:]...)
 			}
@@ -285,4 +299,48 @@ func bakedTrack(j int, p anim.Path, interp anim.Interpolation, times, vals []flo
 		return anim.Track{Joint: j, Path: p, Interp: interp, Times: []float32{times[0]}, Values: slices.Clone(vals[:c])}
 	}
 	return anim.Track{Joint: j, Path: p, Interp: interp, Times: slices.Clone(times), Values: vals}
+}
+
+// FacingTurn is the quarter turn about +Y (glTF's up) that best takes the
+// source skeleton's rest shape onto the target's: the horizontal offsets
+// of the joints pairs[k] = {source joint, target joint} from their
+// centroids, matched in the least-squares sense (2-D Procrustes), then
+// rounded to the nearest multiple of 90°. Rigs exported facing +Z, −Z,
+// +X or −X differ by such a turn, while their rest poses (a T-pose and an
+// A-pose, say) differ by arm angles the rounding leaves out. Skeletons
+// that face alike, a skeleton and itself among them, get exactly no turn;
+// so do pairs too few or too vertical to say (under two joints apart).
+func FacingTurn(from, to *anim.Skeleton, pairs [][2]int) mgl32.Quat {
+	if len(pairs) < 2 {
+		return mgl32.QuatIdent()
+	}
+	var cs, ct mgl32.Vec3
+	for _, p := range pairs {
+		cs = cs.Add(from.RestModel(p[0]).Col(3).Vec3())
+		ct = ct.Add(to.RestModel(p[1]).Col(3).Vec3())
+	}
+	cs, ct = cs.Mul(1/float32(len(pairs))), ct.Mul(1/float32(len(pairs)))
+	// A horizontal offset (x, z) as the complex number z + ix: a turn by
+	// φ about +Y multiplies it by e^(iφ), so the best φ is the argument of
+	// Σ conj(a)·b over the pairs.
+	var re, im float64
+	for _, p := range pairs {
+		a := from.RestModel(p[0]).Col(3).Vec3().Sub(cs)
+		b := to.RestModel(p[1]).Col(3).Vec3().Sub(ct)
+		az, ax, bz, bx := float64(a[2]), float64(a[0]), float64(b[2]), float64(b[0])
+		re += az*bz + ax*bx
+		im += az*bx - ax*bz
+	}
+	if math.Hypot(re, im) < 1e-12 {
+		return mgl32.QuatIdent()
+	}
+	quarters := math.Round(math.Atan2(im, re) / (math.Pi / 2))
+	switch int(quarters) {
+	case 0:
+		return mgl32.QuatIdent()
+	case 2, -2:
+		return mgl32.Quat{W: 0, V: mgl32.Vec3{0, 1, 0}}
+	}
+	h := float32(math.Sqrt2 / 2)
+	return mgl32.Quat{W: h, V: mgl32.Vec3{0, float32(quarters) * h, 0}}
 }

@@ -246,3 +246,103 @@ func TestRetargetRefusesBadMaps(t *testing.T) {
 		t.Fatalf("unmapped joint kept: %+v, %v", got.Tracks, err)
 	}
 }
+
+// turned is animtest.Humanoid with its hips (the root) turned deg about
+// +Y: the same character facing another way.
+func turned(deg float64) *anim.Skeleton {
+	sk := animtest.Humanoid()
+	sk.Rest[0].Rotation = mgl32.QuatRotate(float32(deg*math.Pi/180), mgl32.Vec3{0, 1, 0})
+	return sk
+}
+
+// TestFacingTurn: the humanoid (facing +Z) against itself turned by a
+// quarter turn, a half turn, or with its arms raised level (a T-pose
+// against its A-pose), the turn being the one about +Y that takes the
+// first onto the second: +90° takes +Z to +X.
+func TestFacingTurn(t *testing.T) {
+	h := float32(math.Sqrt2 / 2)
+	tpose := animtest.Humanoid()
+	for _, arm := range []string{"upper_arm.L", "upper_arm.R"} {
+		// The upper arms rest 45° below level: lift them level.
+		deg := 45.0
+		if arm == "upper_arm.R" {
+			deg = -45
+		}
+		tpose.Rest[tpose.JointIndex(arm)].Rotation = mgl32.QuatRotate(float32(deg*math.Pi/180), mgl32.Vec3{0, 0, 1})
+	}
+	src := animtest.Humanoid()
+	for _, c := range []struct {
+		name string
+		to   *anim.Skeleton
+		want mgl32.Quat
+	}{
+		{"itself", animtest.Humanoid(), mgl32.QuatIdent()},
+		{"quarter turn", turned(90), mgl32.Quat{W: h, V: mgl32.Vec3{0, h, 0}}},
+		{"quarter turn back", turned(-90), mgl32.Quat{W: h, V: mgl32.Vec3{0, -h, 0}}},
+		{"half turn", turned(180), mgl32.Quat{W: 0, V: mgl32.Vec3{0, 1, 0}}},
+		{"near a half turn", turned(170), mgl32.Quat{W: 0, V: mgl32.Vec3{0, 1, 0}}},
+		{"T-pose against A-pose", tpose, mgl32.QuatIdent()},
+	} {
+		var pairs [][2]int
+		for j := range src.NumJoints() {
+			pairs = append(pairs, [2]int{j, j})
+		}
+		if got := asset.FacingTurn(src, c.to, pairs); !animtest.QuatApprox(got, c.want, 1e-6) {
+			t.Errorf("%s: turn %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := asset.FacingTurn(src, turned(180), [][2]int{{0, 0}}); got != mgl32.QuatIdent() {
+		t.Errorf("one joint pair: turn %v, want none (a point has no facing)", got)
+	}
+}
+
+// TestRetargetTurnLowersTheSameArm: the source humanoid faces +Z and
+// lowers its left arm straight down (the upper arm, resting 45° below
+// level, turns −45° about +Z). The target is the same humanoid facing
+// −Z (its hips turned 180° about +Y), its left arm resting towards −X.
+// Turned to face as the target does, the source's change is −45° about
+// −Z: the target's left arm must point straight down too, its elbow
+// below its shoulder. Without the turn the same world change would lift
+// the target's arm level.
+func TestRetargetTurnLowersTheSameArm(t *testing.T) {
+	from, to := animtest.Humanoid(), turned(180)
+	arm := from.JointIndex("upper_arm.L")
+	down := mgl32.QuatRotate(-math.Pi/4, mgl32.Vec3{0, 0, 1})
+	src := anim.Clip{Name: "lower", Duration: 1, Tracks: []anim.Track{
+		{Joint: arm, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), down)},
+	}}
+	joints := make([]int, from.NumJoints())
+	var pairs [][2]int
+	for j := range joints {
+		joints[j] = j
+		pairs = append(pairs, [2]int{j, j})
+	}
+	m := &asset.RetargetMap{Joint: joints, Root: -1, Turn: asset.FacingTurn(from, to, pairs)}
+	got, err := asset.Retarget(&src, from, to, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := anim.NewRuntimeClip(&got, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pose := anim.NewPose(to)
+	job := rc.NewSampleJob(false, pose)
+	job.Time = 1
+	job.Run()
+	local := make([]anim.Transform, to.NumJoints())
+	pose.ToTransforms(local)
+	world := make([]mgl32.Mat4, len(local))
+	for j, p := range to.Parents {
+		world[j] = local[j].Mat4()
+		if p >= 0 {
+			world[j] = world[p].Mul4(world[j])
+		}
+	}
+	shoulder := world[arm].Col(3).Vec3()
+	elbow := world[to.JointIndex("forearm.L")].Col(3).Vec3()
+	dir := elbow.Sub(shoulder).Normalize()
+	if !animtest.VecApprox(dir, mgl32.Vec3{0, -1, 0}, 1e-5) {
+		t.Errorf("target's left upper arm points %v; want straight down (0, −1, 0), as the source's", dir)
+	}
+}

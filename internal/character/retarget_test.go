@@ -1,6 +1,7 @@
 package character
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -318,9 +319,10 @@ func TestRetargetRigsByHand(t *testing.T) {
 // acceptance of a retarget measures: for every joint both skins share,
 // the angle between the target's and the source's world rotation change
 // from rest, and the hips' displacement from rest against the source's
-// times k. Both are played through the engine. A joint counts as shared
+// times k, the source's both turned by turn (the facing turn between the
+// two). Both are played through the engine. A joint counts as shared
 // when it is in every skin of via too, the files the clip went through.
-func checkRetargeted(t *testing.T, src *gltfload.Model, srcClip string, dst *gltfload.Model, dstClip string, k float32, via ...*gltfload.Model) {
+func checkRetargeted(t *testing.T, src *gltfload.Model, srcClip string, dst *gltfload.Model, dstClip string, k float32, turn mgl32.Quat, via ...*gltfload.Model) {
 	t.Helper()
 	a, b := playing(t, src, srcClip), playing(t, dst, dstClip)
 	inSkin := func(m *gltfload.Model, name string) bool {
@@ -344,13 +346,13 @@ func checkRetargeted(t *testing.T, src *gltfload.Model, srcClip string, dst *glt
 		a.Evaluate(tm)
 		b.Evaluate(tm)
 		for j, s := range shared {
-			d := angleDeg(restChange(b, j), restChange(a, s))
+			d := angleDeg(restChange(b, j), turn.Mul(restChange(a, s)).Mul(turn.Inverse()))
 			worst = math.Max(worst, d)
 			if d > 0.01 {
 				t.Errorf("t=%v %s: the world change from rest is %.3f° off the source's", tm, dst.Skeleton.Names[j], d)
 			}
 		}
-		ds := a.JointWorld(hs).Col(3).Vec3().Sub(src.Skeleton.RestModel(hs).Col(3).Vec3())
+		ds := turn.Rotate(a.JointWorld(hs).Col(3).Vec3().Sub(src.Skeleton.RestModel(hs).Col(3).Vec3()))
 		dt := b.JointWorld(ht).Col(3).Vec3().Sub(dst.Skeleton.RestModel(ht).Col(3).Vec3())
 		if off := dt.Sub(ds.Mul(k)).Len(); off > 1e-4*hipHeight {
 			t.Errorf("t=%v: hips moved %v, want the source's %v × %v (%.4f%% of the hip height off)", tm, dt, ds, k, 100*off/hipHeight)
@@ -367,17 +369,62 @@ func TestRetargetRigsMeasured(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("A onto B", func(t *testing.T) {
-		checkRetargeted(t, a, "walk", b, "walk", rigHipHeightB/rigHipHeightA)
+		checkRetargeted(t, a, "walk", b, "walk", rigHipHeightB/rigHipHeightA, mgl32.QuatIdent())
 	})
 	t.Run("B onto A", func(t *testing.T) {
 		back := rig(t, false)
 		if _, err := asset.ImportClips(back, b, nil); err != nil {
 			t.Fatal(err)
 		}
-		checkRetargeted(t, b, "walk", back, "walk (b.gltf)", rigHipHeightA/rigHipHeightB)
+		checkRetargeted(t, b, "walk", back, "walk (b.gltf)", rigHipHeightA/rigHipHeightB, mgl32.QuatIdent())
 		// There and back again is A's own walk.
-		checkRetargeted(t, a, "walk", back, "walk (b.gltf)", 1, b)
+		checkRetargeted(t, a, "walk", back, "walk (b.gltf)", 1, mgl32.QuatIdent(), b)
 	})
+}
+
+// TestRetargetOppositeFacing: rig B exported facing the other way (its
+// armature node turned a further 180° about +Y, as three.js' Soldier
+// faces −Z where Mixamo's X Bot faces +Z) takes rig A's walk turned by
+// that half turn: each joint's world change from rest is the source's
+// seen from behind (conjugated by the half turn), and the hips walk the
+// target's way. Back onto A, the walk is A's own again.
+func TestRetargetOppositeFacing(t *testing.T) {
+	half := mgl32.Quat{W: 0, V: mgl32.Vec3{0, 1, 0}}
+	a, b := rig(t, false), facingBack(t)
+	if _, err := asset.ImportClips(b, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	checkRetargeted(t, a, "walk", b, "walk", rigHipHeightB/rigHipHeightA, half)
+	back := rig(t, false)
+	if _, err := asset.ImportClips(back, b, nil); err != nil {
+		t.Fatal(err)
+	}
+	checkRetargeted(t, a, "walk", back, "walk (b.gltf)", 1, mgl32.QuatIdent(), b)
+}
+
+// facingBack is rig B with its armature turned 180° about +Y: every
+// joint's local transform is B's, the character faces −Z.
+func facingBack(t *testing.T) *gltfload.Model {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(rigGLTF(t, true), &doc); err != nil {
+		t.Fatal(err)
+	}
+	arm := doc["nodes"].([]any)[0].(map[string]any)
+	if arm["name"] != "Armature" {
+		t.Fatalf("node 0 is %v, not rig B's armature", arm["name"])
+	}
+	q := mgl32.Quat{W: 0, V: mgl32.Vec3{0, 1, 0}}.Mul(mgl32.QuatRotate(-math.Pi/2, mgl32.Vec3{1, 0, 0}))
+	arm["rotation"] = []float32{q.V[0], q.V[1], q.V[2], q.W}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := gltfload.Decode(data, nil, "b.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // TestRetargetOntoItself: a file's clips retargeted onto the file itself

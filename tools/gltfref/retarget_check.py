@@ -8,10 +8,14 @@ specification, no viewer code), the target by
 at N evenly spaced times. For every joint of the target's first skin that
 a source node drives (same name, or paired by MAP), it compares the world
 rotation change from rest (rest: the file's node transforms, no
-animation) of target and source: the angle between them. The hips (the
+animation) of target and source: the angle between them, the source
+first turned to face as the target does (the quarter turn about +Y that
+best matches the two rest skeletons' horizontal joint offsets, 2-D
+Procrustes rounded to 90°: a rig exported facing -Z against one facing
++Z is turned 180°, a pair facing alike not at all). The hips (the
 target's shallowest such joint that the source translates, or --hips
 NAME) must move from rest as the source's do, times the ratio of the two
-rest hip heights. Prints the worst
+rest hip heights (and the same turn). Prints the turn, the worst
 angle and hips error per clip; exit status 1 when an angle exceeds
 --max-deg (3) or the hips stray more than --max-hips (3 %) of the target's
 hip height.
@@ -64,6 +68,38 @@ def change(world, rest):
 def angle_deg(a, b):
     d = gltfref.quat_mul(a, gltfref.quat_conj(b))
     return math.degrees(2 * math.atan2(math.sqrt(d[0] ** 2 + d[1] ** 2 + d[2] ** 2), abs(d[3])))
+
+
+def facing_turn(spos, tpos):
+    """Degrees (a multiple of 90) about +Y that best take the source's
+    horizontal joint offsets from their centroid onto the target's."""
+    if len(spos) < 2:
+        return 0
+    cs = [sum(p[i] for p in spos) / len(spos) for i in range(3)]
+    ct = [sum(p[i] for p in tpos) / len(tpos) for i in range(3)]
+    # A turn by phi about +Y takes (x, z) to (x cos + z sin, -x sin + z cos).
+    # Score every quarter turn by the summed dot products; take the best.
+    best, best_deg = None, 0
+    for deg in (0, 90, 180, -90):
+        c, s_ = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+        score = 0.0
+        for a, b in zip(spos, tpos):
+            ax, az = a[0] - cs[0], a[2] - cs[2]
+            bx, bz = b[0] - ct[0], b[2] - ct[2]
+            score += (ax * c + az * s_) * bx + (-ax * s_ + az * c) * bz
+        if best is None or score > best + 1e-12:
+            best, best_deg = score, deg
+    return best_deg
+
+
+def yaw_quat(deg):
+    h = math.radians(deg) / 2
+    return [0.0, math.sin(h), 0.0, math.cos(h)]
+
+
+def turn_vec(q, v):
+    p = gltfref.quat_mul(gltfref.quat_mul(q, [v[0], v[1], v[2], 0.0]), gltfref.quat_conj(q))
+    return p[:3]
 
 
 def worlds(res):
@@ -123,6 +159,9 @@ def main():
         hips = min(shared, key=lambda j: (shared[j] not in moved, depth(j)))
     srest = worlds(gltfref.evaluate(sdoc, sbuf, None, 0, True))
     trest = worlds(gltfref.evaluate(tdoc, tbuf, None, 0, True))
+    pairs = sorted(shared.items())
+    turn = facing_turn([srest[s][12:15] for _, s in pairs], [trest[j][12:15] for j, _ in pairs])
+    F = yaw_quat(turn)
     hs, ht = srest[shared[hips]][13], trest[hips][13]
     k = ht / hs if hs > 1e-6 and ht > 1e-6 else 1.0
     if ht <= 1e-6:
@@ -140,16 +179,17 @@ def main():
                                  check=True, capture_output=True, text=True).stdout
             tgt = worlds(json.loads(out))
             for j, s in shared.items():
-                a = angle_deg(change(tgt[j], trest[j]), change(src[s], srest[s]))
+                cs = gltfref.quat_mul(gltfref.quat_mul(F, change(src[s], srest[s])), gltfref.quat_conj(F))
+                a = angle_deg(change(tgt[j], trest[j]), cs)
                 if a > worst:
                     worst, worst_at = a, "%s at %.3f s" % (tnodes[j].get("name"), t)
-            ds = [src[shared[hips]][12 + i] - srest[shared[hips]][12 + i] for i in range(3)]
+            ds = turn_vec(F, [src[shared[hips]][12 + i] - srest[shared[hips]][12 + i] for i in range(3)])
             dt = [tgt[hips][12 + i] - trest[hips][12 + i] for i in range(3)]
             hip_err = max(hip_err, 100 * math.dist(dt, [k * x for x in ds]) / ht)
         bad = worst > args.max_deg or hip_err > args.max_hips
         failed = failed or bad
-        print("clip %d %r: %d joints, worst %.4f° (%s), hips (%s, ratio %.4f) off by %.4f%% of the hip height%s" % (
-            ci, anim.get("name"), len(shared), worst, worst_at, tnodes[hips].get("name"), k, hip_err,
+        print("clip %d %r: turn %d°, %d joints, worst %.4f° (%s), hips (%s, ratio %.4f) off by %.4f%% of the hip height%s" % (
+            ci, anim.get("name"), turn, len(shared), worst, worst_at, tnodes[hips].get("name"), k, hip_err,
             "  FAIL" if bad else ""))
     return 1 if failed else 0
 
