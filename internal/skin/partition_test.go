@@ -402,3 +402,52 @@ func TestGatherPalette(t *testing.T) {
 	}()
 	GatherPalette(dst, full, []uint16{5})
 }
+
+// stripMesh is a strip of n triangles, Tᵢ = (pᵢ, pᵢ₊₁, pᵢ₊₂), listed in the
+// given order; vertex pᵢ is on joint i alone, so Tᵢ uses joints i…i+2 and
+// consecutive triangles share two vertices and two joints.
+func stripMesh(order []int) *mesh {
+	nv := len(order) + 2
+	m := &mesh{numJ: nv, pos: make([]float32, nv*3), nrm: make([]float32, nv*3), joints: make([]uint16, nv*4), weights: make([]float32, nv*4)}
+	for v := 0; v < nv; v++ {
+		m.pos[v*3], m.pos[v*3+1] = float32(v/2), float32(v%2)
+		m.nrm[v*3+2] = 1
+		m.joints[v*4], m.weights[v*4] = uint16(v), 1
+	}
+	for _, t := range order {
+		m.indices = append(m.indices, uint32(t), uint32(t+1), uint32(t+2))
+	}
+	return m
+}
+
+// The growth prefers, among triangles adding as few joints, those sharing
+// the most corners with the open partition, and seeds the next partition
+// beside the one just closed, whatever the input order; on a strip
+// starting at T₀ that is the sweep. With k joints a partition holds k−2
+// consecutive triangles (joints i…i+k−1), so a strip of 3(k−2) triangles
+// needs 3 partitions, and the sweep has two borders of two vertices each:
+// 4 copies, the fewest three partitions allow.
+func TestPlanPartitionsSweepsAStrip(t *testing.T) {
+	for _, c := range []struct {
+		k     int
+		order []int
+		want  [][]uint16
+	}{
+		{4, []int{0, 4, 2, 5, 3, 1}, [][]uint16{{0, 1, 2, 3}, {2, 3, 4, 5}, {4, 5, 6, 7}}},
+		{5, []int{0, 5, 3, 7, 1, 8, 2, 6, 4}, [][]uint16{{0, 1, 2, 3, 4}, {3, 4, 5, 6, 7}, {6, 7, 8, 9, 10}}},
+	} {
+		m := stripMesh(c.order)
+		plan, err := PlanPartitions(m.indices, m.joints, m.weights, c.k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][]uint16
+		for _, p := range plan.Partitions {
+			got = append(got, p.Joints)
+		}
+		if !slices.EqualFunc(got, c.want, slices.Equal) || plan.Duplicated != 4 {
+			t.Errorf("k=%d order %v: partitions %v, %d duplicated; want the sweep %v, 4 duplicated", c.k, c.order, got, plan.Duplicated, c.want)
+		}
+		checkPlan(t, m, plan, c.k)
+	}
+}
