@@ -172,3 +172,19 @@ func TestPosedBoundsEveryDirection(t *testing.T) {
 		}
 	}
 }
+
+// Bounds of no whole position is not ok; of one it is that point; of
+// several, each axis's extremes, from whichever point holds them; a
+// trailing partial position does not count.
+func TestBounds(t *testing.T) {
+	if _, _, ok := Bounds([]float32{1, 2}); ok {
+		t.Error("two floats: ok")
+	}
+	if lo, hi, ok := Bounds([]float32{1, -2, 3}); !ok || lo != [3]float32{1, -2, 3} || hi != lo {
+		t.Errorf("one point: %v..%v (%v); want (1, -2, 3) both", lo, hi, ok)
+	}
+	lo, hi, ok := Bounds([]float32{1, -2, 3, -4, 5, 0.5, 2, 0, -6, 100, 100})
+	if !ok || lo != [3]float32{-4, -2, -6} || hi != [3]float32{2, 5, 3} {
+		t.Errorf("three points: %v..%v (%v); want (-4, -2, -6)..(2, 5, 3)", lo, hi, ok)
+	}
+}

@@ -289,3 +289,17 @@ func TestPositionsErrors(t *testing.T) {
 		}
 	}
 }
+
+// Transform applies one dense entry to every whole position and leaves a
+// trailing partial one alone. Rows (1 2 3 | 4), (−1 0.5 2 | −3),
+// (0.5 −2 1 | 0.25): (1, −1, 2) → (1−2+6+4, −1−0.5+4−3, 0.5+2+2+0.25) =
+// (9, −0.5, 4.75); (0.5, 3, −2) → (0.5+6−6+4, −0.5+1.5−4−3,
+// 0.25−6−2+0.25) = (4.5, −6, −7.5).
+func TestTransform(t *testing.T) {
+	m := []float32{1, 2, 3, 4, -1, 0.5, 2, -3, 0.5, -2, 1, 0.25}
+	dst := []float32{99, 99, 99, 99, 99, 99, 99, 99}
+	Transform(dst, []float32{1, -1, 2, 0.5, 3, -2, 7, 7}, m)
+	if want := []float32{9, -0.5, 4.75, 4.5, -6, -7.5, 99, 99}; !slices.Equal(dst, want) {
+		t.Errorf("got %v; want %v", dst, want)
+	}
+}
