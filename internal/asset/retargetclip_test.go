@@ -348,17 +348,24 @@ func TestRetargetTurnLowersTheSameArm(t *testing.T) {
 }
 
 // TestFacingTurnNeedsAShape: pairs that cannot say which way a character
-// faces give no turn: a spine alone (all its joints above one another)
-// against the spine turned, and a shape against its mirror image, which
-// no turn matches.
+// faces give no turn: a spine alone, whose slight lean is no facing, and
+// a shape against its mirror image, which no turn matches.
 func TestFacingTurnNeedsAShape(t *testing.T) {
-	spine := []string{"hips", "spine", "chest", "neck", "head"}
-	from, to := animtest.Humanoid(), turned(180)
-	var pairs [][2]int
-	for _, n := range spine {
-		pairs = append(pairs, [2]int{from.JointIndex(n), to.JointIndex(n)})
+	// A spine alone: five joints 0.2 apart upright, leaning a millimetre a
+	// joint along +X in the source and along +Z in the target. The lean
+	// alone would read as a quarter turn; it is under a tenth of the
+	// spread.
+	spine := func(dx, dz float32) *anim.Skeleton {
+		sk := &anim.Skeleton{}
+		for k := range 5 {
+			sk.Names = append(sk.Names, string(rune('a'+k)))
+			sk.Parents = append(sk.Parents, k-1)
+			sk.Rest = append(sk.Rest, animtest.Tr(dx, 0.2, dz))
+		}
+		return sk
 	}
-	if got := asset.FacingTurn(from, to, pairs); got != mgl32.QuatIdent() {
+	pairs := [][2]int{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}}
+	if got := asset.FacingTurn(spine(0.001, 0), spine(0, 0.001), pairs); got != mgl32.QuatIdent() {
 		t.Errorf("a spine alone: turn %v, want none", got)
 	}
 	// Four joints around a root, the target's mirrored front to back,
