@@ -35,7 +35,8 @@ func partitionTint(i int) [4]float32 {
 }
 
 // resolveJoint finds a skeleton joint by name or index for the weights
-// view; "" picks the joint with the most vertices of the first skin.
+// view; "" picks the joint with the most vertices of the first skin (the
+// first in skin order on a tie).
 func resolveJoint(c *character.Character, spec string) (int, error) {
 	m := c.Model
 	if spec == "" {
