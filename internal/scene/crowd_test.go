@@ -303,3 +303,19 @@ func TestSphereInsideFrustum(t *testing.T) {
 		}
 	}
 }
+
+// TestLodBand: a member an eighth of the frame tall or more updates every
+// frame, a twentieth or more every 2nd, smaller every 4th.
+func TestLodBand(t *testing.T) {
+	below := func(x float32) float32 { return math.Nextafter32(x, 0) }
+	for _, tc := range []struct {
+		share float32
+		want  int
+	}{
+		{1, 0}, {1.0 / 8, 0}, {below(1.0 / 8), 1}, {1.0 / 20, 1}, {below(1.0 / 20), 2}, {0, 2},
+	} {
+		if got := lodBand(tc.share); got != tc.want {
+			t.Errorf("lodBand(%g) = %d, want %d", tc.share, got, tc.want)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
+	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/skin"
 )
 
@@ -141,5 +143,107 @@ func TestPaletteLimitClamped(t *testing.T) {
 			}
 			return nil
 		})
+	}
+}
+
+// TestMaterialTextures: the base colour and emissive textures are read as
+// colour (sRGB), the metallic-roughness, normal and occlusion ones as
+// data, texture 0 as much as any; each map keeps its texture coordinate
+// set; the emitted colour is the factor times the strength.
+func TestMaterialTextures(t *testing.T) {
+	tex := gpuTextures{colour: []render.TextureID{10, 11}, data: []render.TextureID{20, 21}}
+	mat := gltfload.DefaultMaterial
+	mat.Emissive, mat.EmissiveStrength = [3]float32{0.5, 0.25, 1}, 2
+	mat.BaseColorTexture = gltfload.TextureRef{Texture: 0, TexCoord: 1, Scale: [2]float32{1, 1}}
+	mat.MetallicRoughnessTexture = gltfload.TextureRef{Texture: 0, Scale: [2]float32{1, 1}}
+	mat.NormalTexture = gltfload.TextureRef{Texture: 1, TexCoord: 1, Scale: [2]float32{1, 1}}
+	mat.EmissiveTexture = gltfload.TextureRef{Texture: 1, Scale: [2]float32{1, 1}}
+	rm := tex.material(&mat)
+	if rm.Emissive != [3]float32{1, 0.5, 2} {
+		t.Errorf("emissive %v × 2 gave %v, want [1 0.5 2]", mat.Emissive, rm.Emissive)
+	}
+	if rm.Texture != 10 || rm.Set != 1 {
+		t.Errorf("base colour texture %d, set %d; want colour texture 0 (10), set 1", rm.Texture, rm.Set)
+	}
+	// Map.Tex is the texture ID + 1; the zero Map is none.
+	want := [4]struct {
+		tex render.TextureID
+		set int
+	}{
+		render.MetallicRoughnessMap: {21, 0},
+		render.NormalMap:            {22, 1},
+		render.OcclusionMap:         {0, 0},
+		render.EmissiveMap:          {12, 0},
+	}
+	for k, w := range want {
+		if got := rm.Maps[k]; got.Tex != w.tex || got.Set != w.set {
+			t.Errorf("map %d: texture %d set %d, want %d set %d", k, got.Tex, got.Set, w.tex, w.set)
+		}
+	}
+}
+
+// TestPartitionPrimitiveCopiesAttributes: four vertices, each on its own
+// joint, in triangles (0 1 2) and (1 3 2), split at 3 joints a draw. Every
+// attribute of every vertex a partition draws is its source vertex's:
+// attribute a, component k of vertex v holds 100v + 10a + k, and the
+// position's x (a = 0, k = 0) names the vertex. Morph target 1 has no
+// normals.
+func TestPartitionPrimitiveCopiesAttributes(t *testing.T) {
+	attr := func(a, size int) []float32 {
+		s := make([]float32, 4*size)
+		for v := range 4 {
+			for k := range size {
+				s[v*size+k] = float32(100*v + 10*a + k)
+			}
+		}
+		return s
+	}
+	p := &gltfload.Primitive{
+		Positions: attr(0, 3), Normals: attr(1, 3), UV0: attr(2, 2), UV1: attr(3, 2),
+		Tangents: attr(4, 4), Colors: attr(5, 4), Material: 7,
+		Targets: []gltfload.MorphTarget{{Positions: attr(6, 3), Normals: attr(7, 3)}, {Positions: attr(8, 3)}},
+		Indices: []uint32{0, 1, 2, 1, 3, 2},
+		Joints:  []uint16{0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0},
+		Weights: []float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0},
+	}
+	plan, err := skin.PlanPartitions(p.Indices, p.Joints, p.Weights, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Partitions) != 2 {
+		t.Fatalf("%d partitions, want 2", len(plan.Partitions))
+	}
+	for pi := range plan.Partitions {
+		q := partitionPrimitive(p, plan, &plan.Partitions[pi])
+		if q.Material != 7 {
+			t.Errorf("partition %d: material %d, want 7", pi, q.Material)
+		}
+		n := q.NumVertices()
+		got := []struct {
+			name    string
+			a, size int
+			s       []float32
+		}{
+			{"normals", 1, 3, q.Normals}, {"UV0", 2, 2, q.UV0}, {"UV1", 3, 2, q.UV1},
+			{"tangents", 4, 4, q.Tangents}, {"colours", 5, 4, q.Colors},
+			{"target 0 positions", 6, 3, q.Targets[0].Positions}, {"target 0 normals", 7, 3, q.Targets[0].Normals},
+			{"target 1 positions", 8, 3, q.Targets[1].Positions},
+		}
+		if q.Targets[1].Normals != nil {
+			t.Errorf("partition %d: target 1 has normals %v; the source has none", pi, q.Targets[1].Normals)
+		}
+		for o := range n {
+			v := int(q.Positions[o*3]) / 100
+			for _, g := range got {
+				if len(g.s) != n*g.size {
+					t.Fatalf("partition %d: %d %s for %d vertices", pi, len(g.s), g.name, n)
+				}
+				for k := range g.size {
+					if w := float32(100*v + 10*g.a + k); g.s[o*g.size+k] != w {
+						t.Errorf("partition %d vertex %d (source %d): %s[%d] = %g, want %g", pi, o, v, g.name, k, g.s[o*g.size+k], w)
+					}
+				}
+			}
+		}
 	}
 }
