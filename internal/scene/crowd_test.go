@@ -319,3 +319,25 @@ func TestLodBand(t *testing.T) {
 		}
 	}
 }
+
+// TestCrowdBox: a crowd given a member's box lays out around it, not
+// around the character's bounds: its centre, half its diagonal as the
+// radius, and its height, or half the radius for a flat box.
+func TestCrowdBox(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi         mgl32.Vec3
+		centre         mgl32.Vec3
+		radius, height float32
+	}{
+		// Diagonal (2, 4, 2): √24 / 2 = 2.449490.
+		{mgl32.Vec3{-1, 1, -1}, mgl32.Vec3{1, 5, 1}, mgl32.Vec3{0, 3, 0}, 2.449490, 4},
+		// Diagonal (8, 0.5, 8): √128.25 / 2 = 5.662376, height 2.831188.
+		{mgl32.Vec3{-4, 1, -4}, mgl32.Vec3{4, 1.5, 4}, mgl32.Vec3{0, 1.25, 0}, 5.662376, 2.831188},
+	} {
+		withRigidCrowd(t, 2, CrowdOptions{BoxLo: tc.lo, BoxHi: tc.hi}, func(cr *Crowd, _ *character.Character, _ *View) {
+			if !cr.centre.ApproxEqualThreshold(tc.centre, 1e-5) || math.Abs(float64(cr.radius-tc.radius)) > 1e-5 || math.Abs(float64(cr.height-tc.height)) > 1e-5 {
+				t.Errorf("box %v..%v: centre %v radius %g height %g; want %v, %g, %g", tc.lo, tc.hi, cr.centre, cr.radius, cr.height, tc.centre, tc.radius, tc.height)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"testing"
@@ -246,4 +247,109 @@ func TestPartitionPrimitiveCopiesAttributes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUploadDrawList: how upload lays out the built-in character's
+// draws. A skin that fits the palette limit exactly is drawn whole, one
+// draw a primitive; at 12 joints it is split. Parts counts every
+// GPU-skinned draw; each draw frames with its primitive's bounds (one
+// entry of frames a primitive, in order); -skinning dq keeps 8 floats a
+// palette entry; only -skinning cpu morphs in Go, and only primitives
+// with morph targets (the character has none; morphGrid's one has), whose
+// items then draw without morph weights.
+func TestUploadDrawList(t *testing.T) {
+	m := assettest.Character(t)
+	skinJoints := len(m.Skins[0].Joints)
+	grid := morphGrid(2)
+	for _, tc := range []struct {
+		model  *gltfload.Model
+		mode   string
+		limit  int
+		split  bool
+		morphs bool
+	}{
+		{m, SkinGPU, skinJoints, false, false},
+		{m, SkinGPU, 12, true, false},
+		{m, SkinDQ, 12, true, false},
+		{m, SkinCPU, 0, false, false},
+		{grid, SkinGPU, 0, false, false},
+		{grid, SkinCPU, 0, false, true},
+	} {
+		c, err := character.New(tc.model, nil, nil, -1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		onGL(t, func() error {
+			v, err := NewView(c, ViewOptions{Skinning: tc.mode, PaletteLimit: tc.limit}, 64, 64)
+			if err != nil {
+				return err
+			}
+			defer v.Destroy()
+			s := v.Scene
+			what := fmt.Sprintf("%s, -skinning %s, limit %d", tc.model.Name, tc.mode, tc.limit)
+			gpu, prims, last := 0, 0, [2]int{-1, -1}
+			for i, d := range s.draws {
+				if key := [2]int{d.instance, d.primitive}; key != last {
+					prims, last = prims+1, key
+				}
+				if d.frame != prims-1 {
+					t.Errorf("%s: draw %d frames with bounds %d, want %d (its primitive's)", what, i, d.frame, prims-1)
+				}
+				if d.gpu {
+					gpu++
+					if (d.joints != nil) != tc.split {
+						t.Errorf("%s: draw %d partitioned %v, want %v", what, i, d.joints != nil, tc.split)
+					}
+				}
+				if tc.mode == SkinDQ {
+					entries := len(d.joints)
+					if d.joints == nil {
+						entries = skinJoints
+					}
+					if len(d.dq) != entries*skin.DualQuatFloats {
+						t.Errorf("%s: draw %d has %d dual-quaternion floats for %d joints", what, i, len(d.dq), entries)
+					}
+				}
+				if d.morphCPU != tc.morphs {
+					t.Errorf("%s: draw %d morphed in Go %v, want %v", what, i, d.morphCPU, tc.morphs)
+				}
+				if hasMorph := s.items[i].Morph != nil; hasMorph != (tc.model == grid && !tc.morphs) {
+					t.Errorf("%s: draw %d reads morph weights %v, want %v", what, i, hasMorph, !hasMorph)
+				}
+			}
+			if s.Parts != gpu || gpu == 0 && tc.mode != SkinCPU {
+				t.Errorf("%s: Parts %d, %d GPU-skinned draws", what, s.Parts, gpu)
+			}
+			return nil
+		})
+	}
+}
+
+// TestUploadTextures: a texture is uploaded once as colour where a
+// material reads it as base colour or emission, once as data where one
+// reads it as metallic-roughness, normals or occlusion, texture 0 as much
+// as any, and not at all where its image could not be read.
+func TestUploadTextures(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 1, 1))
+	ref := func(i int) gltfload.TextureRef { return gltfload.TextureRef{Texture: i, Scale: [2]float32{1, 1}} }
+	a, b := gltfload.DefaultMaterial, gltfload.DefaultMaterial
+	a.BaseColorTexture, a.NormalTexture = ref(0), ref(0)
+	b.EmissiveTexture, b.OcclusionTexture = ref(1), ref(2)
+	linear := gltfload.Sampler{MagFilter: 9729, MinFilter: 9729, WrapS: 10497, WrapT: 10497}
+	m := &gltfload.Model{Textures: []*image.NRGBA{img, nil, img}, Samplers: []gltfload.Sampler{linear, linear, linear}, Materials: []gltfload.Material{a, b}}
+	_, c := rigidTwoJoint(t)
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 16, 16)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		tex := uploadTextures(v.R, m)
+		for i, w := range [3][2]bool{{true, true}, {false, false}, {false, true}} {
+			if got := [2]bool{tex.colour[i] != render.NoTexture, tex.data[i] != render.NoTexture}; got != w {
+				t.Errorf("texture %d uploaded as colour, as data: %v; want %v", i, got, w)
+			}
+		}
+		return nil
+	})
 }
