@@ -320,6 +320,15 @@ func TestLodBand(t *testing.T) {
 	}
 }
 
+// crowdBoxIs reports where cr's layout box differs from centre, radius
+// and height (to 1e-5).
+func crowdBoxIs(t *testing.T, what string, cr *Crowd, centre mgl32.Vec3, radius, height float32) {
+	t.Helper()
+	if !cr.centre.ApproxEqualThreshold(centre, 1e-5) || math.Abs(float64(cr.radius-radius)) > 1e-5 || math.Abs(float64(cr.height-height)) > 1e-5 {
+		t.Errorf("%s: centre %v radius %g height %g; want %v, %g, %g", what, cr.centre, cr.radius, cr.height, centre, radius, height)
+	}
+}
+
 // TestCrowdBox: a crowd given a member's box lays out around it, not
 // around the character's bounds: its centre, half its diagonal as the
 // radius, and its height, or half the radius for a flat box.
@@ -335,9 +344,40 @@ func TestCrowdBox(t *testing.T) {
 		{mgl32.Vec3{-4, 1, -4}, mgl32.Vec3{4, 1.5, 4}, mgl32.Vec3{0, 1.25, 0}, 5.662376, 2.831188},
 	} {
 		withRigidCrowd(t, 2, CrowdOptions{BoxLo: tc.lo, BoxHi: tc.hi}, func(cr *Crowd, _ *character.Character, _ *View) {
-			if !cr.centre.ApproxEqualThreshold(tc.centre, 1e-5) || math.Abs(float64(cr.radius-tc.radius)) > 1e-5 || math.Abs(float64(cr.height-tc.height)) > 1e-5 {
-				t.Errorf("box %v..%v: centre %v radius %g height %g; want %v, %g, %g", tc.lo, tc.hi, cr.centre, cr.radius, cr.height, tc.centre, tc.radius, tc.height)
-			}
+			crowdBoxIs(t, fmt.Sprintf("box %v..%v", tc.lo, tc.hi), cr, tc.centre, tc.radius, tc.height)
 		})
 	}
+}
+
+// TestCrowdOfNothingDrawn: a model that draws no vertex (its mesh node
+// lost its mesh) lays out around a unit box standing on the ground:
+// centre (0, 0.5, 0), radius √3 / 2, height 1.
+func TestCrowdOfNothingDrawn(t *testing.T) {
+	doc := string(assettest.TwoJointGLTF(t))
+	const mesh = `"mesh": 0, "skin": 0, `
+	if !strings.Contains(doc, mesh) {
+		t.Fatalf("the two-joint file no longer has %s", mesh)
+	}
+	m, err := gltfload.Decode([]byte(strings.Replace(doc, mesh, "", 1)), nil, "bare.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := character.New(m, nil, nil, -1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 2, CrowdOptions{})
+		if err != nil {
+			return err
+		}
+		defer cr.Close()
+		crowdBoxIs(t, "nothing drawn", cr, mgl32.Vec3{0, 0.5, 0}, 0.866025, 1)
+		return nil
+	})
 }

@@ -353,3 +353,29 @@ func TestUploadTextures(t *testing.T) {
 		return nil
 	})
 }
+
+// TestAddMarksAnimatedMaterials: a draw whose primitive's material a clip
+// animates (a material channel names it) is refreshed with the clip's
+// factors; the others are not.
+func TestAddMarksAnimatedMaterials(t *testing.T) {
+	m, c := rigidTwoJoint(t)
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 16, 16)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		s := &GPU{mode: SkinGPU, matChannels: []gltfload.MaterialChannel{{Material: 1}}}
+		for mat := range 3 {
+			p := m.Meshes[0].Primitives[0].WithFlatNormals()
+			p.Material = mat
+			if err := s.add(v.R, nil, drawSource{prim: &p, palette: identityEntry()}, render.Material{Texture: render.NoTexture}); err != nil {
+				return err
+			}
+			if got := s.draws[mat].animated; got != (mat == 1) {
+				t.Errorf("draw of material %d animated %v; only material 1 is", mat, got)
+			}
+		}
+		return nil
+	})
+}
