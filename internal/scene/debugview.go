@@ -153,7 +153,7 @@ func drawSkeleton(h *render.HUD, c *character.Character, joint int, cam render.C
 }
 
 // PickJoint is the skin joint drawn nearest to (x, y), framebuffer pixels,
-// within radius pixels, or −1.
+// within radius pixels (the rim included), or −1.
 func (v *View) PickJoint(x, y, radius float32) int {
 	best, bestD := -1, radius*radius
 	for j := range v.c.Model.Skeleton.NumJoints() {

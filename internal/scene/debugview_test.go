@@ -1,10 +1,14 @@
 package scene
 
 import (
+	"math"
 	"strings"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
@@ -152,3 +156,60 @@ func TestSetDebugView(t *testing.T) {
 		}
 	}
 }
+
+// TestPickJoint: on the two-joint file at rest, root at (0, 1, 0) and tip
+// at (0, 2, 0). A click picks the nearest skin joint within the radius,
+// its rim included (a click right on a joint with radius 0), and −1
+// where none is that near: 3 px right and 2 px below the tip is
+// √13 ≈ 3.61 px from it.
+func TestPickJoint(t *testing.T) {
+	m, err := gltfload.Decode(assettest.TwoJointGLTF(t), nil, "two.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := character.New(m, nil, nil, -1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, tip := m.Skeleton.JointIndex("root"), m.Skeleton.JointIndex("tip")
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 200, 200)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		if err := v.PoseAt(0); err != nil {
+			return err
+		}
+		at := func(p mgl32.Vec3) (float32, float32) {
+			x, y, ok := v.Camera().Project(c.Shown(p), v.W, v.H)
+			if !ok {
+				t.Errorf("%v is not in view", p)
+			}
+			return x, y
+		}
+		tx, ty := at(mgl32.Vec3{0, 2, 0})
+		rx, ry := at(mgl32.Vec3{0, 1, 0})
+		far := 2 * max(abs32(tx-rx), abs32(ty-ry)) // both joints within
+		for _, tc := range []struct {
+			what    string
+			x, y, r float32
+			want    int
+		}{
+			{"on the tip, radius 0", tx, ty, 0, tip},
+			{"on the root, radius 0", rx, ry, 0, root},
+			{"near the tip, both within", tx + 1, ty, far, tip},
+			{"near the root, both within", rx, ry - 1, far, root},
+			{"3.61 px from the tip, radius 4", tx + 3, ty + 2, 4, tip},
+			{"3.61 px from the tip, radius 3.5", tx + 3, ty + 2, 3.5, -1},
+			{"3 px from the tip, radius 3.5", tx + 3, ty, 3.5, tip},
+		} {
+			if got := v.PickJoint(tc.x, tc.y, tc.r); got != tc.want {
+				t.Errorf("%s: picked %d, want %d", tc.what, got, tc.want)
+			}
+		}
+		return nil
+	})
+}
+
+func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
