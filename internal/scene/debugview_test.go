@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"image/color"
 	"math"
 	"strings"
 	"testing"
@@ -213,3 +214,72 @@ func TestPickJoint(t *testing.T) {
 }
 
 func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
+
+// TestSkeletonOverlay draws the skeleton over the two-joint file with its
+// root scaled 2×: root at (0, 1, 0), tip at (0, 3, 0), no triangle to
+// hide them. The bone between them is yellow, the tip's disc orange, the
+// shown joint's disc (6 px) white 4 px left of it, and its X axis red for a tenth of the reach
+// (scale or not) to the right, not beyond. A shown joint past the
+// skeleton's last draws no axes.
+func TestSkeletonOverlay(t *testing.T) {
+	doc := string(assettest.TwoJointGLTF(t))
+	const root = `{"name": "root", "translation": [0, 1, 0]`
+	if !strings.Contains(doc, root) {
+		t.Fatalf("the two-joint file no longer has %s", root)
+	}
+	doc = strings.Replace(doc, root, root+`, "scale": [2, 2, 2]`, 1)
+	m, err := gltfload.Decode([]byte(doc), nil, "scaled.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := character.New(m, nil, nil, -1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU, Skeleton: true}, 200, 200)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		if err := v.PoseAt(0); err != nil {
+			return err
+		}
+		l := c.Reach() / 10
+		for _, joint := range []int{m.Skeleton.JointIndex("root"), m.Skeleton.NumJoints()} {
+			v.Joint = joint
+			if err := v.Draw(); err != nil {
+				return err
+			}
+			img := v.Target.ReadImage()
+			// at is the pixel dx pixels left of p, where the shown
+			// joint's disc has no axis over it.
+			at := func(p mgl32.Vec3, dx int) color.NRGBA {
+				x, y, ok := v.Camera().Project(c.Shown(p), v.W, v.H)
+				if !ok {
+					t.Errorf("%v is not in view", p)
+				}
+				return img.NRGBAAt(int(x)-dx, int(y))
+			}
+			red := func(px color.NRGBA) bool { return int(px.R) > int(px.G)+80 && int(px.R) > int(px.B)+80 }
+			axes := joint < m.Skeleton.NumJoints()
+			for _, tc := range []struct {
+				what string
+				p    mgl32.Vec3
+				dx   int
+				ok   func(color.NRGBA) bool
+			}{
+				{"the bone", mgl32.Vec3{0, 2, 0}, 0, func(px color.NRGBA) bool { return px.R > 200 && px.G > 170 && px.B < 120 }},
+				{"the tip", mgl32.Vec3{0, 3, 0}, 0, func(px color.NRGBA) bool { return px.R > 200 && px.G > 50 && px.G < 130 && px.B < 90 }},
+				{"the shown joint", mgl32.Vec3{0, 1, 0}, 4, func(px color.NRGBA) bool { return (px == color.NRGBA{255, 255, 255, 255}) == axes }},
+				{"its X axis", mgl32.Vec3{0.7 * l, 1, 0}, 0, func(px color.NRGBA) bool { return red(px) == axes }},
+				{"past its X axis", mgl32.Vec3{1.5 * l, 1, 0}, 0, func(px color.NRGBA) bool { return !red(px) }},
+			} {
+				if px := at(tc.p, tc.dx); !tc.ok(px) {
+					t.Errorf("joint %d shown: %s at %v is %v", joint, tc.what, tc.p, px)
+				}
+			}
+		}
+		return nil
+	})
+}
