@@ -515,7 +515,7 @@ func (s *State) InLoop(a Actions) {
 }
 
 // neighbourKey is the first key time after t (next) or before t, by more
-// than a float's rounding; t itself when there is none.
+// than 1e-5 s (a float's rounding); t itself when there is none.
 func neighbourKey(keys []float32, t float32, next bool) float32 {
 	const eps = 1e-5
 	if next {

@@ -330,8 +330,9 @@ func TestParamKeysClamp(t *testing.T) {
 	}
 }
 
-// TestNeighbourKey: a key within 1e-5 s of the play head is where it is,
-// not the next; with none further, the play head stays.
+// TestNeighbourKey: a key within 1e-5 s of the play head, or exactly
+// that far, is where it is, not the next; with none further, the play
+// head stays.
 func TestNeighbourKey(t *testing.T) {
 	keys := []float32{0, 0.5, 1.2, 2}
 	for _, tc := range []struct {
@@ -344,6 +345,16 @@ func TestNeighbourKey(t *testing.T) {
 	} {
 		if got := neighbourKey(keys, tc.t, tc.next); got != tc.want {
 			t.Errorf("neighbourKey(%v, next %v) = %v, want %v", tc.t, tc.next, got, tc.want)
+		}
+	}
+	// Exactly 1e-5 s away (in float32) is not more: the key beyond it.
+	at := float32(0.25)
+	for _, tc := range []struct {
+		k, want float32
+		next    bool
+	}{{at + 1e-5, 1, true}, {at - 1e-5, 0, false}} {
+		if got := neighbourKey([]float32{0, tc.k, 1}, at, tc.next); got != tc.want {
+			t.Errorf("neighbourKey([0 %v 1], %v, next %v) = %v, want %v", tc.k, at, tc.next, got, tc.want)
 		}
 	}
 }
