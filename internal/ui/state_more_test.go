@@ -459,9 +459,10 @@ func TestParseKeysBounds(t *testing.T) {
 	}
 }
 
-// TestPressEdges: a press 4 px either side of a weight bar is on it;
-// one below the last clip or morph target shown takes the press but
-// selects nothing; Release says whether a drag was under way.
+// TestPressEdges: a press 4 px either side of a weight bar is on it, the
+// first row's bar as the others'; one below the last clip or morph target
+// shown takes the press but selects nothing; Release says whether a drag
+// was under way; a clip that cannot play says why.
 func TestPressEdges(t *testing.T) {
 	f := newFake()
 	f.params = nil
@@ -470,21 +471,25 @@ func TestPressEdges(t *testing.T) {
 	Draw(&tape{}, &s, &Info{Model: "m", Clips: []ClipRow{{Name: "Idle"}, {Name: "Walk"}, {Name: "Run"}}}, 1280, 720)
 	// Rows at y 168, 188, 208; the bar from 236 to 300.
 	for _, tc := range []struct {
-		x, want float32
-	}{{232, 0}, {304, 1}, {236 + 16, 0.25}} {
-		if !s.Press(tc.x, 190, false, f) || !near(f.weights[1], tc.want) || s.Selected != 1 {
-			t.Errorf("press at x %v on Walk's row: weight %v, selected %d; want %v, 1", tc.x, f.weights[1], s.Selected, tc.want)
+		x, y, want float32
+		row        int
+	}{{232, 190, 0, 1}, {304, 190, 1, 1}, {236 + 16, 190, 0.25, 1}, {236 + 32, 170, 0.5, 0}} {
+		if !s.Press(tc.x, tc.y, false, f) || !near(f.weights[tc.row], tc.want) || s.Selected != tc.row {
+			t.Errorf("press at (%v, %v): weights %v, selected %d; want %v on row %d", tc.x, tc.y, f.weights, s.Selected, tc.want, tc.row)
 		}
 		if !s.Release() {
-			t.Errorf("release after a press on the bar at %v: no drag", tc.x)
+			t.Errorf("release after a press on row %d's bar at %v: no drag", tc.row, tc.x)
 		}
 	}
 	if s.Release() {
 		t.Error("a second release reports a drag")
 	}
 	// x 231: off the bar, on the name: plays Run.
-	if !s.Press(231, 210, false, f) || len(f.requested) != 1 || f.requested[0] != "fade:Run" || s.Release() {
-		t.Errorf("press left of Run's bar: requested %v", f.requested)
+	if !s.Press(231, 210, false, f) || len(f.requested) != 1 || f.requested[0] != "fade:Run" || s.Release() || s.Message != "" {
+		t.Errorf("press left of Run's bar: requested %v, says %q", f.requested, s.Message)
+	}
+	if s.Press(231, 210, false, failing{f}); s.Message != "no such clip" {
+		t.Errorf("press on a clip that cannot play: says %q, want %q", s.Message, "no such clip")
 	}
 	f.choices = f.choices[:2]
 	s.Selected = 0
@@ -515,7 +520,9 @@ func TestPressEdges(t *testing.T) {
 	if g.morph[0] != 0.25 {
 		t.Errorf("dragged a quarter along: %v, want 0.25", g.morph[0])
 	}
-	s.Release()
+	if !s.Release() {
+		t.Error("release after a drag on the first target's bar: no drag")
+	}
 	if !s.Press(1100, 78, false, g) || s.MorphSel != 0 {
 		t.Errorf("press on a row past the targets: selected %d, want 0 and the press taken", s.MorphSel)
 	}
