@@ -568,7 +568,7 @@ func (s *State) clipAt(x, y float32) (i int, onBar, ok bool) {
 // clip list it plays that clip (Shift: adds it to the blend or takes it
 // out), and on the row's weight bar it sets the weight and keeps setting
 // it while dragged. Each reports true. Elsewhere it reports false and the
-// press is the camera's.
+// press is the camera's; a list whose rows have no height has no rows.
 func (s *State) Press(x, y float32, shift bool, a Actions) bool {
 	if s.HUD && s.Morphs.Contains(x, y, 0) && s.RowHeight > 0 {
 		i := s.MorphFirst + int((y-s.Morphs.Y)/s.RowHeight)
@@ -616,7 +616,8 @@ func (s *State) Press(x, y float32, shift bool, a Actions) bool {
 
 // Drag follows the pointer at x while the button is held: scrubbing, a
 // click at a fraction f of the timeline's width seeks to f × duration;
-// on a weight bar, f of its width is weight f (to a hundredth).
+// on a weight bar, f of its width is weight f (to a hundredth). A bar of
+// no width, or no timeline (the HUD hidden), sets nothing.
 func (s *State) Drag(x float32, a Actions) {
 	if s.pinning >= 0 && s.MorphBar.W > 0 {
 		f := min(max((x-s.MorphBar.X)/s.MorphBar.W, 0), 1)
