@@ -218,11 +218,11 @@ func (s *State) Handle(ev Event, a Actions) {
 			break
 		}
 		// From the frame shown to the next or previous one (Shift: a
-		// second's worth of frames), on the frame grid.
+		// second's worth of frames, at least one), on the frame grid.
 		step := a.FrameStep()
 		n := float32(1)
 		if ev.Shift {
-			n = float32(math.Round(float64(1 / step)))
+			n = max(float32(math.Round(float64(1/step))), 1)
 		}
 		if ev.Key == KeyLeft {
 			n = -n

@@ -225,6 +225,25 @@ func TestSecondStepsPassMarkers(t *testing.T) {
 	}
 }
 
+// TestSecondStepOfSlowFrames: with frames 3 s apart (a 9 s clip) a
+// second's worth of frames rounds to none; Shift+arrow still steps one
+// frame, the way the arrow points, from frame 1 (3 s) to 6 s or 0 s.
+func TestSecondStepOfSlowFrames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		key  Key
+		want float32
+	}{{"Right", KeyRight, 6}, {"Left", KeyLeft, 0}} {
+		f := newFake()
+		f.t = 3
+		s := NewState()
+		s.Handle(Event{Key: tc.key, Shift: true}, sized{f, 9, 3})
+		if f.t != tc.want || f.steps != 1 {
+			t.Errorf("Shift+%s from 3 s, frames 3 s apart: %d steps to %v, want 1 to %v", tc.name, f.steps, f.t, tc.want)
+		}
+	}
+}
+
 // TestRegionKeys: I puts the in point at the play head, the out point at
 // the end when it would not be after it (also when equal); O the out
 // point, the in point at 0 when it would not be before it.
@@ -528,10 +547,15 @@ func TestPressEdges(t *testing.T) {
 	}
 }
 
-// zeroLength is a fakeViewer whose clip has no length.
-type zeroLength struct{ *fakeViewer }
+// sized is a fakeViewer whose clip is d seconds long, its frames step
+// seconds apart.
+type sized struct {
+	*fakeViewer
+	d, step float32
+}
 
-func (zeroLength) Duration() float32 { return 0 }
+func (f sized) Duration() float32  { return f.d }
+func (f sized) FrameStep() float32 { return f.step }
 
 // TestNewStateAndEdges: a new State plays, with the HUD on, no joint
 // inspected, nothing hovered or dragged. Space in once mode on a clip of
@@ -545,13 +569,13 @@ func TestNewStateAndEdges(t *testing.T) {
 	}
 	f := newFake()
 	s.Loop = anim.Once
-	s.Handle(Event{Key: KeySpace}, zeroLength{f})
+	s.Handle(Event{Key: KeySpace}, sized{f, 0, 0.1})
 	if s.Playing {
 		t.Error("Space on a clip of no length in once mode: still playing")
 	}
 	// A frame step on it, looping: one Step, one frame on.
 	s.Loop = anim.Loop
-	s.Handle(Event{Key: KeyRight}, zeroLength{f})
+	s.Handle(Event{Key: KeyRight}, sized{f, 0, 0.1})
 	if f.steps != 1 || !near(f.t, 0.1) {
 		t.Errorf("Right on a clip of no length: %d steps to %v, want 1 to 0.1", f.steps, f.t)
 	}
@@ -624,18 +648,13 @@ func TestStepParts(t *testing.T) {
 	}
 }
 
-// oneSecond is a fakeViewer whose clip is 1 s long.
-type oneSecond struct{ *fakeViewer }
-
-func (oneSecond) Duration() float32 { return 1 }
-
 // TestWrapToStart: in a 1 s loop a second's step back from 0 lands on −1
 // s, a whole cycle, which wraps to the start (0), not the end; a region
 // of no length holds nothing.
 func TestWrapToStart(t *testing.T) {
 	f := newFake()
 	s := NewState()
-	s.Handle(Event{Key: KeyLeft, Shift: true}, oneSecond{f})
+	s.Handle(Event{Key: KeyLeft, Shift: true}, sized{f, 1, 0.1})
 	if f.t != 0 {
 		t.Errorf("Shift+Left from 0 in a 1 s loop: %v, want 0", f.t)
 	}
