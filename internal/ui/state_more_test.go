@@ -428,7 +428,8 @@ func TestStateLineFields(t *testing.T) {
 		}
 	}
 	// A clip with no fade weighs 1; the clip browser's weights are its
-	// live ones, those in the pose only; no region, no list, no panel.
+	// live ones, those in the pose only; no region, no list, no panel (a
+	// morph panel without targets is none).
 	s = NewState()
 	for _, tc := range []struct {
 		in   *Info
@@ -437,6 +438,7 @@ func TestStateLineFields(t *testing.T) {
 		{&Info{Mode: "clip", Choice: "Walk", Status: graph.Status{State: "x"}}, `{"Walk":1}`},
 		{&Info{Mode: "clip", Clips: []ClipRow{{Name: "a", Live: 0.25}, {Name: "b"}}}, `{"a":0.25}`},
 		{&Info{Mode: "clip"}, `{}`},
+		{&Info{Mode: "clip", Morph: &MorphPanel{Title: "Face"}}, `{}`},
 	} {
 		line := string(StateLine(tc.in, &s, 1, ""))
 		if !strings.Contains(line, `"weights":`+tc.want) || strings.Contains(line, `"state"`) ||
