@@ -36,14 +36,17 @@ out float vSel;           // this vertex's weight on uSelJoint
 
 void main() {
     uvec4 j = aJoints * 2u;
-    vec4 r0 = uDQ[j.x];
     // q and -q are the same rotation: blend every influence in the
-    // hemisphere of the first, or the blend can cancel out.
-    vec4 s = vec4(1.0,
+    // hemisphere of the first weighted one (as skin.SkinDQ does), or the
+    // blend can cancel out; a slot of no weight may hold any joint.
+    vec4 r0 = aWeights.x != 0.0 ? uDQ[j.x]
+            : aWeights.y != 0.0 ? uDQ[j.y]
+            : aWeights.z != 0.0 ? uDQ[j.z] : uDQ[j.w];
+    vec4 s = vec4(dot(r0, uDQ[j.x]) < 0.0 ? -1.0 : 1.0,
                   dot(r0, uDQ[j.y]) < 0.0 ? -1.0 : 1.0,
                   dot(r0, uDQ[j.z]) < 0.0 ? -1.0 : 1.0,
                   dot(r0, uDQ[j.w]) < 0.0 ? -1.0 : 1.0) * aWeights;
-    vec4 br = s.x * r0 + s.y * uDQ[j.y] + s.z * uDQ[j.z] + s.w * uDQ[j.w];
+    vec4 br = s.x * uDQ[j.x] + s.y * uDQ[j.y] + s.z * uDQ[j.z] + s.w * uDQ[j.w];
     vec4 bd = s.x * uDQ[j.x + 1u] + s.y * uDQ[j.y + 1u] + s.z * uDQ[j.z + 1u] + s.w * uDQ[j.w + 1u];
     // A vertex without weight stays at its bind position.
     if (aWeights == vec4(0.0)) {

@@ -308,8 +308,11 @@ func bakedTrack(j int, p anim.Path, interp anim.Interpolation, times, vals []flo
 // rounded to the nearest multiple of 90°. Rigs exported facing +Z, −Z,
 // +X or −X differ by such a turn, while their rest poses (a T-pose and an
 // A-pose, say) differ by arm angles the rounding leaves out. Skeletons
-// that face alike, a skeleton and itself among them, get exactly no turn;
-// so do pairs too few or too vertical to say (under two joints apart).
+// that face alike, a skeleton and itself among them, get exactly no turn.
+// So do pairs that cannot say: under two joints, joints spread too little
+// horizontally (under a tenth of their spread, as a spine alone), or
+// shapes that no turn brings into agreement (the best turn's correlation
+// under half).
 func FacingTurn(from, to *anim.Skeleton, pairs [][2]int) mgl32.Quat {
 	if len(pairs) < 2 {
 		return mgl32.QuatIdent()
@@ -323,15 +326,17 @@ func FacingTurn(from, to *anim.Skeleton, pairs [][2]int) mgl32.Quat {
 	// A horizontal offset (x, z) as the complex number z + ix: a turn by
 	// φ about +Y multiplies it by e^(iφ), so the best φ is the argument of
 	// Σ conj(a)·b over the pairs.
-	var re, im float64
+	var re, im, ha, hb, sa, sb float64
 	for _, p := range pairs {
 		a := from.RestModel(p[0]).Col(3).Vec3().Sub(cs)
 		b := to.RestModel(p[1]).Col(3).Vec3().Sub(ct)
 		az, ax, bz, bx := float64(a[2]), float64(a[0]), float64(b[2]), float64(b[0])
 		re += az*bz + ax*bx
 		im += az*bx - ax*bz
+		ha, hb = ha+az*az+ax*ax, hb+bz*bz+bx*bx
+		sa, sb = sa+float64(a.Dot(a)), sb+float64(b.Dot(b))
 	}
-	if math.Hypot(re, im) < 1e-12 {
+	if ha < 0.01*sa || hb < 0.01*sb || math.Hypot(re, im) < 0.5*math.Sqrt(ha*hb) {
 		return mgl32.QuatIdent()
 	}
 	quarters := math.Round(math.Atan2(im, re) / (math.Pi / 2))

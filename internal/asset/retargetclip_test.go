@@ -346,3 +346,44 @@ func TestRetargetTurnLowersTheSameArm(t *testing.T) {
 		t.Errorf("target's left upper arm points %v; want straight down (0, −1, 0), as the source's", dir)
 	}
 }
+
+// TestFacingTurnNeedsAShape: pairs that cannot say which way a character
+// faces give no turn: a spine alone, whose slight lean is no facing, and
+// a shape against its mirror image, which no turn matches.
+func TestFacingTurnNeedsAShape(t *testing.T) {
+	// A spine alone: five joints 0.2 apart upright, leaning a millimetre a
+	// joint along +X in the source and along +Z in the target. The lean
+	// alone would read as a quarter turn; it is under a tenth of the
+	// spread.
+	spine := func(dx, dz float32) *anim.Skeleton {
+		sk := &anim.Skeleton{}
+		for k := range 5 {
+			sk.Names = append(sk.Names, string(rune('a'+k)))
+			sk.Parents = append(sk.Parents, k-1)
+			sk.Rest = append(sk.Rest, animtest.Tr(dx, 0.2, dz))
+		}
+		return sk
+	}
+	pairs := [][2]int{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}}
+	if got := asset.FacingTurn(spine(0.001, 0), spine(0, 0.001), pairs); got != mgl32.QuatIdent() {
+		t.Errorf("a spine alone: turn %v, want none", got)
+	}
+	// Four joints around a root, the target's mirrored front to back,
+	// and one more off the axes, (0.6, 0, 0.2) against (0.2, 0, 0.6):
+	// alone that one would read as −53°, a quarter turn rounded; the
+	// mirror leaves |Σ conj(a)·b| = 1/3 against half the spreads' 2.17.
+	ring := func(pts ...[2]float32) *anim.Skeleton {
+		sk := &anim.Skeleton{Names: []string{"r"}, Parents: []int{-1}, Rest: []anim.Transform{animtest.Tr(0, 1, 0)}}
+		for i, p := range pts {
+			sk.Names = append(sk.Names, string(rune('a'+i)))
+			sk.Parents = append(sk.Parents, 0)
+			sk.Rest = append(sk.Rest, animtest.Tr(p[0], 0, p[1]))
+		}
+		return sk
+	}
+	src := ring([2]float32{1, 0}, [2]float32{0, 1}, [2]float32{-1, 0}, [2]float32{0, -1}, [2]float32{0.6, 0.2})
+	mirror := ring([2]float32{1, 0}, [2]float32{0, -1}, [2]float32{-1, 0}, [2]float32{0, 1}, [2]float32{0.2, 0.6})
+	if got := asset.FacingTurn(src, mirror, [][2]int{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}}); got != mgl32.QuatIdent() {
+		t.Errorf("shapes no turn matches: turn %v, want none", got)
+	}
+}

@@ -122,3 +122,69 @@ func TestPosedBoundsContainsSkinnedMesh(t *testing.T) {
 		t.Logf("pose %d: posed bounds %v–%v, skinned mesh %v–%v", pose, lo, hi, tight, tightHi)
 	}
 }
+
+// PosedBounds of boxes that reach both sides of every axis, under dense
+// entries with negative elements, against the box around the eight
+// transformed corners of each, in float64. By hand, box 0 ((−1, −2, −3) to
+// (2, 1, 0.5)) under rows (1 −2 0.5 | 1), (−1 0.5 2 | 0), (0.25 1 −1 | −2)
+// spans x 1 + [−1, 2] + [−2, 4] + [−1.5, 0.25] = [−3.5, 7.25],
+// y [−2, 1] + [−1, 0.5] + [−6, 1] = [−9, 2.5], z −2 + [−0.25, 0.5] +
+// [−2, 1] + [−0.5, 3] = [−4.75, 2.5].
+func TestPosedBoundsEveryDirection(t *testing.T) {
+	boxes := []Box{
+		{Min: [3]float32{-1, -2, -3}, Max: [3]float32{2, 1, 0.5}},
+		{Min: [3]float32{-0.5, -4, -1}, Max: [3]float32{3, -1, 2}},
+	}
+	pal := []float32{
+		1, -2, 0.5, 1, -1, 0.5, 2, 0, 0.25, 1, -1, -2,
+		-3, 0.5, 1, 4, 2, -1, -0.5, -1, 0.75, 1.5, 2, 0.5,
+	}
+	var lo, hi [3]float64
+	for r := range 3 {
+		lo[r], hi[r] = math.Inf(1), math.Inf(-1)
+	}
+	for i, b := range boxes {
+		m := pal[i*12:]
+		for corner := range 8 {
+			var p [3]float64
+			for c := range 3 {
+				p[c] = float64(b.Min[c])
+				if corner>>c&1 == 1 {
+					p[c] = float64(b.Max[c])
+				}
+			}
+			for r := range 3 {
+				x := float64(m[r*4+3])
+				for c := range 3 {
+					x += float64(m[r*4+c]) * p[c]
+				}
+				lo[r], hi[r] = math.Min(lo[r], x), math.Max(hi[r], x)
+			}
+		}
+	}
+	if one, _, _ := PosedBounds(boxes[:1], pal); one != [3]float32{-3.5, -9, -4.75} {
+		t.Errorf("box 0 alone: low corner %v; want (-3.5, -9, -4.75) by hand", one)
+	}
+	gotLo, gotHi, ok := PosedBounds(boxes, pal)
+	for r := range 3 {
+		if !ok || float64(gotLo[r]) != lo[r] || float64(gotHi[r]) != hi[r] {
+			t.Fatalf("box %v..%v (%v); want %v..%v, the corners' box", gotLo, gotHi, ok, lo, hi)
+		}
+	}
+}
+
+// Bounds of no whole position is not ok; of one it is that point; of
+// several, each axis's extremes, from whichever point holds them; a
+// trailing partial position does not count.
+func TestBounds(t *testing.T) {
+	if _, _, ok := Bounds([]float32{1, 2}); ok {
+		t.Error("two floats: ok")
+	}
+	if lo, hi, ok := Bounds([]float32{1, -2, 3}); !ok || lo != [3]float32{1, -2, 3} || hi != lo {
+		t.Errorf("one point: %v..%v (%v); want (1, -2, 3) both", lo, hi, ok)
+	}
+	lo, hi, ok := Bounds([]float32{1, -2, 3, -4, 5, 0.5, 2, 0, -6, 100, 100})
+	if !ok || lo != [3]float32{-4, -2, -6} || hi != [3]float32{2, 5, 3} {
+		t.Errorf("three points: %v..%v (%v); want (-4, -2, -6)..(2, 5, 3)", lo, hi, ok)
+	}
+}

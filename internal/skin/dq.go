@@ -95,8 +95,9 @@ func WriteDualQuats(dst []float32, palette []float32) {
 // rotation, normalized. dq holds DualQuatFloats floats per joint, as
 // WriteDualQuats writes them: the numbers a DQ vertex shader would read.
 // Weights need not sum to one: normalization removes their scale. A vertex
-// without weight gets a zero position and normal, as under Skin4. nrm may be
-// nil. SkinDQ allocates nothing.
+// without weight keeps its bind position and normal, as under Skin4; one
+// whose blended real part is zero (weights that cancel) or NaN gets a zero
+// position and normal. nrm may be nil. SkinDQ allocates nothing.
 func SkinDQ(dstPos, dstNrm, pos, nrm []float32, joints []uint16, weights []float32, dq []float32) error {
 	n := len(pos) / 3
 	if err := checkSkin("SkinDQ", n, len(dstPos), joints, weights); err != nil {

@@ -166,19 +166,97 @@ func TestSkinDQAntipodal(t *testing.T) {
 	// Turns of +170° and −170° about x stored with w ≥ 0 have real parts
 	// whose dot product is cos 170° < 0. Blended the short way they meet at
 	// 180°: (0, 1, 0) → (0, −1, 0). Without the sign flip the blend would
-	// be the identity, the long way round.
-	pal := paletteOf(mgl32.HomogRotate3DX(170*math.Pi/180), mgl32.HomogRotate3DX(-170*math.Pi/180))
-	dq := make([]float32, 2*DualQuatFloats)
-	WriteDualQuats(dq, pal)
-	if d := dq[0]*dq[8] + dq[1]*dq[9] + dq[2]*dq[10] + dq[3]*dq[11]; d >= 0 {
-		t.Fatalf("the two real parts have dot %v; the test needs them antipodal", d)
+	// be the identity, the long way round. Scaled joints blend the same:
+	// dual quaternions drop the scale.
+	for _, c := range []struct {
+		name   string
+		s0, s1 mgl32.Mat4
+	}{
+		{"rigid", mgl32.Ident4(), mgl32.Ident4()},
+		{"scaled", mgl32.Scale3D(2, 2, 2), mgl32.Scale3D(0.5, 3, 1)},
+	} {
+		pal := paletteOf(mgl32.HomogRotate3DX(170*math.Pi/180).Mul4(c.s0), mgl32.HomogRotate3DX(-170*math.Pi/180).Mul4(c.s1))
+		dq := make([]float32, 2*DualQuatFloats)
+		WriteDualQuats(dq, pal)
+		if d := dq[0]*dq[8] + dq[1]*dq[9] + dq[2]*dq[10] + dq[3]*dq[11]; d >= 0 {
+			t.Fatalf("%s: the two real parts have dot %v; the test needs them antipodal", c.name, d)
+		}
+		got := make([]float32, 3)
+		if err := SkinDQ(got, nil, []float32{0, 1, 0}, nil, []uint16{0, 1, 0, 0}, []float32{0.5, 0.5, 0, 0}, dq); err != nil {
+			t.Fatal(err)
+		}
+		if !approxVec(got, []float32{0, -1, 0}, 1e-5) {
+			t.Errorf("%s: got %v; want (0, -1, 0)", c.name, got)
+		}
 	}
-	got := make([]float32, 3)
-	if err := SkinDQ(got, nil, []float32{0, 1, 0}, nil, []uint16{0, 1, 0, 0}, []float32{0.5, 0.5, 0, 0}, dq); err != nil {
+}
+
+// The sign test is the dot product of the real parts and nothing else, and
+// only a negative dot flips, as in skin_dq.vert; two influences weighted
+// half and half meet at the midpoint of the short arc between them.
+func TestSkinDQSignFlipDot(t *testing.T) {
+	s20, c20 := math.Sincos(20 * math.Pi / 180)
+	for _, c := range []struct {
+		name   string
+		m0, m1 mgl32.Mat4
+		dot    float64 // of the real parts, within dotTol
+		dotTol float32
+		p      []float32
+		want   []float32
+	}{
+		// +20° and −60° about x: real parts (sin 10°, 0, 0, cos 10°) and
+		// (−sin 30°, 0, 0, cos 30°), dot cos 40° > 0 though its x term is
+		// negative and large against the first's small x: no flip, and
+		// the midpoint is −20° about x, (0, 1, 0) → (0, cos 20°, −sin 20°).
+		{"small first x", mgl32.HomogRotate3DX(20 * math.Pi / 180), mgl32.HomogRotate3DX(-60 * math.Pi / 180),
+			math.Cos(40 * math.Pi / 180), 1e-6, []float32{0, 1, 0}, []float32{0, float32(c20), float32(-s20)}},
+		// The identity and the half turn about z, diag(−1, −1, 1): real
+		// parts (0, 0, 0, 1) and ±(0, 0, 1, 0) (w = 0 leaves the sign to
+		// the conversion), dot exactly 0, so no flip: the blend is the sum
+		// of the two as stored, a quarter turn about z one way, not the
+		// other (want nil: mathgl turns p by that sum).
+		{"dot zero", mgl32.Ident4(), mgl32.Scale3D(-1, -1, 1), 0, 0, []float32{1, 0, 0}, nil},
+	} {
+		dq := make([]float32, 2*DualQuatFloats)
+		WriteDualQuats(dq, paletteOf(c.m0, c.m1))
+		if d := dq[0]*dq[8] + dq[1]*dq[9] + dq[2]*dq[10] + dq[3]*dq[11]; !approxEqual(d, float32(c.dot), c.dotTol) {
+			t.Fatalf("%s: real parts %v and %v have dot %v; the test needs %v", c.name, dq[:4], dq[8:12], d, c.dot)
+		}
+		got := make([]float32, 3)
+		if err := SkinDQ(got, nil, c.p, nil, []uint16{0, 1, 0, 0}, []float32{0.5, 0.5, 0, 0}, dq); err != nil {
+			t.Fatal(err)
+		}
+		want := c.want
+		if want == nil {
+			sum := mgl32.Quat{W: dq[3] + dq[11], V: mgl32.Vec3{dq[0] + dq[8], dq[1] + dq[9], dq[2] + dq[10]}}
+			w := sum.Normalize().Rotate(mgl32.Vec3(c.p))
+			want = w[:]
+		}
+		if !approxVec(got, want, 1e-6) {
+			t.Errorf("%s: got %v; want %v", c.name, got, want)
+		}
+	}
+}
+
+// SkinDQ's normals come out of unit length whatever length they go in
+// with: (2, 4, 4), length 6, turned a quarter about z, is (−4, 2, 4)/6. A
+// vertex whose weights cancel (1 and −1 on one joint: a blended real part
+// of zero) has no rotation and gets a zero position and normal, in its
+// own slots, the vertex before it untouched.
+func TestSkinDQNormalsAndCancellingWeights(t *testing.T) {
+	dq := make([]float32, DualQuatFloats)
+	WriteDualQuats(dq, paletteOf(mgl32.Translate3D(1, 0, 0).Mul4(mgl32.HomogRotate3DZ(math.Pi/2))))
+	pos, nrm := []float32{1, 0, 0, 0, 1, 0}, []float32{2, 4, 4, 0, 0, 1}
+	gotP, gotN := []float32{9, 9, 9, 9, 9, 9}, []float32{9, 9, 9, 9, 9, 9}
+	if err := SkinDQ(gotP, gotN, pos, nrm, []uint16{0, 0, 0, 0, 0, 0, 0, 0}, []float32{1, 0, 0, 0, 1, -1, 0, 0}, dq); err != nil {
 		t.Fatal(err)
 	}
-	if !approxVec(got, []float32{0, -1, 0}, 1e-5) {
-		t.Errorf("got %v; want (0, -1, 0)", got)
+	// (1, 0, 0) turned a quarter about z is (0, 1, 0), moved to (1, 1, 0).
+	if !approxVec(gotP[:3], []float32{1, 1, 0}, 1e-6) || !approxVec(gotN[:3], []float32{-2.0 / 3, 1.0 / 3, 2.0 / 3}, 1e-6) {
+		t.Errorf("vertex 0 at %v facing %v; want (1, 1, 0) facing (-2/3, 1/3, 2/3)", gotP[:3], gotN[:3])
+	}
+	if !approxVec(gotP[3:], []float32{0, 0, 0}, 0) || !approxVec(gotN[3:], []float32{0, 0, 0}, 0) {
+		t.Errorf("vertex 1, weights cancelling, at %v facing %v; want zero both", gotP[3:], gotN[3:])
 	}
 }
 

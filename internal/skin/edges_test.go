@@ -1,6 +1,7 @@
 package skin
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -10,20 +11,28 @@ import (
 	"github.com/skinview/skinview/internal/anim"
 )
 
-// panics says whether f panics.
-func panics(f func()) (did bool) {
-	defer func() { did = recover() != nil }()
+// panicText returns what f panics with, as text, or "" when it returns.
+func panicText(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+		}
+	}()
 	f()
-	return false
+	return ""
 }
 
 // The size checks sit exactly at the contract's boundary: a destination or
-// palette one float short panics, one of the exact size does not.
+// palette one float short, or a joint one past the palette, panics with the
+// function's own message (not a runtime error from a later slice); the
+// exact size, and the last joint, do not panic.
 func TestSizeChecksAtTheBoundary(t *testing.T) {
 	pal := paletteOf(mgl32.Ident4(), mgl32.Translate3D(1, 0, 0))
+	unit := Box{Min: [3]float32{0, 0, 0}, Max: [3]float32{1, 1, 1}}
 	for _, c := range []struct {
 		name string
 		f    func(short bool)
+		want string
 	}{
 		{"WriteDualQuats", func(short bool) {
 			n := 2 * DualQuatFloats
@@ -31,28 +40,49 @@ func TestSizeChecksAtTheBoundary(t *testing.T) {
 				n--
 			}
 			WriteDualQuats(make([]float32, n), pal)
-		}},
+		}, "skin: WriteDualQuats: dst holds 15 floats for 2 joints"},
 		{"GatherPalette", func(short bool) {
 			n := 2 * anim.PaletteFloats
 			if short {
 				n--
 			}
 			GatherPalette(make([]float32, n), pal, []uint16{1, 0})
-		}},
+		}, "skin: GatherPalette: dst holds 23 floats for 2 joints"},
+		{"GatherPalette joint", func(past bool) {
+			j := uint16(1)
+			if past {
+				j = 2
+			}
+			GatherPalette(make([]float32, 2*anim.PaletteFloats), pal, []uint16{0, j})
+		}, "skin: GatherPalette: joint 2 is outside a palette of 2 entries"},
 		{"PosedBounds", func(short bool) {
 			p := pal
 			if short {
 				p = pal[:len(pal)-1]
 			}
-			PosedBounds([]Box{{Min: [3]float32{0, 0, 0}, Max: [3]float32{1, 1, 1}}, {Min: [3]float32{0, 0, 0}, Max: [3]float32{1, 1, 1}}}, p)
-		}},
+			PosedBounds([]Box{unit, unit}, p)
+		}, "skin: PosedBounds: 2 boxes but a palette of 1 entries"},
 	} {
-		if panics(func() { c.f(false) }) {
-			t.Errorf("%s panics at the exact size", c.name)
+		if msg := panicText(func() { c.f(false) }); msg != "" {
+			t.Errorf("%s panics at the exact size: %s", c.name, msg)
 		}
-		if !panics(func() { c.f(true) }) {
-			t.Errorf("%s does not panic one float short", c.name)
+		if msg := panicText(func() { c.f(true) }); msg != c.want {
+			t.Errorf("%s one past the limit panics with %q; want %q", c.name, msg, c.want)
 		}
+	}
+}
+
+// skin4's contract: the first vertex using a joint outside the palette and
+// that joint, or (−1, −1) when there is none, not a stale joint.
+func TestSkin4BadJoint(t *testing.T) {
+	pal := paletteOf(mgl32.Ident4(), mgl32.Ident4())
+	out := make([]float32, 6)
+	pos := []float32{0, 0, 0, 1, 1, 1}
+	if v, j := skin4(out, nil, pos, nil, []uint16{1, 0, 0, 0, 0, 1, 0, 0}, []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0}, pal, 2); v != -1 || j != -1 {
+		t.Errorf("joints in the palette: (%d, %d); want (-1, -1)", v, j)
+	}
+	if v, j := skin4(out, nil, pos, nil, []uint16{1, 0, 0, 0, 0, 3, 0, 0}, []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0}, pal, 2); v != 1 || j != 3 {
+		t.Errorf("vertex 1 uses joint 3: (%d, %d); want (1, 3)", v, j)
 	}
 }
 
@@ -70,11 +100,11 @@ func TestSkinDQBoundaries(t *testing.T) {
 	}
 	two := []float32{1, 0, 0, 0, 1, 0}
 	joints, weights := []uint16{0, 0, 0, 0, 0, 0, 0, 0}, []float32{1, 0, 0, 0, 1, 0, 0, 0}
-	if err := SkinDQ(make([]float32, 6), make([]float32, 6), two, []float32{0, 0, 1}, joints, weights, dq); err == nil || !strings.Contains(err.Error(), "normals") {
-		t.Errorf("2 vertices, 1 normal: %v; want an error about normals", err)
+	if err := SkinDQ(make([]float32, 6), make([]float32, 6), two, []float32{0, 0, 1}, joints, weights, dq); err == nil || err.Error() != "skin: SkinDQ of 2 vertices has 1 normals and 2 normal outputs" {
+		t.Errorf("2 vertices, 1 normal: %v; want an error counting 1 normal and 2 outputs", err)
 	}
-	if err := SkinDQ(make([]float32, 6), make([]float32, 3), two, []float32{0, 0, 1, 0, 0, 1}, joints, weights, dq); err == nil || !strings.Contains(err.Error(), "normal") {
-		t.Errorf("2 vertices, room for 1 normal: %v; want an error about normal outputs", err)
+	if err := SkinDQ(make([]float32, 6), make([]float32, 3), two, []float32{0, 0, 1, 0, 0, 1}, joints, weights, dq); err == nil || err.Error() != "skin: SkinDQ of 2 vertices has 2 normals and 1 normal outputs" {
+		t.Errorf("2 vertices, room for 1 normal: %v; want an error counting 2 normals and 1 output", err)
 	}
 }
 
@@ -129,12 +159,26 @@ func TestSkinDQSignFlipUsesTheWholeDot(t *testing.T) {
 
 // An entry that is singular for float32 (a turned and flattened joint,
 // |det| below 1e-12 of its size cubed) gives no rotation, as the contract
-// says, not the rotation its other axes show.
+// says, not the rotation its other axes show. The test is relative to the
+// entry's size: the same flattening at 1000 times the size is singular
+// too, and a joint merely scaled to 1e-9, |det| = 1e-27, is not; neither
+// is one scaled to 1e9, whose polar factor the scaled iteration finds as
+// fast.
 func TestNearlySingularEntryHasNoRotation(t *testing.T) {
-	m := mgl32.HomogRotate3DZ(0.7).Mul4(mgl32.Scale3D(1, 1, 1e-14))
-	q := DualQuatFromEntry(entry(m))
-	if !sameRotation(q.Real, mgl32.QuatIdent(), 1e-6) {
-		t.Errorf("rotation %v; want none", q.Real)
+	turn := mgl32.HomogRotate3DZ(0.7)
+	for _, c := range []struct {
+		name string
+		m    mgl32.Mat4
+		want mgl32.Quat
+	}{
+		{"flattened", turn.Mul4(mgl32.Scale3D(1, 1, 1e-14)), mgl32.QuatIdent()},
+		{"large and flattened", mgl32.Scale3D(1000, 1000, 1000).Mul4(turn).Mul4(mgl32.Scale3D(1, 1, 1e-13)), mgl32.QuatIdent()},
+		{"tiny", mgl32.Scale3D(1e-9, 1e-9, 1e-9).Mul4(turn), mgl32.QuatRotate(0.7, mgl32.Vec3{0, 0, 1})},
+		{"huge", mgl32.Scale3D(1e9, 1e9, 1e9).Mul4(turn), mgl32.QuatRotate(0.7, mgl32.Vec3{0, 0, 1})},
+	} {
+		if q := DualQuatFromEntry(entry(c.m)); !sameRotation(q.Real, c.want, 1e-6) {
+			t.Errorf("%s: rotation %v; want %v", c.name, q.Real, c.want)
+		}
 	}
 }
 

@@ -3,7 +3,6 @@ package skin
 import (
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -44,6 +43,13 @@ func TestNormals(t *testing.T) {
 		// flips the x normal, as the inverse transpose says.
 		{"mirror", []mgl32.Mat4{mgl32.Scale3D(-1, 1, 1)}, []float32{1}, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{-1, 0, 0}},
 		{"mirror, inverse transpose", []mgl32.Mat4{mgl32.Scale3D(-1, 2, 1).Mul4(rot)}, []float32{1}, mgl32.Vec3{0.48, 0.6, 0.64}, mgl32.Vec3{}},
+		// Rows (1 1.5 0), (1 2 0), (0 0 2): det = 1·4 − 1·3 = 1 > 0 along
+		// the first column, the small first term outweighed by the second,
+		// so det's sign needs every term as it is.
+		{"dense, det from cancelling terms", []mgl32.Mat4{{1, 1, 0, 0, 1.5, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1}}, []float32{1}, mgl32.Vec3{0.48, 0.6, 0.64}, mgl32.Vec3{}},
+		// Four entries that differ in every element of the 3×3 part, so
+		// that each term of each blended element counts.
+		{"four dense influences", []mgl32.Mat4{rot.Mul4(mgl32.Scale3D(1, 2, 0.5)), sheared, mgl32.HomogRotate3DX(1).Mul4(mgl32.Scale3D(0.7, 1.3, 1)), mgl32.HomogRotate3D(-2, mgl32.Vec3{3, -1, 2}.Normalize())}, []float32{0.4, 0.3, 0.2, 0.1}, mgl32.Vec3{0.36, -0.48, 0.8}, mgl32.Vec3{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,33 +108,42 @@ func TestSkin4Errors(t *testing.T) {
 	pal := paletteOf(mgl32.Ident4(), mgl32.Ident4())
 	pos := []float32{0, 0, 0, 1, 1, 1}
 	joints := []uint16{0, 0, 0, 0, 1, 2, 0, 0}
+	one := []float32{1, 0, 0, 0, 1, 0, 0, 0}
 	tests := []struct {
-		name    string
-		dst     []float32
-		nrm     []float32
-		joints  []uint16
-		weights []float32
-		want    string
+		name        string
+		dst         []float32
+		nrm, nrmOut []float32
+		joints      []uint16
+		weights     []float32
+		want        string
 	}{
-		{"joint outside palette", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0}, "vertex 1 uses joint 2; the palette has 2"},
-		{"zero weight on a missing joint is fine", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, ""},
-		{"short output", make([]float32, 5), nil, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, "2 vertices needs 6 outputs"},
-		{"short weights", make([]float32, 6), nil, joints, []float32{1, 0, 0, 0}, "4 weights"},
-		{"short normals", make([]float32, 6), []float32{0, 0, 1}, joints, []float32{1, 0, 0, 0, 1, 0, 0, 0}, "1 normals"},
+		{"joint outside palette", make([]float32, 6), nil, nil, joints, []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0}, "skin: vertex 1 uses joint 2; the palette has 2"},
+		{"joint outside palette at vertex 0", make([]float32, 6), nil, nil, []uint16{2, 0, 0, 0, 0, 0, 0, 0}, one, "skin: vertex 0 uses joint 2; the palette has 2"},
+		{"zero weight on a missing joint is fine", make([]float32, 6), nil, nil, joints, one, ""},
+		{"short output", make([]float32, 5), nil, nil, joints, one, "skin: Skin4 of 2 vertices needs 6 outputs and 8 influences; have 5, 8 joints, 8 weights"},
+		{"short joints", make([]float32, 6), nil, nil, joints[:7], one, "skin: Skin4 of 2 vertices needs 6 outputs and 8 influences; have 6, 7 joints, 8 weights"},
+		{"short weights", make([]float32, 6), nil, nil, joints, []float32{1, 0, 0, 0}, "skin: Skin4 of 2 vertices needs 6 outputs and 8 influences; have 6, 8 joints, 4 weights"},
+		{"short normals", make([]float32, 6), []float32{0, 0, 1}, make([]float32, 6), joints, one, "skin: Skin4 of 2 vertices has 1 normals and 2 normal outputs"},
+		{"short normal outputs", make([]float32, 6), []float32{0, 0, 1, 0, 0, 1}, make([]float32, 3), joints, one, "skin: Skin4 of 2 vertices has 2 normals and 1 normal outputs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Skin4(tc.dst, make([]float32, 6), pos, tc.nrm, tc.joints, tc.weights, pal)
+			err := Skin4(tc.dst, tc.nrmOut, pos, tc.nrm, tc.joints, tc.weights, pal)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v; want one saying %q", err, tc.want)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error %v; want %q", err, tc.want)
 			}
 		})
+	}
+	// Normals reports the same way, from the first vertex on.
+	err := Normals(make([]float32, 6), []float32{0, 0, 1, 0, 0, 1}, []uint16{2, 0, 0, 0, 0, 0, 0, 0}, one, pal)
+	if want := "skin: vertex 0 uses joint 2; the palette has 2"; err == nil || err.Error() != want {
+		t.Errorf("Normals: error %v; want %q", err, want)
 	}
 }
 
@@ -167,20 +182,29 @@ func TestAllocs(t *testing.T) {
 
 // A vertex whose four weights are all zero stays where the mesh puts it
 // in bind pose, whatever the palette: it neither collapses to the origin
-// nor follows joint 0.
+// nor follows joint 0. Weightless vertices sit before and after a weighted
+// one, each with its own position and normal, so that each must take its
+// own and land in its own slot.
 func TestWeightlessVertexKeepsBindPose(t *testing.T) {
 	pal := paletteOf(mgl32.Translate3D(5, 0, 0).Mul4(mgl32.HomogRotate3DZ(1)))
-	pos, nrm := []float32{1, 2, 3, 1, 2, 3}, []float32{0, 1, 0, 0, 1, 0}
-	joints := []uint16{0, 0, 0, 0, 0, 0, 0, 0}
-	weights := []float32{0, 0, 0, 0, 1, 0, 0, 0}
-	gotP, gotN := make([]float32, 6), make([]float32, 6)
+	pos, nrm := []float32{1, 2, 3, 1, 2, 3, 4, 5, 6}, []float32{0, 1, 0, 0, 1, 0, 0.6, 0, 0.8}
+	joints := make([]uint16, 12)
+	weights := []float32{0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}
+	gotP, gotN := make([]float32, 9), make([]float32, 9)
 	if err := Skin4(gotP, gotN, pos, nrm, joints, weights, pal); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(gotP[:3], pos[:3]) || !slices.Equal(gotN[:3], nrm[:3]) {
-		t.Errorf("weightless vertex skinned to %v facing %v; want %v facing %v", gotP[:3], gotN[:3], pos[:3], nrm[:3])
+	onlyN := make([]float32, 9)
+	if err := Normals(onlyN, nrm, joints, weights, pal); err != nil {
+		t.Fatal(err)
 	}
-	if slices.Equal(gotP[3:], pos[3:]) {
+	for _, v := range []int{0, 2} {
+		p, n := pos[v*3:v*3+3], nrm[v*3:v*3+3]
+		if !slices.Equal(gotP[v*3:v*3+3], p) || !slices.Equal(gotN[v*3:v*3+3], n) || !slices.Equal(onlyN[v*3:v*3+3], n) {
+			t.Errorf("weightless vertex %d skinned to %v facing %v (Normals: %v); want %v facing %v", v, gotP[v*3:v*3+3], gotN[v*3:v*3+3], onlyN[v*3:v*3+3], p, n)
+		}
+	}
+	if slices.Equal(gotP[3:6], pos[3:6]) {
 		t.Errorf("the weighted vertex did not move: the palette is not applied")
 	}
 }
@@ -200,5 +224,82 @@ func TestPositionsNormalizesWeights(t *testing.T) {
 	}
 	if !approxVec(got[:3], []float32{1 + 4.0/3, 2, 3}, 1e-6) || !slices.Equal(got[3:], pos[3:]) {
 		t.Fatalf("Positions = %v; want (%v, 2, 3) and (1, 2, 3)", got, 1+4.0/3)
+	}
+}
+
+// Normals where the inverse transpose does not exist or overflows, each
+// against a value derived by hand from cof(M₃), for one entry of weight 1
+// (the blended matrix is then the entry itself).
+func TestNormalsDegenerate(t *testing.T) {
+	big, bc := float32(1<<32), float32(1<<32-1<<8)
+	tests := []struct {
+		name string
+		rows [9]float32 // the entry's 3×3 part, by rows
+		n    [3]float32
+		want [3]float32
+	}{
+		// diag(1, 1, 0) has cofactor diag(0, 0, 1): a normal along x
+		// collapses to zero length and comes out zero, not NaN.
+		{"collapsed", [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 0}, [3]float32{1, 0, 0}, [3]float32{}},
+		// The same singular matrix, det = 0: the z normal keeps its
+		// direction (no sign flip, which only a negative det asks for).
+		{"singular, rank 2", [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 0}, [3]float32{0, 0, 1}, [3]float32{0, 0, 1}},
+		// diag(2²⁰, 2³²−2⁸, 2³²): cof·(1, 1, 0) = (2⁶⁴−2⁴⁰, 2⁵², 0), whose
+		// squared length rounds to (2¹²⁸−2¹⁰⁵) + 2¹⁰⁴ = MaxFloat32 exactly,
+		// the largest finite float: still normalized, to the direction of
+		// (1, r, 0), r = 2⁵²/(2⁶⁴−2⁴⁰) ≈ 2⁻¹²: (1, 2⁻¹², 0) within 1e-6.
+		{"largest finite length", [9]float32{1 << 20, 0, 0, 0, bc, 0, 0, 0, big}, [3]float32{1, 1, 0}, [3]float32{1, 2.4414063e-4, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.rows
+			pal := []float32{r[0], r[1], r[2], 0, r[3], r[4], r[5], 0, r[6], r[7], r[8], 0}
+			got := make([]float32, 3)
+			if err := Normals(got, tc.n[:], []uint16{0, 0, 0, 0}, []float32{1, 0, 0, 0}, pal); err != nil {
+				t.Fatal(err)
+			}
+			if !approxVec(got, tc.want[:], 1e-6) {
+				t.Errorf("normal %v; want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Positions refuses inputs shorter than its vertex count needs, and a
+// joint past the palette, with messages that count vertices, influences
+// and entries.
+func TestPositionsErrors(t *testing.T) {
+	pal := paletteOf(mgl32.Ident4(), mgl32.Ident4())
+	pos := []float32{0, 0, 0, 1, 1, 1}
+	joints, weights := []uint16{0, 1, 0, 1}, []float32{1, 0, 1, 0}
+	for _, c := range []struct {
+		name    string
+		dst     []float32
+		joints  []uint16
+		weights []float32
+		want    string
+	}{
+		{"short output", make([]float32, 5), joints, weights, "skin: 2 vertices need 6 outputs and 4 influences; have 5, 4 joints, 4 weights"},
+		{"short joints", make([]float32, 6), joints[:3], weights, "skin: 2 vertices need 6 outputs and 4 influences; have 6, 3 joints, 4 weights"},
+		{"short weights", make([]float32, 6), joints, weights[:3], "skin: 2 vertices need 6 outputs and 4 influences; have 6, 4 joints, 3 weights"},
+		{"joint past the palette", make([]float32, 6), []uint16{0, 1, 2, 1}, []float32{1, 0, 0.5, 0.5}, "skin: vertex 1 uses joint 2; the palette has 2"},
+	} {
+		if err := Positions(c.dst, pos, c.joints, c.weights, 2, pal); err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v; want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// Transform applies one dense entry to every whole position and leaves a
+// trailing partial one alone. Rows (1 2 3 | 4), (−1 0.5 2 | −3),
+// (0.5 −2 1 | 0.25): (1, −1, 2) → (1−2+6+4, −1−0.5+4−3, 0.5+2+2+0.25) =
+// (9, −0.5, 4.75); (0.5, 3, −2) → (0.5+6−6+4, −0.5+1.5−4−3,
+// 0.25−6−2+0.25) = (4.5, −6, −7.5).
+func TestTransform(t *testing.T) {
+	m := []float32{1, 2, 3, 4, -1, 0.5, 2, -3, 0.5, -2, 1, 0.25}
+	dst := []float32{99, 99, 99, 99, 99, 99, 99, 99}
+	Transform(dst, []float32{1, -1, 2, 0.5, 3, -2, 7, 7}, m)
+	if want := []float32{9, -0.5, 4.75, 4.5, -6, -7.5, 99, 99}; !slices.Equal(dst, want) {
+		t.Errorf("got %v; want %v", dst, want)
 	}
 }

@@ -162,12 +162,14 @@ func checkPlan(t *testing.T, m *mesh, plan *Plan, k int) {
 
 func TestPlanPartitionsFits(t *testing.T) {
 	// Two triangles over joints 3, 7 and 9; vertex 3's second slot has
-	// weight 0 and a joint (11) that must not count.
+	// weight 0 and a joint (11) that must not count. Vertex 4 is in no
+	// triangle: a primitive that fits keeps it, also at k = 3, exactly
+	// the joints in use.
 	m := &mesh{
-		pos:     []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0},
-		nrm:     []float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1},
-		joints:  []uint16{3, 0, 0, 0, 3, 7, 0, 0, 9, 7, 0, 0, 9, 11, 0, 0},
-		weights: []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0, 0.25, 0.75, 0, 0, 1, 0, 0, 0},
+		pos:     []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 2, 0, 0},
+		nrm:     []float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1},
+		joints:  []uint16{3, 0, 0, 0, 3, 7, 0, 0, 9, 7, 0, 0, 9, 11, 0, 0, 7, 0, 0, 0},
+		weights: []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0, 0.25, 0.75, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0},
 		indices: []uint32{0, 1, 2, 2, 1, 3},
 		numJ:    12,
 	}
@@ -181,11 +183,11 @@ func TestPlanPartitionsFits(t *testing.T) {
 		}
 		p := plan.Partitions[0]
 		if !slices.Equal(p.Joints, []uint16{3, 7, 9}) || !slices.Equal(p.Indices, m.indices) ||
-			!slices.Equal(plan.Source, []uint32{0, 1, 2, 3}) || p.FirstVertex != 0 || p.NumVertices != 4 {
+			!slices.Equal(plan.Source, []uint32{0, 1, 2, 3, 4}) || p.FirstVertex != 0 || p.NumVertices != 5 {
 			t.Errorf("k=%d: got %+v, source %v", k, p, plan.Source)
 		}
 		// 3→0, 7→1, 9→2; zero-weight slots 0.
-		if want := []uint16{0, 0, 0, 0, 0, 1, 0, 0, 2, 1, 0, 0, 2, 0, 0, 0}; !slices.Equal(plan.LocalJoints, want) {
+		if want := []uint16{0, 0, 0, 0, 0, 1, 0, 0, 2, 1, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0}; !slices.Equal(plan.LocalJoints, want) {
 			t.Errorf("k=%d: local joints %v; want %v", k, plan.LocalJoints, want)
 		}
 		checkPlan(t, m, plan, k)
@@ -344,7 +346,7 @@ func TestPlanPartitionsErrors(t *testing.T) {
 		{"k0", wide.indices, wide.joints, wide.weights, 0, []string{"at least one joint", "0"}},
 		{"triangle too wide", wide.indices, wide.joints, wide.weights, 11, []string{"triangle 1", "vertices 1, 2, 3", "12 joints", "at most 11"}},
 		{"first wide triangle named", wide.indices, wide.joints, wide.weights, 4, []string{"triangle 0", "vertices 0, 0, 1", "5 joints", "at most 4"}},
-		{"index out of range", []uint32{0, 1, 2, 3, 1, 4}, wide.joints, wide.weights, 12, []string{"triangle 1", "corner 2", "vertex 4", "has 4"}},
+		{"index out of range", []uint32{0, 1, 2, 3, 1, 4}, wide.joints, wide.weights, 12, []string{"skin: triangle 1 corner 2 uses vertex 4; the primitive has 4"}},
 		{"huge index", []uint32{0xffffffff, 1, 2}, wide.joints, wide.weights, 12, []string{"triangle 0", "vertex 4294967295"}},
 		{"partial triangle", []uint32{0, 1}, wide.joints, wide.weights, 12, []string{"2 indices"}},
 		{"weights short", wide.indices, wide.joints, wide.weights[:15], 12, []string{"16 joints and 15 weights"}},
@@ -399,4 +401,53 @@ func TestGatherPalette(t *testing.T) {
 		}
 	}()
 	GatherPalette(dst, full, []uint16{5})
+}
+
+// stripMesh is a strip of n triangles, Tᵢ = (pᵢ, pᵢ₊₁, pᵢ₊₂), listed in the
+// given order; vertex pᵢ is on joint i alone, so Tᵢ uses joints i…i+2 and
+// consecutive triangles share two vertices and two joints.
+func stripMesh(order []int) *mesh {
+	nv := len(order) + 2
+	m := &mesh{numJ: nv, pos: make([]float32, nv*3), nrm: make([]float32, nv*3), joints: make([]uint16, nv*4), weights: make([]float32, nv*4)}
+	for v := 0; v < nv; v++ {
+		m.pos[v*3], m.pos[v*3+1] = float32(v/2), float32(v%2)
+		m.nrm[v*3+2] = 1
+		m.joints[v*4], m.weights[v*4] = uint16(v), 1
+	}
+	for _, t := range order {
+		m.indices = append(m.indices, uint32(t), uint32(t+1), uint32(t+2))
+	}
+	return m
+}
+
+// The growth prefers, among triangles adding as few joints, those sharing
+// the most corners with the open partition, and seeds the next partition
+// beside the one just closed, whatever the input order; on a strip
+// starting at T₀ that is the sweep. With k joints a partition holds k−2
+// consecutive triangles (joints i…i+k−1), so a strip of 3(k−2) triangles
+// needs 3 partitions, and the sweep has two borders of two vertices each:
+// 4 copies, the fewest three partitions allow.
+func TestPlanPartitionsSweepsAStrip(t *testing.T) {
+	for _, c := range []struct {
+		k     int
+		order []int
+		want  [][]uint16
+	}{
+		{4, []int{0, 4, 2, 5, 3, 1}, [][]uint16{{0, 1, 2, 3}, {2, 3, 4, 5}, {4, 5, 6, 7}}},
+		{5, []int{0, 5, 3, 7, 1, 8, 2, 6, 4}, [][]uint16{{0, 1, 2, 3, 4}, {3, 4, 5, 6, 7}, {6, 7, 8, 9, 10}}},
+	} {
+		m := stripMesh(c.order)
+		plan, err := PlanPartitions(m.indices, m.joints, m.weights, c.k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][]uint16
+		for _, p := range plan.Partitions {
+			got = append(got, p.Joints)
+		}
+		if !slices.EqualFunc(got, c.want, slices.Equal) || plan.Duplicated != 4 {
+			t.Errorf("k=%d order %v: partitions %v, %d duplicated; want the sweep %v, 4 duplicated", c.k, c.order, got, plan.Duplicated, c.want)
+		}
+		checkPlan(t, m, plan, c.k)
+	}
 }
