@@ -6,6 +6,7 @@ import "testing"
 // "…" (21 px); elideMiddle keeps of the end at most half the room left
 // after "…", the start filling the rest. Neither cuts inside a rune ("é"
 // is 2 bytes); a room exactly as wide as the text or the cut keeps it all.
+// Bytes that are not UTF-8, and a negative room, cut without a panic.
 func TestCutText(t *testing.T) {
 	type cutCase struct {
 		s    string
@@ -28,6 +29,10 @@ func TestCutText(t *testing.T) {
 			{"éé", 27, "…"},              // 6 px for the text: not even one rune
 			{"aébcd", 34, "a…"},          // 13 px: a, not half of é
 			{"abcdefgh", 56, "abcdefgh"}, // as wide as the room
+			// Not UTF-8, starting inside a rune: 4 px for the text, not
+			// even one byte.
+			{"\x80abcdef", 25, "…"},
+			{"", -1, "…"}, // less than no room (a narrow help column)
 		}},
 		{"elideMiddle", elideMiddle, []cutCase{
 			{"abcdefgh", 56, "abcdefgh"}, // as wide as the room
@@ -41,6 +46,8 @@ func TestCutText(t *testing.T) {
 			// it, so nothing of the end is kept, and the start stops at it.
 			{"ab😀", 35, "ab…"},
 			{"abcdef", 20, "…"}, // no room even for "…"
+			{"", -1, "…"},       // less than no room
+			{"\x80", 5, "…"},    // a lone byte, not UTF-8, wider than the room
 		}},
 	} {
 		for _, tc := range fn.cases {

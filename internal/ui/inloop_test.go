@@ -114,19 +114,25 @@ func TestInLoopEdges(t *testing.T) {
 
 // TestInLoopExactEdges: the region [0.5, 1.25] (0.75 s, exact in
 // binary): exactly its length past an end is not yet far (a seek), so
-// the play head carries on by the full length, landing on the other end;
-// in a region longer than half the clip a play head on the in point,
-// having played on from inside, is inside, not wrapped.
+// the play head carries on by the full length, landing on the other end.
+// In [0.01, 0.08] the play head at 0.15 is that too in decimals, but
+// 0.15 − 0.08 rounds to a hair over 0.08 − 0.01 in float32: it still
+// lands on the out point, never past the region. In a region longer than
+// half the clip a play head on an end, having played on from inside
+// towards the other end, is inside, not wrapped.
 func TestInLoopExactEdges(t *testing.T) {
 	for _, tc := range []struct {
-		t, want float32
+		in, out float32
+		ts      []float32
+		want    float32
 		reverse bool
-	}{{2, 1.25, false}, {-0.25, 0.5, true}} {
-		if _, f := playRegion(0.5, 1.25, anim.Loop, tc.reverse, tc.t); f.t != tc.want {
-			t.Errorf("at %v (reverse %v): %v, want %v", tc.t, tc.reverse, f.t, tc.want)
+	}{
+		{0.5, 1.25, []float32{2}, 1.25, false}, {0.5, 1.25, []float32{-0.25}, 0.5, true},
+		{0.01, 0.08, []float32{0.15}, 0.08, false},
+		{0.5, 1.8, []float32{1, 0.5}, 0.5, false}, {0.25, 1.5, []float32{1, 1.5}, 1.5, true},
+	} {
+		if _, f := playRegion(tc.in, tc.out, anim.Loop, tc.reverse, tc.ts...); f.t != tc.want {
+			t.Errorf("[%v, %v] at %v (reverse %v): %v, want %v", tc.in, tc.out, tc.ts, tc.reverse, f.t, tc.want)
 		}
-	}
-	if _, f := playRegion(0.5, 1.8, anim.Loop, false, 1, 0.5); f.t != 0.5 {
-		t.Errorf("on the in point of [0.5, 1.8]: moved to %v", f.t)
 	}
 }

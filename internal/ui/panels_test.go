@@ -102,6 +102,34 @@ func TestClipListMouse(t *testing.T) {
 	}
 }
 
+// TestEmptyRowsAndBars: a list whose rows have no height holds no row,
+// and a bar of no width sets no weight: a press there is the camera's,
+// and a drag from it sets nothing.
+func TestEmptyRowsAndBars(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		x, y float32
+		set  func(s *State)
+	}{
+		{"clip rows of no height", 100, 180, func(s *State) { s.Clips = Rect{8, 168, 340, 60} }},
+		{"morph rows of no height", 1000, 40, func(s *State) { s.Morphs = Rect{980, 36, 300, 60} }},
+		{"a weight bar of no width", 150, 0, func(s *State) { s.weighing, s.WeightBar = 0, Rect{X: 100} }},
+		{"a morph bar of no width", 150, 0, func(s *State) { s.pinning, s.MorphBar = 0, Rect{X: 100} }},
+	} {
+		f := newFake()
+		f.params, f.morph, f.pinned = nil, []float32{0.5, 0.5}, map[int]bool{1: true}
+		s := NewState()
+		s.Selected, s.MorphSel = 1, 1
+		tc.set(&s)
+		taken := s.Press(tc.x, tc.y, true, f)
+		s.Drag(tc.x, f)
+		if taken || s.Selected != 1 || s.MorphSel != 1 || s.Message != "" || f.morph[0] != 0.5 || len(f.pinned) != 1 || !f.pinned[1] {
+			t.Errorf("%s: press at (%v, %v) taken %v, then a drag: selected %d, morph target %d, says %q, morph weights %v pinned %v",
+				tc.name, tc.x, tc.y, taken, s.Selected, s.MorphSel, s.Message, f.morph, f.pinned)
+		}
+	}
+}
+
 // TestClipListScrolls: a list longer than the window shows the rows
 // around the selected clip, and a click maps to the clip it shows.
 func TestClipListScrolls(t *testing.T) {
@@ -168,7 +196,7 @@ func TestBlendWeightKeys(t *testing.T) {
 }
 
 // TestTimelineHover: the pointer over the timeline shows the time and
-// frame under it; away from it, nothing.
+// frame under it; away from it, nothing: the HUD is as never hovered.
 func TestTimelineHover(t *testing.T) {
 	s := NewState()
 	in := &Info{Duration: 2, FPS: 30, Time: 0.5}
@@ -184,8 +212,10 @@ func TestTimelineHover(t *testing.T) {
 	s.Hover(r.X+0.75*r.W, r.Y+200)
 	rec = &recorder{}
 	Draw(rec, &s, in, 800, 600)
-	if strings.Contains(strings.Join(rec.texts, "\n"), "frame 45") {
-		t.Fatal("the tag stays after the pointer left the timeline")
+	fresh, plain := NewState(), &recorder{}
+	Draw(plain, &fresh, in, 800, 600)
+	if got, want := strings.Join(rec.texts, "\n"), strings.Join(plain.texts, "\n"); got != want {
+		t.Fatalf("the pointer off the timeline: the HUD shows\n%s\nwant, as never hovered:\n%s", got, want)
 	}
 }
 

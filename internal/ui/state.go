@@ -218,11 +218,11 @@ func (s *State) Handle(ev Event, a Actions) {
 			break
 		}
 		// From the frame shown to the next or previous one (Shift: a
-		// second's worth of frames), on the frame grid.
+		// second's worth of frames, at least one), on the frame grid.
 		step := a.FrameStep()
 		n := float32(1)
 		if ev.Shift {
-			n = float32(math.Round(float64(1 / step)))
+			n = max(float32(math.Round(float64(1/step))), 1)
 		}
 		if ev.Key == KeyLeft {
 			n = -n
@@ -515,7 +515,7 @@ func (s *State) InLoop(a Actions) {
 }
 
 // neighbourKey is the first key time after t (next) or before t, by more
-// than a float's rounding; t itself when there is none.
+// than 1e-5 s (a float's rounding); t itself when there is none.
 func neighbourKey(keys []float32, t float32, next bool) float32 {
 	const eps = 1e-5
 	if next {
@@ -568,7 +568,7 @@ func (s *State) clipAt(x, y float32) (i int, onBar, ok bool) {
 // clip list it plays that clip (Shift: adds it to the blend or takes it
 // out), and on the row's weight bar it sets the weight and keeps setting
 // it while dragged. Each reports true. Elsewhere it reports false and the
-// press is the camera's.
+// press is the camera's; a list whose rows have no height has no rows.
 func (s *State) Press(x, y float32, shift bool, a Actions) bool {
 	if s.HUD && s.Morphs.Contains(x, y, 0) && s.RowHeight > 0 {
 		i := s.MorphFirst + int((y-s.Morphs.Y)/s.RowHeight)
@@ -616,7 +616,8 @@ func (s *State) Press(x, y float32, shift bool, a Actions) bool {
 
 // Drag follows the pointer at x while the button is held: scrubbing, a
 // click at a fraction f of the timeline's width seeks to f × duration;
-// on a weight bar, f of its width is weight f (to a hundredth).
+// on a weight bar, f of its width is weight f (to a hundredth). A bar of
+// no width, or no timeline (the HUD hidden), sets nothing.
 func (s *State) Drag(x float32, a Actions) {
 	if s.pinning >= 0 && s.MorphBar.W > 0 {
 		f := min(max((x-s.MorphBar.X)/s.MorphBar.W, 0), 1)

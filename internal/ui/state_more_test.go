@@ -225,6 +225,25 @@ func TestSecondStepsPassMarkers(t *testing.T) {
 	}
 }
 
+// TestSecondStepOfSlowFrames: with frames 3 s apart (a 9 s clip) a
+// second's worth of frames rounds to none; Shift+arrow still steps one
+// frame, the way the arrow points, from frame 1 (3 s) to 6 s or 0 s.
+func TestSecondStepOfSlowFrames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		key  Key
+		want float32
+	}{{"Right", KeyRight, 6}, {"Left", KeyLeft, 0}} {
+		f := newFake()
+		f.t = 3
+		s := NewState()
+		s.Handle(Event{Key: tc.key, Shift: true}, sized{f, 9, 3})
+		if f.t != tc.want || f.steps != 1 {
+			t.Errorf("Shift+%s from 3 s, frames 3 s apart: %d steps to %v, want 1 to %v", tc.name, f.steps, f.t, tc.want)
+		}
+	}
+}
+
 // TestRegionKeys: I puts the in point at the play head, the out point at
 // the end when it would not be after it (also when equal); O the out
 // point, the in point at 0 when it would not be before it.
@@ -330,8 +349,9 @@ func TestParamKeysClamp(t *testing.T) {
 	}
 }
 
-// TestNeighbourKey: a key within 1e-5 s of the play head is where it is,
-// not the next; with none further, the play head stays.
+// TestNeighbourKey: a key within 1e-5 s of the play head, or exactly
+// that far, is where it is, not the next; with none further, the play
+// head stays.
 func TestNeighbourKey(t *testing.T) {
 	keys := []float32{0, 0.5, 1.2, 2}
 	for _, tc := range []struct {
@@ -344,6 +364,16 @@ func TestNeighbourKey(t *testing.T) {
 	} {
 		if got := neighbourKey(keys, tc.t, tc.next); got != tc.want {
 			t.Errorf("neighbourKey(%v, next %v) = %v, want %v", tc.t, tc.next, got, tc.want)
+		}
+	}
+	// Exactly 1e-5 s away (in float32) is not more: the key beyond it.
+	at := float32(0.25)
+	for _, tc := range []struct {
+		k, want float32
+		next    bool
+	}{{at + 1e-5, 1, true}, {at - 1e-5, 0, false}} {
+		if got := neighbourKey([]float32{0, tc.k, 1}, at, tc.next); got != tc.want {
+			t.Errorf("neighbourKey([0 %v 1], %v, next %v) = %v, want %v", tc.k, at, tc.next, got, tc.want)
 		}
 	}
 }
@@ -398,7 +428,8 @@ func TestStateLineFields(t *testing.T) {
 		}
 	}
 	// A clip with no fade weighs 1; the clip browser's weights are its
-	// live ones, those in the pose only; no region, no list, no panel.
+	// live ones, those in the pose only; no region, no list, no panel (a
+	// morph panel without targets is none).
 	s = NewState()
 	for _, tc := range []struct {
 		in   *Info
@@ -407,6 +438,7 @@ func TestStateLineFields(t *testing.T) {
 		{&Info{Mode: "clip", Choice: "Walk", Status: graph.Status{State: "x"}}, `{"Walk":1}`},
 		{&Info{Mode: "clip", Clips: []ClipRow{{Name: "a", Live: 0.25}, {Name: "b"}}}, `{"a":0.25}`},
 		{&Info{Mode: "clip"}, `{}`},
+		{&Info{Mode: "clip", Morph: &MorphPanel{Title: "Face"}}, `{}`},
 	} {
 		line := string(StateLine(tc.in, &s, 1, ""))
 		if !strings.Contains(line, `"weights":`+tc.want) || strings.Contains(line, `"state"`) ||
@@ -448,9 +480,10 @@ func TestParseKeysBounds(t *testing.T) {
 	}
 }
 
-// TestPressEdges: a press 4 px either side of a weight bar is on it;
-// one below the last clip or morph target shown takes the press but
-// selects nothing; Release says whether a drag was under way.
+// TestPressEdges: a press 4 px either side of a weight bar is on it, the
+// first row's bar as the others'; one below the last clip or morph target
+// shown takes the press but selects nothing; Release says whether a drag
+// was under way; a clip that cannot play says why.
 func TestPressEdges(t *testing.T) {
 	f := newFake()
 	f.params = nil
@@ -459,21 +492,25 @@ func TestPressEdges(t *testing.T) {
 	Draw(&tape{}, &s, &Info{Model: "m", Clips: []ClipRow{{Name: "Idle"}, {Name: "Walk"}, {Name: "Run"}}}, 1280, 720)
 	// Rows at y 168, 188, 208; the bar from 236 to 300.
 	for _, tc := range []struct {
-		x, want float32
-	}{{232, 0}, {304, 1}, {236 + 16, 0.25}} {
-		if !s.Press(tc.x, 190, false, f) || !near(f.weights[1], tc.want) || s.Selected != 1 {
-			t.Errorf("press at x %v on Walk's row: weight %v, selected %d; want %v, 1", tc.x, f.weights[1], s.Selected, tc.want)
+		x, y, want float32
+		row        int
+	}{{232, 190, 0, 1}, {304, 190, 1, 1}, {236 + 16, 190, 0.25, 1}, {236 + 32, 170, 0.5, 0}} {
+		if !s.Press(tc.x, tc.y, false, f) || !near(f.weights[tc.row], tc.want) || s.Selected != tc.row {
+			t.Errorf("press at (%v, %v): weights %v, selected %d; want %v on row %d", tc.x, tc.y, f.weights, s.Selected, tc.want, tc.row)
 		}
 		if !s.Release() {
-			t.Errorf("release after a press on the bar at %v: no drag", tc.x)
+			t.Errorf("release after a press on row %d's bar at %v: no drag", tc.row, tc.x)
 		}
 	}
 	if s.Release() {
 		t.Error("a second release reports a drag")
 	}
 	// x 231: off the bar, on the name: plays Run.
-	if !s.Press(231, 210, false, f) || len(f.requested) != 1 || f.requested[0] != "fade:Run" || s.Release() {
-		t.Errorf("press left of Run's bar: requested %v", f.requested)
+	if !s.Press(231, 210, false, f) || len(f.requested) != 1 || f.requested[0] != "fade:Run" || s.Release() || s.Message != "" {
+		t.Errorf("press left of Run's bar: requested %v, says %q", f.requested, s.Message)
+	}
+	if s.Press(231, 210, false, failing{f}); s.Message != "no such clip" {
+		t.Errorf("press on a clip that cannot play: says %q, want %q", s.Message, "no such clip")
 	}
 	f.choices = f.choices[:2]
 	s.Selected = 0
@@ -504,16 +541,23 @@ func TestPressEdges(t *testing.T) {
 	if g.morph[0] != 0.25 {
 		t.Errorf("dragged a quarter along: %v, want 0.25", g.morph[0])
 	}
-	s.Release()
+	if !s.Release() {
+		t.Error("release after a drag on the first target's bar: no drag")
+	}
 	if !s.Press(1100, 78, false, g) || s.MorphSel != 0 {
 		t.Errorf("press on a row past the targets: selected %d, want 0 and the press taken", s.MorphSel)
 	}
 }
 
-// zeroLength is a fakeViewer whose clip has no length.
-type zeroLength struct{ *fakeViewer }
+// sized is a fakeViewer whose clip is d seconds long, its frames step
+// seconds apart.
+type sized struct {
+	*fakeViewer
+	d, step float32
+}
 
-func (zeroLength) Duration() float32 { return 0 }
+func (f sized) Duration() float32  { return f.d }
+func (f sized) FrameStep() float32 { return f.step }
 
 // TestNewStateAndEdges: a new State plays, with the HUD on, no joint
 // inspected, nothing hovered or dragged. Space in once mode on a clip of
@@ -527,13 +571,13 @@ func TestNewStateAndEdges(t *testing.T) {
 	}
 	f := newFake()
 	s.Loop = anim.Once
-	s.Handle(Event{Key: KeySpace}, zeroLength{f})
+	s.Handle(Event{Key: KeySpace}, sized{f, 0, 0.1})
 	if s.Playing {
 		t.Error("Space on a clip of no length in once mode: still playing")
 	}
 	// A frame step on it, looping: one Step, one frame on.
 	s.Loop = anim.Loop
-	s.Handle(Event{Key: KeyRight}, zeroLength{f})
+	s.Handle(Event{Key: KeyRight}, sized{f, 0, 0.1})
 	if f.steps != 1 || !near(f.t, 0.1) {
 		t.Errorf("Right on a clip of no length: %d steps to %v, want 1 to 0.1", f.steps, f.t)
 	}
@@ -606,18 +650,13 @@ func TestStepParts(t *testing.T) {
 	}
 }
 
-// oneSecond is a fakeViewer whose clip is 1 s long.
-type oneSecond struct{ *fakeViewer }
-
-func (oneSecond) Duration() float32 { return 1 }
-
 // TestWrapToStart: in a 1 s loop a second's step back from 0 lands on −1
 // s, a whole cycle, which wraps to the start (0), not the end; a region
 // of no length holds nothing.
 func TestWrapToStart(t *testing.T) {
 	f := newFake()
 	s := NewState()
-	s.Handle(Event{Key: KeyLeft, Shift: true}, oneSecond{f})
+	s.Handle(Event{Key: KeyLeft, Shift: true}, sized{f, 1, 0.1})
 	if f.t != 0 {
 		t.Errorf("Shift+Left from 0 in a 1 s loop: %v, want 0", f.t)
 	}

@@ -398,8 +398,9 @@ func TestHUDBlendSpaceAndStats(t *testing.T) {
 }
 
 // TestTimelineMouse: a press on the timeline bar seeks to the fraction of
-// its width it falls at, a drag follows the pointer, a press elsewhere is
-// the camera's; the bar is where the HUD drew it.
+// its width it falls at, a drag follows the pointer (until U hides the
+// HUD), a press elsewhere is the camera's; the bar is where the HUD drew
+// it.
 func TestTimelineMouse(t *testing.T) {
 	s := NewState()
 	f := newFake()
@@ -430,8 +431,16 @@ func TestTimelineMouse(t *testing.T) {
 	if !near(f.t, 2) {
 		t.Fatal("a drag after the release still scrubbed")
 	}
-	s.HUD = false
+	// U in the middle of a drag: the hidden HUD has no timeline to scrub.
+	if !s.Press(r.X+0.25*r.W, r.Y+r.H/2, false, f) || !near(f.t, 0.5) {
+		t.Fatalf("press at a quarter again: %v", f.t)
+	}
+	s.Handle(Event{Key: KeyU}, f)
 	Draw(&recorder{}, &s, in, 800, 600)
+	if s.Drag(r.X+0.75*r.W, f); !near(f.t, 0.5) {
+		t.Fatalf("dragged on with the HUD hidden: %v, want 0.5, where the press put it", f.t)
+	}
+	s.Release()
 	if s.Press(r.X+0.25*r.W, r.Y+r.H/2, false, f) {
 		t.Fatal("the hidden HUD's timeline took a press")
 	}
