@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
