@@ -18,16 +18,17 @@ import (
 )
 
 // rigidTwoJoint is the two-joint file with its mesh hanging from the
-// tip without a skin, and a character of it.
-func rigidTwoJoint(t *testing.T) (*gltfload.Model, *character.Character) {
+// tip without a skin, and further replacements made, and a character of
+// it.
+func rigidTwoJoint(t *testing.T, more ...[2]string) (*gltfload.Model, *character.Character) {
 	t.Helper()
 	doc := string(assettest.TwoJointGLTF(t))
-	for _, r := range [][2]string{
+	for _, r := range append([][2]string{
 		{`"scene": 0, "scenes": [{"nodes": [0, 2]}]`, `"scene": 0, "scenes": [{"nodes": [0]}]`},
 		{`{"name": "tip", "translation": [0, 1, 0]}`, `{"name": "tip", "translation": [0, 1, 0], "children": [2]}`},
 		{`{"name": "body", "mesh": 0, "skin": 0, "translation": [5, 0, 0]}`, `{"name": "body", "mesh": 0}`},
 		{`"skins": [{"joints": [0, 1], "inverseBindMatrices": 3}],`, ``},
-	} {
+	}, more...) {
 		if !strings.Contains(doc, r[0]) {
 			t.Fatalf("the two-joint file no longer has %s", r[0])
 		}

@@ -2,11 +2,14 @@ package scene
 
 import (
 	"image"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
+	"github.com/skinview/skinview/internal/render"
 )
 
 // TestViewDrawsOffscreen drives the frame step without a window: a view of
@@ -76,5 +79,47 @@ func TestViewDrawsOffscreen(t *testing.T) {
 	}
 	if d := diff(first, later); d == 0 {
 		t.Errorf("Update(0.3) left the picture unchanged: the walk did not move on")
+	}
+}
+
+// TestGroundGrid: the rigid two-joint file at 0 s with its root at
+// (2, 1, 3) scaled s: the mesh's vertices (0, 1…3, 0) under the tip at
+// (2, 1 + s, 3) stand at y = 1 + 2s … 1 + 4s, a box 2s tall and nothing
+// wide, so the grid's size is half its height, s, and its centre (2, 3). Its step is the power of ten at or below s/5,
+// times 5 past 25 steps across, times 2 past 12; it reaches the whole
+// steps that cover s on either side of the centre, at the box's floor.
+func TestGroundGrid(t *testing.T) {
+	for _, tc := range []struct {
+		scale               string
+		floor, step, extent float32
+	}{
+		{"0.95", 2.9, 0.1, 1},   // 9.5 steps of 0.1: 10
+		{"1.25", 3.5, 0.2, 1.4}, // 12.5 steps of 0.1: 6.25 of 0.2, 7
+		{"2.6", 6.2, 0.5, 3},    // 26 steps of 0.1: 5.2 of 0.5, 6
+	} {
+		_, c := rigidTwoJoint(t, [2]string{`{"name": "root", "translation": [0, 1, 0]`, `{"name": "root", "translation": [2, 1, 3], "scale": [` + strings.Repeat(tc.scale+", ", 2) + tc.scale + `]`})
+		onGL(t, func() error {
+			v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 16, 16)
+			if err != nil {
+				return err
+			}
+			defer v.Destroy()
+			if err := v.PoseAt(0); err != nil {
+				return err
+			}
+			got, want := GroundGrid(v.Scene, c), render.MakeGrid(2, 3, tc.floor, tc.step, tc.extent)
+			if got == nil {
+				t.Errorf("scale %s: no grid", tc.scale)
+				return nil
+			}
+			same := len(got.Segments) == len(want.Segments)
+			for i := 0; same && i < len(want.Segments); i++ {
+				same = math.Abs(float64(got.Segments[i]-want.Segments[i])) < 1e-4
+			}
+			if !same {
+				t.Errorf("scale %s: grid %v; want lines every %g out to %g at y = %g: %v", tc.scale, got.Segments, tc.step, tc.extent, tc.floor, want.Segments)
+			}
+			return nil
+		})
 	}
 }
