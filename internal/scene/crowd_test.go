@@ -17,32 +17,40 @@ import (
 	"github.com/skinview/skinview/internal/render"
 )
 
-// rigidTwoJoint is the two-joint file with its mesh hanging from the
-// tip without a skin, and further replacements made, and a character of
-// it.
-func rigidTwoJoint(t *testing.T, more ...[2]string) (*gltfload.Model, *character.Character) {
+// twoJoint decodes the two-joint file under name, each edit's first
+// text replaced by its second (the test fails where the file no longer
+// has one), and makes a character of it playing clip (−1: none).
+func twoJoint(t *testing.T, name string, clip int, edits ...[2]string) (*gltfload.Model, *character.Character) {
 	t.Helper()
 	doc := string(assettest.TwoJointGLTF(t))
-	for _, r := range append([][2]string{
-		{`"scene": 0, "scenes": [{"nodes": [0, 2]}]`, `"scene": 0, "scenes": [{"nodes": [0]}]`},
-		{`{"name": "tip", "translation": [0, 1, 0]}`, `{"name": "tip", "translation": [0, 1, 0], "children": [2]}`},
-		{`{"name": "body", "mesh": 0, "skin": 0, "translation": [5, 0, 0]}`, `{"name": "body", "mesh": 0}`},
-		{`"skins": [{"joints": [0, 1], "inverseBindMatrices": 3}],`, ``},
-	}, more...) {
+	for _, r := range edits {
 		if !strings.Contains(doc, r[0]) {
 			t.Fatalf("the two-joint file no longer has %s", r[0])
 		}
 		doc = strings.Replace(doc, r[0], r[1], 1)
 	}
-	m, err := gltfload.Decode([]byte(doc), nil, "rigid.gltf")
+	m, err := gltfload.Decode([]byte(doc), nil, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := character.New(m, nil, nil, -1, 0)
+	c, err := character.New(m, nil, nil, clip, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m, c
+}
+
+// rigidTwoJoint is the two-joint file with its mesh hanging from the
+// tip without a skin, and further replacements made, and a character of
+// it.
+func rigidTwoJoint(t *testing.T, more ...[2]string) (*gltfload.Model, *character.Character) {
+	t.Helper()
+	return twoJoint(t, "rigid.gltf", -1, append([][2]string{
+		{`"scene": 0, "scenes": [{"nodes": [0, 2]}]`, `"scene": 0, "scenes": [{"nodes": [0]}]`},
+		{`{"name": "tip", "translation": [0, 1, 0]}`, `{"name": "tip", "translation": [0, 1, 0], "children": [2]}`},
+		{`{"name": "body", "mesh": 0, "skin": 0, "translation": [5, 0, 0]}`, `{"name": "body", "mesh": 0}`},
+		{`"skins": [{"joints": [0, 1], "inverseBindMatrices": 3}],`, ``},
+	}, more...)...)
 }
 
 // withRigidCrowd runs f on the GL thread with a crowd of n members of
@@ -354,19 +362,7 @@ func TestCrowdBox(t *testing.T) {
 // lost its mesh) lays out around a unit box standing on the ground:
 // centre (0, 0.5, 0), radius √3 / 2, height 1.
 func TestCrowdOfNothingDrawn(t *testing.T) {
-	doc := string(assettest.TwoJointGLTF(t))
-	const mesh = `"mesh": 0, "skin": 0, `
-	if !strings.Contains(doc, mesh) {
-		t.Fatalf("the two-joint file no longer has %s", mesh)
-	}
-	m, err := gltfload.Decode([]byte(strings.Replace(doc, mesh, "", 1)), nil, "bare.gltf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := character.New(m, nil, nil, -1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, c := twoJoint(t, "bare.gltf", -1, [2]string{`"mesh": 0, "skin": 0, `, ""})
 	onGL(t, func() error {
 		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
 		if err != nil {

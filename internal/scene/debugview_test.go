@@ -9,7 +9,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/skinview/skinview/internal/anim"
-	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
@@ -164,14 +163,7 @@ func TestSetDebugView(t *testing.T) {
 // where none is that near: 3 px right and 2 px below the tip is
 // √13 ≈ 3.61 px from it.
 func TestPickJoint(t *testing.T) {
-	m, err := gltfload.Decode(assettest.TwoJointGLTF(t), nil, "two.gltf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := character.New(m, nil, nil, -1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, c := twoJoint(t, "two.gltf", -1)
 	root, tip := m.Skeleton.JointIndex("root"), m.Skeleton.JointIndex("tip")
 	onGL(t, func() error {
 		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 200, 200)
@@ -222,20 +214,8 @@ func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 // (scale or not) to the right, not beyond. A shown joint past the
 // skeleton's last draws no axes.
 func TestSkeletonOverlay(t *testing.T) {
-	doc := string(assettest.TwoJointGLTF(t))
 	const root = `{"name": "root", "translation": [0, 1, 0]`
-	if !strings.Contains(doc, root) {
-		t.Fatalf("the two-joint file no longer has %s", root)
-	}
-	doc = strings.Replace(doc, root, root+`, "scale": [2, 2, 2]`, 1)
-	m, err := gltfload.Decode([]byte(doc), nil, "scaled.gltf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := character.New(m, nil, nil, -1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, c := twoJoint(t, "scaled.gltf", -1, [2]string{root, root + `, "scale": [2, 2, 2]`})
 	onGL(t, func() error {
 		v, err := NewView(c, ViewOptions{Skinning: SkinGPU, Skeleton: true}, 200, 200)
 		if err != nil {

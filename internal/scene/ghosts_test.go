@@ -3,14 +3,9 @@ package scene
 import (
 	"image/color"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
-
-	"github.com/skinview/skinview/internal/asset/assettest"
-	"github.com/skinview/skinview/internal/character"
-	"github.com/skinview/skinview/internal/gltfload"
 )
 
 // TestOnionAndTrail: the two-joint file with its clip turning the root
@@ -22,19 +17,7 @@ import (
 // place at 0 s, (0, 2, 0), in pink. Nothing but the overlay is drawn: the
 // file's one triangle is a line.
 func TestOnionAndTrail(t *testing.T) {
-	doc := string(assettest.TwoJointGLTF(t))
-	const channel = `"target": {"node": 1, "path": "rotation"}`
-	if !strings.Contains(doc, channel) {
-		t.Fatalf("the two-joint file no longer has %s", channel)
-	}
-	m, err := gltfload.Decode([]byte(strings.Replace(doc, channel, `"target": {"node": 0, "path": "rotation"}`, 1)), nil, "root-turns.gltf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := character.New(m, nil, nil, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, c := twoJoint(t, "root-turns.gltf", 0, [2]string{`"target": {"node": 1, "path": "rotation"}`, `"target": {"node": 0, "path": "rotation"}`})
 	frames := int(math.Round(float64(0.2 * c.FPS())))
 	step := float32(frames) / c.FPS()
 	tipAt := func(s float32) mgl32.Vec3 {
