@@ -250,28 +250,22 @@ func TestSecondStepOfSlowFrames(t *testing.T) {
 func TestRegionKeys(t *testing.T) {
 	f := newFake()
 	s := NewState()
-	s.LoopIn, s.LoopOut = 0.2, 1
-	f.t = 1
-	s.Handle(Event{Key: KeyI}, f)
-	if s.LoopIn != 1 || s.LoopOut != 2 {
-		t.Fatalf("I at the out point: [%v, %v], want [1, 2]", s.LoopIn, s.LoopOut)
-	}
-	f.t = 1.5
-	s.Handle(Event{Key: KeyI}, f)
-	if s.LoopIn != 1.5 || s.LoopOut != 2 {
-		t.Fatalf("I before the out point: [%v, %v], want [1.5, 2]", s.LoopIn, s.LoopOut)
-	}
-	s.LoopIn, s.LoopOut = 1, 1.8
-	f.t = 1
-	s.Handle(Event{Key: KeyO}, f)
-	if s.LoopIn != 0 || s.LoopOut != 1 {
-		t.Fatalf("O at the in point: [%v, %v], want [0, 1]", s.LoopIn, s.LoopOut)
-	}
-	s.LoopIn = 0.5
-	f.t = 1.5
-	s.Handle(Event{Key: KeyO}, f)
-	if s.LoopIn != 0.5 || s.LoopOut != 1.5 {
-		t.Fatalf("O after the in point: [%v, %v], want [0.5, 1.5]", s.LoopIn, s.LoopOut)
+	for _, c := range []struct {
+		name            string
+		in, out, head   float32 // the region and the play head before the key
+		key             Key
+		wantIn, wantOut float32
+	}{
+		{"I at the out point", 0.2, 1, 1, KeyI, 1, 2},
+		{"I before the out point", 1, 2, 1.5, KeyI, 1.5, 2},
+		{"O at the in point", 1, 1.8, 1, KeyO, 0, 1},
+		{"O after the in point", 0.5, 1, 1.5, KeyO, 0.5, 1.5},
+	} {
+		s.LoopIn, s.LoopOut, f.t = c.in, c.out, c.head
+		s.Handle(Event{Key: c.key}, f)
+		if s.LoopIn != c.wantIn || s.LoopOut != c.wantOut {
+			t.Errorf("%s: [%v, %v], want [%v, %v]", c.name, s.LoopIn, s.LoopOut, c.wantIn, c.wantOut)
+		}
 	}
 }
 
