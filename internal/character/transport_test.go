@@ -1,0 +1,178 @@
+package character
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/skinview/skinview/internal/asset/assettest"
+	"github.com/skinview/skinview/internal/gltfload"
+)
+
+// twoClips is assettest.TwoJointGLTF with another clip first, "hop": the
+// tip held at rest by keys at 0, 0.25 and 0.5 s, a key rate of 4 fps.
+// "bend", second, keys its one channel at 0 and 1 s only: no spacing,
+// DefaultFPS. Joints rest at root (0,1,0), tip (0,2,0), body (5,0,0).
+func twoClips(t *testing.T, fade float32) *Character {
+	t.Helper()
+	bin := assettest.TwoJointBin(t,
+		[]float32{0, 0.25, 0.5},                       // hop key times: 264..276
+		[]float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}) // hop rotations: 276..324
+	doc := fmt.Sprintf(`{
+  "asset": {"version": "2.0"},
+  "scene": 0, "scenes": [{"nodes": [0, 2]}],
+  "nodes": [
+    {"name": "root", "translation": [0, 1, 0], "children": [1]},
+    {"name": "tip", "translation": [0, 1, 0]},
+    {"name": "body", "mesh": 0, "skin": 0, "translation": [5, 0, 0]}
+  ],
+  "skins": [{"joints": [0, 1], "inverseBindMatrices": 3}],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}]}],
+  "animations": [{"name": "hop", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
+                  "samplers": [{"input": 6, "output": 7}]},
+                 {"name": "bend", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
+                  "samplers": [{"input": 4, "output": 5}]}],
+  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
+  "bufferViews": [
+%s,
+    {"buffer": 0, "byteOffset": 264, "byteLength": 12},
+    {"buffer": 0, "byteOffset": 276, "byteLength": 48}
+  ],
+  "accessors": [
+%s,
+    {"bufferView": 6, "componentType": 5126, "count": 3, "type": "SCALAR", "min": [0], "max": [0.5]},
+    {"bufferView": 7, "componentType": 5126, "count": 3, "type": "VEC4"}
+  ]
+}`, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), assettest.TwoJointViews, assettest.TwoJointAccessors)
+	m, err := gltfload.Decode([]byte(doc), nil, "twoclips.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(m, nil, nil, 0, fade)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// empty is a character of a file without nodes or clips.
+func empty(t *testing.T) *Character {
+	t.Helper()
+	m, err := gltfload.Decode([]byte(`{"asset": {"version": "2.0"}}`), nil, "empty.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(m, nil, nil, -1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func near(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-5 }
+
+// TestTimelineOfTheClipShown: keys, frame rate and frame step follow the
+// clip the timeline shows; requests by index beyond the clips are refused
+// with the clip counted from 1.
+func TestTimelineOfTheClipShown(t *testing.T) {
+	c := twoClips(t, 0)
+	cases := []struct {
+		name string
+		show func() error
+		keys []float32
+		fps  float32
+	}{
+		{"hop", func() error { return nil }, []float32{0, 0.25, 0.5}, 4},
+		{"bend by index", func() error { return c.RequestIndex(1) }, []float32{0, 1}, DefaultFPS},
+		{"hop cut to", func() error { return c.Request(0, true) }, []float32{0, 0.25, 0.5}, 4},
+	}
+	for _, tc := range cases {
+		if err := tc.show(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		c.Ctl.Update(0)
+		if got := c.Keys(); fmt.Sprint(got) != fmt.Sprint(tc.keys) {
+			t.Errorf("%s: keys %v, want %v", tc.name, got, tc.keys)
+		}
+		if got, step := c.FPS(), c.FrameStep(); got != tc.fps || !near(step, 1/tc.fps) {
+			t.Errorf("%s: %v fps, frame step %v; want %v fps, step %v", tc.name, got, step, tc.fps, 1/tc.fps)
+		}
+		if st := c.Ctl.Status(); st.State != c.ClipName() || st.From != "" {
+			t.Errorf("%s: playing %q from %q, clip %q; want the clip at once", tc.name, st.State, st.From, c.ClipName())
+		}
+	}
+	if c.Clip != 0 {
+		t.Errorf("clip %d after the cut to hop, want 0", c.Clip)
+	}
+	if err := c.RequestIndex(2); err == nil || err.Error() != "no clip 3: the model has 2" {
+		t.Errorf("RequestIndex(2): %v, want no clip 3 of 2", err)
+	}
+	e := empty(t)
+	if got, fps := e.Keys(), e.FPS(); got != nil || fps != DefaultFPS {
+		t.Errorf("no clips: keys %v, %v fps; want none, DefaultFPS", got, fps)
+	}
+}
+
+// TestClipWeightsOfBlendAndFade: a cross-fade halfway weighs both ends
+// ½ (the ease in-out is symmetric); the blend entered from hop with bend
+// at w weighs hop 1/(1+w), bend w/(1+w); a blend of all zero weights is
+// the rest pose, no clip weighing anything.
+func TestClipWeightsOfBlendAndFade(t *testing.T) {
+	fading := twoClips(t, 1)
+	if err := fading.Request(1, false); err != nil {
+		t.Fatal(err)
+	}
+	fading.Ctl.Update(0) // the fade starts
+	fading.Ctl.Update(0.5)
+	blend := twoClips(t, 0)
+	if err := blend.SetBlendWeight(1, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	blend.Ctl.Update(0)
+	rest := twoClips(t, 0)
+	if err := rest.SetBlendWeight(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	rest.Ctl.Update(0)
+	for _, tc := range []struct {
+		name string
+		c    *Character
+		want []float32
+	}{
+		{"cross-fade halfway", fading, []float32{0.5, 0.5}},
+		{"blend at bend 0.5", blend, []float32{2.0 / 3, 1.0 / 3}},
+		{"blend of zero weights", rest, []float32{0, 0}},
+	} {
+		got := tc.c.ClipWeights()
+		if len(got) != 2 || !near(got[0], tc.want[0]) || !near(got[1], tc.want[1]) {
+			t.Errorf("%s: clip weights %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	for i, want := range []struct {
+		w  float32
+		ok bool
+	}{{0, false}, {1, true}, {0.5, true}, {0, false}} {
+		if w, ok := blend.BlendWeight(i - 1); w != want.w || ok != want.ok {
+			t.Errorf("BlendWeight(%d) = %v, %v; want %v, %v", i-1, w, ok, want.w, want.ok)
+		}
+	}
+}
+
+// TestJointBounds: the box of root (0,1,0), tip (0,2,0) and body (5,0,0)
+// is (0,0,0)…(5,2,0), widened by a tenth of its diagonal √29; a model
+// without joints has none.
+func TestJointBounds(t *testing.T) {
+	c := twoClips(t, 0)
+	c.Evaluate(0.5)
+	lo, hi, ok := c.JointBounds()
+	p := float32(math.Sqrt(29) / 10)
+	wantLo, wantHi := mgl32.Vec3{-p, -p, -p}, mgl32.Vec3{5 + p, 2 + p, p}
+	if !ok || !lo.ApproxEqualThreshold(wantLo, 1e-5) || !hi.ApproxEqualThreshold(wantHi, 1e-5) {
+		t.Errorf("bounds %v…%v ok %v, want %v…%v", lo, hi, ok, wantLo, wantHi)
+	}
+	if _, _, ok := empty(t).JointBounds(); ok {
+		t.Error("bounds of a model without joints")
+	}
+}
