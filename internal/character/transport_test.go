@@ -4,9 +4,11 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/gltfload"
 )
@@ -174,5 +176,36 @@ func TestJointBounds(t *testing.T) {
 	}
 	if _, _, ok := empty(t).JointBounds(); ok {
 		t.Error("bounds of a model without joints")
+	}
+}
+
+// TestLayoutOfNew: the clip browser starts on the clip asked for, its
+// span the clip's; none (−1, no name, no span) without clips; runtime clips must match the
+// model's; the overlay's joints are the skin's (body is none); a joint
+// names its parent, the root none.
+func TestLayoutOfNew(t *testing.T) {
+	c := twoClips(t, 0)
+	for clip, want := range map[int]string{-1: "", 0: "hop", 1: "bend", 2: ""} {
+		if got := ClipSpec(c.Model, clip, 0, anim.Once).Layers[0].Initial; got != want {
+			t.Errorf("ClipSpec initial of clip %d: %q, want %q", clip, got, want)
+		}
+	}
+	if _, err := New(c.Model, make([]*anim.RuntimeClip, 1), nil, 0, 0); err == nil || !strings.Contains(err.Error(), "1 runtime clips for 2 clips") {
+		t.Errorf("one runtime clip for two: %v", err)
+	}
+	for j, want := range []struct {
+		parent string
+		inSkin bool
+	}{{"", true}, {"root", true}, {"", false}} {
+		if _, parent, _, _ := c.Joint(j); parent != want.parent || c.InSkin(j) != want.inSkin {
+			t.Errorf("joint %d: parent %q, in skin %v; want %q, %v", j, parent, c.InSkin(j), want.parent, want.inSkin)
+		}
+	}
+	if got := c.Span(); got != 0.5 {
+		t.Errorf("span of hop %v, want 0.5 s", got)
+	}
+	e := empty(t)
+	if e.Clip != -1 || e.ClipName() != "" || e.Span() != 0 || len(e.Choices()) != 0 {
+		t.Errorf("no clips: clip %d %q, span %v, choices %v; want -1, none", e.Clip, e.ClipName(), e.Span(), e.Choices())
 	}
 }
