@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/gltfload"
 )
@@ -207,5 +208,39 @@ func TestLayoutOfNew(t *testing.T) {
 	e := empty(t)
 	if e.Clip != -1 || e.ClipName() != "" || e.Span() != 0 || len(e.Choices()) != 0 {
 		t.Errorf("no clips: clip %d %q, span %v, choices %v; want -1, none", e.Clip, e.ClipName(), e.Span(), e.Choices())
+	}
+}
+
+// TestQuickSpecClipRefs: a blend's clips are found by name and play once;
+// an additive layer goes over the clip asked for, else the first, by
+// index; its reference time may be anything from 0 to the clip's end.
+func TestQuickSpecClipRefs(t *testing.T) {
+	m := twoClips(t, 0).Model
+	spec, err := QuickSpec(m, "bend:0.7,hop:0.3", "", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kids := spec.Layers[0].States[0].Tree.Children
+	if len(kids) != 2 || kids[0].Clip != (graph.ClipRef{Index: 1}) || kids[1].Clip != (graph.ClipRef{Index: 0}) || kids[0].Loop != anim.Once {
+		t.Errorf("-blend bend:0.7,hop:0.3: children %+v, want clips 1 and 0 played once", kids)
+	}
+	for _, tc := range []struct {
+		additive string
+		clip     int
+		base     graph.ClipRef
+	}{
+		{"bend:0.5@0", -1, graph.ClipRef{Index: 0}},
+		{"bend:0.5@1", 1, graph.ClipRef{Index: 1}},
+		{"bend:0.5@1.0005", 1, graph.ClipRef{Index: 1}}, // the end to the millisecond
+		{"hop:0.5@0.5", 0, graph.ClipRef{Index: 0}},
+	} {
+		spec, err := QuickSpec(m, "", tc.additive, tc.clip)
+		if err != nil {
+			t.Errorf("-additive %s over clip %d: %v", tc.additive, tc.clip, err)
+			continue
+		}
+		if tree := spec.Layers[0].States[0].Tree; tree.Base.Clip != tc.base || tree.Base.Loop != anim.Once {
+			t.Errorf("-additive %s over clip %d: base %+v, want %+v played once", tc.additive, tc.clip, tree.Base, tc.base)
+		}
 	}
 }
