@@ -244,3 +244,44 @@ func TestQuickSpecClipRefs(t *testing.T) {
 		}
 	}
 }
+
+// TestTrailOfEachJoint: over hop (0.5 s at 4 fps: frames 0, ¼ and ½ s),
+// which holds the rest pose, each joint's trail is 3 points where it
+// rests; no trail for an index outside the joints.
+func TestTrailOfEachJoint(t *testing.T) {
+	c := twoClips(t, 0)
+	c.Evaluate(0)
+	for j, want := range map[int][]float32{-1: nil, 0: {0, 1, 0}, 1: {0, 2, 0}, 2: {5, 0, 0}, 3: nil} {
+		got := c.Trail(j)
+		if want == nil {
+			if got != nil {
+				t.Errorf("trail of joint %d: %v, want none", j, got)
+			}
+			continue
+		}
+		if len(got) != 3 {
+			t.Errorf("trail of joint %d: %v, want 3 points", j, got)
+		}
+		for _, p := range got {
+			if !mgl32.Vec3(p).ApproxEqualThreshold(mgl32.Vec3{want[0], want[1], want[2]}, 1e-5) {
+				t.Errorf("trail of joint %d: %v, want every point at %v", j, got, want)
+				break
+			}
+		}
+	}
+}
+
+// TestRootMotionJointZero: the root joint (index 0) carries root motion
+// whether named or taken as the skin's top joint; off, the character is
+// back at the identity.
+func TestRootMotionJointZero(t *testing.T) {
+	c := twoClips(t, 0)
+	for _, joint := range []string{"root", ""} {
+		if err := c.SetRootMotion(joint, anim.RootXZ); err != nil || !c.root.on {
+			t.Errorf("root motion on %q: %v, on %v; want on", joint, err, c.root.on)
+		}
+	}
+	if err := c.SetRootMotion("", anim.RootOff); err != nil || c.root.on || c.Root != rootIdentity {
+		t.Errorf("root motion off: %v, on %v, root %+v; want off at the identity", err, c.root.on, c.Root)
+	}
+}
