@@ -76,8 +76,9 @@ func randomSkin(seed int64, n, joints int) (MeshData, []float32) {
 		if v%7 == 1 { // and every seventh has no weight at all
 			d.Weights[v*4], d.Weights[v*4+1], d.Weights[v*4+2], d.Weights[v*4+3] = 0, 0, 0, 0
 		}
-		if v%11 == 3 { // every eleventh none in its first slot: the others'
-			// hemisphere is not the first slot's joint's
+		if v%11 == 3 && v%5 != 0 && v%7 != 1 { // of the others, every
+			// eleventh none in its first slot: the others' hemisphere is
+			// not the first slot's joint's
 			w := d.Weights[v*4]
 			d.Weights[v*4] = 0
 			d.Weights[v*4+1] += w
