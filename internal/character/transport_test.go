@@ -1,7 +1,6 @@
 package character
 
 import (
-	"encoding/base64"
 	"fmt"
 	"math"
 	"strings"
@@ -23,33 +22,13 @@ func twoClips(t *testing.T, fade float32) *Character {
 	bin := assettest.TwoJointBin(t,
 		[]float32{0, 0.25, 0.5},                       // hop key times: 264..276
 		[]float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}) // hop rotations: 276..324
-	doc := fmt.Sprintf(`{
-  "asset": {"version": "2.0"},
-  "scene": 0, "scenes": [{"nodes": [0, 2]}],
-  "nodes": [
-    {"name": "root", "translation": [0, 1, 0], "children": [1]},
-    {"name": "tip", "translation": [0, 1, 0]},
-    {"name": "body", "mesh": 0, "skin": 0, "translation": [5, 0, 0]}
-  ],
-  "skins": [{"joints": [0, 1], "inverseBindMatrices": 3}],
-  "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}]}],
-  "animations": [{"name": "hop", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
-                  "samplers": [{"input": 6, "output": 7}]},
-                 {"name": "bend", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
-                  "samplers": [{"input": 4, "output": 5}]}],
-  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
-  "bufferViews": [
-%s,
-    {"buffer": 0, "byteOffset": 264, "byteLength": 12},
-    {"buffer": 0, "byteOffset": 276, "byteLength": 48}
-  ],
-  "accessors": [
-%s,
-    {"bufferView": 6, "componentType": 5126, "count": 3, "type": "SCALAR", "min": [0], "max": [0.5]},
-    {"bufferView": 7, "componentType": 5126, "count": 3, "type": "VEC4"}
-  ]
-}`, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), assettest.TwoJointViews, assettest.TwoJointAccessors)
-	m, err := gltfload.Decode([]byte(doc), nil, "twoclips.gltf")
+	doc := assettest.TwoJointDoc(bin, `{"name": "hop", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
+                  "samplers": [{"input": 6, "output": 7}]}, `+assettest.TwoJointBend,
+		`    {"buffer": 0, "byteOffset": 264, "byteLength": 12},
+    {"buffer": 0, "byteOffset": 276, "byteLength": 48}`,
+		`    {"bufferView": 6, "componentType": 5126, "count": 3, "type": "SCALAR", "min": [0], "max": [0.5]},
+    {"bufferView": 7, "componentType": 5126, "count": 3, "type": "VEC4"}`)
+	m, err := gltfload.Decode(doc, nil, "twoclips.gltf")
 	if err != nil {
 		t.Fatal(err)
 	}

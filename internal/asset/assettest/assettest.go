@@ -73,7 +73,24 @@ const (
 // (0,3,0) half on each.
 func TwoJointGLTF(t testing.TB) []byte {
 	t.Helper()
-	bin := TwoJointBin(t)
+	return TwoJointDoc(TwoJointBin(t), TwoJointBend, "", "")
+}
+
+// TwoJointBend is TwoJointGLTF's one animation, "bend".
+const TwoJointBend = `{"name": "bend", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
+                  "samplers": [{"input": 4, "output": 5}]}`
+
+// TwoJointDoc is TwoJointGLTF's document over bin (TwoJointBin's, with
+// any data appended after its own), its animations anims (a JSON list's
+// items), and moreViews and moreAccessors ("" for none) after the file's
+// own buffer views and accessors.
+func TwoJointDoc(bin *bytes.Buffer, anims, moreViews, moreAccessors string) []byte {
+	if moreViews != "" {
+		moreViews = ",\n" + moreViews
+	}
+	if moreAccessors != "" {
+		moreAccessors = ",\n" + moreAccessors
+	}
 	doc := fmt.Sprintf(`{
   "asset": {"version": "2.0"},
   "scene": 0, "scenes": [{"nodes": [0, 2]}],
@@ -84,15 +101,14 @@ func TwoJointGLTF(t testing.TB) []byte {
   ],
   "skins": [{"joints": [0, 1], "inverseBindMatrices": 3}],
   "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}]}],
-  "animations": [{"name": "bend", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
-                  "samplers": [{"input": 4, "output": 5}]}],
+  "animations": [%s],
   "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
   "bufferViews": [
-%s
+%s%s
   ],
   "accessors": [
-%s
+%s%s
   ]
-}`, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), TwoJointViews, TwoJointAccessors)
+}`, anims, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), TwoJointViews, moreViews, TwoJointAccessors, moreAccessors)
 	return []byte(doc)
 }
