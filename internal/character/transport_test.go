@@ -1,9 +1,8 @@
 package character
 
 import (
-	"fmt"
 	"math"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -75,7 +74,7 @@ func TestTimelineOfTheClipShown(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		c.Ctl.Update(0)
-		if got := c.Keys(); fmt.Sprint(got) != fmt.Sprint(tc.keys) {
+		if got := c.Keys(); !slices.Equal(got, tc.keys) {
 			t.Errorf("%s: keys %v, want %v", tc.name, got, tc.keys)
 		}
 		if got, step := c.FPS(), c.FrameStep(); got != tc.fps || !near(step, 1/tc.fps) {
@@ -170,7 +169,7 @@ func TestLayoutOfNew(t *testing.T) {
 			t.Errorf("ClipSpec initial of clip %d: %q, want %q", clip, got, want)
 		}
 	}
-	if _, err := New(c.Model, make([]*anim.RuntimeClip, 1), nil, 0, 0); err == nil || !strings.Contains(err.Error(), "1 runtime clips for 2 clips") {
+	if _, err := New(c.Model, make([]*anim.RuntimeClip, 1), nil, 0, 0); err == nil || err.Error() != "twoclips.gltf: 1 runtime clips for 2 clips" {
 		t.Errorf("one runtime clip for two: %v", err)
 	}
 	for j, want := range []struct {
