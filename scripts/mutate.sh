@@ -35,15 +35,31 @@ rm -rf "$out"
 mkdir -p "$out"
 
 # One line per shard: package, shard number, then the -E patterns that
-# leave out every file of the package not dealt to it, and the files of
-# the packages below it that run on their own (gremlins walks the folder).
+# leave out every file of the package not dealt to it. A package's files
+# are its own and those of its folders below (gltfload/codec, tested
+# through the loader), less the packages below it that run on their own
+# and the test-only packages (folders named *test: animtest, assettest,
+# compresstest), whose mutants would be mutants of the tests.
 for p in $pkgs; do
-	mapfile -t files < <(cd "internal/$p" && ls -- *.go | grep -v '_test\.go$')
-	below=""
+	skip=()
 	for q in $pkgs; do
 		if [[ $q == "$p"/* ]]; then
-			below+=" -E (^|/)${q#"$p"/}/"
+			skip+=("${q#"$p"/}")
 		fi
+	done
+	mapfile -t testdirs < <(cd "internal/$p" && find . -mindepth 1 -type d -name '*test' | sed 's|^\./||')
+	skip+=("${testdirs[@]}")
+	mapfile -t files < <(cd "internal/$p" && find . -name '*.go' ! -name '*_test.go' | sed 's|^\./||' | sort |
+		while read -r f; do
+			keep=1
+			for d in "${skip[@]}"; do
+				if [[ $f == "$d"/* ]]; then keep=0; fi
+			done
+			if ((keep)); then echo "$f"; fi
+		done)
+	below=""
+	for d in "${skip[@]}"; do
+		below+=" -E (^|/)$d/"
 	done
 	for ((s = 0; s < jobs && s < ${#files[@]}; s++)); do
 		line="$p $s$below"
