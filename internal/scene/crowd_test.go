@@ -378,3 +378,53 @@ func TestCrowdOfNothingDrawn(t *testing.T) {
 		return nil
 	})
 }
+
+// TestCrowdLayout: members stand on a grid of ⌈√n⌉ columns centred on
+// x = 0, rows going back along −z, 1.3 times the character's widest
+// extent apart (its width, its depth or 0.4 of its height), each starting
+// its clip i·0.377 s in, wrapped to the clip's length. The two-joint bar
+// stands upright, or lies along x or z (its root turned a quarter about
+// z or x), so that each extent is the widest once.
+func TestCrowdLayout(t *testing.T) {
+	const root = `{"name": "root", "translation": [0, 1, 0], `
+	for _, turn := range []string{"", `"rotation": [0, 0, 0.7071068, 0.7071068], `, `"rotation": [-0.7071068, 0, 0, 0.7071068], `} {
+		m, c := twoJoint(t, "layout.gltf", 0, [2]string{root, root + turn})
+		onGL(t, func() error {
+			v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+			if err != nil {
+				return err
+			}
+			defer v.Destroy()
+			lo, hi, ok := v.Scene.Bounds(c)
+			if !ok {
+				t.Error("the two-joint model has no bounds")
+				return nil
+			}
+			cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 5, CrowdOptions{})
+			if err != nil {
+				return err
+			}
+			defer cr.Close()
+			s := 1.3 * max(hi[0]-lo[0], hi[2]-lo[2], 0.4*(hi[1]-lo[1]))
+			if s < 1 {
+				t.Errorf("root %s: the bar's box %v..%v is not 2 long one way", turn, lo, hi)
+			}
+			// Five members: three columns, two rows.
+			want := []mgl32.Vec3{{-s, 0, 0}, {0, 0, 0}, {s, 0, 0}, {-s, 0, -s}, {0, 0, -s}}
+			if len(cr.members) != len(want) {
+				t.Errorf("%d members; want %d", len(cr.members), len(want))
+				return nil
+			}
+			d := float64(m.Clips[0].Duration)
+			for i, mb := range cr.members {
+				if !mb.offset.ApproxEqualThreshold(want[i], 1e-5) {
+					t.Errorf("root %s: member %d stands at %v; want %v", turn, i, mb.offset, want[i])
+				}
+				if w := math.Mod(float64(i)*0.377, d); math.Abs(float64(cr.offsets[i])-w) > 1e-6 {
+					t.Errorf("member %d starts %g s in; want %g", i, cr.offsets[i], w)
+				}
+			}
+			return nil
+		})
+	}
+}
