@@ -428,3 +428,22 @@ func TestCrowdLayout(t *testing.T) {
 		})
 	}
 }
+
+// TestCrowdSpeedReachesEveryMember: the speed and pause a frame is
+// updated with reach every member's controller, each time they change
+// (they are set only then), the first frame's at speed 0 too.
+func TestCrowdSpeedReachesEveryMember(t *testing.T) {
+	withRigidCrowd(t, 3, CrowdOptions{}, func(cr *Crowd, _ *character.Character, _ *View) {
+		for _, f := range []struct {
+			speed  float32
+			paused bool
+		}{{0, false}, {2, false}, {0.5, false}, {0.5, true}, {0.5, false}} {
+			cr.Update(0.1, f.speed, f.paused)
+			for i := range cr.members {
+				if ctl := cr.anim.Controller(i); ctl.Speed() != f.speed || ctl.Paused() != f.paused {
+					t.Errorf("after a frame at speed %g, paused %v: member %d has speed %g, paused %v", f.speed, f.paused, i, ctl.Speed(), ctl.Paused())
+				}
+			}
+		}
+	})
+}
