@@ -433,18 +433,15 @@ func QuickSpec(m *gltfload.Model, blend, additive string, clip int) (*graph.Spec
 	if d := m.Clips[k].Duration; ref < 0 || ref > d+0.0005 {
 		return nil, fmt.Errorf("-additive %s: reference time %g s is outside clip %q (0 to %.3f s)", additive, ref, asset.ClipName(m, k), d)
 	}
-	baseName := ""
-	if clip >= 0 {
-		baseName = m.Clips[clip].Name
-	} else if len(m.Clips) > 0 {
-		baseName = m.Clips[0].Name
-	}
-	spec := graph.AdditiveSpec(baseName, name, w, ref)
+	// The clips are referred to by index (names may repeat or be empty):
+	// the base is the -blend tree, or the chosen clip, or the first (the
+	// model has clips: the additive one was found).
+	spec := graph.AdditiveSpec("", name, w, ref)
 	tree := spec.Layers[0].States[0].Tree
 	tree.Source.Clip, tree.Reference.Clip = graph.ClipRef{Index: k}, graph.ClipRef{Index: k}
 	if base != nil {
 		tree.Base = base
-	} else if clip >= 0 || len(m.Clips) > 0 {
+	} else {
 		tree.Base.Clip = graph.ClipRef{Index: max(clip, 0)}
 	}
 	tree.Base.Loop = anim.Once

@@ -311,6 +311,16 @@ func TestSphereInsideFrustum(t *testing.T) {
 			t.Errorf("sphere at %v radius %v: inside %v, want %v", c.at, c.r, got, c.want)
 		}
 	}
+	// An orthographic box x ∈ [−1, 1] has its left plane (1, 0, 0, 1)
+	// exactly: a unit sphere about x = −2 touches it, which counts as
+	// reaching in; a hair further out it does not.
+	ortho := frustumPlanes(mgl32.Ortho(-1, 1, -1, 1, 1, 10))
+	if !sphereInside(ortho, mgl32.Vec3{-2, 0, -5}, 1) {
+		t.Error("a sphere touching the left plane from outside is not in view")
+	}
+	if sphereInside(ortho, mgl32.Vec3{-2, 0, -5}, math.Nextafter32(1, 0)) {
+		t.Error("a sphere short of the left plane is in view")
+	}
 }
 
 // TestLodBand: a member an eighth of the frame tall or more updates every
@@ -375,6 +385,141 @@ func TestCrowdOfNothingDrawn(t *testing.T) {
 		}
 		defer cr.Close()
 		crowdBoxIs(t, "nothing drawn", cr, mgl32.Vec3{0, 0.5, 0}, 0.866025, 1)
+		return nil
+	})
+}
+
+// TestCrowdLayout: members stand on a grid of ⌈√n⌉ columns centred on
+// x = 0, rows going back along −z, 1.3 times the character's widest
+// extent apart (its width, its depth or 0.4 of its height), each starting
+// its clip i·0.377 s in, wrapped to the clip's length. The two-joint bar
+// stands upright, or lies along x or z (its root turned a quarter about
+// z or x), so that each extent is the widest once.
+func TestCrowdLayout(t *testing.T) {
+	const root = `{"name": "root", "translation": [0, 1, 0], `
+	for _, turn := range []string{"", `"rotation": [0, 0, 0.7071068, 0.7071068], `, `"rotation": [-0.7071068, 0, 0, 0.7071068], `} {
+		m, c := twoJoint(t, "layout.gltf", 0, [2]string{root, root + turn})
+		onGL(t, func() error {
+			v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+			if err != nil {
+				return err
+			}
+			defer v.Destroy()
+			lo, hi, ok := v.Scene.Bounds(c)
+			if !ok {
+				t.Error("the two-joint model has no bounds")
+				return nil
+			}
+			cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 5, CrowdOptions{})
+			if err != nil {
+				return err
+			}
+			defer cr.Close()
+			s := 1.3 * max(hi[0]-lo[0], hi[2]-lo[2], 0.4*(hi[1]-lo[1]))
+			if s < 1 {
+				t.Errorf("root %s: the bar's box %v..%v is not 2 long one way", turn, lo, hi)
+			}
+			// Five members: three columns, two rows.
+			want := []mgl32.Vec3{{-s, 0, 0}, {0, 0, 0}, {s, 0, 0}, {-s, 0, -s}, {0, 0, -s}}
+			if len(cr.members) != len(want) {
+				t.Errorf("%d members; want %d", len(cr.members), len(want))
+				return nil
+			}
+			d := float64(m.Clips[0].Duration)
+			for i, mb := range cr.members {
+				if !mb.offset.ApproxEqualThreshold(want[i], 1e-5) {
+					t.Errorf("root %s: member %d stands at %v; want %v", turn, i, mb.offset, want[i])
+				}
+				if w := math.Mod(float64(i)*0.377, d); math.Abs(float64(cr.offsets[i])-w) > 1e-6 {
+					t.Errorf("member %d starts %g s in; want %g", i, cr.offsets[i], w)
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// TestCrowdSpeedReachesEveryMember: the speed and pause a frame is
+// updated with reach every member's controller, each time they change
+// (they are set only then), the first frame's at speed 0 too.
+func TestCrowdSpeedReachesEveryMember(t *testing.T) {
+	withRigidCrowd(t, 3, CrowdOptions{}, func(cr *Crowd, _ *character.Character, _ *View) {
+		for _, f := range []struct {
+			speed  float32
+			paused bool
+		}{{0, false}, {2, false}, {0.5, false}, {0.5, true}, {0.5, false}} {
+			cr.Update(0.1, f.speed, f.paused)
+			for i := range cr.members {
+				if ctl := cr.anim.Controller(i); ctl.Speed() != f.speed || ctl.Paused() != f.paused {
+					t.Errorf("after a frame at speed %g, paused %v: member %d has speed %g, paused %v", f.speed, f.paused, i, ctl.Speed(), ctl.Paused())
+				}
+			}
+		}
+	})
+}
+
+// TestCrowdLevelOfDetailBands: a member alone, its box of height h seen
+// with a 40° field of view from distance D, fills h / (2·tan 20°·D) of the
+// frame: at D = 5h that is 0.27 (every frame), at 15h 0.092 (every 2nd),
+// at 60h 0.023 (every 4th).
+func TestCrowdLevelOfDetailBands(t *testing.T) {
+	withRigidCrowd(t, 1, CrowdOptions{}, func(cr *Crowd, _ *character.Character, _ *View) {
+		at := cr.centre.Add(cr.members[0].offset)
+		for band, d := range []float32{5, 15, 60} {
+			cam, ok := render.LookAt(at.Add(mgl32.Vec3{0, 0, d * cr.height}), at, mgl32.DegToRad(40))
+			if !ok {
+				t.Fatal("no camera")
+			}
+			cr.SetCamera(cam, 1)
+			cr.Update(0.05, 1, false)
+			var want [3]int
+			want[band] = 1
+			if cr.Stats.Rate != want {
+				t.Errorf("at %g heights: rates %v; want %v", d, cr.Stats.Rate, want)
+			}
+		}
+	})
+}
+
+// TestCrowdTurnsAreBalanced: 64 members far away, all updated every 4th
+// frame, take turns 16 neighbours at a time: each frame evaluates 16.
+func TestCrowdTurnsAreBalanced(t *testing.T) {
+	withRigidCrowd(t, 64, CrowdOptions{}, func(cr *Crowd, _ *character.Character, _ *View) {
+		cam, _ := render.LookAt(mgl32.Vec3{0, 50, 2000}, mgl32.Vec3{0, 1, -5}, mgl32.DegToRad(40))
+		cr.SetCamera(cam, 1)
+		cr.PoseAt(0) // every member in view evaluated once
+		for f := range 8 {
+			cr.Update(0.05, 1, false)
+			if cr.Stats.Rate != [3]int{0, 0, 64} || len(cr.fresh) != 16 {
+				t.Errorf("frame %d: rates %v, %d members evaluated; want all 64 every 4th frame, 16 a frame", f, cr.Stats.Rate, len(cr.fresh))
+			}
+		}
+	})
+}
+
+// TestCrowdPoseAtKeepsOffsets: PoseAt(t) shows member i at t plus its own
+// start offset (i·0.377 s), wrapped into the looping clip.
+func TestCrowdPoseAtKeepsOffsets(t *testing.T) {
+	m, c := twoJoint(t, "offsets.gltf", 0)
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 3, CrowdOptions{})
+		if err != nil {
+			return err
+		}
+		defer cr.Close()
+		cr.PoseAt(0.2)
+		d := float64(m.Clips[0].Duration)
+		for i := range 3 {
+			want := math.Mod(0.2+float64(i)*0.377, d)
+			if got := cr.anim.Controller(i).Timeline().Time; math.Abs(float64(got)-want) > 1e-5 {
+				t.Errorf("PoseAt(0.2): member %d at %g s; want %g", i, got, want)
+			}
+		}
 		return nil
 	})
 }

@@ -395,9 +395,12 @@ func TestGatherPalette(t *testing.T) {
 			}
 		}
 	}
+	// The contract's own panic, naming the joint and the palette's size
+	// (not an index error of the copy).
 	defer func() {
-		if recover() == nil {
-			t.Error("joint outside the palette did not panic")
+		const want = "skin: GatherPalette: joint 5 is outside a palette of 5 entries"
+		if r := recover(); r != want {
+			t.Errorf("joint outside the palette: recovered %v; want %q", r, want)
 		}
 	}()
 	GatherPalette(dst, full, []uint16{5})
