@@ -405,3 +405,26 @@ func TestBlendedDrawCentre(t *testing.T) {
 		return nil
 	})
 }
+
+// TestBoundsRefuseTornInfluences: a skinned primitive whose joint list is
+// not a whole number of influences per vertex (5 for 3 vertices), or
+// whose weights do not pair with its joints, has no bounds: an error
+// naming the counts.
+func TestBoundsRefuseTornInfluences(t *testing.T) {
+	_, c := twoJoint(t, "torn.gltf", -1)
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		for _, tc := range []struct{ joints, weights int }{{5, 5}, {6, 3}} {
+			p := &gltfload.Primitive{Positions: make([]float32, 9), Joints: make([]uint16, tc.joints), Weights: make([]float32, tc.weights)}
+			want := fmt.Sprintf("scene: 3 vertices with %d joints and %d weights are not a whole number of influences per vertex", tc.joints, tc.weights)
+			if err := v.Scene.addBounds(c, 0, p, nil); err == nil || err.Error() != want {
+				t.Errorf("joints %d, weights %d: error %v; want %q", tc.joints, tc.weights, err, want)
+			}
+		}
+		return nil
+	})
+}
