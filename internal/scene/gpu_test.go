@@ -379,3 +379,52 @@ func TestAddMarksAnimatedMaterials(t *testing.T) {
 		return nil
 	})
 }
+
+// TestBlendedDrawCentre: a blended draw is sorted by the centre of its
+// posed box, which Refresh keeps: the two-joint bar at rest runs from
+// (0, 1, 0) to (0, 3, 0), so its centre is (0, 2, 0).
+func TestBlendedDrawCentre(t *testing.T) {
+	_, c := twoJoint(t, "blend.gltf", -1, [2]string{`"WEIGHTS_0": 2}}]}],`, `"WEIGHTS_0": 2}, "material": 0}]}], "materials": [{"alphaMode": "BLEND"}],`})
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		if err := v.PoseAt(0); err != nil {
+			return err
+		}
+		items := v.Scene.items
+		if len(items) != 1 || items[0].Material.Alpha != render.Blend {
+			t.Errorf("%d draws; want the bar's one, blended", len(items))
+			return nil
+		}
+		if got := items[0].Center; math.Abs(float64(got[0])) > 1e-5 || math.Abs(float64(got[1]-2)) > 1e-5 || math.Abs(float64(got[2])) > 1e-5 {
+			t.Errorf("the blended bar's centre is %v; want (0, 2, 0)", got)
+		}
+		return nil
+	})
+}
+
+// TestBoundsRefuseTornInfluences: a skinned primitive whose joint list is
+// not a whole number of influences per vertex (5 for 3 vertices), or
+// whose weights do not pair with its joints, has no bounds: an error
+// naming the counts.
+func TestBoundsRefuseTornInfluences(t *testing.T) {
+	_, c := twoJoint(t, "torn.gltf", -1)
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		for _, tc := range []struct{ joints, weights int }{{5, 5}, {6, 3}} {
+			p := &gltfload.Primitive{Positions: make([]float32, 9), Joints: make([]uint16, tc.joints), Weights: make([]float32, tc.weights)}
+			want := fmt.Sprintf("scene: 3 vertices with %d joints and %d weights are not a whole number of influences per vertex", tc.joints, tc.weights)
+			if err := v.Scene.addBounds(c, 0, p, nil); err == nil || err.Error() != want {
+				t.Errorf("joints %d, weights %d: error %v; want %q", tc.joints, tc.weights, err, want)
+			}
+		}
+		return nil
+	})
+}
