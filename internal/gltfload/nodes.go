@@ -122,40 +122,7 @@ func (l *loader) loadNodes() error {
 		l.model.NodeNames[i] = nd.Name
 	}
 	l.model.JointOfNode = jointOf
-	l.noteInstancing()
 	return nil
-}
-
-// extInstancing places one mesh at many transforms below its node.
-const extInstancing = "EXT_mesh_gpu_instancing"
-
-// noteInstancing reports each node whose mesh EXT_mesh_gpu_instancing
-// repeats: the viewer draws the mesh once, at the node, which is what the
-// extension asks of a reader that does not implement it, and says so,
-// with the instance count its first valid attribute accessor gives.
-func (l *loader) noteInstancing() {
-	for i, nd := range l.doc.Nodes {
-		if nd.Mesh == nil {
-			continue
-		}
-		var ext struct {
-			Attributes map[string]int `json:"attributes"`
-		}
-		ok, err := extension(nd.Extensions, extInstancing, &ext)
-		if !ok {
-			continue
-		}
-		count := ""
-		if err == nil {
-			for _, sem := range []string{"TRANSLATION", "ROTATION", "SCALE"} {
-				if a, has := ext.Attributes[sem]; has && a >= 0 && a < len(l.doc.Accessors) && l.doc.Accessors[a] != nil {
-					count = fmt.Sprintf(", not at its %d instances", l.doc.Accessors[a].Count)
-					break
-				}
-			}
-		}
-		l.issue("VIEWER_NOT_DRAWN", fmt.Sprintf("nodes[%d].extensions.%s", i, extInstancing), "GPU instancing is not supported: the mesh is drawn once, at the node%s", count)
-	}
 }
 
 func (l *loader) nodeTransform(i int, nd *gltf.Node) (anim.Transform, error) {
