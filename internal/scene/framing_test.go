@@ -8,6 +8,8 @@ import (
 	"image"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 )
@@ -161,6 +163,70 @@ func TestFramingFillsTheFrame(t *testing.T) {
 			if max(w, h) < 0.3 {
 				t.Errorf("the model spans %.0f%% × %.0f%% of the picture; want at least 30%% one way", 100*w, 100*h)
 			}
+		})
+	}
+}
+
+// morphTriangleGLTF is a triangle (0, 0, 0), (1, 0, 0), (0.5, 0.5, 0) with
+// two morph targets that move only its third vertex, by (0.5, 1, 0.25)
+// and (1.5, 1, 0.5), at the mesh's default weights (a JSON list) and without
+// animation.
+func morphTriangleGLTF(t *testing.T, weights string) []byte {
+	t.Helper()
+	var bin bytes.Buffer
+	for _, v := range [][3]float32{{0, 0, 0}, {1, 0, 0}, {0.5, 0.5, 0}, {0, 0, 0}, {0, 0, 0}, {0.5, 1, 0.25}, {0, 0, 0}, {0, 0, 0}, {1.5, 1, 0.5}} {
+		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc := fmt.Sprintf(`{
+  "asset": {"version": "2.0"},
+  "scene": 0, "scenes": [{"nodes": [0]}],
+  "nodes": [{"mesh": 0}],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "targets": [{"POSITION": 1}, {"POSITION": 2}]}], "weights": %s}],
+  "buffers": [{"byteLength": 108, "uri": "data:application/octet-stream;base64,%s"}],
+  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 36}, {"buffer": 0, "byteOffset": 72, "byteLength": 36}],
+  "accessors": [
+    {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 0.5, 0]},
+    {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [0.5, 1, 0.25]},
+    {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1.5, 1, 0.5]}
+  ]
+}`, weights, base64.StdEncoding.EncodeToString(bin.Bytes()))
+	return []byte(doc)
+}
+
+// TestMorphShapesBound: the bounds hold each morph target's shape at
+// weight 1 — the third vertex at (1, 1.5, 0.25) and (2, 1.5, 0.5) — and,
+// where the targets weigh in together (default weights 1 and 1), their
+// sum, (2.5, 2.5, 0.75); but not the sum where they never do.
+func TestMorphShapesBound(t *testing.T) {
+	for _, tc := range []struct {
+		weights string
+		hi      mgl32.Vec3
+	}{
+		{"[0, 0]", mgl32.Vec3{2, 1.5, 0.5}},
+		{"[1, 0]", mgl32.Vec3{2, 1.5, 0.5}},
+		{"[1, 1]", mgl32.Vec3{2.5, 2.5, 0.75}},
+	} {
+		m, err := gltfload.Decode(morphTriangleGLTF(t, tc.weights), nil, "morph.gltf")
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		c, err := character.New(m, nil, nil, -1, 0)
+		if err != nil {
+			t.Fatalf("character: %v", err)
+		}
+		onGL(t, func() error {
+			v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+			if err != nil {
+				return err
+			}
+			defer v.Destroy()
+			lo, hi, ok := v.Scene.Bounds(c)
+			if want := (mgl32.Vec3{0, 0, 0}); !ok || !lo.ApproxEqualThreshold(want, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
+				t.Errorf("weights %s: bounds %v..%v (%v); want %v..%v", tc.weights, lo, hi, ok, want, tc.hi)
+			}
+			return nil
 		})
 	}
 }
