@@ -207,6 +207,9 @@ func TestMorphShapesBound(t *testing.T) {
 		{"[0, 0]", mgl32.Vec3{2, 1.5, 0.5}},
 		{"[1, 0]", mgl32.Vec3{2, 1.5, 0.5}},
 		{"[1, 1]", mgl32.Vec3{2.5, 2.5, 0.75}},
+		// A weight outside [0, 1] is bounded as it is: the vertex at
+		// (0.5, 0.5, 0) + 2·(0.5, 1, 0.25).
+		{"[2, 0]", mgl32.Vec3{2, 2.5, 0.5}},
 	} {
 		m, err := gltfload.Decode(morphTriangleGLTF(t, tc.weights), nil, "morph.gltf")
 		if err != nil {
@@ -225,6 +228,16 @@ func TestMorphShapesBound(t *testing.T) {
 			lo, hi, ok := v.Scene.Bounds(c)
 			if want := (mgl32.Vec3{0, 0, 0}); !ok || !lo.ApproxEqualThreshold(want, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
 				t.Errorf("weights %s: bounds %v..%v (%v); want %v..%v", tc.weights, lo, hi, ok, want, tc.hi)
+			}
+			// A crowd of one stands at the origin with the same weights.
+			cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 1, CrowdOptions{})
+			if err != nil {
+				return err
+			}
+			defer cr.Close()
+			cr.PoseAt(0)
+			if lo, hi, ok := cr.Bounds(); !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
+				t.Errorf("weights %s: a crowd of one's bounds %v..%v (%v); want 0..%v", tc.weights, lo, hi, ok, tc.hi)
 			}
 			return nil
 		})
