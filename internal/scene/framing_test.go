@@ -169,30 +169,49 @@ func TestFramingFillsTheFrame(t *testing.T) {
 
 // morphTriangleGLTF is a triangle (0, 0, 0), (1, 0, 0), (0.5, 0.5, 0) with
 // two morph targets that move only its third vertex, by (0.5, 1, 0.25)
-// and (1.5, 1, 0.5), at the mesh's default weights (a JSON list) and without
-// animation.
-func morphTriangleGLTF(t *testing.T, weights string) []byte {
+// and (1.5, 1, 0.5), at the mesh's default weights (a JSON list). Given
+// a clip, a second copy of it stands 10 units along +x, its weights keyed
+// by the clip: (keys[0], keys[1]) at 0 s, (keys[2], keys[3]) at 1 s.
+func morphTriangleGLTF(t *testing.T, weights string, clip *morphClip) []byte {
 	t.Helper()
 	var bin bytes.Buffer
-	for _, v := range [][3]float32{{0, 0, 0}, {1, 0, 0}, {0.5, 0.5, 0}, {0, 0, 0}, {0, 0, 0}, {0.5, 1, 0.25}, {0, 0, 0}, {0, 0, 0}, {1.5, 1, 0.5}} {
+	put := func(v ...float32) {
 		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
 			t.Fatal(err)
 		}
 	}
+	put(0, 0, 0, 1, 0, 0, 0.5, 0.5, 0, 0, 0, 0, 0, 0, 0, 0.5, 1, 0.25, 0, 0, 0, 0, 0, 0, 1.5, 1, 0.5)
+	nodes, anims, views, accs := `{"mesh": 0}`, "", "", ""
+	if clip != nil {
+		put(0, 1)
+		put(clip.keys[:]...)
+		nodes += `, {"mesh": 0, "translation": [10, 0, 0]}`
+		anims = fmt.Sprintf(`"animations": [{"channels": [{"sampler": 0, "target": {"node": 1, "path": "weights"}}], "samplers": [{"input": 3, "output": 4, "interpolation": %q}]}],`, clip.interp)
+		views = `, {"buffer": 0, "byteOffset": 108, "byteLength": 8}, {"buffer": 0, "byteOffset": 116, "byteLength": 16}`
+		accs = `, {"bufferView": 3, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]}, {"bufferView": 4, "componentType": 5126, "count": 4, "type": "SCALAR"}`
+	}
 	doc := fmt.Sprintf(`{
   "asset": {"version": "2.0"},
-  "scene": 0, "scenes": [{"nodes": [0]}],
-  "nodes": [{"mesh": 0}],
+  "scene": 0, "scenes": [{"nodes": [0%s]}],
+  "nodes": [%s],
   "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "targets": [{"POSITION": 1}, {"POSITION": 2}]}], "weights": %s}],
-  "buffers": [{"byteLength": 108, "uri": "data:application/octet-stream;base64,%s"}],
-  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 36}, {"buffer": 0, "byteOffset": 72, "byteLength": 36}],
+  %s
+  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
+  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 36}, {"buffer": 0, "byteOffset": 72, "byteLength": 36}%s],
   "accessors": [
     {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 0.5, 0]},
     {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [0.5, 1, 0.25]},
-    {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1.5, 1, 0.5]}
+    {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1.5, 1, 0.5]}%s
   ]
-}`, weights, base64.StdEncoding.EncodeToString(bin.Bytes()))
+}`, map[bool]string{false: "", true: ", 1"}[clip != nil], nodes, weights, anims, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), views, accs)
 	return []byte(doc)
+}
+
+// morphClip is morphTriangleGLTF's clip: four weights and how they are
+// interpolated.
+type morphClip struct {
+	keys   [4]float32
+	interp string
 }
 
 // TestMorphShapesBound: the bounds hold each morph target's shape at
@@ -211,7 +230,7 @@ func TestMorphShapesBound(t *testing.T) {
 		// (0.5, 0.5, 0) + 2·(0.5, 1, 0.25).
 		{"[2, 0]", mgl32.Vec3{2, 2.5, 0.5}},
 	} {
-		m, err := gltfload.Decode(morphTriangleGLTF(t, tc.weights), nil, "morph.gltf")
+		m, err := gltfload.Decode(morphTriangleGLTF(t, tc.weights, nil), nil, "morph.gltf")
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
@@ -238,6 +257,46 @@ func TestMorphShapesBound(t *testing.T) {
 			cr.PoseAt(0)
 			if lo, hi, ok := cr.Bounds(); !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
 				t.Errorf("weights %s: a crowd of one's bounds %v..%v (%v); want 0..%v", tc.weights, lo, hi, ok, tc.hi)
+			}
+			return nil
+		})
+	}
+}
+
+// TestMorphShapesTogetherInAClip: the morph triangle twice, the second
+// copy 10 units along +x with a clip on its weights. Where the clip gives
+// both targets weight at once — at a key, (1, 1) at 1 s — their sum is a
+// shape the copy takes and is in the bounds, (12.5, 2.5, 0.75); where a
+// STEP clip shows each alone, (1, 0) then (0, 1), it is not: the bounds
+// end at the single shapes, (12, 1.5, 0.5). The first copy, at rest
+// weights 0, never sums. The second copy's weights are the model's
+// channels 2 and 3, not 0 and 1.
+func TestMorphShapesTogetherInAClip(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		clip morphClip
+		hi   mgl32.Vec3
+	}{
+		{"together", morphClip{[4]float32{0, 0, 1, 1}, "LINEAR"}, mgl32.Vec3{12.5, 2.5, 0.75}},
+		{"apart", morphClip{[4]float32{1, 0, 0, 1}, "STEP"}, mgl32.Vec3{12, 1.5, 0.5}},
+	} {
+		m, err := gltfload.Decode(morphTriangleGLTF(t, "[0, 0]", &tc.clip), nil, "morph2.gltf")
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		c, err := character.New(m, nil, nil, 0, 0)
+		if err != nil {
+			t.Fatalf("character: %v", err)
+		}
+		onGL(t, func() error {
+			v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+			if err != nil {
+				return err
+			}
+			defer v.Destroy()
+			lo, hi, ok := v.Scene.Bounds(c)
+			if !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
+				t.Errorf("%s: bounds %v..%v (%v); want 0..%v", tc.name, lo, hi, ok, tc.hi)
 			}
 			return nil
 		})
