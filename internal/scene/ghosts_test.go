@@ -30,6 +30,9 @@ func TestOnionAndTrail(t *testing.T) {
 			return err
 		}
 		defer v.Destroy()
+		if v.Joint != -1 {
+			t.Errorf("a new view has joint %d picked; want none (−1)", v.Joint)
+		}
 		v.Onion, v.Joint = frames, m.Skeleton.JointIndex("tip")
 		if err := v.PoseAt(0.5); err != nil {
 			return err
