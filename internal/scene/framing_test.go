@@ -279,6 +279,8 @@ func TestMorphShapesTogetherInAClip(t *testing.T) {
 	}{
 		{"together", morphClip{[4]float32{0, 0, 1, 1}, "LINEAR"}, mgl32.Vec3{12.5, 2.5, 0.75}},
 		{"apart", morphClip{[4]float32{1, 0, 0, 1}, "STEP"}, mgl32.Vec3{12, 1.5, 0.5}},
+		// A STEP key holds until the next: (1, 1) from 0 s.
+		{"together at a STEP key", morphClip{[4]float32{1, 1, 0, 0}, "STEP"}, mgl32.Vec3{12.5, 2.5, 0.75}},
 	} {
 		m, err := gltfload.Decode(morphTriangleGLTF(t, "[0, 0]", &tc.clip), nil, "morph2.gltf")
 		if err != nil {
