@@ -304,3 +304,43 @@ func TestMorphShapesTogetherInAClip(t *testing.T) {
 		})
 	}
 }
+
+// TestFramingFitsANarrowPicture: the morph triangle's bounds, 2 wide and
+// 1.5 tall (its shapes), in a picture half as wide as it is tall: the
+// width is what limits the framing, and nothing drawn reaches the left or
+// right edge.
+func TestFramingFitsANarrowPicture(t *testing.T) {
+	m, err := gltfload.Decode(morphTriangleGLTF(t, "[0, 0]", nil), nil, "morph.gltf")
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	c, err := character.New(m, nil, nil, -1, 0)
+	if err != nil {
+		t.Fatalf("character: %v", err)
+	}
+	const w, h = 100, 200
+	var img *image.NRGBA
+	onGL(t, func() error {
+		img, err = RenderImage(c, ViewOptions{Skinning: SkinGPU}, 0, w, h)
+		return err
+	})
+	if img == nil {
+		return
+	}
+	drawn := 0
+	for y := range h {
+		for x := range w {
+			if img.NRGBAAt(x, y) == Background {
+				continue
+			}
+			drawn++
+			if x == 0 || x == w-1 {
+				t.Errorf("pixel (%d, %d) at the picture's side is drawn: the framing overflows its width", x, y)
+				return
+			}
+		}
+	}
+	if drawn == 0 {
+		t.Error("nothing drawn")
+	}
+}
