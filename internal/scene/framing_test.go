@@ -171,7 +171,8 @@ func TestFramingFillsTheFrame(t *testing.T) {
 // two morph targets that move only its third vertex, by (0.5, 1, 0.25)
 // and (1.5, 1, 0.5), at the mesh's default weights (a JSON list). Given
 // a clip, a second copy of it stands 10 units along +x, its weights keyed
-// by the clip: (keys[0], keys[1]) at 0 s, (keys[2], keys[3]) at 1 s.
+// by the clip at 0 and 1 s: keys are the sampler's output (two weights a
+// key, and for CUBICSPLINE each key's in-tangents, values, out-tangents).
 func morphTriangleGLTF(t *testing.T, weights string, clip *morphClip) []byte {
 	t.Helper()
 	var bin bytes.Buffer
@@ -184,11 +185,11 @@ func morphTriangleGLTF(t *testing.T, weights string, clip *morphClip) []byte {
 	nodes, anims, views, accs := `{"mesh": 0}`, "", "", ""
 	if clip != nil {
 		put(0, 1)
-		put(clip.keys[:]...)
+		put(clip.keys...)
 		nodes += `, {"mesh": 0, "translation": [10, 0, 0]}`
 		anims = fmt.Sprintf(`"animations": [{"channels": [{"sampler": 0, "target": {"node": 1, "path": "weights"}}], "samplers": [{"input": 3, "output": 4, "interpolation": %q}]}],`, clip.interp)
-		views = `, {"buffer": 0, "byteOffset": 108, "byteLength": 8}, {"buffer": 0, "byteOffset": 116, "byteLength": 16}`
-		accs = `, {"bufferView": 3, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]}, {"bufferView": 4, "componentType": 5126, "count": 4, "type": "SCALAR"}`
+		views = fmt.Sprintf(`, {"buffer": 0, "byteOffset": 108, "byteLength": 8}, {"buffer": 0, "byteOffset": 116, "byteLength": %d}`, 4*len(clip.keys))
+		accs = fmt.Sprintf(`, {"bufferView": 3, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]}, {"bufferView": 4, "componentType": 5126, "count": %d, "type": "SCALAR"}`, len(clip.keys))
 	}
 	doc := fmt.Sprintf(`{
   "asset": {"version": "2.0"},
@@ -207,10 +208,10 @@ func morphTriangleGLTF(t *testing.T, weights string, clip *morphClip) []byte {
 	return []byte(doc)
 }
 
-// morphClip is morphTriangleGLTF's clip: four weights and how they are
+// morphClip is morphTriangleGLTF's clip: its weights and how they are
 // interpolated.
 type morphClip struct {
-	keys   [4]float32
+	keys   []float32
 	interp string
 }
 
@@ -277,10 +278,12 @@ func TestMorphShapesTogetherInAClip(t *testing.T) {
 		clip morphClip
 		hi   mgl32.Vec3
 	}{
-		{"together", morphClip{[4]float32{0, 0, 1, 1}, "LINEAR"}, mgl32.Vec3{12.5, 2.5, 0.75}},
-		{"apart", morphClip{[4]float32{1, 0, 0, 1}, "STEP"}, mgl32.Vec3{12, 1.5, 0.5}},
+		{"together", morphClip{[]float32{0, 0, 1, 1}, "LINEAR"}, mgl32.Vec3{12.5, 2.5, 0.75}},
+		{"apart", morphClip{[]float32{1, 0, 0, 1}, "STEP"}, mgl32.Vec3{12, 1.5, 0.5}},
 		// A STEP key holds until the next: (1, 1) from 0 s.
-		{"together at a STEP key", morphClip{[4]float32{1, 1, 0, 0}, "STEP"}, mgl32.Vec3{12.5, 2.5, 0.75}},
+		{"together at a STEP key", morphClip{[]float32{1, 1, 0, 0}, "STEP"}, mgl32.Vec3{12.5, 2.5, 0.75}},
+		// The values between the tangents: (0, 0), then (1, 1).
+		{"together, cubic", morphClip{[]float32{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0}, "CUBICSPLINE"}, mgl32.Vec3{12.5, 2.5, 0.75}},
 	} {
 		m, err := gltfload.Decode(morphTriangleGLTF(t, "[0, 0]", &tc.clip), nil, "morph2.gltf")
 		if err != nil {
