@@ -347,3 +347,53 @@ func TestFramingFitsANarrowPicture(t *testing.T) {
 		t.Error("nothing drawn")
 	}
 }
+
+// TestCPUMorphsEveryCopy: with -skinning cpu every morphed draw is
+// morphed in Go each frame, not only the first: the two copies of the
+// morph triangle at 1 s (the second's weights (1, 1), the first's at
+// rest) look as the GPU draws them, to a few edge pixels.
+func TestCPUMorphsEveryCopy(t *testing.T) {
+	clip := morphClip{[]float32{0, 0, 1, 1}, "LINEAR"}
+	m, err := gltfload.Decode(morphTriangleGLTF(t, "[0, 0]", &clip), nil, "morph2.gltf")
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	c, err := character.New(m, nil, nil, 0, 0)
+	if err != nil {
+		t.Fatalf("character: %v", err)
+	}
+	const w, h = 320, 240
+	var gpu, cpu *image.NRGBA
+	onGL(t, func() error {
+		if gpu, err = RenderImage(c, ViewOptions{Skinning: SkinGPU}, 1, w, h); err != nil {
+			return err
+		}
+		cpu, err = RenderImage(c, ViewOptions{Skinning: SkinCPU}, 1, w, h)
+		return err
+	})
+	if gpu == nil || cpu == nil {
+		return
+	}
+	differ, drawn := 0, 0
+	for y := range h {
+		for x := range w {
+			a, b := gpu.NRGBAAt(x, y), cpu.NRGBAAt(x, y)
+			if a != Background {
+				drawn++
+			}
+			if max(absDiff(a.R, b.R), absDiff(a.G, b.G), absDiff(a.B, b.B)) > 8 {
+				differ++
+			}
+		}
+	}
+	if drawn < 500 || differ > drawn/50 {
+		t.Errorf("CPU and GPU morphs differ in %d pixels of %d drawn", differ, drawn)
+	}
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
