@@ -523,3 +523,40 @@ func TestCrowdPoseAtKeepsOffsets(t *testing.T) {
 		return nil
 	})
 }
+
+// TestCrowdSkinnedPaletteIsTheCharacters: a skinned member's palette, the
+// memory its instanced record goes up from, is the single character's
+// whole-skin palette at the same time, bit for bit.
+func TestCrowdSkinnedPaletteIsTheCharacters(t *testing.T) {
+	m, c := twoJoint(t, "skinned.gltf", 0)
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 3, CrowdOptions{})
+		if err != nil {
+			return err
+		}
+		defer cr.Close()
+		for i := range cr.offsets {
+			cr.offsets[i] = 0
+		}
+		if err := v.PoseAt(0.35); err != nil {
+			return err
+		}
+		single := slices.Clone(v.Scene.items[0].Palette)
+		cr.PoseAt(0.35)
+		if len(cr.Items) != 1 {
+			t.Errorf("%d crowd draws; want one instanced", len(cr.Items))
+			return nil
+		}
+		for i := range 3 {
+			if got := cr.anim.Palette(i, 0); !slices.Equal(got, single) {
+				t.Errorf("member %d at 0.35 s draws palette %v; the character %v", i, got, single)
+			}
+		}
+		return nil
+	})
+}

@@ -8,6 +8,8 @@ import (
 	"image"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 )
@@ -163,4 +165,235 @@ func TestFramingFillsTheFrame(t *testing.T) {
 			}
 		})
 	}
+}
+
+// morphTriangleGLTF is a triangle (0, 0, 0), (1, 0, 0), (0.5, 0.5, 0) with
+// two morph targets that move only its third vertex, by (0.5, 1, 0.25)
+// and (1.5, 1, 0.5), at the mesh's default weights (a JSON list). Given
+// a clip, a second copy of it stands 10 units along +x, its weights keyed
+// by the clip at 0 and 1 s: keys are the sampler's output (two weights a
+// key, and for CUBICSPLINE each key's in-tangents, values, out-tangents).
+func morphTriangleGLTF(t *testing.T, weights string, clip *morphClip) []byte {
+	t.Helper()
+	var bin bytes.Buffer
+	put := func(v ...float32) {
+		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(0, 0, 0, 1, 0, 0, 0.5, 0.5, 0, 0, 0, 0, 0, 0, 0, 0.5, 1, 0.25, 0, 0, 0, 0, 0, 0, 1.5, 1, 0.5)
+	nodes, anims, views, accs := `{"mesh": 0}`, "", "", ""
+	if clip != nil {
+		put(0, 1)
+		put(clip.keys...)
+		nodes += `, {"mesh": 0, "translation": [10, 0, 0]}`
+		anims = fmt.Sprintf(`"animations": [{"channels": [{"sampler": 0, "target": {"node": 1, "path": "weights"}}], "samplers": [{"input": 3, "output": 4, "interpolation": %q}]}],`, clip.interp)
+		views = fmt.Sprintf(`, {"buffer": 0, "byteOffset": 108, "byteLength": 8}, {"buffer": 0, "byteOffset": 116, "byteLength": %d}`, 4*len(clip.keys))
+		accs = fmt.Sprintf(`, {"bufferView": 3, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]}, {"bufferView": 4, "componentType": 5126, "count": %d, "type": "SCALAR"}`, len(clip.keys))
+	}
+	doc := fmt.Sprintf(`{
+  "asset": {"version": "2.0"},
+  "scene": 0, "scenes": [{"nodes": [0%s]}],
+  "nodes": [%s],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "targets": [{"POSITION": 1}, {"POSITION": 2}]}], "weights": %s}],
+  %s
+  "buffers": [{"byteLength": %d, "uri": "data:application/octet-stream;base64,%s"}],
+  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 36}, {"buffer": 0, "byteOffset": 72, "byteLength": 36}%s],
+  "accessors": [
+    {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 0.5, 0]},
+    {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [0.5, 1, 0.25]},
+    {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1.5, 1, 0.5]}%s
+  ]
+}`, map[bool]string{false: "", true: ", 1"}[clip != nil], nodes, weights, anims, bin.Len(), base64.StdEncoding.EncodeToString(bin.Bytes()), views, accs)
+	return []byte(doc)
+}
+
+// morphClip is morphTriangleGLTF's clip: its weights and how they are
+// interpolated.
+type morphClip struct {
+	keys   []float32
+	interp string
+}
+
+// TestMorphShapesBound: the bounds hold each morph target's shape at
+// weight 1 — the third vertex at (1, 1.5, 0.25) and (2, 1.5, 0.5) — and,
+// where the targets weigh in together (default weights 1 and 1), their
+// sum, (2.5, 2.5, 0.75); but not the sum where they never do.
+func TestMorphShapesBound(t *testing.T) {
+	for _, tc := range []struct {
+		weights string
+		hi      mgl32.Vec3
+	}{
+		{"[0, 0]", mgl32.Vec3{2, 1.5, 0.5}},
+		{"[1, 0]", mgl32.Vec3{2, 1.5, 0.5}},
+		{"[1, 1]", mgl32.Vec3{2.5, 2.5, 0.75}},
+		// A weight outside [0, 1] is bounded as it is: the vertex at
+		// (0.5, 0.5, 0) + 2·(0.5, 1, 0.25).
+		{"[2, 0]", mgl32.Vec3{2, 2.5, 0.5}},
+	} {
+		m, err := gltfload.Decode(morphTriangleGLTF(t, tc.weights, nil), nil, "morph.gltf")
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		c, err := character.New(m, nil, nil, -1, 0)
+		if err != nil {
+			t.Fatalf("character: %v", err)
+		}
+		onGL(t, func() error {
+			v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+			if err != nil {
+				return err
+			}
+			defer v.Destroy()
+			lo, hi, ok := v.Scene.Bounds(c)
+			if want := (mgl32.Vec3{0, 0, 0}); !ok || !lo.ApproxEqualThreshold(want, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
+				t.Errorf("weights %s: bounds %v..%v (%v); want %v..%v", tc.weights, lo, hi, ok, want, tc.hi)
+			}
+			// A crowd of one stands at the origin with the same weights.
+			cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 1, CrowdOptions{})
+			if err != nil {
+				return err
+			}
+			defer cr.Close()
+			cr.PoseAt(0)
+			if lo, hi, ok := cr.Bounds(); !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
+				t.Errorf("weights %s: a crowd of one's bounds %v..%v (%v); want 0..%v", tc.weights, lo, hi, ok, tc.hi)
+			}
+			return nil
+		})
+	}
+}
+
+// TestMorphShapesTogetherInAClip: the morph triangle twice, the second
+// copy 10 units along +x with a clip on its weights. Where the clip gives
+// both targets weight at once — at a key, (1, 1) at 1 s — their sum is a
+// shape the copy takes and is in the bounds, (12.5, 2.5, 0.75); where a
+// STEP clip shows each alone, (1, 0) then (0, 1), it is not: the bounds
+// end at the single shapes, (12, 1.5, 0.5). The first copy, at rest
+// weights 0, never sums. The second copy's weights are the model's
+// channels 2 and 3, not 0 and 1.
+func TestMorphShapesTogetherInAClip(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		clip morphClip
+		hi   mgl32.Vec3
+	}{
+		{"together", morphClip{[]float32{0, 0, 1, 1}, "LINEAR"}, mgl32.Vec3{12.5, 2.5, 0.75}},
+		{"apart", morphClip{[]float32{1, 0, 0, 1}, "STEP"}, mgl32.Vec3{12, 1.5, 0.5}},
+		// A STEP key holds until the next: (1, 1) from 0 s.
+		{"together at a STEP key", morphClip{[]float32{1, 1, 0, 0}, "STEP"}, mgl32.Vec3{12.5, 2.5, 0.75}},
+		// The values between the tangents: (0, 0), then (1, 1).
+		{"together, cubic", morphClip{[]float32{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0}, "CUBICSPLINE"}, mgl32.Vec3{12.5, 2.5, 0.75}},
+	} {
+		m, err := gltfload.Decode(morphTriangleGLTF(t, "[0, 0]", &tc.clip), nil, "morph2.gltf")
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		c, err := character.New(m, nil, nil, 0, 0)
+		if err != nil {
+			t.Fatalf("character: %v", err)
+		}
+		onGL(t, func() error {
+			v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+			if err != nil {
+				return err
+			}
+			defer v.Destroy()
+			lo, hi, ok := v.Scene.Bounds(c)
+			if !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
+				t.Errorf("%s: bounds %v..%v (%v); want 0..%v", tc.name, lo, hi, ok, tc.hi)
+			}
+			return nil
+		})
+	}
+}
+
+// TestFramingFitsANarrowPicture: the morph triangle's bounds, 2 wide and
+// 1.5 tall (its shapes), in a picture half as wide as it is tall: the
+// width is what limits the framing, and nothing drawn reaches the left or
+// right edge.
+func TestFramingFitsANarrowPicture(t *testing.T) {
+	m, err := gltfload.Decode(morphTriangleGLTF(t, "[0, 0]", nil), nil, "morph.gltf")
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	c, err := character.New(m, nil, nil, -1, 0)
+	if err != nil {
+		t.Fatalf("character: %v", err)
+	}
+	const w, h = 100, 200
+	var img *image.NRGBA
+	onGL(t, func() error {
+		img, err = RenderImage(c, ViewOptions{Skinning: SkinGPU}, 0, w, h)
+		return err
+	})
+	if img == nil {
+		return
+	}
+	drawn := 0
+	for y := range h {
+		for x := range w {
+			if img.NRGBAAt(x, y) == Background {
+				continue
+			}
+			drawn++
+			if x == 0 || x == w-1 {
+				t.Errorf("pixel (%d, %d) at the picture's side is drawn: the framing overflows its width", x, y)
+				return
+			}
+		}
+	}
+	if drawn == 0 {
+		t.Error("nothing drawn")
+	}
+}
+
+// TestCPUMorphsEveryCopy: with -skinning cpu every morphed draw is
+// morphed in Go each frame, not only the first: the two copies of the
+// morph triangle at 1 s (the second's weights (1, 1), the first's at
+// rest) look as the GPU draws them, to a few edge pixels.
+func TestCPUMorphsEveryCopy(t *testing.T) {
+	clip := morphClip{[]float32{0, 0, 1, 1}, "LINEAR"}
+	m, err := gltfload.Decode(morphTriangleGLTF(t, "[0, 0]", &clip), nil, "morph2.gltf")
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	c, err := character.New(m, nil, nil, 0, 0)
+	if err != nil {
+		t.Fatalf("character: %v", err)
+	}
+	const w, h = 320, 240
+	var gpu, cpu *image.NRGBA
+	onGL(t, func() error {
+		if gpu, err = RenderImage(c, ViewOptions{Skinning: SkinGPU}, 1, w, h); err != nil {
+			return err
+		}
+		cpu, err = RenderImage(c, ViewOptions{Skinning: SkinCPU}, 1, w, h)
+		return err
+	})
+	if gpu == nil || cpu == nil {
+		return
+	}
+	differ, drawn := 0, 0
+	for y := range h {
+		for x := range w {
+			a, b := gpu.NRGBAAt(x, y), cpu.NRGBAAt(x, y)
+			if a != Background {
+				drawn++
+			}
+			if max(absDiff(a.R, b.R), absDiff(a.G, b.G), absDiff(a.B, b.B)) > 8 {
+				differ++
+			}
+		}
+	}
+	if drawn < 500 || differ > drawn/50 {
+		t.Errorf("CPU and GPU morphs differ in %d pixels of %d drawn", differ, drawn)
+	}
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
 }

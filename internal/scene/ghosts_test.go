@@ -30,6 +30,9 @@ func TestOnionAndTrail(t *testing.T) {
 			return err
 		}
 		defer v.Destroy()
+		if v.Joint != -1 {
+			t.Errorf("a new view has joint %d picked; want none (−1)", v.Joint)
+		}
 		v.Onion, v.Joint = frames, m.Skeleton.JointIndex("tip")
 		if err := v.PoseAt(0.5); err != nil {
 			return err
@@ -66,6 +69,19 @@ func TestOnionAndTrail(t *testing.T) {
 		}
 		if px := at(tipAt(0)); !(px.R > 200 && px.G > 80 && px.G < 170 && px.B > 170) {
 			t.Errorf("the tip's trail at its place at 0 s, %v, is %v; want pink", tipAt(0), px)
+		}
+		// Onion skins without the skeleton: the ghosts, and no trail.
+		v.Bones = false
+		if err := v.Draw(); err != nil {
+			return err
+		}
+		img = v.Target.ReadImage()
+		p := mgl32.Vec3{0, 1, 0}.Add(tipAt(0.5 - step).Sub(mgl32.Vec3{0, 1, 0}).Mul(0.75))
+		if px := at(p); !blue(px) {
+			t.Errorf("without the skeleton, the ghost bone a step before at %v is %v; want blue", p, px)
+		}
+		if px := at(tipAt(0)); px.R > 200 && px.B > 170 {
+			t.Errorf("without the skeleton, the trail is drawn: %v at %v", px, tipAt(0))
 		}
 		return nil
 	})

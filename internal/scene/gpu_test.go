@@ -425,6 +425,40 @@ func TestBoundsRefuseTornInfluences(t *testing.T) {
 				t.Errorf("joints %d, weights %d: error %v; want %q", tc.joints, tc.weights, err, want)
 			}
 		}
+		// A joint past the skin's two.
+		p := &gltfload.Primitive{Positions: make([]float32, 3), Indices: []uint32{0, 0, 0}, Joints: []uint16{2, 0, 0, 0}, Weights: []float32{1, 0, 0, 0}}
+		const want = "scene: vertex 0 uses joint 2; the skin has 2"
+		if err := v.Scene.addBounds(c, 0, p, nil); err == nil || err.Error() != want {
+			t.Errorf("joint 2 of 2: error %v; want %q", err, want)
+		}
+		return nil
+	})
+}
+
+// TestSkinnedBoundsFollowThePose: at 1 s the two-joint bar's tip has
+// turned 90° about +Z at (0, 2, 0). The root's vertices, (0, 1, 0) and
+// (0, 3, 0) (half its), stay; the tip's, (0, 2, 0) and (0, 3, 0), turn
+// to (0, 2, 0) and (−1, 2, 0). The box over both joints' boxes runs from
+// (−1, 1, 0) to (0, 3, 0).
+func TestSkinnedBoundsFollowThePose(t *testing.T) {
+	_, c := twoJoint(t, "pose.gltf", 0)
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		if err := v.PoseAt(1); err != nil {
+			return err
+		}
+		lo, hi, ok := v.Scene.Bounds(c)
+		want := [2][3]float32{{-1, 1, 0}, {0, 3, 0}}
+		for k := range 3 {
+			if !ok || math.Abs(float64(lo[k]-want[0][k])) > 1e-5 || math.Abs(float64(hi[k]-want[1][k])) > 1e-5 {
+				t.Errorf("bounds at 1 s %v..%v (%v); want %v..%v", lo, hi, ok, want[0], want[1])
+				break
+			}
+		}
 		return nil
 	})
 }
