@@ -194,6 +194,7 @@ func TestDracoMalformed(t *testing.T) {
 		{"count differs", strings.Replace(good, `"count": 16, "type": "VEC3", "min": [0, 0, 0]`, `"count": 15, "type": "VEC3", "min": [0, 0, 0]`, 1), "libdraco decoded 16 vertices, accessors[0] declares 15"},
 		{"unknown id", regexp.MustCompile(`"_CUSTOM": \d+}}}`).ReplaceAllString(good, `"_CUSTOM": 99}}}`), "attribute id 99"},
 		{"no bufferView", strings.Replace(good, `{"bufferView": 0, "attributes"`, `{"attributes"`, 1), "bufferView is required"},
+		{"bufferView past the last", strings.Replace(good, `{"bufferView": 0, "attributes"`, `{"bufferView": 2, "attributes"`, 1), "KHR_draco_mesh_compression.bufferView: bufferViews[2] does not exist (2 bufferViews)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
