@@ -2,6 +2,7 @@ package gltfload
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -234,6 +235,34 @@ func TestSparseAndInterleavedAccessors(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("sparse positions = %v, want %v", got, want)
 		}
+	}
+}
+
+// TestWidestByteStride: 252 is the largest byteStride glTF allows
+// (§5.11, bufferView.byteStride in [4, 252]): positions 252 bytes apart,
+// with junk between them, load as the three vertices.
+func TestWidestByteStride(t *testing.T) {
+	b := &docBuilder{}
+	data := make([]float32, 2*63+3) // the last vertex ends without padding
+	for i := range data {
+		data[i] = 9
+	}
+	copy(data[0:], []float32{0, 0, 0})
+	copy(data[63:], []float32{1, 0, 0})
+	copy(data[126:], []float32{0, 1, 0})
+	v := b.view(t, 252, data)
+	pos := b.acc(`"bufferView": ` + itoa(v) + `, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0,0,0], "max": [1,1,0]`)
+	doc := b.json(`"nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `}}]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatalf("byteStride 252: %v", err)
+	}
+	if got, want := m.Meshes[0].Primitives[0].Positions, []float32{0, 0, 0, 1, 0, 0, 0, 1, 0}; !slices.Equal(got, want) {
+		t.Fatalf("positions %v, want %v", got, want)
+	}
+	if lines := m.Report.Lines(Hint, 0); len(lines) != 0 {
+		t.Errorf("a valid stride is reported: %q", lines)
 	}
 }
 
