@@ -295,6 +295,8 @@ var invalidCases = []invalidCase{
 	// Views and accessors against their bytes.
 	{name: "bufferView outside its buffer", edit: func(t testing.TB, d jdoc) { d.set(t, "bufferViews/9/byteLength", 1<<31) },
 		want: "bufferViews[9]: bytes [332, 2147483980) lie outside buffers[0], which has 356 bytes"},
+	{name: "bufferView one byte past its buffer's end", edit: func(t testing.TB, d jdoc) { d.set(t, "bufferViews/9/byteLength", 25) },
+		want: "bufferViews[9]: bytes [332, 357) lie outside buffers[0], which has 356 bytes"},
 	{name: "accessor outside its bufferView", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/count", 4) },
 		want: "accessors[0]: 4 elements from byteOffset 0 (stride 12) need 48 bytes; bufferViews[0] has 36"},
 	{name: "accessor offset outside its bufferView", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/9/byteOffset", 4) },
