@@ -3,6 +3,7 @@ package gltfload
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -186,6 +187,7 @@ func TestMeshoptMalformed(t *testing.T) {
 		{"bad filter stride", strings.Replace(good, `"byteStride": 8, "count": 5, "mode": "ATTRIBUTES", "filter": "QUATERNION"`, `"byteStride": 4, "count": 10, "mode": "ATTRIBUTES", "filter": "QUATERNION"`, 1), "bufferViews[4].extensions.EXT_meshopt_compression: filter QUATERNION needs"},
 		{"count past the view", strings.Replace(good, `"count": 25, "mode": "ATTRIBUTES", "filter": "NONE"`, `"count": 26, "mode": "ATTRIBUTES", "filter": "NONE"`, 1), "bufferViews[0].extensions.EXT_meshopt_compression: count 26 × byteStride 12 is more than the view's byteLength 300"},
 		{"data runs out", strings.Replace(good, `"count": 25, "mode": "ATTRIBUTES", "filter": "OCTAHEDRAL"`, `"count": 75, "mode": "ATTRIBUTES", "filter": "OCTAHEDRAL"`, 1), "bufferViews[1].extensions.EXT_meshopt_compression: count 75 × byteStride 4 is more"},
+		{"attribute stride 1", strings.Replace(good, `"byteStride": 12, "count": 25, "mode": "ATTRIBUTES", "filter": "NONE"`, `"byteStride": 1, "count": 25, "mode": "ATTRIBUTES", "filter": "NONE"`, 1), "bufferViews[0].extensions.EXT_meshopt_compression: mode ATTRIBUTES: byteStride 1 is not a multiple of 4"},
 		{"index stride", strings.Replace(good, `"count": 5, "mode": "ATTRIBUTES", "filter": "EXPONENTIAL"`, `"count": 5, "mode": "INDICES", "filter": "EXPONENTIAL"`, 1), "bufferViews[5].extensions.EXT_meshopt_compression: mode INDICES: byteStride 12, want 2 or 4"},
 	}
 	for _, tc := range cases {
@@ -198,5 +200,58 @@ func TestMeshoptMalformed(t *testing.T) {
 				t.Fatalf("error %v, want one with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestMeshoptSizesAtTheirBounds: EXT_meshopt_compression allows a view of
+// a single element, an ATTRIBUTES byteStride of 256 (the largest multiple
+// of 4 it allows) and an INDICES count that is not a multiple of 3 (only
+// TRIANGLES is in triangles). One 256-byte element holds a quad's four
+// positions; four indices make it a triangle strip, whose triangles are
+// (0, 1, 2) and (1, 3, 2) (glTF 2.0 §3.7.2.1), each up to its first corner.
+func TestMeshoptSizesAtTheirBounds(t *testing.T) {
+	quad := []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}
+	elem := make([]byte, 256)
+	for i := range elem {
+		elem[i] = 0x7f // past the positions: bytes no accessor reads
+	}
+	copy(elem, leBytes(quad))
+	enc0 := ct.MeshoptVertices(elem, 1, 256)
+	enc1 := ct.MeshoptSequence([]uint32{0, 1, 2, 3}, 4)
+	bin := append(append([]byte(nil), enc0...), make([]byte, (4-len(enc0)%4)%4)...)
+	off1 := len(bin)
+	bin = append(bin, enc1...)
+	doc := fmt.Sprintf(`{"asset": {"version": "2.0"},
+ "extensionsUsed": ["EXT_meshopt_compression"], "extensionsRequired": ["EXT_meshopt_compression"],
+ "buffers": [{"byteLength": %d, "uri": %q}, {"byteLength": 272, "extensions": {"EXT_meshopt_compression": {"fallback": true}}}],
+ "bufferViews": [
+  {"buffer": 1, "byteLength": 256, "extensions": {"EXT_meshopt_compression": {"buffer": 0, "byteLength": %d, "byteStride": 256, "count": 1, "mode": "ATTRIBUTES"}}},
+  {"buffer": 1, "byteOffset": 256, "byteLength": 16, "extensions": {"EXT_meshopt_compression": {"buffer": 0, "byteOffset": %d, "byteLength": %d, "byteStride": 4, "count": 4, "mode": "INDICES"}}}],
+ "accessors": [
+  {"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+  {"bufferView": 1, "componentType": 5125, "count": 4, "type": "SCALAR"}],
+ "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1, "mode": 5}]}],
+ "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0}`,
+		len(bin), b64(bin), len(enc0), off1, len(enc1))
+	m, err := decode([]byte(doc), nil, "bounds.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Meshes[0].Primitives[0]
+	if !slices.Equal(p.Positions, quad) {
+		t.Errorf("positions %v, want %v", p.Positions, quad)
+	}
+	want := [][3]uint32{{0, 1, 2}, {1, 3, 2}}
+	if len(p.Indices) != 3*len(want) {
+		t.Fatalf("indices %v, want the triangles %v", p.Indices, want)
+	}
+	for k, w := range want {
+		got := [3]uint32(p.Indices[3*k : 3*k+3])
+		if got != w && got != [3]uint32{w[1], w[2], w[0]} && got != [3]uint32{w[2], w[0], w[1]} {
+			t.Errorf("triangle %d: %v, want %v", k, got, w)
+		}
+	}
+	if len(m.Compression) != 1 || m.Compression[0].Objects != 2 || m.Compression[0].Decoded != 256+16 {
+		t.Errorf("compression %+v, want 2 EXT_meshopt_compression views decoding 256 + 16 bytes", m.Compression)
 	}
 }
