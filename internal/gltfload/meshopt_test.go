@@ -205,10 +205,12 @@ func TestMeshoptMalformed(t *testing.T) {
 
 // TestMeshoptSizesAtTheirBounds: EXT_meshopt_compression allows a view of
 // a single element, an ATTRIBUTES byteStride of 256 (the largest multiple
-// of 4 it allows) and an INDICES count that is not a multiple of 3 (only
-// TRIANGLES is in triangles). One 256-byte element holds a quad's four
-// positions; four indices make it a triangle strip, whose triangles are
-// (0, 1, 2) and (1, 3, 2) (glTF 2.0 §3.7.2.1), each up to its first corner.
+// of 4 it allows), an INDICES count that is not a multiple of 3 (only
+// TRIANGLES is in triangles) and OCTAHEDRAL normals of byteStride 8 (16-bit
+// components). One 256-byte element holds a quad's four positions; four
+// indices make it a triangle strip, whose triangles are (0, 1, 2) and
+// (1, 3, 2) (glTF 2.0 §3.7.2.1), each up to its first corner; axis normals
+// encode exactly, so they decode within one step of a normalized short.
 func TestMeshoptSizesAtTheirBounds(t *testing.T) {
 	quad := []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}
 	elem := make([]byte, 256)
@@ -218,21 +220,27 @@ func TestMeshoptSizesAtTheirBounds(t *testing.T) {
 	copy(elem, leBytes(quad))
 	enc0 := ct.MeshoptVertices(elem, 1, 256)
 	enc1 := ct.MeshoptSequence([]uint32{0, 1, 2, 3}, 4)
+	nrm := []float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -1, 0} // xyz and an unused w
+	enc2 := ct.MeshoptVertices(ct.FilterOct(nrm, 4, 8, 16), 4, 8)
 	bin := append(append([]byte(nil), enc0...), make([]byte, (4-len(enc0)%4)%4)...)
 	off1 := len(bin)
-	bin = append(bin, enc1...)
+	bin = append(append(bin, enc1...), make([]byte, (4-len(enc1)%4)%4)...)
+	off2 := len(bin)
+	bin = append(bin, enc2...)
 	doc := fmt.Sprintf(`{"asset": {"version": "2.0"},
- "extensionsUsed": ["EXT_meshopt_compression"], "extensionsRequired": ["EXT_meshopt_compression"],
- "buffers": [{"byteLength": %d, "uri": %q}, {"byteLength": 272, "extensions": {"EXT_meshopt_compression": {"fallback": true}}}],
+ "extensionsUsed": ["EXT_meshopt_compression", "KHR_mesh_quantization"], "extensionsRequired": ["EXT_meshopt_compression", "KHR_mesh_quantization"],
+ "buffers": [{"byteLength": %d, "uri": %q}, {"byteLength": 304, "extensions": {"EXT_meshopt_compression": {"fallback": true}}}],
  "bufferViews": [
   {"buffer": 1, "byteLength": 256, "extensions": {"EXT_meshopt_compression": {"buffer": 0, "byteLength": %d, "byteStride": 256, "count": 1, "mode": "ATTRIBUTES"}}},
-  {"buffer": 1, "byteOffset": 256, "byteLength": 16, "extensions": {"EXT_meshopt_compression": {"buffer": 0, "byteOffset": %d, "byteLength": %d, "byteStride": 4, "count": 4, "mode": "INDICES"}}}],
+  {"buffer": 1, "byteOffset": 256, "byteLength": 16, "extensions": {"EXT_meshopt_compression": {"buffer": 0, "byteOffset": %d, "byteLength": %d, "byteStride": 4, "count": 4, "mode": "INDICES"}}},
+  {"buffer": 1, "byteOffset": 272, "byteLength": 32, "byteStride": 8, "extensions": {"EXT_meshopt_compression": {"buffer": 0, "byteOffset": %d, "byteLength": %d, "byteStride": 8, "count": 4, "mode": "ATTRIBUTES", "filter": "OCTAHEDRAL"}}}],
  "accessors": [
   {"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
-  {"bufferView": 1, "componentType": 5125, "count": 4, "type": "SCALAR"}],
- "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1, "mode": 5}]}],
+  {"bufferView": 1, "componentType": 5125, "count": 4, "type": "SCALAR"},
+  {"bufferView": 2, "componentType": 5122, "normalized": true, "count": 4, "type": "VEC3"}],
+ "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 2}, "indices": 1, "mode": 5}]}],
  "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0}`,
-		len(bin), b64(bin), len(enc0), off1, len(enc1))
+		len(bin), b64(bin), len(enc0), off1, len(enc1), off2, len(enc2))
 	m, err := decode([]byte(doc), nil, "bounds.gltf")
 	if err != nil {
 		t.Fatal(err)
@@ -240,6 +248,17 @@ func TestMeshoptSizesAtTheirBounds(t *testing.T) {
 	p := m.Meshes[0].Primitives[0]
 	if !slices.Equal(p.Positions, quad) {
 		t.Errorf("positions %v, want %v", p.Positions, quad)
+	}
+	if len(p.Normals) != 12 {
+		t.Fatalf("normals %v, want 4", p.Normals)
+	}
+	for v := range 4 {
+		for c := range 3 {
+			if got, want := p.Normals[3*v+c], nrm[4*v+c]; math.Abs(float64(got-want)) > 1.0/32767 {
+				t.Errorf("normal %d: %v, want %v", v, p.Normals[3*v:3*v+3], nrm[4*v:4*v+3])
+				break
+			}
+		}
 	}
 	want := [][3]uint32{{0, 1, 2}, {1, 3, 2}}
 	if len(p.Indices) != 3*len(want) {
@@ -251,7 +270,7 @@ func TestMeshoptSizesAtTheirBounds(t *testing.T) {
 			t.Errorf("triangle %d: %v, want %v", k, got, w)
 		}
 	}
-	if len(m.Compression) != 1 || m.Compression[0].Objects != 2 || m.Compression[0].Decoded != 256+16 {
-		t.Errorf("compression %+v, want 2 EXT_meshopt_compression views decoding 256 + 16 bytes", m.Compression)
+	if len(m.Compression) != 1 || m.Compression[0].Objects != 3 || m.Compression[0].Decoded != 256+16+32 {
+		t.Errorf("compression %+v, want 3 EXT_meshopt_compression views decoding 256 + 16 + 32 bytes", m.Compression)
 	}
 }
