@@ -7,7 +7,8 @@ import (
 
 // The scene's light nodes become lights with KHR_lights_punctual's
 // parameters and defaults (white, intensity 1, unlimited range, cone 0 to
-// π/4); a node naming no light is reported.
+// π/4); a node naming no light, not even the one just past the last, is
+// reported.
 func TestLights(t *testing.T) {
 	js := []byte(`{"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_lights_punctual"],
 	  "extensions": {"KHR_lights_punctual": {"lights": [
@@ -15,8 +16,9 @@ func TestLights(t *testing.T) {
 	    {"type": "spot", "spot": {"innerConeAngle": 0.2, "outerConeAngle": 0.4}},
 	    {"type": "directional"}]}},
 	  "nodes": [{"extensions": {"KHR_lights_punctual": {"light": 0}}}, {"extensions": {"KHR_lights_punctual": {"light": 1}}},
-	    {"extensions": {"KHR_lights_punctual": {"light": 2}}}, {"extensions": {"KHR_lights_punctual": {"light": 7}}}],
-	  "scenes": [{"nodes": [0, 1, 2, 3]}], "scene": 0}`)
+	    {"extensions": {"KHR_lights_punctual": {"light": 2}}}, {"extensions": {"KHR_lights_punctual": {"light": 7}}},
+	    {"extensions": {"KHR_lights_punctual": {"light": 3}}}],
+	  "scenes": [{"nodes": [0, 1, 2, 3, 4]}], "scene": 0}`)
 	m, err := Decode(js, nil, "t.gltf")
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +36,9 @@ func TestLights(t *testing.T) {
 			t.Errorf("light %d: %+v, want %+v", i, m.Lights[i], want[i])
 		}
 	}
-	if !issueAt(m, "VIEWER_NOT_DRAWN", "/nodes/3/extensions/KHR_lights_punctual/light") {
-		t.Errorf("no line on node 3's missing light: %q", m.Report.Lines(Hint, 0))
+	for _, n := range []string{"3", "4"} {
+		if !issueAt(m, "VIEWER_NOT_DRAWN", "/nodes/"+n+"/extensions/KHR_lights_punctual/light") {
+			t.Errorf("no line on node %s's missing light: %q", n, m.Report.Lines(Hint, 0))
+		}
 	}
 }
