@@ -163,6 +163,7 @@ func TestWebPAndKTX2Textures(t *testing.T) {
 		textures, images, used, required string
 		want                             *image.NRGBA // nil: no texture drawn
 		code, where                      string       // a report line the file must carry ("": none but hints)
+		notAt                            string       // where no VIEWER_NOT_DRAWN line may be ("": anywhere)
 	}{
 		{name: "WebP required, no fallback",
 			textures: `{"extensions": {"EXT_texture_webp": {"source": 0}}}`, images: webpImage,
@@ -179,6 +180,17 @@ func TestWebPAndKTX2Textures(t *testing.T) {
 		{name: "KTX2 required, no fallback: the factors are drawn",
 			textures: `{"extensions": {"KHR_texture_basisu": {"source": 0}}}`, images: ktx2Image,
 			used: `"KHR_texture_basisu"`, required: `"KHR_texture_basisu"`, code: "VIEWER_NOT_DRAWN", where: "/textures"},
+		// The image's line says the texture is drawn untextured: no second
+		// line claims it has no supported image, or only a KTX2 one.
+		{name: "broken WebP without a fallback: the image is named, not the texture",
+			textures: `{"extensions": {"EXT_texture_webp": {"source": 0}}}`, images: broken,
+			used: `"EXT_texture_webp"`, code: "IMAGE_UNEXPECTED_EOS", where: "/images/0", notAt: "/textures/0"},
+		{name: "broken WebP beside a KTX2 image: not a KTX2-only texture",
+			textures: `{"extensions": {"EXT_texture_webp": {"source": 0}, "KHR_texture_basisu": {"source": 1}}}`, images: broken + "," + ktx2Image,
+			used: `"EXT_texture_webp", "KHR_texture_basisu"`, code: "IMAGE_UNEXPECTED_EOS", where: "/images/0", notAt: "/textures"},
+		{name: "no source of any kind",
+			textures: `{"sampler": 0}`, images: fallback,
+			used: `"EXT_texture_webp"`, code: "VIEWER_NOT_DRAWN", where: "/textures/0"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -189,6 +201,9 @@ func TestWebPAndKTX2Textures(t *testing.T) {
 			lines := m.Report.Lines(Info, 0)
 			if tc.code != "" && !issueAt(m, tc.code, tc.where) {
 				t.Fatalf("no %s at %s in the report: %q", tc.code, tc.where, lines)
+			}
+			if tc.notAt != "" && issueAt(m, "VIEWER_NOT_DRAWN", tc.notAt) {
+				t.Fatalf("a VIEWER_NOT_DRAWN line at %s: %q", tc.notAt, lines)
 			}
 			if tc.code == "" && len(lines) > 0 {
 				t.Fatalf("want no report line above hints, got %q", lines)
