@@ -1,0 +1,146 @@
+package gltfload
+
+import (
+	"bytes"
+	"encoding/binary"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"strings"
+	"testing"
+
+	"github.com/qmuntal/gltf"
+)
+
+// flatWebP is a w × h lossless WebP (RFC 9649) of one opaque grey: every
+// channel's prefix code has a single symbol, so the pixels take no bits
+// and the file holds a few dozen bytes however large its canvas. Zero
+// bytes after the bitstream, inside its chunk, bring the file to size
+// bytes (even, at least the bitstream's).
+func flatWebP(t testing.TB, w, h, size int) []byte {
+	t.Helper()
+	var bw bitWriter
+	bw.put(0x2f, 8)
+	bw.put(uint32(w-1), 14)
+	bw.put(uint32(h-1), 14)
+	bw.put(0, 1)                                     // no alpha
+	bw.put(0, 3)                                     // version
+	bw.put(0, 1)                                     // no transform
+	bw.put(0, 1)                                     // no colour cache
+	bw.put(0, 1)                                     // one prefix code group
+	for _, v := range []uint32{128, 128, 128, 255} { // green, red, blue, alpha
+		bw.put(1, 1) // simple code
+		bw.put(0, 1) // one symbol
+		bw.put(1, 1) // in 8 bits
+		bw.put(v, 8)
+	}
+	bw.put(1, 1) // distance: simple code, one symbol of 1 bit: 0
+	bw.put(0, 1)
+	bw.put(0, 1)
+	bw.put(0, 1)
+	chunk := bw.out
+	if size%2 != 0 || size-20 < len(chunk) {
+		t.Fatalf("a %d-byte WebP: the size must be even and leave room for %d bytes of bitstream", size, len(chunk))
+	}
+	chunk = append(chunk, make([]byte, size-20-len(chunk))...)
+	var b bytes.Buffer
+	le := func(v uint32) { binary.Write(&b, binary.LittleEndian, v) }
+	b.WriteString("RIFF")
+	le(uint32(4 + 8 + len(chunk)))
+	b.WriteString("WEBPVP8L")
+	le(uint32(len(chunk)))
+	b.Write(chunk)
+	return b.Bytes()
+}
+
+// grayJPEG is a w × h baseline JPEG of one grey, its frame header then
+// declaring height × width (a JPEG may declare 0: its height then comes
+// later, from a DNL marker).
+func grayJPEG(t testing.TB, w, h, height, width int) []byte {
+	t.Helper()
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = 100
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	data := b.Bytes()
+	sof := bytes.Index(data, []byte{0xFF, 0xC0})
+	if sof < 0 {
+		t.Fatal("no SOF0 in the encoded JPEG")
+	}
+	// FF C0, length (2), precision (1), height (2), width (2).
+	binary.BigEndian.PutUint16(data[sof+5:], uint16(height))
+	binary.BigEndian.PutUint16(data[sof+7:], uint16(width))
+	return data
+}
+
+// TestReadImageLimits reads one image from a bufferView at the edges of
+// readImage's limits: a canvas of at most maxTexturePixels with both sides
+// positive; more than freePixels only at no more than maxPixelsPerByte
+// pixels a byte of image data; a texture within what is left of the
+// pixel budget, which it is charged.
+func TestReadImageLimits(t *testing.T) {
+	gray := color.NRGBA{128, 128, 128, 255}
+	cases := []struct {
+		name   string
+		data   []byte
+		budget int64
+		w, h   int    // the texture read, or
+		refuse string // the refusal, VIEWER_NOT_DRAWN unless it names "plausible"
+	}{
+		{name: "1024 × 1024 (freePixels) from a few bytes", data: flatWebP(t, 1024, 1024, 40), budget: totalTexturePixels, w: 1024, h: 1024},
+		{name: "1028 × 1024 from 514 bytes: 2048 pixels a byte", data: flatWebP(t, 1028, 1024, 514), budget: totalTexturePixels, w: 1028, h: 1024},
+		{name: "1030 × 1024 from 514 bytes: more than 2048 pixels a byte", data: flatWebP(t, 1030, 1024, 514), budget: totalTexturePixels,
+			refuse: "1030x1024 pixels from 514 bytes of image data is not plausible"},
+		{name: "8 × 8 JPEG", data: grayJPEG(t, 8, 8, 8, 8), budget: totalTexturePixels, w: 8, h: 8},
+		{name: "JPEG declaring height 0", data: grayJPEG(t, 8, 8, 0, 8), budget: totalTexturePixels, refuse: "8x0 pixels is outside the supported size"},
+		{name: "JPEG declaring width 0", data: grayJPEG(t, 8, 8, 8, 0), budget: totalTexturePixels, refuse: "0x8 pixels is outside the supported size"},
+		{name: "6 pixels, 6 left in the budget", data: flatWebP(t, 3, 2, 40), budget: 6, w: 3, h: 2},
+		{name: "6 pixels, 5 left in the budget", data: flatWebP(t, 3, 2, 40), budget: 5, refuse: "3x2 pixels would take the model's textures past"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := &gltf.Document{
+				Buffers:     []*gltf.Buffer{{ByteLength: len(tc.data), Data: tc.data}},
+				BufferViews: []*gltf.BufferView{{Buffer: 0, ByteLength: len(tc.data)}},
+				Images:      []*gltf.Image{{BufferView: gltf.Index(0)}},
+			}
+			l := &loader{doc: doc, model: &Model{}}
+			budget := tc.budget
+			img, err := l.readImage(0, &budget)
+			if tc.refuse != "" {
+				code := "VIEWER_NOT_DRAWN"
+				if strings.Contains(tc.refuse, "plausible") {
+					code = "IMAGE_DATA_INVALID"
+				}
+				if err == nil || !strings.Contains(err.Error(), tc.refuse) || imageCode(err) != code {
+					t.Fatalf("image %v, error %v, want %s %q", img != nil, err, code, tc.refuse)
+				}
+				if budget != tc.budget {
+					t.Errorf("a refused image charged %d pixels", tc.budget-budget)
+				}
+				return
+			}
+			if err != nil || img == nil {
+				t.Fatalf("image %v, error %v, want a %d × %d texture", img != nil, err, tc.w, tc.h)
+			}
+			if img.Rect.Dx() != tc.w || img.Rect.Dy() != tc.h {
+				t.Fatalf("texture %v, want %d × %d", img.Rect, tc.w, tc.h)
+			}
+			c := img.NRGBAAt(tc.w-1, tc.h-1)
+			grey := c == gray
+			if strings.Contains(tc.name, "JPEG") { // lossy: a grey, not exactly the one encoded
+				grey = c.R == c.G && c.G == c.B && c.A == 255
+			}
+			if !grey {
+				t.Errorf("last texel %v, want grey", c)
+			}
+			if want := tc.budget - int64(tc.w*tc.h); budget != want {
+				t.Errorf("budget left %d, want %d", budget, want)
+			}
+		})
+	}
+}
