@@ -77,6 +77,20 @@ func grayJPEG(t testing.TB, w, h, height, width int) []byte {
 	return data
 }
 
+// scansJPEG is the header of a progressive 8192 × 8192 grey JPEG (the
+// largest canvas read) with a 32768-byte comment, so that its pixels are
+// plausible for its size, then that many start-of-scan headers without
+// their data: enough to be weighed, not to be decoded.
+func scansJPEG(scans int) []byte {
+	b := []byte{0xFF, 0xD8, 0xFF, 0xFE, 0x80, 0x02} // SOI, COM of 2 + 32768 bytes
+	b = append(b, make([]byte, 32768)...)
+	b = append(b, 0xFF, 0xC2, 0, 11, 8, 0x20, 0, 0x20, 0, 1, 1, 0x11, 0) // SOF2: 8 bits, 8192 × 8192, one component
+	for range scans {
+		b = append(b, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0, 0) // SOS: component 1, DC of the first scan
+	}
+	return append(b, 0xFF, 0xD9)
+}
+
 // TestReadImageLimits reads one image from a bufferView at the edges of
 // readImage's limits: a canvas of at most maxTexturePixels with both sides
 // positive; more than freePixels only at no more than maxPixelsPerByte
@@ -98,6 +112,10 @@ func TestReadImageLimits(t *testing.T) {
 		{name: "8 × 8 JPEG", data: grayJPEG(t, 8, 8, 8, 8), budget: totalTexturePixels, w: 8, h: 8},
 		{name: "JPEG declaring height 0", data: grayJPEG(t, 8, 8, 0, 8), budget: totalTexturePixels, refuse: "8x0 pixels is outside the supported size"},
 		{name: "JPEG declaring width 0", data: grayJPEG(t, 8, 8, 8, 0), budget: totalTexturePixels, refuse: "0x8 pixels is outside the supported size"},
+		// 16 scans over 2^26 pixels are maxJPEGScanPixels (2^30) of work: the
+		// image is weighed against the budget (one pixel short) instead.
+		{name: "8192 × 8192 JPEG in 16 scans", data: scansJPEG(16), budget: 1<<26 - 1, refuse: "8192x8192 pixels would take the model's textures past"},
+		{name: "8192 × 8192 JPEG in 17 scans", data: scansJPEG(17), budget: 1<<26 - 1, refuse: "8192x8192 pixels in 17 JPEG scans is more decoding work than a texture needs"},
 		{name: "6 pixels, 6 left in the budget", data: flatWebP(t, 3, 2, 40), budget: 6, w: 3, h: 2},
 		{name: "6 pixels, 5 left in the budget", data: flatWebP(t, 3, 2, 40), budget: 5, refuse: "3x2 pixels would take the model's textures past"},
 	}
