@@ -258,6 +258,9 @@ func TestWidestByteStride(t *testing.T) {
 	if err != nil {
 		t.Fatalf("byteStride 252: %v", err)
 	}
+	if len(m.Meshes) != 1 || len(m.Meshes[0].Primitives) != 1 {
+		t.Fatalf("%d meshes, want 1 of 1 primitive", len(m.Meshes))
+	}
 	if got, want := m.Meshes[0].Primitives[0].Positions, []float32{0, 0, 0, 1, 0, 0, 0, 1, 0}; !slices.Equal(got, want) {
 		t.Fatalf("positions %v, want %v", got, want)
 	}

@@ -245,6 +245,9 @@ func TestMeshoptSizesAtTheirBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(m.Meshes) != 1 || len(m.Meshes[0].Primitives) != 1 {
+		t.Fatalf("%d meshes, want 1 of 1 primitive", len(m.Meshes))
+	}
 	p := m.Meshes[0].Primitives[0]
 	if !slices.Equal(p.Positions, quad) {
 		t.Errorf("positions %v, want %v", p.Positions, quad)
