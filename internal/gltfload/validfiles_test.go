@@ -146,6 +146,17 @@ func TestValidatorValidFilesLoad(t *testing.T) {
 				 "textures": [{}], "extensionsUsed": ["KHR_texture_transform"]}`...)
 			},
 			code: "MESH_PRIMITIVE_TOO_FEW_TEXCOORDS", where: "/meshes/0/primitives/0/material"},
+		{name: "texture on coordinate set 65536, which the primitive lacks",
+			doc: func(t testing.TB) []byte {
+				js := quadDoc(fourVertices(t), "", `{"buffer": 0, "byteLength": 48}`, posAccessor, `{"attributes": {"POSITION": 0}, "material": 0, "mode": 5}`)
+				return append(js[:len(js)-1], `, "materials": [{"emissiveTexture": {"index": 0, "texCoord": 65536}}], "textures": [{}]}`...)
+			},
+			code: "MESH_PRIMITIVE_TOO_FEW_TEXCOORDS", where: "/meshes/0/primitives/0/material",
+			check: func(t *testing.T, m *Model) {
+				if found := messagesWith(m, "TEXCOORD_65536"); len(found) != 1 {
+					t.Fatalf("want one line naming TEXCOORD_65536, got %q", m.Report.Lines(Hint, 0))
+				}
+			}},
 		{name: "primitive reading a buffer without uri is not drawn",
 			doc: func(testing.TB) []byte {
 				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 48}], "bufferViews": [{"buffer": 0, "byteLength": 48}],
