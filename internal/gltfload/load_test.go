@@ -342,3 +342,37 @@ func TestRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestMeshWeightsAndTargetNames: mesh.weights holds one default weight per
+// morph target (glTF 2.0 §3.7.2.2); another count is reported
+// (MESH_INVALID_WEIGHTS_COUNT) and the weights start at 0. The targets'
+// names come from extras.targetNames.
+func TestMeshWeightsAndTargetNames(t *testing.T) {
+	b := &docBuilder{}
+	pos := b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0, 0, 1, 0})
+	up := b.floatAcc(t, "VEC3", []float32{0, 0, 1, 0, 0, 1, 0, 0, 1})
+	side := b.floatAcc(t, "VEC3", []float32{1, 0, 0, 1, 0, 0, 1, 0, 0})
+	prim := `{"attributes": {"POSITION": ` + itoa(pos) + `}, "targets": [{"POSITION": ` + itoa(up) + `}, {"POSITION": ` + itoa(side) + `}]}`
+	doc := b.json(`"nodes": [{"mesh": 0}, {"mesh": 1}], "scenes": [{"nodes": [0, 1]}],
+	  "meshes": [{"primitives": [` + prim + `], "weights": [0.25, 0.5], "extras": {"targetNames": ["smile", "blink"]}},
+	    {"primitives": [` + prim + `], "weights": [0.25, 0.5, 1]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Meshes) != 2 {
+		t.Fatalf("%d meshes, want 2", len(m.Meshes))
+	}
+	if g := m.Meshes[0]; g.Targets != 2 || !slices.Equal(g.Weights, []float32{0.25, 0.5}) || !slices.Equal(g.TargetNames, []string{"smile", "blink"}) {
+		t.Errorf("mesh 0: %d targets named %q, weights %v; want 2 named smile and blink, weights [0.25 0.5]", g.Targets, g.TargetNames, g.Weights)
+	}
+	if issueAt(m, "MESH_INVALID_WEIGHTS_COUNT", "/meshes/0/weights") {
+		t.Errorf("mesh 0's two weights for two targets are reported: %q", m.Report.Lines(Hint, 0))
+	}
+	if g := m.Meshes[1]; g.Targets != 2 || slices.ContainsFunc(g.Weights, func(w float32) bool { return w != 0 }) {
+		t.Errorf("mesh 1: %d targets, weights %v; want 2 targets starting at weight 0", g.Targets, g.Weights)
+	}
+	if !issueAt(m, "MESH_INVALID_WEIGHTS_COUNT", "/meshes/1/weights") {
+		t.Errorf("mesh 1's three weights for two targets are not reported: %q", m.Report.Lines(Hint, 0))
+	}
+}
