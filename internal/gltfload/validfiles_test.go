@@ -157,6 +157,12 @@ func TestValidatorValidFilesLoad(t *testing.T) {
 					t.Fatalf("want one line naming TEXCOORD_65536, got %q", m.Report.Lines(Hint, 0))
 				}
 			}},
+		{name: "primitive without POSITION, its other attributes of any count, is not drawn",
+			doc: func(t testing.TB) []byte {
+				return quadDoc(le(t, []float32{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1}), "", `{"buffer": 0, "byteLength": 48}`,
+					`{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3"}`, `{"attributes": {"NORMAL": 0}}`)
+			},
+			code: "MESH_PRIMITIVE_NO_POSITION", where: "/meshes/0/primitives/0"},
 		{name: "primitive reading a buffer without uri is not drawn",
 			doc: func(testing.TB) []byte {
 				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 48}], "bufferViews": [{"buffer": 0, "byteLength": 48}],
