@@ -374,6 +374,8 @@ var invalidCases = []invalidCase{
 		want: "meshes[0].primitives[0].indices: index 2 is 5 but there are 3 vertices"},
 	{name: "POSITION not finite", edit: func(t testing.TB, d jdoc) { d.patch(t, 0, []float32{float32(math.Inf(1))}) },
 		want: "meshes[0].primitives[0].attributes.POSITION: accessors[0] vertex 0 is not finite"},
+	{name: "POSITION of the last vertex not finite", edit: func(t testing.TB, d jdoc) { d.patch(t, 0, []float32{0, 0, 0, 1, 0, 0, 0, nan32(), 0}) },
+		want: "meshes[0].primitives[0].attributes.POSITION: accessors[0] vertex 2 is not finite"},
 	{name: "normal not finite", edit: func(t testing.TB, d jdoc) { d.patch(t, 1, []float32{nan32(), 0, 0}) },
 		want: "meshes[0].primitives[0].attributes.NORMAL: accessors[1] value 0 is not finite"},
 	{name: "texture coordinates missing for the material", edit: func(t testing.TB, d jdoc) { d.del(t, "meshes/0/primitives/0/attributes/TEXCOORD_0") },

@@ -163,6 +163,38 @@ func TestValidatorValidFilesLoad(t *testing.T) {
 					`{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3"}`, `{"attributes": {"NORMAL": 0}}`)
 			},
 			code: "MESH_PRIMITIVE_NO_POSITION", where: "/meshes/0/primitives/0"},
+		{name: "texture on TEXCOORD_0, which the primitive lacks",
+			doc: func(t testing.TB) []byte {
+				js := quadDoc(fourVertices(t), "", `{"buffer": 0, "byteLength": 48}`, posAccessor, `{"attributes": {"POSITION": 0}, "material": 0, "mode": 5}`)
+				return append(js[:len(js)-1], `, "materials": [{"emissiveTexture": {"index": 0}}], "textures": [{}]}`...)
+			},
+			code: "MESH_PRIMITIVE_TOO_FEW_TEXCOORDS", where: "/meshes/0/primitives/0/material"},
+		// glTF-Validator: a vertex attribute's accessor.byteOffset is a
+		// multiple of 4; here it is 1, on a view at byte 49.
+		{name: "vertex colours at byte 50 of the buffer",
+			doc: func(t testing.TB) []byte {
+				data := append(fourVertices(t), make([]byte, 2+16)...)
+				return quadDoc(data, "", `{"buffer": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 49, "byteLength": 17}`,
+					posAccessor+`, {"bufferView": 1, "byteOffset": 1, "componentType": 5121, "normalized": true, "count": 4, "type": "VEC4"}`,
+					`{"attributes": {"POSITION": 0, "COLOR_0": 1}, "mode": 5}`)
+			},
+			code: "MESH_PRIMITIVE_ACCESSOR_UNALIGNED", where: "/meshes/0/primitives/0/attributes/COLOR_0"},
+		{name: "one accessor as POSITION and NORMAL: the normals are normalized, the positions stay",
+			doc: func(t testing.TB) []byte {
+				return quadDoc(le(t, []float32{2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 4}), "", `{"buffer": 0, "byteLength": 48}`,
+					`{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [2, 2, 4]}`,
+					`{"attributes": {"POSITION": 0, "NORMAL": 0}, "mode": 5}`)
+			},
+			code: "ACCESSOR_VECTOR3_NON_UNIT", where: "/meshes/0/primitives/0/attributes/NORMAL",
+			check: func(t *testing.T, m *Model) {
+				p := m.Meshes[0].Primitives[0]
+				if want := []float32{2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 4}; !slices.Equal(p.Positions, want) {
+					t.Errorf("positions %v, want %v", p.Positions, want)
+				}
+				if want := []float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1}; !slices.Equal(p.Normals, want) {
+					t.Errorf("normals %v, want %v", p.Normals, want)
+				}
+			}},
 		{name: "primitive reading a buffer without uri is not drawn",
 			doc: func(testing.TB) []byte {
 				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 48}], "bufferViews": [{"buffer": 0, "byteLength": 48}],
