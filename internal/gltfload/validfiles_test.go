@@ -187,6 +187,9 @@ func TestValidatorValidFilesLoad(t *testing.T) {
 			},
 			code: "ACCESSOR_VECTOR3_NON_UNIT", where: "/meshes/0/primitives/0/attributes/NORMAL",
 			check: func(t *testing.T, m *Model) {
+				if len(m.Meshes) != 1 || len(m.Meshes[0].Primitives) != 1 {
+					t.Fatalf("%d meshes, want 1 of 1 primitive", len(m.Meshes))
+				}
 				p := m.Meshes[0].Primitives[0]
 				if want := []float32{2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 4}; !slices.Equal(p.Positions, want) {
 					t.Errorf("positions %v, want %v", p.Positions, want)
