@@ -376,3 +376,23 @@ func TestMeshWeightsAndTargetNames(t *testing.T) {
 		t.Errorf("mesh 1's three weights for two targets are not reported: %q", m.Report.Lines(Hint, 0))
 	}
 }
+
+// TestVec3ColorsGetOpaqueAlpha: COLOR_0 may be VEC3 (RGB) or VEC4 (RGBA)
+// (glTF 2.0 §3.7.2.1); RGB colours are read as RGBA with alpha 1.
+func TestVec3ColorsGetOpaqueAlpha(t *testing.T) {
+	b := &docBuilder{}
+	pos := b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0, 0, 1, 0})
+	col := b.floatAcc(t, "VEC3", []float32{1, 0, 0, 0, 0.5, 0, 0, 0, 0.25})
+	doc := b.json(`"nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `, "COLOR_0": ` + itoa(col) + `}}]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Meshes) != 1 || len(m.Meshes[0].Primitives) != 1 {
+		t.Fatalf("%d meshes, want 1 of 1 primitive", len(m.Meshes))
+	}
+	if got, want := m.Meshes[0].Primitives[0].Colors, []float32{1, 0, 0, 1, 0, 0.5, 0, 1, 0, 0, 0.25, 1}; !slices.Equal(got, want) {
+		t.Fatalf("colours %v, want %v", got, want)
+	}
+}
