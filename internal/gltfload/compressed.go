@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/qmuntal/gltf"
 
@@ -260,14 +261,21 @@ func (l *loader) decodeDracoPrimitive(where string, p *gltf.Primitive, ext draco
 		return fmt.Errorf("%s: bufferViews[%d]: %w", where, *ext.BufferView, err)
 	}
 	defer dm.Close()
-	data := make([]byte, 0, declared)
+	if err := l.dracoCounts(where, p, ext, outs, idx, dm.NumPoints(), 3*dm.NumFaces()); err != nil {
+		return err
+	}
+	size := 0
+	for _, o := range outs {
+		size += l.doc.Accessors[o.acc].Count * o.lay.elemSize
+	}
+	if idx >= 0 {
+		size += l.doc.Accessors[idx].Count * codec.CompSize(glComponent(l.doc.Accessors[idx].ComponentType))
+	}
+	data := make([]byte, 0, size)
 	type span struct{ acc, off, n int }
 	var spans []span
 	for _, o := range outs {
 		a := l.doc.Accessors[o.acc]
-		if dm.NumPoints() != a.Count {
-			return fmt.Errorf("%s.attributes.%s: libdraco decoded %d vertices, accessors[%d] declares %d", where, o.sem, dm.NumPoints(), o.acc, a.Count)
-		}
 		off := len(data)
 		data = data[:off+a.Count*o.lay.elemSize]
 		if err := dm.Attribute(o.id, glComponent(a.ComponentType), o.lay.comps, a.Normalized, data[off:]); err != nil {
@@ -294,6 +302,65 @@ func (l *loader) decodeDracoPrimitive(where string, p *gltf.Primitive, ext draco
 	}
 	l.dracoDecoded = done
 	l.noteCompression(extDraco, int64(len(src)), int64(len(data)))
+	return nil
+}
+
+// dracoCounts checks that the accessors a Draco primitive fills, outs and
+// the indices idx (-1: none), declare the points and corners (three per
+// triangle) libdraco decoded. Older encoders wrote the counts from before
+// Draco split vertices, which the specification does not allow; where
+// the decoded geometry is all the primitive draws (every attribute and the
+// indices come from it, and it has no morph targets, whose displacements
+// would be counted the old way) it is consistent in itself: the accessors
+// take the decoded counts, the extra bytes are charged to the budget and
+// the report warns. Otherwise a count that differs is refused.
+func (l *loader) dracoCounts(where string, p *gltf.Primitive, ext dracoPrimitive, outs []dracoOut, idx, points, corners int) error {
+	var first error
+	var extra int64
+	for _, o := range outs {
+		if a := l.doc.Accessors[o.acc]; a.Count != points {
+			if first == nil {
+				first = fmt.Errorf("%s.attributes.%s: libdraco decoded %d vertices, accessors[%d] declares %d", where, o.sem, points, o.acc, a.Count)
+			}
+			extra += int64(points-a.Count) * int64(o.lay.elemSize)
+		}
+	}
+	mismatch := first != nil
+	if idx >= 0 {
+		if a := l.doc.Accessors[idx]; a.Count != corners {
+			mismatch = true
+			extra += int64(corners-a.Count) * int64(codec.CompSize(glComponent(a.ComponentType)))
+		}
+	}
+	if !mismatch {
+		return nil
+	}
+	whole := len(outs) == len(ext.Attributes) && len(p.Attributes) == len(ext.Attributes) && len(p.Targets) == 0 && idx >= 0 && points > 0 && points <= maxElements && corners <= maxElements
+	if !whole {
+		if first == nil {
+			return nil // the indices are refused as they are read
+		}
+		return first
+	}
+	if extra > 0 {
+		if err := l.charge(where, extra); err != nil {
+			return err
+		}
+	}
+	var names []string
+	for _, o := range outs {
+		if a := l.doc.Accessors[o.acc]; a.Count != points {
+			names = append(names, fmt.Sprintf("accessors[%d] %d", o.acc, a.Count))
+			a.Count = points
+		}
+	}
+	if a := l.doc.Accessors[idx]; a.Count != corners {
+		names = append(names, fmt.Sprintf("indices accessors[%d] %d", idx, a.Count))
+		a.Count = corners
+	}
+	l.issue("VIEWER_DRACO_COUNT", strings.TrimSuffix(where, ".extensions."+extDraco),
+		"libdraco decoded %d vertices and %d indices, where the file declares %s (counted before compression, which glTF does not allow); the decoded geometry is drawn",
+		points, corners, strings.Join(names, ", "))
 	return nil
 }
 

@@ -207,3 +207,50 @@ func TestDracoMalformed(t *testing.T) {
 		})
 	}
 }
+
+// TestDracoCountDeclaredByOlderEncoders: files whose accessors declare
+// fewer vertices and indices than libdraco decodes (older encoders
+// counted before Draco split vertices; the specification asks for the
+// decoded counts) open when every attribute and the indices come from the
+// Draco geometry, which is consistent in itself: the primitive draws the
+// decoded vertices and triangles, and the report names the accessors.
+// Where an attribute or target lies outside it, the counts must agree.
+func TestDracoCountDeclaredByOlderEncoders(t *testing.T) {
+	g := makeGrid(4) // 16 vertices, 54 indices
+	good := string(dracoGridDoc(t, g))
+	noTarget := strings.Replace(good, `, "targets": [{"POSITION": 8}]`, "", 1)
+	short := regexp.MustCompile(`"count": 16,`).ReplaceAllString(noTarget, `"count": 14,`)
+	short = strings.Replace(short, `"count": 54,`, `"count": 51,`, 1)
+	if noTarget == good || short == noTarget || strings.Count(short, `"count": 14,`) != 8 || !strings.Contains(short, `"count": 51,`) {
+		t.Fatal("the cases do not change the document")
+	}
+	m, err := decode([]byte(short), nil, "old.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &m.Meshes[0].Primitives[0]
+	if p.NumVertices() != 16 || len(p.Indices) != 54 || len(p.Normals) != 16*3 || len(p.UV0) != 16*2 || len(p.AllWeights) != 16*4 {
+		t.Fatalf("%d vertices (%d normals, %d uvs, %d weights) and %d indices, want the 16 and 54 libdraco decodes",
+			p.NumVertices(), len(p.Normals)/3, len(p.UV0)/2, len(p.AllWeights)/4, len(p.Indices))
+	}
+	found := false
+	for _, i := range m.Report.Issues {
+		if i.Code == "VIEWER_DRACO_COUNT" {
+			found = true
+			if i.Severity != Warning || !strings.Contains(i.Message, "meshes[0].primitives[0]") || !strings.Contains(i.Message, "16") || !strings.Contains(i.Message, "14") {
+				t.Fatalf("issue %+v, want a warning naming the primitive, the decoded 16 and the declared 14", i)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("report %+v has no VIEWER_DRACO_COUNT issue", m.Report.Issues)
+	}
+
+	// With the uncompressed morph target of 16 displacements the decoded
+	// vertices cannot be matched to it: refused, as before.
+	withTarget := regexp.MustCompile(`"count": 16,`).ReplaceAllString(good, `"count": 14,`)
+	withTarget = strings.Replace(withTarget, `{"bufferView": 1, "componentType": 5126, "count": 14,`, `{"bufferView": 1, "componentType": 5126, "count": 16,`, 1)
+	if _, err := Decode([]byte(withTarget), nil, "target.gltf"); err == nil || !strings.Contains(err.Error(), "libdraco decoded 16 vertices") || !strings.Contains(err.Error(), "declares 14") {
+		t.Fatalf("error %v, want the count mismatch refused where a morph target is not Draco's", err)
+	}
+}

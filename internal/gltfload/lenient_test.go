@@ -104,6 +104,12 @@ func TestLenientDocumentsWarn(t *testing.T) {
 			want: []string{
 				"UNSUPPORTED_EXTENSION extensionsRequired[0]: EXT_foo is not supported; the model is shown without it",
 				"UNUSED_EXTENSION_REQUIRED extensionsRequired[0]: EXT_foo is not in extensionsUsed"}},
+		{name: "GPU instancing of a skinned mesh", edit: func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, le(t, []float32{0, 0, 0, 2, 0, 0, 4, 0, 0}))
+			a := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "VEC3"}`, v))
+			d.raw(t, "extensionsUsed", `["EXT_mesh_gpu_instancing"]`)
+			d.raw(t, "nodes/0/extensions", fmt.Sprintf(`{"EXT_mesh_gpu_instancing": {"attributes": {"TRANSLATION": %d}}}`, a))
+		}, want: []string{"VIEWER_NOT_DRAWN nodes[0].extensions.EXT_mesh_gpu_instancing: 3 instances of a skinned mesh are not drawn; the mesh is drawn once, at the node"}},
 		{name: "unknown animation path", edit: func(t testing.TB, d jdoc) { d.set(t, "animations/0/channels/1/target/path", "pointer") },
 			want: []string{"VIEWER_NOT_DRAWN animations[0].channels[1].target.path: \"pointer\" is not supported; ignored"}},
 		{name: "morph weights for a node without targets", edit: func(t testing.TB, d jdoc) {

@@ -273,6 +273,7 @@ func (l *loader) decode(data []byte) (*Model, error) {
 		l.decompress,
 		l.checkViews,
 		l.checkAllAccessors,
+		l.expandInstancing,
 		l.loadNodes,
 		l.loadSkins,
 		l.loadTextures,

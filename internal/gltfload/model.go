@@ -22,7 +22,9 @@ type Model struct {
 	// JointOfNode[n] is the skeleton joint of glTF node n.
 	JointOfNode []int
 	// NodeNames[n] is glTF node n's name as in the file, possibly empty
-	// (Skeleton.Names falls back to "nodeN" instead).
+	// (Skeleton.Names falls back to "nodeN" instead). Nodes past the
+	// file's own are the instances EXT_mesh_gpu_instancing places,
+	// children of their node, named "<node>#k".
 	NodeNames []string
 	// Skins has one entry per glTF skin, in file order; Skin.Joints index
 	// Skeleton. SkinRoots[i] is the joint of skins[i].skeleton, or -1.
@@ -77,7 +79,7 @@ type Model struct {
 
 // Instance is a node that draws a mesh.
 type Instance struct {
-	Node int // glTF node index
+	Node int // glTF node index (or an instance node, see NodeNames)
 	Mesh int // index into Model.Meshes
 	// Skin is the index into Model.Skins, or -1 for a rigid mesh drawn with
 	// its node's global transform.

@@ -207,6 +207,9 @@ var severities = map[string]Severity{
 	"VALUE_MULTIPLE_OF":                                   Error,
 	// The viewer's own: valid glTF it shows only in part.
 	"VIEWER_NOT_DRAWN": Warning,
+	// The viewer's own: accessor counts of a Draco primitive taken from
+	// before compression, drawn as libdraco decodes them.
+	"VIEWER_DRACO_COUNT": Warning,
 	// The viewer's own: written in a way glTF allows but no exporter
 	// should, read as meant.
 	"VIEWER_NOTE": Info,

@@ -40,6 +40,20 @@ func twoJoint(t *testing.T, name string, clip int, edits ...[2]string) (*gltfloa
 	return m, c
 }
 
+// withView runs f on the GL thread with a 64×64 GPU-skinned view of c,
+// destroyed after.
+func withView(t *testing.T, c *character.Character, f func(v *View) error) {
+	t.Helper()
+	onGL(t, func() error {
+		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
+		if err != nil {
+			return err
+		}
+		defer v.Destroy()
+		return f(v)
+	})
+}
+
 // rigidTwoJoint is the two-joint file with its mesh hanging from the
 // tip without a skin, and further replacements made, and a character of
 // it.
@@ -57,12 +71,7 @@ func rigidTwoJoint(t *testing.T, more ...[2]string) (*gltfload.Model, *character
 // rigidTwoJoint, their clocks together, and the character it was made of.
 func withRigidCrowd(t *testing.T, n int, opt CrowdOptions, f func(cr *Crowd, c *character.Character, v *View)) {
 	m, c := rigidTwoJoint(t)
-	onGL(t, func() error {
-		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-		if err != nil {
-			return err
-		}
-		defer v.Destroy()
+	withView(t, c, func(v *View) error {
 		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, n, opt)
 		if err != nil {
 			return err
@@ -373,12 +382,7 @@ func TestCrowdBox(t *testing.T) {
 // centre (0, 0.5, 0), radius √3 / 2, height 1.
 func TestCrowdOfNothingDrawn(t *testing.T) {
 	m, c := twoJoint(t, "bare.gltf", -1, [2]string{`"mesh": 0, "skin": 0, `, ""})
-	onGL(t, func() error {
-		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-		if err != nil {
-			return err
-		}
-		defer v.Destroy()
+	withView(t, c, func(v *View) error {
 		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 2, CrowdOptions{})
 		if err != nil {
 			return err
@@ -399,12 +403,7 @@ func TestCrowdLayout(t *testing.T) {
 	const root = `{"name": "root", "translation": [0, 1, 0], `
 	for _, turn := range []string{"", `"rotation": [0, 0, 0.7071068, 0.7071068], `, `"rotation": [-0.7071068, 0, 0, 0.7071068], `} {
 		m, c := twoJoint(t, "layout.gltf", 0, [2]string{root, root + turn})
-		onGL(t, func() error {
-			v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-			if err != nil {
-				return err
-			}
-			defer v.Destroy()
+		withView(t, c, func(v *View) error {
 			lo, hi, ok := v.Scene.Bounds(c)
 			if !ok {
 				t.Error("the two-joint model has no bounds")
@@ -501,12 +500,7 @@ func TestCrowdTurnsAreBalanced(t *testing.T) {
 // start offset (i·0.377 s), wrapped into the looping clip.
 func TestCrowdPoseAtKeepsOffsets(t *testing.T) {
 	m, c := twoJoint(t, "offsets.gltf", 0)
-	onGL(t, func() error {
-		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-		if err != nil {
-			return err
-		}
-		defer v.Destroy()
+	withView(t, c, func(v *View) error {
 		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 3, CrowdOptions{})
 		if err != nil {
 			return err
@@ -529,12 +523,7 @@ func TestCrowdPoseAtKeepsOffsets(t *testing.T) {
 // whole-skin palette at the same time, bit for bit.
 func TestCrowdSkinnedPaletteIsTheCharacters(t *testing.T) {
 	m, c := twoJoint(t, "skinned.gltf", 0)
-	onGL(t, func() error {
-		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-		if err != nil {
-			return err
-		}
-		defer v.Destroy()
+	withView(t, c, func(v *View) error {
 		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 3, CrowdOptions{})
 		if err != nil {
 			return err

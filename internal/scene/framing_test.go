@@ -239,12 +239,7 @@ func TestMorphShapesBound(t *testing.T) {
 		if err != nil {
 			t.Fatalf("character: %v", err)
 		}
-		onGL(t, func() error {
-			v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-			if err != nil {
-				return err
-			}
-			defer v.Destroy()
+		withView(t, c, func(v *View) error {
 			lo, hi, ok := v.Scene.Bounds(c)
 			if want := (mgl32.Vec3{0, 0, 0}); !ok || !lo.ApproxEqualThreshold(want, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
 				t.Errorf("weights %s: bounds %v..%v (%v); want %v..%v", tc.weights, lo, hi, ok, want, tc.hi)
@@ -293,12 +288,7 @@ func TestMorphShapesTogetherInAClip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("character: %v", err)
 		}
-		onGL(t, func() error {
-			v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-			if err != nil {
-				return err
-			}
-			defer v.Destroy()
+		withView(t, c, func(v *View) error {
 			lo, hi, ok := v.Scene.Bounds(c)
 			if !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
 				t.Errorf("%s: bounds %v..%v (%v); want 0..%v", tc.name, lo, hi, ok, tc.hi)

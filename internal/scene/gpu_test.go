@@ -385,12 +385,7 @@ func TestAddMarksAnimatedMaterials(t *testing.T) {
 // (0, 1, 0) to (0, 3, 0), so its centre is (0, 2, 0).
 func TestBlendedDrawCentre(t *testing.T) {
 	_, c := twoJoint(t, "blend.gltf", -1, [2]string{`"WEIGHTS_0": 2}}]}],`, `"WEIGHTS_0": 2}, "material": 0}]}], "materials": [{"alphaMode": "BLEND"}],`})
-	onGL(t, func() error {
-		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-		if err != nil {
-			return err
-		}
-		defer v.Destroy()
+	withView(t, c, func(v *View) error {
 		if err := v.PoseAt(0); err != nil {
 			return err
 		}
@@ -412,12 +407,7 @@ func TestBlendedDrawCentre(t *testing.T) {
 // naming the counts.
 func TestBoundsRefuseTornInfluences(t *testing.T) {
 	_, c := twoJoint(t, "torn.gltf", -1)
-	onGL(t, func() error {
-		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-		if err != nil {
-			return err
-		}
-		defer v.Destroy()
+	withView(t, c, func(v *View) error {
 		for _, tc := range []struct{ joints, weights int }{{5, 5}, {6, 3}} {
 			p := &gltfload.Primitive{Positions: make([]float32, 9), Joints: make([]uint16, tc.joints), Weights: make([]float32, tc.weights)}
 			want := fmt.Sprintf("scene: 3 vertices with %d joints and %d weights are not a whole number of influences per vertex", tc.joints, tc.weights)
@@ -442,12 +432,7 @@ func TestBoundsRefuseTornInfluences(t *testing.T) {
 // (−1, 1, 0) to (0, 3, 0).
 func TestSkinnedBoundsFollowThePose(t *testing.T) {
 	_, c := twoJoint(t, "pose.gltf", 0)
-	onGL(t, func() error {
-		v, err := NewView(c, ViewOptions{Skinning: SkinGPU}, 64, 64)
-		if err != nil {
-			return err
-		}
-		defer v.Destroy()
+	withView(t, c, func(v *View) error {
 		if err := v.PoseAt(1); err != nil {
 			return err
 		}

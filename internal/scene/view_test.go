@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skinview/skinview/internal/anim"
+	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
@@ -96,6 +98,8 @@ func TestGroundGrid(t *testing.T) {
 		{"0.95", 2.9, 0.1, 1},   // 9.5 steps of 0.1: 10
 		{"1.25", 3.5, 0.2, 1.4}, // 12.5 steps of 0.1: 6.25 of 0.2, 7
 		{"2.6", 6.2, 0.5, 3},    // 26 steps of 0.1: 5.2 of 0.5, 6
+		{"12", 25, 1, 12},       // 12 steps of 1, not past 12: 12
+		{"25", 51, 2, 26},       // 25 steps of 1, past 12, not past 25: 12.5 of 2, 13
 	} {
 		_, c := rigidTwoJoint(t, [2]string{`{"name": "root", "translation": [0, 1, 0]`, `{"name": "root", "translation": [2, 1, 3], "scale": [` + strings.Repeat(tc.scale+", ", 2) + tc.scale + `]`})
 		onGL(t, func() error {
@@ -122,4 +126,34 @@ func TestGroundGrid(t *testing.T) {
 			return nil
 		})
 	}
+}
+
+// TestFramingKeepsTheShownClock: framing plays a copy of the character's
+// controller through the clip; the one shown stays at its time and in its
+// state, though the copy reaches the end of a once state whose automatic
+// transition then leaves it.
+func TestFramingKeepsTheShownClock(t *testing.T) {
+	m, _ := twoJoint(t, "clock.gltf", 0)
+	clip := graph.ClipRef{Index: 0}
+	spec := &graph.Spec{Layers: []graph.LayerSpec{{
+		States: []graph.StateSpec{
+			{Name: "intro", Tree: &graph.NodeSpec{Type: graph.NodeClip, Clip: clip, Loop: anim.Once}},
+			{Name: "idle", Tree: &graph.NodeSpec{Type: graph.NodeClip, Clip: clip, Loop: anim.Loop}},
+		},
+		Transitions: []graph.TransitionSpec{{From: "intro", To: "idle", Type: graph.TransitionImmediate, Auto: true, Window: &graph.Window{Begin: 0.9, End: 1}}},
+	}}}
+	c, err := character.New(m, nil, spec, -1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Ctl.SetTime(0.3)
+	withView(t, c, func(v *View) error {
+		if got := c.Ctl.Timeline().Time; math.Abs(float64(got)-0.3) > 1e-6 {
+			t.Errorf("after framing the character shows %g s; want 0.3 s", got)
+		}
+		if st := c.Ctl.Status().State; st != "intro" {
+			t.Errorf("after framing the character is in state %q; want intro", st)
+		}
+		return nil
+	})
 }
