@@ -18,26 +18,17 @@ import (
 // Half-way through the linear fade from the empty state the layer adds
 // 1·½·3, so 2.5; settled, 1 + 3 = 4; at weight −1, 1 − 3 = −2.
 func TestAdditiveLayerOverItsReference(t *testing.T) {
-	spec, err := ParseSpec([]byte(`{"params": [{"name": "g", "min": -1, "max": 1, "default": 1}],
+	c := requested(t, `{"params": [{"name": "g", "min": -1, "max": 1, "default": 1}],
 	  "layers": [
 	    {"states": [{"name": "base", "tree": "Base"}]},
 	    {"name": "add", "mode": "additive", "weight": "g", "reference": {"clip": "Zero"}, "initial": "none",
 	     "states": [{"name": "none"}, {"name": "up", "tree": "Up"}],
 	     "transitions": [{"from": "none", "to": "up", "duration": 1, "ease": "linear"}]}
-	  ]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clips := []anim.Clip{
+	  ]}`, []anim.Clip{
 		animtest.ConstClip("Base", 1, 0, 1, 0, 0),
 		animtest.ConstClip("Up", 1, 0, 3, 0, 0),
 		animtest.ConstClip("Zero", 1, 0, 0, 0, 0),
-	}
-	c := build(t, spec, animtest.Chain(1), clips)
-	if err := c.Request("add/up"); err != nil {
-		t.Fatal(err)
-	}
-	c.Update(0.25) // takes the request: the fade starts
+	}, "add/up")
 	for _, st := range []struct {
 		what  string
 		dt, g float32

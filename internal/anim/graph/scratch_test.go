@@ -33,27 +33,18 @@ func evalOrPanic(c *Controller) (pose []anim.Transform, err error) {
 // after the update that starts it) the layer holds ½·2 + ½·8 = 5, and at
 // layer weight ½ over the rest pose (x 0) joint 0 is at 2.5.
 func TestScratchPosesForNestedTrees(t *testing.T) {
-	spec, err := ParseSpec([]byte(`{"layers": [{"weight": 0.5,
+	c := requested(t, `{"layers": [{"weight": 0.5,
 	  "states": [
 	    {"name": "a", "tree": "A"},
 	    {"name": "b", "tree": {"type": "mask", "base": "Bb", "weight": 0.5, "mask": {"joints": ["j0"]},
 	      "overlay": {"type": "lerp", "weight": 0.5, "children": ["B1", "B2"]}}}
 	  ],
-	  "transitions": [{"from": "a", "to": "b", "duration": 1, "ease": "linear"}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clips := []anim.Clip{
+	  "transitions": [{"from": "a", "to": "b", "duration": 1, "ease": "linear"}]}]}`, []anim.Clip{
 		animtest.ConstClip("A", 1, 0, 2, 0, 0),
 		animtest.ConstClip("Bb", 1, 0, 10, 0, 0),
 		animtest.ConstClip("B1", 1, 0, 4, 0, 0),
 		animtest.ConstClip("B2", 1, 0, 8, 0, 0),
-	}
-	c := build(t, spec, animtest.Chain(1), clips)
-	if err := c.Request("b"); err != nil {
-		t.Fatal(err)
-	}
-	c.Update(0.25) // takes the request: the transition starts
+	}, "b")
 	c.Update(0.5)
 	pose, err := evalOrPanic(c)
 	if err != nil {
