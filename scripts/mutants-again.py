@@ -13,6 +13,7 @@ packages (scene) need an X display: run it under xvfb-run -a.
 """
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -50,6 +51,8 @@ def main():
             if m and m.groups() not in seen:
                 seen.add(m.groups())
                 muts.append(m.groups())
+    # Stopped (SIGTERM, ^C), it still removes its worktree.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     wt = tempfile.mkdtemp(prefix='mutants-again-')
     subprocess.run(['git', 'worktree', 'add', '-q', '--detach', wt, 'HEAD'], check=True)
     counts = {'KILLED': 0, 'LIVED': 0, 'SKIP': 0}
