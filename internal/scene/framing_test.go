@@ -6,10 +6,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"image"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 )
@@ -364,19 +366,7 @@ func TestCPUMorphsEveryCopy(t *testing.T) {
 	if gpu == nil || cpu == nil {
 		return
 	}
-	differ, drawn := 0, 0
-	for y := range h {
-		for x := range w {
-			a, b := gpu.NRGBAAt(x, y), cpu.NRGBAAt(x, y)
-			if a != Background {
-				drawn++
-			}
-			if max(absDiff(a.R, b.R), absDiff(a.G, b.G), absDiff(a.B, b.B)) > 8 {
-				differ++
-			}
-		}
-	}
-	if drawn < 500 || differ > drawn/50 {
+	if differ, drawn := imageDiff(gpu, cpu); drawn < 500 || differ > drawn/50 {
 		t.Errorf("CPU and GPU morphs differ in %d pixels of %d drawn", differ, drawn)
 	}
 }
@@ -386,4 +376,62 @@ func absDiff(a, b uint8) int {
 		return int(a - b)
 	}
 	return int(b - a)
+}
+
+// TestCPUSkinsEveryDraw: with -skinning cpu every skinned draw is skinned
+// in Go each frame, not only the first: the two-joint file with a second
+// primitive, a triangle (0, 1, 0), (1, 2, 0), (0, 3, 0) on the same
+// joints, drawn after the bar, looks at 1 s (the tip turned 90°) as the
+// GPU draws it.
+func TestCPUSkinsEveryDraw(t *testing.T) {
+	bin := assettest.TwoJointBin(t, []float32{0, 1, 0, 1, 2, 0, 0, 3, 0})
+	doc := string(assettest.TwoJointDoc(bin, assettest.TwoJointBend,
+		`    {"buffer": 0, "byteOffset": 264, "byteLength": 36}`,
+		`    {"bufferView": 6, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 1, 0], "max": [1, 3, 0]}`))
+	const one = `{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}`
+	if !strings.Contains(doc, one) {
+		t.Fatalf("the two-joint file no longer has %s", one)
+	}
+	doc = strings.Replace(doc, one, one+`, {"attributes": {"POSITION": 6, "JOINTS_0": 1, "WEIGHTS_0": 2}}`, 1)
+	m, err := gltfload.Decode([]byte(doc), nil, "two-draws.gltf")
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	c, err := character.New(m, nil, nil, 0, 0)
+	if err != nil {
+		t.Fatalf("character: %v", err)
+	}
+	const w, h = 160, 160
+	var gpu, cpu *image.NRGBA
+	onGL(t, func() error {
+		if gpu, err = RenderImage(c, ViewOptions{Skinning: SkinGPU}, 1, w, h); err != nil {
+			return err
+		}
+		cpu, err = RenderImage(c, ViewOptions{Skinning: SkinCPU}, 1, w, h)
+		return err
+	})
+	if gpu == nil || cpu == nil {
+		return
+	}
+	if differ, drawn := imageDiff(gpu, cpu); drawn < 200 || differ > drawn/50 {
+		t.Errorf("CPU and GPU skinning differ in %d pixels of %d drawn", differ, drawn)
+	}
+}
+
+// imageDiff counts the pixels a draws (not the background) and those where
+// a and b differ by more than 8 in a channel.
+func imageDiff(a, b *image.NRGBA) (differ, drawn int) {
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			p, q := a.NRGBAAt(x, y), b.NRGBAAt(x, y)
+			if p != Background {
+				drawn++
+			}
+			if max(absDiff(p.R, q.R), absDiff(p.G, q.G), absDiff(p.B, q.B)) > 8 {
+				differ++
+			}
+		}
+	}
+	return differ, drawn
 }
