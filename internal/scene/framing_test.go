@@ -346,36 +346,7 @@ func TestFramingFitsANarrowPicture(t *testing.T) {
 // rest) look as the GPU draws them, to a few edge pixels.
 func TestCPUMorphsEveryCopy(t *testing.T) {
 	clip := morphClip{[]float32{0, 0, 1, 1}, "LINEAR"}
-	m, err := gltfload.Decode(morphTriangleGLTF(t, "[0, 0]", &clip), nil, "morph2.gltf")
-	if err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	c, err := character.New(m, nil, nil, 0, 0)
-	if err != nil {
-		t.Fatalf("character: %v", err)
-	}
-	const w, h = 320, 240
-	var gpu, cpu *image.NRGBA
-	onGL(t, func() error {
-		if gpu, err = RenderImage(c, ViewOptions{Skinning: SkinGPU}, 1, w, h); err != nil {
-			return err
-		}
-		cpu, err = RenderImage(c, ViewOptions{Skinning: SkinCPU}, 1, w, h)
-		return err
-	})
-	if gpu == nil || cpu == nil {
-		return
-	}
-	if differ, drawn := imageDiff(gpu, cpu); drawn < 500 || differ > drawn/50 {
-		t.Errorf("CPU and GPU morphs differ in %d pixels of %d drawn", differ, drawn)
-	}
-}
-
-func absDiff(a, b uint8) int {
-	if a > b {
-		return int(a - b)
-	}
-	return int(b - a)
+	cpuAsGPU(t, morphTriangleGLTF(t, "[0, 0]", &clip), 320, 240, 500)
 }
 
 // TestCPUSkinsEveryDraw: with -skinning cpu every skinned draw is skinned
@@ -392,8 +363,15 @@ func TestCPUSkinsEveryDraw(t *testing.T) {
 	if !strings.Contains(doc, one) {
 		t.Fatalf("the two-joint file no longer has %s", one)
 	}
-	doc = strings.Replace(doc, one, one+`, {"attributes": {"POSITION": 6, "JOINTS_0": 1, "WEIGHTS_0": 2}}`, 1)
-	m, err := gltfload.Decode([]byte(doc), nil, "two-draws.gltf")
+	cpuAsGPU(t, []byte(strings.Replace(doc, one, one+`, {"attributes": {"POSITION": 6, "JOINTS_0": 1, "WEIGHTS_0": 2}}`, 1)), 160, 160, 200)
+}
+
+// cpuAsGPU draws the file's first clip at 1 s, w×h, with -skinning gpu and
+// cpu: at least minDrawn pixels are drawn, and the two pictures differ in
+// no more than one in fifty of them (edge pixels).
+func cpuAsGPU(t *testing.T, doc []byte, w, h, minDrawn int) {
+	t.Helper()
+	m, err := gltfload.Decode(doc, nil, "cpu.gltf")
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -401,7 +379,6 @@ func TestCPUSkinsEveryDraw(t *testing.T) {
 	if err != nil {
 		t.Fatalf("character: %v", err)
 	}
-	const w, h = 160, 160
 	var gpu, cpu *image.NRGBA
 	onGL(t, func() error {
 		if gpu, err = RenderImage(c, ViewOptions{Skinning: SkinGPU}, 1, w, h); err != nil {
@@ -413,9 +390,16 @@ func TestCPUSkinsEveryDraw(t *testing.T) {
 	if gpu == nil || cpu == nil {
 		return
 	}
-	if differ, drawn := imageDiff(gpu, cpu); drawn < 200 || differ > drawn/50 {
-		t.Errorf("CPU and GPU skinning differ in %d pixels of %d drawn", differ, drawn)
+	if differ, drawn := imageDiff(gpu, cpu); drawn < minDrawn || differ > drawn/50 {
+		t.Errorf("CPU and GPU pictures differ in %d pixels of %d drawn", differ, drawn)
 	}
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
 }
 
 // imageDiff counts the pixels a draws (not the background) and those where
