@@ -6,10 +6,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"image"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
 )
@@ -344,7 +346,32 @@ func TestFramingFitsANarrowPicture(t *testing.T) {
 // rest) look as the GPU draws them, to a few edge pixels.
 func TestCPUMorphsEveryCopy(t *testing.T) {
 	clip := morphClip{[]float32{0, 0, 1, 1}, "LINEAR"}
-	m, err := gltfload.Decode(morphTriangleGLTF(t, "[0, 0]", &clip), nil, "morph2.gltf")
+	cpuAsGPU(t, morphTriangleGLTF(t, "[0, 0]", &clip), 320, 240, 500)
+}
+
+// TestCPUSkinsEveryDraw: with -skinning cpu every skinned draw is skinned
+// in Go each frame, not only the first: the two-joint file with a second
+// primitive, a triangle (0, 1, 0), (1, 2, 0), (0, 3, 0) on the same
+// joints, drawn after the bar, looks at 1 s (the tip turned 90°) as the
+// GPU draws it.
+func TestCPUSkinsEveryDraw(t *testing.T) {
+	bin := assettest.TwoJointBin(t, []float32{0, 1, 0, 1, 2, 0, 0, 3, 0})
+	doc := string(assettest.TwoJointDoc(bin, assettest.TwoJointBend,
+		`    {"buffer": 0, "byteOffset": 264, "byteLength": 36}`,
+		`    {"bufferView": 6, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 1, 0], "max": [1, 3, 0]}`))
+	const one = `{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}`
+	if !strings.Contains(doc, one) {
+		t.Fatalf("the two-joint file no longer has %s", one)
+	}
+	cpuAsGPU(t, []byte(strings.Replace(doc, one, one+`, {"attributes": {"POSITION": 6, "JOINTS_0": 1, "WEIGHTS_0": 2}}`, 1)), 160, 160, 200)
+}
+
+// cpuAsGPU draws the file's first clip at 1 s, w×h, with -skinning gpu and
+// cpu: at least minDrawn pixels are drawn, and the two pictures differ in
+// no more than one in fifty of them (edge pixels).
+func cpuAsGPU(t *testing.T, doc []byte, w, h, minDrawn int) {
+	t.Helper()
+	m, err := gltfload.Decode(doc, nil, "cpu.gltf")
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -352,7 +379,6 @@ func TestCPUMorphsEveryCopy(t *testing.T) {
 	if err != nil {
 		t.Fatalf("character: %v", err)
 	}
-	const w, h = 320, 240
 	var gpu, cpu *image.NRGBA
 	onGL(t, func() error {
 		if gpu, err = RenderImage(c, ViewOptions{Skinning: SkinGPU}, 1, w, h); err != nil {
@@ -364,20 +390,8 @@ func TestCPUMorphsEveryCopy(t *testing.T) {
 	if gpu == nil || cpu == nil {
 		return
 	}
-	differ, drawn := 0, 0
-	for y := range h {
-		for x := range w {
-			a, b := gpu.NRGBAAt(x, y), cpu.NRGBAAt(x, y)
-			if a != Background {
-				drawn++
-			}
-			if max(absDiff(a.R, b.R), absDiff(a.G, b.G), absDiff(a.B, b.B)) > 8 {
-				differ++
-			}
-		}
-	}
-	if drawn < 500 || differ > drawn/50 {
-		t.Errorf("CPU and GPU morphs differ in %d pixels of %d drawn", differ, drawn)
+	if differ, drawn := imageDiff(gpu, cpu); drawn < minDrawn || differ > drawn/50 {
+		t.Errorf("CPU and GPU pictures differ in %d pixels of %d drawn", differ, drawn)
 	}
 }
 
@@ -386,4 +400,22 @@ func absDiff(a, b uint8) int {
 		return int(a - b)
 	}
 	return int(b - a)
+}
+
+// imageDiff counts the pixels a draws (not the background) and those where
+// a and b differ by more than 8 in a channel.
+func imageDiff(a, b *image.NRGBA) (differ, drawn int) {
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			p, q := a.NRGBAAt(x, y), b.NRGBAAt(x, y)
+			if p != Background {
+				drawn++
+			}
+			if max(absDiff(p.R, q.R), absDiff(p.G, q.G), absDiff(p.B, q.B)) > 8 {
+				differ++
+			}
+		}
+	}
+	return differ, drawn
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/skinview/skinview/internal/asset"
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
+	"github.com/skinview/skinview/internal/gltfload"
 	"github.com/skinview/skinview/internal/render"
 )
 
@@ -153,6 +154,32 @@ func TestFramingKeepsTheShownClock(t *testing.T) {
 		}
 		if st := c.Ctl.Status().State; st != "intro" {
 			t.Errorf("after framing the character is in state %q; want intro", st)
+		}
+		return nil
+	})
+}
+
+// TestFramingSamplesTheWholeClip: the two-joint bar (y 1 to 3 at rest)
+// hops: its root rises from y 1 to 6 at 0.5 s and comes back down at
+// 1 s. The framing box holds the bar at the top of the hop, y 6 to 8,
+// which neither end of the clip shows.
+func TestFramingSamplesTheWholeClip(t *testing.T) {
+	bin := assettest.TwoJointBin(t, []float32{0, 0.5, 1}, []float32{0, 1, 0, 0, 6, 0, 0, 1, 0})
+	doc := assettest.TwoJointDoc(bin,
+		`{"name": "hop", "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}], "samplers": [{"input": 6, "output": 7}]}`,
+		`    {"buffer": 0, "byteOffset": 264, "byteLength": 12}, {"buffer": 0, "byteOffset": 276, "byteLength": 36}`,
+		`    {"bufferView": 6, "componentType": 5126, "count": 3, "type": "SCALAR", "min": [0], "max": [1]}, {"bufferView": 7, "componentType": 5126, "count": 3, "type": "VEC3"}`)
+	m, err := gltfload.Decode(doc, nil, "hop.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := character.New(m, nil, nil, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withView(t, c, func(v *View) error {
+		if v.BoxLo[1] > 1+1e-4 || v.BoxHi[1] < 8-1e-4 {
+			t.Errorf("framing box y %g to %g; want 1 to 8 (the hop's top)", v.BoxLo[1], v.BoxHi[1])
 		}
 		return nil
 	})

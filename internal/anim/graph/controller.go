@@ -217,6 +217,7 @@ func newController(spec *Spec, sk *anim.Skeleton, clips []anim.Clip, rclips []*a
 	}
 	c.status = make([]LayerStatus, len(c.machines))
 	c.clocks = make([]anim.ClipClock, len(c.players))
+	c.ctx.pool = newCachePool(c.players, b.lent)
 	if err := b.events(); err != nil {
 		return nil, err
 	}
@@ -529,6 +530,9 @@ func (c *Controller) Evaluate(out *anim.SoAPose) {
 	}
 	x := &c.ctx
 	x.top = 0
+	if x.pool != nil {
+		x.pool.frame++
+	}
 	rest := true // out still has to start from the rest pose
 	for i := range c.machines {
 		m := &c.machines[i]

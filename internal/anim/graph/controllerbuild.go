@@ -27,6 +27,10 @@ type builder struct {
 	// syncs are the blend nodes synced by a marker, resolved once every
 	// clip's markers are known.
 	syncs []markerSync
+	// lent is how many clip players a frame can evaluate: for each layer,
+	// three times its largest state's (an interrupted blend of two states
+	// snapshotted, then the new one), the cache pool's first size.
+	lent int
 }
 
 // markerSync is a blend node to align on a named marker.
@@ -239,15 +243,18 @@ func (b *builder) machine(li int) (need int, err error) {
 			return 0, err
 		}
 	}
+	largest := 0
 	for si := range ls.States {
 		ss := &ls.States[si]
 		st := mstate{name: ss.Name}
 		sat := s.statePath(li, si)
 		if ss.Tree != nil {
+			before := len(b.c.players)
 			tree, n, err := b.node(ss.Tree, s.treePath(li, si))
 			if err != nil {
 				return 0, err
 			}
+			largest = max(largest, len(b.c.players)-before)
 			st.tree = tree
 			need = max(need, n)
 			if ls.Mode == LayerAdditive {
@@ -297,6 +304,7 @@ func (b *builder) machine(li int) (need int, err error) {
 			}
 		}
 	}
+	b.lent += 3 * largest
 	b.c.machines = append(b.c.machines, m)
 	// Blending two states needs a second buffer, and what each tree needs.
 	return need + 1, nil
@@ -318,7 +326,8 @@ func (b *builder) node(ns *NodeSpec, at string) (node, int, error) {
 		loops := max(ns.Loops, 1)
 		n := &clipNode{
 			index:  index,
-			job:    clip.NewSampleJob(b.nlerp, nil),
+			job:    anim.SampleSoAJob{Clip: clip, Nlerp: b.nlerp}, // caches lent by the pool
+			slot:   -1,
 			clock:  anim.ClipClock{Duration: clip.Duration(), Rate: 1, Mode: ns.Loop, Loops: loops},
 			rate:   b.optInput(ns.Rate, 1),
 			offset: ns.Offset,

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -243,5 +244,81 @@ func TestCrowdHoldKeepsPoseAndClock(t *testing.T) {
 	}
 	if !slices.Equal(c.Palette(0, 0), held) {
 		t.Error("held shared character's palette changed")
+	}
+}
+
+// TestCrowdMorphWeightsPerCharacter: each character's morph weights land
+// in its own slot. Three characters lerp M towards N by k = 0, ½, 1, at
+// 0.25 s. By hand (MorphClips, rest (0.1, 0.2, 0.5) where a clip
+// has no channel): M = (0.25, 0.75, 0.5), N = (0.1, 0.2, 0.2), half-way
+// (0.175, 0.475, 0.35).
+func TestCrowdMorphWeightsPerCharacter(t *testing.T) {
+	sk := animtest.MorphSkeleton()
+	spec, err := ParseSpec([]byte(`{"params": [{"name": "k"}], "tree": {"type": "lerp", "weight": "k", "children": ["M", "N"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]float32{{0.25, 0.75, 0.5}, {0.175, 0.475, 0.35}, {0.1, 0.2, 0.2}}
+	var ctls []*Controller
+	for i := range want {
+		ctl := build(t, spec, sk, animtest.MorphClips())
+		ctl.SetParamIndex(0, float32(i)/2)
+		ctls = append(ctls, ctl)
+	}
+	c, err := NewCrowd(sk, nil, ctls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("Evaluate or Weights panicked: %v", r)
+			}
+		}()
+		c.Evaluate(0.25, 1)
+		for i, w := range want {
+			got := c.Weights(i)
+			if len(got) != len(w) {
+				t.Fatalf("character %d: %d weights, want %d", i, len(got), len(w))
+			}
+			for k := range w {
+				if !animtest.ApproxEqual(got[k], w[k], 1e-6) {
+					t.Errorf("character %d: weights %v, want %v", i, got, w)
+					break
+				}
+			}
+		}
+	}()
+}
+
+// TestCrowdWorkers: Evaluate runs on the number of workers asked for
+// (runtime.GOMAXPROCS(0) for 0 or less), but never more than there are
+// chunks of crowdChunk characters to hand out: 8 characters are one
+// chunk, 9 are two.
+func TestCrowdWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	spec := &Spec{Layers: []LayerSpec{{States: []StateSpec{{Name: "rest"}}}}}
+	sk := animtest.Chain(1)
+	for _, tc := range []struct{ chars, workers, want int }{
+		{8, 4, 1},
+		{9, 4, 2},
+		{24, 2, 2},
+		{24, 0, 3},
+		{24, -1, 3},
+	} {
+		var ctls []*Controller
+		for range tc.chars {
+			ctls = append(ctls, build(t, spec, sk, nil))
+		}
+		c, err := NewCrowd(sk, nil, ctls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Evaluate(0.1, tc.workers)
+		if got := len(c.scratch); got != tc.want {
+			t.Errorf("%d characters on %d workers asked (GOMAXPROCS 3): ran on %d, want %d", tc.chars, tc.workers, got, tc.want)
+		}
+		c.Close()
 	}
 }

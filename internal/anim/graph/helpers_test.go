@@ -42,6 +42,22 @@ func build(t testing.TB, spec *Spec, sk *anim.Skeleton, clips []anim.Clip) *Cont
 	return c
 }
 
+// requested builds the spec in JSON over a one-joint chain and clips,
+// requests state and updates a quarter second, which takes the request.
+func requested(t *testing.T, specJSON string, clips []anim.Clip, state string) *Controller {
+	t.Helper()
+	spec, err := ParseSpec([]byte(specJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, animtest.Chain(1), clips)
+	if err := c.Request(state); err != nil {
+		t.Fatal(err)
+	}
+	c.Update(0.25)
+	return c
+}
+
 // treeSpec wraps a single tree in a spec with the given parameters.
 func treeSpec(tree NodeSpec, params ...ParamSpec) *Spec {
 	return &Spec{Params: params, Layers: []LayerSpec{{States: []StateSpec{{Name: "s", Tree: &tree}}}}, form: formTree}

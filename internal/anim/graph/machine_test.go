@@ -408,3 +408,45 @@ func TestStatusNamesTheFirstTransition(t *testing.T) {
 		t.Fatalf("status %+v, want transition go_b into b1", l)
 	}
 }
+
+// TestRequestByIndexAndPending: RequestIndex takes every index of States,
+// the first (0) included, and refuses the ones outside it with an error;
+// a request for the first transition (index 0) that waits for its window
+// shows in Status as Pending; a qualified request for a state the base
+// layer lacks names the missing state, not the layer, which exists.
+func TestRequestByIndexAndPending(t *testing.T) {
+	spec, err := ParseSpec([]byte(`{"states": [{"name": "a", "tree": "A"}, {"name": "b", "tree": "B"}], "initial": "b",
+	  "transitions": [{"from": "b", "to": "a", "window": [0.5, 0.6], "duration": 0.25}, {"from": "a", "to": "b"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, animtest.Chain(2), machineClips())
+	requestIndex := func(i int) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = nil
+				t.Errorf("RequestIndex(%d) panicked: %v", i, r)
+			}
+		}()
+		return c.RequestIndex(i)
+	}
+	for _, i := range []int{-1, len(c.States())} {
+		if err := requestIndex(i); err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("RequestIndex(%d) of %d states: error %v, want out of range", i, len(c.States()), err)
+		}
+	}
+	if err := requestIndex(0); err != nil {
+		t.Fatalf("RequestIndex(0): %v", err)
+	}
+	c.Update(0.125) // B at 0.125 of its cycle: before the window
+	if l := c.Status().Layers[0]; l.State != "b" || l.Pending != "a" {
+		t.Errorf("status %+v, want state b with a pending", l)
+	}
+	err = c.Request("base/nowhere")
+	if err == nil || !strings.Contains(err.Error(), "no such state") || strings.Contains(err.Error(), "unknown layer") {
+		t.Errorf(`Request("base/nowhere"): %v; want no such state`, err)
+	}
+	if err := c.Request("arms/a"); err == nil || !strings.Contains(err.Error(), `unknown layer "arms"`) {
+		t.Errorf(`Request("arms/a"): %v; want unknown layer "arms"`, err)
+	}
+}

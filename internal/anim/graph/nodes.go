@@ -39,6 +39,9 @@ type evalContext struct {
 	// EvaluateShifted poses other times, whose motion nobody reads.
 	rm      *anim.RootMotion
 	shifted bool
+	// pool lends the clip players their sampling caches; nil where each
+	// player holds its own.
+	pool *cachePool
 }
 
 // push takes a scratch pose off the stack; pop gives it back. A node pushes
@@ -110,6 +113,9 @@ type clipNode struct {
 	// samples counts evaluations; tests use it to check that clips with no
 	// weight are not sampled.
 	samples int
+	// slot is the cache pool's slot the player was last lent (−1: none);
+	// job.Cache and job.Cursors are that slot's while it holds it.
+	slot int
 }
 
 func (n *clipNode) reset(x *evalContext) {
@@ -153,6 +159,9 @@ func (n *clipNode) wraps() bool {
 }
 
 func (n *clipNode) eval(x *evalContext, out *anim.SoAPose) {
+	if x.pool != nil {
+		x.pool.lend(n)
+	}
 	n.job.Time = n.clock.Local()
 	n.job.Output = out
 	n.job.Run()

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -113,5 +114,40 @@ func TestPostStepOnATurnedChain(t *testing.T) {
 	models := postedModels(t, spec, sk)
 	if hand := models[sk.JointIndex("hand.L")].Col(3).Vec3(); !animtest.VecApprox(hand, second, 1e-3) {
 		t.Errorf("left hand at %v, want %v", hand, second)
+	}
+}
+
+// TestLookAtOnTheRoot: look-at steps on a skeleton's root joint alone,
+// over the rest pose (identity), forward +Z, the target at (10, 0, 0):
+// 90° to the side about +Y.
+//   - Limit is in degrees: at 30°, a target θ = 90° away is followed
+//     φ = 30°·(180° − 90°)/(180° − 30°) = 18° (PostSpec.Limit,
+//     LookAtJob.Limit), so forward is (sin 18°, 0, cos 18°).
+//   - A second step on the same joint reads the root's model matrix as
+//     the first left it: it finds the joint facing the target and leaves
+//     it there, forward (1, 0, 0); from the matrix before the first step
+//     it would turn another 90°.
+func TestLookAtOnTheRoot(t *testing.T) {
+	const look = `{"type": "look_at", "joints": ["j0"], "target": [10, 0, 0]`
+	s18, c18 := math.Sincos(18 * math.Pi / 180)
+	for _, tc := range []struct {
+		name, post string
+		want       mgl32.Vec3
+	}{
+		{"limit 30°", look + `, "limit": 30}`, mgl32.Vec3{float32(s18), 0, float32(c18)}},
+		{"two steps", look + `}, ` + look + `}`, mgl32.Vec3{1, 0, 0}},
+	} {
+		spec, err := ParseSpec([]byte(`{"states": [{"name": "rest"}], "post": [` + tc.post + `]}`))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		c, err := NewController(spec, animtest.Chain(1), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		fwd := evalPose(c)[0].Rotation.Rotate(mgl32.Vec3{0, 0, 1})
+		if !animtest.VecApprox(fwd, tc.want, 1e-5) {
+			t.Errorf("%s: the root faces %v, want %v", tc.name, fwd, tc.want)
+		}
 	}
 }

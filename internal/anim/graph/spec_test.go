@@ -71,6 +71,7 @@ func TestNewControllerErrors(t *testing.T) {
 		{"unknown clip names the path", `{"params": [{"name": "speed"}], "states": [{"name": "a", "tree": "A"}, {"name": "b", "tree": {"type": "blend1d", "param": "speed", "children": ["Jog", "B"]}}]}`,
 			`anim: spec states[1].tree.children[0]: unknown clip "Jog" (clips: "A", "B", "C", "D", "R", "S", "K", "Bad")`},
 		{"clip index out of range", `{"tree": {"type": "clip", "clip": 9}}`, `anim: spec tree: clip index 9 out of range; the model has 8 clips`},
+		{"clip index one past the last", `{"tree": {"type": "clip", "clip": 8}}`, `anim: spec tree: clip index 8 out of range; the model has 8 clips`},
 		{"invalid clip", `{"tree": "Bad"}`, `anim: spec tree: clip "Bad" track 0 targets joint 7 of 2`},
 		{"unknown mask joint", `{"tree": {"type": "mask", "base": "A", "overlay": "B", "mask": {"joints": ["torso"]}}}`, `tree.mask.joints[0]: unknown joint "torso" (joints: "j0", "j1")`},
 		{"unknown post joint", `{"tree": "A", "post": [{"type": "look_at", "joints": ["j0", "eye"], "target": [0, 0, 1]}]}`, `post[0].joints[1]: unknown joint "eye"`},
@@ -89,6 +90,11 @@ func TestNewControllerErrors(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("NewController panicked: %v; want an error containing %s", r, tc.want)
+				}
+			}()
 			_, err = NewController(spec, animtest.Chain(2), clips)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v; want it to contain %s", err, tc.want)
