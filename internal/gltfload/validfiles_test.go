@@ -198,6 +198,25 @@ func TestValidatorValidFilesLoad(t *testing.T) {
 					t.Errorf("normals %v, want %v", p.Normals, want)
 				}
 			}},
+		{name: "two zero normals in a bufferView: the first is named, both stay zero",
+			doc: func(t testing.TB) []byte {
+				data := append(fourVertices(t), le(t, []float32{0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1})...)
+				return quadDoc(data, "", `{"buffer": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 48}`,
+					posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"}`,
+					`{"attributes": {"POSITION": 0, "NORMAL": 1}, "mode": 5}`)
+			},
+			code: "ACCESSOR_VECTOR3_NON_UNIT", where: "/meshes/0/primitives/0/attributes/NORMAL",
+			check: func(t *testing.T, m *Model) {
+				if found := messagesWith(m, "has no direction"); len(found) != 1 || !strings.Contains(found[0], "vertex 1 has normal (0, 0, 0)") {
+					t.Errorf("want one line naming vertex 1's normal, got %q", m.Report.Lines(Hint, 0))
+				}
+				if len(m.Meshes) != 1 || len(m.Meshes[0].Primitives) != 1 {
+					t.Fatalf("%d meshes, want 1 of 1 primitive", len(m.Meshes))
+				}
+				if got, want := m.Meshes[0].Primitives[0].Normals, []float32{0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1}; !slices.Equal(got, want) {
+					t.Errorf("normals %v, want %v", got, want)
+				}
+			}},
 		{name: "primitive reading a buffer without uri is not drawn",
 			doc: func(testing.TB) []byte {
 				return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 48}], "bufferViews": [{"buffer": 0, "byteLength": 48}],
