@@ -7,8 +7,10 @@ package graph
 // filled is refilled by the clip it is lent to (its keys found again from
 // the time, as on entering a state), so a controller holds about as many as
 // it evaluates in a frame, not one per player: a crowd member of the clip
-// browser three, not one per clip. Lending allocates only when a frame
-// evaluates more players than NewController counted on.
+// browser three, not one per clip. A controller with no more players than
+// that lets each keep its own (nearer its node in memory: the character
+// benchmark reads it). Lending allocates only when a frame evaluates more
+// players than NewController counted on.
 type cachePool struct {
 	// frame counts Evaluate calls; a slot used in this frame is not lent
 	// to another player in it.
@@ -23,12 +25,14 @@ type cachePool struct {
 	cacheLen, cursorLen int
 }
 
-// newCachePool sizes a pool for players, slots of them lent at once.
+// newCachePool sizes a pool for players, slots of them lent at once, and
+// takes back the caches the players were built with.
 func newCachePool(players []*clipNode, slots int) *cachePool {
 	p := &cachePool{}
 	for _, n := range players {
 		p.cacheLen = max(p.cacheLen, n.job.Clip.CacheLen())
 		p.cursorLen = max(p.cursorLen, n.job.Clip.NumCursors())
+		n.job.Cache, n.job.Cursors = nil, nil
 	}
 	for range min(slots, len(players)) {
 		p.grow()

@@ -217,7 +217,11 @@ func newController(spec *Spec, sk *anim.Skeleton, clips []anim.Clip, rclips []*a
 	}
 	c.status = make([]LayerStatus, len(c.machines))
 	c.clocks = make([]anim.ClipClock, len(c.players))
-	c.ctx.pool = newCachePool(c.players, b.lent)
+	if b.lent < len(c.players) {
+		// Fewer caches than players: they are lent. Otherwise each player
+		// keeps the one it was built with, next to it in memory.
+		c.ctx.pool = newCachePool(c.players, b.lent)
+	}
 	if err := b.events(); err != nil {
 		return nil, err
 	}

@@ -29,7 +29,8 @@ type builder struct {
 	syncs []markerSync
 	// lent is how many clip players a frame can evaluate: for each layer,
 	// three times its largest state's (an interrupted blend of two states
-	// snapshotted, then the new one), the cache pool's first size.
+	// snapshotted, then the new one), the cache pool's size where it is
+	// fewer than the players.
 	lent int
 }
 
@@ -326,7 +327,7 @@ func (b *builder) node(ns *NodeSpec, at string) (node, int, error) {
 		loops := max(ns.Loops, 1)
 		n := &clipNode{
 			index:  index,
-			job:    anim.SampleSoAJob{Clip: clip, Nlerp: b.nlerp}, // caches lent by the pool
+			job:    clip.NewSampleJob(b.nlerp, nil),
 			slot:   -1,
 			clock:  anim.ClipClock{Duration: clip.Duration(), Rate: 1, Mode: ns.Loop, Loops: loops},
 			rate:   b.optInput(ns.Rate, 1),

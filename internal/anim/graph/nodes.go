@@ -159,8 +159,14 @@ func (n *clipNode) wraps() bool {
 }
 
 func (n *clipNode) eval(x *evalContext, out *anim.SoAPose) {
-	if x.pool != nil {
-		x.pool.lend(n)
+	if p := x.pool; p != nil {
+		// The slot n holds, unless another player took it: lend's
+		// first case, inline.
+		if s := n.slot; s >= 0 && p.owner[s] == n {
+			p.used[s] = p.frame
+		} else {
+			p.lend(n)
+		}
 	}
 	n.job.Time = n.clock.Local()
 	n.job.Output = out
