@@ -14,6 +14,7 @@ import (
 	"github.com/skinview/skinview/internal/asset/assettest"
 	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/golden"
 )
 
 // framesGLTF is a flat square animated the way a bird's flap is exported
@@ -390,32 +391,13 @@ func cpuAsGPU(t *testing.T, doc []byte, w, h, minDrawn int) {
 	if gpu == nil || cpu == nil {
 		return
 	}
-	if differ, drawn := imageDiff(gpu, cpu); drawn < minDrawn || differ > drawn/50 {
-		t.Errorf("CPU and GPU pictures differ in %d pixels of %d drawn", differ, drawn)
-	}
-}
-
-func absDiff(a, b uint8) int {
-	if a > b {
-		return int(a - b)
-	}
-	return int(b - a)
-}
-
-// imageDiff counts the pixels a draws (not the background) and those where
-// a and b differ by more than 8 in a channel.
-func imageDiff(a, b *image.NRGBA) (differ, drawn int) {
-	r := a.Bounds()
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			p, q := a.NRGBAAt(x, y), b.NRGBAAt(x, y)
-			if p != Background {
-				drawn++
-			}
-			if max(absDiff(p.R, q.R), absDiff(p.G, q.G), absDiff(p.B, q.B)) > 8 {
-				differ++
-			}
+	drawn := 0
+	for i := 0; i < len(gpu.Pix); i += 4 {
+		if gpu.Pix[i] != Background.R || gpu.Pix[i+1] != Background.G || gpu.Pix[i+2] != Background.B {
+			drawn++
 		}
 	}
-	return differ, drawn
+	if res := golden.Compare(cpu, gpu, golden.Options{}); drawn < minDrawn || res.BadPixels > drawn/50 {
+		t.Errorf("CPU and GPU pictures differ in %d pixels of %d drawn", res.BadPixels, drawn)
+	}
 }
