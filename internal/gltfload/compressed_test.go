@@ -248,7 +248,7 @@ func TestDracoCountDeclaredByOlderEncoders(t *testing.T) {
 	}
 
 	// With the uncompressed morph target of 16 displacements the decoded
-	// vertices cannot be matched to it: refused, as before.
+	// vertices cannot be matched to it: refused.
 	withTarget := regexp.MustCompile(`"count": 16,`).ReplaceAllString(good, `"count": 14,`)
 	withTarget = strings.Replace(withTarget, `{"bufferView": 1, "componentType": 5126, "count": 14,`, `{"bufferView": 1, "componentType": 5126, "count": 16,`, 1)
 	if _, err := Decode([]byte(withTarget), nil, "target.gltf"); err == nil || !strings.Contains(err.Error(), "libdraco decoded 16 vertices") || !strings.Contains(err.Error(), "declares 14") {

@@ -8,9 +8,9 @@ package graph
 // the time, as on entering a state), so a controller holds about as many as
 // it evaluates in a frame, not one per player: a crowd member of the clip
 // browser three, not one per clip. A controller with no more players than
-// that lets each keep its own (nearer its node in memory: the character
-// benchmark reads it). Lending allocates only when a frame evaluates more
-// players than NewController counted on.
+// that has no pool: each player keeps the cache it was built with, next to
+// it in memory. Lending allocates only when a frame evaluates more players
+// than NewController counted on.
 type cachePool struct {
 	// frame counts Evaluate calls; a slot used in this frame is not lent
 	// to another player in it.

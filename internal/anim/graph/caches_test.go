@@ -9,7 +9,7 @@ import (
 )
 
 // ownCaches gives every clip player of c a cache and cursors of its own
-// and no pool: sampling as it was before caches were lent.
+// and no pool: the sampling a controller without a pool does.
 func ownCaches(c *Controller) {
 	for _, p := range c.players {
 		p.job.Cache = make([]float32, p.job.Clip.CacheLen())
