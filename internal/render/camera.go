@@ -192,3 +192,56 @@ func (c Camera) Project(p mgl32.Vec3, w, h int) (x, y float32, ok bool) {
 	}
 	return (q[0]/q[3]*0.5 + 0.5) * float32(w), (0.5 - q[1]/q[3]*0.5) * float32(h), true
 }
+
+// FrameShown is FrameBounds(min, max, aspect) unless the points shown,
+// the pose a picture opens on, then span less than least of the
+// picture's width and of its height: a model that grows during its clip
+// (morph targets, a wide dance) would open as a speck. The box is then
+// drawn in from [min, max] towards the points' own box, as little as
+// makes them span least one way; the poses that reach past it leave the
+// picture. An empty points keeps FrameBounds.
+func FrameShown(min, max mgl32.Vec3, shown []mgl32.Vec3, aspect, least float32) Camera {
+	c := FrameBounds(min, max, aspect)
+	if len(shown) == 0 || spanOf(c, shown, aspect) >= least {
+		return c
+	}
+	slo, shi := shown[0], shown[0]
+	for _, p := range shown[1:] {
+		for k := range 3 {
+			slo[k], shi[k] = float32(math.Min(float64(slo[k]), float64(p[k]))), float32(math.Max(float64(shi[k]), float64(p[k])))
+		}
+	}
+	// at(f) is the box f of the way from the points' box to [min, max]:
+	// the points' own framing at 0, the whole box at 1.
+	at := func(f float32) Camera {
+		return FrameBounds(slo.Add(min.Sub(slo).Mul(f)), shi.Add(max.Sub(shi).Mul(f)), aspect)
+	}
+	lo, hi := float32(0), float32(1)
+	for range 24 {
+		if mid := (lo + hi) / 2; spanOf(at(mid), shown, aspect) >= least {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return at(lo)
+}
+
+// spanOf is the larger of the shares of a picture's width and height
+// that the points cover through camera c, counting only what lies inside
+// the picture; a point behind the camera covers it all.
+func spanOf(c Camera, pts []mgl32.Vec3, aspect float32) float32 {
+	vp := c.Proj(aspect).Mul4(c.View())
+	x0, y0, x1, y1 := float32(1), float32(1), float32(-1), float32(-1)
+	for _, p := range pts {
+		q := vp.Mul4x1(p.Vec4(1))
+		if q[3] <= 0 {
+			return 1
+		}
+		x, y := q[0]/q[3], q[1]/q[3]
+		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+	}
+	w := (min(x1, 1) - max(x0, -1)) / 2
+	h := (min(y1, 1) - max(y0, -1)) / 2
+	return max(w, h, 0)
+}

@@ -251,3 +251,42 @@ func TestProjections(t *testing.T) {
 		t.Errorf("with Aspect 2: %v, want %v", got, want)
 	}
 }
+
+// TestFrameShownOpensOnThePose: a model that grows from a unit square to
+// a pillar 20 units tall. Framing the pillar leaves the square a few per
+// cent of the picture; FrameShown draws in until the square's corners
+// span the share asked for (measured with pinhole, to a hundredth), and
+// no closer; where the pose already spans it, the framing is
+// FrameBounds' exactly.
+func TestFrameShownOpensOnThePose(t *testing.T) {
+	square := []mgl32.Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}
+	spans := func(c Camera, aspect float32) float64 {
+		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, p := range square {
+			x, y, depth := pinhole(c, aspect, p)
+			if !(depth > float64(c.Near)) {
+				t.Fatalf("corner %v at depth %.3f, before the near plane %.3f", p, depth, c.Near)
+			}
+			x0, y0, x1, y1 = math.Min(x0, x), math.Min(y0, y), math.Max(x1, x), math.Max(y1, y)
+		}
+		return math.Max((math.Min(x1, 1)-math.Max(x0, -1))/2, (math.Min(y1, 1)-math.Max(y0, -1))/2)
+	}
+	for _, aspect := range []float32{4.0 / 3, 0.5} {
+		lo, hi := mgl32.Vec3{0, 0, 0}, mgl32.Vec3{1, 20, 1}
+		if s := spans(FrameBounds(lo, hi, aspect), aspect); s > 0.2 {
+			t.Fatalf("aspect %.2f: the square spans %.2f of the pillar's framing; the case needs it small", aspect, s)
+		}
+		c := FrameShown(lo, hi, square, aspect, 0.4)
+		if s := spans(c, aspect); !(s >= 0.399 && s < 0.41) {
+			t.Errorf("aspect %.2f: the square spans %.3f of the picture; want 0.40 to 0.41 (to float32 rounding)", aspect, s)
+		}
+		// The pillar's own box, a unit cube, is framed as FrameBounds
+		// frames it: the square spans well over 0.4 there.
+		if got, want := FrameShown(lo, mgl32.Vec3{1, 1, 1}, square, aspect, 0.4), FrameBounds(lo, mgl32.Vec3{1, 1, 1}, aspect); got != want {
+			t.Errorf("aspect %.2f: a pose spanning the framing moved the camera: %+v, want %+v", aspect, got, want)
+		}
+	}
+	if got, want := FrameShown(mgl32.Vec3{}, mgl32.Vec3{1, 20, 1}, nil, 1, 0.4), FrameBounds(mgl32.Vec3{}, mgl32.Vec3{1, 20, 1}, 1); got != want {
+		t.Errorf("no points: %+v, want FrameBounds' %+v", got, want)
+	}
+}

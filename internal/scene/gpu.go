@@ -427,9 +427,10 @@ type boundsOf struct {
 	shapes      []skin.Box
 	stillShapes skin.Box
 	rigid       []float32 // the instance's node palette entry, or nil when skinned
-	// prim, used and per let a frame bound its morphed vertices exactly:
-	// the primitive, the vertices its triangles draw, influences per
-	// vertex (0 when rigid). morphed is that frame's boxes.
+	// prim, used and per let a frame bound its morphed vertices exactly
+	// and find the pose's drawn points: the primitive, the vertices its
+	// triangles draw, influences per vertex (0 when rigid). morphed is
+	// that frame's boxes.
 	prim    *gltfload.Primitive
 	used    []uint32
 	per     int
@@ -510,11 +511,7 @@ func (s *GPU) addBounds(c *character.Character, instance int, p *gltfload.Primit
 			add(v, &f.still, &f.stillShapes)
 		}
 	}
-	if nt > 0 {
-		f.prim, f.per = p, per
-	} else {
-		f.used = nil
-	}
+	f.prim, f.per = p, per
 	s.frames = append(s.frames, f)
 	return nil
 }
@@ -645,7 +642,7 @@ func (s *GPU) posedBounds(m *gltfload.Model, palette func(skin int) []float32, r
 		// Weights in [0, 1] stay among the authored shapes; others (a
 		// negative weight, a cubic spline's overshoot) are bounded
 		// exactly, as they are.
-		if w := weights(f.node); f.prim != nil && slices.ContainsFunc(w, func(x float32) bool { return x < 0 || x > 1 }) {
+		if w := weights(f.node); len(f.prim.Targets) > 0 && slices.ContainsFunc(w, func(x float32) bool { return x < 0 || x > 1 }) {
 			still = f.morph(w)
 			boxes = f.morphed
 		}

@@ -263,11 +263,28 @@ func (v *View) Destroy() {
 }
 
 // FrameClip frames the character over its whole clip so that no pose
-// leaves the view and the camera holds still while it plays.
+// leaves the view and the camera holds still while it plays, unless the
+// pose shown now would then cover less than leastShown of the picture
+// (render.FrameShown): a model that grows during its clip is framed
+// closer, and its largest poses reach past the picture. Lo and hi are
+// the whole clip's box either way. With root motion the camera follows
+// the character and frames the whole clip.
 func FrameClip(r *render.Renderer, s *GPU, c *character.Character, aspect float32) (render.Camera, mgl32.Vec3, mgl32.Vec3, error) {
 	var lo, hi mgl32.Vec3
+	var shown []mgl32.Vec3
 	found := false
 	if !c.RootMotionOn() {
+		c.PoseNow()
+		if err := s.Refresh(r, c); err != nil {
+			return render.Camera{}, lo, hi, err
+		}
+		shown = s.PosePoints(nil, c, 1<<16)
+		if len(shown) == 0 {
+			// Nothing drawn: the skeleton overlay shows its joints.
+			for j := range c.Model.Skeleton.NumJoints() {
+				shown = append(shown, c.Shown(c.JointWorld(j).Col(3).Vec3()))
+			}
+		}
 		// Sampling the span plays a controller through it, clock, states
 		// and transitions: a copy of the character's, with its parameters,
 		// so that the one shown stays as it was (the window reframes once
@@ -310,7 +327,7 @@ func FrameClip(r *render.Renderer, s *GPU, c *character.Character, aspect float3
 	if !found {
 		lo, hi = mgl32.Vec3{-1, -1, -1}, mgl32.Vec3{1, 1, 1}
 	}
-	return render.FrameBounds(lo, hi, aspect), lo, hi, nil
+	return render.FrameShown(lo, hi, shown, aspect, leastShown), lo, hi, nil
 }
 
 // Camera is the camera the view draws with: Cam, with TopInset and
