@@ -16,7 +16,9 @@ import (
 // sparseGLTF writes the small files a user's first minute brings that
 // lack something: kind "rigid" is a quad on a node, no skin, no clip;
 // "morph" the quad with one morph target (rest weight ½), no skin, no
-// clip; "animated_nodes" two nodes and a clip, no mesh; "empty_node" one
+// clip; "growing" the same quad with a clip "grow" taking the target's
+// weight from 0 at 0 s to 1 at 1 s; "animated_nodes" two nodes and a
+// clip, no mesh; "empty_node" one
 // node and nothing else. The quad is 0.2 × 0.2 m in the XY plane; its
 // morph target moves its corners 0.9 m out, to 2 × 2 m at weight 1.
 func sparseGLTF(t testing.TB, kind string) []byte {
@@ -28,6 +30,7 @@ func sparseGLTF(t testing.TB, kind string) []byte {
 	d.add([]float32{-0.9, 0, 0, 0.9, 0, 0, -0.9, 1.8, 0, 0.9, 1.8, 0}, "VEC3", `"min": [-0.9, 0, 0], "max": [0.9, 1.8, 0]`) // 3: target displacements
 	d.add([]float32{0, 1}, "SCALAR", `"min": [0], "max": [1]`)                                                              // 4: times
 	d.add([]float32{0, 0, 0, 1, 0, 0, 0.70710677, 0.70710677}, "VEC4", "")                                                  // 5: 0° and 90° about Z
+	d.add([]float32{0, 1}, "SCALAR", "")                                                                                    // 6: weights 0, then 1
 	prim := `{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2}`
 	var nodes, rest string
 	switch kind {
@@ -38,6 +41,11 @@ func sparseGLTF(t testing.TB, kind string) []byte {
 		nodes = `[{"name": "quad", "mesh": 0}]`
 		prim = strings.TrimSuffix(prim, "}") + `, "targets": [{"POSITION": 3}]}`
 		rest = `"meshes": [{"name": "grower", "primitives": [` + prim + `], "weights": [0.5], "extras": {"targetNames": ["grow"]}}],`
+	case "growing":
+		nodes = `[{"name": "quad", "mesh": 0}]`
+		prim = strings.TrimSuffix(prim, "}") + `, "targets": [{"POSITION": 3}]}`
+		rest = `"meshes": [{"primitives": [` + prim + `]}],
+  "animations": [{"name": "grow", "channels": [{"sampler": 0, "target": {"node": 0, "path": "weights"}}], "samplers": [{"input": 4, "output": 6}]}],`
 	case "animated_nodes":
 		nodes = `[{"name": "root", "children": [1]}, {"name": "arm", "translation": [0, 1, 0]}]`
 		rest = `"animations": [{"name": "turn", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}], "samplers": [{"input": 4, "output": 5}]}],`
@@ -162,4 +170,40 @@ func absDiff(a, b uint8) uint8 {
 		return a - b
 	}
 	return b - a
+}
+
+// TestScreenshotOpensOnItsTime: the growing quad, ten times larger at 1 s
+// than at 0 s. A screenshot at 0 s frames the small quad closer than the
+// whole clip would (it spans two fifths of the picture, and the grown quad
+// would leave it); one at -time 1 frames the grown quad, which then
+// stays inside the picture: no pixel of it on the picture's edge.
+func TestScreenshotOpensOnItsTime(t *testing.T) {
+	file := tempFile(t, "growing.gltf", sparseGLTF(t, "growing"))
+	for _, at := range []string{"0", "1"} {
+		withArgs(t, []string{"-size", "160x120", "-lighting", "three", "-time", at, "-screenshot", "x.png", file}, func(a *app.App) error {
+			img, err := a.Shoot(map[string]float32{"0": 0, "1": 1}[at], nil)
+			if err != nil {
+				return err
+			}
+			b := img.Bounds()
+			x0, y0, x1, y1, edge := b.Max.X, b.Max.Y, -1, -1, false
+			for y := range b.Dy() {
+				for x := range b.Dx() {
+					if img.NRGBAAt(x, y) == a.View.Clear {
+						continue
+					}
+					x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+					edge = edge || x == 0 || y == 0 || x == b.Dx()-1 || y == b.Dy()-1
+				}
+			}
+			spans := max(float64(x1-x0+1)/float64(b.Dx()), float64(y1-y0+1)/float64(b.Dy()))
+			switch {
+			case at == "0" && !(spans >= 0.39 && spans <= 0.45):
+				t.Errorf("-time 0: the quad spans %.2f of the picture; want 0.40", spans)
+			case at == "1" && edge:
+				t.Errorf("-time 1: the grown quad reaches the picture's edge (it spans %.2f); it was framed for another pose", spans)
+			}
+			return nil
+		})
+	}
 }

@@ -166,6 +166,14 @@ func New(opt *Options, lo *LoadOptions, c *character.Character, w, h int) (*App,
 	}
 	if opt.Time != 0 {
 		c.Seek(float32(opt.Time))
+		// Offscreen pictures open on the pose at -time (the window
+		// reframes as it opens).
+		if w > 0 && h > 0 {
+			if err := a.Reframe(); err != nil {
+				v.Destroy()
+				return nil, err
+			}
+		}
 	}
 	if c.RootMotionOn() {
 		c.Seek(c.Time()) // framing played the clip: start where the clip stands
