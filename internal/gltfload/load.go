@@ -24,8 +24,11 @@ import (
 const maxFileBytes = 1 << 30
 
 // Load reads a .gltf or .glb file from disk. External buffers and images
-// resolve relative to the file's folder and may not leave it, not even
-// through a symbolic link.
+// resolve relative to the file's folder: inside it through an os.Root (a
+// symbolic link there may not lead out of it), and, for a relative path
+// that climbs out with "..", from the folder it names on disk, as glTF's
+// relative URIs mean (a file shared by several models, as in the Khronos
+// samples). Absolute paths and URLs are not read.
 func Load(file string) (*Model, error) {
 	st, err := os.Stat(file)
 	if err != nil {
@@ -55,7 +58,11 @@ func Load(file string) (*Model, error) {
 		return nil, refuse("", err)
 	}
 	defer root.Close()
-	return Decode(data, root.FS(), filepath.Base(file))
+	dir, err := filepath.Abs(filepath.Dir(file))
+	if err != nil {
+		return nil, refuse("", err)
+	}
+	return decodeSafely(data, root.FS(), dir, filepath.Base(file))
 }
 
 // LoadFS reads name from fsys (an embed.FS, os.DirFS, ...). External
@@ -108,6 +115,12 @@ func readAll(fsys fs.FS, name string, limit int64) ([]byte, error) {
 // Every refusal is an error of one line, "gltfload: <name>: <glTF path>:
 // <rule>". Recoverable problems load with a line in Model.Warnings.
 func Decode(data []byte, fsys fs.FS, name string) (m *Model, err error) {
+	return decodeSafely(data, fsys, "", name)
+}
+
+// decodeSafely is Decode; a relative URI that leaves fsys's folder is read
+// from disk beside dir, the folder's path, unless dir is "".
+func decodeSafely(data []byte, fsys fs.FS, dir, name string) (m *Model, err error) {
 	defer func() {
 		// Every input is validated before use, so this is a loader bug;
 		// still, a file from the internet must not take the viewer down.
@@ -115,12 +128,16 @@ func Decode(data []byte, fsys fs.FS, name string) (m *Model, err error) {
 			m, err = nil, refuse(name+": ", fmt.Errorf("internal error (a loader bug, please report it with the file): %v [%s]", p, oneLine(firstFrames(debug.Stack()))))
 		}
 	}()
-	return decode(data, fsys, name)
+	return decodeIn(data, fsys, dir, name)
 }
 
 // decode is Decode without the recovery, for tests and fuzzing.
 func decode(data []byte, fsys fs.FS, name string) (*Model, error) {
-	l := &loader{fsys: fsys, name: name}
+	return decodeIn(data, fsys, "", name)
+}
+
+func decodeIn(data []byte, fsys fs.FS, dir, name string) (*Model, error) {
+	l := &loader{fsys: fsys, dir: dir, name: name}
 	m, err := l.decode(data)
 	if err != nil {
 		return nil, refuse(name+": ", err)
@@ -143,7 +160,10 @@ func firstFrames(stack []byte) string {
 }
 
 type loader struct {
-	fsys  fs.FS
+	fsys fs.FS
+	// dir is the model's folder on disk, from which relative URIs that
+	// climb out of fsys are read ("": they are refused).
+	dir   string
 	name  string
 	doc   *gltf.Document
 	model *Model
@@ -477,7 +497,8 @@ func (l *loader) charge(what string, n int64) error {
 }
 
 // resolveURI returns the bytes behind a buffer or image URI: a data URI or
-// a relative path inside the model's folder. At most limit bytes are read.
+// a relative path, inside the model's folder or, where the model was read
+// from disk, climbing out of it. At most limit bytes are read.
 func (l *loader) resolveURI(where, uri string, limit int64) ([]byte, error) {
 	if strings.HasPrefix(uri, "data:") {
 		return l.dataURI(where, uri)
@@ -499,20 +520,25 @@ func (l *loader) resolveURI(where, uri string, limit int64) ([]byte, error) {
 	for strings.HasPrefix(p, "./") {
 		p = p[2:]
 	}
+	fsys := l.fsys
 	if !fs.ValidPath(p) {
-		return nil, withCode("VIEWER_NOT_DRAWN", fmt.Errorf("uri %q leaves the model's folder", uri))
+		if l.dir == "" {
+			return nil, withCode("VIEWER_NOT_DRAWN", fmt.Errorf("uri %q leaves the model's folder", uri))
+		}
+		full := filepath.Join(l.dir, filepath.FromSlash(p))
+		fsys, p = os.DirFS(filepath.Dir(full)), filepath.Base(full)
 	}
-	if l.fsys == nil {
+	if fsys == nil {
 		return nil, fmt.Errorf("uri %q: external files cannot be read here", uri)
 	}
-	st, err := fs.Stat(l.fsys, p)
+	st, err := fs.Stat(fsys, p)
 	if err != nil {
 		return nil, withCode("IO_ERROR", fmt.Errorf("uri %q: %v", uri, unwrapPath(err)))
 	}
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("uri %q is not a regular file", uri)
 	}
-	f, err := l.fsys.Open(p)
+	f, err := fsys.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("uri %q: %v", uri, unwrapPath(err))
 	}

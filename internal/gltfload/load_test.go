@@ -1,7 +1,10 @@
 package gltfload
 
 import (
+	"encoding/binary"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -135,6 +138,69 @@ func TestExternalBufferAndPathEscape(t *testing.T) {
 	_, err := LoadFS(fsys, "models/b.gltf")
 	if err == nil || !strings.Contains(err.Error(), "buffers[0]") || !strings.Contains(err.Error(), "leaves the model's folder") {
 		t.Fatalf("path escape: got %v, want buffers[0] refused for leaving the folder", err)
+	}
+}
+
+// TestLoadReadsBesideTheFolder: a file read from disk may name a buffer
+// in a sibling folder ("../shared/a.bin", the layout of models that share
+// data), as glTF's relative URIs allow; its bytes are the ones read. An
+// absolute path is still refused, and LoadFS still keeps to its folder
+// (TestExternalBufferAndPathEscape).
+func TestLoadReadsBesideTheFolder(t *testing.T) {
+	dir := t.TempDir()
+	// Three points whose x coordinates say which file was read: 1, 2, 3.
+	bin := make([]byte, 36)
+	for i, x := range []float32{1, 2, 3} {
+		binary.LittleEndian.PutUint32(bin[12*i:], math.Float32bits(x))
+	}
+	doc := func(uri string) []byte {
+		return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 36, "uri": "` + uri + `"}],
+		  "bufferViews": [{"buffer": 0, "byteLength": 36}],
+		  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [1,0,0], "max": [3,0,0]}],
+		  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "mode": 0}]}],
+		  "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}`)
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{
+		{"shared/a.bin", bin},
+		{"models/up.gltf", doc("../shared/a.bin")},
+		{"models/deep/up2.gltf", doc("..%2F..%2Fshared/a.bin")},
+		{"models/abs.gltf", doc(filepath.ToSlash(filepath.Join(dir, "shared", "a.bin")))},
+		{"models/gone.gltf", doc("../shared/none.bin")},
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"models/up.gltf", "models/deep/up2.gltf"} {
+		m, err := Load(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if len(m.Meshes) != 1 || len(m.Meshes[0].Primitives) != 1 {
+			t.Errorf("%s: %d meshes, want one of one primitive", name, len(m.Meshes))
+			continue
+		}
+		pos := m.Meshes[0].Primitives[0].Positions
+		if len(pos) != 9 || pos[0] != 1 || pos[3] != 2 || pos[6] != 3 {
+			t.Errorf("%s: positions %v, want x = 1, 2, 3 from ../shared/a.bin", name, pos)
+		}
+	}
+	for name, want := range map[string]string{
+		"models/abs.gltf":  "is an absolute path",
+		"models/gone.gltf": `uri "../shared/none.bin"`,
+	} {
+		_, err := Load(filepath.Join(dir, filepath.FromSlash(name)))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one saying %q", name, err, want)
+		}
 	}
 }
 
