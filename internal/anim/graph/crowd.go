@@ -198,7 +198,8 @@ func (c *Crowd) PaletteRun(first, n, s int) []float32 {
 // Evaluate advances every character by dt seconds (negative or NaN counts
 // as 0) and writes every palette, on workers goroutines: the caller's and
 // workers−1 from the pool (started at the first call that needs them);
-// workers ≤ 0 means runtime.GOMAXPROCS(0).
+// workers ≤ 0 means runtime.GOMAXPROCS(0), and a frame uses at most one
+// worker per crowdChunk characters.
 func (c *Crowd) Evaluate(dt float32, workers int) {
 	if c.closed {
 		panic("anim: Evaluate on a closed Crowd")

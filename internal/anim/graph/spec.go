@@ -273,7 +273,7 @@ type NodeLayerSpec struct {
 	Node NodeSpec
 	// Mode is override or additive.
 	Mode LayerMode
-	// Weight of the layer; nil is 1.
+	// Weight of the layer; nil is 1. As LayerSpec.Weight.
 	Weight *Input
 	// Mask weighs the layer per joint; nil is every joint.
 	Mask *MaskSpec
@@ -292,7 +292,10 @@ type LayerSpec struct {
 	// Mode is override or additive. The base layer is applied over the
 	// rest pose.
 	Mode LayerMode
-	// Weight of the layer; nil is 1.
+	// Weight of the layer; nil is 1. An override layer's weight is read
+	// within [0, 1]: 0 and below leave the pose below, 1 and above replace
+	// it. An additive layer's scales its difference (AddSoA): above 1
+	// exaggerates it, below 0 applies its inverse.
 	Weight *Input
 	// Mask weighs the layer per joint; nil is every joint.
 	Mask *MaskSpec
