@@ -462,3 +462,76 @@ func TestVec3ColorsGetOpaqueAlpha(t *testing.T) {
 		t.Fatalf("colours %v, want %v", got, want)
 	}
 }
+
+// TestWeightSumTolerance: glTF-Validator lets normalized bytes round each
+// of four weights by up to 1/510, so a vertex of unsigned-byte weights may
+// sum to within 4/510 (0.00784) of 1 without a warning; float weights get
+// 2e-3. Byte sums 252/255 (0.0118 off) and 254/255 (0.0039 off) fall on
+// either side of the first; float sums 0.995 and 0.999 of the second.
+func TestWeightSumTolerance(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		bytes []uint8   // one vertex's four weights, when unsigned bytes
+		float []float32 // or floats
+		warn  bool
+	}{
+		{"bytes 254/255", []uint8{200, 54, 0, 0}, nil, false},
+		{"bytes 252/255", []uint8{200, 52, 0, 0}, nil, true},
+		{"floats 0.999", nil, []float32{0.6, 0.399, 0, 0}, false},
+		{"floats 0.995", nil, []float32{0.6, 0.395, 0, 0}, true},
+	} {
+		b := &docBuilder{}
+		pos := b.floatAcc(t, "VEC3", []float32{0, 0, 0})
+		jv := b.view(t, 0, []uint16{0, 1, 0, 0})
+		ja := b.acc(`"bufferView": ` + itoa(jv) + `, "componentType": 5123, "count": 1, "type": "VEC4"`)
+		var wa int
+		if c.bytes != nil {
+			wv := b.view(t, 0, c.bytes)
+			wa = b.acc(`"bufferView": ` + itoa(wv) + `, "componentType": 5121, "normalized": true, "count": 1, "type": "VEC4"`)
+		} else {
+			wa = b.floatAcc(t, "VEC4", c.float)
+		}
+		doc := b.json(`"nodes": [{"mesh": 0, "skin": 0}, {}, {}], "skins": [{"joints": [1, 2]}], "scenes": [{"nodes": [0, 1, 2]}],
+		  "meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `, "JOINTS_0": ` + itoa(ja) + `, "WEIGHTS_0": ` + itoa(wa) + `}, "mode": 0}]}]`)
+		m, err := Decode(doc, nil, "t.gltf")
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		warned := slices.ContainsFunc(m.Report.Issues, func(is Issue) bool { return is.Code == "ACCESSOR_WEIGHTS_NON_NORMALIZED" })
+		if warned != c.warn {
+			t.Errorf("%s: ACCESSOR_WEIGHTS_NON_NORMALIZED %v, want %v; the report: %q", c.name, warned, c.warn, m.Report.Lines(Hint, 0))
+		}
+	}
+}
+
+// TestInfluencesPerPrimitive: two primitives with JOINTS/WEIGHTS of their
+// own each get their own influences (the second is not the first's,
+// remembered for primitives that share the accessors).
+func TestInfluencesPerPrimitive(t *testing.T) {
+	b := &docBuilder{}
+	pos := b.floatAcc(t, "VEC3", []float32{0, 0, 0})
+	jv0 := b.view(t, 0, []uint16{0, 0, 0, 0})
+	jv1 := b.view(t, 0, []uint16{1, 0, 0, 0})
+	j0 := b.acc(`"bufferView": ` + itoa(jv0) + `, "componentType": 5123, "count": 1, "type": "VEC4"`)
+	j1 := b.acc(`"bufferView": ` + itoa(jv1) + `, "componentType": 5123, "count": 1, "type": "VEC4"`)
+	w := b.floatAcc(t, "VEC4", []float32{1, 0, 0, 0})
+	prim := func(j int) string {
+		return `{"attributes": {"POSITION": ` + itoa(pos) + `, "JOINTS_0": ` + itoa(j) + `, "WEIGHTS_0": ` + itoa(w) + `}, "mode": 0}`
+	}
+	doc := b.json(`"nodes": [{"mesh": 0, "skin": 0}, {}, {}], "skins": [{"joints": [1, 2]}], "scenes": [{"nodes": [0, 1, 2]}],
+	  "meshes": [{"primitives": [` + prim(j0) + `, ` + prim(j1) + `]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Meshes) != 1 || len(m.Meshes[0].Primitives) != 2 {
+		t.Fatalf("%d meshes, want one of two primitives", len(m.Meshes))
+	}
+	for k, want := range []uint16{0, 1} {
+		p := m.Meshes[0].Primitives[k]
+		if len(p.Joints) < 1 || p.Joints[0] != want || p.Weights[0] != 1 {
+			t.Errorf("primitive %d: joints %v weights %v, want joint %d at weight 1", k, p.Joints, p.Weights, want)
+		}
+	}
+}
