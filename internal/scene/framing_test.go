@@ -262,6 +262,64 @@ func TestMorphShapesBound(t *testing.T) {
 	}
 }
 
+// TestMorphTargetsSummedBound: a triangle whose vertex (1, 0, 0) three
+// targets move by +1, +1 and −1 along x. Rest weights (1, 1, 0) put it at
+// x = 3, past every authored shape (x = 2 at most: each target alone; the
+// three never weigh in together); the bounds hold it. Weights (0.5, 0.5,
+// 0) sum to 1 and stay among the shapes: x = 2. The crowd's bounds, the
+// same function per member, agree.
+func TestMorphTargetsSummedBound(t *testing.T) {
+	var bin bytes.Buffer
+	for _, v := range [][]float32{{0, 0, 0, 1, 0, 0, 0, 1, 0}, {0, 0, 0, 1, 0, 0, 0, 0, 0}, {0, 0, 0, 1, 0, 0, 0, 0, 0}, {0, 0, 0, -1, 0, 0, 0, 0, 0}} {
+		if err := binary.Write(&bin, binary.LittleEndian, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		weights string
+		hi      mgl32.Vec3
+	}{
+		{"[1, 1, 0]", mgl32.Vec3{3, 1, 0}},
+		{"[0.5, 0.5, 0]", mgl32.Vec3{2, 1, 0}},
+		{"[0, 1, 1]", mgl32.Vec3{2, 1, 0}}, // the vertex back at x = 1; the shapes' x = 2 still bounds it
+	} {
+		doc := fmt.Sprintf(`{"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "targets": [{"POSITION": 1}, {"POSITION": 2}, {"POSITION": 3}]}], "weights": %s}],
+  "buffers": [{"byteLength": 144, "uri": "data:application/octet-stream;base64,%s"}],
+  "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 36}, {"buffer": 0, "byteOffset": 72, "byteLength": 36}, {"buffer": 0, "byteOffset": 108, "byteLength": 36}],
+  "accessors": [
+    {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+    {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 0, 0]},
+    {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 0, 0]},
+    {"bufferView": 3, "componentType": 5126, "count": 3, "type": "VEC3", "min": [-1, 0, 0], "max": [0, 0, 0]}]}`,
+			tc.weights, base64.StdEncoding.EncodeToString(bin.Bytes()))
+		m, err := gltfload.Decode([]byte(doc), nil, "morph3.gltf")
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		c, err := character.New(m, nil, nil, -1, 0)
+		if err != nil {
+			t.Fatalf("character: %v", err)
+		}
+		withView(t, c, func(v *View) error {
+			lo, hi, ok := v.Scene.Bounds(c)
+			if !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
+				t.Errorf("weights %s: bounds %v..%v (%v); want 0..%v", tc.weights, lo, hi, ok, tc.hi)
+			}
+			cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 1, CrowdOptions{})
+			if err != nil {
+				return err
+			}
+			defer cr.Close()
+			cr.PoseAt(0)
+			if lo, hi, ok := cr.Bounds(); !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
+				t.Errorf("weights %s: a crowd of one's bounds %v..%v (%v); want 0..%v", tc.weights, lo, hi, ok, tc.hi)
+			}
+			return nil
+		})
+	}
+}
+
 // TestMorphShapesTogetherInAClip: the morph triangle twice, the second
 // copy 10 units along +x with a clip on its weights. Where the clip gives
 // both targets weight at once — at a key, (1, 1) at 1 s — their sum is a

@@ -426,7 +426,9 @@ type boundsOf struct {
 	// its clips blend targets between the frames sampled.
 	shapes      []skin.Box
 	stillShapes skin.Box
-	rigid       []float32 // the instance's node palette entry, or nil when skinned
+	// together: the shapes hold the sum of every target (see together).
+	together bool
+	rigid    []float32 // the instance's node palette entry, or nil when skinned
 	// prim, used and per let a frame bound its morphed vertices exactly
 	// and find the pose's drawn points: the primitive, the vertices its
 	// triangles draw, influences per vertex (0 when rigid). morphed is
@@ -511,7 +513,7 @@ func (s *GPU) addBounds(c *character.Character, instance int, p *gltfload.Primit
 			add(v, &f.still, &f.stillShapes)
 		}
 	}
-	f.prim, f.per = p, per
+	f.prim, f.per, f.together = p, per, all
 	s.frames = append(s.frames, f)
 	return nil
 }
@@ -607,6 +609,25 @@ func (f *boundsOf) morph(w []float32) skin.Box {
 	return still
 }
 
+// amongShapes reports whether a primitive of nt targets, morphed by
+// weights w, stays within the authored shapes' bounds (boundsOf.shapes)
+// for sure: with weights in [0, 1] that sum to at most 1, each vertex
+// lies among its rest place and its targets' (a convex combination of
+// them); with two targets whose sum is among the shapes (together), the
+// rest, each and the sum bound every weight in [0, 1]². Other weights (a
+// negative weight, a cubic spline's overshoot, two of three targets at
+// full weight, an additive layer's sum) are bounded exactly, as they are.
+func amongShapes(w []float32, nt int, together bool) bool {
+	var sum float32
+	for _, x := range w {
+		if !(x >= 0 && x <= 1) {
+			return false
+		}
+		sum += x
+	}
+	return sum <= 1+1e-5 || (nt == 2 && together)
+}
+
 func emptyBoxes(n int) []skin.Box {
 	b := make([]skin.Box, n)
 	for i := range b {
@@ -639,10 +660,7 @@ func (s *GPU) posedBounds(m *gltfload.Model, palette func(skin int) []float32, r
 			pal = rigid(f.instance)
 		}
 		boxes, still := f.boxes, f.still
-		// Weights in [0, 1] stay among the authored shapes; others (a
-		// negative weight, a cubic spline's overshoot) are bounded
-		// exactly, as they are.
-		if w := weights(f.node); len(f.prim.Targets) > 0 && slices.ContainsFunc(w, func(x float32) bool { return x < 0 || x > 1 }) {
+		if w := weights(f.node); len(f.prim.Targets) > 0 && !amongShapes(w, len(f.prim.Targets), f.together) {
 			still = f.morph(w)
 			boxes = f.morphed
 		}
