@@ -389,3 +389,32 @@ func TestUnitVectorsWithinValidatorTolerance(t *testing.T) {
 		})
 	}
 }
+
+// A file that names no scene leaves the choice to the viewer (glTF
+// §3.6): it shows the first scene with nodes, not an empty scenes[0]
+// before the one that holds the model; a file that names its scene gets
+// it, empty or not.
+func TestSceneShownWithoutSceneField(t *testing.T) {
+	cases := []struct {
+		name, scenes string
+		drawn        int
+	}{
+		{"first scene holds the model", `"scenes": [{"nodes": [0]}, {}]`, 1},
+		{"empty first scene, no scene field", `"scenes": [{}, {"nodes": [0]}]`, 1},
+		{"empty first scene named by the file", `"scenes": [{}, {"nodes": [0]}], "scene": 0`, 0},
+		{"only empty scenes", `"scenes": [{}, {}]`, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := quadDoc(fourVertices(t), "", `{"buffer": 0, "byteLength": 48}`, posAccessor, `{"attributes": {"POSITION": 0}, "mode": 5}`)
+			doc = []byte(strings.Replace(string(doc), `"scenes": [{"nodes": [0]}], "scene": 0`, tc.scenes, 1))
+			m, err := Decode(doc, nil, "t.gltf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(m.Instances) != tc.drawn {
+				t.Errorf("%d drawn instances, want %d; report %q", len(m.Instances), tc.drawn, m.Report.Lines(Hint, 0))
+			}
+		})
+	}
+}
