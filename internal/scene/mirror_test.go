@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skinview/skinview/internal/character"
+	"github.com/skinview/skinview/internal/debugview"
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
@@ -76,5 +77,35 @@ func TestCrowdKeepsMirroredFrontFaces(t *testing.T) {
 				return nil
 			})
 		}
+	}
+}
+
+// A double-sided mirrored square shows the camera its front face, with
+// its own normal, not the flipped one of a back face: in the normal view,
+// (n+1)/2 of the world normal (0, 0, 1) the mirror in x leaves alone is
+// blue 255, where the flipped (0, 0, -1) would be 0.
+func TestMirroredDoubleSidedShowsItsFrontNormal(t *testing.T) {
+	for _, x := range []float32{1, -1} {
+		doc := bytes.Replace(squareGLTF(t, [3]float32{0, 0, 1}), []byte(`"nodes": [{"mesh": 0}]`),
+			fmt.Appendf(nil, `"nodes": [{"mesh": 0, "scale": [%g, 1, 1]}], "materials": [{"doubleSided": true}]`, x), 1)
+		doc = bytes.Replace(doc, []byte(`"indices": 2}`), []byte(`"indices": 2, "material": 0}`), 1)
+		m, err := gltfload.Decode(doc, nil, "mirror.gltf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := character.New(m, nil, nil, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		onGL(t, func() error {
+			img, err := RenderImage(c, ViewOptions{Skinning: SkinGPU, View: debugview.Normal}, 0, 64, 64)
+			if err != nil {
+				return err
+			}
+			if got := img.NRGBAAt(32, 32); got.B < 200 {
+				t.Errorf("scale x %v: centre pixel %v, want blue above 200: the normal (0, 0, 1) towards the camera", x, got)
+			}
+			return nil
+		})
 	}
 }
