@@ -256,7 +256,7 @@ func (l *loader) normalizeRotations(ow string, vals []float32, cubic bool) {
 		worst = math.Max(worst, math.Abs(n-1))
 		q[0], q[1], q[2], q[3] = u.V[0], u.V[1], u.V[2], u.W
 	}
-	if worst > 1e-3 {
+	if worst > quatTolerance {
 		l.issue("ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION", ow, "rotation keys up to %.3g away from unit length; normalized", worst)
 	}
 }

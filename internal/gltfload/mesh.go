@@ -315,7 +315,7 @@ func (l *loader) checkNormals(where string, acc int, n []float32) {
 		worst = math.Max(worst, math.Abs(ln-1))
 		n[k], n[k+1], n[k+2] = float32(x/ln), float32(y/ln), float32(z/ln)
 	}
-	if worst > 1e-3 {
+	if worst > unitTolerance {
 		l.issue("ACCESSOR_VECTOR3_NON_UNIT", where+".attributes.NORMAL", "normals up to %.3g away from unit length; normalized", worst)
 	}
 }

@@ -252,7 +252,16 @@ func (l *loader) loadScene() error {
 		where = fmt.Sprintf("scenes[%d]", si)
 		roots = l.doc.Scenes[si].Nodes
 	case len(l.doc.Scenes) > 0 && l.doc.Scenes[0] != nil:
+		// Without a scene named, the viewer chooses (glTF §3.6): the
+		// first scene with nodes, so that an empty scenes[0] does not
+		// hide the model a later scene holds.
 		roots = l.doc.Scenes[0].Nodes
+		for si, sc := range l.doc.Scenes {
+			if len(roots) == 0 && sc != nil && len(sc.Nodes) > 0 {
+				roots, where = sc.Nodes, fmt.Sprintf("scenes[%d]", si)
+				l.issue("VIEWER_NOTE", where, "the file names no scene and scenes[0] has no nodes: this one, the first with nodes, is shown")
+			}
+		}
 	default:
 		for i := range l.doc.Nodes {
 			if l.model.Skeleton.Parents[l.model.JointOfNode[i]] < 0 {

@@ -475,9 +475,6 @@ func (l *loader) validateMeshes() {
 // w of ±1, and float colours in [0, 1].
 func (l *loader) validateVectors(where string, attrs map[string]int) {
 	if acc, ok := attrs[gltf.TANGENT]; ok && l.hasData(acc) && l.doc.Accessors[acc].Type == gltf.AccessorVec4 {
-		// Quantized tangents (KHR_mesh_quantization) are unit only to
-		// within their precision: their length is not checked.
-		float := l.doc.Accessors[acc].ComponentType == gltf.ComponentFloat
 		var v [4]float64
 		sign, unit := -1, -1
 		l.rawAccessor(acc, true, func(e, c int, x float64) {
@@ -488,7 +485,7 @@ func (l *loader) validateVectors(where string, attrs map[string]int) {
 			if v[3] != 1 && v[3] != -1 && sign < 0 {
 				sign = e
 			}
-			if float && math.Abs(math.Sqrt(v[0]*v[0]+v[1]*v[1]+v[2]*v[2])-1) > unitTolerance && unit < 0 {
+			if math.Abs(math.Sqrt(v[0]*v[0]+v[1]*v[1]+v[2]*v[2])-1) > unitTolerance && unit < 0 {
 				unit = e
 			}
 		})
@@ -515,6 +512,12 @@ func (l *loader) validateVectors(where string, attrs map[string]int) {
 	}
 }
 
-// unitTolerance is how far from 1 glTF-Validator lets a unit vector's
-// length be.
-const unitTolerance = 0.00065
+// unitTolerance is how far from 1 glTF-Validator lets the length of a
+// normal or a tangent's xyz be, and quatTolerance a rotation key's
+// (errors.dart's unitLengthThresholdVec3 and Vec4): slightly more than
+// signed 8-bit quantization's error, so that KHR_mesh_quantization's
+// normalized bytes and shorts are unit vectors, as their writers mean.
+const (
+	unitTolerance = 0.00674
+	quatTolerance = 0.00769
+)

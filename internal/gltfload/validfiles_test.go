@@ -3,6 +3,7 @@ package gltfload
 import (
 	"encoding/base64"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -318,6 +319,101 @@ func TestUnreadableDataStaysRefused(t *testing.T) {
 			_, err := Decode([]byte(tc.doc), nil, "t.gltf")
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("error %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// Unit vectors are unit to within glTF-Validator's tolerance, which is
+// slightly more than signed 8-bit quantization's error (0.00674 for
+// normals and tangents, 0.00769 for rotation keys): normals written as
+// KHR_mesh_quantization bytes, as glTF-Transform's quantize writes them,
+// carry no error, and lengths past the tolerance still do.
+func TestUnitVectorsWithinValidatorTolerance(t *testing.T) {
+	// (0, 90, 90)/127 has length 1.00222: within a byte's precision of 1.
+	byteNormals := le(t, []int8{0, 0, 127, 0, 0, 90, 90, 0, 127, 0, 0, 0, 0, -127, 0, 0})
+	quantized := func(t testing.TB) []byte {
+		js := quadDoc(append(fourVertices(t), byteNormals...), "",
+			`{"buffer": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 16, "byteStride": 4}`,
+			posAccessor+`, {"bufferView": 1, "componentType": 5120, "normalized": true, "count": 4, "type": "VEC3"}`,
+			`{"attributes": {"POSITION": 0, "NORMAL": 1}, "mode": 5}`)
+		return append(js[:len(js)-1], `, "extensionsUsed": ["KHR_mesh_quantization"], "extensionsRequired": ["KHR_mesh_quantization"]}`...)
+	}
+	floatNormals := func(length float32) func(t testing.TB) []byte {
+		return func(t testing.TB) []byte {
+			data := append(fourVertices(t), le(t, []float32{0, 0, 1, 0, 0, length, 0, 0, 1, 0, 0, 1})...)
+			return quadDoc(data, "", `{"buffer": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 48}`,
+				posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"}`,
+				`{"attributes": {"POSITION": 0, "NORMAL": 1}, "mode": 5}`)
+		}
+	}
+	rotationKeys := func(length float32) func(t testing.TB) []byte {
+		return func(t testing.TB) []byte {
+			data := append(fourVertices(t), le(t, []float32{0, 1, 0, 0, 0, 1, 0, 0, 0, length})...)
+			js := quadDoc(data, "", `{"buffer": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 8}, {"buffer": 0, "byteOffset": 56, "byteLength": 32}`,
+				posAccessor+`, {"bufferView": 1, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]}, {"bufferView": 2, "componentType": 5126, "count": 2, "type": "VEC4"}`,
+				`{"attributes": {"POSITION": 0}, "mode": 5}`)
+			return append(js[:len(js)-1], `, "animations": [{"samplers": [{"input": 1, "output": 2}], "channels": [{"sampler": 0, "target": {"node": 0, "path": "rotation"}}]}]}`...)
+		}
+	}
+	const normal, keys = "/meshes/0/primitives/0/attributes/NORMAL", "/animations/0/samplers/0/output"
+	cases := []struct {
+		name      string
+		doc       func(t testing.TB) []byte
+		code, at  string
+		wantIssue bool
+	}{
+		{"byte normals one quantization step from unit", quantized, "ACCESSOR_VECTOR3_NON_UNIT", normal, false},
+		{"float normal 0.005 from unit", floatNormals(1.005), "ACCESSOR_VECTOR3_NON_UNIT", normal, false},
+		{"float normal 0.01 from unit", floatNormals(1.01), "ACCESSOR_VECTOR3_NON_UNIT", normal, true},
+		{"rotation key 0.007 from unit", rotationKeys(1.007), "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION", keys, false},
+		{"rotation key 0.01 from unit", rotationKeys(1.01), "ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION", keys, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := Decode(tc.doc(t), nil, "t.gltf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := issueAt(m, tc.code, tc.at); got != tc.wantIssue {
+				t.Fatalf("%s at %s reported: %v, want %v: %q", tc.code, tc.at, got, tc.wantIssue, m.Report.Lines(Hint, 0))
+			}
+			if n := m.Meshes[0].Primitives[0].Normals; len(n) == 12 {
+				for v := range 4 {
+					x, y, z := float64(n[3*v]), float64(n[3*v+1]), float64(n[3*v+2])
+					if l := math.Sqrt(x*x + y*y + z*z); math.Abs(l-1) > 1e-6 {
+						t.Errorf("normal %d has length %v, want it normalized", v, l)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A file that names no scene leaves the choice to the viewer (glTF
+// §3.6): it shows the first scene with nodes, not an empty scenes[0]
+// before the one that holds the model; a file that names its scene gets
+// it, empty or not.
+func TestSceneShownWithoutSceneField(t *testing.T) {
+	cases := []struct {
+		name, scenes string
+		drawn        int
+	}{
+		{"first scene holds the model", `"scenes": [{"nodes": [0]}, {}]`, 1},
+		{"empty first scene, no scene field", `"scenes": [{}, {"nodes": [0]}]`, 1},
+		{"empty first scene named by the file", `"scenes": [{}, {"nodes": [0]}], "scene": 0`, 0},
+		{"only empty scenes", `"scenes": [{}, {}]`, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := quadDoc(fourVertices(t), "", `{"buffer": 0, "byteLength": 48}`, posAccessor, `{"attributes": {"POSITION": 0}, "mode": 5}`)
+			doc = []byte(strings.Replace(string(doc), `"scenes": [{"nodes": [0]}], "scene": 0`, tc.scenes, 1))
+			m, err := Decode(doc, nil, "t.gltf")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(m.Instances) != tc.drawn {
+				t.Errorf("%d drawn instances, want %d; report %q", len(m.Instances), tc.drawn, m.Report.Lines(Hint, 0))
 			}
 		})
 	}

@@ -114,6 +114,7 @@ func (r *Renderer) Draw(f *Frame) error {
 		gl.DepthMask(true)
 		gl.Disable(gl.BLEND)
 	}
+	gl.FrontFace(gl.CCW)
 	gl.BindVertexArray(0)
 	if f.Trail != nil {
 		r.lines.drawVertices((*[16]float32)(&u.vp), f.Trail.Points, f.Trail.Color, gl.LINE_STRIP)
@@ -239,6 +240,11 @@ func (r *Renderer) drawItem(pl *pipeline, f *Frame, i int) error {
 	} else {
 		gl.Enable(gl.CULL_FACE)
 		gl.CullFace(gl.BACK)
+	}
+	if it.Mirrored {
+		gl.FrontFace(gl.CW)
+	} else {
+		gl.FrontFace(gl.CCW)
 	}
 	tex := r.white
 	if t := mat.Texture; t >= 0 && int(t) < len(r.textures) {

@@ -76,6 +76,10 @@ type DrawItem struct {
 	// Center is a world-space point of the draw (its bounds' centre),
 	// by which blended draws are sorted back to front.
 	Center [3]float32
+	// Mirrored makes the mesh's clockwise triangles its front faces: its
+	// node's global transform has a negative determinant, which mirrors
+	// it, and glTF (§3.7.4) then reverses the winding order.
+	Mirrored bool
 	// Instances, when above 0, draws the mesh that many times in one
 	// call (a crowd): instance k is member Members[k] of Batch, whose
 	// record holds its palette, offset and morph weights (Palette and

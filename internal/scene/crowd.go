@@ -34,8 +34,12 @@ type Crowd struct {
 	offsets []float32 // per member: time offset in seconds
 	opt     CrowdOptions
 	// inst[k] is draw k's instanced item, drawing members of batch[k];
-	// pal[k] gathers a member's palette of draw k.
+	// pal[k] gathers a member's palette of draw k. mirror[k] says
+	// whether draw k's node mirrors its mesh in the first character's
+	// pose when the crowd was made: the winding of members whose model
+	// matrices the crowd does not keep.
 	inst    []render.DrawItem
+	mirror  []bool
 	batch   []*render.InstanceBatch
 	pal     [][]float32
 	visible []int32 // members drawn this frame, in order
@@ -183,6 +187,9 @@ func NewCrowd(r *render.Renderer, m *gltfload.Model, fade float32, first *charac
 			it.Palette, it.Morph = nil, nil
 			cr.inst = append(cr.inst, it)
 		}
+	}
+	for k := range s.draws {
+		cr.mirror = append(cr.mirror, mirrored(first.NodeWorld(m.Instances[s.draws[k].instance].Node)))
 	}
 	cr.Items = make([]render.DrawItem, 0, max(len(s.items)*n, 1))
 	cr.visible = make([]int32, 0, n)
@@ -355,6 +362,9 @@ func (cr *Crowd) build() {
 				moveEntries(mb.pals[k], mb.offset)
 			}
 			copy(mb.weights, cr.anim.Weights(int(i)))
+			for k := range mb.items {
+				mb.items[k].Mirrored = cr.mirrored(int(i), k)
+			}
 			cr.Items = append(cr.Items, mb.items...)
 		}
 		return
@@ -396,8 +406,22 @@ func (cr *Crowd) build() {
 		}
 		it := cr.inst[k]
 		it.Instances, it.Members, it.Batch = len(cr.visible), cr.visible, cr.batch[k]
+		// One call draws every member with one winding: the first's.
+		it.Mirrored = cr.mirrored(int(cr.visible[0]), k)
 		cr.Items = append(cr.Items, it)
 	}
+}
+
+// mirrored reports whether member i's pose mirrors the mesh of draw k
+// (see mirrored), where the crowd keeps its model matrices, else whether
+// the first character's did when the crowd was made.
+func (cr *Crowd) mirrored(i, k int) bool {
+	models := cr.anim.Models(i)
+	if models == nil {
+		return cr.mirror[k]
+	}
+	inst := cr.model.Instances[cr.scene.draws[k].instance]
+	return mirrored(anim.ModelMat4(models, cr.model.JointOfNode[inst.Node]))
 }
 
 // palette writes member i's palette of draw k into dst, from its pose,

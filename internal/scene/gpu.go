@@ -233,6 +233,11 @@ func upload(r *render.Renderer, c *character.Character, mode string, limit int) 
 	return s, nil
 }
 
+// mirrored reports whether the global transform m of a node mirrors its
+// mesh: a negative determinant, which turns the mesh's triangles
+// clockwise (glTF §3.7.4).
+func mirrored(m mgl32.Mat4) bool { return m.Mat3().Det() < 0 }
+
 func identityEntry() []float32 {
 	return []float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
 }
@@ -328,6 +333,7 @@ func (s *GPU) Refresh(r *render.Renderer, c *character.Character) error {
 	for i := range s.draws {
 		d := &s.draws[i]
 		inst := c.Model.Instances[d.instance]
+		s.items[i].Mirrored = mirrored(c.NodeWorld(inst.Node))
 		switch {
 		case d.joints != nil:
 			skin.GatherPalette(d.palette, c.Palettes[inst.Skin], d.joints)
