@@ -234,32 +234,31 @@ func TestMorphShapesBound(t *testing.T) {
 		// (0.5, 0.5, 0) + 2·(0.5, 1, 0.25).
 		{"[2, 0]", mgl32.Vec3{2, 2.5, 0.5}},
 	} {
-		m, err := gltfload.Decode(morphTriangleGLTF(t, tc.weights, nil), nil, "morph.gltf")
-		if err != nil {
-			t.Fatalf("decode: %v", err)
-		}
-		c, err := character.New(m, nil, nil, -1, 0)
-		if err != nil {
-			t.Fatalf("character: %v", err)
-		}
-		withView(t, c, func(v *View) error {
-			lo, hi, ok := v.Scene.Bounds(c)
-			if want := (mgl32.Vec3{0, 0, 0}); !ok || !lo.ApproxEqualThreshold(want, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
-				t.Errorf("weights %s: bounds %v..%v (%v); want %v..%v", tc.weights, lo, hi, ok, want, tc.hi)
-			}
-			// A crowd of one stands at the origin with the same weights.
-			cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 1, CrowdOptions{})
-			if err != nil {
-				return err
-			}
-			defer cr.Close()
-			cr.PoseAt(0)
-			if lo, hi, ok := cr.Bounds(); !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
-				t.Errorf("weights %s: a crowd of one's bounds %v..%v (%v); want 0..%v", tc.weights, lo, hi, ok, tc.hi)
-			}
-			return nil
-		})
+		boundsFromOrigin(t, morphTriangleGLTF(t, tc.weights, nil), "weights "+tc.weights, tc.hi)
 	}
+}
+
+// boundsFromOrigin checks that the model of doc, at rest (no clip), is
+// bounded by the box from the origin to hi, and so is a crowd of one,
+// which stands at the origin with the same weights.
+func boundsFromOrigin(t *testing.T, doc []byte, what string, hi mgl32.Vec3) {
+	t.Helper()
+	m, c := decodeChar(t, doc, "morph.gltf", -1)
+	withView(t, c, func(v *View) error {
+		if lo, got, ok := v.Scene.Bounds(c); !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !got.ApproxEqualThreshold(hi, 1e-6) {
+			t.Errorf("%s: bounds %v..%v (%v); want 0..%v", what, lo, got, ok, hi)
+		}
+		cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 1, CrowdOptions{})
+		if err != nil {
+			return err
+		}
+		defer cr.Close()
+		cr.PoseAt(0)
+		if lo, got, ok := cr.Bounds(); !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !got.ApproxEqualThreshold(hi, 1e-6) {
+			t.Errorf("%s: a crowd of one's bounds %v..%v (%v); want 0..%v", what, lo, got, ok, hi)
+		}
+		return nil
+	})
 }
 
 // TestMorphTargetsSummedBound: a triangle whose vertex (1, 0, 0) three
@@ -267,7 +266,7 @@ func TestMorphShapesBound(t *testing.T) {
 // x = 3, past every authored shape (x = 2 at most: each target alone; the
 // three never weigh in together); the bounds hold it. Weights (0.5, 0.5,
 // 0) sum to 1 and stay among the shapes: x = 2. The crowd's bounds, the
-// same function per member, agree.
+// same function per member, agree (boundsFromOrigin).
 func TestMorphTargetsSummedBound(t *testing.T) {
 	var bin bytes.Buffer
 	for _, v := range [][]float32{{0, 0, 0, 1, 0, 0, 0, 1, 0}, {0, 0, 0, 1, 0, 0, 0, 0, 0}, {0, 0, 0, 1, 0, 0, 0, 0, 0}, {0, 0, 0, -1, 0, 0, 0, 0, 0}} {
@@ -293,30 +292,7 @@ func TestMorphTargetsSummedBound(t *testing.T) {
     {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 0, 0]},
     {"bufferView": 3, "componentType": 5126, "count": 3, "type": "VEC3", "min": [-1, 0, 0], "max": [0, 0, 0]}]}`,
 			tc.weights, base64.StdEncoding.EncodeToString(bin.Bytes()))
-		m, err := gltfload.Decode([]byte(doc), nil, "morph3.gltf")
-		if err != nil {
-			t.Fatalf("decode: %v", err)
-		}
-		c, err := character.New(m, nil, nil, -1, 0)
-		if err != nil {
-			t.Fatalf("character: %v", err)
-		}
-		withView(t, c, func(v *View) error {
-			lo, hi, ok := v.Scene.Bounds(c)
-			if !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
-				t.Errorf("weights %s: bounds %v..%v (%v); want 0..%v", tc.weights, lo, hi, ok, tc.hi)
-			}
-			cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 1, CrowdOptions{})
-			if err != nil {
-				return err
-			}
-			defer cr.Close()
-			cr.PoseAt(0)
-			if lo, hi, ok := cr.Bounds(); !ok || !lo.ApproxEqualThreshold(mgl32.Vec3{}, 1e-6) || !hi.ApproxEqualThreshold(tc.hi, 1e-6) {
-				t.Errorf("weights %s: a crowd of one's bounds %v..%v (%v); want 0..%v", tc.weights, lo, hi, ok, tc.hi)
-			}
-			return nil
-		})
+		boundsFromOrigin(t, []byte(doc), "weights "+tc.weights, tc.hi)
 	}
 }
 

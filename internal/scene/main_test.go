@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/gltest"
+	"github.com/skinview/skinview/internal/gltfload"
 )
 
 // TestMain runs the tests on the GL thread (gltest.Main) and bounds them:
@@ -28,3 +30,19 @@ func TestMain(m *testing.M) {
 
 // onGL runs f on the GL thread with a current context.
 func onGL(t testing.TB, f func() error) { gltest.Do(t, f) }
+
+// decodeChar decodes a document a test wrote, named name in messages, and
+// makes its character playing clip (−1: none); either failing ends the
+// test.
+func decodeChar(t testing.TB, doc []byte, name string, clip int) (*gltfload.Model, *character.Character) {
+	t.Helper()
+	m, err := gltfload.Decode(doc, nil, name)
+	if err != nil {
+		t.Fatalf("decode %s: %v", name, err)
+	}
+	c, err := character.New(m, nil, nil, clip, 0)
+	if err != nil {
+		t.Fatalf("character of %s: %v", name, err)
+	}
+	return m, c
+}

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/skinview/skinview/internal/character"
 	"github.com/skinview/skinview/internal/debugview"
-	"github.com/skinview/skinview/internal/gltfload"
 )
 
 // A node whose global transform has a negative determinant mirrors its
@@ -20,14 +18,7 @@ func TestMirroredNodeKeepsItsFrontFaces(t *testing.T) {
 		t.Run(fmt.Sprint(scale), func(t *testing.T) {
 			doc := bytes.Replace(squareGLTF(t, [3]float32{0, 0, 1}), []byte(`"nodes": [{"mesh": 0}]`),
 				fmt.Appendf(nil, `"nodes": [{"mesh": 0, "scale": [%g, %g, %g]}]`, scale[0], scale[1], scale[2]), 1)
-			m, err := gltfload.Decode(doc, nil, "mirror.gltf")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := character.New(m, nil, nil, 0, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, c := decodeChar(t, doc, "mirror.gltf", 0)
 			for _, sk := range []string{SkinGPU, SkinCPU, SkinDQ} {
 				onGL(t, func() error {
 					img, err := RenderImage(c, ViewOptions{Skinning: sk}, 0, 64, 64)
@@ -51,14 +42,7 @@ func TestCrowdKeepsMirroredFrontFaces(t *testing.T) {
 		for _, opt := range []CrowdOptions{{}, {Members: true}} {
 			doc := bytes.Replace(squareGLTF(t, [3]float32{0, 0, 1}), []byte(`"nodes": [{"mesh": 0}]`),
 				fmt.Appendf(nil, `"nodes": [{"mesh": 0, "scale": [%g, 1, 1]}]`, x), 1)
-			m, err := gltfload.Decode(doc, nil, "mirror.gltf")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := character.New(m, nil, nil, 0, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, c := decodeChar(t, doc, "mirror.gltf", 0)
 			withView(t, c, func(v *View) error {
 				cr, err := NewCrowd(v.R, m, 0.3, c, v.Scene, 3, opt)
 				if err != nil {
@@ -89,14 +73,7 @@ func TestMirroredDoubleSidedShowsItsFrontNormal(t *testing.T) {
 		doc := bytes.Replace(squareGLTF(t, [3]float32{0, 0, 1}), []byte(`"nodes": [{"mesh": 0}]`),
 			fmt.Appendf(nil, `"nodes": [{"mesh": 0, "scale": [%g, 1, 1]}], "materials": [{"doubleSided": true}]`, x), 1)
 		doc = bytes.Replace(doc, []byte(`"indices": 2}`), []byte(`"indices": 2, "material": 0}`), 1)
-		m, err := gltfload.Decode(doc, nil, "mirror.gltf")
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := character.New(m, nil, nil, 0, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, c := decodeChar(t, doc, "mirror.gltf", 0)
 		onGL(t, func() error {
 			img, err := RenderImage(c, ViewOptions{Skinning: SkinGPU, View: debugview.Normal}, 0, 64, 64)
 			if err != nil {
