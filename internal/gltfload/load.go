@@ -136,6 +136,7 @@ func decode(data []byte, fsys fs.FS, name string) (*Model, error) {
 	return decodeIn(data, fsys, "", name)
 }
 
+// decodeIn is decode with the model's folder on disk (see loader.dir).
 func decodeIn(data []byte, fsys fs.FS, dir, name string) (*Model, error) {
 	l := &loader{fsys: fsys, dir: dir, name: name}
 	m, err := l.decode(data)
