@@ -85,15 +85,18 @@ vec4 mapAt(int k) {
 // vertex tangent (TANGENT; bitangent n × tangent times its w), or without
 // one in a frame from the screen-space derivatives of position and
 // texture coordinates: tangent along increasing u, bitangent n × tangent
-// (glTF's convention).
+// (glTF's convention). On a back face n arrives reversed, and the frame
+// turns with it, tangent and bitangent too (as glTF-Sample-Viewer and
+// three.js turn it), so that the back of a mapped bump is a dent.
 vec3 shadingNormal(vec3 n) {
     if (uHasMap[1] == 0) {
         return n;
     }
+    float face = gl_FrontFacing ? 1.0 : -1.0;
     vec3 vt = vTangent.xyz - n * dot(n, vTangent.xyz);
     if (dot(vt, vt) > 1e-12) {
-        vec3 t = normalize(vt);
-        vec3 b = cross(n, t) * (vTangent.w < 0.0 ? -1.0 : 1.0);
+        vec3 t = normalize(vt) * face;
+        vec3 b = cross(n, t) * face * (vTangent.w < 0.0 ? -1.0 : 1.0);
         vec3 m = mapAt(1).xyz * 2.0 - 1.0;
         m.xy *= uNormalOcclusion.x;
         return normalize(mat3(t, b, n) * m);
@@ -110,8 +113,8 @@ vec3 shadingNormal(vec3 n) {
     if (dot(t, t) < 1e-24) {
         return n;
     }
-    t = normalize(t);
-    vec3 b = cross(n, t);
+    t = normalize(t) * face;
+    vec3 b = cross(n, t) * face;
     vec3 m = mapAt(1).xyz * 2.0 - 1.0;
     m.xy *= uNormalOcclusion.x;
     return normalize(mat3(t, b, n) * m);
