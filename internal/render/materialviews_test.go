@@ -185,3 +185,36 @@ func TestNormalMapOnBackFaces(t *testing.T) {
 		})
 	}
 }
+
+// A mirroring palette (negative determinant) mirrors the tangent frame:
+// the bitangent is the mirror image of the bind pose's n × t · w, which
+// is −(n′ × t′) · w in terms of the mirrored normal and tangent, so the
+// sign w flips with the determinant. The quad mirrored in x (palette
+// x → −x, drawn Mirrored) still faces +Z; its tangent +X becomes −X and
+// its bitangent (+Z) × (+X) = +Y stays +Y. A texel leaning along the
+// bitangent, (128, 218, 218), leans +Y: 128, 218, 218; one leaning along
+// the tangent, (218, 128, 218), leans −X: 37, 128, 218.
+func TestNormalMapUnderAMirroringPalette(t *testing.T) {
+	mirror := []float32{-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
+	for _, c := range []struct {
+		texel, want color.NRGBA
+	}{
+		{color.NRGBA{128, 218, 218, 255}, color.NRGBA{128, 218, 218, 255}},
+		{color.NRGBA{218, 128, 218, 255}, color.NRGBA{37, 128, 218, 255}},
+	} {
+		img := drawScene(t, debugview.Normal, func(r *Renderer) ([]DrawItem, error) {
+			id := r.AddTexture(texel(c.texel), Sampler{MagFilter: 9728, MinFilter: 9728}, false)
+			d := quad(0)
+			for range 4 {
+				d.Tangents = append(d.Tangents, 1, 0, 0, 1)
+			}
+			mesh, err := r.AddMesh(d)
+			mat := Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: NoTexture, NormalScale: 1}
+			mat.Maps[NormalMap] = MapOf(id, [9]float32{})
+			return []DrawItem{{Mesh: mesh, Material: mat, Palette: mirror, WeightJoint: -1, Mirrored: true}}, err
+		})
+		if got := img.NRGBAAt(32, 32); !near(got, c.want, 2) {
+			t.Errorf("texel %v: %v, want %v", c.texel, got, c.want)
+		}
+	}
+}
