@@ -84,16 +84,21 @@ vec4 mapAt(int k) {
 // shadingNormal is n perturbed by the normal map, in the frame of the
 // vertex tangent (TANGENT; bitangent n × tangent times its w), or without
 // one in a frame from the screen-space derivatives of position and
-// texture coordinates: tangent along increasing u, bitangent n × tangent
-// (glTF's convention).
+// texture coordinates: tangent along increasing u, bitangent n × tangent,
+// reversed where that would run along increasing v (MikkTSpace's
+// handedness, glTF's convention). On a back face n arrives reversed, and
+// the frame turns with it, tangent and bitangent too (as
+// glTF-Sample-Viewer and three.js turn it), so that the back of a mapped
+// bump is a dent.
 vec3 shadingNormal(vec3 n) {
     if (uHasMap[1] == 0) {
         return n;
     }
+    float face = gl_FrontFacing ? 1.0 : -1.0;
     vec3 vt = vTangent.xyz - n * dot(n, vTangent.xyz);
     if (dot(vt, vt) > 1e-12) {
-        vec3 t = normalize(vt);
-        vec3 b = cross(n, t) * (vTangent.w < 0.0 ? -1.0 : 1.0);
+        vec3 t = normalize(vt) * face;
+        vec3 b = cross(n, t) * face * (vTangent.w < 0.0 ? -1.0 : 1.0);
         vec3 m = mapAt(1).xyz * 2.0 - 1.0;
         m.xy *= uNormalOcclusion.x;
         return normalize(mat3(t, b, n) * m);
@@ -110,8 +115,13 @@ vec3 shadingNormal(vec3 n) {
     if (dot(t, t) < 1e-24) {
         return n;
     }
+    // MikkTSpace's handedness: the bitangent points against v, whichever
+    // way the coordinates run (mirrored UVs flip it).
     t = normalize(t);
-    vec3 b = cross(n, t);
+    vec3 pv = (dux.x * dpy - duy.x * dpx) / det;
+    float w = dot(cross(n * face, t), pv) > 0.0 ? -1.0 : 1.0;
+    t *= face;
+    vec3 b = cross(n, t) * face * w;
     vec3 m = mapAt(1).xyz * 2.0 - 1.0;
     m.xy *= uNormalOcclusion.x;
     return normalize(mat3(t, b, n) * m);

@@ -89,7 +89,10 @@ void main() {
 #endif
     n = mat3(uModel) * n;
 
-    vTangent = vec4(mat3(uModel) * (m * aTangent.xyz), aTangent.w);
+    // A mirroring m mirrors the tangent frame: n × t of the mirrored n and
+    // t is the mirror image of the bitangent reversed, so the handedness
+    // w turns with the determinant.
+    vTangent = vec4(mat3(uModel) * (m * aTangent.xyz), det < 0.0 ? -aTangent.w : aTangent.w);
     vNormal = n;
     vUV = aUV;
     vUV1 = aUV1;

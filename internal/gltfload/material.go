@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"image/draw"
 	_ "image/jpeg" // glTF images are PNG or JPEG, and WebP with EXT_texture_webp
 	_ "image/png"
@@ -222,12 +223,62 @@ func (l *loader) readImage(i int, budget *int64) (*image.NRGBA, error) {
 	if err != nil {
 		return nil, withCode(decodeCode(err), fmt.Errorf("cannot decode: %v", err))
 	}
+	return toNRGBA(src), nil
+}
+
+// toNRGBA is src as 8-bit non-premultiplied RGBA, each texel keeping its
+// colour whatever its alpha: glTF's images are not premultiplied, and an
+// OPAQUE material shows the colour under a transparent texel. The types
+// whose alpha draw would premultiply (and so lose: a texel of alpha 0
+// would turn black) are converted texel by texel: palettes (PNG with
+// tRNS), 16-bit non-premultiplied RGBA (PNG) and Y'CbCr with alpha
+// (lossy WebP); the rest are opaque or already NRGBA.
+func toNRGBA(src image.Image) *image.NRGBA {
 	if n, ok := src.(*image.NRGBA); ok {
-		return n, nil
+		return n
 	}
-	dst := image.NewNRGBA(src.Bounds())
-	draw.Draw(dst, dst.Bounds(), src, src.Bounds().Min, draw.Src)
-	return dst, nil
+	b := src.Bounds()
+	dst := image.NewNRGBA(b)
+	switch s := src.(type) {
+	case *image.Paletted:
+		pal := make([]color.NRGBA, len(s.Palette))
+		for i, c := range s.Palette {
+			pal[i] = color.NRGBAModel.Convert(c).(color.NRGBA)
+			if n, ok := c.(color.NRGBA64); ok {
+				pal[i] = nrgba64To8(n)
+			}
+		}
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				if i := int(s.ColorIndexAt(x, y)); i < len(pal) {
+					dst.SetNRGBA(x, y, pal[i])
+				}
+			}
+		}
+	case *image.NRGBA64:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				dst.SetNRGBA(x, y, nrgba64To8(s.NRGBA64At(x, y)))
+			}
+		}
+	case *image.NYCbCrA:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				c := s.NYCbCrAAt(x, y)
+				r, g, bl := color.YCbCrToRGB(c.Y, c.Cb, c.Cr)
+				dst.SetNRGBA(x, y, color.NRGBA{r, g, bl, c.A})
+			}
+		}
+	default:
+		draw.Draw(dst, b, src, b.Min, draw.Src)
+	}
+	return dst
+}
+
+// nrgba64To8 rounds a 16-bit non-premultiplied colour to 8 bits a channel.
+func nrgba64To8(c color.NRGBA64) color.NRGBA {
+	r := func(v uint16) uint8 { return uint8((uint32(v)*255 + 32767) / 65535) }
+	return color.NRGBA{r(c.R), r(c.G), r(c.B), r(c.A)}
 }
 
 // maxTexCoord is the largest texture coordinate set any texture of

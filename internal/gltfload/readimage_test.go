@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"image/png"
 	"strings"
 	"testing"
 
@@ -160,5 +161,67 @@ func TestReadImageLimits(t *testing.T) {
 				t.Errorf("budget left %d, want %d", budget, want)
 			}
 		})
+	}
+}
+
+// Texels keep their colour whatever their alpha: glTF's images are not
+// premultiplied, and an OPAQUE material shows the colour of a texel its
+// alpha would hide (glTF 2.0 §3.9.4), as a MASK edge filtered with its
+// cut-away neighbours shows theirs. Palette PNGs with transparency
+// (tRNS) and 16-bit PNGs decode to types that premultiply on conversion,
+// which turned a transparent red texel black.
+func TestReadImageKeepsColourUnderAlpha(t *testing.T) {
+	pal := image.NewPaletted(image.Rect(0, 0, 3, 1), color.Palette{
+		color.NRGBA{255, 0, 0, 0}, color.NRGBA{0, 0, 255, 255}, color.NRGBA{255, 128, 0, 8}})
+	pal.Pix = []uint8{0, 1, 2}
+	deep := image.NewNRGBA64(image.Rect(0, 0, 3, 1))
+	deep.SetNRGBA64(0, 0, color.NRGBA64{0, 65535, 0, 0})
+	deep.SetNRGBA64(1, 0, color.NRGBA64{65535, 65535, 0, 65535})
+	// 32896 / 257 = 128 and 2570 / 257 = 10: 8-bit values exactly.
+	deep.SetNRGBA64(2, 0, color.NRGBA64{65535, 32896, 0, 2570})
+	for _, c := range []struct {
+		name string
+		img  image.Image
+		want []color.NRGBA
+	}{
+		{"palette with tRNS", pal, []color.NRGBA{{255, 0, 0, 0}, {0, 0, 255, 255}, {255, 128, 0, 8}}},
+		{"16-bit RGBA", deep, []color.NRGBA{{0, 255, 0, 0}, {255, 255, 0, 255}, {255, 128, 0, 10}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := png.Encode(&b, c.img); err != nil {
+				t.Fatal(err)
+			}
+			data := b.Bytes()
+			doc := &gltf.Document{
+				Buffers:     []*gltf.Buffer{{ByteLength: len(data), Data: data}},
+				BufferViews: []*gltf.BufferView{{Buffer: 0, ByteLength: len(data)}},
+				Images:      []*gltf.Image{{BufferView: gltf.Index(0), MimeType: "image/png"}},
+			}
+			l := &loader{doc: doc, model: &Model{}}
+			budget := int64(totalTexturePixels)
+			img, err := l.readImage(0, &budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for x, want := range c.want {
+				if got := img.NRGBAAt(x, 0); got != want {
+					t.Errorf("texel %d: %v, want %v", x, got, want)
+				}
+			}
+		})
+	}
+}
+
+// Lossy WebP with alpha decodes to Y'CbCr with alpha: a transparent texel
+// keeps its colour too. Y' 76, Cb 85, Cr 255 is, by JFIF's equations,
+// R = 76 + 1.402·127 = 254.1, G = 76 + 0.3441·43 − 0.7141·127 = 0.1,
+// B = 76 − 1.772·43 = −0.2: red.
+func TestToNRGBAKeepsYCbCrColourUnderAlpha(t *testing.T) {
+	src := image.NewNYCbCrA(image.Rect(0, 0, 1, 1), image.YCbCrSubsampleRatio444)
+	src.Y[0], src.Cb[0], src.Cr[0], src.A[0] = 76, 85, 255, 0
+	got := toNRGBA(src).NRGBAAt(0, 0)
+	if got.R < 253 || got.G > 1 || got.B > 1 || got.A != 0 {
+		t.Errorf("%v, want about {254 0 0 0}", got)
 	}
 }

@@ -137,3 +137,114 @@ func TestFlatNormalsArePosedFaces(t *testing.T) {
 		t.Errorf("%v, want 128, 128, 255", got)
 	}
 }
+
+// The back of a double-sided surface is lit with its whole tangent frame
+// reversed, tangent and bitangent as well as the normal (glTF 2.0 §3.9.3:
+// back faces' normals are reversed; glTF-Sample-Viewer and three.js turn
+// the normal map's frame with them), so that a bump the normal map draws
+// on the front is a dent seen from behind, as a thin shell's would be.
+// Here the quad faces −Z (its winding and normals turned) and is seen
+// from +Z: the front frame is t = +X, b = n × t · w = (−Z) × (+X) = −Y,
+// n = −Z, reversed (−X, +Y, +Z). A texel leaning along the tangent,
+// (218, 128, 218) = (0.7098, 0.0039, 0.7098), comes out (−0.7071,
+// 0.0039, 0.7071): encoded 37, 128, 218; one leaning along the
+// bitangent, (128, 218, 218), leans +Y: 128, 218, 218. Without TANGENT
+// the frame from the derivatives is MikkTSpace's: t = +X (u grows along
+// +X) but, seen from the front (−Z), the coordinates are mirrored (w =
+// −1: b = +Y, against v), so reversed the bitangent is −Y: 128, 37, 218.
+func TestNormalMapOnBackFaces(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		tangents bool
+		texel    color.NRGBA
+		want     color.NRGBA
+	}{
+		{"vertex tangents, along the tangent", true, color.NRGBA{218, 128, 218, 255}, color.NRGBA{37, 128, 218, 255}},
+		{"vertex tangents, along the bitangent", true, color.NRGBA{128, 218, 218, 255}, color.NRGBA{128, 218, 218, 255}},
+		{"derivative frame, along the tangent", false, color.NRGBA{218, 128, 218, 255}, color.NRGBA{37, 128, 218, 255}},
+		{"derivative frame, along the bitangent", false, color.NRGBA{128, 218, 218, 255}, color.NRGBA{128, 37, 218, 255}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			img := drawScene(t, debugview.Normal, func(r *Renderer) ([]DrawItem, error) {
+				id := r.AddTexture(texel(c.texel), Sampler{MagFilter: 9728, MinFilter: 9728}, false)
+				d := quad(0)
+				d.Indices = []uint32{0, 2, 1, 2, 3, 1}
+				d.Normals = []float32{0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1}
+				if c.tangents {
+					for range 4 {
+						d.Tangents = append(d.Tangents, 1, 0, 0, 1)
+					}
+				}
+				mesh, err := r.AddMesh(d)
+				mat := Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: NoTexture, NormalScale: 1, DoubleSided: true}
+				mat.Maps[NormalMap] = MapOf(id, [9]float32{})
+				return []DrawItem{{Mesh: mesh, Material: mat, Palette: identityRows, WeightJoint: -1}}, err
+			})
+			if got := img.NRGBAAt(32, 32); !near(got, c.want, 2) {
+				t.Errorf("%v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// A mirroring palette (negative determinant) mirrors the tangent frame:
+// the bitangent is the mirror image of the bind pose's n × t · w, which
+// is −(n′ × t′) · w in terms of the mirrored normal and tangent, so the
+// sign w flips with the determinant. The quad mirrored in x (palette
+// x → −x, drawn Mirrored) still faces +Z; its tangent +X becomes −X and
+// its bitangent (+Z) × (+X) = +Y stays +Y. A texel leaning along the
+// bitangent, (128, 218, 218), leans +Y: 128, 218, 218; one leaning along
+// the tangent, (218, 128, 218), leans −X: 37, 128, 218.
+func TestNormalMapUnderAMirroringPalette(t *testing.T) {
+	mirror := []float32{-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
+	for _, c := range []struct {
+		texel, want color.NRGBA
+	}{
+		{color.NRGBA{128, 218, 218, 255}, color.NRGBA{128, 218, 218, 255}},
+		{color.NRGBA{218, 128, 218, 255}, color.NRGBA{37, 128, 218, 255}},
+	} {
+		img := drawScene(t, debugview.Normal, func(r *Renderer) ([]DrawItem, error) {
+			id := r.AddTexture(texel(c.texel), Sampler{MagFilter: 9728, MinFilter: 9728}, false)
+			d := quad(0)
+			for range 4 {
+				d.Tangents = append(d.Tangents, 1, 0, 0, 1)
+			}
+			mesh, err := r.AddMesh(d)
+			mat := Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: NoTexture, NormalScale: 1}
+			mat.Maps[NormalMap] = MapOf(id, [9]float32{})
+			return []DrawItem{{Mesh: mesh, Material: mat, Palette: mirror, WeightJoint: -1, Mirrored: true}}, err
+		})
+		if got := img.NRGBAAt(32, 32); !near(got, c.want, 2) {
+			t.Errorf("texel %v: %v, want %v", c.texel, got, c.want)
+		}
+	}
+}
+
+// Without TANGENT the frame from the derivatives keeps MikkTSpace's
+// handedness (glTF asks for MikkTSpace tangents where a file has none):
+// on a quad whose u runs right to left (a mirrored half of a symmetric
+// character's UVs), the tangent is −X and the bitangent still points
+// against v, up the image, +Y. A texel leaning along the bitangent,
+// (128, 218, 218), leans +Y: 128, 218, 218; one leaning along the
+// tangent, (218, 128, 218), leans −X: 37, 128, 218.
+func TestNormalMapDerivativeFrameOnMirroredUVs(t *testing.T) {
+	for _, c := range []struct {
+		texel, want color.NRGBA
+	}{
+		{color.NRGBA{128, 218, 218, 255}, color.NRGBA{128, 218, 218, 255}},
+		{color.NRGBA{218, 128, 218, 255}, color.NRGBA{37, 128, 218, 255}},
+	} {
+		img := drawScene(t, debugview.Normal, func(r *Renderer) ([]DrawItem, error) {
+			id := r.AddTexture(texel(c.texel), Sampler{MagFilter: 9728, MinFilter: 9728}, false)
+			d := quad(0)
+			d.UV = []float32{1, 0, 1, 1, 0, 0, 0, 1}
+			mesh, err := r.AddMesh(d)
+			mat := Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: NoTexture, NormalScale: 1}
+			mat.Maps[NormalMap] = MapOf(id, [9]float32{})
+			return []DrawItem{{Mesh: mesh, Material: mat, Palette: identityRows, WeightJoint: -1}}, err
+		})
+		if got := img.NRGBAAt(32, 32); !near(got, c.want, 2) {
+			t.Errorf("texel %v: %v, want %v", c.texel, got, c.want)
+		}
+	}
+}
