@@ -192,42 +192,36 @@ func TestNormalMapOnBackFaces(t *testing.T) {
 // is −(n′ × t′) · w in terms of the mirrored normal and tangent, so the
 // sign w flips with the determinant. The quad mirrored in x (palette
 // x → −x, drawn Mirrored) still faces +Z; its tangent +X becomes −X and
-// its bitangent (+Z) × (+X) = +Y stays +Y. A texel leaning along the
-// bitangent, (128, 218, 218), leans +Y: 128, 218, 218; one leaning along
-// the tangent, (218, 128, 218), leans −X: 37, 128, 218.
+// its bitangent (+Z) × (+X) = +Y stays +Y (mirroredFrameLeans).
 func TestNormalMapUnderAMirroringPalette(t *testing.T) {
 	mirror := []float32{-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}
-	for _, c := range []struct {
-		texel, want color.NRGBA
-	}{
-		{color.NRGBA{128, 218, 218, 255}, color.NRGBA{128, 218, 218, 255}},
-		{color.NRGBA{218, 128, 218, 255}, color.NRGBA{37, 128, 218, 255}},
-	} {
-		img := drawScene(t, debugview.Normal, func(r *Renderer) ([]DrawItem, error) {
-			id := r.AddTexture(texel(c.texel), Sampler{MagFilter: 9728, MinFilter: 9728}, false)
-			d := quad(0)
-			for range 4 {
-				d.Tangents = append(d.Tangents, 1, 0, 0, 1)
-			}
-			mesh, err := r.AddMesh(d)
-			mat := Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: NoTexture, NormalScale: 1}
-			mat.Maps[NormalMap] = MapOf(id, [9]float32{})
-			return []DrawItem{{Mesh: mesh, Material: mat, Palette: mirror, WeightJoint: -1, Mirrored: true}}, err
-		})
-		if got := img.NRGBAAt(32, 32); !near(got, c.want, 2) {
-			t.Errorf("texel %v: %v, want %v", c.texel, got, c.want)
+	mirroredFrameLeans(t, func(d *MeshData, it *DrawItem) {
+		for range 4 {
+			d.Tangents = append(d.Tangents, 1, 0, 0, 1)
 		}
-	}
+		it.Palette, it.Mirrored = mirror, true
+	})
 }
 
 // Without TANGENT the frame from the derivatives keeps MikkTSpace's
 // handedness (glTF asks for MikkTSpace tangents where a file has none):
 // on a quad whose u runs right to left (a mirrored half of a symmetric
 // character's UVs), the tangent is −X and the bitangent still points
-// against v, up the image, +Y. A texel leaning along the bitangent,
-// (128, 218, 218), leans +Y: 128, 218, 218; one leaning along the
-// tangent, (218, 128, 218), leans −X: 37, 128, 218.
+// against v, up the image, +Y (mirroredFrameLeans).
 func TestNormalMapDerivativeFrameOnMirroredUVs(t *testing.T) {
+	mirroredFrameLeans(t, func(d *MeshData, it *DrawItem) {
+		d.UV = []float32{1, 0, 1, 1, 0, 0, 0, 1}
+		it.Palette = identityRows
+	})
+}
+
+// mirroredFrameLeans draws a quad facing +Z, as edit changes its data and
+// draw, whose tangent frame is mirrored to tangent −X, bitangent +Y, with
+// a one-texel normal map: a texel leaning along the bitangent, (128, 218,
+// 218), must lean +Y, 128, 218, 218 in the normal view; one leaning along
+// the tangent, (218, 128, 218), −X: 37, 128, 218.
+func mirroredFrameLeans(t *testing.T, edit func(d *MeshData, it *DrawItem)) {
+	t.Helper()
 	for _, c := range []struct {
 		texel, want color.NRGBA
 	}{
@@ -237,11 +231,13 @@ func TestNormalMapDerivativeFrameOnMirroredUVs(t *testing.T) {
 		img := drawScene(t, debugview.Normal, func(r *Renderer) ([]DrawItem, error) {
 			id := r.AddTexture(texel(c.texel), Sampler{MagFilter: 9728, MinFilter: 9728}, false)
 			d := quad(0)
-			d.UV = []float32{1, 0, 1, 1, 0, 0, 0, 1}
-			mesh, err := r.AddMesh(d)
 			mat := Material{BaseColor: [4]float32{1, 1, 1, 1}, Texture: NoTexture, NormalScale: 1}
 			mat.Maps[NormalMap] = MapOf(id, [9]float32{})
-			return []DrawItem{{Mesh: mesh, Material: mat, Palette: identityRows, WeightJoint: -1}}, err
+			it := DrawItem{Material: mat, WeightJoint: -1}
+			edit(&d, &it)
+			mesh, err := r.AddMesh(d)
+			it.Mesh = mesh
+			return []DrawItem{it}, err
 		})
 		if got := img.NRGBAAt(32, 32); !near(got, c.want, 2) {
 			t.Errorf("texel %v: %v, want %v", c.texel, got, c.want)
