@@ -97,6 +97,9 @@ type App struct {
 	Snapshot *Snapshot
 	// Timing is the HUD's frame statistics, smoothed.
 	Timing struct{ FPS, AnimMs, DrawMs float32 }
+	// framed says CountFrame has had the window's first frame, whose dt
+	// is no frame interval.
+	framed bool
 	// ShotDir is where S-key screenshots go; Stdout where the state line
 	// and events print.
 	ShotDir string
@@ -339,8 +342,15 @@ func (a *App) Pan(dx, dy float32)   { a.leaveCamera(); a.View.Cam.Pan(dx, dy, a.
 func (a *App) Zoom(d float32)       { a.leaveCamera(); a.View.Cam.Zoom(d) }
 
 // CountFrame counts a frame of the window's loop, dt seconds after the
-// one before, in the HUD's frame rate.
+// one before, in the HUD's frame rate. The first call's dt runs from
+// before the loop began, not from a frame, and is left out: a fraction
+// of a microsecond, it would seed the smoothed rate with millions of fps
+// that a slow scene (a crowd) shows for seconds.
 func (a *App) CountFrame(dt float32) {
+	if !a.framed {
+		a.framed = true
+		return
+	}
 	if dt > 0 {
 		a.Timing.FPS = smooth(a.Timing.FPS, 1/dt)
 	}
