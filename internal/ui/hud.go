@@ -221,11 +221,11 @@ func Draw(p Painter, s *State, in *Info, w, h int) {
 		drawCompact(p, s, in, w)
 	case s.HUD:
 		bottom := drawPanel(p, s, in)
+		rise := drawStats(p, &s.line, in, w, h)
 		if len(in.Clips) > 0 {
-			// Down to the statistics line, which stays clear.
-			drawClipList(p, s, in, bottom+pad, float32(h)-2*p.LineHeight()-3*pad)
+			// Down to the statistics lines, which stay clear.
+			drawClipList(p, s, in, bottom+pad, float32(h)-2*p.LineHeight()-3*pad-rise)
 		}
-		drawStats(p, &s.line, in, h)
 		top := float32(pad)
 		if in.Space != nil {
 			drawSpace(p, &s.line, in.Space, float32(w)-180-pad, top)
@@ -659,7 +659,11 @@ func drawSlider(p Painter, l *line, prm graph.Param, selected bool, x, y, w floa
 	p.Mono(x+w-50, y, l.reset().f(prm.Value, 2, 6).str(), col)
 }
 
-func drawStats(p Painter, l *line, in *Info, h int) {
+// drawStats draws the frame statistics bottom-left and returns how much
+// higher than one line they reach: a crowd's level-of-detail counts that
+// would run past the framebuffer's right edge (w) go on a line of their
+// own above the rest.
+func drawStats(p Painter, l *line, in *Info, w, h int) float32 {
 	lh := p.LineHeight()
 	st := in.Stats
 	l.reset()
@@ -668,13 +672,23 @@ func drawStats(p Painter, l *line, in *Info, h int) {
 	}
 	l.s("draws ").i(st.DrawCalls, 0).s("  parts ").i(st.Parts, 0).s("  joints ").i(st.Joints, 0).
 		s("  verts ").i(st.Vertices, 0)
+	split := len(l.b)
 	if st.Crowd {
 		l.s("  every frame ").i(st.LOD[0], 0).s(" 2nd ").i(st.LOD[1], 0).s(" 4th ").i(st.LOD[2], 0).s("  out of view ").i(st.Culled, 0)
 	}
-	line := l.str()
+	all := l.str()
 	y := float32(h) - lh - pad
-	p.Rect(pad, y-4, p.MeasureMono(line)+2*pad, lh+8, panelBG)
-	p.Mono(2*pad, y, line, textDim)
+	var rise float32
+	if p.MeasureMono(all)+3*pad > float32(w) && split < len(all) {
+		rise = lh + 8
+		crowd := strings.TrimLeft(all[split:], " ")
+		p.Rect(pad, y-rise-4, p.MeasureMono(crowd)+2*pad, lh+8, panelBG)
+		p.Mono(2*pad, y-rise, crowd, textDim)
+		all = all[:split]
+	}
+	p.Rect(pad, y-4, p.MeasureMono(all)+2*pad, lh+8, panelBG)
+	p.Mono(2*pad, y, all, textDim)
+	return rise
 }
 
 // drawSpace plots a 2D blend space in a 180×180 box.

@@ -220,3 +220,28 @@ func TestClipListStaysPutDuringAFade(t *testing.T) {
 		t.Errorf("the fade is not shown: %q", r.texts)
 	}
 }
+
+// TestCrowdStatsFit: a crowd's statistics line at a 960 px window ran past
+// its right edge ("out of view" cut off); the crowd's counts go on a line
+// above, and each line fits.
+func TestCrowdStatsFit(t *testing.T) {
+	s := NewState()
+	r := &recorder{}
+	in := &Info{Model: "m", Mode: "clip", Stats: Stats{Timed: true, FPS: 12, AnimMs: 0.24, RenderMs: 78.37,
+		DrawCalls: 1, Parts: 1, Joints: 22, Vertices: 65460, Crowd: true, LOD: [3]int{19, 0, 0}}}
+	Draw(r, &s, in, 960, 720)
+	var stats []string
+	for _, txt := range r.texts {
+		if strings.Contains(txt, "verts ") || strings.Contains(txt, "out of view") {
+			stats = append(stats, txt)
+		}
+	}
+	if len(stats) == 0 || !strings.Contains(strings.Join(stats, "\n"), "out of view 0") {
+		t.Fatalf("no crowd statistics drawn: %q", stats)
+	}
+	for _, txt := range stats {
+		if x := 2*pad + float32(8*len(txt)); x > 960 {
+			t.Errorf("%q ends at x = %g, past the 960 px framebuffer", txt, x)
+		}
+	}
+}
