@@ -540,3 +540,27 @@ func TestRootMotionFollowKey(t *testing.T) {
 		return nil
 	})
 }
+
+// TestEndShowsTheLastFrame: a clip whose length is no whole number of its
+// frames (BoxAnimated: keys 1.25 s apart, 0.8 fps, ending at 3.708 s)
+// showed "frame 2/3" at its end, after End ("last frame"): the count was
+// the length in frames rounded, the frame shown it rounded down. The
+// last frame is the one shown at the clip's end.
+func TestEndShowsTheLastFrame(t *testing.T) {
+	d := &gltfData{t: t}
+	pos := d.add([]float32{0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3", `"min": [0, 0, 0], "max": [1, 1, 0]`)
+	times := d.add([]float32{0, 1.25, 2.5, 3.708}, "SCALAR", `"min": [0], "max": [3.708]`)
+	moves := d.add([]float32{0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0}, "VEC3", "")
+	path := tempFile(t, "box.gltf", fmt.Appendf(nil, `{"asset": {"version": "2.0"}, %s,
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": %d}}]}],
+	  "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0,
+	  "animations": [{"samplers": [{"input": %d, "output": %d}], "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]}`,
+		d.members(), pos, times, moves))
+	withArgs(t, []string{"-size", "64x64", path}, func(a *app.App) error {
+		keys(t, a, "end")
+		if in := a.Info(); in.FPS != 0.8 || in.Frame != in.Frames {
+			t.Errorf("end: %v s, frame %d/%d @ %v fps; want the last frame shown", in.Time, in.Frame, in.Frames, in.FPS)
+		}
+		return nil
+	})
+}

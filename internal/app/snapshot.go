@@ -3,7 +3,6 @@ package app
 import (
 	"cmp"
 	"fmt"
-	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -107,7 +106,9 @@ func (s *Snapshot) Info(c *character.Character, st *ui.State, stats ui.Stats) ui
 		in.Joint = ji
 	}
 	in.Frame = int(ui.FrameAt(tl.Time, 1/in.FPS))
-	in.Frames = int(math.Round(float64(tl.Duration * in.FPS)))
+	// The last frame is the one shown at the clip's end, so End reads
+	// N/N where the length is no whole number of frames.
+	in.Frames = int(ui.FrameAt(tl.Duration, 1/in.FPS))
 	if tl.Clip >= 0 {
 		in.Keys = c.KeyTimes(tl.Clip)
 		in.Markers = c.Ctl.Markers(tl.Clip)

@@ -41,7 +41,7 @@ type Info struct {
 	Time        float32  // local time in seconds
 	Duration    float32
 	Frame       int           // the frame shown: Time × FPS, rounded down
-	Frames      int           // the last frame: Duration × FPS, rounded
+	Frames      int           // the last frame: the one shown at Duration
 	FPS         float32       // the clip's frame rate
 	Loop        anim.LoopMode // what the clip shown does at its ends
 	Backward    bool          // the clip shown plays backwards now
