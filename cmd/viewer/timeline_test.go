@@ -564,3 +564,20 @@ func TestEndShowsTheLastFrame(t *testing.T) {
 		return nil
 	})
 }
+
+// TestWindowFramesTheCrowd: -crowd N opens offscreen on the whole crowd,
+// but the window, reframing as it opens, framed the one character at the
+// middle: most of the crowd was cut off or out of sight. The window opens
+// on the crowd's framing.
+func TestWindowFramesTheCrowd(t *testing.T) {
+	withApp(t, options{crowd: 20, width: 96, height: 72}, func(a *app.App) error {
+		want := a.View.Cam
+		if err := a.StartWindow(96, 72, 1); err != nil {
+			return err
+		}
+		if got := a.View.Cam; got.Distance < want.Distance*0.99 || got.Target.Sub(want.Target).Len() > want.Distance*0.01 {
+			t.Errorf("window camera %v at distance %v; the crowd's framing is %v at %v", got.Target, got.Distance, want.Target, want.Distance)
+		}
+		return nil
+	})
+}

@@ -10,15 +10,26 @@ import (
 	"github.com/skinview/skinview/internal/report"
 
 	"github.com/skinview/skinview/internal/gltfload"
+	"github.com/skinview/skinview/internal/render"
 	"github.com/skinview/skinview/internal/scene"
 )
 
-// Reframe fits the camera to the character over its clip, at the view's
-// aspect ratio; a placed camera (-eye, -target) stays where it is.
+// Reframe fits the camera to the character over its clip (with -crowd,
+// to the whole crowd), at the view's aspect ratio; a placed camera (-eye,
+// -target) stays where it is.
 func (a *App) Reframe() error {
-	cam, lo, hi, err := scene.FrameClip(a.View.R, a.View.Scene, a.Char, float32(max(a.View.W, 1))/float32(max(a.View.H, 1)))
+	aspect := float32(max(a.View.W, 1)) / float32(max(a.View.H, 1))
+	cam, lo, hi, err := scene.FrameClip(a.View.R, a.View.Scene, a.Char, aspect)
 	if err != nil {
 		return err
+	}
+	if a.Crowd != nil {
+		// The window reframes as it opens: the crowd, not its one
+		// character at the middle, as offscreen pictures frame it.
+		if clo, chi, ok := a.Crowd.Bounds(); ok {
+			lo, hi, cam = clo, chi, render.FrameBounds(clo, chi, aspect)
+		}
+		defer a.crowdCamera() // culling and update rates by the new camera
 	}
 	a.View.BoxLo, a.View.BoxHi, a.View.Framed = lo, hi, cam
 	if !a.View.Placed {
