@@ -467,15 +467,27 @@ func drawClipList(p Painter, s *State, in *Info, y, bottom float32) {
 	}
 }
 
-// playIcon is ❚❚ paused, else ▶ or, playing backwards, ◀.
+// playIcon is ❚❚ paused or standing still at the end of a clip played
+// once (its loop region's, in the way it plays: Space plays it again),
+// else ▶ or, playing backwards, ◀.
 func playIcon(s *State, in *Info) string {
 	switch {
-	case !s.Playing:
+	case !s.Playing || onceEnded(s, in):
 		return "❚❚"
 	case in.Backward:
 		return "◀"
 	}
 	return "▶"
+}
+
+// onceEnded says the clip shown plays once and has reached the end of
+// its loop region, or else of the clip, in the way it plays.
+func onceEnded(s *State, in *Info) bool {
+	lo, hi := float32(0), in.Duration
+	if s.LoopOut > s.LoopIn {
+		lo, hi = s.LoopIn, s.LoopOut
+	}
+	return in.Loop == anim.Once && hi > lo && ((!in.Backward && in.Time >= hi) || (in.Backward && in.Time <= lo))
 }
 
 // direction is fwd or, when the clip shown plays backwards, back.

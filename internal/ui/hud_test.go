@@ -245,3 +245,23 @@ func TestCrowdStatsFit(t *testing.T) {
 		}
 	}
 }
+
+// TestOnceEndedShowsStopped: a clip played once that has reached its end
+// (in the way it plays) stands still; the HUD showed ▶ over a frozen
+// 2.000/2.000 s (AnimatedCube after L). It shows ❚❚, as Space there
+// plays it again; short of its end it shows ▶.
+func TestOnceEndedShowsStopped(t *testing.T) {
+	for _, tc := range []struct {
+		time float32
+		back bool
+		want string
+	}{{2, false, "❚❚"}, {1, false, "▶"}, {0, true, "❚❚"}, {2, true, "◀"}} {
+		s := NewState()
+		in := &Info{Model: "m", Mode: "clip", Choice: "Spin", Time: tc.time, Duration: 2, FPS: 1, Loop: anim.Once, Backward: tc.back}
+		r := &recorder{}
+		Draw(r, &s, in, 1280, 720)
+		if !strings.Contains(strings.Join(r.texts, "\n"), tc.want+" ") {
+			t.Errorf("once at %v s, backward %v: no %s in %q", tc.time, tc.back, tc.want, r.texts)
+		}
+	}
+}
