@@ -121,15 +121,20 @@ func TestGLBMatchesGLTF(t *testing.T) {
 	}
 }
 
+// pointsDoc is a document drawing count points (VEC3 floats, bounds min
+// and max) from the external buffer at uri.
+func pointsDoc(uri string, count int, min, max string) []byte {
+	n := strconv.Itoa(12 * count)
+	return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": ` + n + `, "uri": "` + uri + `"}],
+	  "bufferViews": [{"buffer": 0, "byteLength": ` + n + `}],
+	  "accessors": [{"bufferView": 0, "componentType": 5126, "count": ` + strconv.Itoa(count) + `, "type": "VEC3", "min": [` + min + `], "max": [` + max + `]}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "mode": 0}]}],
+	  "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}`)
+}
+
 func TestExternalBufferAndPathEscape(t *testing.T) {
 	bin := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
-	doc := func(uri string) []byte {
-		return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 12, "uri": "` + uri + `"}],
-		  "bufferViews": [{"buffer": 0, "byteLength": 12}],
-		  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 1, "type": "VEC3", "min": [0,0,0], "max": [0,0,0]}],
-		  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "mode": 0}]}],
-		  "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}`)
-	}
+	doc := func(uri string) []byte { return pointsDoc(uri, 1, "0,0,0", "0,0,0") }
 	fsys := fstest.MapFS{"models/a.gltf": {Data: doc("data/a.bin")}, "models/data/a.bin": {Data: bin}, "secret.bin": {Data: bin}}
 	if _, err := LoadFS(fsys, "models/a.gltf"); err != nil {
 		t.Fatalf("external buffer: %v", err)
@@ -153,13 +158,7 @@ func TestLoadReadsBesideTheFolder(t *testing.T) {
 	for i, x := range []float32{1, 2, 3} {
 		binary.LittleEndian.PutUint32(bin[12*i:], math.Float32bits(x))
 	}
-	doc := func(uri string) []byte {
-		return []byte(`{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 36, "uri": "` + uri + `"}],
-		  "bufferViews": [{"buffer": 0, "byteLength": 36}],
-		  "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [1,0,0], "max": [3,0,0]}],
-		  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "mode": 0}]}],
-		  "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}`)
-	}
+	doc := func(uri string) []byte { return pointsDoc(uri, 3, "1,0,0", "3,0,0") }
 	for _, f := range []struct {
 		name string
 		data []byte

@@ -257,7 +257,10 @@ func (l *loader) loadScene() error {
 		// hide the model a later scene holds.
 		roots = l.doc.Scenes[0].Nodes
 		for si, sc := range l.doc.Scenes {
-			if len(roots) == 0 && sc != nil && len(sc.Nodes) > 0 {
+			if len(roots) > 0 {
+				break
+			}
+			if sc != nil && len(sc.Nodes) > 0 {
 				roots, where = sc.Nodes, fmt.Sprintf("scenes[%d]", si)
 				l.issue("VIEWER_NOTE", where, "the file names no scene and scenes[0] has no nodes: this one, the first with nodes, is shown")
 			}
