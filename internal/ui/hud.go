@@ -304,10 +304,17 @@ const panelWidth = 340
 // timeline under it.
 func drawCompact(p Painter, s *State, in *Info, w int) {
 	lh := p.LineHeight()
+	width := float32(w) - 2*pad
+	if still(in) {
+		// One line, no timeline to click.
+		p.Rect(pad, pad, width, lh+pad, panelBG)
+		p.Mono(pad+pad/2, pad+pad/4, s.line.reset().s(cmp.Or(in.Missing, in.Choice)).s("  ").s(nothingToPlay).str(), textMain)
+		s.Timeline = Rect{}
+		return
+	}
 	play := playIcon(s, in)
 	line := s.line.reset().s(play).s(" ").s(cmp.Or(in.Missing, in.Choice)).s("  ").f(in.Time, 3, 0).s("/").f(in.Duration, 3, 0).
 		s(" s  frame ").i(in.Frame, 0).s("/").i(in.Frames, 0).str()
-	width := float32(w) - 2*pad
 	p.Rect(pad, pad, width, 2*lh+3*pad/2, panelBG)
 	p.Mono(pad+pad/2, pad+pad/4, line, textMain)
 	s.Timeline = Rect{pad + pad/2, pad + lh + pad/2, width - pad, lh / 2}
@@ -320,6 +327,9 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 	x, y := float32(pad), float32(pad)
 	width := float32(panelWidth)
 	rows := 5 + len(in.Params)
+	if still(in) {
+		rows -= 2 // one line says so, in place of time, rate and timeline
+	}
 	if in.View != "" {
 		rows++
 	}
@@ -363,23 +373,13 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 		p.Text(cx, y, s.line.reset().s("   [Enter: ").s(in.Selected).s("]").str(), textDim)
 	}
 	y += lh + 3
-	play := playIcon(s, in)
-	p.Mono(x, y, s.line.reset().s(play).s(" ").f(in.Time, 3, 6).s("/").f(in.Duration, 3, 0).s(" s  frame ").
-		i(in.Frame, 0).s("/").i(in.Frames, 0).s(" @ ").g(float32(math.Round(float64(in.FPS)*100)/100)).s(" fps").str(), textMain)
-	y += lh + 3
-	// A cross-fade shows on the rate line, not on a row of its own: the
-	// clip list below keeps its place while one runs.
-	rx := x + p.Mono(x, y, s.line.reset().s("rate ").s(sign(s.Reverse)).f(float32(math.Abs(float64(s.Rate()))), 2, 0).s("x  ").
-		s(in.Loop.String()).s(direction(in, "", "  backward")).str(), textDim)
-	if in.Fade != nil && !in.HasStates {
-		rx += 2 * pad
-		fade := s.line.reset().s("fade ").s(in.Fade.From).s(" → ").s(in.Fade.To).s(" ").f(100*in.Fade.Weight, 0, 0).s("%").str()
-		p.Text(rx, y, elideMiddle(p, &s.fit, fade, x+width-2*pad-rx), textMain)
+	if still(in) {
+		p.Text(x, y, nothingToPlay, textDim)
+		y += lh + 3
+		s.Timeline = Rect{}
+	} else {
+		y = drawPlayRows(p, s, in, x, y, width)
 	}
-	y += lh + 3
-	s.Timeline = Rect{x, y + 2, width - 2*pad, lh - 4}
-	drawTimeline(p, s, in, x, y+2, width-2*pad, lh-4)
-	y += lh + 3
 	if in.View != "" {
 		p.Text(x, y, fitText(p, &s.line, in.View, width-2*pad), accent)
 		y += lh + 3
@@ -413,6 +413,41 @@ func drawPanel(p Painter, s *State, in *Info) float32 {
 		}
 	}
 	return pad + height
+}
+
+// nothingToPlay stands in the HUD for the time, rate and timeline of a
+// model with nothing to play.
+const nothingToPlay = "nothing to play: the file's own pose"
+
+// still says the model has nothing to play: no clip, state or parameter
+// to choose and no length. A clip of no length keeps its (bare) timeline.
+func still(in *Info) bool {
+	return in.Choice == "" && len(in.Choices) == 0 && len(in.Clips) == 0 && len(in.Params) == 0 &&
+		!in.HasStates && in.Duration <= 0
+}
+
+// drawPlayRows draws the time and frame, the rate and loop mode (and a
+// cross-fade) and the timeline from y, and returns the y below them.
+func drawPlayRows(p Painter, s *State, in *Info, x, y, width float32) float32 {
+	lh := p.LineHeight()
+	play := playIcon(s, in)
+	p.Mono(x, y, s.line.reset().s(play).s(" ").f(in.Time, 3, 6).s("/").f(in.Duration, 3, 0).s(" s  frame ").
+		i(in.Frame, 0).s("/").i(in.Frames, 0).s(" @ ").g(float32(math.Round(float64(in.FPS)*100)/100)).s(" fps").str(), textMain)
+	y += lh + 3
+	// A cross-fade shows on the rate line, not on a row of its own: the
+	// clip list below keeps its place while one runs.
+	rx := x + p.Mono(x, y, s.line.reset().s("rate ").s(sign(s.Reverse)).f(float32(math.Abs(float64(s.Rate()))), 2, 0).s("x  ").
+		s(in.Loop.String()).s(direction(in, "", "  backward")).str(), textDim)
+	if in.Fade != nil && !in.HasStates {
+		rx += 2 * pad
+		fade := s.line.reset().s("fade ").s(in.Fade.From).s(" → ").s(in.Fade.To).s(" ").f(100*in.Fade.Weight, 0, 0).s("%").str()
+		p.Text(rx, y, elideMiddle(p, &s.fit, fade, x+width-2*pad-rx), textMain)
+	}
+	y += lh + 3
+	s.Timeline = Rect{x, y + 2, width - 2*pad, lh - 4}
+	drawTimeline(p, s, in, x, y+2, width-2*pad, lh-4)
+	y += lh + 3
+	return y
 }
 
 // drawClipList is the clip browser's list from y down to at most bottom:

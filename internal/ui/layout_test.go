@@ -307,7 +307,9 @@ func TestHoverTagPlace(t *testing.T) {
 		tp := &tape{}
 		Draw(tp, &s, in, 1280, 720)
 		absent(t, tp, "line 100 ")
-		if tp.ops[0] != rect(8, 8, 340, 124, panelBG) {
+		// (A model with no length and nothing to choose has a shorter
+		// panel: nothing to play.)
+		if !strings.HasPrefix(tp.ops[0], "rect 8 8 340 ") {
 			t.Errorf("%+v: the panel is not drawn first:\n%s", in, strings.Join(tp.ops, "\n"))
 		}
 	}

@@ -341,6 +341,39 @@ func TestHUDSaysWhatIsMissing(t *testing.T) {
 	}
 }
 
+// TestHUDStillModel: a model with nothing to play (no clip, no state, no
+// length) says so in one line where the time, the rate and the timeline
+// would be, draws none of them (no ▶, no "frame 0/0 @ 0 fps", no "rate
+// 1.00x loop") and leaves no timeline to click; in the full panel, three
+// rows of 20 px and the pads (3 × 8): 84 px high.
+func TestHUDStillModel(t *testing.T) {
+	s := NewState()
+	in := &Info{Model: "static.gltf", Mode: "clip", Missing: "no animation"}
+	tp := &tape{}
+	Draw(tp, &s, in, 1280, 720)
+	drawn(t, tp, rect(8, 8, 340, 84, panelBG),
+		text(16, 16, "static.gltf", textMain),
+		text(16, 36, "no animation", accent),
+		text(16, 56, "nothing to play: the file's own pose", textDim))
+	nowhere(t, tp, "fps", "rate ", "▶", "❚❚", "frame 0")
+	if s.Timeline != (Rect{}) {
+		t.Errorf("full panel: a timeline at %+v; want none", s.Timeline)
+	}
+	tp = &tape{}
+	Draw(tp, &s, in, 600, 400)
+	drawn(t, tp, rect(8, 8, 584, 25, panelBG), mono(12, 10, "no animation  nothing to play: the file's own pose", textMain))
+	nowhere(t, tp, "fps", "▶", "❚❚", "frame 0")
+	if s.Timeline != (Rect{}) {
+		t.Errorf("one-line HUD: a timeline at %+v; want none", s.Timeline)
+	}
+	// A clip of no length keeps its time row.
+	in.Missing, in.Choice, in.Choices = "", "Pose", []string{"Pose"}
+	tp = &tape{}
+	Draw(tp, &s, in, 1280, 720)
+	drawn(t, tp, rect(8, 8, 340, 124, panelBG))
+	nowhere(t, tp, "nothing to play")
+}
+
 // TestBannerStays: the banner of a file that no longer loads is drawn
 // whatever the HUD shows and outlives any message; the message that says
 // the same error is not drawn twice, and another one still is.
