@@ -122,11 +122,11 @@ fuzz:
 	$(GO) test ./internal/anim -run '^$$' -fuzz '^FuzzSample$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 # Mutation testing of internal/anim, anim/graph, skin, gltfload, ui,
-# asset, character and scene with gremlins (installed on first use): the
-# kill ratio per package, and the surviving mutants in
-# mutate-out/survivors.txt. Long: about two seconds a mutant per core,
-# some 6000 mutants; JOBS and PKGS narrow it. Under Xvfb: scene's tests
-# draw.
+# asset, character and scene (gremlins' mutants, installed on first use;
+# each mutant against the tests that reach it): the kill ratio per
+# package, and the surviving mutants in mutate-out/survivors.txt. Long:
+# some 9000 mutants at 2 to 5 s of a core each; JOBS, PKGS and RESUME=1
+# (go on after a stop) narrow it. Under Xvfb: scene's tests draw.
 mutate:
 	@$(XVFB) ./scripts/mutate.sh
 
