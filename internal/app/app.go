@@ -382,6 +382,12 @@ func (a *App) Draw() error {
 		// Laid out once when turned on, its lines fixed on the ground
 		// from then on, and no allocation per frame.
 		v.Grid = scene.GroundGrid(v.Scene, a.Char)
+		if a.Crowd != nil {
+			// Under the whole crowd, not its middle member alone.
+			if lo, hi, ok := a.Crowd.Bounds(); ok {
+				v.Grid = scene.GridUnder(lo, hi)
+			}
+		}
 	}
 	v.Mode = a.UI.View
 	// The one-line HUD of a small framebuffer covers its top: the picture

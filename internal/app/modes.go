@@ -26,8 +26,12 @@ import (
 // or after the key script when there is one; the HUD only with -hud.
 func (a *App) Shoot(t float32, evs []ui.Event) (*image.NRGBA, error) {
 	if a.Crowd != nil || len(evs) == 0 {
-		// The moment asked for, exactly: every clip at local time t.
+		// The moment asked for, exactly: every clip at local time t,
+		// then a crowd's key script from there.
 		if err := a.poseAt(t); err != nil {
+			return nil, err
+		}
+		if err := a.RunKeys(evs); err != nil {
 			return nil, err
 		}
 	} else {

@@ -234,13 +234,19 @@ func (v *View) Overlay(scale float32) (*render.HUD, error) {
 	return v.hud, nil
 }
 
-// GroundGrid is a grid under the character's current box, with lines at a
-// round spacing (1, 2 or 5 × a power of ten), five to twelve across.
+// GroundGrid is a grid under the character's current box (GridUnder).
 func GroundGrid(s *GPU, c *character.Character) *render.Grid {
 	lo, hi, ok := s.Bounds(c)
 	if !ok {
 		return nil
 	}
+	return GridUnder(lo, hi)
+}
+
+// GridUnder is a grid at the floor of the box lo–hi reaching past its
+// sides, with lines at a round spacing (1, 2 or 5 × a power of ten), five
+// to twelve across.
+func GridUnder(lo, hi mgl32.Vec3) *render.Grid {
 	size := max(hi[0]-lo[0], hi[2]-lo[2], (hi[1]-lo[1])/2)
 	step := float32(math.Pow(10, math.Floor(math.Log10(float64(size)/5))))
 	if size/step > 25 {
