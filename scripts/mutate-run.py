@@ -285,6 +285,7 @@ def main():
             reach = sorted((t for t in tests if any(covers(b, ln, col) for b in t[3].get(f, ()))),
                            key=lambda t: t[2])
             wt = free.get()
+            began = time.time()
             path = os.path.join(wt, 'internal', pkg, f)
             orig = open(path, encoding='utf-8').read()
             lines = orig.split('\n')
@@ -336,7 +337,8 @@ def main():
             with lock:
                 counts[res] += 1
                 done[0] += 1
-                log.write(f'{res:10} {kind} at {f}:{ln}:{col} | {src.strip()} | {len(reach)} tests | {why}\n')
+                log.write(f'{res:10} {kind} at {f}:{ln}:{col} | {src.strip()} | {len(reach)} tests, '
+                          f'{time.time() - began:.1f} s | {why}\n')
                 log.flush()
                 if res == 'LIVED':
                     surv.write(f'internal/{pkg}/{f}:{ln}:{col} {kind} | {src.strip()}\n')
