@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -330,6 +331,21 @@ var invalidCases = []invalidCase{
 	{name: "sparse indices overrun their view", edit: func(t testing.TB, d jdoc) {
 		d.raw(t, "accessors/0/sparse", `{"count": 3, "indices": {"bufferView": 5, "byteOffset": 4, "componentType": 5123}, "values": {"bufferView": 0}}`)
 	}, want: "accessors[0].sparse: indices: 3 indices from byteOffset 4 overrun bufferViews[5] (8 bytes)"},
+	// Boundaries: one past the last, equal neighbours.
+	{name: "sparse index equal to the one before", edit: func(t testing.TB, d jdoc) {
+		d.patch(t, 5, []uint16{0, 1, 1})
+		d.raw(t, "accessors/0/sparse", `{"count": 3, "indices": {"bufferView": 5, "componentType": 5123}, "values": {"bufferView": 0}}`)
+	}, want: "accessors[0].sparse: indices[2] is 1 after 1; sparse indices must strictly increase"},
+	{name: "sparse index equal to the count", edit: func(t testing.TB, d jdoc) {
+		d.patch(t, 5, []uint16{0, 1, 3})
+		d.raw(t, "accessors/0/sparse", `{"count": 3, "indices": {"bufferView": 5, "componentType": 5123}, "values": {"bufferView": 0}}`)
+	}, want: "accessors[0].sparse: indices[2] is 3; the accessor has 3 elements"},
+	{name: "bufferView naming the buffer one past the last", edit: func(t testing.TB, d jdoc) { d.set(t, "bufferViews/0/buffer", 1) },
+		want: "bufferViews[0].buffer: buffers[1] does not exist (1 buffers)"},
+	{name: "accessor one past the last", edit: func(t testing.TB, d jdoc) { d.set(t, "meshes/0/primitives/0/attributes/POSITION", 10) },
+		want: "meshes[0].primitives[0].attributes.POSITION: accessors[10] does not exist (10 accessors)"},
+	{name: "accessor byteOffset at the largest JSON integer", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/byteOffset", maxJSONInt) },
+		want: "accessors[0]: 3 elements from byteOffset 9007199254740991 (stride 12) need 9007199254741027 bytes; bufferViews[0] has 36"},
 	{name: "sparse values overrun their view", edit: func(t testing.TB, d jdoc) {
 		d.raw(t, "accessors/0/sparse", `{"count": 2, "indices": {"bufferView": 5, "componentType": 5123}, "values": {"bufferView": 0, "byteOffset": 32}}`)
 	}, want: "accessors[0].sparse: values: 2 elements from byteOffset 32 overrun bufferViews[0] (36 bytes)"},
@@ -465,6 +481,39 @@ func (tc invalidCase) data(t testing.TB) []byte {
 	d := skinnedDoc(t)
 	tc.edit(t, d)
 	return d.bytes(t)
+}
+
+// TestBoundariesLoadCleanly: valid documents at the edges of the byte
+// range checks load with no issue: an accessor at a non-zero byteOffset
+// that is a multiple of its component size (the indices, u16, from byte
+// 2 of their 8-byte view: triangle 1 2 0), and a bufferView that spans its
+// whole buffer (bytes [0, 356), which its accessor reads the first 36 of,
+// as before).
+func TestBoundariesLoadCleanly(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		edit    func(t testing.TB, d jdoc)
+		indices []uint32
+	}{
+		{"indices from byte 2", func(t testing.TB, d jdoc) { d.set(t, "accessors/5/byteOffset", 2) }, []uint32{1, 2, 0}},
+		{"a view of the whole buffer", func(t testing.TB, d jdoc) { d.set(t, "bufferViews/0/byteLength", skinnedBufferBytes) }, []uint32{0, 1, 2}},
+	} {
+		d := skinnedDoc(t)
+		tc.edit(t, d)
+		m, err := Decode(d.bytes(t), nil, "t.gltf")
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if len(m.Report.Issues) != 0 {
+			t.Errorf("%s: issues on a valid document: %q", tc.name, m.Report.Lines(Hint, 0))
+		}
+		if len(m.Meshes) != 1 || len(m.Meshes[0].Primitives) != 1 {
+			t.Errorf("%s: %d meshes; want one of one primitive", tc.name, len(m.Meshes))
+		} else if got := m.Meshes[0].Primitives[0].Indices; !slices.Equal(got, tc.indices) {
+			t.Errorf("%s: indices %v, want %v", tc.name, got, tc.indices)
+		}
+	}
 }
 
 func TestSkinnedDocLoadsCleanly(t *testing.T) {
