@@ -118,3 +118,23 @@ func TestComponentTypes(t *testing.T) {
 		t.Errorf("componentName of an unknown type = %q", got)
 	}
 }
+
+// TestSetIndex: the set index of an attribute semantic "NAME_n" is n, a
+// decimal number without leading zeros (glTF §3.7.2.1: TEXCOORD_0,
+// TEXCOORD_1, …), of at most six digits here; anything else is no set.
+func TestSetIndex(t *testing.T) {
+	for _, tc := range []struct {
+		sem  string
+		want int
+	}{
+		{"TEXCOORD_0", 0}, {"TEXCOORD_9", 9}, {"JOINTS_12", 12}, {"COLOR_305", 305},
+		{"TEXCOORD_999999", 999999}, {"TEXCOORD_1000000", -1}, // six digits, seven
+		{"TEXCOORD_01", -1}, {"TEXCOORD_00", -1}, // leading zeros
+		{"TEXCOORD_", -1}, {"TEXCOORD", -1}, {"TEXCOORD_1a", -1},
+		{"TEXCOORD_/", -1}, {"TEXCOORD_:", -1}, // the bytes either side of '0'…'9'
+	} {
+		if got := setIndex(tc.sem); got != tc.want {
+			t.Errorf("setIndex(%q) = %d, want %d", tc.sem, got, tc.want)
+		}
+	}
+}

@@ -46,9 +46,11 @@ func TestCameraLimits(t *testing.T) {
 	    {"type": "perspective", "perspective": {"yfov": 0.7, "znear": 0}},
 	    {"type": "perspective", "perspective": {"yfov": 0.7, "znear": 0.25, "zfar": 0.25}},
 	    {"type": "orthographic", "orthographic": {"xmag": 1, "ymag": 1, "znear": 0.5, "zfar": 0.5}},
-	    {"type": "orthographic", "orthographic": {"xmag": 1, "ymag": 1, "znear": 0.5, "zfar": 0.75}}],
-	  "nodes": [{"camera": 0}, {"camera": 1}, {"camera": 2}, {"camera": 3}, {"camera": 4}, {"camera": 5}],
-	  "scenes": [{"nodes": [0, 1, 2, 3, 4, 5]}], "scene": 0}`)
+	    {"type": "orthographic", "orthographic": {"xmag": 1, "ymag": 1, "znear": 0.5, "zfar": 0.75}},
+	    {"type": "perspective", "perspective": {"yfov": 3.14159, "znear": 0.25}},
+	    {"type": "perspective", "perspective": {"yfov": 3.1415, "znear": 0.25}}],
+	  "nodes": [{"camera": 0}, {"camera": 1}, {"camera": 2}, {"camera": 3}, {"camera": 4}, {"camera": 5}, {"camera": 6}, {"camera": 7}],
+	  "scenes": [{"nodes": [0, 1, 2, 3, 4, 5, 6, 7]}], "scene": 0}`)
 	m, err := Decode(js, nil, "limits.gltf")
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +59,7 @@ func TestCameraLimits(t *testing.T) {
 		{Name: "camera 0", Node: 0, Index: 0, YFov: 0.7, ZNear: 0.25},                       // aspect and zfar absent
 		{Name: "camera 1", Node: 1, Index: 1, YFov: 0.7, Aspect: 2, ZNear: 0.25, ZFar: 0.5}, // zfar beyond znear
 		{Name: "camera 5", Node: 5, Index: 5, Orthographic: true, XMag: 1, YMag: 1, ZNear: 0.5, ZFar: 0.75},
+		{Name: "camera 7", Node: 7, Index: 7, YFov: 3.1415, ZNear: 0.25}, // a field of view just under the bound
 	}
 	if len(m.Cameras) != len(want) {
 		t.Fatalf("cameras %+v, want %+v", m.Cameras, want)
@@ -66,7 +69,7 @@ func TestCameraLimits(t *testing.T) {
 			t.Errorf("camera %d: %+v, want %+v", i, m.Cameras[i], want[i])
 		}
 	}
-	for _, p := range []string{"/cameras/2/perspective", "/cameras/3/perspective", "/cameras/4/orthographic"} {
+	for _, p := range []string{"/cameras/2/perspective", "/cameras/3/perspective", "/cameras/4/orthographic", "/cameras/6/perspective"} {
 		if !issueAt(m, "VIEWER_NOT_DRAWN", p) {
 			t.Errorf("no VIEWER_NOT_DRAWN line at %s: %q", p, m.Report.Lines(Hint, 0))
 		}

@@ -418,3 +418,28 @@ func TestSceneShownWithoutSceneField(t *testing.T) {
 		})
 	}
 }
+
+// TestStrideWarnedOnTheFirstView: a byteStride on a view of indices is
+// named (glTF allows it only for vertex attributes) where that view and
+// its accessor are the file's first (index 0), and the indices are read
+// with the stride: u16 0, 1, 2 every 4 bytes.
+func TestStrideWarnedOnTheFirstView(t *testing.T) {
+	data := append(le(t, []uint16{0, 0xffff, 1, 0xffff, 2, 0xffff}), fourVertices(t)...)
+	js := quadDoc(data, "", `{"buffer": 0, "byteLength": 12, "byteStride": 4}, {"buffer": 0, "byteOffset": 12, "byteLength": 48}`,
+		`{"bufferView": 0, "componentType": 5123, "count": 3, "type": "SCALAR"},
+		 {"bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}`,
+		`{"attributes": {"POSITION": 1}, "indices": 0}`)
+	m, err := Decode(js, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !issueAt(m, "MESH_PRIMITIVE_INDICES_ACCESSOR_WITH_BYTESTRIDE", "/bufferViews/0/byteStride") {
+		t.Errorf("no stride warning on bufferViews[0]: %q", m.Report.Lines(Hint, 0))
+	}
+	if len(m.Meshes) != 1 || len(m.Meshes[0].Primitives) != 1 {
+		t.Fatalf("%d meshes; want one of one primitive", len(m.Meshes))
+	}
+	if got := m.Meshes[0].Primitives[0].Indices; !slices.Equal(got, []uint32{0, 1, 2}) {
+		t.Errorf("indices %v, want [0 1 2]", got)
+	}
+}
