@@ -1,9 +1,13 @@
 package gltfload
 
 import (
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skinview/skinview/internal/anim"
 )
 
 // Channels whose targets are KHR_animation_pointer JSON pointers play as
@@ -88,4 +92,43 @@ func messagesWith(m *Model, sub string) []string {
 		}
 	}
 	return out
+}
+
+// TestMaterialPointerPlays: a KHR_animation_pointer channel on a material
+// factor (no node: its target is a run of pose channels) plays: the
+// skinned document's rotation sampler (unit VEC4 keys) driving
+// materials[0]'s baseColorFactor becomes one material channel of four
+// pose channels and a clip track on them with that sampler's times and
+// values, beside the node tracks.
+func TestMaterialPointerPlays(t *testing.T) {
+	d := skinnedDoc(t)
+	d.add(t, "animations/0/channels", `{"sampler": 0, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/pbrMetallicRoughness/baseColorFactor"}}}}`)
+	d.raw(t, "extensionsUsed", `["KHR_animation_pointer"]`)
+	m, err := Decode(d.bytes(t), nil, "pointer.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.MaterialChannels) != 1 || len(m.Clips) != 1 {
+		t.Fatalf("%d material channels, %d clips; want one of each", len(m.MaterialChannels), len(m.Clips))
+	}
+	mc, c := m.MaterialChannels[0], m.Clips[0]
+	if mc.Material != 0 || mc.Property != BaseColorFactor || mc.Count != 4 {
+		t.Errorf("material channel %+v; want materials[0]'s base colour, 4 channels", mc)
+	}
+	var rot *anim.Track
+	for i := range c.Tracks {
+		if c.Tracks[i].Path == anim.Rotation {
+			rot = &c.Tracks[i]
+		}
+	}
+	if rot == nil || len(c.Morph) != 1 {
+		t.Fatalf("tracks %+v, morph %+v; want the rotation track and one track on the material's channels", c.Tracks, c.Morph)
+	}
+	mt := c.Morph[0]
+	// (The rotation track's keys are normalized, the factor's kept: the
+	// same within a float32 rounding.)
+	near := slices.EqualFunc(mt.Values, rot.Values, func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-6 })
+	if mt.Channel != mc.Channel || mt.Count != 4 || !slices.Equal(mt.Times, rot.Times) || !near {
+		t.Errorf("material track %+v; want channels %d…+4 keyed as the rotation track %+v", mt, mc.Channel, *rot)
+	}
 }
