@@ -428,6 +428,9 @@ var invalidCases = []invalidCase{
 		want: "animations[0].samplers[0].input: accessors[7] key times must increase: key 1 is 0.5 after 1"},
 	{name: "key time not finite", edit: func(t testing.TB, d jdoc) { d.patch(t, 7, []float32{0, nan32()}) },
 		want: "animations[0].samplers[0].input: accessors[7] key 1 time is NaN"},
+	{name: "NaN in the second key of a VEC4 output", edit: func(t testing.TB, d jdoc) {
+		d.patch(t, 8, []float32{0, 0, 0, 1, 0, nan32(), 0.7071068, 0.7071068})
+	}, want: "animations[0].samplers[0].output: accessors[8] value 1 is NaN"},
 	{name: "key times not FLOAT", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/7/componentType", 5121) },
 		want: "animations[0].samplers[0].input: accessors[7] has UNSIGNED_BYTE components, want FLOAT"},
 	{name: "key times not SCALAR", edit: func(t testing.TB, d jdoc) { d.set(t, "animations/0/samplers/0/input", 2) },
@@ -528,6 +531,11 @@ func TestSkinnedDocLoadsCleanly(t *testing.T) {
 		}
 		if len(m.Clips) != 1 || len(m.Clips[0].Tracks) != 2 || len(m.Instances) != 1 || m.Textures[0] == nil {
 			t.Fatalf("clips %d, instances %d, texture %v: want one clip of two tracks, one instance and a texture", len(m.Clips), len(m.Instances), m.Textures[0] != nil)
+		}
+		// The clip's keys as float32 in the file: accessors 7 (2 times),
+		// 8 (2 VEC4) and 9 (2 VEC3), the shared input once: 8 + 32 + 24.
+		if got := m.Clips[0].SourceBytes; got != 64 {
+			t.Errorf("clip source bytes %d, want 64", got)
 		}
 	}
 }
