@@ -1,6 +1,7 @@
 package gltfload
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,23 @@ func TestAnimationMarkers(t *testing.T) {
 	for _, want := range []string{`marker "late" at 9 s is outside the clip`, "extras.markers[2]: not a marker"} {
 		if !strings.Contains(lines, want) {
 			t.Errorf("report lacks %q:\n%s", want, lines)
+		}
+	}
+}
+
+// TestStepRepeatedKeys: a key repeating the time of the key after it
+// moves a millionth of a second earlier (relative beyond 1 s), and keys
+// before it as far as they must to stay in order; by hand in float32.
+func TestStepRepeatedKeys(t *testing.T) {
+	for _, tc := range []struct{ in, want []float32 }{
+		{[]float32{0, 1, 1, 2}, []float32{0, 1 - 1e-6, 1, 2}},
+		{[]float32{0, 0, 0}, []float32{-2e-6, -1e-6, 0}},
+		{[]float32{10, 10}, []float32{10 - 1e-5, 10}},
+		{[]float32{0, 0.5, 1}, []float32{0, 0.5, 1}},
+	} {
+		got := stepRepeatedKeys(tc.in)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("stepRepeatedKeys(%v) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
 }
