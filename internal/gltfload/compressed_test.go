@@ -255,3 +255,37 @@ func TestDracoCountDeclaredByOlderEncoders(t *testing.T) {
 		t.Fatalf("error %v, want the count mismatch refused where a morph target is not Draco's", err)
 	}
 }
+
+// TestDracoDeclaredBytesCharged: what a Draco primitive's accessors
+// declare is charged to the file's budget before anything is decoded, at
+// the size written as declared: 1,000,000 vertices of POSITION and NORMAL
+// (12 bytes each), TEXCOORD_0 (2 × u16), COLOR_0 and JOINTS_0 (4 × u8),
+// WEIGHTS_0 (16) and _CUSTOM (8), 60 bytes a vertex, and 3,000,000 u16
+// indices: 66,000,000 bytes, far past what the file's few kilobytes
+// justify (64 × its bytes + 1 MiB, none of it spent yet).
+func TestDracoDeclaredBytesCharged(t *testing.T) {
+	doc := strings.Replace(string(dracoGridDoc(t, makeGrid(4))), `, "targets": [{"POSITION": 8}]`, "", 1)
+	doc = regexp.MustCompile(`"count": 16,`).ReplaceAllString(doc, `"count": 1000000,`)
+	doc = strings.Replace(doc, `"count": 54,`, `"count": 3000000,`, 1)
+	_, err := Decode([]byte(doc), nil, "big.gltf")
+	want := fmt.Sprintf("gltfload: big.gltf: meshes[0].primitives[0].extensions.KHR_draco_mesh_compression: decoding needs 66000000 bytes, more than the %d left of this file's budget (64 × its %d bytes + 1048576); the file declares far more data than it holds",
+		64*len(doc)+1<<20, len(doc))
+	if err == nil || err.Error() != want {
+		t.Fatalf("error\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestDracoDecodedBytesJoinTheBudget: bytes libdraco decoded count as
+// bytes the file holds: the budget an accessor without bufferView is
+// held to grows by 64 × the 16 × 60 + 54 × 2 = 1068 decoded bytes.
+func TestDracoDecodedBytesJoinTheBudget(t *testing.T) {
+	doc := strings.Replace(string(dracoGridDoc(t, makeGrid(4))),
+		`{"bufferView": 1, "componentType": 5126, "count": 16, "type": "VEC3", "min": [0, 0, 1], "max": [0, 0, 1]}`,
+		`{"componentType": 5126, "count": 1000000, "type": "VEC3"}`, 1)
+	_, err := Decode([]byte(doc), nil, "big.gltf")
+	want := fmt.Sprintf("accessors[8]: count 1000000 without a bufferView declares 12000000 bytes of data, more than this file can justify (%d bytes)",
+		64*(len(doc)+1068)+1<<20)
+	if err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("error\n%v\nwant one ending\n%s", err, want)
+	}
+}
