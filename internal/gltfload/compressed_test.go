@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -287,5 +288,37 @@ func TestDracoDecodedBytesJoinTheBudget(t *testing.T) {
 		64*(len(doc)+1068)+1<<20)
 	if err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Fatalf("error\n%v\nwant one ending\n%s", err, want)
+	}
+}
+
+// TestDracoIndicesAtAccessorZero: a Draco primitive whose indices are the
+// file's first accessor (index 0, which "no indices" must not be taken
+// for) decodes as the same primitive does with its indices listed last.
+func TestDracoIndicesAtAccessorZero(t *testing.T) {
+	good := string(dracoGridDoc(t, makeGrid(4)))
+	first := strings.Replace(good, `  {"componentType": 5123, "count": 54, "type": "SCALAR"},`+"\n", "", 1)
+	first = strings.Replace(first, `"accessors": [`+"\n", `"accessors": [`+"\n"+`  {"componentType": 5123, "count": 54, "type": "SCALAR"},`+"\n", 1)
+	first = strings.Replace(first,
+		`{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2, "COLOR_0": 3, "JOINTS_0": 4, "WEIGHTS_0": 5, "_CUSTOM": 6},
+   "indices": 7,`,
+		`{"attributes": {"POSITION": 1, "NORMAL": 2, "TEXCOORD_0": 3, "COLOR_0": 4, "JOINTS_0": 5, "WEIGHTS_0": 6, "_CUSTOM": 7},
+   "indices": 0,`, 1)
+	if strings.Count(first, `"indices": 0,`) != 1 || strings.Index(first, `"count": 54`) > strings.Index(first, `"count": 16`) {
+		t.Fatal("the case does not reorder the document")
+	}
+	a, err := Decode([]byte(good), nil, "last.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Decode([]byte(first), nil, "first.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Meshes) != 1 || len(b.Meshes) != 1 || len(a.Meshes[0].Primitives) != 1 || len(b.Meshes[0].Primitives) != 1 {
+		t.Fatalf("%d and %d meshes; want one primitive each", len(a.Meshes), len(b.Meshes))
+	}
+	pa, pb := a.Meshes[0].Primitives[0], b.Meshes[0].Primitives[0]
+	if len(pb.Indices) != 54 || !slices.Equal(pa.Indices, pb.Indices) || !slices.Equal(pa.Positions, pb.Positions) {
+		t.Fatalf("indices first: %d indices %v, positions %v; want the 54 of the other order %v, %v", len(pb.Indices), pb.Indices, pb.Positions, pa.Indices, pa.Positions)
 	}
 }
