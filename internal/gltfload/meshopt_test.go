@@ -3,7 +3,9 @@ package gltfload
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -190,6 +192,20 @@ func TestMeshoptMalformed(t *testing.T) {
 		{"attribute stride 1", strings.Replace(good, `"byteStride": 12, "count": 25, "mode": "ATTRIBUTES", "filter": "NONE"`, `"byteStride": 1, "count": 25, "mode": "ATTRIBUTES", "filter": "NONE"`, 1), "bufferViews[0].extensions.EXT_meshopt_compression: mode ATTRIBUTES: byteStride 1 is not a multiple of 4"},
 		{"index stride", strings.Replace(good, `"count": 5, "mode": "ATTRIBUTES", "filter": "EXPONENTIAL"`, `"count": 5, "mode": "INDICES", "filter": "EXPONENTIAL"`, 1), "bufferViews[5].extensions.EXT_meshopt_compression: mode INDICES: byteStride 12, want 2 or 4"},
 	}
+	// The buffer one past the last; view 1's bytes (which start past 0)
+	// running one byte past the buffer's end.
+	views := regexp.MustCompile(`"EXT_meshopt_compression": \{"buffer": 0, "byteOffset": (\d+), "byteLength": (\d+)`).FindAllStringSubmatch(good, -1)
+	size := regexp.MustCompile(`"buffers": \[\{"byteLength": (\d+)`).FindStringSubmatch(good)
+	if len(views) < 2 || views[1][1] == "0" || size == nil {
+		t.Fatal("the document's views are not as the cases expect")
+	}
+	off, _ := strconv.Atoi(views[1][1])
+	total, _ := strconv.Atoi(size[1])
+	cases = append(cases,
+		struct{ name, doc, want string }{"buffer past the last", strings.Replace(good, `"EXT_meshopt_compression": {"buffer": 0,`, `"EXT_meshopt_compression": {"buffer": 2,`, 1),
+			"bufferViews[0].extensions.EXT_meshopt_compression.buffer: buffers[2] does not exist (2 buffers)"},
+		struct{ name, doc, want string }{"bytes one past the buffer's end", strings.Replace(good, views[1][0], fmt.Sprintf(`"EXT_meshopt_compression": {"buffer": 0, "byteOffset": %d, "byteLength": %d`, off, total-off+1), 1),
+			fmt.Sprintf("bufferViews[1].extensions.EXT_meshopt_compression: bytes [%d, %d) lie outside buffers[0], which has %d bytes", off, total+1, total)})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.doc == good {
