@@ -112,6 +112,25 @@ var invalidCases = []invalidCase{
 		wantf: func(g []byte) string {
 			return fmt.Sprintf("glb: chunk 2 header at byte %d runs past the end of the file (%d bytes)", len(g)-4, len(g))
 		}},
+	{name: "GLB of its magic alone",
+		build: func(testing.TB) []byte { return []byte("glTF") },
+		want:  "glb: 4 bytes is shorter than the 12-byte header and one chunk header"},
+	{name: "GLB of the header and one empty chunk (20 bytes)",
+		build: func(testing.TB) []byte {
+			g := []byte("glTF\x02\x00\x00\x00\x14\x00\x00\x00\x00\x00\x00\x00JSON")
+			return g
+		},
+		want: "glb: the JSON chunk does not hold a JSON object"},
+	{name: "GLB chunk 4 bytes past the end",
+		build: func(t testing.TB) []byte {
+			g := glbOf(t, skinnedDoc(t))
+			bin := 20 + binary.LittleEndian.Uint32(g[12:]) // the BIN chunk's header
+			binary.LittleEndian.PutUint32(g[bin:], binary.LittleEndian.Uint32(g[bin:])+4)
+			return g
+		},
+		wantf: func(g []byte) string {
+			return fmt.Sprintf("glb: chunk 1 length %d runs past the end of the file (%d bytes)", skinnedBufferBytes+4, len(g))
+		}},
 	{name: "GLB first chunk not JSON",
 		build: func(t testing.TB) []byte {
 			g := glbOf(t, skinnedDoc(t))
@@ -284,6 +303,12 @@ var invalidCases = []invalidCase{
 		fsys: fstest.MapFS{}, want: `buffers[0]: uri "%2e%2e/secret.bin" leaves the model's folder`},
 	{name: "absolute path", edit: func(t testing.TB, d jdoc) { d.set(t, "buffers/0/uri", "/etc/passwd") },
 		fsys: fstest.MapFS{}, want: `buffers[0]: uri "/etc/passwd" is an absolute path; only paths relative to the model's folder are read`},
+	{name: "absolute path on drive a:", edit: func(t testing.TB, d jdoc) { d.set(t, "buffers/0/uri", "a:/m.bin") },
+		fsys: fstest.MapFS{}, want: `buffers[0]: uri "a:/m.bin" is an absolute path; only paths relative to the model's folder are read`},
+	{name: "absolute path on drive Z:", edit: func(t testing.TB, d jdoc) { d.set(t, "buffers/0/uri", "Z:/m.bin") },
+		fsys: fstest.MapFS{}, want: `buffers[0]: uri "Z:/m.bin" is an absolute path; only paths relative to the model's folder are read`},
+	{name: "a drive alone", edit: func(t testing.TB, d jdoc) { d.set(t, "buffers/0/uri", "C:") },
+		fsys: fstest.MapFS{}, want: `buffers[0]: uri "C:" is an absolute path; only paths relative to the model's folder are read`},
 	{name: "absolute Windows path", edit: func(t testing.TB, d jdoc) { d.set(t, "buffers/0/uri", `C:\model\a.bin`) },
 		fsys: fstest.MapFS{}, want: `buffers[0]: uri "C:\\model\\a.bin" is an absolute path; only paths relative to the model's folder are read`},
 	{name: "skin reading an http URL", edit: func(t testing.TB, d jdoc) { d.set(t, "buffers/0/uri", "http://example.com/a.bin") },
@@ -491,7 +516,7 @@ func (tc invalidCase) data(t testing.TB) []byte {
 // that is a multiple of its component size (the indices, u16, from byte
 // 2 of their 8-byte view: triangle 1 2 0), and a bufferView that spans its
 // whole buffer (bytes [0, 356), which its accessor reads the first 36 of,
-// as before).
+// as before), and a buffer of one byte (byteLength's least).
 func TestBoundariesLoadCleanly(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -500,6 +525,9 @@ func TestBoundariesLoadCleanly(t *testing.T) {
 	}{
 		{"indices from byte 2", func(t testing.TB, d jdoc) { d.set(t, "accessors/5/byteOffset", 2) }, []uint32{1, 2, 0}},
 		{"a view of the whole buffer", func(t testing.TB, d jdoc) { d.set(t, "bufferViews/0/byteLength", skinnedBufferBytes) }, []uint32{0, 1, 2}},
+		{"a buffer of one byte", func(t testing.TB, d jdoc) {
+			d.add(t, "buffers", `{"byteLength": 1, "uri": "data:application/octet-stream;base64,AA=="}`)
+		}, []uint32{0, 1, 2}},
 	} {
 		d := skinnedDoc(t)
 		tc.edit(t, d)

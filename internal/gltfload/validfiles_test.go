@@ -89,6 +89,9 @@ func TestValidatorValidFilesLoad(t *testing.T) {
 					t.Fatalf("no note on minVersion: %q", m.Report.Lines(Hint, 0))
 				}
 			}},
+		{name: "minVersion 2.1 above version 2.0",
+			doc:  func(testing.TB) []byte { return []byte(`{"asset": {"version": "2.0", "minVersion": "2.1"}}`) },
+			code: "ASSET_MIN_VERSION_GREATER_THAN_VERSION", where: "/asset/minVersion"},
 		{name: "four vertices as triangles: the fourth is ignored",
 			doc: func(t testing.TB) []byte {
 				return quadDoc(fourVertices(t), "", `{"buffer": 0, "byteLength": 48}`, posAccessor, `{"attributes": {"POSITION": 0}}`)
