@@ -148,3 +148,26 @@ func TestTangents(t *testing.T) {
 		t.Errorf("a primitive without NORMAL kept its tangents %v", ps[1].Tangents)
 	}
 }
+
+// TestEmissiveStrengthZero: KHR_materials_emissive_strength's least
+// value, 0, is kept (it turns the emission off); absent, the strength is 1.
+func TestEmissiveStrengthZero(t *testing.T) {
+	for _, tc := range []struct {
+		ext  string
+		want float32
+	}{
+		{`{"KHR_materials_emissive_strength": {"emissiveStrength": 0}}`, 0},
+		{`{}`, 1},
+	} {
+		d := skinnedDoc(t)
+		d.raw(t, "materials/0/extensions", tc.ext)
+		d.raw(t, "extensionsUsed", `["KHR_materials_emissive_strength"]`)
+		m, err := Decode(d.bytes(t), nil, "t.gltf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Materials) != 1 || m.Materials[0].EmissiveStrength != tc.want {
+			t.Errorf("%s: materials %+v; want one of emissive strength %g", tc.ext, m.Materials, tc.want)
+		}
+	}
+}
