@@ -239,6 +239,11 @@ func TestInfluences(t *testing.T) {
 	if !approxEqual(p.DroppedMax, 52.0/257, 1e-6) {
 		t.Fatalf("dropped max = %v, want %v", p.DroppedMax, 52.0/257)
 	}
+	// Vertices 1 and 2 keep all they have: the mean over three vertices
+	// is vertex 0's share, a third.
+	if !approxEqual(p.DroppedMean, 52.0/257/3, 1e-6) {
+		t.Fatalf("dropped mean = %v, want %v", p.DroppedMean, 52.0/257/3)
+	}
 	if p.Weights[4] != 1 || p.Joints[4] != 0 {
 		t.Fatalf("vertex 1 = joint %d weight %v, want joint 0 weight 1", p.Joints[4], p.Weights[4])
 	}
