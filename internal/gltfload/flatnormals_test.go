@@ -2,6 +2,7 @@ package gltfload
 
 import (
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -30,5 +31,41 @@ func TestFlatNormalsAreUnitFaceNormals(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestFlatNormalsCarryEveryAttribute: the unshared copy takes each
+// corner's texture coordinates (both sets), colour, joints and weights
+// from the vertex its index names, in index order: triangle 2 0 1 of
+// three vertices whose attributes are numbered by vertex.
+func TestFlatNormalsCarryEveryAttribute(t *testing.T) {
+	p := Primitive{
+		Positions: []float32{0, 0, 0, 1, 0, 0, 0, 1, 0},
+		UV0:       []float32{0, 0.1, 1, 1.1, 2, 2.1},
+		UV1:       []float32{10, 10.1, 11, 11.1, 12, 12.1},
+		Colors:    []float32{0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 1},
+		Joints:    []uint16{0, 1, 0, 0, 1, 2, 0, 0, 2, 3, 0, 0},
+		Weights:   []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0, 0.25, 0.75, 0, 0},
+		Indices:   []uint32{2, 0, 1},
+	}
+	q := p.WithFlatNormals()
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"uv0", q.UV0, []float32{2, 2.1, 0, 0.1, 1, 1.1}},
+		{"uv1", q.UV1, []float32{12, 12.1, 10, 10.1, 11, 11.1}},
+		{"colours", q.Colors, []float32{2, 2, 2, 1, 0, 0, 0, 1, 1, 1, 1, 1}},
+		{"joints", q.Joints, []uint16{2, 3, 0, 0, 0, 1, 0, 0, 1, 2, 0, 0}},
+		{"weights", q.Weights, []float32{0.25, 0.75, 0, 0, 1, 0, 0, 0, 0.5, 0.5, 0, 0}},
+		{"indices", q.Indices, []uint32{0, 1, 2}},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	bare := Primitive{Positions: p.Positions, Indices: p.Indices}
+	if r := bare.WithFlatNormals(); r.UV0 != nil || r.UV1 != nil || r.Colors != nil || r.Joints != nil || r.Weights != nil {
+		t.Errorf("a primitive of positions alone gained attributes: %+v", r)
 	}
 }

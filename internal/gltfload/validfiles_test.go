@@ -446,3 +446,25 @@ func TestStrideWarnedOnTheFirstView(t *testing.T) {
 		t.Errorf("indices %v, want [0 1 2]", got)
 	}
 }
+
+// TestPartialPrimitivesNamed: vertices or indices that do not fill the
+// primitive's last line are named as what they are: 3 vertices of mode
+// LINES, 3 indices of mode LINES.
+func TestPartialPrimitivesNamed(t *testing.T) {
+	for _, tc := range []struct{ prim, want string }{
+		{`{"attributes": {"POSITION": 0}, "mode": 1}`, "MESH_PRIMITIVE_INCOMPATIBLE_MODE meshes[0].primitives[0]: 3 vertices do not make whole lines (mode LINES); the last is ignored"},
+		{`{"attributes": {"POSITION": 0}, "indices": 1, "mode": 1}`, "MESH_PRIMITIVE_INCOMPATIBLE_MODE meshes[0].primitives[0]: 3 indices do not make whole lines (mode LINES); the last is ignored"},
+	} {
+		data := append(le(t, []float32{0, 0, 0, 1, 0, 0, 0, 1, 0}), le(t, []uint16{0, 1, 2, 0})...)
+		js := quadDoc(data, "", `{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 8}`,
+			`{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+			 {"bufferView": 1, "componentType": 5123, "count": 3, "type": "SCALAR"}`, tc.prim)
+		m, err := Decode(js, nil, "t.gltf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lines := issueLines(m); !slices.Contains(lines, tc.want) {
+			t.Errorf("report %q; want %q", lines, tc.want)
+		}
+	}
+}
