@@ -47,6 +47,7 @@ func TestFlatNormalsCarryEveryAttribute(t *testing.T) {
 		Joints:    []uint16{0, 1, 0, 0, 1, 2, 0, 0, 2, 3, 0, 0},
 		Weights:   []float32{1, 0, 0, 0, 0.5, 0.5, 0, 0, 0.25, 0.75, 0, 0},
 		Indices:   []uint32{2, 0, 1},
+		Targets:   []MorphTarget{{Positions: []float32{0, 0, 1, 0, 0, 2, 0, 0, 3}}, {Normals: []float32{1, 0, 0, 1, 0, 0, 1, 0, 0}}},
 	}
 	q := p.WithFlatNormals()
 	for _, c := range []struct {
@@ -59,6 +60,9 @@ func TestFlatNormalsCarryEveryAttribute(t *testing.T) {
 		{"joints", q.Joints, []uint16{2, 3, 0, 0, 0, 1, 0, 0, 1, 2, 0, 0}},
 		{"weights", q.Weights, []float32{0.25, 0.75, 0, 0, 1, 0, 0, 0, 0.5, 0.5, 0, 0}},
 		{"indices", q.Indices, []uint32{0, 1, 2}},
+		// The target's positions by corner; its normals, which the face
+		// normals replace, left out.
+		{"targets", q.Targets, []MorphTarget{{Positions: []float32{0, 0, 3, 0, 0, 1, 0, 0, 2}}, {}}},
 	} {
 		if !reflect.DeepEqual(c.got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, c.got, c.want)

@@ -468,3 +468,34 @@ func TestPartialPrimitivesNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetNamesCounted: extras.targetNames are the morph targets'
+// names; more names than targets are named in the report and the extra
+// ones left out, as many are read as they are.
+func TestTargetNamesCounted(t *testing.T) {
+	for _, tc := range []struct {
+		names string
+		want  []string
+		note  bool
+	}{
+		{`["smile"]`, []string{"smile"}, false},
+		{`["smile", "frown"]`, []string{"smile"}, true},
+	} {
+		d := skinnedDoc(t)
+		d.raw(t, "meshes/0/primitives/0/targets", `[{"POSITION": 1}]`)
+		d.raw(t, "meshes/0/extras", `{"targetNames": `+tc.names+`}`)
+		m, err := Decode(d.bytes(t), nil, "t.gltf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Meshes) != 1 {
+			t.Fatalf("%s: %d meshes, want 1", tc.names, len(m.Meshes))
+		}
+		if got := m.Meshes[0].TargetNames; !slices.Equal(got, tc.want) {
+			t.Errorf("%s: names %v; want %v", tc.names, got, tc.want)
+		}
+		if got := issueAt(m, "VIEWER_NOTE", "/meshes/0/extras/targetNames"); got != tc.note {
+			t.Errorf("%s: a note on the names %v, want %v: %q", tc.names, got, tc.note, m.Report.Lines(Hint, 0))
+		}
+	}
+}
