@@ -1,9 +1,11 @@
 package gltfload
 
 import (
+	"encoding/json"
 	"fmt"
 	"image/color"
 	"math"
+	"os"
 	"reflect"
 	"slices"
 	"syscall"
@@ -439,4 +441,66 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestTangentsMatchMikkTSpace: on a UV sphere whose texture is mirrored
+// about its x = 0 meridian (tangent frames flip there and split their
+// groups), with smooth normals shared across triangles and poles of
+// coinciding corners, every corner's tangent is the one MikkTSpace's
+// reference gives (testdata/mikktspace_sphere.json, written by
+// tools/mikkref/make.js with the npm mikktspace port of mikktspace.c), to
+// a float32 rounding of the sums, both from the unindexed corners and
+// from the same sphere indexed (corners that agree in position, normal
+// and texture coordinate shared).
+func TestTangentsMatchMikkTSpace(t *testing.T) {
+	raw, err := os.ReadFile("testdata/mikktspace_sphere.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct{ Positions, Normals, UV, Tangents []float32 }
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	n := len(ref.Positions) / 3
+	if n == 0 || len(ref.Normals) != 3*n || len(ref.UV) != 2*n || len(ref.Tangents) != 4*n {
+		t.Fatalf("testdata: %d positions, %d normals, %d uvs, %d tangents", len(ref.Positions), len(ref.Normals), len(ref.UV), len(ref.Tangents))
+	}
+	unindexed := &Primitive{Material: -1, Positions: ref.Positions, Normals: ref.Normals, UV0: ref.UV}
+	indexed := &Primitive{Material: -1}
+	seen := map[[8]float32]uint32{}
+	for c := range n {
+		unindexed.Indices = append(unindexed.Indices, uint32(c))
+		var key [8]float32
+		copy(key[:], ref.Positions[3*c:3*c+3])
+		copy(key[3:], ref.Normals[3*c:3*c+3])
+		copy(key[6:], ref.UV[2*c:2*c+2])
+		v, ok := seen[key]
+		if !ok {
+			v = uint32(len(seen))
+			seen[key] = v
+			indexed.Positions = append(indexed.Positions, key[:3]...)
+			indexed.Normals = append(indexed.Normals, key[3:6]...)
+			indexed.UV0 = append(indexed.UV0, key[6:]...)
+		}
+		indexed.Indices = append(indexed.Indices, v)
+	}
+	if len(seen) == n {
+		t.Fatal("no corners shared: the indexed sphere is not indexed")
+	}
+	for _, p := range []*Primitive{unindexed, indexed} {
+		p.generateTangents(p.UV0)
+		checkFrames(t, p)
+		bad := 0
+		for c := range n {
+			want := [4]float32(ref.Tangents[4*c : 4*c+4])
+			if got := cornerTangent(p, c); !near4(got, want, 2e-4) {
+				if bad++; bad <= 5 {
+					t.Errorf("%d vertices, corner %d: tangent %v, MikkTSpace %v", p.NumVertices(), c, got, want)
+				}
+			}
+		}
+		if bad > 5 {
+			t.Errorf("%d vertices: %d corners of %d differ", p.NumVertices(), bad, n)
+		}
+	}
 }
