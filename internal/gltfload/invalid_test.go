@@ -367,6 +367,8 @@ var invalidCases = []invalidCase{
 	}, want: "accessors[0].sparse: indices[2] is 3; the accessor has 3 elements"},
 	{name: "index equal to the vertex count", edit: func(t testing.TB, d jdoc) { d.patch(t, 5, []uint16{0, 1, 3}) },
 		want: "meshes[0].primitives[0].indices: index 2 is 3 but there are 3 vertices"},
+	{name: "child one past the last node", edit: func(t testing.TB, d jdoc) { d.raw(t, "nodes/1/children", `[3]`) },
+		want: "nodes[1].children[0]: nodes[3] does not exist (3 nodes)"},
 	{name: "bufferView naming the buffer one past the last", edit: func(t testing.TB, d jdoc) { d.set(t, "bufferViews/0/buffer", 1) },
 		want: "bufferViews[0].buffer: buffers[1] does not exist (1 buffers)"},
 	{name: "accessor one past the last", edit: func(t testing.TB, d jdoc) { d.set(t, "meshes/0/primitives/0/attributes/POSITION", 10) },

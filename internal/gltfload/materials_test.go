@@ -102,6 +102,11 @@ func TestUVMatrixOfTheExtensionsExample(t *testing.T) {
 			t.Errorf("(%v, %v) → (%v, %v), want (%v, %v)", c.u, c.v, u, v, c.wu, c.wv)
 		}
 	}
+	// Without rotation the scale stands alone: (u, v) → (2u + 0.25, 4v + 0.5).
+	m = TextureRef{Offset: [2]float32{0.25, 0.5}, Scale: [2]float32{2, 4}}.UVMatrix()
+	if u, v := m[0]+m[3]+m[6], m[1]+m[4]+m[7]; u != 2.25 || v != 4.5 {
+		t.Errorf("scale (2, 4), offset (0.25, 0.5): (1, 1) → (%v, %v), want (2.25, 4.5)", u, v)
+	}
 	if id := NoTexture.UVMatrix(); id != [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1} {
 		t.Errorf("no transform: %v, want the identity", id)
 	}

@@ -499,3 +499,37 @@ func TestTargetNamesCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeMeshAndMorphDefaults: NodeMesh and NodeMorph are -1 for nodes
+// without a mesh or without morph targets; a node's own weights, one per
+// target, override the mesh's as the rest weights (glTF §3.7.2.2).
+func TestNodeMeshAndMorphDefaults(t *testing.T) {
+	d := skinnedDoc(t)
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.NodeMesh, []int{0, -1, -1}) || !slices.Equal(m.NodeMorph, []int{-1, -1, -1}) {
+		t.Errorf("node meshes %v, morph channels %v; want [0 -1 -1] and [-1 -1 -1]", m.NodeMesh, m.NodeMorph)
+	}
+	d.raw(t, "meshes/0/primitives/0/targets", `[{"POSITION": 1}]`)
+	d.raw(t, "meshes/0/weights", `[0.25]`)
+	d.raw(t, "nodes/0/weights", `[0.75]`)
+	if m, err = Decode(d.bytes(t), nil, "t.gltf"); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.NodeMorph, []int{0, -1, -1}) || !slices.Equal(m.Skeleton.MorphRest, []float32{0.75}) {
+		t.Errorf("morph channels %v, rest weights %v; want [0 -1 -1] and the node's [0.75]", m.NodeMorph, m.Skeleton.MorphRest)
+	}
+}
+
+// TestFinite32AtItsBound: the largest float32 is finite in single
+// precision; the next value up is not.
+func TestFinite32AtItsBound(t *testing.T) {
+	if !finite32(math.MaxFloat32, -math.MaxFloat32) {
+		t.Error("±MaxFloat32 read as not finite")
+	}
+	if finite32(math.MaxFloat32 * (1 + 1e-7)) {
+		t.Error("past MaxFloat32 read as finite")
+	}
+}
