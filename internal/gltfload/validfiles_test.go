@@ -533,3 +533,40 @@ func TestFinite32AtItsBound(t *testing.T) {
 		t.Error("past MaxFloat32 read as finite")
 	}
 }
+
+// TestNodesAndSkinsByHand: an unnamed node's joint is named "node<index>";
+// a non-unit rotation is normalized component by component ((0.4, 0.8,
+// 0.8, 1.6) has length 2); the second inverse bind matrix is the second
+// sixteen floats (the knee's, a translation by −1 in y); a skin without
+// "skeleton" has no root (-1); a node matrix of scale 1000 and a turn is
+// a TRS (no NODE_MATRIX_NON_TRS line for float rounding at that scale).
+func TestNodesAndSkinsByHand(t *testing.T) {
+	d := skinnedDoc(t)
+	d.add(t, "nodes", `{}`)
+	d.raw(t, "scenes/0/nodes", `[0, 1, 3]`)
+	d.raw(t, "nodes/1/rotation", `[0.4, 0.8, 0.8, 1.6]`)
+	d.patch(t, 6, []float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1})
+	d.del(t, "skins/0/skeleton")
+	c, s := float32(math.Cos(0.5)), float32(math.Sin(0.5))
+	d.raw(t, "nodes/3/matrix", fmt.Sprint(`[`, 1000*c, `, `, 1000*s, `, 0, 0, `, -1000*s, `, `, 1000*c, `, 0, 0, 0, 0, 1000, 0, 12.5, -3, 7, 1]`))
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := &m.Skeleton
+	if j := m.JointOfNode[3]; j < 0 || sk.Names[j] != "node3" {
+		t.Errorf("the unnamed node's joint %d is named %q, want node3", j, sk.Names[max(j, 0)])
+	}
+	if r := sk.Rest[m.JointOfNode[1]].Rotation; !approxEqual(r.V[0], 0.2, 1e-6) || !approxEqual(r.V[1], 0.4, 1e-6) || !approxEqual(r.V[2], 0.4, 1e-6) || !approxEqual(r.W, 0.8, 1e-6) {
+		t.Errorf("rotation (0.4, 0.8, 0.8, 1.6) normalized to %v, want (0.2, 0.4, 0.4, 0.8)", r)
+	}
+	if len(m.Skins) != 1 || m.Skins[0].InverseBind[1][13] != -1 || m.Skins[0].InverseBind[0][13] != 0 {
+		t.Errorf("inverse binds %v; want the identity, then a translation by -1 in y", m.Skins)
+	}
+	if !slices.Equal(m.SkinRoots, []int{-1}) {
+		t.Errorf("skin roots %v, want [-1] without a skeleton property", m.SkinRoots)
+	}
+	if issueAt(m, "NODE_MATRIX_NON_TRS", "/nodes/3/matrix") {
+		t.Errorf("a scaled, turned matrix called not TRS: %q", m.Report.Lines(Hint, 0))
+	}
+}
