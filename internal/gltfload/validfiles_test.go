@@ -570,3 +570,62 @@ func TestNodesAndSkinsByHand(t *testing.T) {
 		t.Errorf("a scaled, turned matrix called not TRS: %q", m.Report.Lines(Hint, 0))
 	}
 }
+
+// TestSceneChoiceNotes: what is shown without a "scene" field, and what
+// the report says of it, exactly: scenes[1] after an empty scenes[0] (one
+// note, naming scenes[1] alone); with no scenes at all, every root and
+// its subtree (a root and its child both drawn) and one note; with no
+// scenes and no nodes, no note that roots are shown.
+func TestSceneChoiceNotes(t *testing.T) {
+	data := fourVertices(t)
+	doc := func(rest string) []byte {
+		uri := "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(data)
+		return fmt.Appendf(nil, `{"asset": {"version": "2.0"}, "buffers": [{"uri": %q, "byteLength": 48}],
+		  "bufferViews": [{"buffer": 0, "byteLength": 48}], "accessors": [%s],
+		  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}]%s}`, uri, posAccessor, rest)
+	}
+	for _, tc := range []struct {
+		name, rest string
+		drawn      int
+		notes      []string
+	}{
+		{"empty scenes[0]", `, "nodes": [{"mesh": 0}], "scenes": [{"nodes": []}, {"nodes": [0]}]`, 1,
+			[]string{"VIEWER_NOTE scenes[1]: the file names no scene and scenes[0] has no nodes: this one, the first with nodes, is shown"}},
+		{"no scenes", `, "nodes": [{"mesh": 0, "children": [1]}, {"mesh": 0}]`, 2,
+			[]string{"VIEWER_NOTE the file names no scene; every root node is shown"}},
+		{"no scenes, no nodes", ``, 0, nil},
+	} {
+		m, err := Decode(doc(tc.rest), nil, "t.gltf")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var notes []string
+		for _, l := range issueLines(m) {
+			if strings.HasPrefix(l, "VIEWER_NOTE") {
+				notes = append(notes, l)
+			}
+		}
+		if len(m.Instances) != tc.drawn || !slices.Equal(notes, tc.notes) {
+			t.Errorf("%s: %d drawn, notes %q; want %d and %q", tc.name, len(m.Instances), notes, tc.drawn, tc.notes)
+		}
+	}
+}
+
+// TestReportLinesAtMost: Lines gives at most max messages, errors first,
+// then one line counting the rest; 0 gives them all.
+func TestReportLinesAtMost(t *testing.T) {
+	r := Report{Issues: []Issue{{Message: "w1", Severity: Warning}, {Message: "e1", Severity: Error}, {Message: "w2", Severity: Warning}}}
+	for _, tc := range []struct {
+		max  int
+		want []string
+	}{
+		{1, []string{"e1", "... and 2 more"}},
+		{2, []string{"e1", "w1", "... and 1 more"}},
+		{3, []string{"e1", "w1", "w2"}},
+		{0, []string{"e1", "w1", "w2"}},
+	} {
+		if got := r.Lines(Warning, tc.max); !slices.Equal(got, tc.want) {
+			t.Errorf("Lines(Warning, %d) = %q, want %q", tc.max, got, tc.want)
+		}
+	}
+}
