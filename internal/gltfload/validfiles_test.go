@@ -629,3 +629,21 @@ func TestReportLinesAtMost(t *testing.T) {
 		}
 	}
 }
+
+// TestSingleJointSkin: a skin of one joint whose vertices all weigh on
+// joint 0 loads cleanly (the highest joint a mesh uses starts below 0).
+func TestSingleJointSkin(t *testing.T) {
+	d := skinnedDoc(t)
+	d.patch(t, 3, []uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	d.patch(t, 4, []float32{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})
+	d.raw(t, "skins/0/joints", `[1]`)
+	d.raw(t, "animations/0/channels", `[{"sampler": 0, "target": {"node": 1, "path": "rotation"}}]`)
+	d.raw(t, "animations/0/samplers", `[{"input": 7, "output": 8}]`)
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Skins) != 1 || len(m.Report.Issues) != 0 {
+		t.Errorf("%d skins, report %q; want one and no issue", len(m.Skins), m.Report.Lines(Hint, 0))
+	}
+}
