@@ -504,3 +504,30 @@ func TestTangentsMatchMikkTSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestTangentUVFollowsTheTransform: tangents are made from the texture
+// coordinates the normal map is sampled at: its set (TEXCOORD_1 here),
+// through its KHR_texture_transform, (u, v) → (2u + 0.25, 4v + 0.5) by
+// hand; a normal map on TEXCOORD_2 or later makes none.
+func TestTangentUVFollowsTheTransform(t *testing.T) {
+	mat := Material{NormalTexture: TextureRef{Texture: 0, TexCoord: 1, Offset: [2]float32{0.25, 0.5}, Scale: [2]float32{2, 4}}}
+	l := &loader{model: &Model{Materials: []Material{mat}}}
+	prim := &Primitive{Material: 0, Positions: make([]float32, 9), Normals: make([]float32, 9), Indices: []uint32{0, 1, 2},
+		UV0: []float32{9, 9, 9, 9, 9, 9}, UV1: []float32{0, 0, 1, 0, 1, 1}}
+	if got, want := l.tangentUV(prim), []float32{0.25, 0.5, 2.25, 0.5, 2.25, 4.5}; !slices.Equal(got, want) {
+		t.Errorf("uv %v, want %v", got, want)
+	}
+	l.model.Materials[0].NormalTexture.TexCoord = 2
+	if got := l.tangentUV(prim); got != nil {
+		t.Errorf("a normal map on TEXCOORD_2: uv %v, want none", got)
+	}
+}
+
+// TestTangentBytesByHand: the budget generating tangents asks for, per
+// vertex 64 + 8 × 4 bytes, per corner 4 + 4 + 16 + 16 + 32 and per
+// triangle 4 + 64: 4 vertices and 6 corners, 384 + 432 + 136.
+func TestTangentBytesByHand(t *testing.T) {
+	if got := tangentBytes(4, 6); got != 952 {
+		t.Errorf("tangentBytes(4, 6) = %d, want 952", got)
+	}
+}
