@@ -148,7 +148,8 @@ func TestTangentsOfACubeStayPerFace(t *testing.T) {
 // u is 0, so across it u runs backwards, from (n−1)/n down to 0: its image
 // is mirrored. Every vertex has distinct values in every other array.
 func seamCylinder(n int) *Primitive {
-	p := &Primitive{Material: -1, Sets: 1}
+	// Two influence sets: rows of the stored influences are 8 wide.
+	p := &Primitive{Material: -1, Sets: 2}
 	mt := MorphTarget{}
 	for row := range 2 {
 		for k := range n {
@@ -162,11 +163,12 @@ func seamCylinder(n int) *Primitive {
 			p.Colors = append(p.Colors, float32(v)/16, 0.5, 1-float32(v)/16, 1)
 			p.Joints = append(p.Joints, uint16(v), uint16(v+1), 0, 0)
 			p.Weights = append(p.Weights, 0.75, 0.25, 0, 0)
+			p.AllJoints = append(p.AllJoints, uint16(v), uint16(v+1), 0, 0, uint16(v+2), 0, 0, 0)
+			p.AllWeights = append(p.AllWeights, 0.6, 0.2, 0, 0, 0.2, 0, 0, 0)
 			mt.Positions = append(mt.Positions, float32(v), 1, 2)
 			mt.Normals = append(mt.Normals, 0, float32(v), 0)
 		}
 	}
-	p.AllJoints, p.AllWeights = slices.Clone(p.Joints), slices.Clone(p.Weights)
 	p.Targets = []MorphTarget{mt}
 	for k := range n {
 		a, b := uint32(k), uint32((k+1)%n)
