@@ -233,3 +233,30 @@ func TestSkinnedMeshWithoutSkin(t *testing.T) {
 		t.Errorf("no NODE_SKINNED_MESH_WITHOUT_SKIN; the report: %q", m.Report.Lines(Hint, 0))
 	}
 }
+
+// TestSchemaHelpersAtTheirEdges: integer literals (digits, one leading
+// minus, nothing else), values quoted in messages cut past 40 bytes to 37
+// and "...", and line and column of offsets before, in and past the text.
+func TestSchemaHelpersAtTheirEdges(t *testing.T) {
+	for s, want := range map[string]bool{"0": true, "9": true, "-12": true, "": false, "-": false, "1.5": false, "/": false, ":": false, "1e3": false} {
+		if got := isIntegerLiteral(s); got != want {
+			t.Errorf("isIntegerLiteral(%q) = %v, want %v", s, got, want)
+		}
+	}
+	forty := strings.Repeat("x", 40)
+	if got := clip(forty); got != forty {
+		t.Errorf("clip of 40 bytes: %q, want it whole", got)
+	}
+	if got := clip(forty + "y"); got != strings.Repeat("x", 37)+"..." {
+		t.Errorf("clip of 41 bytes: %q, want 37 and ...", got)
+	}
+	text := []byte("ab\ncd")
+	for _, tc := range []struct {
+		off       int64
+		line, col int
+	}{{-3, 1, 1}, {0, 1, 1}, {4, 2, 2}, {99, 2, 3}} {
+		if l, c := lineCol(text, tc.off); l != tc.line || c != tc.col {
+			t.Errorf("lineCol(%d) = %d, %d; want %d, %d", tc.off, l, c, tc.line, tc.col)
+		}
+	}
+}
