@@ -167,6 +167,8 @@ def main():
                            text=True).stdout.strip()
     if dirty:
         print(f'mutate-run: measuring HEAD; uncommitted changes are left out:\n{dirty}', flush=True)
+    commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=root, capture_output=True,
+                            text=True).stdout.strip()
     logpath = os.path.join(a.out, f'{name}.log')
     kept = {}
     if a.resume and os.path.exists(logpath):
@@ -352,8 +354,7 @@ def main():
         summary = {'package': f'internal/{pkg}', 'killed': k, 'lived': lv, 'timed_out': counts['TIMED OUT'],
                    'not_viable': counts['NOT VIABLE'], 'not_covered': not_covered, 'skipped': counts['SKIP'],
                    'kill_ratio': round(100 * k / (k + lv), 1) if k + lv else None,
-                   'seconds': round(time.time() - t0), 'code': state, 'commit': subprocess.run(
-                       ['git', 'rev-parse', '--short', 'HEAD'], cwd=root, capture_output=True, text=True).stdout.strip()}
+                   'seconds': round(time.time() - t0), 'code': state, 'commit': commit}
         json.dump(summary, open(os.path.join(a.out, f'{name}.json'), 'w'), indent=1)
         print(json.dumps(summary), flush=True)
     finally:
