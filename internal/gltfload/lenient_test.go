@@ -72,6 +72,21 @@ func TestLenientDocumentsWarn(t *testing.T) {
 			want: []string{"ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION animations[0].samplers[0].output: rotation keys up to 1 away from unit length; normalized"}},
 		{name: "alphaCutoff without alphaMode", edit: func(t testing.TB, d jdoc) { d.raw(t, "materials/0/alphaCutoff", `0.3`) },
 			want: []string{"MATERIAL_ALPHA_CUTOFF_INVALID_MODE materials[0].alphaCutoff: without alphaMode MASK (OPAQUE by default) it is ignored"}},
+		// The positions are (0,0,0), (1,0,0), (0,1,0): the first element
+		// past a bound is named, and the bound's mismatch.
+		{name: "data above max", edit: func(t testing.TB, d jdoc) { d.raw(t, "accessors/0/max", `[1, 0.5, 0]`) },
+			want: []string{"ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND accessors[0]: element 2 component 1 is above max[1] 0.5",
+				"ACCESSOR_MAX_MISMATCH accessors[0].max[1]: declared 0.5, the data's largest is 1"}},
+		{name: "data above max from the first element", edit: func(t testing.TB, d jdoc) { d.raw(t, "accessors/0/max", `[1, 1, -0.5]`) },
+			want: []string{"ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND accessors[0]: element 0 component 2 is above max[2] -0.5",
+				"ACCESSOR_MAX_MISMATCH accessors[0].max[2]: declared -0.5, the data's largest is 0"}},
+		{name: "data below min", edit: func(t testing.TB, d jdoc) { d.raw(t, "accessors/0/min", `[0, 0.5, 0]`) },
+			want: []string{"ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND accessors[0]: element 0 component 1 is below min[1] 0.5",
+				"ACCESSOR_MIN_MISMATCH accessors[0].min[1]: declared 0.5, the data's smallest is 0"}},
+		{name: "NaN in the first element of data no mesh uses", edit: func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, le(t, []float32{nan32(), 0}))
+			d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 2, "type": "SCALAR"}`, v))
+		}, want: []string{"ACCESSOR_INVALID_FLOAT accessors[10]: element 0 is not a finite number"}},
 		{name: "normalized FLOAT", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/normalized", true) },
 			want: []string{"ACCESSOR_NORMALIZED_INVALID accessors[0].normalized: set on FLOAT components, where glTF forbids it; ignored"}},
 		{name: "quantized positions without the extension", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/componentType", 5123) },
