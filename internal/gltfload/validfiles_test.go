@@ -647,3 +647,30 @@ func TestSingleJointSkin(t *testing.T) {
 		t.Errorf("%d skins, report %q; want one and no issue", len(m.Skins), m.Report.Lines(Hint, 0))
 	}
 }
+
+// TestVectorChecksNameTheFirst: the report names the first tangent whose w
+// is not ±1, the first not of unit length and the first colour outside
+// [0, 1], element 0 here, though element 2 breaks the same rules.
+func TestVectorChecksNameTheFirst(t *testing.T) {
+	d := skinnedDoc(t)
+	tv := d.addBuffer(t, 0, le(t, []float32{2, 0, 0, 0.5, 1, 0, 0, 1, 2, 0, 0, 0.5}))
+	tan := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "VEC4"}`, tv))
+	cv := d.addBuffer(t, 0, le(t, []float32{1.5, 0, 0, 1, 0.5, 0.5, 0.5, 1, -1, 0, 0, 1}))
+	col := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "VEC4"}`, cv))
+	d.set(t, "meshes/0/primitives/0/attributes/TANGENT", tan)
+	d.set(t, "meshes/0/primitives/0/attributes/COLOR_0", col)
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := issueLines(m)
+	for _, want := range []string{
+		"ACCESSOR_INVALID_SIGN meshes[0].primitives[0].attributes.TANGENT: tangent 0 has w other than 1 or -1",
+		"ACCESSOR_VECTOR3_NON_UNIT meshes[0].primitives[0].attributes.TANGENT: tangent 0 is not of unit length",
+		"ACCESSOR_NON_CLAMPED meshes[0].primitives[0].attributes.COLOR_0: colour 0 is outside [0, 1]",
+	} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("report %q lacks %q", lines, want)
+		}
+	}
+}
