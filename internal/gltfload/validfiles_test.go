@@ -674,3 +674,20 @@ func TestVectorChecksNameTheFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestSceneNonRootUnderNodeZero: a scene listing a child of nodes[0] is
+// named (the parent's index 0 is a parent like any other).
+func TestSceneNonRootUnderNodeZero(t *testing.T) {
+	d := skinnedDoc(t)
+	d.add(t, "nodes", `{"name": "tip"}`)
+	d.raw(t, "nodes/0/children", `[3]`)
+	d.raw(t, "scenes/0/nodes", `[0, 1, 3]`)
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "SCENE_NON_ROOT_NODE scenes[0].nodes[2]: nodes[3] is a child of nodes[0]; a scene lists root nodes only"
+	if lines := issueLines(m); !slices.Contains(lines, want) {
+		t.Errorf("report %q lacks %q", lines, want)
+	}
+}
