@@ -381,12 +381,14 @@ func (a *App) Draw() error {
 	case v.Grid == nil:
 		// Laid out once when turned on, its lines fixed on the ground
 		// from then on, and no allocation per frame.
-		v.Grid = scene.GroundGrid(v.Scene, a.Char)
+		// Under the whole crowd, not its middle member alone.
 		if a.Crowd != nil {
-			// Under the whole crowd, not its middle member alone.
 			if lo, hi, ok := a.Crowd.Bounds(); ok {
 				v.Grid = scene.GridUnder(lo, hi)
 			}
+		}
+		if v.Grid == nil {
+			v.Grid = scene.GroundGrid(v.Scene, a.Char)
 		}
 	}
 	v.Mode = a.UI.View
