@@ -445,17 +445,26 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// TestTangentsMatchMikkTSpace: on a UV sphere whose texture is mirrored
-// about its x = 0 meridian (tangent frames flip there and split their
-// groups), with smooth normals shared across triangles and poles of
-// coinciding corners, every corner's tangent is the one MikkTSpace's
-// reference gives (testdata/mikktspace_sphere.json, written by
+// TestTangentsMatchMikkTSpace: every corner's tangent is the one
+// MikkTSpace's reference gives (testdata/mikktspace_*.json, written by
 // tools/mikkref/make.js with the npm mikktspace port of mikktspace.c), to
 // a float32 rounding of the sums, both from the unindexed corners and
-// from the same sphere indexed (corners that agree in position, normal
-// and texture coordinate shared).
+// from the same mesh indexed (corners that agree in position, normal and
+// texture coordinate shared). The sphere's texture is mirrored about its
+// x = 0 meridian (tangent frames flip there and split their groups), its
+// smooth normals shared across triangles, its poles of coinciding
+// corners. The rough sheet adds what real meshes bring: a uv seam, a hard
+// edge, cells with no uv area that take their neighbours' frames,
+// triangles on two points, one triangle wound against its neighbours,
+// triangles in no particular order.
 func TestTangentsMatchMikkTSpace(t *testing.T) {
-	raw, err := os.ReadFile("testdata/mikktspace_sphere.json")
+	for _, name := range []string{"mikktspace_sphere.json", "mikktspace_rough.json"} {
+		t.Run(name, func(t *testing.T) { matchMikkTSpace(t, "testdata/"+name) })
+	}
+}
+
+func matchMikkTSpace(t *testing.T, file string) {
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
