@@ -542,3 +542,38 @@ func TestTangentBytesByHand(t *testing.T) {
 		t.Errorf("tangentBytes(4, 6) = %d, want 952", got)
 	}
 }
+
+// TestTangentsWeldOnlyWhatAgrees: corners weld where position, normal
+// and texture coordinate all agree, every component of each. A triangle
+// whose first vertex differs from another triangle's first vertex in one
+// component only (and shares no edge with it) gets, at every corner, the
+// tangents it gets alone; welded to the other vertex, its corner there
+// would take that vertex's position, normal or uv and its frame would
+// change.
+func TestTangentsWeldOnlyWhatAgrees(t *testing.T) {
+	// The vertex both triangles start at: position, normal, uv.
+	base := [8]float32{0, 0, 0, 0.6, 0, 0.8, 0, 0}
+	first := &Primitive{Material: -1, Indices: []uint32{0, 1, 2},
+		Positions: []float32{0, 0, 0, 1, 0, 0, 0, 1, 0},
+		Normals:   []float32{0.6, 0, 0.8, 0.6, 0, 0.8, 0.6, 0, 0.8},
+		UV0:       []float32{0, 0, 1, 0, 0, 1}}
+	for comp := range 8 {
+		v := base
+		v[comp] += []float32{0.25, 0.25, 0.25, 0.01, 0.01, 0.01, 0.25, 0.25}[comp]
+		second := &Primitive{Material: -1, Indices: []uint32{0, 1, 2},
+			Positions: append(slices.Clone(v[:3]), 2, 1, 0.5, -1, 2, 0.25),
+			Normals:   append(slices.Clone(v[3:6]), 0.6, 0, 0.8, 0.6, 0, 0.8),
+			UV0:       append(slices.Clone(v[6:]), 1, 0.5, 0.25, 1)}
+		both := &Primitive{Material: -1, Indices: []uint32{0, 1, 2, 3, 4, 5},
+			Positions: append(slices.Clone(first.Positions), second.Positions...),
+			Normals:   append(slices.Clone(first.Normals), second.Normals...),
+			UV0:       append(slices.Clone(first.UV0), second.UV0...)}
+		second.generateTangents(second.UV0)
+		both.generateTangents(both.UV0)
+		for c := range 3 {
+			if got, want := cornerTangent(both, 3+c), cornerTangent(second, c); got != want {
+				t.Errorf("component %d differs: corner %d's tangent %v beside the other triangle, %v alone", comp, c, got, want)
+			}
+		}
+	}
+}
