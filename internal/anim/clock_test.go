@@ -151,3 +151,64 @@ func TestClockEdges(t *testing.T) {
 		t.Fatalf("duration %v, want 2.5, the latest key", d)
 	}
 }
+
+// TestClockRewindEdges: Rewind keeps a Repeat clock's time up to Loops ×
+// Duration (Duration not 1, so that the product shows); it wraps a loop
+// clock played back before its start into its last cycle; a time a
+// hair below 0 (−1e-9, which wraps to Duration in float32) is the
+// start; a Repeat clock exactly one Duration in is at its second loop's
+// start, t = clamp(τ·R, 0, N·T) mod T = 0.
+func TestClockRewindEdges(t *testing.T) {
+	rep := anim.ClipClock{Duration: 2, Rate: 1, Mode: anim.Repeat, Loops: 3, Elapsed: 5}
+	rep.Rewind()
+	if rep.Elapsed != 5 || rep.Local() != 1 {
+		t.Errorf("repeat ×3 of 2 s at 5 s: elapsed %v, local %v after Rewind, want 5 and 1", rep.Elapsed, rep.Local())
+	}
+	rep.Elapsed = 7
+	rep.Rewind()
+	if rep.Elapsed != 6 || rep.Local() != 2 {
+		t.Errorf("repeat ×3 of 2 s at 7 s: elapsed %v, local %v after Rewind, want 6 and 2 (the end held)", rep.Elapsed, rep.Local())
+	}
+	for _, c := range []struct {
+		mode          anim.LoopMode
+		elapsed, want float32 // Elapsed before Rewind, Elapsed after
+	}{
+		{anim.Loop, -0.5, 1.5}, {anim.Loop, -2.5, 1.5}, {anim.Loop, -1e-9, 0}, {anim.Loop, 2, 0},
+		{anim.PingPong, -0.5, 3.5}, {anim.PingPong, -1e-9, 0},
+	} {
+		clock := anim.ClipClock{Duration: 2, Rate: 1, Mode: c.mode, Elapsed: c.elapsed}
+		clock.Rewind()
+		if clock.Elapsed != c.want {
+			t.Errorf("%v of 2 s at %v s: elapsed %v after Rewind, want %v", c.mode, c.elapsed, clock.Elapsed, c.want)
+		}
+		if l := clock.Local(); l < 0 || l > 2 {
+			t.Errorf("%v of 2 s at %v s: local %v outside [0, 2]", c.mode, c.elapsed, l)
+		}
+	}
+	for _, c := range []struct {
+		mode  anim.LoopMode
+		loops int
+		want  float32
+	}{{anim.Repeat, 2, 0}, {anim.Repeat, 1, 2}, {anim.Once, 1, 2}, {anim.Loop, 1, 2}, {anim.PingPong, 1, 2}} {
+		clock := anim.ClipClock{Duration: 2, Rate: 1, Mode: c.mode, Loops: c.loops, Elapsed: 2}
+		if l := clock.Local(); l != c.want {
+			t.Errorf("%v ×%d of 2 s at 2 s: local %v, want %v", c.mode, c.loops, l, c.want)
+		}
+	}
+}
+
+// A clip's runtime duration is its Duration where that is positive, else
+// its last key's time.
+func TestRuntimeClipDuration(t *testing.T) {
+	sk := &anim.Skeleton{Names: []string{"root"}, Parents: []int{-1}, Rest: []anim.Transform{anim.IdentityTransform}}
+	for _, c := range []struct{ set, want float32 }{{3, 3}, {1, 1}, {0, 2}, {-1, 2}} {
+		clip := &anim.Clip{Duration: c.set, Tracks: []anim.Track{{Path: anim.Translation, Times: []float32{0, 2}, Values: make([]float32, 6)}}}
+		rc, err := anim.NewRuntimeClip(clip, sk)
+		if err != nil {
+			t.Fatalf("duration %v: %v", c.set, err)
+		}
+		if d := rc.Duration(); d != c.want {
+			t.Errorf("Duration %v, keys to 2: runtime duration %v, want %v", c.set, d, c.want)
+		}
+	}
+}
