@@ -212,3 +212,27 @@ func TestRuntimeClipDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestClockFinishedEdges: a paused clock at its start has not finished
+// (it plays forwards once resumed); Repeat finishes at Loops × Duration
+// (Duration 2, so that the product shows), and a Repeat clock exactly
+// there holds the end, not the start.
+func TestClockFinishedEdges(t *testing.T) {
+	for _, c := range []struct {
+		mode          anim.LoopMode
+		rate, elapsed float32
+		finished      bool
+	}{
+		{anim.Once, 0, 0, false}, {anim.Repeat, 0, 0, false},
+		{anim.Repeat, 1, 3, false}, {anim.Repeat, 1, 4, true}, {anim.Once, 1, 2, true}, {anim.Once, 1, 1.5, false},
+	} {
+		clock := anim.ClipClock{Duration: 2, Rate: c.rate, Mode: c.mode, Loops: 2, Elapsed: c.elapsed}
+		if clock.Finished() != c.finished {
+			t.Errorf("%v ×2 of 2 s at rate %v, %v s: finished %v, want %v", c.mode, c.rate, c.elapsed, clock.Finished(), c.finished)
+		}
+	}
+	end := anim.ClipClock{Duration: 2, Rate: 1, Mode: anim.Repeat, Loops: 2, Elapsed: 4}
+	if l := end.Local(); l != 2 {
+		t.Errorf("repeat ×2 of 2 s at 4 s: local %v, want 2 (the last loop's end)", l)
+	}
+}
