@@ -70,3 +70,15 @@ func TestComputeDurationCountsMorphTracks(t *testing.T) {
 		t.Errorf("a clip of one empty morph track lasts %v, want 0", d)
 	}
 }
+
+// Ratio is raw bytes over packed bytes, 0 when nothing was packed.
+func TestCompressReportRatio(t *testing.T) {
+	for _, c := range []struct {
+		raw, packed int
+		want        float64
+	}{{100, 25, 4}, {30, 40, 0.75}, {100, 0, 0}} {
+		if got := (anim.CompressReport{RawBytes: c.raw, Bytes: c.packed}).Ratio(); got != c.want {
+			t.Errorf("%d bytes packed to %d: ratio %v, want %v", c.raw, c.packed, got, c.want)
+		}
+	}
+}
