@@ -1,6 +1,7 @@
 package gltfload
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -130,5 +131,80 @@ func TestMaterialPointerPlays(t *testing.T) {
 	near := slices.EqualFunc(mt.Values, rot.Values, func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-6 })
 	if mt.Channel != mc.Channel || mt.Count != 4 || !slices.Equal(mt.Times, rot.Times) || !near {
 		t.Errorf("material track %+v; want channels %d…+4 keyed as the rotation track %+v", mt, mc.Channel, *rot)
+	}
+}
+
+// TestLightPointerPlays: pointers to a punctual light's color (VEC3 keys)
+// and intensity (SCALAR keys) play on pose channels of their own, at rest
+// at the light's values; a second channel on the same parameter shares its
+// pose channels; a light index written with a leading zero, a parameter the
+// viewer does not play and a pointer to the light itself are named as not
+// played.
+func TestLightPointerPlays(t *testing.T) {
+	d := skinnedDoc(t)
+	d.raw(t, "extensions", `{"KHR_lights_punctual": {"lights": [{"type": "point", "color": [1, 0.5, 0.25], "intensity": 3}]}}`)
+	d.raw(t, "nodes/1/extensions", `{"KHR_lights_punctual": {"light": 0}}`)
+	d.raw(t, "extensionsUsed", `["KHR_animation_pointer", "KHR_lights_punctual"]`)
+	d.add(t, "animations/0/samplers", `{"input": 7, "output": 7}`)
+	ptr := func(sampler int, p string) string {
+		return `{"sampler": ` + itoa(sampler) + `, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "` + p + `"}}}}`
+	}
+	const lights = "/extensions/KHR_lights_punctual/lights/"
+	for _, c := range []string{ptr(1, lights+"0/color"), ptr(2, lights+"0/intensity"), ptr(1, lights+"0/color"),
+		ptr(2, lights+"00/intensity"), ptr(2, lights+"0/shadow"), ptr(2, lights+"0")} {
+		d.add(t, "animations/0/channels", c)
+	}
+	m, err := Decode(d.bytes(t), nil, "light.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc := m.LightChannels
+	if len(lc) != 2 || lc[0].Param != LightColor || lc[0].Count != 3 || lc[1].Param != LightIntensity || lc[1].Count != 1 ||
+		lc[0].Index != 0 || lc[1].Index != 0 || lc[1].Channel != lc[0].Channel+3 {
+		t.Fatalf("light channels %+v; want light 0's color (3) and then its intensity (1)", lc)
+	}
+	if rest := m.Skeleton.MorphRest[lc[0].Channel : lc[0].Channel+4]; !slices.Equal(rest, []float32{1, 0.5, 0.25, 3}) {
+		t.Errorf("the channels rest at %v, want the light's color and intensity 1 0.5 0.25 3", rest)
+	}
+	var got []string
+	for _, mt := range m.Clips[0].Morph {
+		got = append(got, itoa(mt.Channel)+"×"+itoa(mt.Count)+":"+strings.Trim(strings.Join(strings.Fields(fmt.Sprint(mt.Values)), " "), "[]"))
+	}
+	c0, c1 := itoa(lc[0].Channel), itoa(lc[1].Channel)
+	want := []string{c0 + "×3:0 0 0 0 1 0", c1 + "×1:0 1", c0 + "×3:0 0 0 0 1 0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("morph tracks %q, want %q", got, want)
+	}
+	for k, p := range []string{lights + "00/intensity", lights + "0/shadow", lights + "0"} {
+		named := messagesWith(m, `"`+p+`" is not played`)
+		if len(named) != 1 || !strings.Contains(named[0], "channels["+itoa(5+k)+"]") {
+			t.Errorf("%s: %q, want one line naming channel %d", p, named, 5+k)
+		}
+	}
+}
+
+// An unplayed pointer's line names up to three channels, and how many
+// more there are past three.
+func TestUnplayedPointerNamesThreeChannels(t *testing.T) {
+	d := skinnedDoc(t)
+	d.raw(t, "extensionsUsed", `["KHR_animation_pointer"]`)
+	for k := range 7 {
+		p := "/asset/three"
+		if k >= 3 {
+			p = "/asset/four"
+		}
+		d.add(t, "animations/0/channels", `{"sampler": 0, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "`+p+`"}}}}`)
+	}
+	m, err := Decode(d.bytes(t), nil, "pointer.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{
+		"/asset/three": "(animations[0].channels[2], animations[0].channels[3], animations[0].channels[4]); ignored",
+		"/asset/four":  "(animations[0].channels[5], animations[0].channels[6], animations[0].channels[7] and 1 more); ignored",
+	} {
+		if named := messagesWith(m, `"`+p+`"`); len(named) != 1 || !strings.HasSuffix(named[0], want) {
+			t.Errorf("%s: %q, want one line ending %q", p, named, want)
+		}
 	}
 }
