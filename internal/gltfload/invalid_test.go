@@ -167,6 +167,17 @@ var invalidCases = []invalidCase{
 		want: "nodes[1]: JSON value is null, want object"},
 	{name: "integer with a fraction", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/count", json.Number("1.5")) },
 		want: "accessors[0].count: 1.5 is not an integer"},
+	{name: "integer with a fraction in a map's last member", edit: func(t testing.TB, d jdoc) {
+		d.set(t, "meshes/0/primitives/0/attributes/WEIGHTS_0", json.Number("4.5"))
+	}, want: "meshes[0].primitives[0].attributes.WEIGHTS_0: 4.5 is not an integer"},
+	{name: "integer at 2^53 - 1", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/byteOffset", json.Number("9007199254740991")) },
+		want: "accessors[0]: 3 elements from byteOffset 9007199254740991 (stride 12) need 9007199254741027 bytes; bufferViews[0] has 36"},
+	{name: "integer at 2^53 - 1 written as a float", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/byteOffset", json.Number("9007199254740991.0")) },
+		want: "accessors[0]: 3 elements from byteOffset 9007199254740991 (stride 12) need 9007199254741027 bytes; bufferViews[0] has 36"},
+	{name: "integer at 2^53 written as a float", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/byteOffset", json.Number("9007199254740992.0")) },
+		want: "accessors[0].byteOffset: 9007199254740992.0 is out of range"},
+	{name: "channel sampler one past the last", edit: func(t testing.TB, d jdoc) { d.set(t, "animations/0/channels/1/sampler", 2) },
+		want: "animations[0].channels[1].sampler: samplers[2] does not exist (2 samplers in this animation)"},
 	{name: "integer beyond 2^53", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/byteOffset", json.Number("9007199254740993")) },
 		want: "accessors[0].byteOffset: 9007199254740993 is more than the maximum 9007199254740991"},
 	{name: "integer beyond 64 bits", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/byteOffset", json.Number("99999999999999999999")) },

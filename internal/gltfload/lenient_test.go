@@ -156,6 +156,22 @@ func TestLenientDocumentsWarn(t *testing.T) {
 			"ANIMATION_CHANNEL_TARGET_NODE_MATRIX animations[0].channels[0].target.node: nodes[1] has a matrix; glTF animates only nodes given as translation, rotation and scale"}},
 		{name: "property differing only in case", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/Count", 999) },
 			want: []string{"UNEXPECTED_PROPERTY accessors[0].Count: unknown property ignored (glTF property names are case-sensitive)"}},
+		{name: "names on every kind of object", edit: func(t testing.TB, d jdoc) {
+			for _, p := range []string{"scenes/0", "nodes/0", "skins/0", "meshes/0", "materials/0", "textures/0", "samplers/0",
+				"images/0", "accessors/0", "bufferViews/0", "buffers/0", "animations/0"} {
+				d.set(t, p+"/name", "named")
+			}
+		}, want: nil},
+		{name: "a name written Name", edit: func(t testing.TB, d jdoc) {
+			d.set(t, "nodes/1/Name", "hip")
+			d.set(t, "materials/0/Name", "skin")
+		}, want: []string{"UNEXPECTED_PROPERTY materials[0].Name: unknown property ignored (glTF property names are case-sensitive)",
+			"UNEXPECTED_PROPERTY nodes[1].Name: unknown property ignored (glTF property names are case-sensitive)"}},
+		// The root and the asset have no name to mistype (glTF's schema).
+		{name: "Name on the root and on the asset", edit: func(t testing.TB, d jdoc) {
+			d.set(t, "Name", "root")
+			d.set(t, "asset/Name", "asset")
+		}, want: nil},
 		{name: "integer written as a float", edit: func(t testing.TB, d jdoc) { d.set(t, "accessors/0/count", json.Number("3.0")) },
 			want: []string{"VIEWER_NOTE accessors[0].count: integer written as 3.0; read as 3"}},
 		{name: "unpadded base64", edit: func(t testing.TB, d jdoc) {
