@@ -142,6 +142,50 @@ func TestValidationReport(t *testing.T) {
 			b := d["buffers"].([]any)[0].(map[string]any)
 			b["uri"] = strings.Replace(b["uri"].(string), ";base64", ";;base64", 1)
 		}, []want{{"INVALID_URI", "/buffers/0/uri"}}},
+		{"buffer data URI without a media type", func(t testing.TB, d jdoc) {
+			b := d["buffers"].([]any)[0].(map[string]any)
+			b["uri"] = strings.Replace(b["uri"].(string), "application/octet-stream", "", 1)
+		}, []want{{"BUFFER_DATA_URI_MIME_TYPE_INVALID", "/buffers/0/uri"}}},
+		{"buffer data URI media type without a subtype", func(t testing.TB, d jdoc) {
+			b := d["buffers"].([]any)[0].(map[string]any)
+			b["uri"] = strings.Replace(b["uri"].(string), "application/octet-stream", "application", 1)
+		}, []want{{"INVALID_URI", "/buffers/0/uri"}}},
+		{"buffer data URI parameter without a name", func(t testing.TB, d jdoc) {
+			b := d["buffers"].([]any)[0].(map[string]any)
+			b["uri"] = strings.Replace(b["uri"].(string), ";base64", ";=x;base64", 1)
+		}, []want{{"INVALID_URI", "/buffers/0/uri"}}},
+		{"buffer data URI with a named parameter", func(t testing.TB, d jdoc) {
+			b := d["buffers"].([]any)[0].(map[string]any)
+			b["uri"] = strings.Replace(b["uri"].(string), ";base64", ";name=x;base64", 1)
+		}, nil},
+		// A stride may equal the view's length (one element); not exceed it,
+		// and a view of indices has none.
+		{"stride equal to the view's length", func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 12, le(t, []float32{1, 2, 3}))
+			d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 1, "type": "VEC3"}`, v))
+		}, nil},
+		{"stride past the view's length", func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 16, le(t, []float32{1, 2, 3}))
+			d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 1, "type": "VEC3"}`, v))
+		}, []want{{"BUFFER_VIEW_TOO_BIG_BYTE_STRIDE", "/bufferViews/10/byteStride"}}},
+		{"stride on a view of indices", func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 4, le(t, []uint16{0, 1, 2, 0}))
+			d.set(t, fmt.Sprintf("bufferViews/%d/target", v), 34963)
+		}, []want{{"BUFFER_VIEW_INVALID_BYTE_STRIDE", "/bufferViews/10/byteStride"}}},
+		// An accessor without a bufferView is zeros; a byteOffset needs one.
+		{"accessor of zeros", func(t testing.TB, d jdoc) {
+			d.add(t, "accessors", `{"componentType": 5126, "count": 2, "type": "SCALAR"}`)
+		}, nil},
+		{"accessor of zeros with a byteOffset", func(t testing.TB, d jdoc) {
+			d.add(t, "accessors", `{"componentType": 5126, "count": 2, "type": "SCALAR", "byteOffset": 4}`)
+		}, []want{{"UNSATISFIED_DEPENDENCY", "/accessors/10/byteOffset"}}},
+		// Identical objects are not duplicates: only arrays of indices and
+		// names must hold unique items.
+		{"two identical nodes", func(t testing.TB, d jdoc) {
+			d.add(t, "nodes", `{"name": "leaf"}`)
+			d.add(t, "nodes", `{"name": "leaf"}`)
+			d.raw(t, "nodes/2/children", `[3, 4]`)
+		}, nil},
 		{"image declared JPEG holding PNG", func(t testing.TB, d jdoc) { d.set(t, "images/0/mimeType", "image/jpeg") },
 			[]want{{"IMAGE_MIME_TYPE_INVALID", "/images/0/mimeType"}}},
 		{"unused image of no known format", unusedImage("image/png", []byte("GIF89a")),
