@@ -28,7 +28,7 @@ func (l *loader) loadMeshes() error {
 				return fmt.Errorf("%s: null", where)
 			}
 			if pi > 0 && len(p.Targets) != len(m.Primitives[0].Targets) {
-				return fmt.Errorf("%s.targets: %d morph targets, but primitives[0] has %d; every primitive of a mesh has the same number", where, len(p.Targets), len(m.Primitives[0].Targets))
+				return withCode("MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT", fmt.Errorf("%s.targets: %d morph targets, but primitives[0] has %d; every primitive of a mesh has the same number", where, len(p.Targets), len(m.Primitives[0].Targets)))
 			}
 			l.checkPrimitiveLayout(where, p)
 			prim, err := l.loadPrimitive(where, p)

@@ -389,12 +389,14 @@ func (l *loader) hasData(i int) bool {
 	return l.accessorOK(i) && (l.doc.Accessors[i].BufferView != nil || l.doc.Accessors[i].Sparse != nil)
 }
 
+// validateMeshes checks primitives' attributes, morph targets and indices
+// against glTF's rules. (Unequal target counts are refused, and a weights
+// count that does not match them reported, where the meshes load.)
 func (l *loader) validateMeshes() {
 	for mi, m := range l.doc.Meshes {
 		if m == nil {
 			continue
 		}
-		targets := -1
 		for pi, p := range m.Primitives {
 			if p == nil {
 				continue
@@ -431,12 +433,6 @@ func (l *loader) validateMeshes() {
 					l.issue("MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", where+".attributes.POSITION", "accessors[%d] has no min and max, which glTF requires of positions", acc)
 				}
 			}
-			if targets >= 0 && len(p.Targets) != targets {
-				l.issue("MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT", where+".targets", "%d morph targets; the mesh's first primitive has %d", len(p.Targets), targets)
-			}
-			if targets < 0 {
-				targets = len(p.Targets)
-			}
 			for ti, t := range p.Targets {
 				for _, sem := range slices.Sorted(maps.Keys(t)) {
 					tw := fmt.Sprintf("%s.targets[%d].%s", where, ti, sem)
@@ -464,9 +460,6 @@ func (l *loader) validateMeshes() {
 				}
 			}
 			l.validateVectors(where, p.Attributes)
-		}
-		if len(m.Weights) > 0 && targets >= 0 && len(m.Weights) != targets {
-			l.issue("MESH_INVALID_WEIGHTS_COUNT", fmt.Sprintf("meshes[%d].weights", mi), "%d weights for %d morph targets", len(m.Weights), targets)
 		}
 	}
 }

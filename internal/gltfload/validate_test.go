@@ -304,3 +304,117 @@ func TestSchemaHelpersAtTheirEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestValidationFirstOffenders: where data breaks a rule at several
+// elements, the report names the first (glTF-Validator names each; the
+// first is the one to look at), counted after sparse substitution; checks
+// that apply to one semantic leave the others alone; the first
+// primitive's target count is the one the others must match (refused).
+func TestValidationFirstOffenders(t *testing.T) {
+	sparse := func(t testing.TB, d jdoc, sparseVals []float32) {
+		base := d.addBuffer(t, 0, le(t, []float32{0, 0, 5, 5, 0, 0}))
+		idx := d.addBuffer(t, 0, []byte{1, 2})
+		vals := d.addBuffer(t, 0, le(t, sparseVals))
+		d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "VEC2", "min": [0, 0], "max": [1, 1],
+		  "sparse": {"count": 2, "indices": {"bufferView": %d, "componentType": 5121}, "values": {"bufferView": %d}}}`, base, idx, vals))
+	}
+	tangents := func(data ...float32) func(t testing.TB, d jdoc) {
+		return func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, le(t, data))
+			a := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "VEC4"}`, v))
+			d.set(t, "meshes/0/primitives/0/attributes/TANGENT", a)
+		}
+	}
+	prims := func(targets ...string) func(t testing.TB, d jdoc) {
+		return func(t testing.TB, d jdoc) {
+			var ps []string
+			for _, tg := range targets {
+				if tg != "" {
+					tg = `, "targets": [` + tg + `]`
+				}
+				ps = append(ps, `{"attributes": {"POSITION": 0, "NORMAL": 1}`+tg+`}`)
+			}
+			d.raw(t, "meshes", `[{"primitives": [`+strings.Join(ps, ", ")+`]}]`)
+			// accessors[10]: three displacements, no min or max.
+			v := d.addBuffer(t, 0, le(t, make([]float32, 9)))
+			d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "VEC3"}`, v))
+			d.del(t, "nodes/0/skin")
+		}
+	}
+	cases := []struct {
+		name string
+		edit func(t testing.TB, d jdoc)
+		code string   // the code the case is about
+		want []string // its lines, in order (none: the code must not appear)
+	}{
+		{"NaN at elements 0 and 2", func(t testing.TB, d jdoc) {
+			v := d.addBuffer(t, 0, le(t, []float32{float32(math.NaN()), 1, float32(math.Inf(1))}))
+			d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "SCALAR"}`, v))
+		}, "ACCESSOR_INVALID_FLOAT", []string{"accessors[10]: element 0 is not a finite number"}},
+		// Element 1's base value 5 is replaced by 1: within the bounds.
+		{"sparse values within the bounds", func(t testing.TB, d jdoc) { sparse(t, d, []float32{1, 1, 0, 1}) },
+			"ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", nil},
+		{"sparse value above max", func(t testing.TB, d jdoc) { sparse(t, d, []float32{1, 1, 0, 3}) },
+			"ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", []string{"accessors[10]: element 2 component 1 is above max[1] 1"}},
+		{"sparse value above max, the mismatch", func(t testing.TB, d jdoc) { sparse(t, d, []float32{1, 1, 0, 3}) },
+			"ACCESSOR_MAX_MISMATCH", []string{"accessors[10].max[1]: declared 1, the data's largest is 3"}},
+		{"colour from accessor 0", func(t testing.TB, d jdoc) {
+			d.patch(t, 0, []float32{0, 0, 0, 2, 0, 0, 0, 1, 0})
+			d.raw(t, "accessors/0/max", `[2, 1, 0]`)
+			d.set(t, "meshes/0/primitives/0/attributes/COLOR_0", 0)
+		}, "ACCESSOR_NON_CLAMPED", []string{"meshes[0].primitives[0].attributes.COLOR_0: colour 1 is outside [0, 1]"}},
+		{"tangents of zeros the file never wrote", func(t testing.TB, d jdoc) {
+			a := d.add(t, "accessors", `{"componentType": 5126, "count": 3, "type": "VEC4"}`)
+			d.set(t, "meshes/0/primitives/0/attributes/TANGENT", a)
+		}, "ACCESSOR_INVALID_SIGN", nil},
+		// 256 vertices, so that the restart value of byte indices, 255,
+		// is a vertex; it is at elements 0 and 3.
+		{"byte indices at the restart value", func(t testing.TB, d jdoc) {
+			pos := make([]float32, 3*256)
+			for v := range 256 {
+				pos[3*v], pos[3*v+1] = float32(v%16), float32(v/16)
+			}
+			pv := d.addBuffer(t, 0, le(t, pos))
+			a := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 256, "type": "VEC3", "min": [0, 0, 0], "max": [15, 15, 0]}`, pv))
+			iv := d.addBuffer(t, 0, []byte{255, 1, 2, 255, 4, 5})
+			b := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5121, "count": 6, "type": "SCALAR"}`, iv))
+			d.raw(t, "meshes", fmt.Sprintf(`[{"primitives": [{"attributes": {"POSITION": %d}, "indices": %d}]}]`, a, b))
+			d.del(t, "nodes/0/skin")
+		}, "ACCESSOR_INDEX_PRIMITIVE_RESTART", []string{"meshes[0].primitives[0].indices: index 0 is 255, the primitive restart value, which glTF does not allow"}},
+		{"tangents long along y, then z", tangents(1, 0, 0, 1, 0, 2, 0, 1, 0, 0, 2, 1),
+			"ACCESSOR_VECTOR3_NON_UNIT", []string{"meshes[0].primitives[0].attributes.TANGENT: tangent 1 is not of unit length"}},
+		{"tangents long along z, then y", tangents(1, 0, 0, 1, 0, 0, 2, 1, 0, 2, 0, 1),
+			"ACCESSOR_VECTOR3_NON_UNIT", []string{"meshes[0].primitives[0].attributes.TANGENT: tangent 1 is not of unit length"}},
+		{"tangents long at 0 and 2", tangents(2, 0, 0, 1, 1, 0, 0, 1, 0, 0, 2, 1),
+			"ACCESSOR_VECTOR3_NON_UNIT", []string{"meshes[0].primitives[0].attributes.TANGENT: tangent 0 is not of unit length"}},
+		{"a target's normals without bounds", prims(`{"NORMAL": 10}`), "MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", nil},
+		{"a target's positions without bounds", prims(`{"POSITION": 10}`),
+			"MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", []string{"meshes[0].primitives[0].targets[0].POSITION: accessors[10] has no min and max, which glTF requires of positions"}},
+	}
+	d := skinnedDoc(t)
+	prims("", `{"POSITION": 10}`, "")(t, d)
+	_, err := Decode(d.bytes(t), nil, "t.gltf")
+	const targets = "meshes[0].primitives[1].targets: 1 morph targets, but primitives[0] has 0; every primitive of a mesh has the same number"
+	if err == nil || !strings.HasSuffix(err.Error(), targets) || RefusalCode(err) != "MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT" {
+		t.Errorf("targets 0, 1, 0: refusal %v, code %s; want %q, MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT", err, RefusalCode(err), targets)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := skinnedDoc(t)
+			tc.edit(t, d)
+			m, err := Decode(d.bytes(t), nil, "t.gltf")
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			var got []string
+			for _, i := range m.Report.Issues {
+				if i.Code == tc.code {
+					got = append(got, i.Message)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %q, want %q; the report: %q", tc.code, got, tc.want, m.Report.Lines(Hint, 0))
+			}
+		})
+	}
+}
