@@ -305,12 +305,14 @@ func TestSchemaHelpersAtTheirEdges(t *testing.T) {
 	}
 }
 
-// TestValidationFirstOffenders: where data breaks a rule at several
-// elements, the report names the first (glTF-Validator names each; the
-// first is the one to look at), counted after sparse substitution; checks
-// that apply to one semantic leave the others alone; the first
-// primitive's target count is the one the others must match (refused).
-func TestValidationFirstOffenders(t *testing.T) {
+// TestValidationLinesExactly: each case's lines of one code, word for
+// word, or none. Where data breaks a rule at several elements, the report
+// names the first (glTF-Validator names each; the first is the one to look
+// at), counted after sparse substitution; checks that apply to one
+// semantic leave the others alone; each check's bound is tested on both
+// sides. The first primitive's target count is the one the others must
+// match (refused).
+func TestValidationLinesExactly(t *testing.T) {
 	sparse := func(t testing.TB, d jdoc, sparseVals []float32) {
 		base := d.addBuffer(t, 0, le(t, []float32{0, 0, 5, 5, 0, 0}))
 		idx := d.addBuffer(t, 0, []byte{1, 2})
@@ -323,6 +325,32 @@ func TestValidationFirstOffenders(t *testing.T) {
 			v := d.addBuffer(t, 0, le(t, data))
 			a := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": 3, "type": "VEC4"}`, v))
 			d.set(t, "meshes/0/primitives/0/attributes/TANGENT", a)
+		}
+	}
+	cameras := func(js string) func(t testing.TB, d jdoc) {
+		return func(t testing.TB, d jdoc) { d.raw(t, "cameras", `[`+js+`]`) }
+	}
+	ortho := func(xmag, ymag, znear, zfar string) func(t testing.TB, d jdoc) {
+		return cameras(`{"type": "orthographic", "orthographic": {"xmag": ` + xmag + `, "ymag": ` + ymag + `, "znear": ` + znear + `, "zfar": ` + zfar + `}}`)
+	}
+	persp := func(yfov, znear, zfar string) func(t testing.TB, d jdoc) {
+		return cameras(`{"type": "perspective", "perspective": {"yfov": ` + yfov + `, "znear": ` + znear + `, "zfar": ` + zfar + `}}`)
+	}
+	// sampler adds animations[0].samplers[2] with keys at times (accessor
+	// 10) and VEC3 values, three a key for CUBICSPLINE.
+	sampler := func(interp string, times ...float32) func(t testing.TB, d jdoc) {
+		return func(t testing.TB, d jdoc) {
+			tv := d.addBuffer(t, 0, le(t, times))
+			in := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": %d, "type": "SCALAR", "min": [%v], "max": [%v]}`,
+				tv, len(times), times[0], times[len(times)-1]))
+			n := len(times)
+			if interp == "CUBICSPLINE" {
+				n *= 3
+			}
+			ov := d.addBuffer(t, 0, le(t, make([]float32, 3*n)))
+			out := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": %d, "type": "VEC3"}`, ov, n))
+			d.add(t, "animations/0/samplers", fmt.Sprintf(`{"input": %d, "output": %d, "interpolation": %q}`, in, out, interp))
+			d.add(t, "animations/0/channels", `{"sampler": 2, "target": {"node": 1, "path": "scale"}}`)
 		}
 	}
 	prims := func(targets ...string) func(t testing.TB, d jdoc) {
@@ -387,6 +415,28 @@ func TestValidationFirstOffenders(t *testing.T) {
 			"ACCESSOR_VECTOR3_NON_UNIT", []string{"meshes[0].primitives[0].attributes.TANGENT: tangent 1 is not of unit length"}},
 		{"tangents long at 0 and 2", tangents(2, 0, 0, 1, 1, 0, 0, 1, 0, 0, 2, 1),
 			"ACCESSOR_VECTOR3_NON_UNIT", []string{"meshes[0].primitives[0].attributes.TANGENT: tangent 0 is not of unit length"}},
+		{"orthographic of magnification 1", ortho("1", "1", "0", "1"), "CAMERA_XMAG_YMAG_NEGATIVE", nil},
+		{"orthographic of magnification 1, the depth range", ortho("1", "1", "0", "1"), "CAMERA_ZFAR_LEQUAL_ZNEAR", nil},
+		{"orthographic of no ymag", ortho("1", "0", "0", "1"), "CAMERA_XMAG_YMAG_ZERO", []string{"cameras[0].orthographic: xmag and ymag must not be zero"}},
+		{"orthographic of negative xmag", ortho("-1", "1", "0", "1"), "CAMERA_XMAG_YMAG_NEGATIVE", []string{"cameras[0].orthographic: xmag or ymag is negative: the image is flipped"}},
+		{"orthographic of negative ymag", ortho("1", "-1", "0", "1"), "CAMERA_XMAG_YMAG_NEGATIVE", []string{"cameras[0].orthographic: xmag or ymag is negative: the image is flipped"}},
+		{"orthographic far at near", ortho("1", "1", "1", "1"), "CAMERA_ZFAR_LEQUAL_ZNEAR", []string{"cameras[0].orthographic.zfar: 1 is not beyond znear 1"}},
+		{"perspective far at near", persp("1", "1", "1"), "CAMERA_ZFAR_LEQUAL_ZNEAR", []string{"cameras[0].perspective.zfar: 1 is not beyond znear 1"}},
+		{"perspective of a field of view of π", persp("3.141592653589793", "1", "2"), "CAMERA_YFOV_GEQUAL_PI",
+			[]string{"cameras[0].perspective.yfov: 3.141592653589793 radians is half a turn or more"}},
+		{"perspective of a field of view of 1", persp("1", "1", "2"), "CAMERA_YFOV_GEQUAL_PI", nil},
+		{"spline of one key", sampler("CUBICSPLINE", 0), "ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS",
+			[]string{"animations[0].samplers[2].input: 1 key for CUBICSPLINE, which needs at least 2"}},
+		{"spline of two keys", sampler("CUBICSPLINE", 0, 1), "ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS", nil},
+		{"linear sampler of one key", sampler("LINEAR", 0), "ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS", nil},
+		{"a skinned node whose joints are in no scene with it", func(t testing.TB, d jdoc) { d.raw(t, "scenes/0/nodes", `[0]`) },
+			"NODE_SKIN_NO_SCENE", []string{"nodes[0]: in scenes[0], but joint nodes[1] of its skin is not"}},
+		{"a skinned node in no scene", func(t testing.TB, d jdoc) { d.raw(t, "scenes/0/nodes", `[1]`) }, "NODE_SKIN_NO_SCENE", nil},
+		{"joints in two trees, the first rooted at node 0", func(t testing.TB, d jdoc) { d.raw(t, "skins/0/joints", `[0, 1]`) },
+			"SKIN_NO_COMMON_ROOT", []string{"skins[0].joints: nodes[0] and nodes[1] are in different trees; a skin's joints have one common root"}},
+		{"two inverse bind matrices with a projective row", func(t testing.TB, d jdoc) {
+			d.patch(t, 6, []float32{1, 0, 0, 0.5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0.5})
+		}, "ACCESSOR_INVALID_IBM", []string{"accessors[6]: inverse bind matrix 0 does not end in the row 0 0 0 1"}},
 		{"a target's normals without bounds", prims(`{"NORMAL": 10}`), "MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", nil},
 		{"a target's positions without bounds", prims(`{"POSITION": 10}`),
 			"MESH_PRIMITIVE_POSITION_ACCESSOR_WITHOUT_BOUNDS", []string{"meshes[0].primitives[0].targets[0].POSITION: accessors[10] has no min and max, which glTF requires of positions"}},
