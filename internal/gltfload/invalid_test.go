@@ -582,3 +582,12 @@ func TestSkinnedDocLoadsCleanly(t *testing.T) {
 		}
 	}
 }
+
+// The object cap is inclusive: 65,536 objects in an array load (one more
+// is refused: "too many nodes" above).
+func TestObjectCapIsInclusive(t *testing.T) {
+	js := []byte(`{"asset": {"version": "2.0"}, "samplers": [` + strings.Repeat("{}, ", 1<<16-1) + `{}]}`)
+	if _, err := Decode(js, nil, "t.gltf"); err != nil {
+		t.Fatalf("65536 samplers refused: %v", err)
+	}
+}
