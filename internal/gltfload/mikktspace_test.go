@@ -81,6 +81,9 @@ func TestTangentsOfAFlatQuad(t *testing.T) {
 		// The image turned a quarter turn counter-clockwise: u grows along
 		// +Y, v along +X; n × t = −X is the image's up (−v): w 1.
 		{"rotated 90°", func(x, y float32) (float32, float32) { return y, x }, [4]float32{0, 1, 0, 1}},
+		// The mirrored image at a 10⁻¹⁸ scale: a uv area of 10⁻³⁶, above
+		// FLT_MIN, and derivatives of 10¹⁸ per unit of it: a frame.
+		{"mirrored at 1e-18", func(x, y float32) (float32, float32) { return (1 - x) * 1e-18, (1 - y) * 1e-18 }, [4]float32{-1, 0, 0, -1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := quadPrim(c.uv)
@@ -290,6 +293,15 @@ func TestTangentsOfDegenerateInput(t *testing.T) {
 			p := quadPrim(func(x, y float32) (float32, float32) { return x, 1 - y })
 			for v := range 4 {
 				copy(p.Normals[3*v:], []float32{1, 0, 0})
+			}
+			return p
+		}},
+		// No frame from the uvs, and a normal leaning on every axis: the
+		// fallback axis must be made orthogonal to it, and unit.
+		{"one uv for all, a slanted normal", func() *Primitive {
+			p := quadPrim(func(x, y float32) (float32, float32) { return 0.5, 0.5 })
+			for v := range 4 {
+				copy(p.Normals[3*v:], []float32{0.48, 0.6, 0.64})
 			}
 			return p
 		}},
