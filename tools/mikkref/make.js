@@ -1,5 +1,5 @@
-// Writes internal/gltfload/testdata/mikktspace_sphere.json and
-// mikktspace_rough.json, meshes of unindexed triangles (positions, normals,
+// Writes internal/gltfload/testdata/mikktspace_sphere.json,
+// mikktspace_rough.json and mikktspace_seam.json, meshes of unindexed triangles (positions, normals,
 // texture coordinates) with the tangents MikkTSpace gives them, from the
 // reference port (npm mikktspace, the Rust port of Morten Mikkelsen's
 // mikktspace.c, built to WebAssembly): the expected frames of
@@ -12,7 +12,9 @@
 // halfway up, a hard edge (one cell's corners with their own normal), a
 // strip of cells with no uv area welded to their neighbours, a cell with
 // uvs of its own, two triangles on two points, one triangle wound against
-// its neighbours, all in shuffled order.
+// its neighbours, in shuffled order, written twice: with a triangle of no
+// uv area first, and with a corner on the mirror's column first and a
+// triangle on two points at that corner's vertex last (the seam file).
 //
 //   cd tools/mikkref && npm install mikktspace@1.1.1 && node make.js
 //
@@ -76,19 +78,33 @@ for (let j = 0; j < H; j++) for (let i = 0; i < W; i++) {
     if (j >= H / 2) v = v + 0.5;          // a seam: the top half's uv jumps
     let n = N(ii, jj);
     if (i === 2 && ii === 3) n = [0, 0, 1]; // a hard edge at x column 3 seen from cell 2
-    return { p: P(ii, jj), n, uv: [f32(u), f32(v)] };
+    return { p: P(ii, jj), n, uv: [f32(u), f32(v)], col: ii };
   };
   let a = c(i, j), b = c(i + 1, j), d = c(i + 1, j + 1), e = c(i, j + 1);
   if (i === 6 && j === 4) { const m = [f32(0.7), f32(0.2)]; a.uv = m; b.uv = [f32(0.8), f32(0.3)]; d.uv = [f32(0.9), f32(0.4)]; } // its own uvs, three on a line
-  if ((i + j) % 2) { tris.push([a, b, d], [a, d, e]); } else { tris.push([a, b, e], [b, d, e]); }
-  if (i === 1 && j === 3) tris.push([a, a, b]);        // degenerate: two corners at one position
-  if (i === 4 && j === 2) tris.push([d, e, d]);
+  const cell = (t) => Object.assign(t, { cell: i });
+  if ((i + j) % 2) { tris.push(cell([a, b, d]), cell([a, d, e])); } else { tris.push(cell([a, b, e]), cell([b, d, e])); }
+  if (i === 1 && j === 3) tris.push(cell([a, a, b]));  // degenerate: two corners at one position
+  if (i === 4 && j === 2) tris.push(cell([d, e, d]));
 }
 // one flipped triangle (its edges walk with its neighbours', not against)
 tris[17] = [tris[17][0], tris[17][2], tris[17][1]];
 // shuffle
 for (let k = tris.length - 1; k > 0; k--) { const r = Math.floor(rnd() * (k + 1)); [tris[k], tris[r]] = [tris[r], tris[k]]; }
-const pos = [], nrm = [], uv = [];
-for (const t of tris) for (const x of t) { pos.push(...x.p); nrm.push(...x.n); uv.push(...x.uv); }
-write('mikktspace_rough.json', pos, nrm, uv);
+// Written twice, in two orders. First: a triangle with no uv area first,
+// which joins a group only when another reaches it.
+const first = (t) => [t, ...tris.filter((x) => x !== t)];
+const flat = tris.find((t) => t.cell === 5 && t[0].p !== t[1].p && t[1].p !== t[2].p && t[0].p !== t[2].p);
+// Then: first a triangle with a corner on the mirror's column (two frames
+// meet there), that corner first, and a triangle on two points at it last:
+// the degenerate triangle takes the frame of the first corner at its vertex.
+const seam = tris.find((t) => t.cell === 3 && t.some((x) => x.col === 4));
+const k = seam.findIndex((x) => x.col === 4);
+const turned = [seam[k], seam[(k + 1) % 3], seam[(k + 2) % 3]];
+for (const [name, order] of [['mikktspace_rough.json', first(flat)],
+  ['mikktspace_seam.json', [...first(seam).map((t) => (t === seam ? turned : t)), [turned[0], turned[0], turned[1]]]]]) {
+  const pos = [], nrm = [], uv = [];
+  for (const t of order) for (const x of t) { pos.push(...x.p); nrm.push(...x.n); uv.push(...x.uv); }
+  write(name, pos, nrm, uv);
+}
 }
