@@ -225,3 +225,33 @@ func TestToNRGBAKeepsYCbCrColourUnderAlpha(t *testing.T) {
 		t.Errorf("%v, want about {254 0 0 0}", got)
 	}
 }
+
+// TestJPEGMarkers walks marker segments by hand (ITU T.81 B.1.1): each
+// case's code and message, or none where the walk reaches a scan.
+func TestJPEGMarkers(t *testing.T) {
+	const eos = "IMAGE_UNEXPECTED_EOS: cannot decode: the JPEG data ends before its first scan"
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string // "" for no error
+	}{
+		{"a scan right after the start", []byte{0xFF, 0xD8, 0xFF, 0xDA}, ""},
+		{"ends in fill bytes", []byte{0xFF, 0xD8, 0xFF}, eos},
+		{"ends exactly after a segment", []byte{0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02}, eos},
+		{"an empty segment, then a scan", []byte{0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02, 0xFF, 0xDA}, ""},
+		{"markers without a length, then a scan", []byte{0xFF, 0xD8, 0xFF, 0xD0, 0xFF, 0xFF, 0x01, 0xFF, 0xDA}, ""},
+		{"a length cut after its first byte", []byte{0xFF, 0xD8, 0xFF, 0xE0, 0x00}, eos},
+		{"a length of 1 at the data's end", []byte{0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01}, "IMAGE_DATA_INVALID: cannot decode: JPEG segment length 1 at byte 4"},
+		{"a reserved marker", []byte{0xFF, 0xD8, 0xFF, 0x05, 0x00, 0x02}, "IMAGE_DATA_INVALID: cannot decode: JPEG marker 0x05 at byte 3 is not a marker"},
+		{"a segment followed by data", []byte{0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02, 0x00, 0xDA}, "IMAGE_DATA_INVALID: cannot decode: byte 6 of the JPEG data is not a marker"},
+		{"not JPEG", []byte{0xFF, 0xD8, 0x00}, ""},
+	} {
+		got := ""
+		if err := jpegMarkers(c.data); err != nil {
+			got = imageCode(err) + ": " + err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
