@@ -21,6 +21,13 @@ func TestValidationReport(t *testing.T) {
 			d.add(t, "images", fmt.Sprintf(`{"uri": "data:%s;base64,%s"}`, mime, base64.StdEncoding.EncodeToString(data)))
 		}
 	}
+	// bufferURI replaces old with new in buffers[0]'s data URI.
+	bufferURI := func(old, new string) func(t testing.TB, d jdoc) {
+		return func(t testing.TB, d jdoc) {
+			b := d["buffers"].([]any)[0].(map[string]any)
+			b["uri"] = strings.Replace(b["uri"].(string), old, new, 1)
+		}
+	}
 	cases := []struct {
 		name string
 		edit func(t testing.TB, d jdoc)
@@ -134,30 +141,12 @@ func TestValidationReport(t *testing.T) {
 		}, []want{{"PATTERN_MISMATCH", "/animations/0/channels/2/target/extensions/KHR_animation_pointer/pointer"}}},
 		{"WebP image without EXT_texture_webp", unusedImage("image/webp", []byte("RIFF")),
 			[]want{{"IMAGE_NON_ENABLED_MIME_TYPE", "/images/1"}}},
-		{"buffer data URI of another media type", func(t testing.TB, d jdoc) {
-			b := d["buffers"].([]any)[0].(map[string]any)
-			b["uri"] = strings.Replace(b["uri"].(string), "application/octet-stream", "text/plain", 1)
-		}, []want{{"BUFFER_DATA_URI_MIME_TYPE_INVALID", "/buffers/0/uri"}}},
-		{"buffer data URI with an empty parameter", func(t testing.TB, d jdoc) {
-			b := d["buffers"].([]any)[0].(map[string]any)
-			b["uri"] = strings.Replace(b["uri"].(string), ";base64", ";;base64", 1)
-		}, []want{{"INVALID_URI", "/buffers/0/uri"}}},
-		{"buffer data URI without a media type", func(t testing.TB, d jdoc) {
-			b := d["buffers"].([]any)[0].(map[string]any)
-			b["uri"] = strings.Replace(b["uri"].(string), "application/octet-stream", "", 1)
-		}, []want{{"BUFFER_DATA_URI_MIME_TYPE_INVALID", "/buffers/0/uri"}}},
-		{"buffer data URI media type without a subtype", func(t testing.TB, d jdoc) {
-			b := d["buffers"].([]any)[0].(map[string]any)
-			b["uri"] = strings.Replace(b["uri"].(string), "application/octet-stream", "application", 1)
-		}, []want{{"INVALID_URI", "/buffers/0/uri"}}},
-		{"buffer data URI parameter without a name", func(t testing.TB, d jdoc) {
-			b := d["buffers"].([]any)[0].(map[string]any)
-			b["uri"] = strings.Replace(b["uri"].(string), ";base64", ";=x;base64", 1)
-		}, []want{{"INVALID_URI", "/buffers/0/uri"}}},
-		{"buffer data URI with a named parameter", func(t testing.TB, d jdoc) {
-			b := d["buffers"].([]any)[0].(map[string]any)
-			b["uri"] = strings.Replace(b["uri"].(string), ";base64", ";name=x;base64", 1)
-		}, nil},
+		{"buffer data URI of another media type", bufferURI("application/octet-stream", "text/plain"), []want{{"BUFFER_DATA_URI_MIME_TYPE_INVALID", "/buffers/0/uri"}}},
+		{"buffer data URI with an empty parameter", bufferURI(";base64", ";;base64"), []want{{"INVALID_URI", "/buffers/0/uri"}}},
+		{"buffer data URI without a media type", bufferURI("application/octet-stream", ""), []want{{"BUFFER_DATA_URI_MIME_TYPE_INVALID", "/buffers/0/uri"}}},
+		{"buffer data URI media type without a subtype", bufferURI("application/octet-stream", "application"), []want{{"INVALID_URI", "/buffers/0/uri"}}},
+		{"buffer data URI parameter without a name", bufferURI(";base64", ";=x;base64"), []want{{"INVALID_URI", "/buffers/0/uri"}}},
+		{"buffer data URI with a named parameter", bufferURI(";base64", ";name=x;base64"), nil},
 		// A stride may equal the view's length (one element); not exceed it,
 		// and a view of indices has none.
 		{"stride equal to the view's length", func(t testing.TB, d jdoc) {
@@ -201,12 +190,7 @@ func TestValidationReport(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d := skinnedDoc(t)
-			tc.edit(t, d)
-			m, err := Decode(d.bytes(t), nil, "t.gltf")
-			if err != nil {
-				t.Fatalf("refused: %v", err)
-			}
+			m := decodeEdited(t, tc.edit)
 			var got []want
 			for _, i := range m.Report.Issues {
 				got = append(got, want{i.Code, i.Pointer})
@@ -303,6 +287,19 @@ func TestSchemaHelpersAtTheirEdges(t *testing.T) {
 			t.Errorf("lineCol(%d) = %d, %d; want %d, %d", tc.off, l, c, tc.line, tc.col)
 		}
 	}
+}
+
+// decodeEdited is skinnedDoc with edit made to it, decoded; a refusal
+// fails the test.
+func decodeEdited(t *testing.T, edit func(t testing.TB, d jdoc)) *Model {
+	t.Helper()
+	d := skinnedDoc(t)
+	edit(t, d)
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	return m
 }
 
 // TestValidationLinesExactly: each case's lines of one code, word for
@@ -450,12 +447,7 @@ func TestValidationLinesExactly(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d := skinnedDoc(t)
-			tc.edit(t, d)
-			m, err := Decode(d.bytes(t), nil, "t.gltf")
-			if err != nil {
-				t.Fatalf("refused: %v", err)
-			}
+			m := decodeEdited(t, tc.edit)
 			var got []string
 			for _, i := range m.Report.Issues {
 				if i.Code == tc.code {
