@@ -168,6 +168,11 @@ func TestValidationReport(t *testing.T) {
 		{"accessor of zeros with a byteOffset", func(t testing.TB, d jdoc) {
 			d.add(t, "accessors", `{"componentType": 5126, "count": 2, "type": "SCALAR", "byteOffset": 4}`)
 		}, []want{{"UNSATISFIED_DEPENDENCY", "/accessors/10/byteOffset"}}},
+		// glTF-Validator asks for a bufferView wherever byteOffset is
+		// written, 0 included.
+		{"accessor of zeros with a byteOffset of 0", func(t testing.TB, d jdoc) {
+			d.add(t, "accessors", `{"componentType": 5126, "count": 2, "type": "SCALAR", "byteOffset": 0}`)
+		}, []want{{"UNSATISFIED_DEPENDENCY", "/accessors/10/byteOffset"}}},
 		// Identical objects are not duplicates: only arrays of indices and
 		// names must hold unique items.
 		{"two identical nodes", func(t testing.TB, d jdoc) {
