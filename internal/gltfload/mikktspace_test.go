@@ -469,7 +469,8 @@ func cpuTime() time.Duration {
 // edge, cells with no uv area that take their neighbours' frames,
 // triangles on two points, one triangle wound against its neighbours,
 // triangles in no particular order; it comes in two orders, one starting
-// with a triangle of no uv area (which only joins a group another starts),
+// with a triangle of no uv area (which only joins a group another starts)
+// and ending with a fin on its first edge (three triangles on one edge),
 // the other with a corner where two frames meet and a triangle on two
 // points at it (which takes the first corner's frame).
 func TestTangentsMatchMikkTSpace(t *testing.T) {

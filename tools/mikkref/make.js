@@ -13,7 +13,8 @@
 // strip of cells with no uv area welded to their neighbours, a cell with
 // uvs of its own, two triangles on two points, one triangle wound against
 // its neighbours, in shuffled order, written twice: with a triangle of no
-// uv area first, and with a corner on the mirror's column first and a
+// uv area first and a fin on its first edge (three triangles on one edge)
+// last, and with a corner on the mirror's column first and a
 // triangle on two points at that corner's vertex last (the seam file).
 //
 //   cd tools/mikkref && npm install mikktspace@1.1.1 && node make.js
@@ -101,7 +102,10 @@ const flat = tris.find((t) => t.cell === 5 && t[0].p !== t[1].p && t[1].p !== t[
 const seam = tris.find((t) => t.cell === 3 && t.some((x) => x.col === 4));
 const k = seam.findIndex((x) => x.col === 4);
 const turned = [seam[k], seam[(k + 1) % 3], seam[(k + 2) % 3]];
-for (const [name, order] of [['mikktspace_rough.json', first(flat)],
+// And last a fin on that triangle's first edge, walked the same way: a
+// third triangle on an edge two already share, which stays unpaired.
+const fin = [flat[0], flat[1], { p: [flat[0].p[0], flat[0].p[1], f32(flat[0].p[2] + 0.5)], n: flat[0].n, uv: [f32(flat[0].uv[0] + 0.1), flat[0].uv[1]] }];
+for (const [name, order] of [['mikktspace_rough.json', [...first(flat), fin]],
   ['mikktspace_seam.json', [...first(seam).map((t) => (t === seam ? turned : t)), [turned[0], turned[0], turned[1]]]]]) {
   const pos = [], nrm = [], uv = [];
   for (const t of order) for (const x of t) { pos.push(...x.p); nrm.push(...x.n); uv.push(...x.uv); }
