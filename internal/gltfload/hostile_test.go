@@ -181,3 +181,28 @@ func TestSharedVertexBuffer(t *testing.T) {
 		t.Fatalf("allocated %d bytes for a %d-byte file", alloc, len(data))
 	}
 }
+
+// TestZerosAtTheBudget: an accessor without a bufferView may declare as
+// many bytes as the file's budget, 64 × its size + 1 MiB, and no more:
+// exactly that loads, 4 bytes more is refused.
+func TestZerosAtTheBudget(t *testing.T) {
+	doc := func(n int) string {
+		return fmt.Sprintf(`{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "count": %d, "type": "SCALAR"}]}`, n)
+	}
+	n := 0
+	for range 5 { // the count's digits are part of the size
+		n = (64*len(doc(n)) + 1<<20) / 4
+	}
+	if d := doc(n); 4*n != 64*len(d)+1<<20 {
+		t.Fatalf("no count of floats fills the budget of a %d-byte file", len(d))
+	}
+	if _, err := Decode([]byte(doc(n)), nil, "t.gltf"); err != nil {
+		t.Errorf("%d floats, the whole budget: %v", n, err)
+	}
+	_, err := Decode([]byte(doc(n+1)), nil, "t.gltf")
+	want := fmt.Sprintf("accessors[0]: count %d without a bufferView declares %d bytes of data, more than this file can justify (%d bytes)",
+		n+1, 4*(n+1), 64*len(doc(n+1))+1<<20)
+	if err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("%d floats: %v, want an error ending %q", n+1, err, want)
+	}
+}
