@@ -2,6 +2,7 @@ package gltfload
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -537,5 +538,25 @@ func TestInfluencesPerPrimitive(t *testing.T) {
 		if len(p.Joints) < 1 || p.Joints[0] != want || p.Weights[0] != 1 {
 			t.Errorf("primitive %d: joints %v weights %v, want joint %d at weight 1", k, p.Joints, p.Weights, want)
 		}
+	}
+}
+
+// TestLargestJointIndex: JOINTS_0 of UNSIGNED_SHORT may hold 65535, the
+// largest; with no weight on it the vertex loads, that influence read as
+// joint 0 (it moves nothing), and nothing is reported.
+func TestLargestJointIndex(t *testing.T) {
+	d := skinnedDoc(t)
+	v := d.addBuffer(t, 0, le(t, []uint16{0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 65535, 0}))
+	a := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5123, "count": 3, "type": "VEC4"}`, v))
+	d.set(t, "meshes/0/primitives/0/attributes/JOINTS_0", a)
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if j := m.Meshes[0].Primitives[0].Joints; !slices.Equal(j, []uint16{0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0}) {
+		t.Errorf("joints %v, want vertex 2's unweighted 65535 read as 0", j)
+	}
+	if lines := m.Report.Lines(Hint, 0); len(lines) != 0 {
+		t.Errorf("report %q, want none", lines)
 	}
 }
