@@ -66,6 +66,9 @@ func TestLenientDocumentsWarn(t *testing.T) {
 			want: []string{"ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE bufferViews[7].byteStride: 4 is only allowed for vertex attributes, but accessors[7] uses it for animation input; read with the stride"}},
 		{name: "weights not summing to 1", edit: func(t testing.TB, d jdoc) { d.patch(t, 4, []float32{0.5, 0, 0, 0, 1, 0, 0, 0, 0.25, 0.5}) },
 			want: []string{"ACCESSOR_WEIGHTS_NON_NORMALIZED meshes[0].primitives[0].attributes.WEIGHTS_0: weights of 2 vertices do not sum to 1 (worst: vertex 0 sums to 0.5); normalized"}},
+		// Off by as much each way: the first is the worst named.
+		{name: "weights off by the same amount", edit: func(t testing.TB, d jdoc) { d.patch(t, 4, []float32{0.5, 0, 0, 0, 1, 0.5, 0, 0}) },
+			want: []string{"ACCESSOR_WEIGHTS_NON_NORMALIZED meshes[0].primitives[0].attributes.WEIGHTS_0: weights of 2 vertices do not sum to 1 (worst: vertex 0 sums to 0.5); normalized"}},
 		{name: "non-unit node rotation", edit: func(t testing.TB, d jdoc) { d.raw(t, "nodes/1/rotation", `[0, 0, 0, 2]`) },
 			want: []string{"ROTATION_NON_UNIT nodes[1].rotation: length 2, normalized"}},
 		{name: "non-unit rotation keys", edit: func(t testing.TB, d jdoc) { d.patch(t, 8, []float32{0, 0, 0, 2}) },
