@@ -226,9 +226,24 @@ func TestDracoCountDeclaredByOlderEncoders(t *testing.T) {
 	if noTarget == good || short == noTarget || strings.Count(short, `"count": 14,`) != 8 || !strings.Contains(short, `"count": 51,`) {
 		t.Fatal("the cases do not change the document")
 	}
+	// The bytes the file declares are charged before decoding (14 × 60 a
+	// vertex, 51 u16 indices: 942), and what decoding adds on top of them
+	// after (2 × 60 + 3 × 2 = 126): together the 16 × 60 + 54 × 2 = 1068
+	// decoded bytes.
+	const where = "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression"
+	var charged []int64
+	chargeSeen = func(what string, n int64) {
+		if what == where {
+			charged = append(charged, n)
+		}
+	}
+	defer func() { chargeSeen = nil }()
 	m, err := decode([]byte(short), nil, "old.gltf")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Equal(charged, []int64{942, 126}) {
+		t.Errorf("charged %v to the primitive, want [942 126]", charged)
 	}
 	p := &m.Meshes[0].Primitives[0]
 	if p.NumVertices() != 16 || len(p.Indices) != 54 || len(p.Normals) != 16*3 || len(p.UV0) != 16*2 || len(p.AllWeights) != 16*4 {
