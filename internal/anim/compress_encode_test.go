@@ -164,17 +164,35 @@ func TestCompressExactKeysCutTheirRanges(t *testing.T) {
 // key given with w < 0 does not matter.
 func TestCompressConstantRotationKeepsXYZ(t *testing.T) {
 	sk := animtest.Chain(3)
+	exactW := float32(math.Sqrt(1 - 0.375*0.375 - 0.625*0.625))
 	q := mgl32.QuatRotate(2, mgl32.Vec3{0.3, 1, 0.2}.Normalize())
 	c := anim.Clip{Name: "Pose", Duration: 1, Tracks: []anim.Track{
 		{Joint: 0, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{q.V[0], q.V[1], q.V[2], q.W, q.V[0], q.V[1], q.V[2], q.W}},
 		{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0}, Values: []float32{-q.V[0], -q.V[1], -q.V[2], -q.W}},
+		// x = 1.1b × 2⁻², y = 1.01b × 2⁻¹: exact in two mantissa bits.
+		{Joint: 2, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0}, Values: []float32{0.375, 0.625, 0, exactW}},
 	}}
 	const tol = 1e-4
-	rc, _, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: tol})
+	rc, rep, err := anim.CompressClip(&c, sk, anim.CompressOptions{Tolerance: tol})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for j := range 2 {
+	// Each value is x, y, z as sign, exponent and m mantissa bits (9 + m
+	// bits) after an 8-bit descriptor, behind the 12 bits of an empty
+	// clip (TestCompressDropsConstantTracks). The bones are 1 long and the
+	// components under 1, so m = 14 (an error under 2^-15 a component)
+	// moves a vertex by less than 1e-4: at most 16 bits are needed for q,
+	// 2 for joint 2: 12 + 2 × (8 + 3 × 25) + 8 + 3 × 11 = 219 bits, 28
+	// bytes. Float32 values would take 51.
+	if rep.Bytes > 28 {
+		t.Errorf("%d bytes for three constant rotations; want ≤ 28 (x, y, z in at most 25 bits each)", rep.Bytes)
+	}
+	// Joint 2's two mantissa bits decode to its values exactly.
+	got := animtest.FromSoA(sampleRuntime(rc, 0.5, sk))[2].Rotation
+	if got.V != (mgl32.Vec3{0.375, 0.625, 0}) || math.Abs(float64(got.W-exactW)) > 1e-7 {
+		t.Errorf("joint 2 sampled %v; want (0.375, 0.625, 0) and w %v", got, exactW)
+	}
+	for j := range 3 {
 		if tr := rc.FieldPk().FieldTracks()[anim.Rotation][j]; tr.FieldN() != 1 || !tr.FieldXyz() {
 			t.Errorf("joint %d: %d keys, x, y, z alone %v; want one value as x, y, z", j, tr.FieldN(), tr.FieldXyz())
 		}

@@ -213,27 +213,44 @@ func TestCompressBoundsVirtualVertexError(t *testing.T) {
 	}
 }
 
-// TestCompressedLooseTracks: tracks that do not key every time of the
-// clip (outside the frames) keep their pairs current while the frames keep
-// theirs, in playback and after jumps. The compressor measures what the
-// engine plays and keeps every key where that goes wrong, which can turn
-// every track into a frame track; so the test also checks that the clip
-// it gets has tracks outside the frames, few enough that sampling tests
-// them alone while the frames hold the time.
-func TestCompressedLooseTracks(t *testing.T) {
+// looseB2P is Blend2Palette-100's clip A, whose random keys keep every
+// key, with the tracks of paths on joints 10 and 57 keyed at every third
+// key only (joint 10's translation along x through its parent's origin,
+// joint 57's at two keys inside the clip), and compressed at 0.01 cm:
+// those tracks, and they alone, lie outside the frames (checked). Their
+// rotations turn twice about a leaning axis with a tremor, so that every
+// component of the quaternion changes sign on the way: whichever is
+// dropped, keys stored with it ≥ 0 flip hemisphere.
+func looseB2P(t *testing.T, paths ...anim.Path) (*anim.Skeleton, *anim.Clip, *anim.RuntimeClip) {
+	t.Helper()
 	sk, clips := animtest.B2PSkeleton(), animtest.B2PClips()
-	c := clips[0] // random keys: every track keeps every key
+	c := clips[0]
 	c.Tracks = slices.Clone(c.Tracks)
+	tremor := rand.New(rand.NewPCG(9, 10))
 	for i := range c.Tracks {
 		tr := &c.Tracks[i]
-		if tr.Path != anim.Translation || (tr.Joint != 10 && tr.Joint != 57) {
+		if !slices.Contains(paths, tr.Path) || (tr.Joint != 10 && tr.Joint != 57) {
 			continue
 		}
-		// Every third key: outside the frames.
+		nc := tr.Path.Components()
 		var times, values []float32
 		for k := 0; k < len(tr.Times); k += 3 {
 			times = append(times, tr.Times[k])
-			values = append(values, tr.Values[3*k:3*k+3]...)
+			u := float64(tr.Times[k]) / float64(c.Duration)
+			if tr.Path == anim.Translation && tr.Joint == 10 {
+				values = append(values, float32(u-0.5+0.01*tremor.Float64()), 0, 0)
+				continue
+			}
+			if tr.Path != anim.Rotation {
+				values = append(values, tr.Values[nc*k:nc*k+nc]...)
+				continue
+			}
+			q := mgl32.QuatRotate(float32(4*math.Pi*u+0.05*tremor.Float64()), mgl32.Vec3{1, 2, 3}.Normalize())
+			values = append(values, q.V[0], q.V[1], q.V[2], q.W)
+		}
+		if tr.Path == anim.Translation && tr.Joint == 57 {
+			last := len(times) - 2
+			times, values = []float32{times[1], times[last]}, append(slices.Clone(values[3:6]), values[3*last:3*last+3]...)
 		}
 		tr.Times, tr.Values = times, values
 	}
@@ -244,9 +261,23 @@ func TestCompressedLooseTracks(t *testing.T) {
 	if rep.Kept || rc.FieldPk() == nil {
 		t.Fatal("the clip was kept uncompressed")
 	}
-	if l := rc.FieldPk().FieldLoose()[anim.Translation]; len(l) != 2 || len(rc.FieldPk().FieldFrame()) == 0 {
-		t.Fatalf("translation tracks of keys outside the frames %v, %d in them: the test needs joints 10 and 57 alone outside", l, len(rc.FieldPk().FieldFrame()))
+	for _, p := range paths {
+		if l := rc.FieldPk().FieldLoose()[p]; len(l) != 2 || len(rc.FieldPk().FieldFrame()) == 0 {
+			t.Fatalf("%v tracks of keys outside the frames %v, %d in them: the test needs joints 10 and 57 alone outside", p, l, len(rc.FieldPk().FieldFrame()))
+		}
 	}
+	return sk, &c, rc
+}
+
+// TestCompressedLooseTracks: tracks that do not key every time of the
+// clip (outside the frames) keep their pairs current while the frames keep
+// theirs, in playback and after jumps. The compressor measures what the
+// engine plays and keeps every key where that goes wrong, which can turn
+// every track into a frame track; so the test also checks that the clip
+// it gets has tracks outside the frames (looseB2P), few enough that
+// sampling tests them alone while the frames hold the time.
+func TestCompressedLooseTracks(t *testing.T) {
+	sk, c, rc := looseB2P(t, anim.Translation)
 	var times []float32
 	for k := range 150 { // playback, crossing every key
 		times = append(times, float32(k)/60)
@@ -255,7 +286,63 @@ func TestCompressedLooseTracks(t *testing.T) {
 	for range 60 { // jumps
 		times = append(times, -0.1+rng.Float32()*2.2)
 	}
-	if e := compressedError(t, sk, &c, rc, times); e > 1e-4 {
+	if e := compressedError(t, sk, c, rc, times); e > 1e-4 {
+		t.Errorf("error %.3g; want ≤ 1e-4", e)
+	}
+}
+
+// TestCompressedLooseTracksIgnoreHistory: rotations and translations
+// keyed outside the frames, the rotations' keys in both hemispheres,
+// sample the same bits however the job got to the time:
+// played forwards from key to loose key (the pair moved on by one key,
+// landing exactly on the next one), at 60 Hz, and with another job's
+// cursors, as a fresh job does.
+func TestCompressedLooseTracksIgnoreHistory(t *testing.T) {
+	sk, c, rc := looseB2P(t, anim.Translation, anim.Rotation)
+	var loose []float32 // every loose key's time, in order
+	for _, tr := range c.Tracks {
+		if tr.Joint == 10 && tr.Path == anim.Rotation {
+			loose = tr.Times
+		}
+	}
+	if len(loose) < 10 {
+		t.Fatalf("%d loose keys; the test needs more", len(loose))
+	}
+	var frames []float32
+	for k := range 150 {
+		frames = append(frames, float32(k)/60)
+	}
+	for _, run := range []struct {
+		name  string
+		times []float32
+	}{{"from loose key to loose key", loose}, {"at 60 Hz", frames}} {
+		played := rc.NewSampleJob(false, anim.NewPose(sk))
+		for _, tm := range run.times {
+			fresh := rc.NewSampleJob(false, anim.NewPose(sk))
+			played.Time, fresh.Time = tm, tm
+			played.Run()
+			fresh.Run()
+			if a, b := animtest.FromSoA(played.Output), animtest.FromSoA(fresh.Output); !animtest.PosesEqual(a, b) {
+				t.Fatalf("%s, at %v s: joint 10 played %v, joint 57 %v; a fresh job gives %v, %v", run.name, tm, a[10], a[57], b[10], b[57])
+			}
+		}
+	}
+	// a's cache holds pairs around 0.5 s, b's cursors point at keys
+	// around 1.2 s: a trusts a cursor only where the pair it holds ends
+	// at the cursor's key.
+	a, b := rc.NewSampleJob(false, anim.NewPose(sk)), rc.NewSampleJob(false, anim.NewPose(sk))
+	a.Time, b.Time = 0.5, 1.2
+	a.Run()
+	b.Run()
+	a.Cursors, a.Time = b.Cursors, 1.21
+	a.Run()
+	fresh := rc.NewSampleJob(false, anim.NewPose(sk))
+	fresh.Time = 1.21
+	fresh.Run()
+	if got, want := animtest.FromSoA(a.Output), animtest.FromSoA(fresh.Output); !animtest.PosesEqual(got, want) {
+		t.Fatalf("with another job's cursors: joint 10 %v, joint 57 %v; a fresh job gives %v, %v", got[10], got[57], want[10], want[57])
+	}
+	if e := compressedError(t, sk, c, rc, append(loose, frames...)); e > 1e-4 {
 		t.Errorf("error %.3g; want ≤ 1e-4", e)
 	}
 }
@@ -570,8 +657,8 @@ func finiteTransform(tr anim.Transform) bool {
 	return true
 }
 
-// TestCompressedRotationAcrossHemispheres: a rotation about an axis
-// leaning on x, y and z, turning from 0° to 340° with a tremor (so that
+// TestCompressedRotationAcrossHemispheres: rotations about axes leaning
+// on x, y and z, turning from 0° to 340° with a tremor (so that
 // every key is kept and the track lies in the clip's frames): its w passes
 // through 0, so keys are negated in the cache to follow the key before
 // them. Played forwards frame by frame (each pair made from the one
@@ -580,10 +667,13 @@ func finiteTransform(tr anim.Transform) bool {
 func TestCompressedRotationAcrossHemispheres(t *testing.T) {
 	sk := &anim.Skeleton{Names: []string{"root", "arm"}, Parents: []int{-1, 0},
 		Rest: []anim.Transform{anim.IdentityTransform, {Translation: mgl32.Vec3{1, 0, 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}}}
-	axis := mgl32.Vec3{1, 2, 3}.Normalize()
+	// The root's axis leans on y: its keys' y outweighs the others, so a
+	// hemisphere test that weighs a component wrongly flips a pair (the
+	// arm, a leaf, keeps fewer keys, outside the frames).
+	axes := []mgl32.Vec3{mgl32.Vec3{0.1, 1, 0.2}.Normalize(), mgl32.Vec3{1, 2, 3}.Normalize()}
 	c := anim.Clip{Name: "turn", Duration: 1}
 	tremor := rand.New(rand.NewPCG(5, 6))
-	for j := range 2 {
+	for j, axis := range axes {
 		r := anim.Track{Joint: j, Path: anim.Rotation, Interp: anim.Linear}
 		for k := 0; k <= 60; k++ {
 			tm := float64(k) / 60
@@ -620,17 +710,20 @@ func TestCompressedRotationAcrossHemispheres(t *testing.T) {
 	}
 	// Played forwards, each frame's pairs are made from the last ones
 	// (shiftFrames); sampled afresh, from the frame itself (fillFrames):
-	// the same pose, bit for bit.
-	played := anim.NewPose(sk)
-	player := rc.NewSampleJob(false, played)
-	for _, tm := range forwards {
-		fresh := anim.NewPose(sk)
-		job := rc.NewSampleJob(false, fresh)
-		player.Time, job.Time = tm, tm
-		player.Run()
-		job.Run()
-		if a, b := animtest.FromSoA(played), animtest.FromSoA(fresh); !slices.Equal(a, b) {
-			t.Fatalf("at %v s: played forwards %v, sampled afresh %v", tm, a, b)
+	// the same pose, bit for bit. Nlerp trusts the pairs' hemispheres
+	// (slerp tests the sign itself).
+	for _, nlerp := range []bool{false, true} {
+		played := anim.NewPose(sk)
+		player := rc.NewSampleJob(nlerp, played)
+		for _, tm := range forwards {
+			fresh := anim.NewPose(sk)
+			job := rc.NewSampleJob(nlerp, fresh)
+			player.Time, job.Time = tm, tm
+			player.Run()
+			job.Run()
+			if a, b := animtest.FromSoA(played), animtest.FromSoA(fresh); !slices.Equal(a, b) {
+				t.Fatalf("nlerp %v, at %v s: played forwards %v, sampled afresh %v", nlerp, tm, a, b)
+			}
 		}
 	}
 	if e := compressedError(t, sk, &c, rc, forwards); e > tol {
