@@ -10,7 +10,7 @@ import (
 func charges(t *testing.T, data []byte) map[string]int64 {
 	t.Helper()
 	got := map[string]int64{}
-	chargeSeen = func(what string, n int64) { got[what] += n }
+	chargeSeen = func(what string, n, _ int64) { got[what] += n }
 	defer func() { chargeSeen = nil }()
 	if _, err := Decode(data, nil, "t.gltf"); err != nil {
 		t.Fatal(err)

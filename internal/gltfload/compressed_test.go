@@ -232,7 +232,7 @@ func TestDracoCountDeclaredByOlderEncoders(t *testing.T) {
 	// decoded bytes.
 	const where = "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression"
 	var charged []int64
-	chargeSeen = func(what string, n int64) {
+	chargeSeen = func(what string, n, _ int64) {
 		if what == where {
 			charged = append(charged, n)
 		}
@@ -303,6 +303,33 @@ func TestDracoDecodedBytesJoinTheBudget(t *testing.T) {
 		64*(len(doc)+1068)+1<<20)
 	if err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Fatalf("error\n%v\nwant one ending\n%s", err, want)
+	}
+}
+
+// TestDracoDecodedBytesLeftInTheBudget: after decoding, the budget left
+// is what was left (64 × the file's bytes + 1 MiB, less the 1068 bytes the
+// primitive declares, charged before decoding) plus 64 × the 1068 bytes
+// decoded, which the next charge, an accessor's, is measured against.
+func TestDracoDecodedBytesLeftInTheBudget(t *testing.T) {
+	doc := dracoGridDoc(t, makeGrid(4))
+	const where = "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression"
+	var seen []string
+	var after int64 = -1
+	chargeSeen = func(what string, n, left int64) {
+		seen = append(seen, what)
+		if len(seen) > 1 && seen[len(seen)-2] == where && after < 0 {
+			after = left
+		}
+	}
+	defer func() { chargeSeen = nil }()
+	if _, err := decode(doc, nil, "grid.gltf"); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) < 2 || seen[0] != where {
+		t.Fatalf("charges %q; want the primitive's first, then others", seen)
+	}
+	if want := int64(64*len(doc)+1<<20-1068) + 64*1068; after != want {
+		t.Errorf("after decoding, %q was charged against %d left; want %d", seen[1], after, want)
 	}
 }
 

@@ -487,13 +487,14 @@ func (l *loader) setBudget(bytesRead int64) {
 	l.budget = l.budgetTotal
 }
 
-// chargeSeen, where a test sets it, is told of every charge asked for.
-var chargeSeen func(what string, n int64)
+// chargeSeen, where a test sets it, is told of every charge asked for and
+// of the budget left before it.
+var chargeSeen func(what string, n, left int64)
 
 // charge takes n bytes from the budget before they are allocated.
 func (l *loader) charge(what string, n int64) error {
 	if chargeSeen != nil {
-		chargeSeen(what, n)
+		chargeSeen(what, n, l.budget)
 	}
 	if n > l.budget {
 		return fmt.Errorf("%s: decoding needs %d bytes, more than the %d left of this file's budget (%d × its %d bytes + %d); the file declares far more data than it holds",
