@@ -230,37 +230,41 @@ func TestDracoCountDeclaredByOlderEncoders(t *testing.T) {
 	// vertex, 51 u16 indices: 942), and what decoding adds on top of them
 	// after (2 × 60 + 3 × 2 = 126): together the 16 × 60 + 54 × 2 = 1068
 	// decoded bytes.
+	// The same with the indices at accessor 0, which "no indices" must not
+	// be taken for.
 	const where = "meshes[0].primitives[0].extensions.KHR_draco_mesh_compression"
-	var charged []int64
-	chargeSeen = func(what string, n, _ int64) {
-		if what == where {
-			charged = append(charged, n)
-		}
-	}
-	defer func() { chargeSeen = nil }()
-	m, err := decode([]byte(short), nil, "old.gltf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(charged, []int64{942, 126}) {
-		t.Errorf("charged %v to the primitive, want [942 126]", charged)
-	}
-	p := &m.Meshes[0].Primitives[0]
-	if p.NumVertices() != 16 || len(p.Indices) != 54 || len(p.Normals) != 16*3 || len(p.UV0) != 16*2 || len(p.AllWeights) != 16*4 {
-		t.Fatalf("%d vertices (%d normals, %d uvs, %d weights) and %d indices, want the 16 and 54 libdraco decodes",
-			p.NumVertices(), len(p.Normals)/3, len(p.UV0)/2, len(p.AllWeights)/4, len(p.Indices))
-	}
-	found := false
-	for _, i := range m.Report.Issues {
-		if i.Code == "VIEWER_DRACO_COUNT" {
-			found = true
-			if i.Severity != Warning || !strings.Contains(i.Message, "meshes[0].primitives[0]") || !strings.Contains(i.Message, "16") || !strings.Contains(i.Message, "14") {
-				t.Fatalf("issue %+v, want a warning naming the primitive, the decoded 16 and the declared 14", i)
+	for _, doc := range []string{short, indicesFirst(t, short, 51)} {
+		var charged []int64
+		chargeSeen = func(what string, n, _ int64) {
+			if what == where {
+				charged = append(charged, n)
 			}
 		}
-	}
-	if !found {
-		t.Fatalf("report %+v has no VIEWER_DRACO_COUNT issue", m.Report.Issues)
+		m, err := decode([]byte(doc), nil, "old.gltf")
+		chargeSeen = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(charged, []int64{942, 126}) {
+			t.Errorf("charged %v to the primitive, want [942 126]", charged)
+		}
+		p := &m.Meshes[0].Primitives[0]
+		if p.NumVertices() != 16 || len(p.Indices) != 54 || len(p.Normals) != 16*3 || len(p.UV0) != 16*2 || len(p.AllWeights) != 16*4 {
+			t.Fatalf("%d vertices (%d normals, %d uvs, %d weights) and %d indices, want the 16 and 54 libdraco decodes",
+				p.NumVertices(), len(p.Normals)/3, len(p.UV0)/2, len(p.AllWeights)/4, len(p.Indices))
+		}
+		found := false
+		for _, i := range m.Report.Issues {
+			if i.Code == "VIEWER_DRACO_COUNT" {
+				found = true
+				if i.Severity != Warning || !strings.Contains(i.Message, "meshes[0].primitives[0]") || !strings.Contains(i.Message, "16") || !strings.Contains(i.Message, "14") {
+					t.Fatalf("issue %+v, want a warning naming the primitive, the decoded 16 and the declared 14", i)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("report %+v has no VIEWER_DRACO_COUNT issue", m.Report.Issues)
+		}
 	}
 
 	// With the uncompressed morph target of 16 displacements the decoded
@@ -333,21 +337,84 @@ func TestDracoDecodedBytesLeftInTheBudget(t *testing.T) {
 	}
 }
 
-// TestDracoIndicesAtAccessorZero: a Draco primitive whose indices are the
-// file's first accessor (index 0, which "no indices" must not be taken
-// for) decodes as the same primitive does with its indices listed last.
-func TestDracoIndicesAtAccessorZero(t *testing.T) {
+// TestDracoSharedPrimitiveDecodedOnce: two meshes holding the same Draco
+// primitive (its accessors and compressed view) decode it once: one
+// object of 16 × 60 + 54 × 2 bytes, and both draw the same geometry.
+func TestDracoSharedPrimitiveDecodedOnce(t *testing.T) {
 	good := string(dracoGridDoc(t, makeGrid(4)))
-	first := strings.Replace(good, `  {"componentType": 5123, "count": 54, "type": "SCALAR"},`+"\n", "", 1)
-	first = strings.Replace(first, `"accessors": [`+"\n", `"accessors": [`+"\n"+`  {"componentType": 5123, "count": 54, "type": "SCALAR"},`+"\n", 1)
+	i, j := strings.Index(good, `"meshes": [`)+len(`"meshes": [`), strings.Index(good, "],\n \"nodes\"")
+	if i < len(`"meshes": [`) || j < i {
+		t.Fatal("the case finds no meshes")
+	}
+	mesh := good[i:j]
+	twice := good[:i] + mesh + ", " + mesh + good[j:]
+	twice = strings.Replace(twice, `"nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]`, `"nodes": [{"mesh": 0}, {"mesh": 1}], "scenes": [{"nodes": [0, 1]}]`, 1)
+	m, err := decode([]byte(twice), nil, "twice.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Meshes) != 2 || len(m.Meshes[1].Primitives) != 1 || !slices.Equal(m.Meshes[0].Primitives[0].Positions, m.Meshes[1].Primitives[0].Positions) || len(m.Meshes[1].Primitives[0].Indices) != 54 {
+		t.Fatalf("%d meshes; want two drawing the same 16 vertices and 54 indices", len(m.Meshes))
+	}
+	if len(m.Compression) != 1 || m.Compression[0].Objects != 1 || m.Compression[0].Decoded != 16*60+54*2 {
+		t.Fatalf("compression %+v; want one Draco object of 1068 bytes decoded", m.Compression)
+	}
+}
+
+// TestDracoPointsWithoutIndices: a Draco primitive drawn as points, with
+// no indices, decodes its vertices as the same primitive with indices
+// does (libdraco gives the points in one order either way), and nothing
+// is written as its indices.
+func TestDracoPointsWithoutIndices(t *testing.T) {
+	good := string(dracoGridDoc(t, makeGrid(4)))
+	points := strings.Replace(good, `"indices": 7, "targets"`, `"mode": 0, "targets"`, 1)
+	if points == good {
+		t.Fatal("the case does not drop the indices")
+	}
+	a, err := decode([]byte(good), nil, "indexed.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := decode([]byte(points), nil, "points.gltf")
+	if err != nil {
+		t.Fatalf("points: %v", err)
+	}
+	if len(b.Meshes) != 1 || len(b.Meshes[0].Primitives) != 1 {
+		t.Fatalf("points: %d meshes; want one primitive", len(b.Meshes))
+	}
+	pa, pb := &a.Meshes[0].Primitives[0], &b.Meshes[0].Primitives[0]
+	if len(pb.Indices) != 0 || !slices.Equal(pa.Positions, pb.Positions) || !slices.Equal(pa.Normals, pb.Normals) || !slices.Equal(pa.UV0, pb.UV0) {
+		t.Fatalf("points: %d indices, positions %v, normals %v; want none, and the indexed primitive's %v, %v", len(pb.Indices), pb.Positions, pb.Normals, pa.Positions, pa.Normals)
+	}
+	if len(b.Compression) != 1 || b.Compression[0].Decoded != 16*60 {
+		t.Fatalf("points: compression %+v; want 16 × 60 bytes decoded (no indices)", b.Compression)
+	}
+}
+
+// indicesFirst moves dracoGridDoc's indices accessor (of count n) to the
+// front of the accessors, renumbering the primitive's attributes.
+func indicesFirst(t *testing.T, doc string, n int) string {
+	t.Helper()
+	acc := fmt.Sprintf(`  {"componentType": 5123, "count": %d, "type": "SCALAR"},`+"\n", n)
+	first := strings.Replace(doc, acc, "", 1)
+	first = strings.Replace(first, `"accessors": [`+"\n", `"accessors": [`+"\n"+acc, 1)
 	first = strings.Replace(first,
 		`{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2, "COLOR_0": 3, "JOINTS_0": 4, "WEIGHTS_0": 5, "_CUSTOM": 6},
    "indices": 7,`,
 		`{"attributes": {"POSITION": 1, "NORMAL": 2, "TEXCOORD_0": 3, "COLOR_0": 4, "JOINTS_0": 5, "WEIGHTS_0": 6, "_CUSTOM": 7},
    "indices": 0,`, 1)
-	if strings.Count(first, `"indices": 0,`) != 1 || strings.Index(first, `"count": 54`) > strings.Index(first, `"count": 16`) {
+	if strings.Count(first, `"indices": 0,`) != 1 || !strings.HasPrefix(first[strings.Index(first, `"accessors": [`):], `"accessors": [`+"\n"+acc) {
 		t.Fatal("the case does not reorder the document")
 	}
+	return first
+}
+
+// TestDracoIndicesAtAccessorZero: a Draco primitive whose indices are the
+// file's first accessor (index 0, which "no indices" must not be taken
+// for) decodes as the same primitive does with its indices listed last.
+func TestDracoIndicesAtAccessorZero(t *testing.T) {
+	good := string(dracoGridDoc(t, makeGrid(4)))
+	first := indicesFirst(t, good, 54)
 	a, err := Decode([]byte(good), nil, "last.gltf")
 	if err != nil {
 		t.Fatal(err)

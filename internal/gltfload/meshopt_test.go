@@ -181,6 +181,28 @@ func TestMeshoptFallbackIsNotRead(t *testing.T) {
 	}
 }
 
+// TestMeshoptBufferNotFallbackIsRead: a buffer with a uri that carries
+// the extension with fallback false holds data like any other: the views
+// decoded from it are the same as from a buffer without the extension.
+func TestMeshoptBufferNotFallbackIsRead(t *testing.T) {
+	plain := makeMeshoptDoc().json(t)
+	marked := strings.Replace(string(plain), `"buffers": [{"byteLength": `, `"buffers": [{"extensions": {"EXT_meshopt_compression": {"fallback": false}}, "byteLength": `, 1)
+	if marked == string(plain) {
+		t.Fatal("the case does not mark the first buffer")
+	}
+	a, err := decode(plain, nil, "plain.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := decode([]byte(marked), nil, "marked.gltf")
+	if err != nil {
+		t.Fatalf("marked not fallback: %v", err)
+	}
+	if len(b.Meshes) != 1 || len(b.Meshes[0].Primitives) != 2 || !slices.Equal(a.Meshes[0].Primitives[0].Positions, b.Meshes[0].Primitives[0].Positions) {
+		t.Fatalf("marked not fallback: %d meshes; want the plain file's positions", len(b.Meshes))
+	}
+}
+
 // TestMeshoptMalformed: a broken view is one error naming it.
 func TestMeshoptMalformed(t *testing.T) {
 	good := string(makeMeshoptDoc().json(t))
