@@ -205,4 +205,29 @@ func TestZerosAtTheBudget(t *testing.T) {
 	if err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("%d floats: %v, want an error ending %q", n+1, err, want)
 	}
+
+	// Drawn as a mesh's positions (VEC3: 12 bytes a vertex), the count
+	// whose floats are exactly the budget is read, leaving 0, and the
+	// next array, the vertex order (4 bytes a vertex), is refused. The
+	// generator pads the file to a size the budget's 12-byte vertices
+	// divide: 64 × size + 2^20 ≡ 0 (mod 12) needs size ≡ 2 (mod 3).
+	mesh := func(pad string, n int) string {
+		return fmt.Sprintf(`{"asset": {"version": "2.0", "generator": %q}, "accessors": [{"componentType": 5126, "count": %d, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 0]}], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}], "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0}`, pad, n)
+	}
+	pad, n := "", 0
+	for range 20 { // the count's digits are part of the size
+		if (64*len(mesh(pad, n))+1<<20)%12 != 0 {
+			pad += "x"
+		}
+		n = (64*len(mesh(pad, n)) + 1<<20) / 12
+	}
+	d := mesh(pad, n)
+	if 12*n != 64*len(d)+1<<20 {
+		t.Fatalf("no count of vertices fills the budget of a %d-byte file", len(d))
+	}
+	_, err = Decode([]byte(d), nil, "t.gltf")
+	want = fmt.Sprintf("meshes[0].primitives[0]: vertex order: decoding needs %d bytes, more than the 0 left of this file's budget (64 × its %d bytes + 1048576)", 4*n, len(d))
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%d vertices, the whole budget: %v, want an error with %q", n, err, want)
+	}
 }

@@ -250,6 +250,34 @@ func issueLines(m *Model) []string {
 	return out
 }
 
+// The report keeps 1,000 issues in all: 21 codes of 50 objects each fill
+// it with the first 20 codes' (the 1,000th kept, the 1,001st counted),
+// and the last code's 50 are counted by severity.
+func TestIssuesAreCappedInAll(t *testing.T) {
+	var codes []string
+	for c, sev := range severities {
+		if sev == Warning && len(codes) < 21 {
+			codes = append(codes, c)
+		}
+	}
+	if len(codes) != 21 {
+		t.Fatalf("%d warning codes; the test needs 21", len(codes))
+	}
+	l := &loader{model: &Model{}}
+	for _, c := range codes {
+		for i := range maxIssuesPerCode {
+			l.issue(c, fmt.Sprintf("nodes[%d]", i), "the %s of node %d", c, i)
+		}
+	}
+	r := &l.model.Report
+	if len(r.Issues) != 1000 || r.Omitted[Warning] != 50 || r.Count(Warning) != 1050 {
+		t.Fatalf("%d issues, %d warnings omitted, %d counted; want 1000, 50 and 1050", len(r.Issues), r.Omitted[Warning], r.Count(Warning))
+	}
+	if last := r.Issues[999]; last.Code != codes[19] || last.Pointer != "/nodes/49" {
+		t.Fatalf("the 1000th issue %+v; want %s at /nodes/49", last, codes[19])
+	}
+}
+
 // A file can hold one problem per object: the report keeps 50 of each
 // code and counts the rest by severity.
 func TestIssuesAreCapped(t *testing.T) {
