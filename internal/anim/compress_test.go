@@ -443,6 +443,31 @@ func TestCompressKeepsStepAndMorphAndBoundsCubic(t *testing.T) {
 	}
 }
 
+// The report names the clip, also where it is refused; a nil clip is an
+// error, and a clip of nothing on a skeleton of no joints compresses to
+// nothing, with no error to report.
+func TestCompressReportEdges(t *testing.T) {
+	sk := animtest.Chain(2)
+	clip := animtest.RampClip("Ramp", 1, 1, 0, 1)
+	if _, rep, err := anim.CompressClip(&clip, sk, anim.CompressOptions{Tolerance: 1e-4}); err != nil || rep.Clip != "Ramp" {
+		t.Errorf("report for %q: %+v, %v; want it named", clip.Name, rep, err)
+	}
+	if _, rep, err := anim.CompressClip(&clip, sk, anim.CompressOptions{Tolerance: -1}); err == nil || rep.Clip != "Ramp" {
+		t.Errorf("refused: report %+v, %v; want an error and the report named", rep, err)
+	}
+	if _, _, err := anim.CompressClip(nil, sk, anim.CompressOptions{Tolerance: 1e-4}); err == nil {
+		t.Error("a nil clip compressed without an error")
+	}
+	none := anim.Clip{Name: "Nothing", Duration: 1}
+	rc, rep, err := anim.CompressClip(&none, &anim.Skeleton{}, anim.CompressOptions{Tolerance: 1e-4})
+	if err != nil || rc == nil || rep.Clip != "Nothing" || rep.MaxError != 0 || rep.P99Error != 0 || rep.Kept {
+		t.Fatalf("no joints, no tracks: %v, %+v; want a clip of nothing, no error", err, rep)
+	}
+	job := rc.NewSampleJob(false, anim.NewPose(&anim.Skeleton{}))
+	job.Time = 0.5
+	job.Run()
+}
+
 func TestCompressRefusesBadTolerance(t *testing.T) {
 	sk := animtest.Chain(2)
 	clip := animtest.RampClip("Ramp", 1, 1, 0, 1)

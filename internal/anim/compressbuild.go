@@ -69,7 +69,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 			fit++
 			e.done = map[encKey]*encTrack{}
 			rc2, worst2, errs2, shares2 := e.fit(target, share)
-			w1, w2 := slices.Max(worst), slices.Max(worst2)
+			w1, w2 := worstOf(worst), worstOf(worst2)
 			if (w2 <= target && (w1 > target || rc2.packedBytes() < rc.packedBytes())) || (w1 > target && w2 < w1) {
 				rc, worst, errs, shares = rc2, worst2, errs2, shares2
 				best.cutRanges, best.curves, best.done = e.cutRanges, e.curves, e.done
@@ -105,7 +105,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		progress(spans[try+1] - 0.02)
 		e.stage = nil
 		worst, errs = e.measureAs(rc, played, true)
-		over := slices.Max(worst) - 0.97*opt.Tolerance
+		over := worstOf(worst) - 0.97*opt.Tolerance
 		if over <= 0 || try == 2 {
 			break // within the tolerance, or else the clip is kept
 		}
@@ -120,7 +120,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	}
 	rep.MorphRawBytes = rawMorphBytes(ref.morph)
 	rep.MorphBytes = rep.MorphRawBytes
-	if !(slices.Max(worst) <= opt.Tolerance) {
+	if !(worstOf(worst) <= opt.Tolerance) {
 		// No packing kept within the tolerance as played (the fit's last
 		// tries keep every key; on a model whose float32 rounding alone
 		// comes near the tolerance, none can): the clip stays as it is,
@@ -166,7 +166,7 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 		e.stage = func(f float64) { progress(0.8 * (float64(try) + f) / tries) }
 		rc = e.build(share)
 		worst, errs = e.measure(rc, e.times)
-		if slices.Max(worst) <= target || try == tries-1 {
+		if worstOf(worst) <= target || try == tries-1 {
 			break
 		}
 		// Halve the shares of every joint over the target and of its
@@ -192,7 +192,7 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 	// Loosen where there is room: double the share of every joint whose
 	// subtree is within half the target, and keep the round if the clip
 	// still is within the target.
-	for round := 0; round < rounds && slices.Max(worst) <= target; round++ {
+	for round := 0; round < rounds && worstOf(worst) <= target; round++ {
 		sub := slices.Clone(worst)
 		for j := n - 1; j > 0; j-- {
 			if p := sk.Parents[j]; p >= 0 {
@@ -213,7 +213,7 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 		e.stage = func(f float64) { progress(0.8 + 0.2*(float64(round)+f)/rounds) }
 		rc2 := e.build(next)
 		worst2, errs2 := e.measure(rc2, e.times)
-		if slices.Max(worst2) > target {
+		if worstOf(worst2) > target {
 			break
 		}
 		share, rc, worst, errs = next, rc2, worst2, errs2
@@ -229,7 +229,7 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 // the room its subtree leaves. It starts from fit's shares and packing.
 func (e *encoder) refine(target float64, share []float64, rc *RuntimeClip, worst []float64, errs []float32, progress func(float64)) (*RuntimeClip, []float64, []float32) {
 	n := e.sk.NumJoints()
-	if slices.Max(worst) > target {
+	if worstOf(worst) > target {
 		return rc, worst, errs
 	}
 	room := make([]int, n)
@@ -258,7 +258,7 @@ func (e *encoder) refine(target float64, share []float64, rc *RuntimeClip, worst
 				rc2 := e.build(next)
 				worst2, errs2 := e.measure(rc2, e.times)
 				size2 := rc2.packedBytes()
-				if slices.Max(worst2) > target || size2 >= size {
+				if worstOf(worst2) > target || size2 >= size {
 					break
 				}
 				share, rc, worst, errs, size = next, rc2, worst2, errs2, size2
@@ -476,3 +476,12 @@ func (e *encoder) denseTimes() []float32 {
 
 // measureReach fills reach, scale, minScale and rounding from the source
 // clip at up to 256 of the check times.
+
+// worstOf is the largest of a packing's per-joint errors, 0 for a
+// skeleton of no joints (a clip of morph weights alone, or of nothing).
+func worstOf(worst []float64) float64 {
+	if len(worst) == 0 {
+		return 0
+	}
+	return slices.Max(worst)
+}
