@@ -175,3 +175,41 @@ func TestShiftedEvaluationKeepsMotion(t *testing.T) {
 		t.Fatalf("after a shifted evaluation: motion %v extracted %v, were %v %v", c.Motion(), c.Extracted(), m, e)
 	}
 }
+
+// TestRootMotionLongUpdateTurning: a loop that moves 1 m along X while
+// turning 90° about Y, played over whole loops and more in one update,
+// forwards and backwards from 0.3 s, carries the character as the same
+// span played frame by frame does (where no frame spans a loop): the
+// motion of a whole loop from 0.3 s is the rest of the loop, then its
+// start, in that order; with a turn the two orders differ.
+//
+// By hand, with T(s) the root at s (at (s, 0, 0), turned 90°·s; R(θ)
+// turns (1, 0, 0) to (cos θ, 0, −sin θ)): a loop forwards from 0.3 s is
+// T(0.3)⁻¹·T(1)·T(0.3), which takes the origin to R(−27°)·(0.7, 0, −0.3)
+// = (0.7599, 0, 0.0505); backwards, T(0.3)⁻¹·T(1)⁻¹·T(0.3), to
+// R(−27°)·(−0.3, 0, −0.7) = (0.0505, 0, −0.7599).
+func TestRootMotionLongUpdateTurning(t *testing.T) {
+	byHand := map[float32]mgl32.Vec3{1: {0.7599, 0, 0.0505}, -1: {0.0505, 0, -0.7599}}
+	for _, span := range []float32{1, -1, 2.5, -2.5} {
+		clips := []anim.Clip{rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{1, 1, 0}, 90)}
+		one := build(t, treeSpec(clipNodeSpec("R")), animtest.Chain(2), clips)
+		frames := build(t, treeSpec(clipNodeSpec("R")), animtest.Chain(2), clips)
+		for _, c := range []*Controller{one, frames} {
+			c.SetRootMotion(0, anim.RootXZ)
+			c.SetTime(0.3)
+			c.SetSpeed(1)
+			if span < 0 {
+				c.SetSpeed(-1)
+			}
+		}
+		n := int(math.Round(math.Abs(float64(span)) * 30))
+		a := travel(one, 1, float32(n)/30)
+		b := travel(frames, n, 1.0/30)
+		if want, ok := byHand[span]; ok && !nearVec(a.Translation, want, 1e-4) {
+			t.Errorf("%v s from 0.3 s: at %v; want %v", span, a.Translation, want)
+		}
+		if !nearVec(a.Translation, b.Translation, 1e-4) || !nearVec(a.Rotation.Rotate(mgl32.Vec3{1, 0, 0}), b.Rotation.Rotate(mgl32.Vec3{1, 0, 0}), 1e-4) {
+			t.Errorf("%v s from 0.3 s in one update: at %v facing %v; frame by frame at %v facing %v", span, a.Translation, a.Rotation.Rotate(mgl32.Vec3{1, 0, 0}), b.Translation, b.Rotation.Rotate(mgl32.Vec3{1, 0, 0}))
+		}
+	}
+}
