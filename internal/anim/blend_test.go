@@ -3,6 +3,7 @@ package anim_test
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -92,6 +93,48 @@ func TestMaskedLerpPose(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMaskedBlendEnds: a joint whose weight (w × its mask) is 0 keeps a
+// and one whose weight is 1 takes b, bit for bit, with nlerp too (which
+// would normalize again rotations that are unit only to float32's
+// rounding), out of place and in place; the pose carries the base's root
+// motion (a mask overlays a part of the body, which the base moves).
+func TestMaskedBlendEnds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n = 11 // a block of 8 in lanes and three joint by joint
+	var a, b []anim.Transform
+	for range n {
+		for _, p := range []*[]anim.Transform{&a, &b} {
+			q := mgl32.Quat{W: rng.Float32() - 0.5, V: mgl32.Vec3{rng.Float32() - 0.5, rng.Float32() - 0.5, rng.Float32() - 0.5}}.Normalize()
+			*p = append(*p, anim.Transform{Translation: mgl32.Vec3{rng.Float32(), rng.Float32(), rng.Float32()}, Rotation: q, Scale: mgl32.Vec3{1, 1, 1}})
+		}
+	}
+	mask := make([]float32, n, 16)
+	for i := range mask {
+		mask[i] = float32(i % 2) // 0 and 1 in turn
+	}
+	for _, nlerp := range []bool{false, true} {
+		for _, inPlace := range []bool{false, true} {
+			sa, sb := toSoA(a), toSoA(b)
+			sa.Motion = anim.Transform{Translation: mgl32.Vec3{1, 0, 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}
+			sb.Motion = anim.Transform{Translation: mgl32.Vec3{0, 0, 5}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}
+			out := anim.NewSoAPose(n)
+			if inPlace {
+				out = sa
+			}
+			anim.MaskedBlendSoA(out, sa, sb, 1, mask, nlerp)
+			got := animtest.FromSoA(out)
+			for i := range n {
+				if want := [2]anim.Transform{a[i], b[i]}[i%2]; got[i] != want {
+					t.Errorf("nlerp %v, in place %v: joint %d (mask %v) is %v; want %v bit for bit", nlerp, inPlace, i, mask[i], got[i], want)
+				}
+			}
+			if out.Motion.Translation != (mgl32.Vec3{1, 0, 0}) {
+				t.Errorf("nlerp %v, in place %v: the blend carries motion %v; want the base's (1, 0, 0)", nlerp, inPlace, out.Motion.Translation)
+			}
+		}
 	}
 }
 
