@@ -236,3 +236,24 @@ func TestClockFinishedEdges(t *testing.T) {
 		t.Errorf("repeat ×2 of 2 s at 4 s: local %v, want 2 (the last loop's end)", l)
 	}
 }
+
+// TestClockReturning: a ping-pong clock of 2 s is on its way back in the
+// second half of each 4 s cycle, from its turn at 2 s (included) up to 4 s
+// (excluded), before 0 as after; other modes and no duration never are.
+func TestClockReturning(t *testing.T) {
+	for _, c := range []struct {
+		mode anim.LoopMode
+		d, e float32
+		back bool
+	}{
+		{anim.PingPong, 2, 0, false}, {anim.PingPong, 2, 1.999, false}, {anim.PingPong, 2, 2, true},
+		{anim.PingPong, 2, 3.999, true}, {anim.PingPong, 2, 4, false}, {anim.PingPong, 2, 6, true},
+		{anim.PingPong, 2, -0.5, true}, {anim.PingPong, 2, -2, true}, {anim.PingPong, 2, -2.5, false},
+		{anim.Loop, 2, 3, false}, {anim.Once, 2, 3, false}, {anim.Repeat, 2, 3, false}, {anim.PingPong, 0, 3, false},
+	} {
+		clock := anim.ClipClock{Duration: c.d, Rate: 1, Mode: c.mode, Elapsed: c.e}
+		if got := clock.Returning(); got != c.back {
+			t.Errorf("%v clock of %v s at %v: returning %v, want %v", c.mode, c.d, c.e, got, c.back)
+		}
+	}
+}
