@@ -43,6 +43,11 @@ func TestInLoop(t *testing.T) {
 		{anim.Loop, 0.45, 1.15, true, true, true}, {anim.Loop, 0.9, 0.9, true, true, true},
 		{anim.PingPong, 1.25, 1.15, false, true, true}, {anim.PingPong, 0.45, 0.55, true, false, true},
 		{anim.Once, 1.25, 1.2, false, false, false}, {anim.Once, 0.45, 0.5, true, true, false},
+		// Exactly on the end it plays towards: a loop goes on from the
+		// other end, ping-pong turns round, once stops.
+		{anim.Loop, 1.2, 0.5, false, false, true}, {anim.Loop, 0.5, 1.2, true, true, true},
+		{anim.PingPong, 1.2, 1.2, false, true, true}, {anim.PingPong, 0.5, 0.5, true, false, true},
+		{anim.Once, 1.2, 1.2, false, false, false}, {anim.Once, 0.5, 0.5, true, true, false},
 	} {
 		s, f := playRegion(0.5, 1.2, tc.mode, tc.reverse, tc.t)
 		if !near(f.t, tc.want) || s.back() != tc.wantReverse || s.Playing != tc.wantPlaying {
