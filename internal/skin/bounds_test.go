@@ -48,6 +48,20 @@ func TestJointBounds(t *testing.T) {
 			},
 			empty: []bool{false, false, true, false},
 		},
+		{
+			// The smallest weight counts: joint 2 at 2^-24 on vertex 2
+			// still moves it (slightly), so its box holds the vertex.
+			name:    "a tiny weight",
+			joints:  []uint16{0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0},
+			weights: []float32{1, 0, 0, 0, 1, 0, 0, 0, 1 - 0x1p-24, 0x1p-24, 0, 0},
+			want: []Box{
+				{Min: [3]float32{-1, 0, 0}, Max: [3]float32{1, 5, 3}},
+				{},
+				{Min: [3]float32{-1, 5, 0.5}, Max: [3]float32{-1, 5, 0.5}},
+				{},
+			},
+			empty: []bool{false, true, false, true},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
