@@ -107,6 +107,15 @@ func TestClipWeightsOfBlendAndFade(t *testing.T) {
 	}
 	fading.Ctl.Update(0) // the fade starts
 	fading.Ctl.Update(0.5)
+	// A quarter way through, the ease in and out (3u² − 2u³) has moved
+	// 0.15625 of the weight: not the halfway point, where both ends are
+	// equal.
+	quarter := twoClips(t, 1)
+	if err := quarter.Request(1, false); err != nil {
+		t.Fatal(err)
+	}
+	quarter.Ctl.Update(0)
+	quarter.Ctl.Update(0.25)
 	blend := twoClips(t, 0)
 	if err := blend.SetBlendWeight(1, 0.5); err != nil {
 		t.Fatal(err)
@@ -123,6 +132,7 @@ func TestClipWeightsOfBlendAndFade(t *testing.T) {
 		want []float32
 	}{
 		{"cross-fade halfway", fading, []float32{0.5, 0.5}},
+		{"cross-fade a quarter way", quarter, []float32{0.84375, 0.15625}},
 		{"blend at bend 0.5", blend, []float32{2.0 / 3, 1.0 / 3}},
 		{"blend of zero weights", rest, []float32{0, 0}},
 	} {
@@ -130,6 +140,20 @@ func TestClipWeightsOfBlendAndFade(t *testing.T) {
 		if len(got) != 2 || !near(got[0], tc.want[0]) || !near(got[1], tc.want[1]) {
 			t.Errorf("%s: clip weights %v, want %v", tc.name, got, tc.want)
 		}
+	}
+	// A weight beyond 1 is 1, and below 0 is 0.
+	over := twoClips(t, 0)
+	if err := over.SetBlendWeight(1, 1.5); err != nil {
+		t.Fatal(err)
+	}
+	if w, ok := over.BlendWeight(1); w != 1 || !ok {
+		t.Errorf("SetBlendWeight(1, 1.5) left %v, %v; want 1", w, ok)
+	}
+	if err := over.SetBlendWeight(0, -0.5); err != nil {
+		t.Fatal(err)
+	}
+	if w, ok := over.BlendWeight(0); w != 0 || !ok {
+		t.Errorf("SetBlendWeight(0, -0.5) left %v, %v; want 0", w, ok)
 	}
 	for i, want := range []struct {
 		w  float32
