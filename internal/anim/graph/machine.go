@@ -99,6 +99,9 @@ func (m *machine) settle() {
 // update advances the running clocks and the blend, then takes a pending
 // request or an automatic transition if its window is open.
 func (m *machine) update(x *evalContext, dt float32) {
+	if m.from == fromSnapshot {
+		m.snap.Motion = anim.IdentityTransform // a held pose travels no further
+	}
 	if m.from >= 0 {
 		if t := m.states[m.from].tree; t != nil {
 			t.update(x, dt)
@@ -173,8 +176,9 @@ func (m *machine) start(x *evalContext, ti int) {
 	source := m.states[m.cur].name
 	blends := tr.typ != TransitionImmediate && tr.duration > 0
 	if blends && (m.active >= 0 || tr.to == m.cur || tr.typ == TransitionFrozen) {
+		// The snapshot keeps the travel of the update it is taken in (its
+		// pose shows that update's advance); update clears it after.
 		m.snapF = m.evalInto(x, m.snap)
-		m.snap.Motion = anim.IdentityTransform // a held pose travels no further
 		m.from = fromSnapshot
 	} else {
 		m.from = m.cur

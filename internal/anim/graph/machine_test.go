@@ -130,6 +130,28 @@ func TestStateMachine(t *testing.T) {
 	})
 }
 
+// TestSelfTransitionBlendsFromTheLastPose: a transition into the state
+// that plays (requested by its name: by destination, the state that plays
+// is where the layer is already) restarts it, blending from a snapshot of
+// the pose it had (A at 0.625 s, x = 6.25), not from the restarted state
+// itself.
+func TestSelfTransitionBlendsFromTheLastPose(t *testing.T) {
+	spec, err := ParseSpec([]byte(`{"states": [{"name": "a", "tree": "A"}],
+	  "transitions": [{"name": "restart", "from": "*", "to": "a", "duration": 0.5, "ease": "linear"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, animtest.Chain(2), machineClips())
+	runFrames(t, c, []frame{
+		{x: 1.25, state: "a", weight: 1}, {x: 2.5, state: "a", weight: 1}, {x: 3.75, state: "a", weight: 1}, {x: 5, state: "a", weight: 1},
+		{request: "restart", x: 6.25, state: "a", from: "a", weight: 0},
+		{x: 6.25 + 0.25*(1.25-6.25), state: "a", from: "a", weight: 0.25},
+		{x: 6.25 + 0.5*(2.5-6.25), state: "a", from: "a", weight: 0.5},
+		{x: 6.25 + 0.75*(3.75-6.25), state: "a", from: "a", weight: 0.75},
+		{x: 5, state: "a", weight: 1},
+	})
+}
+
 func TestStateMachineInterruptAndImmediate(t *testing.T) {
 	spec, err := ParseSpec([]byte(machineSpec))
 	if err != nil {

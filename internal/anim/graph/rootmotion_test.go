@@ -213,3 +213,34 @@ func TestRootMotionLongUpdateTurning(t *testing.T) {
 		}
 	}
 }
+
+// TestFrozenTransitionTravel: walking at 2 m/s for 0.5 s (1 m), then a
+// frozen transition to standing. The update that takes it advances the
+// walk to 0.625 s, which the snapshot shows: that 0.25 m is travelled;
+// held, the snapshot travels no further while standing blends in, so the
+// character stops at 1.25 m.
+func TestFrozenTransitionTravel(t *testing.T) {
+	walk := rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 2}, 0)
+	walk.Name = "W"
+	still := rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 0}, 0)
+	still.Name = "S"
+	spec, err := ParseSpec([]byte(`{"states": [{"name": "walk", "tree": "W"}, {"name": "stand", "tree": "S"}],
+	  "transitions": [{"from": "walk", "to": "stand", "type": "frozen", "duration": 0.5, "ease": "linear"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := build(t, spec, animtest.Chain(2), []anim.Clip{walk, still})
+	if err := c.SetRootMotion(0, anim.RootXZ); err != nil {
+		t.Fatal(err)
+	}
+	w := travel(c, 4, 0.125)
+	if err := c.Request("stand"); err != nil {
+		t.Fatal(err)
+	}
+	for f, want := range []float32{1.25, 1.25, 1.25, 1.25, 1.25, 1.25} {
+		w = anim.Then(w, travel(c, 1, 0.125))
+		if !nearVec(w.Translation, mgl32.Vec3{0, 0, want}, 1e-5) {
+			t.Fatalf("frame %d after the request: at %v, want (0, 0, %v)", f, w.Translation, want)
+		}
+	}
+}
