@@ -375,3 +375,35 @@ func TestEveryCodeHasASeverity(t *testing.T) {
 		}
 	}
 }
+
+// TestSplineRotationKeysNormalized: a CUBICSPLINE rotation's values are
+// made unit, its tangents (derivatives, not rotations) are kept as they
+// are; and key times repeated at the very start make a step like any
+// other repeat (the earlier key moved a millionth of a second back).
+func TestSplineRotationKeysNormalized(t *testing.T) {
+	d := skinnedDoc(t)
+	sampler := func(times, values []float32, interp string) {
+		tv := d.addBuffer(t, 0, le(t, times))
+		in := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": %d, "type": "SCALAR", "min": [%v], "max": [%v]}`, tv, len(times), times[0], times[len(times)-1]))
+		ov := d.addBuffer(t, 0, le(t, values))
+		out := d.add(t, "accessors", fmt.Sprintf(`{"bufferView": %d, "componentType": 5126, "count": %d, "type": "VEC4"}`, ov, len(values)/4))
+		d.add(t, "animations", fmt.Sprintf(`{"samplers": [{"input": %d, "output": %d, "interpolation": %q}], "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}]}`, in, out, interp))
+	}
+	// In-tangent, value, out-tangent a key.
+	sampler([]float32{0, 1}, []float32{0, 0, 0, 3, 0, 0, 0, 2, 0, 3, 0, 0, 0, 0, 3, 0, 0, 0, 2, 0, 3, 0, 0, 0}, "CUBICSPLINE")
+	sampler([]float32{0.5, 0.5, 1}, []float32{0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0}, "LINEAR")
+	m, err := Decode(d.bytes(t), nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Clips) != 3 || len(m.Clips[1].Tracks) != 1 || len(m.Clips[2].Tracks) != 1 {
+		t.Fatalf("%d clips; want the skinned one and two of one track", len(m.Clips))
+	}
+	want := []float32{0, 0, 0, 3, 0, 0, 0, 1, 0, 3, 0, 0, 0, 0, 3, 0, 0, 0, 1, 0, 3, 0, 0, 0}
+	if got := m.Clips[1].Tracks[0].Values; !slices.Equal(got, want) {
+		t.Errorf("spline keys %v; want the values unit and the tangents as they were, %v", got, want)
+	}
+	if got := m.Clips[2].Tracks[0].Times; len(got) != 3 || got[1] != 0.5 || got[2] != 1 || !(got[0] < 0.5 && got[0] >= 0.5-2e-6) {
+		t.Errorf("times %v; want [just under 0.5, 0.5, 1]", got)
+	}
+}
