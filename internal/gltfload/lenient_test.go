@@ -71,6 +71,9 @@ func TestLenientDocumentsWarn(t *testing.T) {
 			want: []string{"ACCESSOR_WEIGHTS_NON_NORMALIZED meshes[0].primitives[0].attributes.WEIGHTS_0: weights of 2 vertices do not sum to 1 (worst: vertex 0 sums to 0.5); normalized"}},
 		{name: "non-unit node rotation", edit: func(t testing.TB, d jdoc) { d.raw(t, "nodes/1/rotation", `[0, 0, 0, 2]`) },
 			want: []string{"ROTATION_NON_UNIT nodes[1].rotation: length 2, normalized"}},
+		// 0.005 off: more than float rounding, reported too.
+		{name: "node rotation 0.005 from unit", edit: func(t testing.TB, d jdoc) { d.raw(t, "nodes/1/rotation", `[0, 0, 0, 1.005]`) },
+			want: []string{"ROTATION_NON_UNIT nodes[1].rotation: length 1.005, normalized"}},
 		{name: "non-unit rotation keys", edit: func(t testing.TB, d jdoc) { d.patch(t, 8, []float32{0, 0, 0, 2}) },
 			want: []string{"ACCESSOR_ANIMATION_SAMPLER_OUTPUT_NON_NORMALIZED_QUATERNION animations[0].samplers[0].output: rotation keys up to 1 away from unit length; normalized"}},
 		{name: "alphaCutoff without alphaMode", edit: func(t testing.TB, d jdoc) { d.raw(t, "materials/0/alphaCutoff", `0.3`) },
