@@ -186,6 +186,24 @@ func TestCrowdCullsMembersOutOfView(t *testing.T) {
 		if t1 := c.Ctl.Timeline().Time; t1-t0 < 0.05-1e-5 || t1-t0 > 0.05+1e-5 {
 			t.Errorf("member 0 out of view: its controller moved from %v s to %v s in a 0.05 s frame", t0, t1)
 		}
+		// Back in view from far away, where each member's turn comes every
+		// 4th frame: all are evaluated in the first frame they are seen,
+		// not shown as they were when they left the view.
+		far, _ := render.LookAt(mgl32.Vec3{0, 50, 400}, mgl32.Vec3{0, 1, -1}, mgl32.DegToRad(40))
+		cr.SetCamera(far, 1)
+		left := make([][]float32, len(cr.members))
+		for i := range cr.members {
+			left[i] = slices.Clone(cr.anim.Models(i))
+		}
+		cr.Update(0.05, 1, false)
+		if cr.Stats.Culled != 0 || cr.Stats.Rate != [3]int{0, 0, 9} {
+			t.Fatalf("from far away: %d out of view, rates %v; want all 9 in view, every 4th frame", cr.Stats.Culled, cr.Stats.Rate)
+		}
+		for i := range cr.members {
+			if slices.Equal(cr.anim.Models(i), left[i]) {
+				t.Errorf("member %d, back in view, was not evaluated in its first frame", i)
+			}
+		}
 	})
 }
 
