@@ -103,6 +103,28 @@ func TestTwoBoneIK(t *testing.T) {
 	}
 }
 
+// TestTwoBoneIKAtItsInnerReach: an upper arm of 2 and a forearm of 1
+// reach no nearer than 1, folded flat. A target at exactly that distance,
+// (0, 1, 0), is reached: the elbow at (0, 2, 0), the hand back at the
+// target. A little nearer it is not reached, and the folded arm points at
+// it.
+func TestTwoBoneIKAtItsInnerReach(t *testing.T) {
+	for _, tc := range []struct {
+		target  float32
+		reached bool
+	}{{1, true}, {0.5, false}} {
+		sk := animtest.Chain(3)
+		pose := append([]anim.Transform(nil), sk.Rest...)
+		pose[1].Translation = mgl32.Vec3{2, 0, 0}
+		pose[1].Rotation = animtest.RotZ(90) // hand at (2, 1, 0), bent in XY
+		job := solveIK(t, sk, pose, mgl32.Vec3{0, tc.target, 0}, mgl32.Vec3{}, 1)
+		got := modelPositions(sk, pose)
+		if !animtest.VecApprox(got[1], mgl32.Vec3{0, 2, 0}, 1e-4) || !animtest.VecApprox(got[2], mgl32.Vec3{0, 1, 0}, 1e-4) || job.Reached != tc.reached {
+			t.Errorf("target (0, %v, 0): elbow %v hand %v, reached %v; want (0, 2, 0), (0, 1, 0), %v", tc.target, got[1], got[2], job.Reached, tc.reached)
+		}
+	}
+}
+
 // TestTwoBoneIKNearlyStraight reaches for targets within reach with arms
 // bent by small angles, in random orientations, with a random pole: the
 // hand must land on the target. The hinge, the normalized cross product
