@@ -265,6 +265,20 @@ func TestLookAt(t *testing.T) {
 			}
 		}
 	})
+	t.Run("weight ½ scales each joint's turn", func(t *testing.T) {
+		// Two joints at the same point, the target 90° away: the first
+		// turns ½ × ½ of the 90°, 22.5°; the second ½ of the 67.5° left,
+		// 33.75°.
+		sk := animtest.Chain(2)
+		sk.Rest[1] = anim.IdentityTransform
+		pose := append([]anim.Transform(nil), sk.Rest...)
+		runLookAt(t, sk, pose, []int{0, 1}, nil, mgl32.Vec3{}, mgl32.Vec3{1, 0, 0}, 0.5)
+		for j, deg := range []float64{22.5, 33.75} {
+			if want := mgl32.QuatRotate(float32(deg*math.Pi/180), mgl32.Vec3{0, 1, 0}); !animtest.QuatApprox(pose[j].Rotation, want, 1e-5) {
+				t.Fatalf("joint %d rotation %v, want %v° about Y %v", j, pose[j].Rotation, deg, want)
+			}
+		}
+	})
 	t.Run("weight 0 leaves the pose", func(t *testing.T) {
 		sk := animtest.Chain(2)
 		pose := append([]anim.Transform(nil), sk.Rest...)
