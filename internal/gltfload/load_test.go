@@ -560,3 +560,60 @@ func TestLargestJointIndex(t *testing.T) {
 		t.Errorf("report %q, want none", lines)
 	}
 }
+
+// TestStripAndFanTriangles: five vertices drawn as a strip and as a fan
+// make the triangles glTF §3.7.2.1 lists, their winding kept: a strip's
+// triangle i is (i, i+1, i+2), with the first two swapped for odd i; a
+// fan's is (0, i+1, i+2).
+func TestStripAndFanTriangles(t *testing.T) {
+	b := &docBuilder{}
+	pos := b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 2, 0})
+	doc := b.json(`"nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `}, "mode": 5}, {"attributes": {"POSITION": ` + itoa(pos) + `}, "mode": 6}]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Meshes) != 1 || len(m.Meshes[0].Primitives) != 2 {
+		t.Fatalf("%d meshes; want one of two primitives", len(m.Meshes))
+	}
+	for i, want := range [][]uint32{{0, 1, 2, 2, 1, 3, 2, 3, 4}, {0, 1, 2, 0, 2, 3, 0, 3, 4}} {
+		if got := m.Meshes[0].Primitives[i].Indices; !slices.Equal(got, want) {
+			t.Errorf("%s: triangles %v; want %v", []string{"strip", "fan"}[i], got, want)
+		}
+	}
+}
+
+// TestInfluencesMergeAndUnweighted: a joint named twice counts once, with
+// both weights, before the four largest are kept (joint 0 at 0.15 + 0.15
+// outweighs joints 1 and 2 at 0.2; joints 4 and 5 tie at 0.1, the first
+// met kept; 0.2 of 1 dropped); a vertex with no weight drops nothing, and
+// counts in the mean: 0.2 / 2.
+func TestInfluencesMergeAndUnweighted(t *testing.T) {
+	b := &docBuilder{}
+	pos := b.floatAcc(t, "VEC3", []float32{0, 0, 0, 1, 0, 0})
+	j0 := b.view(t, 0, []uint16{0, 1, 0, 2, 0, 0, 0, 0})
+	j1 := b.view(t, 0, []uint16{4, 5, 6, 7, 0, 0, 0, 0})
+	ja := b.acc(`"bufferView": ` + itoa(j0) + `, "componentType": 5123, "count": 2, "type": "VEC4"`)
+	jb := b.acc(`"bufferView": ` + itoa(j1) + `, "componentType": 5123, "count": 2, "type": "VEC4"`)
+	wa := b.floatAcc(t, "VEC4", []float32{0.15, 0.2, 0.15, 0.2, 0, 0, 0, 0})
+	wb := b.floatAcc(t, "VEC4", []float32{0.1, 0.1, 0.05, 0.05, 0, 0, 0, 0})
+	doc := b.json(`"nodes": [{"mesh": 0, "skin": 0}, {}, {}, {}, {}, {}, {}, {}, {}],
+	  "skins": [{"joints": [1, 2, 3, 4, 5, 6, 7, 8]}], "scenes": [{"nodes": [0, 1, 2, 3, 4, 5, 6, 7, 8]}],
+	  "meshes": [{"primitives": [{"attributes": {"POSITION": ` + itoa(pos) + `, "JOINTS_0": ` + itoa(ja) + `, "WEIGHTS_0": ` + itoa(wa) +
+		`, "JOINTS_1": ` + itoa(jb) + `, "WEIGHTS_1": ` + itoa(wb) + `}, "mode": 0}]}]`)
+	m, err := Decode(doc, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Meshes[0].Primitives[0]
+	wantJ, wantW := []uint16{0, 1, 2, 4}, []float32{0.3 / 0.8, 0.2 / 0.8, 0.2 / 0.8, 0.1 / 0.8}
+	for k := range 4 {
+		if p.Joints[k] != wantJ[k] || !approxEqual(p.Weights[k], wantW[k], 1e-6) {
+			t.Fatalf("vertex 0: joints %v weights %v; want %v %v", p.Joints[:4], p.Weights[:4], wantJ, wantW)
+		}
+	}
+	if !approxEqual(p.DroppedMax, 0.2, 1e-6) || !approxEqual(p.DroppedMean, 0.1, 1e-6) {
+		t.Fatalf("dropped max %v mean %v; want 0.2 and 0.1", p.DroppedMax, p.DroppedMean)
+	}
+}
