@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/anim/graph"
 	"github.com/skinview/skinview/internal/asset"
@@ -180,6 +182,46 @@ func TestFramingSamplesTheWholeClip(t *testing.T) {
 	withView(t, c, func(v *View) error {
 		if v.BoxLo[1] > 1+1e-4 || v.BoxHi[1] < 8-1e-4 {
 			t.Errorf("framing box y %g to %g; want 1 to 8 (the hop's top)", v.BoxLo[1], v.BoxHi[1])
+		}
+		return nil
+	})
+}
+
+// TestKeepInView: a pose reaching past the box the camera was framed on
+// (here, a box shrunk to a sliver of the bar) widens the box to hold it
+// and frames the camera anew; once the user has moved the camera, it is
+// left alone.
+func TestKeepInView(t *testing.T) {
+	_, c := twoJoint(t, "keep.gltf", 0)
+	withView(t, c, func(v *View) error {
+		lo, hi, ok := v.Scene.Bounds(c)
+		if !ok {
+			t.Error("nothing drawn")
+			return nil
+		}
+		mid := lo.Add(hi).Mul(0.5)
+		small := mgl32.Vec3{0.01, 0.01, 0.01}
+		v.BoxLo, v.BoxHi = mid.Sub(small), mid.Add(small)
+		v.Home = render.FrameBounds(v.BoxLo, v.BoxHi, 1)
+		v.Cam = v.Home
+		framed := v.Home
+		v.KeepInView(c)
+		for k := range 3 {
+			if v.BoxLo[k] > lo[k] || v.BoxHi[k] < hi[k] {
+				t.Errorf("box %v to %v after KeepInView; want it to hold the pose's %v to %v", v.BoxLo, v.BoxHi, lo, hi)
+				return nil
+			}
+		}
+		if v.Home == framed || v.Cam != v.Home {
+			t.Errorf("the camera was not framed anew on the widened box")
+		}
+		// Moved by the user: neither box nor camera change.
+		v.BoxLo, v.BoxHi = mid.Sub(small), mid.Add(small)
+		v.Cam.Distance *= 2
+		moved, home := v.Cam, v.Home
+		v.KeepInView(c)
+		if v.Cam != moved || v.Home != home || v.BoxLo != mid.Sub(small) {
+			t.Errorf("KeepInView moved a camera the user had moved")
 		}
 		return nil
 	})
