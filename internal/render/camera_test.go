@@ -119,6 +119,27 @@ func TestFrameBoundsFitsEveryCorner(t *testing.T) {
 	}
 }
 
+// TestFrameBoundsSeesFlatModelsFromAbove: a box whose half-height is under
+// half of its larger half-width, along x or along z alike, is seen from
+// 8° + 30° × (1 − 2 × that ratio) up; a standing figure from 8°. A rope
+// 4 long, 0.2 wide and 0.1 high: 0.05 / 2 gives 36.5°.
+func TestFrameBoundsSeesFlatModelsFromAbove(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		min, max mgl32.Vec3
+		pitch    float64
+	}{
+		{"rope along z", mgl32.Vec3{-0.1, 0, -2}, mgl32.Vec3{0.1, 0.1, 2}, 36.5},
+		{"rope along x", mgl32.Vec3{-2, 0, -0.1}, mgl32.Vec3{2, 0.1, 0.1}, 36.5},
+		{"standing figure", mgl32.Vec3{-0.4, 0, -0.2}, mgl32.Vec3{0.4, 1.8, 0.2}, 8},
+	} {
+		c := FrameBounds(tc.min, tc.max, 1)
+		if got := float64(mgl32.RadToDeg(c.Pitch)); math.Abs(got-tc.pitch) > 1e-3 {
+			t.Errorf("%s: pitch %.3f°, want %v°", tc.name, got, tc.pitch)
+		}
+	}
+}
+
 func TestProjectCentreAndBehind(t *testing.T) {
 	c := FrameBounds(mgl32.Vec3{-1, -1, -1}, mgl32.Vec3{1, 1, 1}, 1)
 	x, y, ok := c.Project(c.Target, 200, 100)
