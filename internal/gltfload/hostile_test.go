@@ -206,6 +206,22 @@ func TestZerosAtTheBudget(t *testing.T) {
 		t.Errorf("%d floats: %v, want an error ending %q", n+1, err, want)
 	}
 
+	// A buffer in a file of its own counts as bytes the file holds: with
+	// 4096 bytes beside it, the budget is 64 × (its size + 4096) + 1 MiB.
+	ext := func(n int) string {
+		return fmt.Sprintf(`{"asset": {"version": "2.0"}, "buffers": [{"uri": "b.bin", "byteLength": 4096}], "accessors": [{"componentType": 5126, "count": %d, "type": "SCALAR"}]}`, n)
+	}
+	n = 0
+	for range 5 {
+		n = (64*(len(ext(n))+4096) + 1<<20) / 4
+	}
+	if d := ext(n); 4*n != 64*(len(d)+4096)+1<<20 {
+		t.Fatalf("no count of floats fills the budget of a %d-byte file and its buffer", len(d))
+	}
+	if _, err := Decode([]byte(ext(n)), fstest.MapFS{"b.bin": {Data: make([]byte, 4096)}}, "t.gltf"); err != nil {
+		t.Errorf("%d floats, the whole budget with the buffer's bytes: %v", n, err)
+	}
+
 	// Drawn as a mesh's positions (VEC3: 12 bytes a vertex), the count
 	// whose floats are exactly the budget is read, leaving 0, and the
 	// next array, the vertex order (4 bytes a vertex), is refused. The

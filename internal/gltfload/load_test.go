@@ -616,4 +616,10 @@ func TestInfluencesMergeAndUnweighted(t *testing.T) {
 	if !approxEqual(p.DroppedMax, 0.2, 1e-6) || !approxEqual(p.DroppedMean, 0.1, 1e-6) {
 		t.Fatalf("dropped max %v mean %v; want 0.2 and 0.1", p.DroppedMax, p.DroppedMean)
 	}
+	// Charged for the skinning arrays: 4 × 6 bytes a vertex and influence
+	// set (two sets) and 4 × 6 a vertex for the four drawn: 2 × 2 × 24 +
+	// 2 × 24.
+	if got := charges(t, doc)["meshes[0].primitives[0]: skin influences"]; got != 2*2*24+2*24 {
+		t.Errorf("charged %d bytes for the skin influences; want %d", got, 2*2*24+2*24)
+	}
 }
