@@ -244,3 +244,58 @@ func TestFrozenTransitionTravel(t *testing.T) {
 		}
 	}
 }
+
+// TestRootMotionTurnIsTheTwistAboutY: a root that turns 90° about Y and
+// tilts 30° about its own X (Ry(90°)·Rx(30°) at its end), played once to
+// its end, carries the character round by the turn alone, the twist of
+// the root's rotation about the vertical: it faces 90° round, along +X.
+// The pose keeps the rest: Ry(90°)⁻¹·Ry(90°)·Rx(30°) leaves the root
+// tilted 30° about X, its up (0, cos 30°, sin 30°), and its scale, 1.5,
+// exactly.
+func TestRootMotionTurnIsTheTwistAboutY(t *testing.T) {
+	end := mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 1, 0}).Mul(mgl32.QuatRotate(math.Pi/6, mgl32.Vec3{1, 0, 0}))
+	clip := anim.Clip{Name: "R", Duration: 1, Tracks: []anim.Track{
+		{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0, 1, 0, 0, 1, 0}},
+		{Joint: 0, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, end.V[0], end.V[1], end.V[2], end.W}},
+		{Joint: 0, Path: anim.Scale, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{1.5, 1.5, 1.5, 1.5, 1.5, 1.5}},
+	}}
+	spec := treeSpec(NodeSpec{Type: NodeClip, Clip: ClipNamed("R"), Loop: anim.Once})
+	c := build(t, spec, animtest.Chain(2), []anim.Clip{clip})
+	if err := c.SetRootMotion(0, anim.RootXZ); err != nil {
+		t.Fatal(err)
+	}
+	out := anim.NewSoAPose(c.NumJoints())
+	w := anim.IdentityTransform
+	for range 40 { // past the end, where the clip holds
+		c.Update(1.0 / 30)
+		c.Evaluate(out)
+		w = anim.Then(w, c.Motion())
+	}
+	if f := w.Rotation.Rotate(mgl32.Vec3{0, 0, 1}); !nearVec(f, mgl32.Vec3{1, 0, 0}, 1e-4) {
+		t.Errorf("facing %v after the clip; want (1, 0, 0), turned 90° about Y", f)
+	}
+	root := out.At(0)
+	tilted := mgl32.Vec3{0, float32(math.Cos(math.Pi / 6)), float32(math.Sin(math.Pi / 6))}
+	if up := root.Rotation.Rotate(mgl32.Vec3{0, 1, 0}); !nearVec(up, tilted, 1e-4) {
+		t.Errorf("root's up %v; want it tilted 30° about X, %v", up, tilted)
+	}
+	if want := (mgl32.Vec3{1.5, 1.5, 1.5}); root.Scale != want {
+		t.Errorf("root's scale %v; want %v exactly", root.Scale, want)
+	}
+}
+
+// TestRootMotionBlendsTurns: half of a clip that turns 90° a loop and half
+// of one that walks straight turn 45° a loop between them (the motions'
+// turns slerped, not the first one's taken).
+func TestRootMotionBlendsTurns(t *testing.T) {
+	a, b := rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 0}, 90), rootClip(mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 1}, 0)
+	a.Name, b.Name = "A", "B"
+	spec := treeSpec(NodeSpec{Type: NodeLerp, Weight: inPtr(Const(0.5)), Children: []NodeSpec{clipNodeSpec("A"), clipNodeSpec("B")}})
+	c := build(t, spec, animtest.Chain(2), []anim.Clip{a, b})
+	c.SetRootMotion(0, anim.RootXZ)
+	w := travel(c, 15, 1.0/30) // half a loop: 22.5°
+	want := mgl32.Vec3{float32(math.Sin(math.Pi / 8)), 0, float32(math.Cos(math.Pi / 8))}
+	if f := w.Rotation.Rotate(mgl32.Vec3{0, 0, 1}); !nearVec(f, want, 1e-3) {
+		t.Errorf("facing %v after half a loop; want %v (22.5° about Y)", f, want)
+	}
+}
