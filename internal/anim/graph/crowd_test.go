@@ -233,14 +233,24 @@ func TestCrowdHoldKeepsPoseAndClock(t *testing.T) {
 	if !slices.Equal(c.Palette(1, 0), c.Palette(0, 0)) {
 		t.Fatal("released character's palette differs from the never-held one at the same time")
 	}
+	// Held again, and released without asking for its controller: the
+	// evaluation that follows gives it the time it is owed.
+	c.Hold(1, true)
+	c.Evaluate(0.1, 1)
+	c.Evaluate(0.1, 1)
+	c.Hold(1, false)
+	c.Evaluate(0.1, 1)
+	if !slices.Equal(c.Palette(1, 0), c.Palette(0, 0)) {
+		t.Fatal("released character's palette, its owed time not asked for, differs from the never-held one at the same time")
+	}
 
 	// A shared controller (a HUD drives it) advances while its pose is held.
 	c.Share(0)
 	c.Hold(0, true)
 	held := slices.Clone(c.Palette(0, 0))
 	c.Evaluate(0.1, 1)
-	if got := c.ctls[0].Timeline().Time; math.Abs(float64(got-0.6)) > 1e-5 {
-		t.Errorf("held shared character's controller at %v s; want 0.6, advanced every frame", got)
+	if got := c.ctls[0].Timeline().Time; math.Abs(float64(got-0.9)) > 1e-5 {
+		t.Errorf("held shared character's controller at %v s; want 0.9, advanced every frame", got)
 	}
 	if !slices.Equal(c.Palette(0, 0), held) {
 		t.Error("held shared character's palette changed")
