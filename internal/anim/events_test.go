@@ -126,4 +126,27 @@ func TestClipMarkerErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.want)
 		}
 	}
+	// At its very ends a marker is inside the clip.
+	clip := animtest.RampClip("A", 2, 0, 0, 1)
+	clip.Markers = []anim.Marker{{0, "start"}, {2, "end"}}
+	if _, err := anim.NewRuntimeClip(&clip, animtest.Chain(2)); err != nil {
+		t.Errorf("markers at 0 and 2 s of a 2 s clip: %v", err)
+	}
+}
+
+// TestSortMarkersKeepsTheOrderOfTies: markers at one time keep the order
+// they were given in (an exporter's order for a footstep and its sound),
+// twenty of them, more than a sort does by insertion.
+func TestSortMarkersKeepsTheOrderOfTies(t *testing.T) {
+	var ms, want []anim.Marker
+	for k := range 20 {
+		ms = append(ms, anim.Marker{Time: 0.5, Name: fmt.Sprintf("tie%d", k)})
+	}
+	want = append(want, anim.Marker{Time: 0.25, Name: "first"})
+	want = append(want, ms...)
+	ms = append(ms, anim.Marker{Time: 0.25, Name: "first"})
+	anim.SortMarkers(ms)
+	if !slices.Equal(ms, want) {
+		t.Errorf("sorted %v; want %v", ms, want)
+	}
 }
