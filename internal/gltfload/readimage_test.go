@@ -174,18 +174,21 @@ func TestReadImageKeepsColourUnderAlpha(t *testing.T) {
 	pal := image.NewPaletted(image.Rect(0, 0, 3, 1), color.Palette{
 		color.NRGBA{255, 0, 0, 0}, color.NRGBA{0, 0, 255, 255}, color.NRGBA{255, 128, 0, 8}})
 	pal.Pix = []uint8{0, 1, 2}
-	deep := image.NewNRGBA64(image.Rect(0, 0, 3, 1))
+	deep := image.NewNRGBA64(image.Rect(0, 0, 4, 1))
 	deep.SetNRGBA64(0, 0, color.NRGBA64{0, 65535, 0, 0})
 	deep.SetNRGBA64(1, 0, color.NRGBA64{65535, 65535, 0, 65535})
 	// 32896 / 257 = 128 and 2570 / 257 = 10: 8-bit values exactly.
 	deep.SetNRGBA64(2, 0, color.NRGBA64{65535, 32896, 0, 2570})
+	// Between 8-bit values, to the nearest: 128 / 257 = 0.498 → 0,
+	// 33100 / 257 = 128.8 → 129, 65435 / 257 = 254.6 → 255.
+	deep.SetNRGBA64(3, 0, color.NRGBA64{128, 33100, 65435, 65535})
 	for _, c := range []struct {
 		name string
 		img  image.Image
 		want []color.NRGBA
 	}{
 		{"palette with tRNS", pal, []color.NRGBA{{255, 0, 0, 0}, {0, 0, 255, 255}, {255, 128, 0, 8}}},
-		{"16-bit RGBA", deep, []color.NRGBA{{0, 255, 0, 0}, {255, 255, 0, 255}, {255, 128, 0, 10}}},
+		{"16-bit RGBA", deep, []color.NRGBA{{0, 255, 0, 0}, {255, 255, 0, 255}, {255, 128, 0, 10}, {0, 129, 255, 255}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var b bytes.Buffer
