@@ -387,3 +387,101 @@ func TestFacingTurnNeedsAShape(t *testing.T) {
 		t.Errorf("shapes no turn matches: turn %v, want none", got)
 	}
 }
+
+// worldRotations samples clip c on sk at t and returns each joint's world
+// rotation.
+func worldRotations(t *testing.T, c *anim.Clip, sk *anim.Skeleton, at float32) []mgl32.Quat {
+	t.Helper()
+	rc, err := anim.NewRuntimeClip(c, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pose := anim.NewPose(sk)
+	job := rc.NewSampleJob(false, pose)
+	job.Time = at
+	job.Run()
+	local := make([]anim.Transform, sk.NumJoints())
+	pose.ToTransforms(local)
+	world := make([]mgl32.Quat, len(local))
+	for j, p := range sk.Parents {
+		world[j] = local[j].Rotation
+		if p >= 0 {
+			world[j] = world[p].Mul(world[j]).Normalize()
+		}
+	}
+	return world
+}
+
+// TestRetargetChains: what a joint's world motion depends on beyond its
+// own track and parent.
+func TestRetargetChains(t *testing.T) {
+	t.Run("root travel turned with the facing", func(t *testing.T) {
+		// The target faces +X where the source faces +Z (a quarter turn
+		// about Y): the source's root walking 1 along +Z walks the
+		// target's 1 along +X.
+		from, to := animtest.Humanoid(), turned(90)
+		joints := make([]int, from.NumJoints())
+		var pairs [][2]int
+		for j := range joints {
+			joints[j] = j
+			pairs = append(pairs, [2]int{j, j})
+		}
+		rest := from.Rest[0].Translation
+		src := anim.Clip{Name: "walk", Duration: 1, Tracks: []anim.Track{
+			{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{rest[0], rest[1], rest[2], rest[0], rest[1], rest[2] + 1}},
+		}}
+		got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: joints, Root: 0, Turn: asset.FacingTurn(from, to, pairs)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := trackOf(&got, 0, anim.Translation)
+		if tr == nil || len(tr.Values) != 6 {
+			t.Fatalf("root translation %+v; want two keys", tr)
+		}
+		if d := (mgl32.Vec3{tr.Values[3] - tr.Values[0], tr.Values[4] - tr.Values[1], tr.Values[5] - tr.Values[2]}); !animtest.VecApprox(d, mgl32.Vec3{1, 0, 0}, 1e-5) {
+			t.Errorf("the target's root travels %v; want (1, 0, 0), the source's +Z turned onto +X", d)
+		}
+	})
+	t.Run("an unmapped parent's keys", func(t *testing.T) {
+		// The source's j1, which no target joint follows, turns 90° about
+		// Z and back, keyed at 0, 0.5 and 1; its child j2, keyed at no
+		// time of its own, drives the target's j1: the target's keys are
+		// at the parent's times, 90° about Z half-way.
+		from, to := animtest.Chain(3), animtest.Chain(2)
+		src := anim.Clip{Name: "wave", Duration: 1, Tracks: []anim.Track{
+			{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 0.5, 1}, Values: quatKeys(mgl32.QuatIdent(), animtest.RotZ(90), mgl32.QuatIdent())},
+		}}
+		got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, -1, 1}, Root: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := trackOf(&got, 1, anim.Rotation)
+		if tr == nil || !slices.Equal(tr.Times, []float32{0, 0.5, 1}) {
+			t.Fatalf("target j1's rotation %+v; want keys at 0, 0.5 and 1", tr)
+		}
+		if q := (mgl32.Quat{W: tr.Values[7], V: mgl32.Vec3{tr.Values[4], tr.Values[5], tr.Values[6]}}); !animtest.QuatApprox(q, animtest.RotZ(90), 1e-6) {
+			t.Errorf("target j1 at 0.5 s: %v; want 90° about Z", q)
+		}
+	})
+	t.Run("unmapped joints above in the target", func(t *testing.T) {
+		// The target's j0 and j1, which no source joint drives, rest
+		// turned (90° about Y, then 90° about Z); its j2 follows the
+		// source's j1, which turns 30° about the world's X: so does j2
+		// in the world, from its rest, Ry(90°)·Rz(90°).
+		from, to := animtest.Chain(2), animtest.Chain(3)
+		to.Rest[0].Rotation = mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 1, 0})
+		to.Rest[1].Rotation = animtest.RotZ(90)
+		rx30 := mgl32.QuatRotate(math.Pi/6, mgl32.Vec3{1, 0, 0})
+		src := anim.Clip{Name: "lift", Duration: 1, Tracks: []anim.Track{
+			{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), rx30)},
+		}}
+		got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{-1, 2}, Root: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		restWorld := to.Rest[0].Rotation.Mul(to.Rest[1].Rotation)
+		if w := worldRotations(t, &got, to, 1)[2]; !animtest.QuatApprox(w, rx30.Mul(restWorld), 1e-5) {
+			t.Errorf("target j2's world rotation at 1 s: %v; want 30° about X from its rest, %v", w, rx30.Mul(restWorld))
+		}
+	})
+}
