@@ -249,6 +249,9 @@ func TestNormalsDegenerate(t *testing.T) {
 		// the largest finite float: still normalized, to the direction of
 		// (1, r, 0), r = 2⁵²/(2⁶⁴−2⁴⁰) ≈ 2⁻¹²: (1, 2⁻¹², 0) within 1e-6.
 		{"largest finite length", [9]float32{1 << 20, 0, 0, 0, bc, 0, 0, 0, big}, [3]float32{1, 1, 0}, [3]float32{1, 2.4414063e-4, 0}},
+		// diag(2⁶⁴, 2⁶⁴, 2⁶⁴): its cofactors, 2¹²⁸, overflow to +Inf, and so
+		// do cof·(1, 1, 1) and its length: zero, not NaN (Inf × 0).
+		{"overflowing cofactors", [9]float32{1 << 64, 0, 0, 0, 1 << 64, 0, 0, 0, 1 << 64}, [3]float32{1, 1, 1}, [3]float32{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -258,7 +261,7 @@ func TestNormalsDegenerate(t *testing.T) {
 			if err := Normals(got, tc.n[:], []uint16{0, 0, 0, 0}, []float32{1, 0, 0, 0}, pal); err != nil {
 				t.Fatal(err)
 			}
-			if !approxVec(got, tc.want[:], 1e-6) {
+			if !approxVec(got, tc.want[:], 1e-6) || slices.ContainsFunc(got, func(v float32) bool { return v != v }) {
 				t.Errorf("normal %v; want %v", got, tc.want)
 			}
 		})
