@@ -97,3 +97,42 @@ func TestVideoWithoutFFmpeg(t *testing.T) {
 		t.Fatalf("without ffmpeg: %v, want ErrNoFFmpeg", err)
 	}
 }
+
+// TestGIFKeepsUpTo256Colours: a frame of 200 greys, one a column, comes
+// back within two levels: a palette of 256 colours cut from 800 pixels
+// puts at most two neighbouring greys in a colour, within a level of
+// both, and dithering spreads at most a level more. (A palette of 16
+// left greys 10 levels off.)
+func TestGIFKeepsUpTo256Colours(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 200, 4))
+	for x := range 200 {
+		for y := range 4 {
+			img.SetNRGBA(x, y, color.NRGBA{uint8(x), uint8(x), uint8(x), 255})
+		}
+	}
+	g, err := NewGIF(30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Add(img); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := g.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := gif.DecodeAll(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0
+	for x := range 200 {
+		for y := range 4 {
+			r, _, _, _ := back.Image[0].At(x, y).RGBA()
+			worst = max(worst, int(r>>8)-x, x-int(r>>8))
+		}
+	}
+	if worst > 2 {
+		t.Errorf("a grey came back %d levels off; want at most 2 (256 colours for 200 greys: each palette entry within a level of its pixels)", worst)
+	}
+}
