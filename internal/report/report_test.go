@@ -106,3 +106,32 @@ func TestInfoSaysTangentsWereGenerated(t *testing.T) {
 		t.Errorf("-info:\n%s\nwant primitive 0's line to end in \", tangents generated (MikkTSpace)\"", b.String())
 	}
 }
+
+// channelKind names a morph-weight channel by what animates it: channels
+// 0 and 1 are a mesh's weights, 2 to 5 a material's colour (a pointer), 6
+// a camera's field of view, 7 to 9 a light's colour; the ends of each
+// range are the ones a bound can miss.
+func TestChannelKinds(t *testing.T) {
+	m := &gltfload.Model{
+		MaterialChannels: []gltfload.MaterialChannel{{Channel: 2, Count: 4}},
+		CameraChannels:   []gltfload.CameraChannel{{Channel: 6}},
+		LightChannels:    []gltfload.LightChannel{{Channel: 7, Count: 3}},
+	}
+	want := []string{"weights", "weights", "material (pointer)", "material (pointer)", "material (pointer)", "material (pointer)",
+		"camera (pointer)", "light (pointer)", "light (pointer)", "light (pointer)", "weights"}
+	for ch, w := range want {
+		if got := channelKind(m, ch); got != w {
+			t.Errorf("channel %d: %q, want %q", ch, got, w)
+		}
+	}
+}
+
+// maxInfluences counts a vertex's non-zero weights over every set: with
+// two sets, a vertex of six is six, not the first set's four.
+func TestMaxInfluencesOverSets(t *testing.T) {
+	p := &gltfload.Primitive{Sets: 2, Positions: make([]float32, 6),
+		AllWeights: []float32{0.5, 0.5, 0, 0, 0, 0, 0, 0, 0.2, 0.2, 0.2, 0.1, 0.2, 0.1, 0, 0}}
+	if got := maxInfluences(p); got != 6 {
+		t.Errorf("up to %d influences; want 6 (vertex 1: four in the first set, two in the second)", got)
+	}
+}
