@@ -64,14 +64,7 @@ func TestGIFRoundTrip(t *testing.T) {
 	if err := g.Add(image.NewNRGBA(image.Rect(0, 0, 3, 3))); err == nil {
 		t.Error("a frame of another size was accepted")
 	}
-	var buf bytes.Buffer
-	if err := g.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	back, err := gif.DecodeAll(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := writeBack(t, g)
 	if len(back.Image) != 3 || back.LoopCount != 0 {
 		t.Fatalf("%d frames, loop count %d; want 3 frames looping forever", len(back.Image), back.LoopCount)
 	}
@@ -117,14 +110,7 @@ func TestGIFKeepsUpTo256Colours(t *testing.T) {
 	if err := g.Add(img); err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := g.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	back, err := gif.DecodeAll(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := writeBack(t, g)
 	worst := 0
 	for x := range 200 {
 		for y := range 4 {
@@ -135,4 +121,18 @@ func TestGIFKeepsUpTo256Colours(t *testing.T) {
 	if worst > 2 {
 		t.Errorf("a grey came back %d levels off; want at most 2 (256 colours for 200 greys: each palette entry within a level of its pixels)", worst)
 	}
+}
+
+// writeBack writes g and decodes what it wrote.
+func writeBack(t *testing.T, g *GIF) *gif.GIF {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := g.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := gif.DecodeAll(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
 }
