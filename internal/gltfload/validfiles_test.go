@@ -467,6 +467,20 @@ func TestPartialPrimitivesNamed(t *testing.T) {
 			t.Errorf("report %q; want %q", lines, tc.want)
 		}
 	}
+	// Two indices make a whole line: nothing to name.
+	data := append(le(t, []float32{0, 0, 0, 1, 0, 0, 0, 1, 0}), le(t, []uint16{0, 1})...)
+	js := quadDoc(data, "", `{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 4}`,
+		`{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+		 {"bufferView": 1, "componentType": 5123, "count": 2, "type": "SCALAR"}`, `{"attributes": {"POSITION": 0}, "indices": 1, "mode": 1}`)
+	m, err := Decode(js, nil, "t.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range issueLines(m) {
+		if strings.Contains(line, "MESH_PRIMITIVE_INCOMPATIBLE_MODE") {
+			t.Errorf("two indices of mode LINES: %q", line)
+		}
+	}
 }
 
 // TestTargetNamesCounted: extras.targetNames are the morph targets'
