@@ -227,7 +227,13 @@ func TestMeshoptMalformed(t *testing.T) {
 		struct{ name, doc, want string }{"buffer past the last", strings.Replace(good, `"EXT_meshopt_compression": {"buffer": 0,`, `"EXT_meshopt_compression": {"buffer": 2,`, 1),
 			"bufferViews[0].extensions.EXT_meshopt_compression.buffer: buffers[2] does not exist (2 buffers)"},
 		struct{ name, doc, want string }{"bytes one past the buffer's end", strings.Replace(good, views[1][0], fmt.Sprintf(`"EXT_meshopt_compression": {"buffer": 0, "byteOffset": %d, "byteLength": %d`, off, total-off+1), 1),
-			fmt.Sprintf("bufferViews[1].extensions.EXT_meshopt_compression: bytes [%d, %d) lie outside buffers[0], which has %d bytes", off, total+1, total)})
+			fmt.Sprintf("bufferViews[1].extensions.EXT_meshopt_compression: bytes [%d, %d) lie outside buffers[0], which has %d bytes", off, total+1, total)},
+		// One byte inside the buffer is a stream the codec reads, and
+		// refuses as too short; none is no stream at all.
+		struct{ name, doc, want string }{"one byte of stream", strings.Replace(good, views[1][0], fmt.Sprintf(`"EXT_meshopt_compression": {"buffer": 0, "byteOffset": %d, "byteLength": 1`, off), 1),
+			"bufferViews[1].extensions.EXT_meshopt_compression: mode ATTRIBUTES: the compressed data is malformed"},
+		struct{ name, doc, want string }{"no bytes of stream", strings.Replace(good, views[1][0], fmt.Sprintf(`"EXT_meshopt_compression": {"buffer": 0, "byteOffset": %d, "byteLength": 0`, off), 1),
+			fmt.Sprintf("bufferViews[1].extensions.EXT_meshopt_compression: bytes [%d, %d) lie outside buffers[0]", off, off)})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.doc == good {
