@@ -6,6 +6,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/assets"
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/gltfload"
@@ -93,5 +95,45 @@ func TestRootMotionTurnWalk(t *testing.T) {
 		if math.Abs(s-tc.facingX) > 1e-3 || math.Abs(cth-tc.facingZ) > 1e-3 {
 			t.Errorf("t=%v: facing (%v, %v), want (%v, %v)", tc.tm, s, cth, tc.facingX, tc.facingZ)
 		}
+	}
+}
+
+// TestRootTrailAndShown: played frame by frame, the walker's root leaves
+// a trail of its positions, oldest first, one a frame, the last where the
+// root is; past the trail's length the oldest drop out, and it holds
+// exactly that many. A point of the model is shown where the root has
+// carried and turned it: TurnWalk after one loop stands at (0, 0, 1)
+// facing 90° round, so the model's (0, 0, 1) is shown at (1, 0, 1).
+func TestRootTrailAndShown(t *testing.T) {
+	c := walker(t, "Walk") // root motion set on: the root anchored, the trail's first point
+	for range 10 {
+		c.Advance(0.1)
+	}
+	var trail []float32
+	c.RootTrail(func(p mgl32.Vec3) { trail = append(trail, p[2]) })
+	if len(trail) != 11 {
+		t.Fatalf("%d trail points after 10 frames; want 11 (the anchor and one a frame)", len(trail))
+	}
+	for k, z := range trail {
+		if math.Abs(float64(z)-0.08*float64(k)) > 1e-4 {
+			t.Fatalf("trail point %d at z %v; want %v (0.8 m/s, oldest first): %v", k, z, 0.08*float64(k), trail)
+		}
+	}
+	for range rootTrailLen {
+		c.Advance(0.1)
+	}
+	n := 0
+	var last float32
+	c.RootTrail(func(p mgl32.Vec3) { n, last = n+1, p[2] })
+	if n != rootTrailLen || math.Abs(float64(last-c.Root.Translation[2])) > 1e-6 {
+		t.Errorf("a trail of %d points ending at z %v; want %d ending at the root's %v", n, last, rootTrailLen, c.Root.Translation[2])
+	}
+
+	turn := walker(t, "TurnWalk")
+	for range 20 {
+		turn.Advance(0.1)
+	}
+	if got := turn.Shown(mgl32.Vec3{0, 0, 1}); math.Abs(float64(got[0])-1) > 1e-3 || math.Abs(float64(got[2])-1) > 1e-3 {
+		t.Errorf("after one TurnWalk loop the model's (0, 0, 1) is shown at %v; want (1, 0, 1)", got)
 	}
 }
