@@ -352,9 +352,11 @@ func TestLoaderGeneratesMissingTangents(t *testing.T) {
 	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 0},
 	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2, "TANGENT": 3}, "indices": 4, "material": 0},
 	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 1},
-	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 2}]}],
+	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 2},
+	    {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 3}]}],
 	  "materials": [{"normalTexture": {"index": 0}}, {},
-	    {"normalTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"rotation": 1.5707963267948966}}}}],
+	    {"normalTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"rotation": 1.5707963267948966}}}},
+	    {"normalTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"scale": [-1, 1]}}}}],
 	  "textures": [{"source": 0}], "images": [{"uri": %q}], "extensionsUsed": ["KHR_texture_transform"]`, png))
 	mustJSON(t, js)
 	m, err := Decode(js, nil, "t.gltf")
@@ -382,6 +384,13 @@ func TestLoaderGeneratesMissingTangents(t *testing.T) {
 	for k := range ps[3].Indices {
 		if got := cornerTangent(&ps[3], k); !near4(got, [4]float32{0, -1, 0, 1}, 1e-6) {
 			t.Errorf("transformed, corner %d: %v, want (0, −1, 0, 1)", k, got)
+		}
+	}
+	// Mirrored in u (scale (−1, 1)): u' = −x grows along −X, and the
+	// mirror flips the frame's handedness.
+	for k := range ps[4].Indices {
+		if got := cornerTangent(&ps[4], k); !near4(got, [4]float32{-1, 0, 0, -1}, 1e-6) {
+			t.Errorf("mirrored, corner %d: %v, want (−1, 0, 0, −1)", k, got)
 		}
 	}
 }
