@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/skinview/skinview/internal/anim"
 	"github.com/skinview/skinview/internal/anim/animtest"
@@ -148,5 +149,27 @@ func TestSortMarkersKeepsTheOrderOfTies(t *testing.T) {
 	anim.SortMarkers(ms)
 	if !slices.Equal(ms, want) {
 		t.Errorf("sorted %v; want %v", ms, want)
+	}
+}
+
+// TestCrossingsOfNoDuration: a clip of no length (one key) fires none of
+// its markers, in every mode, and the call returns.
+func TestCrossingsOfNoDuration(t *testing.T) {
+	ms := []anim.Marker{{Time: 0, Name: "only"}}
+	for _, mode := range loopModes {
+		done := make(chan []string, 1)
+		go func() {
+			var fired []string
+			anim.Crossings(ms, 0, mode, 2, 0.25, 0.5, func(m anim.Marker) { fired = append(fired, m.Name) })
+			done <- fired
+		}()
+		select {
+		case fired := <-done:
+			if len(fired) != 0 {
+				t.Errorf("%v clock of no duration fired %v", mode, fired)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%v clock of no duration: Crossings did not return in 5 s", mode)
+		}
 	}
 }
