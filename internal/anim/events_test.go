@@ -173,3 +173,20 @@ func TestCrossingsOfNoDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossingsFromAMarker: a clock that starts exactly on a marker does
+// not fire it, forwards or backwards (it fired on the frame that arrived
+// there); the next marker it reaches it fires.
+func TestCrossingsFromAMarker(t *testing.T) {
+	ms := []anim.Marker{{Time: 0.25, Name: "a"}, {Time: 0.5, Name: "b"}, {Time: 0.75, Name: "c"}}
+	for _, c := range []struct {
+		e0, a float32
+		want  []string
+	}{{0.5, 0.1, nil}, {0.5, -0.1, nil}, {0.5, 0.25, []string{"c"}}, {0.5, -0.25, []string{"a"}}} {
+		var fired []string
+		anim.Crossings(ms, 1, anim.Once, 1, c.e0, c.a, func(m anim.Marker) { fired = append(fired, m.Name) })
+		if !slices.Equal(fired, c.want) {
+			t.Errorf("from %v by %v: fired %v, want %v", c.e0, c.a, fired, c.want)
+		}
+	}
+}

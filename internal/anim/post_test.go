@@ -125,6 +125,27 @@ func TestTwoBoneIKAtItsInnerReach(t *testing.T) {
 	}
 }
 
+// TestTwoBoneIKUnequalBones: an upper arm of 2 and a forearm of 1.5, bent
+// 45° at the elbow, reach a target 2.5 away in their bending plane: the
+// hand lands on it (the interior angle from the law of cosines over
+// both bones' lengths, not over unit ones).
+func TestTwoBoneIKUnequalBones(t *testing.T) {
+	sk := animtest.Chain(3)
+	pose := append([]anim.Transform(nil), sk.Rest...)
+	pose[1].Translation = mgl32.Vec3{2, 0, 0}
+	pose[1].Rotation = animtest.RotZ(45)
+	pose[2].Translation = mgl32.Vec3{1.5, 0, 0}
+	target := mgl32.Vec3{1.5, 2, 0} // |t| = 2.5, between 0.5 and 3.5
+	job := solveIK(t, sk, pose, target, mgl32.Vec3{}, 1)
+	got := modelPositions(sk, pose)
+	if !animtest.VecApprox(got[2], target, 1e-4) || !job.Reached {
+		t.Fatalf("hand %v, reached %v; want it on %v", got[2], job.Reached, target)
+	}
+	if l := got[1].Sub(got[0]).Len(); math.Abs(float64(l)-2) > 1e-4 {
+		t.Errorf("upper arm %v long; want 2", l)
+	}
+}
+
 // TestTwoBoneIKNearlyStraight reaches for targets within reach with arms
 // bent by small angles, in random orientations, with a random pole: the
 // hand must land on the target. The hinge, the normalized cross product
