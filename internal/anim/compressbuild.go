@@ -478,7 +478,7 @@ func (e *encoder) denseTimes() []float32 {
 // clip at up to 256 of the check times.
 
 // worstOf is the largest of a packing's per-joint errors, 0 for a
-// skeleton of no joints (a clip of morph weights alone, or of nothing).
+// skeleton of no joints, where there is nothing to measure.
 func worstOf(worst []float64) float64 {
 	if len(worst) == 0 {
 		return 0

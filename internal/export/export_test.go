@@ -94,8 +94,7 @@ func TestVideoWithoutFFmpeg(t *testing.T) {
 // TestGIFKeepsUpTo256Colours: a frame of 200 greys, one a column, comes
 // back within two levels: a palette of 256 colours cut from 800 pixels
 // puts at most two neighbouring greys in a colour, within a level of
-// both, and dithering spreads at most a level more. (A palette of 16
-// left greys 10 levels off.)
+// both, and dithering spreads at most a level more.
 func TestGIFKeepsUpTo256Colours(t *testing.T) {
 	img := image.NewNRGBA(image.Rect(0, 0, 200, 4))
 	for x := range 200 {
