@@ -479,6 +479,77 @@ func TestCompressRefusesBadTolerance(t *testing.T) {
 	}
 }
 
+// The encoder's search, decision by decision, with the answers its
+// contracts give worked out by hand.
+func TestCompressSearchDecisions(t *testing.T) {
+	// Which of two packings is kept against a target of 1: within beats
+	// over, the smaller of two within, the closer of two over, a tie the
+	// first; exactly the target is within.
+	for _, c := range []struct {
+		w1, w2 float64
+		b1, b2 int
+		want   bool
+	}{
+		{0.5, 0.5, 100, 90, true},
+		{0.5, 0.5, 100, 100, false},
+		{0.5, 0.9, 100, 110, false},
+		{2, 1, 100, 500, true},
+		{0.5, 1, 100, 90, true},
+		{1, 0.5, 100, 110, false},
+		{1, 0.5, 100, 90, true},
+		{2, 1.5, 100, 500, true},
+		{1.5, 1.5, 100, 10, false},
+		{1.5, 2, 100, 10, false},
+		{0.5, 2, 100, 10, false},
+		{1, 1.5, 100, 10, false},
+	} {
+		if got := anim.KeepSecond(c.w1, c.w2, c.b1, c.b2, 1); got != c.want {
+			t.Errorf("keep (%g, %d B) over (%g, %d B) against 1: %v; want %v", c.w2, c.b2, c.w1, c.b1, got, c.want)
+		}
+	}
+	// The first target: 0.95·tol less 2.5 roundings, at least tol/4.
+	for _, c := range []struct{ tol, rounding, want float64 }{
+		{2, 0, 1.9},
+		{2, 0.2, 1.4},
+		{2, 0.7, 0.5},
+		{4, 0.6, 2.3},
+	} {
+		if got := anim.FirstTarget(c.tol, c.rounding); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("first target for %g with rounding %g: %g; want %g", c.tol, c.rounding, got, c.want)
+		}
+	}
+	// Made again when played over 0.97·tol, with the target lowered by
+	// the excess and 0.01·tol; not when that leaves no positive target.
+	tol := 2.0 // 0.97·2 is 1.94 exactly as the doubles go
+	over := 2 - 0.97*tol // as the encoder works it out
+	for _, c := range []struct {
+		target, worst, want float64
+		again               bool
+	}{
+		{1.5, 1.9, 1.5, false},
+		{1.5, 1.94, 1.5, false},
+		{1.5, 2, 1.42, true},
+		{1.5, 2.5, 0.92, true},
+		{1, 3, -0.08, false},
+		{over + 0.01*tol, 2, 0, false},
+	} {
+		got, again := anim.Retarget(c.target, c.worst, tol)
+		if again != c.again || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("target %g played at %g of %g: %g, again %v; want %g, %v", c.target, c.worst, tol, got, again, c.want, c.again)
+		}
+	}
+	// The 99th percentile is the value of rank ⌈0.99·n⌉.
+	for _, c := range []struct{ n, want int }{{1, 1}, {2, 2}, {50, 50}, {100, 99}, {101, 100}, {200, 198}, {1000, 990}} {
+		errs := make([]float32, c.n)
+		for i := range errs {
+			errs[i] = float32(i + 1)
+		}
+		if got := anim.P99(errs); got != float32(c.want) {
+			t.Errorf("99th percentile of 1..%d: %g; want %d", c.n, got, c.want)
+		}
+	}
+}
+
 // A component that hardly moves costs fewer bits than one that moves a
 // lot: a joint sliding along x and turning about x, with a wobble of a
 // micrometre (a microradian) on y and nothing on z, codes x with many

@@ -69,8 +69,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 			fit++
 			e.done = map[encKey]*encTrack{}
 			rc2, worst2, errs2, shares2 := e.fit(target, share)
-			w1, w2 := worstOf(worst), worstOf(worst2)
-			if (w2 <= target && (w1 > target || rc2.packedBytes() < rc.packedBytes())) || (w1 > target && w2 < w1) {
+			if keepSecond(worstOf(worst), worstOf(worst2), rc.packedBytes(), rc2.packedBytes(), target) {
 				rc, worst, errs, shares = rc2, worst2, errs2, shares2
 				best.cutRanges, best.curves, best.done = e.cutRanges, e.curves, e.done
 			}
@@ -95,7 +94,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	// whoever checks). The packing is then judged as played, at the check
 	// times and three more between each two; where it is found over,
 	// it is made again with the target lowered by as much.
-	target := max(0.95*opt.Tolerance-2.5*e.rounding, 0.25*opt.Tolerance)
+	target := firstTarget(opt.Tolerance, e.rounding)
 	played := append(slices.Clone(e.times), e.denseTimes()...)
 	var rc *RuntimeClip
 	var worst []float64
@@ -105,13 +104,9 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		progress(spans[try+1] - 0.02)
 		e.stage = nil
 		worst, errs = e.measureAs(rc, played, true)
-		over := worstOf(worst) - 0.97*opt.Tolerance
-		if over <= 0 || try == 2 {
+		again := false
+		if target, again = retarget(target, worstOf(worst), opt.Tolerance); !again || try == 2 {
 			break // within the tolerance, or else the clip is kept
-		}
-		target -= over + 0.01*opt.Tolerance
-		if !(target > 0) {
-			break
 		}
 	}
 	rep.RawBytes = c.SourceBytes
@@ -133,7 +128,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	slices.Sort(errs)
 	if len(errs) > 0 {
 		rep.MaxError = float64(errs[len(errs)-1])
-		rep.P99Error = float64(errs[min(len(errs)-1, int(math.Ceil(0.99*float64(len(errs))))-1)])
+		rep.P99Error = float64(p99(errs))
 	}
 	if opt.MorphDisplacement != nil {
 		rep.MorphMaxError = packWeights(ref, rc, opt.MorphDisplacement, opt.Tolerance)
@@ -143,6 +138,45 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	rep.Elapsed = time.Since(start)
 	progress(1)
 	return rc, rep, nil
+}
+
+// keepSecond reports whether, of two packings judged against target, the
+// second (worst error w2, b2 bytes) is kept over the first (w1, b1): one
+// within the target beats one over it, of two within it the smaller wins,
+// of two over it the closer; a tie keeps the first.
+func keepSecond(w1, w2 float64, b1, b2 int, target float64) bool {
+	if w2 <= target {
+		return w1 > target || b2 < b1
+	}
+	return w2 < w1
+}
+
+// firstTarget is the fit's first target for the tolerance tol on a clip
+// whose float32 model matrices round by up to rounding: room for the raw
+// and the packed clip's rounding and a quarter more, and never under a
+// quarter of tol.
+func firstTarget(tol, rounding float64) float64 {
+	return max(0.95*tol-2.5*rounding, 0.25*tol)
+}
+
+// retarget is the target a packing made for target is made again with
+// when, as played, its worst error is worst: lowered by as much as worst
+// exceeds 0.97·tol, and 0.01·tol more. again is false when worst is
+// within 0.97·tol, or when the lowered target is not positive (the
+// packing is then kept or not as it is).
+func retarget(target, worst, tol float64) (next float64, again bool) {
+	over := worst - 0.97*tol
+	if over <= 0 {
+		return target, false
+	}
+	next = target - (over + 0.01*tol)
+	return next, next > 0
+}
+
+// p99 is the 99th percentile of sorted errors (ascending, not empty): the
+// value of rank ⌈0.99·n⌉.
+func p99(sorted []float32) float32 {
+	return sorted[(99*len(sorted)+99)/100-1]
 }
 
 // maxPackedBytes bounds a packed clip's data, whose bit offsets are
