@@ -60,6 +60,18 @@ func kernelPaths() []string {
 	return paths
 }
 
+// The portable path is in every build and CPU, and selecting it reads
+// back as it; a name no build has is refused.
+func TestKernelPathNames(t *testing.T) {
+	defer anim.RestoreKernels()
+	if !anim.SetKernelPath("portable") || anim.SimdPath() != "portable" {
+		t.Errorf("the portable path: selected as %q; every build has it", anim.SimdPath())
+	}
+	if anim.SetKernelPath("sse9") {
+		t.Error("a path of no such name (sse9) was taken")
+	}
+}
+
 // eachKernelPath runs f on every kernel path kernelPaths lists, with that
 // path selected, and puts back the measured choice after, when f fails
 // the test too.

@@ -48,7 +48,9 @@ type TwoBoneIKJob struct {
 	// Pose is the local pose, Len() = joint count; Start and Mid rotations
 	// are rewritten in place.
 	Pose *SoAPose
-	// Reached is set by Run: whether the target was within reach.
+	// Reached is set by Run: whether the target was within reach; false
+	// where Run leaves the pose as it is (Weight ≤ 0, or a bone or the
+	// target's distance from Start under ikEpsilon).
 	Reached bool
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -202,6 +203,76 @@ func TestTwoBoneIKWeightAndGeneralTarget(t *testing.T) {
 	polePerp := pole.Sub(axis.Mul(pole.Dot(axis)))
 	if off.Dot(polePerp) <= 0 {
 		t.Fatalf("elbow offset %v points away from the pole %v", off, polePerp)
+	}
+}
+
+// TestTwoBoneIKWeights solves at weights 0, ½ and 1: at 0 nothing moves
+// and nothing is reached; at ½ each turned joint's rotation is the slerp,
+// halfway, from its input to its rotation at weight 1 (the contract of
+// Weight), worked out here in float64.
+func TestTwoBoneIKWeights(t *testing.T) {
+	sk := animtest.Chain(3)
+	start := append([]anim.Transform(nil), sk.Rest...)
+	start[1].Rotation = animtest.RotZ(30)
+	target, pole := mgl32.Vec3{0.3, 0.8, 0.9}, mgl32.Vec3{0, 0, 1}
+	zero := append([]anim.Transform(nil), start...)
+	if job := solveIK(t, sk, zero, target, pole, 0); job.Reached || !animtest.PosesEqual(zero, start) {
+		t.Errorf("weight 0: reached %v, pose changed %v; want neither", job.Reached, !animtest.PosesEqual(zero, start))
+	}
+	full := append([]anim.Transform(nil), start...)
+	solveIK(t, sk, full, target, pole, 1)
+	half := append([]anim.Transform(nil), start...)
+	solveIK(t, sk, half, target, pole, 0.5)
+	for j := range 2 {
+		a, b := start[j].Rotation, full[j].Rotation
+		d := float64(a.Dot(b))
+		sign := 1.0
+		if d < 0 {
+			d, sign = -d, -1
+		}
+		th := math.Acos(min(d, 1))
+		ka, kb := math.Sin(th/2)/math.Sin(th), sign*math.Sin(th/2)/math.Sin(th)
+		want := mgl32.Quat{W: float32(ka*float64(a.W) + kb*float64(b.W)), V: mgl32.Vec3{
+			float32(ka*float64(a.V[0]) + kb*float64(b.V[0])),
+			float32(ka*float64(a.V[1]) + kb*float64(b.V[1])),
+			float32(ka*float64(a.V[2]) + kb*float64(b.V[2]))}}
+		if th < 0.1 || !animtest.QuatApprox(half[j].Rotation, want, 2e-6) {
+			t.Errorf("joint %d at weight ½: %v; want %v, halfway from %v to %v (%.3g rad apart)", j, half[j].Rotation, want, a, b, 2*th)
+		}
+	}
+}
+
+// TestTwoBoneIKAtEpsilon gives the solver a bone, then the other, then
+// the target's distance exactly ikEpsilon (1e-6) long: not under it, so
+// solved and reached; half as long is degenerate, the pose left as it is.
+func TestTwoBoneIKAtEpsilon(t *testing.T) {
+	const eps = float32(1e-6)
+	if float32(math.Sqrt(float64(eps*eps))) != eps {
+		t.Fatalf("the premise: a vector (%g, 0, 0) measures %g long in float32", eps, float32(math.Sqrt(float64(eps*eps))))
+	}
+	for _, e := range []float32{eps, eps / 2} {
+		for _, c := range []struct {
+			name         string
+			upper, lower mgl32.Vec3
+			target       mgl32.Vec3
+		}{
+			// The hand at (e, 1, 0), the target 1 from the shoulder:
+			// within [1 − e, 1 + e].
+			{"upper arm", mgl32.Vec3{e, 0, 0}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 0}},
+			{"forearm", mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, e, 0}, mgl32.Vec3{0, 1, 0}},
+			{"target distance", mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 0, e}},
+		} {
+			sk := animtest.Chain(3)
+			sk.Rest[1].Translation, sk.Rest[2].Translation = c.upper, c.lower
+			pose := append([]anim.Transform(nil), sk.Rest...)
+			job := solveIK(t, sk, pose, c.target, mgl32.Vec3{}, 1)
+			if job.Reached != (e == eps) {
+				t.Errorf("%s %g long: reached %v; want %v", c.name, e, job.Reached, e == eps)
+			}
+			if e < eps && !animtest.PosesEqual(pose, sk.Rest) {
+				t.Errorf("%s %g long: the pose changed", c.name, e)
+			}
+		}
 	}
 }
 
@@ -520,7 +591,26 @@ func TestLookAtValidate(t *testing.T) {
 		{"negative limit", func(j *anim.LookAtJob) { j.Limit = -1 }},
 		{"limit over π", func(j *anim.LookAtJob) { j.Limit = 4 }},
 		{"short pose", func(j *anim.LookAtJob) { j.Pose = anim.NewSoAPose(1) }},
+		{"chain joint the joint count", func(j *anim.LookAtJob) { j.Chain = []int{1, 3} }},
+		{"chain joint -1", func(j *anim.LookAtJob) { j.Chain = []int{-1, 2} }},
 	})
+	// On the edges, and valid: a share of 0, limits of 0 and π.
+	for _, edge := range []func(j *anim.LookAtJob){
+		func(j *anim.LookAtJob) { j.Shares = []float32{0, 1} },
+		func(j *anim.LookAtJob) { j.Limit = 0 },
+		func(j *anim.LookAtJob) { j.Limit = math.Pi },
+	} {
+		j := good()
+		edge(j)
+		if err := j.Validate(); err != nil {
+			t.Errorf("shares %v, limit %v: %v; want it valid", j.Shares, j.Limit, err)
+		}
+	}
+	j := good()
+	j.Pose = nil
+	if err := j.Validate(); err == nil || !strings.Contains(err.Error(), "no pose") {
+		t.Errorf("no pose: %v; want an error saying so", err)
+	}
 }
 
 // TestAimEnds checks aimEnds against what it must do: the eye's ray,
@@ -586,6 +676,9 @@ func TestTurnAbout(t *testing.T) {
 			}
 			if q.FieldW() < 0 {
 				t.Fatalf("φ = %v, r = %v: %v has w < 0", phi, r, q)
+			}
+			if l := math.Sqrt(float64(q.FieldX())*float64(q.FieldX()) + float64(q.FieldY())*float64(q.FieldY()) + float64(q.FieldZ())*float64(q.FieldZ()) + float64(q.FieldW())*float64(q.FieldW())); math.Abs(l-1) > 1e-6 {
+				t.Fatalf("φ = %v, r = %v: %v is %v long; want a unit quaternion", phi, r, q, l)
 			}
 		}
 	}
@@ -740,42 +833,50 @@ func TestInvSqrt(t *testing.T) {
 // carries it, points at its own, both judged on the recomputed model
 // matrices.
 func TestIKAndLookAtUnderMirrors(t *testing.T) {
-	for _, m := range []struct {
-		joint int
-		scale mgl32.Vec3
-	}{{0, mgl32.Vec3{1, 1, 1}}, {0, mgl32.Vec3{-1, 1, 1}}, {0, mgl32.Vec3{1, -1, 1}}, {0, mgl32.Vec3{-1, -1, -1}}, {1, mgl32.Vec3{-1, 1, 1}}, {2, mgl32.Vec3{1, 1, -1}}} {
-		sk := animtest.Chain(4)
-		sk.Rest[0].Rotation = mgl32.QuatRotate(0.3, mgl32.Vec3{0, 0, 1})
-		sk.Rest[m.joint].Scale = m.scale
-		pose := append([]anim.Transform(nil), sk.Rest...)
-		pose[2].Rotation = animtest.RotZ(40)
-		models := make([]mgl32.Mat4, sk.NumJoints())
-		(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
-		target := models[1].Col(3).Vec3().Add(mgl32.Vec3{0.3, 1.2, 0.4})
+	// The root turned about z, about an oblique axis, not at all, and half
+	// a turn about y (whose matrix has exact zeros off its diagonal, as the
+	// identity's has); the hand off the forearm's axis, so that every row
+	// and column of the matrices it passes through counts.
+	for _, root := range []mgl32.Quat{mgl32.QuatRotate(0.3, mgl32.Vec3{0, 0, 1}), mgl32.QuatRotate(0.7, mgl32.Vec3{0.6, -0.3, 1}.Normalize()), mgl32.QuatIdent(), {W: 0, V: mgl32.Vec3{0, 1, 0}}} {
+		for _, m := range []struct {
+			joint int
+			scale mgl32.Vec3
+		}{{0, mgl32.Vec3{1, 1, 1}}, {0, mgl32.Vec3{-1, 1, 1}}, {0, mgl32.Vec3{1, -1, 1}}, {0, mgl32.Vec3{-1, -1, -1}}, {1, mgl32.Vec3{-1, 1, 1}}, {2, mgl32.Vec3{1, 1, -1}},
+			{0, mgl32.Vec3{1.5, 1.5, 1.5}}, {0, mgl32.Vec3{-1.5, 1.5, 1.5}}, {1, mgl32.Vec3{1.5, 1.5, -1.5}}} {
+			sk := animtest.Chain(4)
+			sk.Rest[0].Rotation = root
+			sk.Rest[3].Translation = mgl32.Vec3{0.8, 0.3, -0.2}
+			sk.Rest[m.joint].Scale = m.scale
+			pose := append([]anim.Transform(nil), sk.Rest...)
+			pose[2].Rotation = animtest.RotZ(40)
+			models := make([]mgl32.Mat4, sk.NumJoints())
+			(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+			target := models[1].Col(3).Vec3().Add(mgl32.Vec3{0.3, 1.2, 0.4})
 
-		soa := toSoA(pose)
-		ik := anim.TwoBoneIKJob{Skeleton: sk, Start: 1, Mid: 2, End: 3, Target: target, Pole: mgl32.Vec3{0, 0, 1}, Weight: 1, Models: refModelRows(sk, pose), Pose: soa}
-		if err := ik.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		ik.Run()
-		got := animtest.FromSoA(soa)
-		(&refLocalToModelJob{Skeleton: sk, Input: got, Output: models}).Run()
-		if hand := models[3].Col(3).Vec3(); !animtest.VecApprox(hand, target, 1e-4) {
-			t.Errorf("joint %d scaled %v: IK hand at %v, want %v", m.joint, m.scale, hand, target)
-		}
+			soa := toSoA(pose)
+			ik := anim.TwoBoneIKJob{Skeleton: sk, Start: 1, Mid: 2, End: 3, Target: target, Pole: mgl32.Vec3{0, 0, 1}, Weight: 1, Models: refModelRows(sk, pose), Pose: soa}
+			if err := ik.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			ik.Run()
+			got := animtest.FromSoA(soa)
+			(&refLocalToModelJob{Skeleton: sk, Input: got, Output: models}).Run()
+			if hand := models[3].Col(3).Vec3(); !animtest.VecApprox(hand, target, 1e-4) {
+				t.Errorf("root %v, joint %d scaled %v: IK hand at %v, want %v", root, m.joint, m.scale, hand, target)
+			}
 
-		soa = toSoA(pose)
-		look := anim.LookAtJob{Skeleton: sk, Chain: []int{1, 2}, Forward: mgl32.Vec3{1, 0, 0}, Target: target, Weight: 1, Models: refModelRows(sk, pose), Pose: soa}
-		if err := look.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		look.Run()
-		got = animtest.FromSoA(soa)
-		(&refLocalToModelJob{Skeleton: sk, Input: got, Output: models}).Run()
-		fwd := models[2].Mul4x1(mgl32.Vec4{1, 0, 0, 0}).Vec3().Normalize()
-		if d := fwd.Dot(target.Sub(models[2].Col(3).Vec3()).Normalize()); d < 1-1e-5 {
-			t.Errorf("joint %d scaled %v: look-at forward·direction to target = %v, want 1", m.joint, m.scale, d)
+			soa = toSoA(pose)
+			look := anim.LookAtJob{Skeleton: sk, Chain: []int{1, 2}, Forward: mgl32.Vec3{1, 0, 0}, Target: target, Weight: 1, Models: refModelRows(sk, pose), Pose: soa}
+			if err := look.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			look.Run()
+			got = animtest.FromSoA(soa)
+			(&refLocalToModelJob{Skeleton: sk, Input: got, Output: models}).Run()
+			fwd := models[2].Mul4x1(mgl32.Vec4{1, 0, 0, 0}).Vec3().Normalize()
+			if d := fwd.Dot(target.Sub(models[2].Col(3).Vec3()).Normalize()); d < 1-1e-5 {
+				t.Errorf("root %v, joint %d scaled %v: look-at forward·direction to target = %v, want 1", root, m.joint, m.scale, d)
+			}
 		}
 	}
 }
