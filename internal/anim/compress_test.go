@@ -520,7 +520,7 @@ func TestCompressSearchDecisions(t *testing.T) {
 	}
 	// Made again when played over 0.97·tol, with the target lowered by
 	// the excess and 0.01·tol; not when that leaves no positive target.
-	tol := 2.0 // 0.97·2 is 1.94 exactly as the doubles go
+	tol := 2.0           // 0.97·2 is 1.94 exactly as the doubles go
 	over := 2 - 0.97*tol // as the encoder works it out
 	for _, c := range []struct {
 		target, worst, want float64
