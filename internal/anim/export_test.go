@@ -85,6 +85,7 @@ func (x *quat) FieldZ() float32                               { return x.z }
 func (x *v3) FieldX() float32                                 { return x.x }
 func (x *v3) FieldY() float32                                 { return x.y }
 func (x *v3) FieldZ() float32                                 { return x.z }
+func (x *LookAtJob) RestForward() v3                          { return x.restForward() }
 func (x *RuntimeClip) SeekStream(p0 float32, p1 []float32)    { x.seekStream(p0, p1) }
 func (x *SoAPose) CopyJoint(p0 int, p1 *SoAPose)              { x.copyJoint(p0, p1) }
 func (x *SoAPose) Stripes(p0 Path) []float32                  { return x.stripes(p0) }

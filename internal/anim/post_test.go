@@ -434,6 +434,75 @@ func TestLookAtTargetAtTip(t *testing.T) {
 	}
 }
 
+// TestLookAtRestForward checks the rest direction Limit measures from
+// against its definition, with 4×4 matrices: Forward through each chain
+// joint's rest transform (a chain joint that is a skeleton root as
+// posed), the joints between them as posed, under the posed model matrix
+// of the first one's parent. Rest and posed transforms are random, turned
+// about every axis and scaled unevenly, a mirror among them.
+func TestLookAtRestForward(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 4))
+	sk := animtest.Chain(6)
+	for i := range sk.Rest {
+		sk.Rest[i] = randTransform(rng)
+	}
+	sk.Rest[3].Scale[1] *= -1
+	pose := randTransforms(rng, 6)
+	pose[2].Scale[0] *= -1
+	models := make([]mgl32.Mat4, 6)
+	(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+	fwd := mgl32.Vec3{0.3, -0.2, 1}
+	for _, chain := range [][]int{{1, 3, 4}, {0, 2, 5}, {2, 3}, {4}, {0}} {
+		in := map[int]bool{}
+		for _, jt := range chain {
+			in[jt] = true
+		}
+		v := fwd.Vec4(0)
+		for jt := chain[len(chain)-1]; ; jt-- { // Chain's parents are jt − 1
+			local := pose[jt]
+			if in[jt] && jt > 0 {
+				local = sk.Rest[jt]
+			}
+			v = local.Mat4().Mul4x1(v)
+			if jt == chain[0] {
+				break
+			}
+		}
+		if chain[0] > 0 {
+			v = models[chain[0]-1].Mul4x1(v)
+		}
+		want := v.Vec3().Normalize()
+		job := anim.LookAtJob{Skeleton: sk, Chain: chain, Forward: fwd, Models: refModelRows(sk, pose), Pose: toSoA(pose)}
+		r := job.RestForward()
+		if got := (mgl32.Vec3{r.FieldX(), r.FieldY(), r.FieldZ()}); !animtest.VecApprox(got, want, 1e-5) {
+			t.Errorf("chain %v: rest forward %v; want %v", chain, got, want)
+		}
+	}
+}
+
+// TestLookAtZeroShares gives chain joints a share of 0: one before the
+// last keeps its rotation, and the last, which takes all that is left
+// whatever its share, still aims exactly.
+func TestLookAtZeroShares(t *testing.T) {
+	sk := animtest.Chain(3)
+	target := mgl32.Vec3{0.5, 1.5, 1}
+	for _, shares := range [][]float32{{1, 0, 0}, {1, 1, 0}, {0, 1, 0}} {
+		pose := append([]anim.Transform(nil), sk.Rest...)
+		runLookAt(t, sk, pose, []int{0, 1, 2}, shares, mgl32.Vec3{}, target, 1)
+		for k := 0; k < 2; k++ {
+			if shares[k] == 0 && pose[k].Rotation != sk.Rest[k].Rotation {
+				t.Errorf("shares %v: joint %d, of share 0, turned to %v", shares, k, pose[k].Rotation)
+			}
+		}
+		models := make([]mgl32.Mat4, 3)
+		(&refLocalToModelJob{Skeleton: sk, Input: pose, Output: models}).Run()
+		fwd := models[2].Mul4x1(mgl32.Vec4{0, 0, 1, 0}).Vec3().Normalize()
+		if d := fwd.Dot(target.Sub(models[2].Col(3).Vec3()).Normalize()); d < 1-1e-5 {
+			t.Errorf("shares %v: the tip's forward · the direction to the target = %v; want 1", shares, d)
+		}
+	}
+}
+
 func runLookAt(t *testing.T, sk *anim.Skeleton, pose []anim.Transform, chain []int, shares []float32, offset, target mgl32.Vec3, w float32) {
 	t.Helper()
 	soa := toSoA(pose)
@@ -462,14 +531,16 @@ func TestLookAtLimit(t *testing.T) {
 	}
 	t.Run("turn by target angle", func(t *testing.T) {
 		sk := animtest.Chain(1)
-		for _, c := range []struct{ theta, want float64 }{{60, 60}, {90, 90}, {120, 60}, {135, 45}, {170, 10}, {180, 0}} {
+		// L = 90°, then 45°: 80° is beyond it, 45·100/135 = 33⅓°.
+		for _, c := range []struct{ limit, theta, want float64 }{{90, 60, 60}, {90, 90, 90}, {90, 120, 60}, {90, 135, 45}, {90, 170, 10}, {90, 180, 0},
+			{45, 30, 30}, {45, 80, 100.0 / 3}, {45, 120, 20}} {
 			pose := append([]anim.Transform(nil), sk.Rest...)
 			a := c.theta * math.Pi / 180
-			look(sk, pose, []int{0}, nil, mgl32.Vec3{}, mgl32.Vec3{float32(math.Sin(a)), 0, float32(math.Cos(a))}, math.Pi/2)
+			look(sk, pose, []int{0}, nil, mgl32.Vec3{}, mgl32.Vec3{float32(math.Sin(a)), 0, float32(math.Cos(a))}, float32(c.limit*math.Pi/180))
 			// A turn about Y by the wanted angle takes +Z towards the target.
 			want := mgl32.QuatRotate(float32(c.want*math.Pi/180), mgl32.Vec3{0, 1, 0})
 			if !animtest.QuatApprox(pose[0].Rotation, want, 1e-5) {
-				t.Errorf("target at %v°: rotation %v, want %v° about Y %v", c.theta, pose[0].Rotation, c.want, want)
+				t.Errorf("limit %v°, target at %v°: rotation %v, want %v° about Y %v", c.limit, c.theta, pose[0].Rotation, c.want, want)
 			}
 		}
 	})
