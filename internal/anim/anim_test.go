@@ -163,3 +163,22 @@ func TestClamp01(t *testing.T) {
 		}
 	}
 }
+
+// ListNames quotes names for an error message, at most limit of them and
+// a count of the rest.
+func TestListNames(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		limit int
+		want  string
+	}{
+		{nil, 3, "none"},
+		{[]string{"a"}, 3, `"a"`},
+		{[]string{"a", "b", "c"}, 3, `"a", "b", "c"`},
+		{[]string{"a", "b", "c", "d", "e"}, 3, `"a", "b", "c", … 2 more`},
+	} {
+		if got := anim.ListNames(c.names, c.limit); got != c.want {
+			t.Errorf("ListNames(%q, %d) = %s; want %s", c.names, c.limit, got, c.want)
+		}
+	}
+}

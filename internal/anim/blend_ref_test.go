@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/skinview/skinview/internal/anim"
 )
 
@@ -220,7 +222,9 @@ func testBlendsAgainstDefinitions(t *testing.T) {
 }
 
 // TestAverageAgainstDefinition: three to five poses, GEA §12.10.1's flat
-// weighted average; rotations summed each on the running sum's side.
+// weighted average; rotations summed each on the running sum's side, the
+// joints' and the root motion's alike (every other motion given as −q,
+// the same turn on the other side).
 func TestAverageAgainstDefinition(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	const n = 11
@@ -229,10 +233,28 @@ func TestAverageAgainstDefinition(t *testing.T) {
 		js := make([][]joint64, k)
 		weights := make([]float32, k)
 		var total float64
+		var motion [3]float64
+		var turn q64
 		for i := range poses {
 			poses[i], js[i] = randPose(rng, n)
 			weights[i] = float32(0.2 + rng.Float64())
 			total += float64(weights[i])
+			// Turns within 60° of one another about y, some given as −q.
+			a := 0.5 + rng.Float64()
+			q := q64{0, math.Sin(a / 2), 0, math.Cos(a / 2)}
+			if i%2 == 1 {
+				q = q.scale(-1)
+			}
+			tr := [3]float64{rng.Float64(), rng.Float64(), rng.Float64()}
+			poses[i].Motion = anim.Transform{Translation: mgl32.Vec3{float32(tr[0]), float32(tr[1]), float32(tr[2])},
+				Rotation: mgl32.Quat{W: float32(q[3]), V: mgl32.Vec3{float32(q[0]), float32(q[1]), float32(q[2])}}, Scale: mgl32.Vec3{1, 1, 1}}
+			for c := range 3 {
+				motion[c] += float64(poses[i].Motion.Translation[c]) * float64(weights[i])
+			}
+			if i > 0 {
+				q = q.near(turn)
+			}
+			turn = turn.add(q.scale(float64(weights[i])))
 		}
 		acc := anim.NewSoAPose(n)
 		anim.AverageStart(acc, poses[0], weights[0])
@@ -258,6 +280,16 @@ func TestAverageAgainstDefinition(t *testing.T) {
 			want[j].q = sum.unit()
 		}
 		checkPose(t, "average", acc, want, 2e-5)
+		turn = turn.unit()
+		m := acc.Motion
+		for c := range 3 {
+			if math.Abs(float64(m.Translation[c])-motion[c]/total) > 1e-5 || math.Abs(float64(m.Rotation.V[c])-turn[c]) > 1e-5 {
+				t.Fatalf("%d poses: root motion %v; want (%v, %v)", k, m, motion, turn)
+			}
+		}
+		if math.Abs(float64(m.Rotation.W)-turn[3]) > 1e-5 {
+			t.Fatalf("%d poses: root motion turn %v; want %v", k, m.Rotation, turn)
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ var (
 	FromTo            = fromTo
 	GridTimes         = gridTimes
 	InvSqrt           = invSqrt
+	NewClipTag        = newClipTag
 	KeepSecond        = keepSecond
 	Models64          = models64
 	P99               = p99
@@ -97,6 +98,10 @@ func (x v3) Len() float32                                     { return x.len() }
 func (x v3) Scale(p0 float32) v3                              { return x.scale(p0) }
 func (x v3) Sub(p0 v3) v3                                     { return x.sub(p0) }
 func (x v3) Unit() (v3, float32)                              { return x.unit() }
+
+// SetClipTags sets the count newClipTag numbers clips from and returns
+// the count it held.
+func SetClipTags(n uint32) uint32 { return clipTags.Swap(n) }
 
 // V3Of is the v3 (x, y, z).
 func V3Of(x, y, z float32) V3 { return v3{x, y, z} }

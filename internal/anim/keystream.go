@@ -153,14 +153,19 @@ func (c *RuntimeClip) advanceStream(t float32, cache []float32) {
 	ca := cache[streamHead:]
 	// A path without entries (no track of it has more than two keys, as
 	// the translations and scales of many clips) has nothing to apply.
+	// Each path gets its stripes capped at their end: advance3 and
+	// advance4 reslice within the capacity they are given.
 	if c.keyed&(1<<Translation) != 0 {
-		advance3(c.stream[Translation], &cur[Translation], t, ca[cacheStripe[Translation]*pad:cacheStripe[Rotation]*pad])
+		t0, t1 := cacheStripe[Translation]*pad, cacheStripe[Rotation]*pad
+		advance3(c.stream[Translation], &cur[Translation], t, ca[t0:t1:t1])
 	}
 	if c.keyed&(1<<Rotation) != 0 {
-		advance4(c.stream[Rotation], &cur[Rotation], t, ca[cacheStripe[Rotation]*pad:cacheStripe[Scale]*pad])
+		r0, r1 := cacheStripe[Rotation]*pad, cacheStripe[Scale]*pad
+		advance4(c.stream[Rotation], &cur[Rotation], t, ca[r0:r1:r1])
 	}
 	if c.keyed&(1<<Scale) != 0 {
-		advance3(c.stream[Scale], &cur[Scale], t, ca[cacheStripe[Scale]*pad:cacheStripes*pad])
+		s0, s1 := cacheStripe[Scale]*pad, cacheStripes*pad
+		advance3(c.stream[Scale], &cur[Scale], t, ca[s0:s1:s1])
 	}
 	c.writeHead(h, t, cur)
 }

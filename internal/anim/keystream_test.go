@@ -224,14 +224,46 @@ func TestStreamStateFromElsewhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job.Clip, job.Time = rb, 0.95
-	job.Run()
-	want := anim.SampleSoAJob{Clip: rb, Time: 0.95, Cursors: make([]int32, rb.NumCursors()), Cache: make([]float32, rb.CacheLen()), Output: anim.NewSoAPose(6)}
-	want.Run()
-	for k := range want.Output.FieldBuf() {
-		if job.Output.FieldBuf()[k] != want.Output.FieldBuf()[k] {
-			t.Fatalf("cache from another clip: float %d is %v, a fresh job's %v", k, job.Output.FieldBuf()[k], want.Output.FieldBuf()[k])
+	// Its keys at the same times: a hair after the time sampled last, no
+	// entry of either clip begins, and the pairs must still be the other
+	// clip's.
+	for _, tm := range []float32{job.Time + 1e-4, 0.95} {
+		job.Clip, job.Time = rb, tm
+		job.Run()
+		want := anim.SampleSoAJob{Clip: rb, Time: tm, Cursors: make([]int32, rb.NumCursors()), Cache: make([]float32, rb.CacheLen()), Output: anim.NewSoAPose(6)}
+		want.Run()
+		for k := range want.Output.FieldBuf() {
+			if job.Output.FieldBuf()[k] != want.Output.FieldBuf()[k] {
+				t.Fatalf("cache from another clip at %v: float %d is %v, a fresh job's %v", tm, k, job.Output.FieldBuf()[k], want.Output.FieldBuf()[k])
+			}
 		}
+		job.Clip, job.Time = rc, tm
+		job.Run()
+	}
+	// NaN holds the first keys, as −∞ does, also after a later time.
+	job.Clip, job.Time = rc, float32(math.NaN())
+	job.Run()
+	first := anim.SampleSoAJob{Clip: rc, Time: float32(math.Inf(-1)), Cursors: make([]int32, rc.NumCursors()), Cache: make([]float32, rc.CacheLen()), Output: anim.NewSoAPose(6)}
+	first.Run()
+	for k := range first.Output.FieldBuf() {
+		if job.Output.FieldBuf()[k] != first.Output.FieldBuf()[k] {
+			t.Fatalf("at NaN: float %d is %v; at −∞ %v", k, job.Output.FieldBuf()[k], first.Output.FieldBuf()[k])
+		}
+	}
+}
+
+// TestClipTagsWrap draws clip tags across the wrap of their count: each a
+// whole number from 1 to 2²⁴ − 1, exact in a float32 (so no two round to
+// one), and no two of 2²⁴ − 1 in a row alike.
+func TestClipTagsWrap(t *testing.T) {
+	defer anim.SetClipTags(anim.SetClipTags(1<<24 - 6))
+	seen := map[float32]bool{}
+	for range 12 {
+		tag := anim.NewClipTag()
+		if tag != float32(int32(tag)) || tag < 1 || tag > 1<<24-1 || seen[tag] {
+			t.Fatalf("tag %v after %d: want a new whole number in [1, 2²⁴ − 1]", tag, len(seen))
+		}
+		seen[tag] = true
 	}
 }
 

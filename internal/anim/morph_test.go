@@ -70,9 +70,44 @@ func TestMorphErrors(t *testing.T) {
 	if _, err := anim.NewRuntimeClip(&bad, sk); err == nil || !strings.Contains(err.Error(), "3 values for 2 keys of 2 weights; want 4") {
 		t.Errorf("a track with the wrong value count: %v", err)
 	}
+	for _, times := range [][]float32{{0, 1, 0.5}, {0, 0.5, 0.5}} {
+		bad = anim.Clip{Name: "Z", Morph: []anim.MorphTrack{{Channel: 0, Count: 1, Interp: anim.Linear, Times: times, Values: []float32{0, 1, 0}}}}
+		if _, err := anim.NewRuntimeClip(&bad, sk); err == nil || !strings.Contains(err.Error(), "do not increase at key 2") {
+			t.Errorf("key times %v: %v; want them refused at key 2", times, err)
+		}
+	}
 	sk.MorphJoint = sk.MorphJoint[:2]
 	if err := sk.Validate(); err == nil {
 		t.Error("a skeleton with 3 rest weights for 2 channels validated")
+	}
+	// Channels belong to joints 0 to n − 1.
+	one := animtest.Chain(1)
+	one.MorphRest = []float32{0.25}
+	for _, j := range []int{0, 1, -1} {
+		one.MorphJoint = []int{j}
+		if err := one.Validate(); (err == nil) != (j == 0) {
+			t.Errorf("a channel on joint %d of 1: %v", j, err)
+		}
+	}
+}
+
+// A pose with fewer weights than the skeleton's channels takes the rest
+// weights it has room for and none of a track that does not fit.
+func TestMorphIntoAShortPose(t *testing.T) {
+	sk := animtest.MorphSkeleton()
+	c := anim.Clip{Name: "wide", Duration: 1, Morph: []anim.MorphTrack{{Channel: 0, Count: 3, Interp: anim.Linear,
+		Times: []float32{0, 1}, Values: []float32{1, 1, 1, 2, 2, 2}}}}
+	rc, err := anim.NewRuntimeClip(&c, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := anim.NewSoAPose(sk.NumJoints())
+	out.W = make([]float32, 1)
+	job := rc.NewSampleJob(false, out)
+	job.Time = 0.5
+	job.Run()
+	if out.W[0] != sk.MorphRest[0] {
+		t.Errorf("one weight of %d: %v; want the rest weight %v", len(sk.MorphRest), out.W[0], sk.MorphRest[0])
 	}
 }
 
@@ -95,5 +130,19 @@ func TestMorphCursor(t *testing.T) {
 		if !animtest.ApproxEqual(out.W[0], tc.want, 1e-5) {
 			t.Errorf("at %v: %v, want %v", tc.t, out.W[0], tc.want)
 		}
+	}
+	// The cursor of the pair (2, 3) taken to a clip of three keys, where
+	// it is the last key: 2 lies between keys 1 and 3 there, 25.
+	job.Time = 2.5
+	job.Run()
+	short := anim.Clip{Name: "short", Morph: []anim.MorphTrack{{Channel: 0, Count: 1, Interp: anim.Linear,
+		Times: []float32{0, 1, 3}, Values: []float32{0, 10, 40}}}}
+	if job.Clip, err = anim.NewRuntimeClip(&short, sk); err != nil {
+		t.Fatal(err)
+	}
+	job.Time = 2
+	job.Run()
+	if !animtest.ApproxEqual(out.W[0], 25, 1e-5) {
+		t.Errorf("at 2 with the cursor of another clip: %v, want 25", out.W[0])
 	}
 }
