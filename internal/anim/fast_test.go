@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -572,6 +573,11 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 		b.Joints[3], b.Joints[4] = 3, 4
 		b.Joints = slices.Clone(b.Joints)
 		check(path + ", skin b 1:1 again")
+		// Every joint moved, none where it was.
+		shifted := append(slices.Clone(ident[1:]), 0)
+		job.Skin = skin(shifted)
+		check(path + ", a skin of the joints shifted by one")
+		job.Skin = b
 		job.Skin = a
 		check(path + ", skin a again")
 		a.InverseBind[5] = randTransform(r).Mat4()
@@ -592,6 +598,46 @@ func TestModelPaletteJobFollowsItsSkin(t *testing.T) {
 		job.Skeleton, job.Input, job.Models = sk, soa, make([]float32, anim.PaletteFloats*n)
 		check(path + ", the same skin, 9 joints of the humanoid's 19")
 	})
+}
+
+// The palette jobs' Validate on their edges: errors that count what they
+// name, a joint that is its own parent, a skin joint one past the
+// skeleton's, and a skin of no joints, which is valid and runs.
+func TestModelPaletteValidateEdges(t *testing.T) {
+	sk := animtest.Chain(3)
+	job := func() *anim.ModelPaletteJob {
+		return &anim.ModelPaletteJob{Skeleton: sk, Input: anim.NewSoAPose(3), Models: make([]float32, 36),
+			Skin: &anim.Skin{Name: "s", Joints: []int{0, 1, 2}, InverseBind: make([]mgl32.Mat4, 3)}, Output: make([]float32, 36)}
+	}
+	j := job()
+	j.Models = j.Models[:24]
+	if err := j.Validate(); err == nil || !strings.Contains(err.Error(), "hold 24 floats; 3 joints need 36") {
+		t.Errorf("short models: %v", err)
+	}
+	j = job()
+	j.Output = j.Output[:12]
+	if err := j.Validate(); err == nil || !strings.Contains(err.Error(), "holds 12 floats; skin \"s\" needs 36") {
+		t.Errorf("short palette: %v", err)
+	}
+	j = job()
+	j.Skeleton = &anim.Skeleton{Names: sk.Names, Parents: []int{-1, 1, 1}, Rest: sk.Rest}
+	if err := j.Validate(); err == nil || !strings.Contains(err.Error(), "joint 1 has parent 1") {
+		t.Errorf("a joint its own parent: %v", err)
+	}
+	p := anim.PaletteJob{Skin: &anim.Skin{Name: "s", Joints: []int{0, 3}, InverseBind: make([]mgl32.Mat4, 2)}, Models: make([]float32, 36), Output: make([]float32, 24)}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "joint 1 refers to model matrix 3 of 3") {
+		t.Errorf("a skin joint past the skeleton's: %v", err)
+	}
+	p.Skin.Joints[1] = 2
+	if err := p.Validate(); err != nil {
+		t.Errorf("a skin of the last joint: %v", err)
+	}
+	j = job()
+	j.Skin, j.Output = &anim.Skin{Name: "none"}, []float32{}
+	if err := j.Validate(); err != nil {
+		t.Fatalf("a skin of no joints: %v", err)
+	}
+	j.Run()
 }
 
 // TestSkinPaletteIsTheFusedOne checks that a skin which is not 1:1 (the
