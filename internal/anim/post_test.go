@@ -1017,4 +1017,15 @@ func TestModelsBelow(t *testing.T) {
 	if models[head*12] != sentinel {
 		t.Errorf("the head, below the chest but not needed, was rewritten")
 	}
+
+	// From the root, turned: its children's matrices are built on its.
+	local[0].Rotation = mgl32.QuatRotate(0.7, mgl32.Vec3{0, 0, 1}).Mul(local[0].Rotation)
+	pose.Set(0, local[0])
+	anim.ModelsBelow(sk.Parents, pose, models, 0, make([]bool, n), every)
+	(&refLocalToModelJob{Skeleton: sk, Input: local, Output: want}).Run()
+	for i := range n {
+		if got := anim.ModelMat4(models, i); !got.ApproxEqualThreshold(want[i], 1e-5) {
+			t.Errorf("from the root, joint %s: %v, want %v", sk.Names[i], got, want[i])
+		}
+	}
 }
