@@ -380,3 +380,58 @@ func TestSubtreeMaskNoFalloff(t *testing.T) {
 		t.Fatalf("mask %v, want [0 1 1 1]", m)
 	}
 }
+
+// BlendSoA blends the poses' root motion: translation lerped, rotation
+// slerped (worked out here in float64), motions alike but for one part
+// included; two alike motions come through as they are, bit for bit.
+func TestBlendRootMotion(t *testing.T) {
+	rot := func(deg float64, axis mgl32.Vec3) mgl32.Quat {
+		return mgl32.QuatRotate(float32(deg*math.Pi/180), axis)
+	}
+	x, y := mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 1, 0}
+	for _, c := range []struct {
+		ta, tb mgl32.Vec3
+		ra, rb mgl32.Quat
+		w      float32
+	}{
+		{mgl32.Vec3{0, 0, 1}, mgl32.Vec3{0, 0, 3}, mgl32.QuatIdent(), mgl32.QuatIdent(), 0.25}, // translations differ
+		{mgl32.Vec3{1, 2, 3}, mgl32.Vec3{1, 2, 3}, rot(30, x), rot(30, y), 0.5},                // rotations of one angle about two axes
+		{mgl32.Vec3{1, 2, 3}, mgl32.Vec3{1, 2, 3}, rot(20, y), rot(60, y), 0.25},               // two angles about one axis
+		{mgl32.Vec3{1, 2, 3}, mgl32.Vec3{1, 2, 3}, rot(40, x), rot(40, x), 0.3},                // alike
+	} {
+		a, b, out := anim.NewSoAPose(1), anim.NewSoAPose(1), anim.NewSoAPose(1)
+		a.Motion = anim.Transform{Translation: c.ta, Rotation: c.ra, Scale: mgl32.Vec3{1, 1, 1}}
+		b.Motion = anim.Transform{Translation: c.tb, Rotation: c.rb, Scale: mgl32.Vec3{1, 1, 1}}
+		anim.BlendSoA(out, a, b, c.w, false)
+		m := out.Motion
+		if c.ta == c.tb && c.ra == c.rb {
+			if m != a.Motion {
+				t.Errorf("alike motions %v: blended to %v; want them as they are", a.Motion, m)
+			}
+			continue
+		}
+		w := float64(c.w)
+		qa, qb := c.ra, c.rb
+		d := float64(qa.Dot(qb))
+		th := math.Acos(min(d, 1))
+		ka, kb := math.Sin((1-w)*th)/math.Sin(th), math.Sin(w*th)/math.Sin(th)
+		if th == 0 {
+			ka, kb = 1-w, w
+		}
+		q4 := func(q mgl32.Quat) [4]float64 {
+			return [4]float64{float64(q.V[0]), float64(q.V[1]), float64(q.V[2]), float64(q.W)}
+		}
+		fa, fb, got := q4(qa), q4(qb), q4(m.Rotation)
+		for k := range 4 {
+			if want := ka*fa[k] + kb*fb[k]; math.Abs(got[k]-want) > 1e-6 {
+				t.Errorf("motions %v and %v at %v: rotation %v; want component %d %v", a.Motion, b.Motion, c.w, m.Rotation, k, want)
+			}
+		}
+		for k := range 3 {
+			want := float64(c.ta[k]) + (float64(c.tb[k])-float64(c.ta[k]))*w
+			if math.Abs(float64(m.Translation[k])-want) > 1e-6 {
+				t.Errorf("motions %v and %v at %v: translation %v; want component %d %v", a.Motion, b.Motion, c.w, m.Translation, k, want)
+			}
+		}
+	}
+}
