@@ -336,6 +336,52 @@ func TestBlendSoAMatchesLerpPose(t *testing.T) {
 	})
 }
 
+// TestDifferenceClipOneComponentApart gives a difference clip STEP
+// rotation keys that differ from the reference's rotation r in one
+// component's sign each (x, y, z, then w): none is r, so none is the
+// identity; each is r⁻¹ ⊗ key, worked out here in float64.
+func TestDifferenceClipOneComponentApart(t *testing.T) {
+	sk := animtest.Chain(1)
+	r := mgl32.QuatRotate(1, mgl32.Vec3{1, 2, 3}.Normalize())
+	rv := [4]float32{r.V[0], r.V[1], r.V[2], r.W}
+	clip := anim.Clip{Name: "signs", Duration: 3}
+	tr := anim.Track{Joint: 0, Path: anim.Rotation, Interp: anim.Step}
+	for c := range 4 {
+		k := rv
+		k[c] = -k[c]
+		tr.Times = append(tr.Times, float32(c))
+		tr.Values = append(tr.Values, k[:]...)
+	}
+	clip.Tracks = []anim.Track{tr}
+	rc, err := anim.NewRuntimeClip(&clip, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := anim.NewPose(sk)
+	ref.Set(0, anim.Transform{Rotation: r, Scale: mgl32.Vec3{1, 1, 1}})
+	d := rc.DifferenceClip(ref)
+	if d == nil {
+		t.Fatal("no difference clip")
+	}
+	job := d.NewSampleJob(false, anim.NewPose(sk))
+	for c := range 4 {
+		job.Time = float32(c)
+		job.Run()
+		k := rv
+		k[c] = -k[c]
+		// r⁻¹ ⊗ k, r⁻¹ = (−x, −y, −z, w).
+		ax, ay, az, aw := -float64(rv[0]), -float64(rv[1]), -float64(rv[2]), float64(rv[3])
+		bx, by, bz, bw := float64(k[0]), float64(k[1]), float64(k[2]), float64(k[3])
+		want := [4]float64{aw*bx + bw*ax + ay*bz - az*by, aw*by + bw*ay + az*bx - ax*bz, aw*bz + bw*az + ax*by - ay*bx, aw*bw - ax*bx - ay*by - az*bz}
+		got := animtest.FromSoA(job.Output)[0].Rotation
+		g := [4]float64{float64(got.V[0]), float64(got.V[1]), float64(got.V[2]), float64(got.W)}
+		dot := g[0]*want[0] + g[1]*want[1] + g[2]*want[2] + g[3]*want[3]
+		if math.Abs(math.Abs(dot)-1) > 1e-6 {
+			t.Errorf("key %d (component %d negated): difference %v; want %v", c, c, got, want)
+		}
+	}
+}
+
 // TestDifferenceClipMatchesDifferenceSoA samples a clip's difference clip
 // against DifferenceSoA of the clip's own sample, at times before, across
 // and after its keys, for a reference sampled from the clip and for an
@@ -388,7 +434,7 @@ func TestDifferenceClipMatchesDifferenceSoA(t *testing.T) {
 	clip.Tracks = append(clip.Tracks, anim.Track{Joint: 3, Path: anim.Rotation, Times: []float32{0.3}, Values: unitQ()}, track(5, anim.Rotation, anim.Linear))
 	clip.Morph = []anim.MorphTrack{
 		{Channel: 0, Count: 1, Interp: anim.Linear, Times: times, Values: []float32{0, 1, 0.5, 0.2}},
-		{Channel: 2, Count: 1, Interp: anim.CubicSpline, Times: times[:2], Values: []float32{1, 0.3, -1, 2, 0.9, 0.5}},
+		{Channel: 1, Count: 2, Interp: anim.CubicSpline, Times: times[:2], Values: []float32{1, -0.4, 0.3, 0.6, -1, 0.2, 2, 0.1, 0.9, -0.3, 0.5, 0.7}},
 	}
 	rc, err := anim.NewRuntimeClip(&clip, sk)
 	if err != nil {
