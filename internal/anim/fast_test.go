@@ -784,17 +784,18 @@ func TestFastJobsValidate(t *testing.T) {
 	sampleCases := []struct {
 		name   string
 		break_ func(j *anim.SampleSoAJob)
+		says   string
 	}{
-		{"no clip", func(j *anim.SampleSoAJob) { j.Clip = nil }},
-		{"cursors", func(j *anim.SampleSoAJob) { j.Cursors = j.Cursors[1:] }},
-		{"no output", func(j *anim.SampleSoAJob) { j.Output = nil }},
-		{"output length", func(j *anim.SampleSoAJob) { j.Output = anim.NewSoAPose(3) }},
+		{"no clip", func(j *anim.SampleSoAJob) { j.Clip = nil }, ""},
+		{"cursors", func(j *anim.SampleSoAJob) { j.Cursors = j.Cursors[1:] }, ""},
+		{"no output", func(j *anim.SampleSoAJob) { j.Output = nil }, "no output pose"},
+		{"output length", func(j *anim.SampleSoAJob) { j.Output = anim.NewSoAPose(3) }, "output has 3 joints"},
 	}
 	for _, tc := range sampleCases {
 		j := goodSample()
 		tc.break_(&j)
-		if j.Validate() == nil {
-			t.Errorf("sample job, %s: accepted", tc.name)
+		if err := j.Validate(); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("sample job, %s: %v; want an error saying %q", tc.name, err, tc.says)
 		}
 	}
 	paletteCases := []struct {

@@ -459,11 +459,11 @@ func (d *RuntimeClip) differenceTrack(p Path, tr laneTrack, ref *SoAPose, j int)
 					v[0], v[1], v[2], v[3] = 0, 0, 0, 1
 					continue
 				}
+				// The keys stay in one another's hemisphere: r̄ ⊗ scales
+				// the dot product of any two by |r|², so the differences
+				// of aligned keys are aligned.
 				v[0], v[1], v[2], v[3] = normQ(qmul(-r[0], -r[1], -r[2], r[3], v[0], v[1], v[2], v[3]))
 			}
-		}
-		if p == Rotation && tr.interp == Linear && k > 0 {
-			alignHemisphere(d.keys[int(tr.off)+(k-1)*stride+recHead:])
 		}
 	}
 }

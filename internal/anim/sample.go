@@ -54,12 +54,11 @@ func (j *SampleSoAJob) Validate() error {
 	if len(j.Cache) != j.Clip.CacheLen() {
 		return fmt.Errorf("anim: sample job has a cache of %d floats; clip %q needs %d", len(j.Cache), j.Clip.name, j.Clip.CacheLen())
 	}
-	if j.Output == nil || j.Output.Len() != j.Clip.numJoints {
-		n := -1
-		if j.Output != nil {
-			n = j.Output.Len()
-		}
-		return fmt.Errorf("anim: sample job output has %d joints; clip %q drives %d", n, j.Clip.name, j.Clip.numJoints)
+	if j.Output == nil {
+		return fmt.Errorf("anim: sample job has no output pose; clip %q drives %d joints", j.Clip.name, j.Clip.numJoints)
+	}
+	if j.Output.Len() != j.Clip.numJoints {
+		return fmt.Errorf("anim: sample job output has %d joints; clip %q drives %d", j.Output.Len(), j.Clip.name, j.Clip.numJoints)
 	}
 	return nil
 }
