@@ -2,6 +2,7 @@ package anim_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -180,5 +181,20 @@ func TestListNames(t *testing.T) {
 		if got := anim.ListNames(c.names, c.limit); got != c.want {
 			t.Errorf("ListNames(%q, %d) = %s; want %s", c.names, c.limit, got, c.want)
 		}
+	}
+}
+
+// FindJoint finds the root as it finds any joint, and for a name the
+// skeleton lacks returns -1 and an error naming it and the joints.
+func TestFindJoint(t *testing.T) {
+	sk := animtest.Chain(3)
+	for j, name := range sk.Names {
+		if got, err := sk.FindJoint(name); got != j || err != nil {
+			t.Errorf("FindJoint(%q) = %d, %v; want %d", name, got, err, j)
+		}
+	}
+	got, err := sk.FindJoint("tail")
+	if got != -1 || err == nil || !strings.Contains(err.Error(), `"tail"`) || !strings.Contains(err.Error(), `"j0", "j1", "j2"`) {
+		t.Errorf("FindJoint(\"tail\") = %d, %v; want -1 and an error naming it and the joints", got, err)
 	}
 }
