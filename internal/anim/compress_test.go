@@ -550,6 +550,53 @@ func TestCompressSearchDecisions(t *testing.T) {
 	}
 }
 
+// packPlayed's retries, with a packer and a player that report what they
+// are given: a packing played within 0.97·tol is kept at once; one over
+// is made again with retarget's target; three at most; progress goes
+// forward, ending each try at 0.73, 0.88 and 0.95.
+func TestCompressRetriesAsPlayed(t *testing.T) {
+	const tol = 1.0
+	for _, c := range []struct {
+		played  []float64 // each packing's worst error as played, in turn
+		targets []float64 // the targets packed for
+	}{
+		{[]float64{0.5}, []float64{0.9}},
+		{[]float64{0.97}, []float64{0.9}},
+		{[]float64{1.07, 0.5}, []float64{0.9, 0.79}},
+		{[]float64{1.07, 1.07, 1.07, 0.5}, []float64{0.9, 0.79, 0.68}},
+		{[]float64{3}, []float64{0.9}}, // lowered below 0: kept as it is
+	} {
+		var targets, progress []float64
+		var made []*anim.RuntimeClip
+		rc, worst, _ := anim.PackPlayed(0.9, tol,
+			func(target, lo, hi float64) *anim.RuntimeClip {
+				targets = append(targets, target)
+				progress = append(progress, lo, hi)
+				made = append(made, &anim.RuntimeClip{})
+				return made[len(made)-1]
+			},
+			func(*anim.RuntimeClip) ([]float64, []float32) {
+				return []float64{c.played[len(made)-1]}, nil
+			},
+			func(f float64) { progress = append(progress, f) })
+		ok := len(targets) == len(c.targets) && rc == made[len(made)-1] && worst[0] == c.played[len(made)-1]
+		for i := range min(len(targets), len(c.targets)) {
+			ok = ok && math.Abs(targets[i]-c.targets[i]) < 1e-12
+		}
+		if !ok {
+			t.Errorf("played %v: packed for %v, kept the last: %v; want targets %v", c.played, targets, rc == made[len(made)-1], c.targets)
+		}
+		if !slices.IsSorted(progress) {
+			t.Errorf("played %v: progress %v goes back", c.played, progress)
+		}
+		for i, want := range []float64{0.73, 0.88, 0.95}[:len(targets)] {
+			if got := progress[3*i+2]; math.Abs(got-want) > 1e-12 {
+				t.Errorf("played %v: try %d ends at %v; want %v", c.played, i, got, want)
+			}
+		}
+	}
+}
+
 // A component that hardly moves costs fewer bits than one that moves a
 // lot: a joint sliding along x and turning about x, with a wobble of a
 // micrometre (a microradian) on y and nothing on z, codes x with many

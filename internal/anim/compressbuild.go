@@ -94,21 +94,16 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	// whoever checks). The packing is then judged as played, at the check
 	// times and three more between each two; where it is found over,
 	// it is made again with the target lowered by as much.
-	target := firstTarget(opt.Tolerance, e.rounding)
 	played := append(slices.Clone(e.times), e.denseTimes()...)
-	var rc *RuntimeClip
-	var worst []float64
-	var errs []float32
-	for try, spans := 0, []float64{0.05, 0.75, 0.9, 0.97}; ; try++ {
-		rc, _, _ = pack(target, spans[try], spans[try+1]-0.02)
-		progress(spans[try+1] - 0.02)
-		e.stage = nil
-		worst, errs = e.measureAs(rc, played, true)
-		again := false
-		if target, again = retarget(target, worstOf(worst), opt.Tolerance); !again || try == 2 {
-			break // within the tolerance, or else the clip is kept
-		}
-	}
+	rc, worst, errs := packPlayed(firstTarget(opt.Tolerance, e.rounding), opt.Tolerance,
+		func(target, lo, hi float64) *RuntimeClip {
+			rc, _, _ := pack(target, lo, hi)
+			return rc
+		},
+		func(rc *RuntimeClip) ([]float64, []float32) {
+			e.stage = nil
+			return e.measureAs(rc, played, true)
+		}, progress)
 	rep.RawBytes = c.SourceBytes
 	if rep.RawBytes <= 0 {
 		rep.RawBytes = rawBytes(c)
@@ -138,6 +133,24 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 	rep.Elapsed = time.Since(start)
 	progress(1)
 	return rc, rep, nil
+}
+
+// packPlayed makes a packing for target (pack, its progress in [lo, hi])
+// and measures it as played (each joint's worst error and every error);
+// while its worst is over 0.97·tol it makes it again with the target
+// retarget gives, three packings at most, and returns the last, within
+// the tolerance or not. Progress ends each try at 0.73, 0.88 and 0.95.
+func packPlayed(target, tol float64, pack func(target, lo, hi float64) *RuntimeClip, played func(*RuntimeClip) ([]float64, []float32), progress func(float64)) (rc *RuntimeClip, worst []float64, errs []float32) {
+	spans := [...]float64{0.05, 0.75, 0.9, 0.97}
+	for try := 0; ; try++ {
+		rc = pack(target, spans[try], spans[try+1]-0.02)
+		progress(spans[try+1] - 0.02)
+		worst, errs = played(rc)
+		again := false
+		if target, again = retarget(target, worstOf(worst), tol); !again || try == 2 {
+			return rc, worst, errs
+		}
+	}
 }
 
 // keepSecond reports whether, of two packings judged against target, the

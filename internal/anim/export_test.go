@@ -18,6 +18,7 @@ var (
 	KeepSecond        = keepSecond
 	Models64          = models64
 	P99               = p99
+	PackPlayed        = packPlayed
 	ParentFrame       = parentFrame
 	Qmul              = qmul
 	RawBytes          = rawBytes
