@@ -282,7 +282,14 @@ def main():
         if kept:
             print(f'  {len(mutants) - len(todo)} outcomes kept from {logpath}; {len(todo)} to run', flush=True)
 
+        # A full disk (each mutant's build lands in Go's build cache) fails
+        # builds and tests alike: not an outcome. The run stops, logging
+        # none, and resumes once there is room.
+        stop = []
+
         def one_mutant(mu):
+            if stop:
+                return
             kind, f, ln, col = mu
             reach = sorted((t for t in tests if any(covers(b, ln, col) for b in t[3].get(f, ()))),
                            key=lambda t: t[2])
@@ -293,7 +300,7 @@ def main():
             lines = orig.split('\n')
             src = lines[ln - 1]
             new = mutate(src, kind, col)
-            res, why = 'SKIP', ''
+            res, why, out = 'SKIP', '', ''
             try:
                 if new is None:
                     why = 'no such operator there'
@@ -336,6 +343,9 @@ def main():
             finally:
                 open(path, 'w', encoding='utf-8').write(orig)
                 free.put(wt)
+            if 'no space left on device' in out:
+                stop.append(f'{f}:{ln}:{col}')
+                return
             with lock:
                 counts[res] += 1
                 done[0] += 1
@@ -350,6 +360,9 @@ def main():
 
         with cf.ThreadPoolExecutor(a.jobs) as ex:
             list(ex.map(one_mutant, todo))
+        if stop:
+            sys.exit(f'mutate-run: no space left on device (at {stop[0]}); stopped, {logpath} keeps the outcomes '
+                     'before it: free some (go clean -cache) and run again with --resume')
         k, lv = counts['KILLED'], counts['LIVED']
         summary = {'package': f'internal/{pkg}', 'killed': k, 'lived': lv, 'timed_out': counts['TIMED OUT'],
                    'not_viable': counts['NOT VIABLE'], 'not_covered': not_covered, 'skipped': counts['SKIP'],
