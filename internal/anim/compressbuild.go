@@ -35,6 +35,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		}
 	}
 	e := &encoder{ref: ref, sk: sk, tol: opt.Tolerance, done: map[encKey]*encTrack{}}
+	search := e.searcher()
 	e.checkTimes(c)
 	e.measureReach()
 	e.sampleCurves()
@@ -53,7 +54,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		}
 		share := func(f float64) { progress(lo + 0.8*(hi-lo)*(float64(fit)+f)/float64(fits)) }
 		e.cutRanges = true
-		rc, worst, errs, shares := e.fit(target, share)
+		rc, worst, errs, shares := search.fit(target, share)
 		// The winner's settings, and its tracks (e.done), which refine
 		// weighs.
 		best := struct {
@@ -68,7 +69,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 		alt := func() {
 			fit++
 			e.done = map[encKey]*encTrack{}
-			rc2, worst2, errs2, shares2 := e.fit(target, share)
+			rc2, worst2, errs2, shares2 := search.fit(target, share)
 			if keepSecond(worstOf(worst), worstOf(worst2), rc.packedBytes(), rc2.packedBytes(), target) {
 				rc, worst, errs, shares = rc2, worst2, errs2, shares2
 				best.cutRanges, best.curves, best.done = e.cutRanges, e.curves, e.done
@@ -83,7 +84,7 @@ func CompressClip(c *Clip, sk *Skeleton, opt CompressOptions) (*RuntimeClip, Com
 			alt()
 		}
 		e.cutRanges, e.curves, e.done = best.cutRanges, best.curves, best.done
-		return e.refine(target, shares, rc, worst, errs, func(f float64) { progress(lo + (hi-lo)*(0.8+0.2*f)) })
+		return search.refine(target, shares, e.room(shares), rc, worst, errs, func(f float64) { progress(lo + (hi-lo)*(0.8+0.2*f)) })
 	}
 	// The fit judges packings by model matrices computed in float64, free
 	// of rounding. A player computes them in float32, and on a large
@@ -196,70 +197,61 @@ func p99(sorted []float32) float32 {
 // uint32.
 const maxPackedBytes = 1 << 29
 
-// fit packs the clip with every joint's share of the tolerance, halving
-// the shares of joints (and their ancestors) over target until it fits,
-// then doubling those with room while it still does. It returns the
-// clip, each joint's worst error and every (time, joint) error, and tells
+// searcher is what the search for the smallest packing works with: the
+// skeleton's parents (parents before their children), a packing for
+// given shares of the tolerance with each joint's worst error and every
+// (time, joint) error, telling stage the share of that work done, and a
+// packing's size in bytes.
+type searcher struct {
+	parents []int
+	pack    func(share []float64, stage func(float64)) (*RuntimeClip, []float64, []float32)
+	bytes   func(*RuntimeClip) int
+}
+
+// searcher is the encoder's: its packings measured at the check times.
+func (e *encoder) searcher() searcher {
+	return searcher{
+		parents: e.sk.Parents,
+		pack: func(share []float64, stage func(float64)) (*RuntimeClip, []float64, []float32) {
+			e.stage = stage
+			rc := e.build(share)
+			worst, errs := e.measure(rc, e.times)
+			return rc, worst, errs
+		},
+		bytes: (*RuntimeClip).packedBytes,
+	}
+}
+
+// fitTries and fitRounds bound fit's packings: fitTries cutting shares
+// (the last three keep every key of the joints cut), fitRounds raising
+// them.
+const fitTries, fitRounds = 12, 4
+
+// fit packs a clip with every joint's share of the tolerance, halving
+// the shares of joints over target and of their ancestors until it is
+// within target (cutShares), then doubling those with room while it
+// still is (raiseShares). It returns the last packing within target (or
+// the last made, after fitTries), its errors and shares, and tells
 // progress the share of its work done.
-func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, worst []float64, errs []float32, share []float64) {
-	sk := e.sk
-	n := sk.NumJoints()
-	share = make([]float64, n)
+func (s searcher) fit(target float64, progress func(float64)) (rc *RuntimeClip, worst []float64, errs []float32, share []float64) {
+	parents, pack := s.parents, s.pack
+	share = make([]float64, len(parents))
 	for j := range share {
 		share[j] = 1
 	}
-	const tries, rounds = 12, 4
 	for try := 0; ; try++ {
-		e.stage = func(f float64) { progress(0.8 * (float64(try) + f) / tries) }
-		rc = e.build(share)
-		worst, errs = e.measure(rc, e.times)
-		if worstOf(worst) <= target || try == tries-1 {
+		rc, worst, errs = pack(share, func(f float64) { progress(0.8 * (float64(try) + f) / fitTries) })
+		if worstOf(worst) <= target || try == fitTries-1 {
 			break
 		}
-		// Halve the shares of every joint over the target and of its
-		// ancestors, once each; the last tries keep every key.
-		cut := make([]bool, n)
-		for j := n - 1; j >= 0; j-- {
-			if worst[j] > target || cut[j] {
-				cut[j] = true
-				if p := sk.Parents[j]; p >= 0 {
-					cut[p] = true
-				}
-			}
-		}
-		for j := range n {
-			if cut[j] {
-				share[j] *= 0.5
-				if try >= tries-3 {
-					share[j] = 0
-				}
-			}
-		}
+		cutShares(share, worst, parents, target, try >= fitTries-3)
 	}
-	// Loosen where there is room: double the share of every joint whose
-	// subtree is within half the target, and keep the round if the clip
-	// still is within the target.
-	for round := 0; round < rounds && worstOf(worst) <= target; round++ {
-		sub := slices.Clone(worst)
-		for j := n - 1; j > 0; j-- {
-			if p := sk.Parents[j]; p >= 0 {
-				sub[p] = max(sub[p], sub[j])
-			}
-		}
-		next := slices.Clone(share)
-		raised := false
-		for j := range n {
-			if sub[j] < target/2 && share[j] > 0 && share[j] < 64 {
-				next[j] *= 2
-				raised = true
-			}
-		}
-		if !raised {
+	for round := 0; round < fitRounds && worstOf(worst) <= target; round++ {
+		next := raiseShares(share, worst, parents, target)
+		if next == nil {
 			break
 		}
-		e.stage = func(f float64) { progress(0.8 + 0.2*(float64(round)+f)/rounds) }
-		rc2 := e.build(next)
-		worst2, errs2 := e.measure(rc2, e.times)
+		rc2, worst2, errs2 := pack(next, func(f float64) { progress(0.8 + 0.2*(float64(round)+f)/fitRounds) })
 		if worstOf(worst2) > target {
 			break
 		}
@@ -268,29 +260,74 @@ func (e *encoder) fit(target float64, progress func(float64)) (rc *RuntimeClip, 
 	return rc, worst, errs, share
 }
 
-// refine raises one joint's share at a time, those whose tracks take most
-// room first: it doubles the share (then raises it by √2) while the clip
-// stays within target and packs smaller. fit's rounds raise every joint
-// with room at once and stop at the first that spends too much; here a
-// joint near the root, whose error every joint below it adds to, may take
-// the room its subtree leaves. It starts from fit's shares and packing.
-func (e *encoder) refine(target float64, share []float64, rc *RuntimeClip, worst []float64, errs []float32, progress func(float64)) (*RuntimeClip, []float64, []float32) {
-	n := e.sk.NumJoints()
-	if worstOf(worst) > target {
-		return rc, worst, errs
-	}
-	room := make([]int, n)
-	order := make([]int, n)
-	for j := range n {
-		order[j] = j
-		for p := range 3 {
-			if et := e.done[encKey{Path(p), j, share[j]}]; et != nil {
-				room[j] += et.size
+// cutShares halves, in place, the share of every joint whose worst error
+// is over target and of each of its ancestors, once each; with keepAll
+// it sets those shares to 0 instead (every key kept). parents come
+// before their children.
+func cutShares(share, worst []float64, parents []int, target float64, keepAll bool) {
+	cut := make([]bool, len(share))
+	for j := len(share) - 1; j >= 0; j-- {
+		if worst[j] > target || cut[j] {
+			cut[j] = true
+			if p := parents[j]; p >= 0 {
+				cut[p] = true
 			}
 		}
 	}
+	for j, c := range cut {
+		switch {
+		case !c:
+		case keepAll:
+			share[j] = 0
+		default:
+			share[j] *= 0.5
+		}
+	}
+}
+
+// raiseShares returns share with the share doubled of every joint whose
+// subtree (the joint and every joint below it) is within half of target
+// as worst says and whose share is above 0 and below 64; nil when there
+// is none. parents come before their children.
+func raiseShares(share, worst []float64, parents []int, target float64) []float64 {
+	sub := slices.Clone(worst)
+	for j := len(sub) - 1; j > 0; j-- {
+		if p := parents[j]; p >= 0 {
+			sub[p] = max(sub[p], sub[j])
+		}
+	}
+	var next []float64
+	for j := range share {
+		if sub[j] < target/2 && share[j] > 0 && share[j] < 64 {
+			if next == nil {
+				next = slices.Clone(share)
+			}
+			next[j] *= 2
+		}
+	}
+	return next
+}
+
+// refine raises one joint's share at a time, those whose tracks take
+// most room first (room[j], in bytes, at the shares given; joints of no
+// room are left as they are): it doubles the share (then raises it by
+// √2, from 1/64 where it is 0) while the packing stays within target and
+// is smaller, up to 64. fit's rounds raise every joint with room at once
+// and stop at the first that spends too much; here a joint near the
+// root, whose error every joint below it adds to, may take the room its
+// subtree leaves. It starts from fit's shares and packing, and returns
+// that packing when it is over target.
+func (s searcher) refine(target float64, share []float64, room []int, rc *RuntimeClip, worst []float64, errs []float32, progress func(float64)) (*RuntimeClip, []float64, []float32) {
+	if worstOf(worst) > target {
+		return rc, worst, errs
+	}
+	n := len(share)
+	order := make([]int, n)
+	for j := range order {
+		order[j] = j
+	}
 	slices.SortStableFunc(order, func(a, b int) int { return room[b] - room[a] })
-	size := rc.packedBytes()
+	size := s.bytes(rc)
 	for pass, factor := range []float64{2, math.Sqrt2} {
 		for i, j := range order {
 			if room[j] == 0 {
@@ -298,13 +335,12 @@ func (e *encoder) refine(target float64, share []float64, rc *RuntimeClip, worst
 			}
 			// Each joint may take several packings: the stage moves on
 			// with the joints.
-			e.stage = func(float64) { progress(0.5 * (float64(pass) + float64(i)/float64(n))) }
+			stage := func(float64) { progress(0.5 * (float64(pass) + float64(i)/float64(n))) }
 			for share[j] < 64 {
 				next := slices.Clone(share)
 				next[j] = max(factor*share[j], 1.0/64)
-				rc2 := e.build(next)
-				worst2, errs2 := e.measure(rc2, e.times)
-				size2 := rc2.packedBytes()
+				rc2, worst2, errs2 := s.pack(next, stage)
+				size2 := s.bytes(rc2)
 				if worstOf(worst2) > target || size2 >= size {
 					break
 				}
@@ -313,6 +349,20 @@ func (e *encoder) refine(target float64, share []float64, rc *RuntimeClip, worst
 		}
 	}
 	return rc, worst, errs
+}
+
+// room is, for each joint, the bytes its tracks take at its share in the
+// packings made (e.done).
+func (e *encoder) room(share []float64) []int {
+	room := make([]int, len(share))
+	for j := range room {
+		for p := range 3 {
+			if et := e.done[encKey{Path(p), j, share[j]}]; et != nil {
+				room[j] += et.size
+			}
+		}
+	}
+	return room
 }
 
 // encoder compresses one clip.

@@ -7,6 +7,7 @@ var (
 	AimEnds           = aimEnds
 	Arc               = arc
 	CutMantissaToward = cutMantissaToward
+	CutShares         = cutShares
 	ErrNilSkeleton    = errNilSkeleton
 	ExpGolombBits     = expGolombBits
 	FrameTurn         = frameTurn
@@ -18,6 +19,7 @@ var (
 	KeepSecond        = keepSecond
 	Models64          = models64
 	P99               = p99
+	RaiseShares       = raiseShares
 	PackPlayed        = packPlayed
 	ParentFrame       = parentFrame
 	Qmul              = qmul
@@ -41,7 +43,27 @@ type (
 	V3      = v3
 )
 
-const StreamHead = streamHead
+const (
+	FitTries   = fitTries
+	FitRounds  = fitRounds
+	StreamHead = streamHead
+)
+
+// Search is the encoder's search for the smallest packing over a packer
+// a test gives.
+type Search = searcher
+
+func NewSearch(parents []int, pack func([]float64, func(float64)) (*RuntimeClip, []float64, []float32), bytes func(*RuntimeClip) int) Search {
+	return searcher{parents, pack, bytes}
+}
+
+func (s Search) Fit(target float64, progress func(float64)) (*RuntimeClip, []float64, []float32, []float64) {
+	return s.fit(target, progress)
+}
+
+func (s Search) Refine(target float64, share []float64, room []int, rc *RuntimeClip, worst []float64, errs []float32, progress func(float64)) (*RuntimeClip, []float64, []float32) {
+	return s.refine(target, share, room, rc, worst, errs, progress)
+}
 
 func (x *RuntimeClip) FieldHeld() [3]heldTag                  { return x.held }
 func (x *RuntimeClip) FieldKeyed() uint8                      { return x.keyed }
