@@ -257,6 +257,18 @@ func TestCompressRefine(t *testing.T) {
 		t.Errorf("same size: kept %v (made %v); want [1 2√2]", got, lp.made)
 	}
 
+	// Exactly the target is within, where refine starts and for a
+	// packing it makes: joint 1 goes to 2 (0.5) and 4 (1), not 8.
+	lp = linearPacker{parents: []int{-1, -1}, c: []float64{1, 0.25},
+		size: func(s []float64) int { return int(math.Round(100 - 10*log2(s[1]))) }}
+	s = lp.search()
+	rc0 = &anim.RuntimeClip{}
+	lp.byClip[rc0] = []float64{1, 1}
+	rc, _, _ = s.Refine(1, []float64{1, 1}, []int{0, 50}, rc0, []float64{1, 0.25}, nil, func(float64) {})
+	if got := lp.byClip[rc]; len(lp.made) != 4 || !slices.Equal(got, []float64{1, 4}) {
+		t.Errorf("at the target: packed %v, kept %v; want [1 2] … [1 4√2], [1 4] kept", lp.made, got)
+	}
+
 	// From share 0 (every key kept) the first step is 1/64, then doubling
 	// up to 64 and no further: 13 packings, none by √2.
 	lp = linearPacker{parents: []int{-1}, c: []float64{0.001},
