@@ -68,6 +68,20 @@ func TestMorphDisplacements(t *testing.T) {
 	}
 }
 
+// A node the mesh tables do not reach (NodeMesh shorter than NodeMorph,
+// or naming a mesh past the last) adds nothing: node 2's 40 is gone, and
+// channel 1 keeps node 1's 18.
+func TestMorphDisplacementsSkipNodesWithoutAMesh(t *testing.T) {
+	for _, nodeMesh := range [][]int{{-1, 0}, {-1, 0, 2}} {
+		m := morphModel()
+		m.NodeMesh = nodeMesh
+		got := asset.MorphDisplacements(m)
+		if want := []float64{30, 18, -1}; len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+			t.Errorf("NodeMesh %v: displacements %v; want %v", nodeMesh, got, want)
+		}
+	}
+}
+
 // CompressClips packs the weights of morph targets within the tolerance
 // and keeps the material's as they are.
 func TestCompressClipsPacksMorphWeights(t *testing.T) {
