@@ -82,6 +82,17 @@ func TestMorphDisplacementsSkipNodesWithoutAMesh(t *testing.T) {
 	}
 }
 
+// A rigid node the joint table does not reach is taken at scale 1: node
+// 1's targets give 5 and 3, and channel 1 keeps node 2's 40.
+func TestMorphDisplacementsNodeWithoutAJoint(t *testing.T) {
+	m := morphModel()
+	m.JointOfNode = []int{0}
+	got := asset.MorphDisplacements(m)
+	if want := []float64{5, 40, -1}; len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("displacements %v; want %v", got, want)
+	}
+}
+
 // CompressClips packs the weights of morph targets within the tolerance
 // and keeps the material's as they are.
 func TestCompressClipsPacksMorphWeights(t *testing.T) {
