@@ -93,6 +93,34 @@ func TestMorphDisplacementsNodeWithoutAJoint(t *testing.T) {
 	}
 }
 
+// Tables that disagree are read as far as they agree, without a panic: a
+// node's joint past the skeleton is taken at scale 1 (5 and 3); a mesh's
+// targets past the last channel are left out (node 1's on channels 2 and
+// 3: 30 on 2, nothing on 3); a primitive holding fewer targets than its
+// mesh adds nothing for the others (primitive 1's second target gone:
+// channel 1 is node 2's 40 either way, channel 0 still 30).
+func TestMorphDisplacementsTablesThatDisagree(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(m *gltfload.Model)
+		want []float64
+	}{
+		{"joint past the skeleton", func(m *gltfload.Model) { m.JointOfNode = []int{0, 3, 2} }, []float64{5, 40, -1}},
+		{"targets past the channels", func(m *gltfload.Model) { m.NodeMorph = []int{-1, 2, 1} }, []float64{-1, 40, 30}},
+		{"a primitive short of targets", func(m *gltfload.Model) {
+			p := &m.Meshes[0].Primitives[1]
+			p.Targets = p.Targets[:1]
+		}, []float64{30, 40, -1}},
+	} {
+		m := morphModel()
+		c.edit(m)
+		got := asset.MorphDisplacements(m)
+		if len(got) != len(c.want) || got[0] != c.want[0] || got[1] != c.want[1] || got[2] != c.want[2] {
+			t.Errorf("%s: displacements %v; want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // CompressClips packs the weights of morph targets within the tolerance
 // and keeps the material's as they are.
 func TestCompressClipsPacksMorphWeights(t *testing.T) {
