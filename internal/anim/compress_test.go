@@ -443,6 +443,60 @@ func TestCompressKeepsStepAndMorphAndBoundsCubic(t *testing.T) {
 	}
 }
 
+// A CUBICSPLINE track is sampled wherever its chords stray (spans halved
+// at least twice, then while a chord strays by more than a twentieth of
+// the tolerance) and its samples thinned out to LINEAR keys, which win
+// where they take less room than the spline's records. Here joint 1
+// sways through x = 0, 61 keys in 2 s; its quarter spans stray from their
+// chords by A·ω²·(1/120 s)²/8: 0.44 of the tolerance for 2 cm at 16 rad/s,
+// 1.7 times it for 30 cm at 8 rad/s. Keys that strayed between the
+// samples the encoder measures would fail the tolerance and leave the
+// spline as it is (2,520 bytes with joint 0's). Joint 0's spline of two
+// keys bulging by 10 cm is smaller kept as it is than as the keys its
+// bulge needs.
+func TestCompressSplineBecomesKeys(t *testing.T) {
+	for _, c := range []struct {
+		amp, omega float64
+		maxShare   float64 // of the raw bytes
+	}{
+		{0.02, 16, 0.5},
+		{0.3, 8, 0.9},
+	} {
+		sk := animtest.Chain(2)
+		sway := anim.Track{Joint: 1, Path: anim.Translation, Interp: anim.Linear}
+		for k := 0; k <= 60; k++ {
+			tm := float32(k) / 30
+			sway.Times = append(sway.Times, tm)
+			sway.Values = append(sway.Values, float32(c.amp*math.Sin(c.omega*float64(tm))), 0.5, 0)
+		}
+		clip := cubicClip(anim.Clip{Name: "Sway", Duration: 2, Tracks: []anim.Track{sway}})
+		clip.Tracks = append([]anim.Track{{Joint: 0, Path: anim.Translation, Interp: anim.CubicSpline, Times: []float32{0, 2},
+			Values: []float32{0, 0, 0, 0, 0, 0, 0.4, 0, 0, -0.4, 0, 0, 0, 0, 0, 0, 0, 0}}}, clip.Tracks...)
+		const tol = 1e-4
+		rc, rep, err := anim.CompressClip(&clip, sk, anim.CompressOptions{Tolerance: tol})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tracks := rc.FieldPk().FieldTracks()[anim.Translation]
+		if len(tracks) < 2 {
+			t.Fatalf("%d translation tracks packed; want 2", len(tracks))
+		}
+		if n := tracks[1].FieldN(); rep.Kept || n < 2 || float64(rep.Bytes) > c.maxShare*float64(rep.RawBytes) {
+			t.Errorf("sway of %g m at %g rad/s: kept %v, %d keys, %d → %d bytes; want LINEAR keys in under %g of the room", c.amp, c.omega, rep.Kept, n, rep.RawBytes, rep.Bytes, c.maxShare)
+		}
+		if n := tracks[0].FieldN(); n != 0 {
+			t.Errorf("bulge: %d keys; want the spline kept as it is", n)
+		}
+		var times []float32
+		for k := range 1001 {
+			times = append(times, float32(k)/500)
+		}
+		if e := compressedError(t, sk, &clip, rc, times); e > tol {
+			t.Errorf("sway of %g m at %g rad/s: error %.3g between the keys; want ≤ %g", c.amp, c.omega, e, tol)
+		}
+	}
+}
+
 // The report names the clip, also where it is refused; a nil clip is an
 // error, and a clip of nothing on a skeleton of no joints compresses to
 // nothing, with no error to report.
