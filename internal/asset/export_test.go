@@ -5,3 +5,6 @@ var ProgressEvery = &progressEvery
 
 // BakeSubsteps is bakeSubsteps, for the retargeting tests.
 const BakeSubsteps = bakeSubsteps
+
+// MovingRoot is movingRoot, for the tests of which root a retarget moves.
+var MovingRoot = movingRoot
