@@ -1,6 +1,7 @@
 package asset_test
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -233,12 +234,25 @@ func TestRetargetRefusesBadMaps(t *testing.T) {
 		{"two onto one", asset.RetargetMap{Joint: []int{1, 1}, Root: -1}, `"j0" and "j1" both driving "j1"`},
 		{"outside the target", asset.RetargetMap{Joint: []int{0, 5}, Root: -1}, `sends source joint "j1" to joint 5`},
 		{"root outside", asset.RetargetMap{Joint: []int{0, 1}, Root: 9}, "root 9 outside"},
+		{"root one past", asset.RetargetMap{Joint: []int{0, 1}, Root: 2}, "root 2 outside a target skeleton of 2 joints"},
+		{"one past the target", asset.RetargetMap{Joint: []int{0, 2}, Root: -1}, `sends source joint "j1" to joint 2 of a target skeleton of 2`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := asset.Retarget(&src, from, to, &tc.m); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+	// A track on a joint the source skeleton lacks (one past its last,
+	// or negative) is refused, naming it.
+	for _, j := range []int{2, -1} {
+		bad := src
+		bad.Tracks = []anim.Track{src.Tracks[0]}
+		bad.Tracks[0].Joint = j
+		want := fmt.Sprintf(`clip "wave" track on joint %d of 2`, j)
+		if _, err := asset.Retarget(&bad, from, to, &asset.RetargetMap{Joint: []int{0, 1}, Root: -1}); err == nil || err.Error() != want {
+			t.Errorf("track on joint %d: %v; want %q", j, err, want)
+		}
 	}
 	// A map leaving j1 without a target drops its track.
 	got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, -1}, Root: -1})
