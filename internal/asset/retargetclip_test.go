@@ -499,3 +499,44 @@ func TestRetargetChains(t *testing.T) {
 		}
 	})
 }
+
+// The baked keys' times, for a CUBICSPLINE interval that does not start
+// at 0 (eight samples of [0.5, 1.5]) on the root and a STEP key at 1.25
+// on its child (and one a thousandth of its interval [1, 1.25] before
+// it, so that the step stays a step): every key of each joint the map
+// drives, the root's included.
+func TestRetargetBakeTimes(t *testing.T) {
+	from, to := animtest.Chain(2), animtest.Chain(2)
+	zero := mgl32.Quat{}
+	src := anim.Clip{Name: "late", Duration: 2, Tracks: []anim.Track{
+		{Joint: 0, Path: anim.Rotation, Interp: anim.CubicSpline, Times: []float32{0.5, 1.5},
+			Values: quatKeys(zero, mgl32.QuatIdent(), zero, zero, animtest.RotZ(40), zero)},
+		{Joint: 1, Path: anim.Rotation, Interp: anim.Step, Times: []float32{1, 1.25}, Values: quatKeys(mgl32.QuatIdent(), animtest.RotZ(30))},
+	}}
+	got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, 1}, Root: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{0.5, 0.625, 0.75, 0.875, 1, 1.125, 1.25 - 0.25e-3, 1.25, 1.375, 1.5}
+	for _, j := range []int{0, 1} {
+		tr := trackOf(&got, j, anim.Rotation)
+		if tr == nil || tr.Interp != anim.Linear || len(tr.Times) != len(want) {
+			t.Errorf("j%d: rotation track %+v; want LINEAR keys at %v", j, tr, want)
+			continue
+		}
+		for k, w := range want {
+			if d := tr.Times[k] - w; d > 1e-6 || d < -1e-6 {
+				t.Errorf("j%d: keys at %v; want %v", j, tr.Times, want)
+				break
+			}
+		}
+	}
+	// The root alone driven: the child's step adds no key.
+	got, err = asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, -1}, Root: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := trackOf(&got, 0, anim.Rotation); tr == nil || !slices.Equal(tr.Times, []float32{0.5, 0.625, 0.75, 0.875, 1, 1.125, 1.25, 1.375, 1.5}) {
+		t.Errorf("root alone: rotation track %+v; want keys every 1/8 s from 0.5 to 1.5", tr)
+	}
+}
