@@ -85,51 +85,56 @@ func TestRetargetWorldSpace(t *testing.T) {
 		// (0, 0, 100) there, (0, 1, 0) in the world; every joint's world
 		// rest rotation is Rx(−90). The source (Y-up, metres) has its
 		// hips j0 at (0, 0.5, 0): the hip heights' ratio is 2.
-		from := animtest.Chain(2)
-		from.Rest[0].Translation = mgl32.Vec3{0, 0.5, 0}
-		to := &anim.Skeleton{
-			Names:   []string{"armature", "j0", "j1"},
-			Parents: []int{-1, 0, 1},
-			Rest: []anim.Transform{
-				{Rotation: rx(-90), Scale: mgl32.Vec3{0.01, 0.01, 0.01}},
-				{Translation: mgl32.Vec3{0, 0, 100}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}},
-				{Translation: mgl32.Vec3{100, 0, 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}},
-			},
-		}
-		// j1 turns 90° about world Y. In the target, under j0's world
-		// Rx(−90): Rx(90)·Ry(90)·Rx(−90), 90° about Rx(90)·Y = +Z.
-		// The hips move (0.25, 0, 0.1) from rest at t = 1 (and stand at
-		// rest at t = 0): doubled, (0.5, 0, 0.2), so the target's
-		// stand at (0.5, 1, 0.2) in the world; in the armature's frame,
-		// ×100 after Rx(90), which takes (x, y, z) to (x, −z, y):
-		// (50, −20, 100).
-		src := anim.Clip{Name: "walk", Duration: 1, Tracks: []anim.Track{
-			{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(90))},
-			{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0, 0.5, 0, 0.25, 0.5, 0.1}},
-		}}
-		got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{1, 2}, Root: 1, Scale: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got.Tracks) != 2 {
-			t.Fatalf("%d tracks, want j1's rotation and j0's translation (j0 never turns): %+v", len(got.Tracks), got.Tracks)
-		}
-		rot, pos := trackOf(&got, 2, anim.Rotation), trackOf(&got, 1, anim.Translation)
-		if rot == nil || pos == nil {
-			t.Fatalf("tracks %+v: want j1's rotation and j0's translation", got.Tracks)
-		}
-		wantRot := []mgl32.Quat{{W: 1}, {W: s45, V: mgl32.Vec3{0, 0, s45}}}
-		for k, w := range wantRot {
-			q := mgl32.Quat{W: rot.Values[4*k+3], V: mgl32.Vec3{rot.Values[4*k], rot.Values[4*k+1], rot.Values[4*k+2]}}
-			if !animtest.QuatApprox(q, w, 1e-6) {
-				t.Errorf("j1 key %d: %v, want %v", k, q, w)
+		// The source's hips may stand off its Y axis (here by 0.1 in x,
+		// its keys with them): what moves over is their displacement
+		// from rest, the same.
+		for _, off := range []float32{0, 0.1} {
+			from := animtest.Chain(2)
+			from.Rest[0].Translation = mgl32.Vec3{off, 0.5, 0}
+			to := &anim.Skeleton{
+				Names:   []string{"armature", "j0", "j1"},
+				Parents: []int{-1, 0, 1},
+				Rest: []anim.Transform{
+					{Rotation: rx(-90), Scale: mgl32.Vec3{0.01, 0.01, 0.01}},
+					{Translation: mgl32.Vec3{0, 0, 100}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}},
+					{Translation: mgl32.Vec3{100, 0, 0}, Rotation: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}},
+				},
 			}
-		}
-		wantPos := []mgl32.Vec3{{0, 0, 100}, {50, -20, 100}}
-		for k, w := range wantPos {
-			p := mgl32.Vec3{pos.Values[3*k], pos.Values[3*k+1], pos.Values[3*k+2]}
-			if !animtest.VecApprox(p, w, 1e-3) {
-				t.Errorf("j0 translation key %d: %v, want %v", k, p, w)
+			// j1 turns 90° about world Y. In the target, under j0's world
+			// Rx(−90): Rx(90)·Ry(90)·Rx(−90), 90° about Rx(90)·Y = +Z.
+			// The hips move (0.25, 0, 0.1) from rest at t = 1 (and stand at
+			// rest at t = 0): doubled, (0.5, 0, 0.2), so the target's
+			// stand at (0.5, 1, 0.2) in the world; in the armature's frame,
+			// ×100 after Rx(90), which takes (x, y, z) to (x, −z, y):
+			// (50, −20, 100).
+			src := anim.Clip{Name: "walk", Duration: 1, Tracks: []anim.Track{
+				{Joint: 1, Path: anim.Rotation, Interp: anim.Linear, Times: []float32{0, 1}, Values: quatKeys(mgl32.QuatIdent(), ry(90))},
+				{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{off, 0.5, 0, off + 0.25, 0.5, 0.1}},
+			}}
+			got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{1, 2}, Root: 1, Scale: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Tracks) != 2 {
+				t.Fatalf("%d tracks, want j1's rotation and j0's translation (j0 never turns): %+v", len(got.Tracks), got.Tracks)
+			}
+			rot, pos := trackOf(&got, 2, anim.Rotation), trackOf(&got, 1, anim.Translation)
+			if rot == nil || pos == nil {
+				t.Fatalf("tracks %+v: want j1's rotation and j0's translation", got.Tracks)
+			}
+			wantRot := []mgl32.Quat{{W: 1}, {W: s45, V: mgl32.Vec3{0, 0, s45}}}
+			for k, w := range wantRot {
+				q := mgl32.Quat{W: rot.Values[4*k+3], V: mgl32.Vec3{rot.Values[4*k], rot.Values[4*k+1], rot.Values[4*k+2]}}
+				if !animtest.QuatApprox(q, w, 1e-6) {
+					t.Errorf("j1 key %d: %v, want %v", k, q, w)
+				}
+			}
+			wantPos := []mgl32.Vec3{{0, 0, 100}, {50, -20, 100}}
+			for k, w := range wantPos {
+				p := mgl32.Vec3{pos.Values[3*k], pos.Values[3*k+1], pos.Values[3*k+2]}
+				if !animtest.VecApprox(p, w, 1e-3) {
+					t.Errorf("hips %g off the axis: j0 translation key %d: %v, want %v", off, k, p, w)
+				}
 			}
 		}
 	})
