@@ -545,3 +545,62 @@ func TestRetargetBakeTimes(t *testing.T) {
 		t.Errorf("root alone: rotation track %+v; want keys every 1/8 s from 0.5 to 1.5", tr)
 	}
 }
+
+// points is a skeleton of roots standing at ps (no parents, no turns).
+func points(ps ...mgl32.Vec3) *anim.Skeleton {
+	sk := &anim.Skeleton{}
+	for i, p := range ps {
+		sk.Names = append(sk.Names, fmt.Sprintf("p%d", i))
+		sk.Parents = append(sk.Parents, -1)
+		tr := anim.IdentityTransform
+		tr.Translation = p
+		sk.Rest = append(sk.Rest, tr)
+	}
+	return sk
+}
+
+// FacingTurn's guards at their bounds, worked out by hand. Horizontal
+// spread: two joints at (0, 0, ±x) and 28 apart in height spread x² + x²
+// horizontally of 2x² + 2·14² in all: a share of 0.02 for x = 2 (over a
+// hundredth: the quarter turn found), 0.005 for x = 1 (under: none), on
+// either side. Agreement: a horizontal cross a = (1, −1, i, −i) (offsets
+// as z + ix) against i·(a + 3.18·m), m its mirror (1, −1, −i, i), which
+// is orthogonal to it: |Σ conj(a)·b| = 4 against √(4 · 4·(1 + 3.18²)),
+// a correlation of 0.3, under a half: no turn, though the best is a
+// quarter.
+func TestFacingTurnBounds(t *testing.T) {
+	quarter := mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 1, 0})
+	turn := func(ps ...mgl32.Vec3) []mgl32.Vec3 { // by a quarter about +Y: (x, y, z) → (z, y, −x)
+		out := make([]mgl32.Vec3, len(ps))
+		for i, p := range ps {
+			out[i] = mgl32.Vec3{p[2], p[1], -p[0]}
+		}
+		return out
+	}
+	wide := []mgl32.Vec3{{0, 0, 2}, {0, 28, -2}}
+	narrow := []mgl32.Vec3{{0, 0, 1}, {0, 28, -1}}
+	cross := []mgl32.Vec3{{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {-1, 0, 0}}
+	const v = 3.18
+	// i·(a + v·m): (z, x) of each: 1+v → x = 1+v; −1−v → x = −1−v; i(1−v) → z = −(1−v); −i(1−v) → z = 1−v.
+	disagree := []mgl32.Vec3{{1 + v, 0, 0}, {-1 - v, 0, 0}, {0, 0, v - 1}, {0, 0, 1 - v}}
+	for _, c := range []struct {
+		name     string
+		from, to []mgl32.Vec3
+		want     mgl32.Quat
+	}{
+		{"spread a fiftieth", wide, turn(wide...), quarter},
+		{"source spread under a hundredth", narrow, turn(narrow...), mgl32.QuatIdent()},
+		{"source spread under a hundredth, target's over", narrow, turn(wide...), mgl32.QuatIdent()},
+		{"target spread under a hundredth", wide, turn(narrow...), mgl32.QuatIdent()},
+		{"a cross against its mirror, mixed", cross, disagree, mgl32.QuatIdent()},
+	} {
+		from, to := points(c.from...), points(c.to...)
+		var pairs [][2]int
+		for k := range c.from {
+			pairs = append(pairs, [2]int{k, k})
+		}
+		if got := asset.FacingTurn(from, to, pairs); !animtest.QuatApprox(got, c.want, 1e-6) {
+			t.Errorf("%s: turn %v; want %v", c.name, got, c.want)
+		}
+	}
+}
