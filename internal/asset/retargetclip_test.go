@@ -604,3 +604,27 @@ func TestFacingTurnBounds(t *testing.T) {
 		}
 	}
 }
+
+// A root that passes through its parent's origin, from p to −p, is
+// moving, not constant: its baked translation keeps both keys (a rotation
+// q and −q is one rotation; a translation p and −p is not).
+func TestRetargetRootThroughTheOrigin(t *testing.T) {
+	from, to := animtest.Chain(2), animtest.Chain(2)
+	src := anim.Clip{Name: "cross", Duration: 1, Tracks: []anim.Track{
+		{Joint: 0, Path: anim.Translation, Interp: anim.Linear, Times: []float32{0, 1}, Values: []float32{0.5, 0.2, 0, -0.5, -0.2, 0}},
+	}}
+	got, err := asset.Retarget(&src, from, to, &asset.RetargetMap{Joint: []int{0, 1}, Root: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := trackOf(&got, 0, anim.Translation)
+	want := []float32{0.5, 0.2, 0, -0.5, -0.2, 0}
+	if tr == nil || len(tr.Times) != 2 || len(tr.Values) != 6 {
+		t.Fatalf("root translation %+v; want keys %v at 0 and 1", tr, want)
+	}
+	for i, w := range want {
+		if d := tr.Values[i] - w; d > 1e-6 || d < -1e-6 {
+			t.Fatalf("root translation %v; want %v", tr.Values, want)
+		}
+	}
+}
