@@ -11,10 +11,9 @@ import (
 	"github.com/skinview/skinview/internal/gltfload"
 )
 
-// FindClip takes a clip's name, the clip browser's name for it, or an
-// index from 0 to the last; anything else is refused with -1 and every
-// clip listed, index and name, comma-separated.
-func TestFindClip(t *testing.T) {
+// twoClips is edge/cubic_step.gltf, a model of two clips, loaded afresh.
+func twoClips(t *testing.T) *gltfload.Model {
+	t.Helper()
 	m, err := gltfload.LoadFS(assets.EdgeFS, "edge/cubic_step.gltf")
 	if err != nil {
 		t.Fatal(err)
@@ -22,6 +21,14 @@ func TestFindClip(t *testing.T) {
 	if len(m.Clips) != 2 {
 		t.Fatalf("cubic_step.gltf has %d clips; want 2", len(m.Clips))
 	}
+	return m
+}
+
+// FindClip takes a clip's name, the clip browser's name for it, or an
+// index from 0 to the last; anything else is refused with -1 and every
+// clip listed, index and name, comma-separated.
+func TestFindClip(t *testing.T) {
+	m := twoClips(t)
 	m.Clips[0].Name, m.Clips[1].Name = "Walk", "Walk"
 	for _, c := range []struct {
 		spec string
@@ -52,10 +59,7 @@ func TestFindClip(t *testing.T) {
 // The progress lines of a long compression give the clip's number of the
 // model's clips and a share done from 0 to 100 %, never going back.
 func TestCompressClipsProgressLines(t *testing.T) {
-	m, err := gltfload.LoadFS(assets.EdgeFS, "edge/cubic_step.gltf")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := twoClips(t)
 	old := *asset.ProgressEvery
 	defer func() { *asset.ProgressEvery = old }()
 	*asset.ProgressEvery = 0

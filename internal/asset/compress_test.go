@@ -43,13 +43,7 @@ func TestCompressClipsProgressAndUse(t *testing.T) {
 // browser know it: in the compression reports (-info -compress, -json)
 // and in the list of clips an unknown -clip gets.
 func TestUnnamedClipsAreClipN(t *testing.T) {
-	m, err := gltfload.LoadFS(assets.EdgeFS, "edge/cubic_step.gltf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(m.Clips) != 2 {
-		t.Fatalf("cubic_step.gltf has %d clips; want 2", len(m.Clips))
-	}
+	m := twoClips(t)
 	m.Clips[0].Name, m.Clips[1].Name = "", ""
 	_, reports, err := asset.CompressClips(m, 0.0001, nil)
 	if err != nil {
