@@ -309,7 +309,7 @@ func raiseShares(share, worst []float64, parents []int, target float64) []float6
 }
 
 // refine raises one joint's share at a time, those whose tracks take
-// most room first (room[j], in bytes, at the shares given; joints of no
+// most room first (room[j], in bits, at the shares given; joints of no
 // room are left as they are): it doubles the share (then raises it by
 // √2, from 1/64 where it is 0) while the packing stays within target and
 // is smaller, up to 64. fit's rounds raise every joint with room at once
@@ -351,7 +351,7 @@ func (s searcher) refine(target float64, share []float64, room []int, rc *Runtim
 	return rc, worst, errs
 }
 
-// room is, for each joint, the bytes its tracks take at its share in the
+// room is, for each joint, the bits its tracks take at its share in the
 // packings made (e.done).
 func (e *encoder) room(share []float64) []int {
 	room := make([]int, len(share))
