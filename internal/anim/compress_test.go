@@ -451,7 +451,7 @@ func TestCompressKeepsStepAndMorphAndBoundsCubic(t *testing.T) {
 // chords by A·ω²·(1/120 s)²/8: 0.44 of the tolerance for 2 cm at 16 rad/s,
 // 1.7 times it for 30 cm at 8 rad/s. Keys that strayed between the
 // samples the encoder measures would fail the tolerance and leave the
-// spline as it is (2,520 bytes with joint 0's). Joint 0's spline of two
+// spline as it is, larger than the keys. Joint 0's spline of two
 // keys bulging by 10 cm is smaller kept as it is than as the keys its
 // bulge needs.
 func TestCompressSplineBecomesKeys(t *testing.T) {
